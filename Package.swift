@@ -1,0 +1,70 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Settings every target shares: Swift 6 mode is the default for tools 6.x; these upcoming features keep the
+/// code ready for the next language mode.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "ThreeDS2",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .library(name: "ThreeDS2JOSE", targets: ["ThreeDS2JOSE"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+    ],
+    targets: [
+        .target(
+            name: "ThreeDS2JOSE",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
+        ),
+        .executableTarget(
+            name: "jose-interop",
+            dependencies: [
+                "ThreeDS2JOSE",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            path: "Interop/JOSEInteropTool"
+        ),
+        .executableTarget(
+            name: "threeds-benchmarks",
+            dependencies: [
+                "ThreeDS2JOSE",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            path: "Benchmarks/ThreeDS2Benchmarks"
+        ),
+        .testTarget(
+            name: "ThreeDS2JOSETests",
+            dependencies: [
+                "ThreeDS2JOSE",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            resources: [.copy("Resources")]
+        ),
+    ]
+)
+
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
+}

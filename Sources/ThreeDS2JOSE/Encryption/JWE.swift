@@ -1,0 +1,246 @@
+public import Foundation
+import Crypto
+import _CryptoExtras
+
+/// Compact JWE (RFC 7516 §7.1): `BASE64URL(header).BASE64URL(encrypted key).BASE64URL(IV).BASE64URL(ciphertext)
+/// .BASE64URL(tag)`, with the algorithms of ``JWERecipient`` and ``ContentEncryption``.
+public enum JWE {
+    /// Bounds and expectations applied by ``decrypt(_:using:expecting:)``.
+    public struct Expectations: Sendable, Hashable {
+        /// What the `kid` header must be.
+        public enum KeyID: Sendable, Hashable {
+            /// Any `kid`, or none.
+            case any
+            /// Exactly this `kid`.
+            case exactly(String)
+        }
+
+        /// The `enc` values accepted.
+        public var encryptions: Set<ContentEncryption>
+        /// The `kid` requirement.
+        public var keyID: KeyID
+        /// The largest compact serialization accepted, in bytes.
+        public var maxCompactBytes: Int
+
+        /// Creates expectations.
+        ///
+        /// - Parameters:
+        ///   - encryptions: The `enc` values accepted.
+        ///   - keyID: The `kid` requirement.
+        ///   - maxCompactBytes: The largest compact serialization accepted, in bytes (default 512 KiB).
+        public init(
+            encryptions: Set<ContentEncryption> = Set(ContentEncryption.allCases), keyID: KeyID = .any,
+            maxCompactBytes: Int = 512 * 1024
+        ) {
+            self.encryptions = encryptions
+            self.keyID = keyID
+            self.maxCompactBytes = maxCompactBytes
+        }
+    }
+
+    /// A decrypted JWE.
+    public struct Decrypted: Sendable {
+        /// The protected header as sent.
+        public var header: JSONObject
+        /// The content encryption used.
+        public var encryption: ContentEncryption
+        /// The plaintext.
+        public var plaintext: [UInt8]
+    }
+
+    /// The largest protected header accepted, in bytes of JSON.
+    public static let maxHeaderBytes = 8 * 1024
+
+    /// Encrypts to a compact JWE.
+    ///
+    /// - Parameters:
+    ///   - plaintext: The plaintext.
+    ///   - recipient: How the content key is agreed or transported.
+    ///   - encryption: The content encryption.
+    ///   - keyID: The `kid` header, when one is wanted.
+    ///   - iv: The IV; random when `nil`. Pass a derived IV only when the protocol guarantees it never repeats
+    ///     under the same key.
+    /// - Returns: The compact serialization.
+    /// - Throws: ``JOSEError`` with code `invalidKey`, `invalidIV` or `cryptographicFailure`.
+    public static func encrypt(
+        _ plaintext: some DataProtocol, to recipient: JWERecipient, encryption: ContentEncryption,
+        keyID: String? = nil, iv: [UInt8]? = nil
+    ) throws(JOSEError) -> String {
+        var header: JSONObject = ["alg": .string(recipient.algorithm), "enc": .string(encryption.rawValue)]
+        if let keyID { header["kid"] = .string(keyID) }
+        let contentKey: SymmetricKey
+        var encryptedKey: [UInt8] = []
+        switch recipient {
+        case .direct(let key):
+            contentKey = key
+        case .rsaOAEP256(let publicKeyDER):
+            contentKey = SymmetricKey(size: .init(bitCount: encryption.keyByteCount * 8))
+            encryptedKey = try wrapRSA(contentKey, publicKeyDER: publicKeyDER)
+        case .ecdhES(let recipientKey, let derivation):
+            let ephemeral = P256.KeyAgreement.PrivateKey()
+            header["epk"] = .object(P256PublicJWK(ephemeral.publicKey).jsonObject)
+            if case .standard(let partyU, let partyV) = derivation {
+                if !partyU.isEmpty { header["apu"] = .string(Base64.urlEncode(partyU)) }
+                if !partyV.isEmpty { header["apv"] = .string(Base64.urlEncode(partyV)) }
+            }
+            let secret = try agree(ephemeral, with: recipientKey)
+            contentKey = try derivation.contentKey(sharedSecret: secret, encryption: encryption)
+        }
+        let encodedHeader = Base64.urlEncode(header.serialized.utf8)
+        let aad = Array(encodedHeader.utf8)
+        let iv = iv ?? encryption.randomIV()
+        let sealed = try encryption.seal(plaintext, key: contentKey, iv: iv, aad: aad)
+        return [
+            encodedHeader, Base64.urlEncode(encryptedKey), Base64.urlEncode(iv), Base64.urlEncode(sealed.ciphertext),
+            Base64.urlEncode(sealed.tag),
+        ].joined(separator: ".")
+    }
+
+    /// Decrypts a compact JWE after checking its header against the key and the expectations.
+    ///
+    /// Order of checks: size; five parts; strict base64url for each part; header JSON; no `crit` or `zip`; `alg`
+    /// equal to the key's; `enc` accepted; `kid` as expected; encrypted-key part empty for `dir` and `ECDH-ES`;
+    /// IV length; then the tag (constant time), and only then decryption.
+    ///
+    /// - Parameters:
+    ///   - compact: The compact serialization.
+    ///   - key: The decryption key; it fixes the accepted `alg`.
+    ///   - expectations: Accepted `enc` values, `kid` and size bound.
+    /// - Returns: The header, content encryption and plaintext.
+    /// - Throws: ``JOSEError`` naming the failing part or header member.
+    public static func decrypt(
+        _ compact: String, using key: JWEDecryptionKey, expecting expectations: Expectations = Expectations()
+    ) throws(JOSEError) -> Decrypted {
+        let parts = try CompactSerialization.split(
+            compact, partCount: 5, kind: "JWE", maxBytes: expectations.maxCompactBytes)
+        let header = try CompactSerialization.decodeHeader(parts[0], kind: "JWE", maxBytes: maxHeaderBytes)
+        for name in ["crit", "zip"] where header[name] != nil {
+            throw JOSEError(.unsupportedHeaderParameter, "JWE header \"\(name)\" is not supported")
+        }
+        guard let algorithm = try header.optionalString("alg") else {
+            throw JOSEError(.invalidHeader, "JWE header \"alg\" is missing")
+        }
+        guard ["dir", "RSA-OAEP-256", "ECDH-ES"].contains(algorithm) else {
+            throw JOSEError(.unsupportedAlgorithm, "JWE header \"alg\" \"\(algorithm)\" is not supported")
+        }
+        guard algorithm == key.algorithm else {
+            throw JOSEError(.unexpectedAlgorithm, "JWE header \"alg\" is \"\(algorithm)\", expected \"\(key.algorithm)\"")
+        }
+        guard let encName = try header.optionalString("enc") else {
+            throw JOSEError(.invalidHeader, "JWE header \"enc\" is missing")
+        }
+        guard let encryption = ContentEncryption(rawValue: encName), expectations.encryptions.contains(encryption)
+        else {
+            let accepted = expectations.encryptions.map(\.rawValue).sorted().joined(separator: ", ")
+            throw JOSEError(.unexpectedEncryption, "JWE header \"enc\" \"\(encName)\" is not accepted (accepted: \(accepted))")
+        }
+        if case .exactly(let expectedKeyID) = expectations.keyID {
+            let keyID = try header.optionalString("kid")
+            guard keyID == expectedKeyID else {
+                throw JOSEError(
+                    .unexpectedKeyID,
+                    "JWE header \"kid\" is \(keyID.map { "\"\($0)\"" } ?? "missing"), expected \"\(expectedKeyID)\"")
+            }
+        }
+        let encryptedKey = try Base64.urlDecode(parts[1], what: "JWE part 2 (encrypted key)")
+        let iv = try Base64.urlDecode(parts[2], what: "JWE part 3 (IV)")
+        let ciphertext = try Base64.urlDecode(parts[3], what: "JWE part 4 (ciphertext)")
+        let tag = try Base64.urlDecode(parts[4], what: "JWE part 5 (tag)")
+        guard iv.count == encryption.ivByteCount else {
+            throw JOSEError(.invalidIV, "JWE part 3 (IV) is \(iv.count) bytes; \(encName) needs \(encryption.ivByteCount)")
+        }
+
+        let contentKey: SymmetricKey
+        switch key {
+        case .direct(let keys):
+            try requireEmpty(encryptedKey, algorithm: algorithm)
+            guard let directKey = keys[encryption] else {
+                throw JOSEError(.unexpectedEncryption, "no key is held for JWE \"enc\" \"\(encName)\"")
+            }
+            contentKey = directKey
+        case .rsaOAEP256(let privateKeyDER):
+            contentKey = try unwrapRSA(encryptedKey, privateKeyDER: privateKeyDER, encryption: encryption)
+        case .ecdhES(let privateKey, let derivation):
+            try requireEmpty(encryptedKey, algorithm: algorithm)
+            guard let epkValue = header["epk"] else {
+                throw JOSEError(.invalidHeader, "JWE header \"epk\" is missing for ECDH-ES")
+            }
+            guard case .object(let epkObject) = epkValue else {
+                throw JOSEError(.invalidHeader, "JWE header \"epk\" must be a JWK object")
+            }
+            let epk = try P256PublicJWK(jsonObject: epkObject)
+            var effective = derivation
+            if case .standard = derivation {
+                let partyU = try header.optionalString("apu").map { text throws(JOSEError) in
+                    try Base64.urlDecode(text, what: "JWE header \"apu\"")
+                }
+                let partyV = try header.optionalString("apv").map { text throws(JOSEError) in
+                    try Base64.urlDecode(text, what: "JWE header \"apv\"")
+                }
+                effective = .standard(partyUInfo: partyU ?? [], partyVInfo: partyV ?? [])
+            }
+            let secret = try agree(privateKey, with: epk.keyAgreementKey)
+            contentKey = try effective.contentKey(sharedSecret: secret, encryption: encryption)
+        }
+        let plaintext = try encryption.open(
+            ciphertext: ciphertext, tag: tag, key: contentKey, iv: iv, aad: Array(parts[0].utf8))
+        return Decrypted(header: header, encryption: encryption, plaintext: plaintext)
+    }
+
+    private static func requireEmpty(_ encryptedKey: [UInt8], algorithm: String) throws(JOSEError) {
+        guard encryptedKey.isEmpty else {
+            throw JOSEError(
+                .malformedCompactSerialization, "JWE part 2 (encrypted key) must be empty for \"\(algorithm)\"")
+        }
+    }
+
+    private static func agree(_ privateKey: P256.KeyAgreement.PrivateKey, with publicKey: P256.KeyAgreement.PublicKey)
+        throws(JOSEError) -> SharedSecret
+    {
+        do {
+            return try privateKey.sharedSecretFromKeyAgreement(with: publicKey)
+        } catch {
+            throw JOSEError(.cryptographicFailure, "ECDH key agreement failed: \(error)")
+        }
+    }
+
+    private static func wrapRSA(_ contentKey: SymmetricKey, publicKeyDER: [UInt8]) throws(JOSEError) -> [UInt8] {
+        let publicKey: _RSA.Encryption.PublicKey
+        do {
+            publicKey = try _RSA.Encryption.PublicKey(derRepresentation: publicKeyDER)
+        } catch {
+            throw JOSEError(.invalidKey, "RSA-OAEP-256 recipient key is not an RSA public key in DER")
+        }
+        guard publicKey.keySizeInBits >= RSAKeyPolicy.minimumBits else {
+            throw JOSEError(
+                .invalidKey, "RSA-OAEP-256 recipient key has \(publicKey.keySizeInBits) bits; at least 2048 are required")
+        }
+        do {
+            return Array(try contentKey.withUnsafeBytes { try publicKey.encrypt(Array($0), padding: .PKCS1_OAEP_SHA256) })
+        } catch {
+            throw JOSEError(.cryptographicFailure, "RSA-OAEP-256 key wrapping failed: \(error)")
+        }
+    }
+
+    /// Unwraps an RSA-OAEP-256 content key. A failed unwrap, or a key of the wrong length, is replaced by a random
+    /// key (RFC 7516 §11.5), so that the failure surfaces only as a tag mismatch and leaks nothing about the
+    /// padding check.
+    private static func unwrapRSA(_ encryptedKey: [UInt8], privateKeyDER: [UInt8], encryption: ContentEncryption)
+        throws(JOSEError) -> SymmetricKey
+    {
+        let privateKey: _RSA.Encryption.PrivateKey
+        do {
+            privateKey = try _RSA.Encryption.PrivateKey(derRepresentation: privateKeyDER)
+        } catch {
+            throw JOSEError(.invalidKey, "RSA-OAEP-256 decryption key is not an RSA private key in DER")
+        }
+        guard !encryptedKey.isEmpty else {
+            throw JOSEError(.malformedCompactSerialization, "JWE part 2 (encrypted key) is empty for \"RSA-OAEP-256\"")
+        }
+        let random = SymmetricKey(size: .init(bitCount: encryption.keyByteCount * 8))
+        guard let unwrapped = try? privateKey.decrypt(encryptedKey, padding: .PKCS1_OAEP_SHA256),
+            unwrapped.count == encryption.keyByteCount
+        else { return random }
+        return SymmetricKey(data: unwrapped)
+    }
+}
