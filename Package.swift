@@ -14,6 +14,7 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .library(name: "ThreeDS2JOSE", targets: ["ThreeDS2JOSE"]),
+        .library(name: "ThreeDS2TestLab", targets: ["ThreeDS2TestLab"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
@@ -30,13 +31,25 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
-        .executableTarget(
-            name: "jose-interop",
+        .target(
+            name: "ThreeDS2TestLab",
             dependencies: [
                 "ThreeDS2JOSE",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
+        ),
+        .executableTarget(
+            name: "jose-interop",
+            dependencies: [
+                "ThreeDS2JOSE",
+                "ThreeDS2TestLab",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
             path: "Interop/JOSEInteropTool"
         ),
@@ -44,6 +57,7 @@ let package = Package(
             name: "threeds-benchmarks",
             dependencies: [
                 "ThreeDS2JOSE",
+                "ThreeDS2TestLab",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -55,6 +69,7 @@ let package = Package(
             name: "ThreeDS2JOSETests",
             dependencies: [
                 "ThreeDS2JOSE",
+                "ThreeDS2TestLab",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
