@@ -80,9 +80,11 @@ struct PKIFixture: Sendable {
     static let shared: Result<PKIFixture, any Error> = Result { try PKIFixture() }
 
     private init() throws {
-        root = try CertificateAuthority.makeRoot(commonName: "Test DS Root", key: .makeP256())
+        let longAgo = Date(timeIntervalSinceNow: -30 * 86400)
+        root = try CertificateAuthority.makeRoot(commonName: "Test DS Root", key: .makeP256(), notValidBefore: longAgo)
         intermediate = try CertificateAuthority.issue(
-            commonName: "Test DS Intermediate", key: .makeRSA(), role: .authority(pathLength: 0), issuer: root)
+            commonName: "Test DS Intermediate", key: .makeRSA(), role: .authority(pathLength: 0), issuer: root,
+            notValidBefore: longAgo)
         rsaSigner = try CertificateAuthority.issue(
             commonName: "Test ACS RSA", key: .makeRSA(), role: .signer, issuer: intermediate)
         ecSigner = try CertificateAuthority.issue(

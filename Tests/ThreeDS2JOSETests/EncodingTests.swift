@@ -1,0 +1,85 @@
+import Testing
+import ThreeDS2JOSE
+
+@Suite("Strict base64url and base64")
+struct Base64Tests {
+    @Test("base64url round-trips every length without padding", arguments: 0...40)
+    func roundTrip(length: Int) throws {
+        let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 250) }
+        let text = Base64.urlEncode(bytes)
+        #expect(!text.contains("=") && !text.contains("+") && !text.contains("/"))
+        #expect(try Base64.urlDecode(text) == bytes)
+        #expect(try Base64.standardDecode(Base64.standardEncode(bytes)) == bytes)
+    }
+
+    @Test("RFC 4648 test vectors", arguments: [("", ""), ("f", "Zg"), ("fo", "Zm8"), ("foo", "Zm9v"), ("foob", "Zm9vYg"), ("fooba", "Zm9vYmE"), ("foobar", "Zm9vYmFy")])
+    func rfc4648(plain: String, encoded: String) throws {
+        #expect(Base64.urlEncode(Array(plain.utf8)) == encoded)
+        #expect(try Base64.urlDecode(encoded) == Array(plain.utf8))
+    }
+
+    @Test("base64url rejects padding, +, /, space, newline, bad length and non-zero tail bits (TC_SDK_10554–10559)",
+          arguments: ["Zm8=", "Zm9vYg==", "a+b_", "a/b_", "Zm9 v", "Zm9v\nYg", "Zm9vY", "Zh", "Zm9vYmF", "é"])
+    func rejects(text: String) {
+        expectJOSEError(.malformedBase64) { try Base64.urlDecode(text) }
+    }
+
+    @Test("the error names what was being decoded")
+    func namesThePart() {
+        let error = expectJOSEError(.malformedBase64) { try Base64.urlDecode("ab=c", what: "JWE part 3 (IV)") }
+        #expect(error?.detail.contains("JWE part 3 (IV)") == true)
+    }
+
+    @Test("standard base64 needs padding and rejects the url alphabet and whitespace",
+          arguments: ["Zm8", "Zm9vYg=", "a-b_", "Zm9v Yg==", "Zm9vYg===", "Zh=="])
+    func standardRejects(text: String) {
+        expectJOSEError(.malformedBase64) { try Base64.standardDecode(text) }
+    }
+}
+
+@Suite("Strict JSON")
+struct JSONTests {
+    @Test("parses and re-serialises compactly, keeping member order and number text")
+    func roundTrip() throws {
+        let text = #"{"b":1.50,"a":[true,false,null,"x\"y\\z\u00e9\n"],"c":{"d":-3e2}}"#
+        let value = try JSONParser().parse(text)
+        #expect(value.serialized == #"{"b":1.50,"a":[true,false,null,"x\"y\\zé\n"],"c":{"d":-3e2}}"#)
+        #expect(value.objectValue?.names == ["b", "a", "c"])
+    }
+
+    @Test("parses surrogate pairs")
+    func surrogates() throws {
+        #expect(try JSONParser().parse(#""\ud83d\ude00""#) == .string("😀"))
+    }
+
+    @Test("rejects malformed or dangerous JSON", arguments: [
+        #"{"a":1,"a":2}"#, #"{"a":1,}"#, "[1,]", #"{"a" 1}"#, "01", "1.", "-", "1e", "tru", #""\x""#,
+        "\"a\u{01}b\"", #""\ud83d""#, #""\ude00""#, "{} x", "", "[", #"{"a":1"#, "'a'", "NaN",
+    ])
+    func rejects(text: String) {
+        expectJOSEError(.malformedJSON) { try JSONParser().parse(text) }
+    }
+
+    @Test("rejects invalid UTF-8 inside strings")
+    func invalidUTF8() {
+        expectJOSEError(.malformedJSON) { try JSONParser().parse([0x22, 0xC3, 0x28, 0x22]) }
+    }
+
+    @Test("bounds nesting depth and size")
+    func bounds() throws {
+        let deep = String(repeating: "[", count: 40) + String(repeating: "]", count: 40)
+        expectJOSEError(.malformedJSON) { try JSONParser(limits: .init(maxDepth: 32)).parse(deep) }
+        #expect(try JSONParser(limits: .init(maxDepth: 40)).parse(deep).arrayValue != nil)
+        expectJOSEError(.inputTooLarge) { try JSONParser(limits: .init(maxBytes: 4)).parse("[1,2,3]") }
+    }
+
+    @Test("object equality ignores member order; subscript set and remove")
+    func objectSemantics() {
+        var object: JSONObject = ["x": .integer(1), "y": .string("a")]
+        #expect(object == ["y": .string("a"), "x": .integer(1)])
+        object["x"] = nil
+        object["z"] = .bool(true)
+        #expect(object.names == ["y", "z"])
+        #expect(object.serialized == #"{"y":"a","z":true}"#)
+    }
+}
