@@ -1,1 +1,227 @@
-print("placeholder")
+// Benchmarks: each composite JOSE operation of the SDK against the bare swift-crypto / swift-certificates
+// operations it is built from, measured in the same run, interleaved, and reported as a ratio.
+//
+//   swift run -c release threeds-benchmarks [--quick]
+//
+// The goal is a ratio of at most 1.3 for every composite. The floor is what any implementation must do
+// (the key operations, the cipher and MAC over the same bytes, the certificate parsing and path validation);
+// the composite adds encoding, header handling and the checks.
+
+import Crypto
+import Foundation
+import SwiftASN1
+import ThreeDS2JOSE
+import ThreeDS2TestLab
+import X509
+import _CryptoExtras
+
+@_spi(FixedExpiryValidationTime) import X509
+
+struct Measurement {
+    let name: String
+    let composite: Duration
+    let floor: Duration
+    var ratio: Double { seconds(composite) / seconds(floor) }
+}
+
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+}
+
+func format(_ duration: Duration) -> String {
+    let value = seconds(duration)
+    return value >= 1e-3 ? String(format: "%8.3f ms", value * 1e3) : String(format: "%8.2f µs", value * 1e6)
+}
+
+/// Runs `body` in rounds; each round times `iterations` calls. Returns the median per-call time.
+func timePerCall(rounds: Int, iterations: Int, _ body: () async throws -> Void) async rethrows -> [Duration] {
+    let clock = ContinuousClock()
+    var samples: [Duration] = []
+    for _ in 0..<rounds {
+        let start = clock.now
+        for _ in 0..<iterations { try await body() }
+        samples.append((clock.now - start) / iterations)
+    }
+    return samples
+}
+
+func median(_ samples: [Duration]) -> Duration { samples.sorted()[samples.count / 2] }
+
+/// Measures composite and floor alternately, round by round, so drift affects both alike.
+func compare(
+    _ name: String, rounds: Int, iterations: Int, composite: () async throws -> Void, floor: () async throws -> Void
+) async throws -> Measurement {
+    FileHandle.standardError.write(Data("measuring \(name)\n".utf8))
+    for _ in 0..<max(1, iterations / 4) {
+        try await composite()
+        try await floor()
+    }
+    var compositeSamples: [Duration] = []
+    var floorSamples: [Duration] = []
+    for _ in 0..<rounds {
+        compositeSamples += try await timePerCall(rounds: 1, iterations: iterations, composite)
+        floorSamples += try await timePerCall(rounds: 1, iterations: iterations, floor)
+    }
+    return Measurement(name: name, composite: median(compositeSamples), floor: median(floorSamples))
+}
+
+@inline(never) func blackHole<T>(_ value: T) { withExtendedLifetime(value) {} }
+
+let quick = CommandLine.arguments.contains("--quick")
+let rounds = quick ? 3 : 15
+func scaled(_ iterations: Int) -> Int { quick ? max(1, iterations / 20) : iterations }
+
+var results: [Measurement] = []
+
+// 1. P-256 key generation: a fresh SDK ephemeral key and its JWK, against the bare key generation.
+results.append(
+    try await compare(
+        "P-256 key generation + JWK", rounds: rounds, iterations: scaled(2000),
+        composite: { blackHole(P256PublicJWK(P256.KeyAgreement.PrivateKey().publicKey).jsonString) },
+        floor: { blackHole(P256.KeyAgreement.PrivateKey()) }))
+
+// 2. ECDH + Concat KDF (EMVCo profile), against ECDH plus one SHA-256 over the same KDF input.
+let sdkKey = P256.KeyAgreement.PrivateKey()
+let acsKey = P256.KeyAgreement.PrivateKey().publicKey
+let reference = "3DS_LOA_SDK_PPFU_020100_00007"
+let kdfInputLength = 4 + 32 + 4 + 4 + 4 + reference.utf8.count + 4
+results.append(
+    try await compare(
+        "ECDH + Concat KDF", rounds: rounds, iterations: scaled(2000),
+        composite: {
+            let secret = try sdkKey.sharedSecretFromKeyAgreement(with: acsKey)
+            blackHole(ConcatKDF.emvcoKey(sharedSecret: secret.withUnsafeBytes { Array($0) }, partyVInfo: reference))
+        },
+        floor: {
+            let secret = try sdkKey.sharedSecretFromKeyAgreement(with: acsKey)
+            blackHole(secret.withUnsafeBytes { SHA256.hash(data: Array($0) + [UInt8](repeating: 0, count: kdfInputLength - 32)) })
+        }))
+
+// 3. Device data: a 2 KB JWE to an RSA-2048 and to a P-256 directory-server key.
+let deviceData = [UInt8](repeating: UInt8(ascii: "a"), count: 2048)
+let dsRSA = try _RSA.Encryption.PrivateKey(keySize: .bits2048)
+let dsRSAPublicDER = Array(dsRSA.publicKey.derRepresentation)
+let dsEC = P256.KeyAgreement.PrivateKey()
+
+func cbcFloor(_ plaintext: [UInt8], key: SymmetricKey, aadLength: Int) throws {
+    let (mac, enc) = key.withUnsafeBytes { (SymmetricKey(data: $0[0..<16]), SymmetricKey(data: $0[16..<32])) }
+    let iv = try AES._CBC.IV(ivBytes: [UInt8](repeating: 1, count: 16))
+    let ciphertext = try AES._CBC.encrypt(plaintext, using: enc, iv: iv)
+    blackHole(HMAC<SHA256>.authenticationCode(for: [UInt8](repeating: 0, count: aadLength + 16 + 8) + ciphertext, using: mac))
+}
+
+func cbcOpenFloor(_ ciphertext: Data, iv: [UInt8], key: SymmetricKey, aadLength: Int) throws {
+    let (mac, enc) = key.withUnsafeBytes { (SymmetricKey(data: $0[0..<16]), SymmetricKey(data: $0[16..<32])) }
+    blackHole(HMAC<SHA256>.authenticationCode(for: [UInt8](repeating: 0, count: aadLength + 16 + 8) + ciphertext, using: mac))
+    blackHole(try AES._CBC.decrypt(ciphertext, using: enc, iv: AES._CBC.IV(ivBytes: iv)))
+}
+
+results.append(
+    try await compare(
+        "device data JWE 2 KB, RSA-OAEP-256", rounds: rounds, iterations: scaled(500),
+        composite: { blackHole(try JWE.encrypt(deviceData, to: .rsaOAEP256(publicKeyDER: dsRSAPublicDER), encryption: .a128cbcHS256)) },
+        floor: {
+            let publicKey = try _RSA.Encryption.PublicKey(derRepresentation: dsRSAPublicDER)
+            let cek = SymmetricKey(size: .bits256)
+            blackHole(try cek.withUnsafeBytes { try publicKey.encrypt(Array($0), padding: .PKCS1_OAEP_SHA256) })
+            try cbcFloor(deviceData, key: cek, aadLength: 60)
+        }))
+
+results.append(
+    try await compare(
+        "device data JWE 2 KB, ECDH-ES P-256", rounds: rounds, iterations: scaled(1000),
+        composite: {
+            blackHole(try JWE.encrypt(deviceData, to: .ecdhES(dsEC.publicKey, derivation: .emvco(partyVInfo: "A000000004")), encryption: .a128cbcHS256))
+        },
+        floor: {
+            let ephemeral = P256.KeyAgreement.PrivateKey()
+            let secret = try ephemeral.sharedSecretFromKeyAgreement(with: dsEC.publicKey)
+            let cek = SymmetricKey(data: secret.withUnsafeBytes { SHA256.hash(data: Array($0) + [UInt8](repeating: 0, count: 30)) })
+            try cbcFloor(deviceData, key: cek, aadLength: 190)
+        }))
+
+// 4. CReq encrypt + CRes decrypt of 1 KB, in both content encryptions.
+let message = [UInt8](repeating: UInt8(ascii: "b"), count: 1024)
+let channelKey = SymmetricKey(size: .bits256)
+let acsTransID = "d7c1ee99-9478-44a6-b1f2-391e29c6b340"
+let cresCBC = try JWE.encrypt(message, to: .direct(channelKey), encryption: .a128cbcHS256, keyID: acsTransID)
+let cresCBCParts = cresCBC.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+let cresCBCCiphertext = Data(try Base64.urlDecode(cresCBCParts[3]))
+let cresCBCIV = try Base64.urlDecode(cresCBCParts[2])
+let gcmKeyStoA = channelKey.withUnsafeBytes { SymmetricKey(data: $0[0..<16]) }
+let gcmKeyAtoS = channelKey.withUnsafeBytes { SymmetricKey(data: $0[16..<32]) }
+let cresGCM = try JWE.encrypt(message, to: .direct(gcmKeyAtoS), encryption: .a128gcm, keyID: acsTransID)
+let cresGCMSealed = try AES.GCM.seal(message, using: gcmKeyAtoS, nonce: AES.GCM.Nonce(data: [UInt8](repeating: 0, count: 12)))
+let expectCBC = JWE.Expectations(encryptions: [.a128cbcHS256], keyID: .exactly(acsTransID))
+let expectGCM = JWE.Expectations(encryptions: [.a128gcm], keyID: .exactly(acsTransID))
+
+results.append(
+    try await compare(
+        "CReq encrypt + CRes decrypt 1 KB, A128CBC-HS256", rounds: rounds, iterations: scaled(5000),
+        composite: {
+            blackHole(try JWE.encrypt(message, to: .direct(channelKey), encryption: .a128cbcHS256, keyID: acsTransID))
+            blackHole(try JWE.decrypt(cresCBC, using: .direct([.a128cbcHS256: channelKey]), expecting: expectCBC))
+        },
+        floor: {
+            try cbcFloor(message, key: channelKey, aadLength: 100)
+            try cbcOpenFloor(cresCBCCiphertext, iv: cresCBCIV, key: channelKey, aadLength: 100)
+        }))
+
+results.append(
+    try await compare(
+        "CReq encrypt + CRes decrypt 1 KB, A128GCM", rounds: rounds, iterations: scaled(5000),
+        composite: {
+            blackHole(try JWE.encrypt(message, to: .direct(gcmKeyStoA), encryption: .a128gcm, keyID: acsTransID))
+            blackHole(try JWE.decrypt(cresGCM, using: .direct([.a128gcm: gcmKeyAtoS]), expecting: expectGCM))
+        },
+        floor: {
+            blackHole(try AES.GCM.seal(message, using: gcmKeyStoA, nonce: AES.GCM.Nonce(), authenticating: [UInt8](repeating: 0, count: 100)))
+            blackHole(try AES.GCM.open(cresGCMSealed, using: gcmKeyAtoS))
+        }))
+
+// 5. ACS signed content: x5c chain of three certificates to the DS root, then the signature.
+let root = try CertificateAuthority.makeRoot(commonName: "Bench DS Root", key: .makeRSA())
+let intermediate = try CertificateAuthority.issue(commonName: "Bench DS CA", key: .makeRSA(), role: .authority(pathLength: 0), issuer: root)
+let contentPayload = Array(#"{"acsURL":"https://127.0.0.1:8443/acs","acsEphemPubKey":{"kty":"EC","crv":"P-256","x":"2_v-MuNZccqwM7PXlakW9oHLP5XyrjMG1UVS8OxYrgA","y":"rm1ktLmFIsP2R0YyJGXtsCbaTUesUK31Xc04tHJRolc"},"sdkEphemPubKey":{"kty":"EC","crv":"P-256","x":"C1PL42i6kmNkM61aupEAgLJ4gF1ZRzcV7lqo1TG0mL4","y":"cNToWLSdcFQKG--PGVEUQrIHP8w6TcRyj0pyFx4-ZMc"}}"#.utf8)
+let verifier = try X5CVerifier(roots: [root.certificate])
+for (label, signerKey) in [("PS256", try LabPrivateKey.makeRSA()), ("ES256", LabPrivateKey.makeP256())] {
+    let signer = try CertificateAuthority.issue(commonName: "Bench ACS \(label)", key: signerKey, role: .signer, issuer: intermediate)
+    let chain = [signer.certificate, intermediate.certificate, root.certificate]
+    let jwsKey: JWSSigningKey
+    switch signerKey {
+    case .rsa(let key): jwsKey = .ps256(privateKeyDER: Array(key.derRepresentation))
+    case .p256(let key): jwsKey = .es256(key)
+    }
+    let compact = try JWS.sign(contentPayload, with: jwsKey, certificateChain: chain)
+    let ders = try [signer.certificateDER, intermediate.certificateDER, root.certificateDER]
+    let parts = compact.split(separator: ".").map(String.init)
+    let signingInput = Array((parts[0] + "." + parts[1]).utf8)
+    let signature = try Base64.urlDecode(parts[2])
+    let roots = CertificateStore([root.certificate])
+    results.append(
+        try await compare(
+            "ACS signed content check, \(label), 3-cert chain", rounds: rounds, iterations: scaled(300),
+            composite: { blackHole(try await verifier.verify(compact)) },
+            floor: {
+                let certificates = try ders.map { try Certificate(derEncoded: $0) }
+                var chainVerifier = Verifier(rootCertificates: roots) { RFC5280Policy(fixedExpiryValidationTime: Date()) }
+                blackHole(await chainVerifier.validate(leaf: certificates[0], intermediates: CertificateStore(certificates.dropFirst())))
+                switch signerKey {
+                case .rsa:
+                    let key = _RSA.Signing.PublicKey(certificates[0].publicKey)!
+                    blackHole(key.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: signature), for: signingInput, padding: .PSS))
+                case .p256:
+                    let key = P256.Signing.PublicKey(certificates[0].publicKey)!
+                    blackHole(key.isValidSignature(try P256.Signing.ECDSASignature(rawRepresentation: signature), for: signingInput))
+                }
+            }))
+}
+
+print("")
+print("composite operation".padding(toLength: 52, withPad: " ", startingAt: 0) + "  composite        floor   ratio")
+for result in results {
+    let flag = result.ratio <= 1.3 ? "" : "  (above 1.3)"
+    print(
+        result.name.padding(toLength: 52, withPad: " ", startingAt: 0) + "  " + format(result.composite) + "  "
+            + format(result.floor) + String(format: "   %.2f", result.ratio) + flag)
+}
