@@ -70,31 +70,43 @@ public enum Base64 {
     }
 
     private static func encode(_ bytes: [UInt8], alphabet: [UInt8], pad: Bool) -> [UInt8] {
-        var output: [UInt8] = []
-        output.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var index = 0
-        while index + 3 <= bytes.count {
-            let chunk = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-            output.append(alphabet[Int(chunk >> 18 & 0x3F)])
-            output.append(alphabet[Int(chunk >> 12 & 0x3F)])
-            output.append(alphabet[Int(chunk >> 6 & 0x3F)])
-            output.append(alphabet[Int(chunk & 0x3F)])
-            index += 3
+        let fullGroups = bytes.count / 3
+        let remaining = bytes.count - fullGroups * 3
+        let outputCount = fullGroups * 4 + (remaining == 0 ? 0 : (pad ? 4 : remaining + 1))
+        return [UInt8](unsafeUninitializedCapacity: outputCount) { output, initialized in
+            bytes.withUnsafeBufferPointer { input in
+                alphabet.withUnsafeBufferPointer { symbols in
+                    var out = 0
+                    var index = 0
+                    for _ in 0..<fullGroups {
+                        let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+                        output[out] = symbols[Int(chunk >> 18 & 0x3F)]
+                        output[out + 1] = symbols[Int(chunk >> 12 & 0x3F)]
+                        output[out + 2] = symbols[Int(chunk >> 6 & 0x3F)]
+                        output[out + 3] = symbols[Int(chunk & 0x3F)]
+                        index += 3
+                        out += 4
+                    }
+                    if remaining > 0 {
+                        let chunk = UInt32(input[index]) << 16 | (remaining == 2 ? UInt32(input[index + 1]) << 8 : 0)
+                        output[out] = symbols[Int(chunk >> 18 & 0x3F)]
+                        output[out + 1] = symbols[Int(chunk >> 12 & 0x3F)]
+                        out += 2
+                        if remaining == 2 {
+                            output[out] = symbols[Int(chunk >> 6 & 0x3F)]
+                            out += 1
+                        }
+                        if pad {
+                            while out < outputCount {
+                                output[out] = UInt8(ascii: "=")
+                                out += 1
+                            }
+                        }
+                    }
+                    initialized = out
+                }
+            }
         }
-        let remaining = bytes.count - index
-        if remaining == 1 {
-            let chunk = UInt32(bytes[index]) << 16
-            output.append(alphabet[Int(chunk >> 18 & 0x3F)])
-            output.append(alphabet[Int(chunk >> 12 & 0x3F)])
-            if pad { output.append(contentsOf: [UInt8(ascii: "="), UInt8(ascii: "=")]) }
-        } else if remaining == 2 {
-            let chunk = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
-            output.append(alphabet[Int(chunk >> 18 & 0x3F)])
-            output.append(alphabet[Int(chunk >> 12 & 0x3F)])
-            output.append(alphabet[Int(chunk >> 6 & 0x3F)])
-            if pad { output.append(UInt8(ascii: "=")) }
-        }
-        return output
     }
 
     private static func decode(_ symbols: [UInt8], table: [UInt8], what: String, encoding: String) throws(JOSEError)
@@ -103,25 +115,56 @@ public enum Base64 {
         guard symbols.count % 4 != 1 else {
             throw JOSEError(.malformedBase64, "\(what): \(encoding) length is invalid")
         }
-        var output: [UInt8] = []
-        output.reserveCapacity(symbols.count * 3 / 4)
-        var accumulator: UInt32 = 0
-        var bits = 0
-        for (offset, symbol) in symbols.enumerated() {
-            let value = table[Int(symbol)]
-            guard value != 0xFF else {
-                let shown = symbol >= 0x21 && symbol < 0x7F ? "'\(Character(Unicode.Scalar(symbol)))'" : "byte \(symbol)"
-                throw JOSEError(.malformedBase64, "\(what): \(shown) at offset \(offset) is not \(encoding)")
-            }
-            accumulator = accumulator << 6 | UInt32(value)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
-                accumulator &= (1 << UInt32(bits)) - 1
+        let outputCount = symbols.count / 4 * 3 + max(0, symbols.count % 4 - 1)
+        var badOffset = -1
+        var tailBits: UInt32 = 0
+        let output = [UInt8](unsafeUninitializedCapacity: outputCount) { output, initialized in
+            symbols.withUnsafeBufferPointer { input in
+                table.withUnsafeBufferPointer { table in
+                    var out = 0
+                    var index = 0
+                    var invalid: UInt8 = 0
+                    while index + 4 <= input.count {
+                        let a = table[Int(input[index])], b = table[Int(input[index + 1])]
+                        let c = table[Int(input[index + 2])], d = table[Int(input[index + 3])]
+                        invalid |= (a | b | c | d) & 0x80
+                        let chunk = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                        output[out] = UInt8(truncatingIfNeeded: chunk >> 16)
+                        output[out + 1] = UInt8(truncatingIfNeeded: chunk >> 8)
+                        output[out + 2] = UInt8(truncatingIfNeeded: chunk)
+                        index += 4
+                        out += 3
+                    }
+                    var chunk: UInt32 = 0
+                    let tail = input.count - index
+                    for offset in 0..<tail {
+                        let value = table[Int(input[index + offset])]
+                        invalid |= value & 0x80
+                        chunk |= UInt32(value & 0x3F) << (18 - 6 * UInt32(offset))
+                    }
+                    if tail >= 2 {
+                        output[out] = UInt8(truncatingIfNeeded: chunk >> 16)
+                        out += 1
+                        tailBits = chunk & 0xFFFF
+                    }
+                    if tail == 3 {
+                        output[out] = UInt8(truncatingIfNeeded: chunk >> 8)
+                        out += 1
+                        tailBits = chunk & 0xFF
+                    }
+                    initialized = out
+                    if invalid != 0 {
+                        badOffset = input.firstIndex { table[Int($0)] & 0x80 != 0 } ?? 0
+                    }
+                }
             }
         }
-        guard accumulator == 0 else {
+        guard badOffset < 0 else {
+            let symbol = symbols[badOffset]
+            let shown = symbol >= 0x21 && symbol < 0x7F ? "'\(Character(Unicode.Scalar(symbol)))'" : "byte \(symbol)"
+            throw JOSEError(.malformedBase64, "\(what): \(shown) at offset \(badOffset) is not \(encoding)")
+        }
+        guard tailBits == 0 else {
             throw JOSEError(.malformedBase64, "\(what): non-zero unused bits in the last \(encoding) character")
         }
         return output

@@ -5,7 +5,8 @@ enum CompactSerialization {
         guard compact.utf8.count <= maxBytes else {
             throw JOSEError(.inputTooLarge, "\(kind) of \(compact.utf8.count) bytes exceeds the limit of \(maxBytes)")
         }
-        let parts = compact.split(separator: ".", omittingEmptySubsequences: false)
+        // Split on the UTF-8 view: String.split walks grapheme clusters, which is several times slower.
+        let parts = compact.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map { Substring($0) }
         guard parts.count == partCount else {
             throw JOSEError(
                 .malformedCompactSerialization, "\(kind) has \(parts.count) parts; the compact form has \(partCount)")

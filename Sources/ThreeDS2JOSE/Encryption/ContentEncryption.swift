@@ -39,8 +39,9 @@ public enum ContentEncryption: String, Sendable, Hashable, CaseIterable {
 
     /// A fresh random IV of the right length.
     public func randomIV() -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<ivByteCount).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        // swift-crypto's generator (BoringSSL's RAND_bytes) serves this from user space; drawing byte by byte
+        // from SystemRandomNumberGenerator would cost one system call per byte.
+        SymmetricKey(size: .init(bitCount: ivByteCount * 8)).withUnsafeBytes { Array($0) }
     }
 
     /// Encrypts and authenticates.

@@ -211,6 +211,18 @@ private struct Reader {
 
     mutating func parseString() throws(JOSEError) -> String {
         index += 1
+        // Fast path: a string without escapes is one slice of the input.
+        var end = index
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 {
+            end += 1
+        }
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            guard let string = String(validating: bytes[index..<end], as: UTF8.self) else {
+                throw failure("string is not valid UTF-8")
+            }
+            index = end + 1
+            return string
+        }
         var utf8: [UInt8] = []
         while true {
             guard index < bytes.count else { throw failure("unterminated string") }

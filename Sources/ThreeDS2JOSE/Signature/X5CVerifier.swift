@@ -22,7 +22,7 @@ public struct X5CVerifier: Sendable {
     /// The most certificates accepted in `x5c`.
     public static let maxChainLength = 8
 
-    private let roots: [Certificate]
+    private let roots: CertificateStore
     private let validationTime: Date?
     private let maxCompactBytes: Int
 
@@ -39,7 +39,7 @@ public struct X5CVerifier: Sendable {
         guard !roots.isEmpty else {
             throw JOSEError(.untrustedCertificateChain, "no trusted root certificates were given")
         }
-        self.roots = roots
+        self.roots = CertificateStore(roots)
         self.validationTime = validationTime
         self.maxCompactBytes = maxCompactBytes
     }
@@ -74,7 +74,7 @@ public struct X5CVerifier: Sendable {
             }
         }
         let leaf = certificates[0]
-        var verifier = Verifier(rootCertificates: CertificateStore(roots)) {
+        var verifier = Verifier(rootCertificates: roots) {
             RFC5280Policy(fixedExpiryValidationTime: time)
         }
         let result = await verifier.validate(leaf: leaf, intermediates: CertificateStore(certificates.dropFirst()))

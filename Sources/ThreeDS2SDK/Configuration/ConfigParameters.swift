@@ -1,0 +1,163 @@
+/// The SDK's configuration: the EMVCo group/name/value parameters, with typed accessors for what the SDK uses.
+///
+/// Every typed accessor reads and writes the same group/name/value store, so a configuration built through either
+/// API is the same configuration. Values are checked when the service is initialised
+/// (``ThreeDS2Service/initialize(configParameters:locale:uiCustomization:)``), where a bad value is an
+/// invalid-input error naming the parameter.
+public struct ConfigParameters: Sendable, Hashable {
+    /// The group used when none is given.
+    public static let defaultGroup = "default"
+    /// The group of the SDK's own parameters.
+    public static let sdkGroup = "sdk"
+
+    private var groups: [String: [String: String]] = [:]
+
+    /// Creates an empty configuration.
+    public init() {}
+
+    /// Adds a parameter.
+    ///
+    /// - Parameters:
+    ///   - group: The group; ``defaultGroup`` when `nil`.
+    ///   - name: The parameter name; not empty.
+    ///   - value: The value; `nil` is stored as an empty string.
+    /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` for an empty name or a parameter that already exists.
+    public mutating func addParam(group: String? = nil, name: String, value: String?) throws(ThreeDS2Error) {
+        let group = try Self.groupName(group)
+        guard !name.isEmpty else { throw .invalidInput("a configuration parameter name must not be empty") }
+        guard groups[group]?[name] == nil else {
+            throw .invalidInput("configuration parameter \(group).\(name) is already set; remove it first")
+        }
+        groups[group, default: [:]][name] = value ?? ""
+    }
+
+    /// Reads a parameter.
+    ///
+    /// - Parameters:
+    ///   - group: The group; ``defaultGroup`` when `nil`.
+    ///   - name: The parameter name.
+    /// - Returns: The value, or `nil` when the parameter is not set.
+    /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` for an empty name.
+    public func getParamValue(group: String? = nil, name: String) throws(ThreeDS2Error) -> String? {
+        guard !name.isEmpty else { throw .invalidInput("a configuration parameter name must not be empty") }
+        return groups[try Self.groupName(group)]?[name]
+    }
+
+    /// Removes a parameter.
+    ///
+    /// - Parameters:
+    ///   - group: The group; ``defaultGroup`` when `nil`.
+    ///   - name: The parameter name.
+    /// - Returns: The removed value, or `nil` when it was not set.
+    /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` for an empty name.
+    @discardableResult
+    public mutating func removeParam(group: String? = nil, name: String) throws(ThreeDS2Error) -> String? {
+        guard !name.isEmpty else { throw .invalidInput("a configuration parameter name must not be empty") }
+        let group = try Self.groupName(group)
+        let removed = groups[group]?.removeValue(forKey: name)
+        if groups[group]?.isEmpty == true { groups[group] = nil }
+        return removed
+    }
+
+    /// The names of the groups that hold at least one parameter, sorted.
+    public var groupNames: [String] { groups.keys.sorted() }
+
+    private static func groupName(_ group: String?) throws(ThreeDS2Error) -> String {
+        guard let group else { return defaultGroup }
+        guard !group.isEmpty else { throw .invalidInput("a configuration group name must not be empty") }
+        return group
+    }
+
+    // Typed access to the same store; setting nil removes.
+    func value(_ group: String, _ name: String) -> String? { groups[group]?[name] }
+
+    mutating func set(_ group: String, _ name: String, _ value: String?) {
+        if let value {
+            groups[group, default: [:]][name] = value
+        } else {
+            groups[group]?[name] = nil
+            if groups[group]?.isEmpty == true { groups[group] = nil }
+        }
+    }
+}
+
+extension ConfigParameters {
+    /// Parameter names in the ``sdkGroup``.
+    public enum SDKParameter: String, Sendable, CaseIterable {
+        /// The EMVCo-assigned SDK reference number (at most 32 characters). Required.
+        case sdkReferenceNumber
+        /// The app's identifier (bundle ID or package name), device parameter C013.
+        case appIdentifier
+        /// The app's version; the SDK App ID is re-created when it changes.
+        case appVersion
+        /// The log level: trace, debug, info, notice, warning, error or critical.
+        case logLevel
+        /// Comma-separated device parameter IDs that must not be collected (reported as RE01).
+        case restrictedParameters
+        /// PEM certificates trusted for TLS in addition to the system's.
+        case tlsTrustRoots
+        /// `true` to allow plain-HTTP URLs on the loopback interface. For testing only; off by default.
+        case allowPlainHTTPLoopback
+        /// The directory where the SDK keeps its per-install data (the SDK App ID).
+        case dataDirectory
+        /// The minimum OS version considered supported (SW05), for example `5.10` for a Linux kernel.
+        case minimumOSVersion
+        /// The SHA-256 (hex) the app expects of its own executable; a mismatch raises SW02.
+        case expectedExecutableSHA256
+    }
+
+    /// Reads one of the SDK's parameters.
+    ///
+    /// - Parameter parameter: The parameter.
+    /// - Returns: The value, or `nil`.
+    public subscript(parameter: SDKParameter) -> String? {
+        get { value(Self.sdkGroup, parameter.rawValue) }
+        set { set(Self.sdkGroup, parameter.rawValue, newValue) }
+    }
+
+    /// The SDK reference number.
+    public var sdkReferenceNumber: String? {
+        get { self[.sdkReferenceNumber] }
+        set { self[.sdkReferenceNumber] = newValue }
+    }
+
+    /// The app identifier.
+    public var appIdentifier: String? {
+        get { self[.appIdentifier] }
+        set { self[.appIdentifier] = newValue }
+    }
+
+    /// The app version.
+    public var appVersion: String? {
+        get { self[.appVersion] }
+        set { self[.appVersion] = newValue }
+    }
+
+    /// The device parameter IDs that must not be collected.
+    public var restrictedParameters: Set<String> {
+        get {
+            Set((self[.restrictedParameters] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+        }
+        set { self[.restrictedParameters] = newValue.isEmpty ? nil : newValue.sorted().joined(separator: ",") }
+    }
+
+    /// Whether plain-HTTP loopback URLs are allowed (testing only).
+    public var allowsPlainHTTPLoopback: Bool {
+        get { self[.allowPlainHTTPLoopback] == "true" }
+        set { self[.allowPlainHTTPLoopback] = newValue ? "true" : nil }
+    }
+
+    /// Extra TLS trust roots, as one PEM text of one or more certificates.
+    public var tlsTrustRootsPEM: String? {
+        get { self[.tlsTrustRoots] }
+        set { self[.tlsTrustRoots] = newValue }
+    }
+
+    /// The per-install data directory, overriding the per-user default.
+    public var dataDirectory: String? {
+        get { self[.dataDirectory] }
+        set { self[.dataDirectory] = newValue }
+    }
+}
+
+import Foundation

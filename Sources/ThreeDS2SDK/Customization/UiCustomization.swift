@@ -1,0 +1,320 @@
+/// A colour given as `#RRGGBB` or `#AARRGGBB` hex.
+public struct HexColor: Sendable, Hashable, CustomStringConvertible {
+    /// Red, green, blue and alpha, 0–255.
+    public let red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8
+
+    /// Parses a hex colour.
+    ///
+    /// - Parameters:
+    ///   - text: `#RRGGBB` or `#AARRGGBB`.
+    ///   - field: The field being set, for the error message.
+    /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` naming the field.
+    public init(_ text: String, field: String = "colour") throws(ThreeDS2Error) {
+        let digits = Array(text.utf8.dropFirst())
+        guard text.hasPrefix("#"), digits.count == 6 || digits.count == 8,
+            let value = UInt32(String(decoding: digits, as: UTF8.self), radix: 16)
+        else {
+            throw .invalidInput("\(field) \"\(text)\" is not a hex colour (#RRGGBB or #AARRGGBB)")
+        }
+        alpha = digits.count == 8 ? UInt8(value >> 24) : 0xFF
+        red = UInt8(value >> 16 & 0xFF)
+        green = UInt8(value >> 8 & 0xFF)
+        blue = UInt8(value & 0xFF)
+    }
+
+    /// `#RRGGBB` (or `#AARRGGBB` when not opaque), upper case.
+    public var description: String {
+        let rgb = [red, green, blue].map { byte in
+            let hex = String(byte, radix: 16, uppercase: true)
+            return hex.count == 1 ? "0" + hex : hex
+        }.joined()
+        if alpha == 0xFF { return "#" + rgb }
+        let a = String(alpha, radix: 16, uppercase: true)
+        return "#" + (a.count == 1 ? "0" + a : a) + rgb
+    }
+
+    /// The WCAG 2 relative luminance.
+    public var relativeLuminance: Double {
+        func channel(_ value: UInt8) -> Double {
+            let c = Double(value) / 255
+            return c <= 0.03928 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
+        }
+        return 0.2126 * channel(red) + 0.7152 * channel(green) + 0.0722 * channel(blue)
+    }
+
+    /// The WCAG 2 contrast ratio between two colours, from 1 to 21.
+    ///
+    /// - Parameter other: The other colour.
+    /// - Returns: The ratio.
+    public func contrastRatio(with other: HexColor) -> Double {
+        let (lighter, darker) = (max(relativeLuminance, other.relativeLuminance), min(relativeLuminance, other.relativeLuminance))
+        return (lighter + 0.05) / (darker + 0.05)
+    }
+}
+
+/// The text attributes every customization has: font name, colour and size.
+public struct TextStyle: Sendable, Hashable {
+    /// The font name, or `nil` for the platform default.
+    public private(set) var fontName: String?
+    /// The text colour, or `nil` for the default.
+    public private(set) var color: HexColor?
+    /// The font size in points, or `nil` for the default.
+    public private(set) var fontSize: Int?
+
+    /// Default attributes.
+    public init() {}
+
+    /// Sets the font name.
+    ///
+    /// - Parameter name: A non-empty font name.
+    /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` for an empty name.
+    public mutating func setFontName(_ name: String, field: String = "text font name") throws(ThreeDS2Error) {
+        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw .invalidInput("\(field) must not be empty") }
+        fontName = name
+    }
+
+    /// Sets the colour.
+    ///
+    /// - Parameter hex: `#RRGGBB` or `#AARRGGBB`.
+    /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` for a malformed colour.
+    public mutating func setColor(_ hex: String, field: String = "text colour") throws(ThreeDS2Error) {
+        color = try HexColor(hex, field: field)
+    }
+
+    /// Sets the font size.
+    ///
+    /// - Parameter size: A positive size in points.
+    /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` for a size that is not positive.
+    public mutating func setFontSize(_ size: Int, field: String = "text font size") throws(ThreeDS2Error) {
+        guard size > 0 else { throw .invalidInput("\(field) must be positive, found \(size)") }
+        fontSize = size
+    }
+}
+
+/// Validated non-negative and positive measures shared by the customizations.
+enum Measure {
+    static func positive(_ value: Int, _ field: String) throws(ThreeDS2Error) -> Int {
+        guard value > 0 else { throw .invalidInput("\(field) must be positive, found \(value)") }
+        return value
+    }
+
+    static func nonNegative(_ value: Int, _ field: String) throws(ThreeDS2Error) -> Int {
+        guard value >= 0 else { throw .invalidInput("\(field) must not be negative, found \(value)") }
+        return value
+    }
+
+    static func text(_ value: String, _ field: String) throws(ThreeDS2Error) -> String {
+        guard !value.trimmingCharacters(in: .whitespaces).isEmpty else { throw .invalidInput("\(field) must not be empty") }
+        return value
+    }
+}
+
+/// The toolbar at the top of a challenge screen.
+public struct ToolbarCustomization: Sendable, Hashable {
+    /// Text attributes of the header and button texts.
+    public var text = TextStyle()
+    /// The background colour.
+    public private(set) var backgroundColor: HexColor?
+    /// The header text, replacing the SDK's default title.
+    public private(set) var headerText: String?
+    /// The text of the toolbar's cancel button.
+    public private(set) var buttonText: String?
+
+    /// Default attributes.
+    public init() {}
+
+    /// Sets the background colour. - Throws: `invalidInput` for a malformed colour.
+    public mutating func setBackgroundColor(_ hex: String) throws(ThreeDS2Error) {
+        backgroundColor = try HexColor(hex, field: "toolbar background colour")
+    }
+
+    /// Sets the header text. - Throws: `invalidInput` for an empty text.
+    public mutating func setHeaderText(_ value: String) throws(ThreeDS2Error) {
+        headerText = try Measure.text(value, "toolbar header text")
+    }
+
+    /// Sets the cancel button text. - Throws: `invalidInput` for an empty text.
+    public mutating func setButtonText(_ value: String) throws(ThreeDS2Error) {
+        buttonText = try Measure.text(value, "toolbar button text")
+    }
+}
+
+/// Labels: the challenge information texts and their heading.
+public struct LabelCustomization: Sendable, Hashable {
+    /// Text attributes of body labels.
+    public var text = TextStyle()
+    /// Text attributes of the heading.
+    public var heading = TextStyle()
+
+    /// Default attributes.
+    public init() {}
+}
+
+/// The text box where a code is entered.
+public struct TextBoxCustomization: Sendable, Hashable {
+    /// Text attributes of the entered text.
+    public var text = TextStyle()
+    /// The border width in points.
+    public private(set) var borderWidth: Int?
+    /// The border colour.
+    public private(set) var borderColor: HexColor?
+    /// The corner radius in points.
+    public private(set) var cornerRadius: Int?
+
+    /// Default attributes.
+    public init() {}
+
+    /// Sets the border width. - Throws: `invalidInput` for a negative width.
+    public mutating func setBorderWidth(_ value: Int) throws(ThreeDS2Error) {
+        borderWidth = try Measure.nonNegative(value, "text box border width")
+    }
+
+    /// Sets the border colour. - Throws: `invalidInput` for a malformed colour.
+    public mutating func setBorderColor(_ hex: String) throws(ThreeDS2Error) {
+        borderColor = try HexColor(hex, field: "text box border colour")
+    }
+
+    /// Sets the corner radius. - Throws: `invalidInput` for a negative radius.
+    public mutating func setCornerRadius(_ value: Int) throws(ThreeDS2Error) {
+        cornerRadius = try Measure.nonNegative(value, "text box corner radius")
+    }
+}
+
+/// The buttons of a challenge screen.
+public enum ButtonType: String, Sendable, Hashable, CaseIterable {
+    /// Submit / verify the entered data.
+    case submit = "SUBMIT"
+    /// Continue (out-of-band, information screens).
+    case `continue` = "CONTINUE"
+    /// Next.
+    case next = "NEXT"
+    /// Cancel the challenge.
+    case cancel = "CANCEL"
+    /// Ask for a new code.
+    case resend = "RESEND"
+    /// Open the out-of-band authentication app.
+    case openOOBApp = "OPEN_OOB_APP"
+}
+
+/// One button type's look.
+public struct ButtonCustomization: Sendable, Hashable {
+    /// Text attributes of the label.
+    public var text = TextStyle()
+    /// The background colour.
+    public private(set) var backgroundColor: HexColor?
+    /// The corner radius in points.
+    public private(set) var cornerRadius: Int?
+    /// The border width in points.
+    public private(set) var borderWidth: Int?
+    /// The border colour.
+    public private(set) var borderColor: HexColor?
+
+    /// Default attributes.
+    public init() {}
+
+    /// Sets the background colour. - Throws: `invalidInput` for a malformed colour.
+    public mutating func setBackgroundColor(_ hex: String) throws(ThreeDS2Error) {
+        backgroundColor = try HexColor(hex, field: "button background colour")
+    }
+
+    /// Sets the corner radius. - Throws: `invalidInput` for a negative radius.
+    public mutating func setCornerRadius(_ value: Int) throws(ThreeDS2Error) {
+        cornerRadius = try Measure.nonNegative(value, "button corner radius")
+    }
+
+    /// Sets the border width. - Throws: `invalidInput` for a negative width.
+    public mutating func setBorderWidth(_ value: Int) throws(ThreeDS2Error) {
+        borderWidth = try Measure.nonNegative(value, "button border width")
+    }
+
+    /// Sets the border colour. - Throws: `invalidInput` for a malformed colour.
+    public mutating func setBorderColor(_ hex: String) throws(ThreeDS2Error) {
+        borderColor = try HexColor(hex, field: "button border colour")
+    }
+}
+
+/// The appearance a customization applies to (EMVCo 2.3: default, dark and monochrome).
+public enum UiCustomizationType: String, Sendable, Hashable, CaseIterable {
+    /// The default (light) appearance.
+    case `default` = "DEFAULT"
+    /// Dark mode.
+    case dark = "DARK"
+    /// Monochrome displays.
+    case monochrome = "MONOCHROME"
+}
+
+/// How the challenge screens look: toolbar, labels, text box and each button type.
+public struct UiCustomization: Sendable, Hashable {
+    /// The toolbar.
+    public var toolbar = ToolbarCustomization()
+    /// The labels.
+    public var label = LabelCustomization()
+    /// The text box.
+    public var textBox = TextBoxCustomization()
+    private var buttons: [ButtonType: ButtonCustomization] = [:]
+
+    /// Default appearance.
+    public init() {}
+
+    /// Sets the look of one button type.
+    ///
+    /// - Parameters:
+    ///   - customization: The look.
+    ///   - type: The button type.
+    public mutating func setButtonCustomization(_ customization: ButtonCustomization, for type: ButtonType) {
+        buttons[type] = customization
+    }
+
+    /// Sets the look of a button type named as a string (`SUBMIT`, `CONTINUE`, `NEXT`, `CANCEL`, `RESEND`,
+    /// `OPEN_OOB_APP`; `VERIFY` is accepted for `SUBMIT`).
+    ///
+    /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` for an unknown name.
+    public mutating func setButtonCustomization(_ customization: ButtonCustomization, for name: String)
+        throws(ThreeDS2Error)
+    {
+        buttons[try Self.buttonType(name)] = customization
+    }
+
+    /// The look of one button type (default attributes when not set).
+    public func buttonCustomization(for type: ButtonType) -> ButtonCustomization { buttons[type] ?? ButtonCustomization() }
+
+    /// The look of a button type named as a string.
+    ///
+    /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` for an unknown name.
+    public func buttonCustomization(for name: String) throws(ThreeDS2Error) -> ButtonCustomization {
+        buttonCustomization(for: try Self.buttonType(name))
+    }
+
+    private static func buttonType(_ name: String) throws(ThreeDS2Error) -> ButtonType {
+        let upper = name.uppercased()
+        if upper == "VERIFY" { return .submit }
+        guard let type = ButtonType(rawValue: upper) else {
+            let known = ButtonType.allCases.map(\.rawValue).joined(separator: ", ")
+            throw .invalidInput("button type \"\(name)\" is unknown; known: \(known)")
+        }
+        return type
+    }
+
+    /// The minimum contrast WCAG 2 (level AA) asks of normal text.
+    public static let minimumContrast = 4.5
+
+    /// Text/background pairs below ``minimumContrast``: accepted, but reported so the app can fix them.
+    public var contrastWarnings: [Warning] {
+        var pairs: [(String, HexColor?, HexColor?)] = [("toolbar", toolbar.text.color, toolbar.backgroundColor)]
+        for type in ButtonType.allCases {
+            let button = buttonCustomization(for: type)
+            pairs.append(("\(type.rawValue) button", button.text.color, button.backgroundColor))
+        }
+        return pairs.compactMap { name, text, background in
+            guard let text, let background else { return nil }
+            let ratio = text.contrastRatio(with: background)
+            guard ratio < Self.minimumContrast else { return nil }
+            return Warning(
+                id: "UI01",
+                message: "\(name) text \(text) on \(background) has contrast \(String(format: "%.2f", ratio)):1, below 4.5:1",
+                severity: .low)
+        }
+    }
+}
+
+import Foundation

@@ -1,0 +1,46 @@
+import Foundation
+import ThreeDS2JOSE
+
+/// Keeps the SDK App ID: a UUID made once per install and app version, in a per-user data directory.
+struct SDKAppIDStore: Sendable {
+    let directory: URL
+
+    /// The per-user default: `$XDG_DATA_HOME/threeds2sdk`, else `~/.local/share/threeds2sdk` (Linux), or Application
+    /// Support (Apple platforms).
+    static func defaultDirectory(probe: any SystemProbe) -> URL {
+        #if os(Linux)
+        if let xdg = probe.environment("XDG_DATA_HOME"), !xdg.isEmpty {
+            return URL(fileURLWithPath: xdg).appendingPathComponent("threeds2sdk")
+        }
+        let home = probe.environment("HOME") ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home).appendingPathComponent(".local/share/threeds2sdk")
+        #else
+        let base = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+            ?? URL(fileURLWithPath: NSHomeDirectory())
+        return base.appendingPathComponent("threeds2sdk")
+        #endif
+    }
+
+    /// The SDK App ID for this app and version, created (and stored) when there is none or the version changed.
+    func sdkAppID(appIdentifier: String, appVersion: String) throws(ThreeDS2Error) -> String {
+        let safeName = String(appIdentifier.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" }.prefix(100))
+        let file = directory.appendingPathComponent("sdk-app-id-\(safeName).json")
+        if let data = try? Data(contentsOf: file), data.count < 4096,
+            let object = try? JSONParser().parse(Array(data)).objectValue,
+            object["appVersion"]?.stringValue == appVersion,
+            let id = object["sdkAppID"]?.stringValue, UUID(uuidString: id) != nil
+        {
+            return id
+        }
+        let id = UUID().uuidString.lowercased()
+        let record: JSONObject = ["appIdentifier": .string(appIdentifier), "appVersion": .string(appVersion), "sdkAppID": .string(id)]
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try Data(record.serialized.utf8).write(to: file, options: .atomic)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        } catch {
+            throw .runtime("the SDK App ID could not be stored in \(directory.path)", underlying: error)
+        }
+        return id
+    }
+}

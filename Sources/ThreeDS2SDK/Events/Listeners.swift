@@ -1,0 +1,31 @@
+/// Something that happened in the SDK that an integrator may want to observe. Events carry identifiers and
+/// counts, never keys, card data, challenge entries or plaintext device data.
+public enum ClientEvent: Sendable, Hashable {
+    /// The service was initialised; the warnings the security checks raised.
+    case initialized(warnings: [String])
+    /// A transaction was created.
+    case transactionCreated(sdkTransactionID: String, messageVersion: String, directoryServerID: String)
+    /// The AReq parameters were built; `deviceDataCharacters` is the length of the encrypted device data.
+    case authenticationRequestParametersBuilt(sdkTransactionID: String, deviceDataCharacters: Int)
+    /// A transaction was closed and its keys released.
+    case transactionClosed(sdkTransactionID: String)
+    /// The service was cleaned up.
+    case cleanedUp
+}
+
+/// Receives ``ClientEvent``s. Called synchronously on the thread that caused the event; keep it quick.
+public protocol ClientEventListener: Sendable {
+    /// Called for each event.
+    func clientEvent(_ event: ClientEvent)
+}
+
+/// Receives changes in the security checks' findings.
+public protocol SecurityEventListener: Sendable {
+    /// Called when a re-run of the security checks found a different set of warnings than the run before.
+    ///
+    /// - Parameters:
+    ///   - warnings: The warnings now raised.
+    ///   - previous: The warnings raised before.
+    ///   - stage: Where the checks ran.
+    func securityWarningsChanged(_ warnings: [Warning], previous: [Warning], stage: SecurityChecks.Stage)
+}

@@ -1,0 +1,205 @@
+public import Foundation
+public import Logging
+import Synchronization
+import ThreeDS2JOSE
+
+/// What a transaction needs from the initialised service; fixed at initialize.
+struct ServiceContext: Sendable {
+    let configuration: ResolvedConfiguration
+    let locale: Locale
+    let uiCustomizations: [UiCustomizationType: UiCustomization]
+    let sdkAppID: String
+    let collector: DeviceInformationCollector
+    let checks: SecurityChecks
+    let logger: Logger
+    let clientListener: (any ClientEventListener)?
+    let securityListener: (any SecurityEventListener)?
+    let warningsBox: WarningsBox
+
+    var warnings: [Warning] { warningsBox.value.withLock { $0 } }
+
+    func emit(_ event: ClientEvent) { clientListener?.clientEvent(event) }
+
+    /// Re-runs the security checks and tells the listener when the findings changed.
+    @discardableResult
+    func recheck(stage: SecurityChecks.Stage) -> [Warning] {
+        let current = checks.run()
+        let previous = warningsBox.value.withLock { warnings in
+            defer { warnings = current }
+            return warnings
+        }
+        if previous != current {
+            logger.notice("security findings changed", metadata: ["stage": "\(stage.rawValue)", "warnings": "\(current.map(\.id))"])
+            securityListener?.securityWarningsChanged(current, previous: previous, stage: stage)
+        }
+        return current
+    }
+}
+
+/// The latest security findings, shared by the service and its transactions.
+final class WarningsBox: Sendable {
+    let value: Mutex<[Warning]>
+    init(_ warnings: [Warning]) { value = Mutex(warnings) }
+}
+
+/// The entry point of the SDK (EMVCo `ThreeDS2Service`): initialise it once with the configuration, create a
+/// transaction per payment, and clean it up when the app no longer needs 3-D Secure.
+///
+/// The lifecycle is enforced: ``initialize(configParameters:locale:uiCustomization:)`` twice is an
+/// `alreadyInitialized` error; any other call before it, or after ``cleanup()``, is a `notInitialized` error;
+/// ``cleanup()`` returns the service to its fresh state, ready to be initialised again.
+public final class ThreeDS2Service: Sendable {
+    /// The SDK version.
+    public static let version = "0.1.0"
+
+    private let state = Mutex<ServiceContext?>(nil)
+    private let probe: any SystemProbe
+    private let baseLogger: Logger
+    private let clientListener: (any ClientEventListener)?
+    private let securityListener: (any SecurityEventListener)?
+
+    /// Creates an uninitialised service.
+    ///
+    /// - Parameters:
+    ///   - logger: Where the SDK logs; nothing sensitive is ever logged at any level.
+    ///   - clientEventListener: Told what the SDK does (messages built, transactions created, …).
+    ///   - securityEventListener: Told when re-run security checks find something new.
+    ///   - systemProbe: Where device information and security checks read the system (a fake in tests).
+    public init(
+        logger: Logger = Logger(label: "threeds2.sdk"), clientEventListener: (any ClientEventListener)? = nil,
+        securityEventListener: (any SecurityEventListener)? = nil, systemProbe: any SystemProbe = LiveSystemProbe()
+    ) {
+        self.baseLogger = logger
+        self.clientListener = clientEventListener
+        self.securityListener = securityEventListener
+        self.probe = systemProbe
+    }
+
+    /// Initialises the SDK: validates the configuration, runs the security checks, and prepares device-information
+    /// collection.
+    ///
+    /// - Parameters:
+    ///   - configParameters: The configuration.
+    ///   - locale: The locale for the SDK's own texts and device parameter C005; the current locale when `nil`.
+    ///   - uiCustomization: The challenge screens' look; defaults when `nil`.
+    /// - Throws: ``ThreeDS2Error``: `alreadyInitialized`, `invalidInput` naming the bad parameter, or `runtime`.
+    public func initialize(configParameters: ConfigParameters, locale: Locale? = nil, uiCustomization: UiCustomization? = nil)
+        throws(ThreeDS2Error)
+    {
+        try initialize(configParameters: configParameters, locale: locale, uiCustomizations: uiCustomization.map { [.default: $0] } ?? [:])
+    }
+
+    /// Initialises the SDK with a customization per appearance (EMVCo 2.3: default, dark, monochrome).
+    ///
+    /// - Parameters:
+    ///   - configParameters: The configuration.
+    ///   - locale: The locale; the current locale when `nil`.
+    ///   - uiCustomizations: The look for each appearance; a missing appearance falls back to the default one.
+    /// - Throws: ``ThreeDS2Error``: `alreadyInitialized`, `invalidInput`, or `runtime`.
+    public func initialize(
+        configParameters: ConfigParameters, locale: Locale? = nil, uiCustomizations: [UiCustomizationType: UiCustomization]
+    ) throws(ThreeDS2Error) {
+        let configuration = try ResolvedConfiguration(configParameters)
+        var logger = baseLogger
+        if let level = configParameters[.logLevel].flatMap(Logger.Level.init(rawValue:)) { logger.logLevel = level }
+        let store = SDKAppIDStore(directory: configuration.dataDirectory.map { URL(fileURLWithPath: $0) } ?? SDKAppIDStore.defaultDirectory(probe: probe))
+        let checks = SecurityChecks(probe: probe, minimumOSVersion: configuration.minimumOSVersion, expectedExecutableSHA256: configuration.expectedExecutableSHA256)
+        let result: Result<ServiceContext, ThreeDS2Error> = state.withLock { current in
+            guard current == nil else { return .failure(ThreeDS2Error(.alreadyInitialized, "the 3DS SDK is already initialised; call cleanup() first")) }
+            do throws(ThreeDS2Error) {
+                let sdkAppID = try store.sdkAppID(appIdentifier: configuration.appIdentifier, appVersion: configuration.appVersion)
+                let context = ServiceContext(
+                    configuration: configuration, locale: locale ?? Locale.current, uiCustomizations: uiCustomizations, sdkAppID: sdkAppID,
+                    collector: DeviceInformationCollector(probe: probe, restricted: configuration.restrictedParameters), checks: checks,
+                    logger: logger, clientListener: clientListener, securityListener: securityListener, warningsBox: WarningsBox(checks.run()))
+                current = context
+                return .success(context)
+            } catch {
+                return .failure(error)
+            }
+        }
+        let context = try result.get()
+        for warning in uiCustomizations.values.flatMap(\.contrastWarnings) {
+            logger.warning("UI customization", metadata: ["warning": "\(warning)"])
+        }
+        logger.info("3DS SDK initialised", metadata: ["version": "\(Self.version)", "warnings": "\(context.warnings.map(\.id))", "directoryServers": "\(configuration.directoryServers.keys.sorted())"])
+        context.emit(.initialized(warnings: context.warnings.map(\.id)))
+    }
+
+    private func context() throws(ThreeDS2Error) -> ServiceContext {
+        guard let context = state.withLock({ $0 }) else {
+            throw ThreeDS2Error(.notInitialized, "the 3DS SDK is not initialised; call initialize(configParameters:) first")
+        }
+        return context
+    }
+
+    /// The warnings the security checks raised at the latest run.
+    ///
+    /// - Throws: ``ThreeDS2Error`` of kind `notInitialized`.
+    public var warnings: [Warning] {
+        get throws(ThreeDS2Error) { try context().warnings }
+    }
+
+    /// Warnings about the UI customization (text/background contrast under 4.5:1).
+    ///
+    /// - Throws: ``ThreeDS2Error`` of kind `notInitialized`.
+    public var uiCustomizationWarnings: [Warning] {
+        get throws(ThreeDS2Error) { try context().uiCustomizations.values.flatMap(\.contrastWarnings) }
+    }
+
+    /// The customization for an appearance, falling back to the default appearance.
+    ///
+    /// - Throws: ``ThreeDS2Error`` of kind `notInitialized`.
+    public func uiCustomization(for type: UiCustomizationType) throws(ThreeDS2Error) -> UiCustomization {
+        let customizations = try context().uiCustomizations
+        return customizations[type] ?? customizations[.default] ?? UiCustomization()
+    }
+
+    /// The SDK version.
+    ///
+    /// - Throws: ``ThreeDS2Error`` of kind `notInitialized`.
+    public var sdkVersion: String {
+        get throws(ThreeDS2Error) {
+            _ = try context()
+            return Self.version
+        }
+    }
+
+    /// Creates a transaction: a fresh SDK transaction ID and ephemeral key, for one directory server and one message
+    /// version. The security checks run again first.
+    ///
+    /// - Parameters:
+    ///   - directoryServerID: A configured directory server ID.
+    ///   - messageVersion: "2.1.0", "2.2.0" or "2.3.1"; the highest when `nil`.
+    /// - Returns: The transaction.
+    /// - Throws: ``ThreeDS2Error``: `notInitialized`, or `invalidInput` for an unknown directory server or an
+    ///   unsupported version.
+    public func createTransaction(directoryServerID: String, messageVersion: String? = nil) throws(ThreeDS2Error) -> Transaction {
+        let context = try context()
+        guard let server = context.configuration.directoryServers[directoryServerID] else {
+            let known = context.configuration.directoryServers.keys.sorted().joined(separator: ", ")
+            throw .invalidInput("directory server \"\(directoryServerID)\" is not configured; configured: \(known.isEmpty ? "none" : known)")
+        }
+        let version = try MessageVersion.resolve(messageVersion)
+        context.recheck(stage: .transactionCreation)
+        let transaction = Transaction(context: context, directoryServer: server, messageVersion: version)
+        context.logger.info("transaction created", metadata: ["sdkTransID": "\(transaction.sdkTransactionID)", "messageVersion": "\(version.rawValue)", "ds": "\(directoryServerID)"])
+        context.emit(.transactionCreated(sdkTransactionID: transaction.sdkTransactionID, messageVersion: version.rawValue, directoryServerID: directoryServerID))
+        return transaction
+    }
+
+    /// Returns the service to its fresh, uninitialised state.
+    ///
+    /// - Throws: ``ThreeDS2Error`` of kind `notInitialized` when it is not initialised.
+    public func cleanup() throws(ThreeDS2Error) {
+        let context = state.withLock { current in
+            defer { current = nil }
+            return current
+        }
+        guard let context else {
+            throw ThreeDS2Error(.notInitialized, "the 3DS SDK is not initialised; nothing to clean up")
+        }
+        context.logger.info("3DS SDK cleaned up")
+        context.emit(.cleanedUp)
+    }
+}

@@ -1,0 +1,106 @@
+import Crypto
+import Foundation
+import Logging
+import Synchronization
+import ThreeDS2JOSE
+
+/// One authentication: its ID, its ephemeral key, and (in later steps) its challenge.
+///
+/// ``close()`` releases the ephemeral key; it is idempotent, and every later use is a runtime error.
+public final class Transaction: Sendable {
+    /// The SDK transaction ID.
+    public let sdkTransactionID: String
+    /// The message version, fixed for the whole transaction.
+    public let messageVersion: MessageVersion
+    /// The directory server ID.
+    public let directoryServerID: String
+
+    private struct State {
+        var ephemeralKey: P256.KeyAgreement.PrivateKey?
+        var parameters: AuthenticationRequestParameters?
+    }
+
+    private let state: Mutex<State>
+    private let context: ServiceContext
+    private let directoryServer: ResolvedDirectoryServer
+
+    init(context: ServiceContext, directoryServer: ResolvedDirectoryServer, messageVersion: MessageVersion) {
+        self.sdkTransactionID = UUID().uuidString.lowercased()
+        self.messageVersion = messageVersion
+        self.directoryServerID = directoryServer.id
+        self.context = context
+        self.directoryServer = directoryServer
+        self.state = Mutex(State(ephemeralKey: P256.KeyAgreement.PrivateKey()))
+    }
+
+    /// Whether ``close()`` has been called.
+    public var isClosed: Bool { state.withLock { $0.ephemeralKey == nil } }
+
+    /// The parameters for the AReq: device data encrypted to the directory server, the ephemeral public key and
+    /// the identifiers. Built once per transaction; later calls return the same values.
+    ///
+    /// - Returns: The parameters.
+    /// - Throws: ``ThreeDS2Error`` of kind `runtime` when the transaction is closed or encryption fails.
+    public func getAuthenticationRequestParameters() throws(ThreeDS2Error) -> AuthenticationRequestParameters {
+        let result: Result<AuthenticationRequestParameters, ThreeDS2Error> = state.withLock { state in
+            if let existing = state.parameters { return .success(existing) }
+            guard let key = state.ephemeralKey else {
+                return .failure(.runtime("transaction \(sdkTransactionID) is closed"))
+            }
+            do throws(ThreeDS2Error) {
+                let parameters = try build(publicKey: key.publicKey)
+                state.parameters = parameters
+                return .success(parameters)
+            } catch {
+                return .failure(error)
+            }
+        }
+        let parameters = try result.get()
+        context.emit(.authenticationRequestParametersBuilt(sdkTransactionID: sdkTransactionID, deviceDataCharacters: parameters.deviceData.count))
+        return parameters
+    }
+
+    private func build(publicKey: P256.KeyAgreement.PublicKey) throws(ThreeDS2Error) -> AuthenticationRequestParameters {
+        let info = context.collector.collect(
+            DeviceInformationContext(
+                locale: context.locale, appIdentifier: context.configuration.appIdentifier, sdkAppID: context.sdkAppID,
+                sdkVersion: ThreeDS2Service.version, sdkReferenceNumber: context.configuration.sdkReferenceNumber,
+                sdkTransactionID: sdkTransactionID, now: Date()),
+            warnings: context.warnings)
+        let json = info.json
+        guard json.count < DeviceInformation.maxJSONCharacters else {
+            throw .runtime("device information of \(json.count) characters exceeds \(DeviceInformation.maxJSONCharacters)")
+        }
+        let recipient: JWERecipient
+        switch directoryServer.encryptionKey {
+        case .rsa(let der): recipient = .rsaOAEP256(publicKeyDER: der)
+        case .p256(let key): recipient = .ecdhES(key, derivation: .emvco(partyVInfo: directoryServer.id))
+        }
+        let deviceData: String
+        do {
+            deviceData = try JWE.encrypt(
+                Array(json.utf8), to: recipient, encryption: directoryServer.deviceDataEncryption, keyID: directoryServer.keyID)
+        } catch {
+            throw .runtime("device data could not be encrypted to directory server \(directoryServer.id)", underlying: error)
+        }
+        context.logger.debug(
+            "device data encrypted",
+            metadata: ["sdkTransID": "\(sdkTransactionID)", "collected": "\(info.collected.count)", "unavailable": "\(info.unavailable.count)"])
+        return AuthenticationRequestParameters(
+            sdkTransactionID: sdkTransactionID, deviceData: deviceData, sdkEphemeralPublicKey: P256PublicJWK(publicKey).jsonString,
+            sdkAppID: context.sdkAppID, sdkReferenceNumber: context.configuration.sdkReferenceNumber,
+            messageVersion: messageVersion.rawValue)
+    }
+
+    /// Releases the ephemeral key and everything derived from it. Calling it again does nothing.
+    public func close() {
+        let wasOpen = state.withLock { state in
+            defer {
+                state.ephemeralKey = nil
+                state.parameters = nil
+            }
+            return state.ephemeralKey != nil
+        }
+        if wasOpen { context.emit(.transactionClosed(sdkTransactionID: sdkTransactionID)) }
+    }
+}
