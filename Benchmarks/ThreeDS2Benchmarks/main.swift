@@ -13,9 +13,8 @@ import SwiftASN1
 import ThreeDS2JOSE
 import ThreeDS2TestLab
 import X509
-import _CryptoExtras
-
 @_spi(FixedExpiryValidationTime) import X509
+import _CryptoExtras
 
 struct Measurement {
     let name: String
@@ -94,7 +93,10 @@ results.append(
         },
         floor: {
             let secret = try sdkKey.sharedSecretFromKeyAgreement(with: acsKey)
-            blackHole(secret.withUnsafeBytes { SHA256.hash(data: Array($0) + [UInt8](repeating: 0, count: kdfInputLength - 32)) })
+            blackHole(
+                secret.withUnsafeBytes {
+                    SHA256.hash(data: Array($0) + [UInt8](repeating: 0, count: kdfInputLength - 32))
+                })
         }))
 
 // 3. Device data: a 2 KB JWE to an RSA-2048 and to a P-256 directory-server key.
@@ -107,19 +109,24 @@ func cbcFloor(_ plaintext: [UInt8], key: SymmetricKey, aadLength: Int) throws {
     let (mac, enc) = key.withUnsafeBytes { (SymmetricKey(data: $0[0..<16]), SymmetricKey(data: $0[16..<32])) }
     let iv = try AES._CBC.IV(ivBytes: [UInt8](repeating: 1, count: 16))
     let ciphertext = try AES._CBC.encrypt(plaintext, using: enc, iv: iv)
-    blackHole(HMAC<SHA256>.authenticationCode(for: [UInt8](repeating: 0, count: aadLength + 16 + 8) + ciphertext, using: mac))
+    blackHole(
+        HMAC<SHA256>.authenticationCode(for: [UInt8](repeating: 0, count: aadLength + 16 + 8) + ciphertext, using: mac))
 }
 
 func cbcOpenFloor(_ ciphertext: Data, iv: [UInt8], key: SymmetricKey, aadLength: Int) throws {
     let (mac, enc) = key.withUnsafeBytes { (SymmetricKey(data: $0[0..<16]), SymmetricKey(data: $0[16..<32])) }
-    blackHole(HMAC<SHA256>.authenticationCode(for: [UInt8](repeating: 0, count: aadLength + 16 + 8) + ciphertext, using: mac))
+    blackHole(
+        HMAC<SHA256>.authenticationCode(for: [UInt8](repeating: 0, count: aadLength + 16 + 8) + ciphertext, using: mac))
     blackHole(try AES._CBC.decrypt(ciphertext, using: enc, iv: AES._CBC.IV(ivBytes: iv)))
 }
 
 results.append(
     try await compare(
         "device data JWE 2 KB, RSA-OAEP-256", rounds: rounds, iterations: scaled(500),
-        composite: { blackHole(try JWE.encrypt(deviceData, to: .rsaOAEP256(publicKeyDER: dsRSAPublicDER), encryption: .a128cbcHS256)) },
+        composite: {
+            blackHole(
+                try JWE.encrypt(deviceData, to: .rsaOAEP256(publicKeyDER: dsRSAPublicDER), encryption: .a128cbcHS256))
+        },
         floor: {
             let publicKey = try _RSA.Encryption.PublicKey(derRepresentation: dsRSAPublicDER)
             let cek = SymmetricKey(size: .bits256)
@@ -131,12 +138,16 @@ results.append(
     try await compare(
         "device data JWE 2 KB, ECDH-ES P-256", rounds: rounds, iterations: scaled(1000),
         composite: {
-            blackHole(try JWE.encrypt(deviceData, to: .ecdhES(dsEC.publicKey, derivation: .emvco(partyVInfo: "A000000004")), encryption: .a128cbcHS256))
+            blackHole(
+                try JWE.encrypt(
+                    deviceData, to: .ecdhES(dsEC.publicKey, derivation: .emvco(partyVInfo: "A000000004")),
+                    encryption: .a128cbcHS256))
         },
         floor: {
             let ephemeral = P256.KeyAgreement.PrivateKey()
             let secret = try ephemeral.sharedSecretFromKeyAgreement(with: dsEC.publicKey)
-            let cek = SymmetricKey(data: secret.withUnsafeBytes { SHA256.hash(data: Array($0) + [UInt8](repeating: 0, count: 30)) })
+            let cek = SymmetricKey(
+                data: secret.withUnsafeBytes { SHA256.hash(data: Array($0) + [UInt8](repeating: 0, count: 30)) })
             try cbcFloor(deviceData, key: cek, aadLength: 190)
         }))
 
@@ -151,7 +162,8 @@ let cresCBCIV = try Base64.urlDecode(cresCBCParts[2])
 let gcmKeyStoA = channelKey.withUnsafeBytes { SymmetricKey(data: $0[0..<16]) }
 let gcmKeyAtoS = channelKey.withUnsafeBytes { SymmetricKey(data: $0[16..<32]) }
 let cresGCM = try JWE.encrypt(message, to: .direct(gcmKeyAtoS), encryption: .a128gcm, keyID: acsTransID)
-let cresGCMSealed = try AES.GCM.seal(message, using: gcmKeyAtoS, nonce: AES.GCM.Nonce(data: [UInt8](repeating: 0, count: 12)))
+let cresGCMSealed = try AES.GCM.seal(
+    message, using: gcmKeyAtoS, nonce: AES.GCM.Nonce(data: [UInt8](repeating: 0, count: 12)))
 let expectCBC = JWE.Expectations(encryptions: [.a128cbcHS256], keyID: .exactly(acsTransID))
 let expectGCM = JWE.Expectations(encryptions: [.a128gcm], keyID: .exactly(acsTransID))
 
@@ -175,17 +187,24 @@ results.append(
             blackHole(try JWE.decrypt(cresGCM, using: .direct([.a128gcm: gcmKeyAtoS]), expecting: expectGCM))
         },
         floor: {
-            blackHole(try AES.GCM.seal(message, using: gcmKeyStoA, nonce: AES.GCM.Nonce(), authenticating: [UInt8](repeating: 0, count: 100)))
+            blackHole(
+                try AES.GCM.seal(
+                    message, using: gcmKeyStoA, nonce: AES.GCM.Nonce(),
+                    authenticating: [UInt8](repeating: 0, count: 100)))
             blackHole(try AES.GCM.open(cresGCMSealed, using: gcmKeyAtoS))
         }))
 
 // 5. ACS signed content: x5c chain of three certificates to the DS root, then the signature.
 let root = try CertificateAuthority.makeRoot(commonName: "Bench DS Root", key: .makeRSA())
-let intermediate = try CertificateAuthority.issue(commonName: "Bench DS CA", key: .makeRSA(), role: .authority(pathLength: 0), issuer: root)
-let contentPayload = Array(#"{"acsURL":"https://127.0.0.1:8443/acs","acsEphemPubKey":{"kty":"EC","crv":"P-256","x":"2_v-MuNZccqwM7PXlakW9oHLP5XyrjMG1UVS8OxYrgA","y":"rm1ktLmFIsP2R0YyJGXtsCbaTUesUK31Xc04tHJRolc"},"sdkEphemPubKey":{"kty":"EC","crv":"P-256","x":"C1PL42i6kmNkM61aupEAgLJ4gF1ZRzcV7lqo1TG0mL4","y":"cNToWLSdcFQKG--PGVEUQrIHP8w6TcRyj0pyFx4-ZMc"}}"#.utf8)
+let intermediate = try CertificateAuthority.issue(
+    commonName: "Bench DS CA", key: .makeRSA(), role: .authority(pathLength: 0), issuer: root)
+let contentPayload = Array(
+    #"{"acsURL":"https://127.0.0.1:8443/acs","acsEphemPubKey":{"kty":"EC","crv":"P-256","x":"2_v-MuNZccqwM7PXlakW9oHLP5XyrjMG1UVS8OxYrgA","y":"rm1ktLmFIsP2R0YyJGXtsCbaTUesUK31Xc04tHJRolc"},"sdkEphemPubKey":{"kty":"EC","crv":"P-256","x":"C1PL42i6kmNkM61aupEAgLJ4gF1ZRzcV7lqo1TG0mL4","y":"cNToWLSdcFQKG--PGVEUQrIHP8w6TcRyj0pyFx4-ZMc"}}"#
+        .utf8)
 let verifier = try X5CVerifier(roots: [root.certificate])
 for (label, signerKey) in [("PS256", try LabPrivateKey.makeRSA()), ("ES256", LabPrivateKey.makeP256())] {
-    let signer = try CertificateAuthority.issue(commonName: "Bench ACS \(label)", key: signerKey, role: .signer, issuer: intermediate)
+    let signer = try CertificateAuthority.issue(
+        commonName: "Bench ACS \(label)", key: signerKey, role: .signer, issuer: intermediate)
     let chain = [signer.certificate, intermediate.certificate, root.certificate]
     let jwsKey: JWSSigningKey
     switch signerKey {
@@ -204,15 +223,23 @@ for (label, signerKey) in [("PS256", try LabPrivateKey.makeRSA()), ("ES256", Lab
             composite: { blackHole(try await verifier.verify(compact)) },
             floor: {
                 let certificates = try ders.map { try Certificate(derEncoded: $0) }
-                var chainVerifier = Verifier(rootCertificates: roots) { RFC5280Policy(fixedExpiryValidationTime: Date()) }
-                blackHole(await chainVerifier.validate(leaf: certificates[0], intermediates: CertificateStore(certificates.dropFirst())))
+                var chainVerifier = Verifier(rootCertificates: roots) {
+                    RFC5280Policy(fixedExpiryValidationTime: Date())
+                }
+                blackHole(
+                    await chainVerifier.validate(
+                        leaf: certificates[0], intermediates: CertificateStore(certificates.dropFirst())))
                 switch signerKey {
                 case .rsa:
                     let key = _RSA.Signing.PublicKey(certificates[0].publicKey)!
-                    blackHole(key.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: signature), for: signingInput, padding: .PSS))
+                    blackHole(
+                        key.isValidSignature(
+                            _RSA.Signing.RSASignature(rawRepresentation: signature), for: signingInput, padding: .PSS))
                 case .p256:
                     let key = P256.Signing.PublicKey(certificates[0].publicKey)!
-                    blackHole(key.isValidSignature(try P256.Signing.ECDSASignature(rawRepresentation: signature), for: signingInput))
+                    blackHole(
+                        key.isValidSignature(
+                            try P256.Signing.ECDSASignature(rawRepresentation: signature), for: signingInput))
                 }
             }))
 }

@@ -10,8 +10,8 @@
 
 import Crypto
 import Foundation
-import ThreeDS2JOSE
 import SwiftASN1
+import ThreeDS2JOSE
 import X509
 import _CryptoExtras
 
@@ -19,7 +19,8 @@ struct Material {
     let object: JSONObject
 
     init(path: String) throws {
-        let value = try JSONParser(limits: .init(maxBytes: 1 << 22)).parse(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+        let value = try JSONParser(limits: .init(maxBytes: 1 << 22)).parse(
+            Array(try Data(contentsOf: URL(fileURLWithPath: path))))
         guard let object = value.objectValue else { throw ToolError("material is not a JSON object") }
         self.object = object
     }
@@ -46,16 +47,23 @@ struct Material {
 
     var directKeys: [ContentEncryption: SymmetricKey] {
         get throws {
-            [.a128cbcHS256: SymmetricKey(data: try hex("direct_cbc_key_hex")), .a128gcm: SymmetricKey(data: try hex("direct_gcm_key_hex"))]
+            [
+                .a128cbcHS256: SymmetricKey(data: try hex("direct_cbc_key_hex")),
+                .a128gcm: SymmetricKey(data: try hex("direct_gcm_key_hex")),
+            ]
         }
     }
 
     var dsRSAPrivateDER: [UInt8] {
-        get throws { Array(try _RSA.Encryption.PrivateKey(pemRepresentation: try string("ds_rsa_private_pem")).derRepresentation) }
+        get throws {
+            Array(try _RSA.Encryption.PrivateKey(pemRepresentation: try string("ds_rsa_private_pem")).derRepresentation)
+        }
     }
 
     var dsRSAPublicDER: [UInt8] {
-        get throws { Array(try _RSA.Encryption.PublicKey(pemRepresentation: try string("ds_rsa_public_pem")).derRepresentation) }
+        get throws {
+            Array(try _RSA.Encryption.PublicKey(pemRepresentation: try string("ds_rsa_public_pem")).derRepresentation)
+        }
     }
 
     var dsECPrivate: P256.KeyAgreement.PrivateKey {
@@ -84,7 +92,8 @@ func decryptionKey(for testCase: JSONObject, material: Material) throws -> JWEDe
 
 func consume(materialPath: String, casesPath: String, resultsPath: String) async throws {
     let material = try Material(path: materialPath)
-    let casesValue = try JSONParser(limits: .init(maxBytes: 1 << 24)).parse(Array(try Data(contentsOf: URL(fileURLWithPath: casesPath))))
+    let casesValue = try JSONParser(limits: .init(maxBytes: 1 << 24)).parse(
+        Array(try Data(contentsOf: URL(fileURLWithPath: casesPath))))
     guard let cases = casesValue.arrayValue else { throw ToolError("cases is not an array") }
     let verifier = try X5CVerifier(roots: [try material.certificate("root_pem")])
     var results: [JSONValue] = []
@@ -98,11 +107,15 @@ func consume(materialPath: String, casesPath: String, resultsPath: String) async
             if testCase["type"]?.stringValue == "jws" {
                 output = try await verifier.verify(compact).payload
             } else {
-                let encryptions = Set((testCase["accept_enc"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap(ContentEncryption.init(rawValue:)) })
+                let encryptions = Set(
+                    (testCase["accept_enc"]?.arrayValue ?? []).compactMap {
+                        $0.stringValue.flatMap(ContentEncryption.init(rawValue:))
+                    })
                 let keyID: JWE.Expectations.KeyID = testCase["kid"]?.stringValue.map { .exactly($0) } ?? .any
                 output = try JWE.decrypt(
                     compact, using: try decryptionKey(for: testCase, material: material),
-                    expecting: .init(encryptions: encryptions.isEmpty ? Set(ContentEncryption.allCases) : encryptions, keyID: keyID)
+                    expecting: .init(
+                        encryptions: encryptions.isEmpty ? Set(ContentEncryption.allCases) : encryptions, keyID: keyID)
                 ).plaintext
             }
             result["outcome"] = .string("ok")
@@ -120,12 +133,21 @@ func consume(materialPath: String, casesPath: String, resultsPath: String) async
 func produce(materialPath: String, outPath: String) throws {
     let material = try Material(path: materialPath)
     var cases: [JSONValue] = []
-    let plaintext = Array(#"{"DV":"1.7","DD":{"C001":"Linux","C017":"20261122120000"},"DPNA":{"C011":"RE03"},"SW":[]}"#.utf8)
+    let plaintext = Array(
+        #"{"DV":"1.7","DD":{"C001":"Linux","C017":"20261122120000"},"DPNA":{"C011":"RE03"},"SW":[]}"#.utf8)
     let recipients: [(String, String?, JWERecipient)] = [
         ("dir", nil, .direct(SymmetricKey(data: []))),
         ("RSA-OAEP-256", nil, .rsaOAEP256(publicKeyDER: try material.dsRSAPublicDER)),
-        ("ECDH-ES", "emvco", .ecdhES(try material.dsECPrivate.publicKey, derivation: .emvco(partyVInfo: try material.dsID))),
-        ("ECDH-ES", "standard", .ecdhES(try material.dsECPrivate.publicKey, derivation: .standard(partyUInfo: Array("swift".utf8), partyVInfo: Array("python".utf8)))),
+        (
+            "ECDH-ES", "emvco",
+            .ecdhES(try material.dsECPrivate.publicKey, derivation: .emvco(partyVInfo: try material.dsID))
+        ),
+        (
+            "ECDH-ES", "standard",
+            .ecdhES(
+                try material.dsECPrivate.publicKey,
+                derivation: .standard(partyUInfo: Array("swift".utf8), partyVInfo: Array("python".utf8)))
+        ),
     ]
     for (alg, profile, recipient) in recipients {
         for encryption in ContentEncryption.allCases {
@@ -135,7 +157,8 @@ func produce(materialPath: String, outPath: String) throws {
             let compact = try JWE.encrypt(plaintext, to: effective, encryption: encryption, keyID: kid)
             var entry: JSONObject = [
                 "id": .string("swift-jwe-\(alg)-\(profile ?? "none")-\(encryption.rawValue)"), "type": .string("jwe"),
-                "alg": .string(alg), "enc": .string(encryption.rawValue), "kid": .string(kid), "compact": .string(compact),
+                "alg": .string(alg), "enc": .string(encryption.rawValue), "kid": .string(kid),
+                "compact": .string(compact),
                 "plaintext_b64u": .string(Base64.urlEncode(plaintext)),
             ]
             if let profile { entry["profile"] = .string(profile) }
@@ -145,15 +168,27 @@ func produce(materialPath: String, outPath: String) throws {
     let chain = [try material.certificate("intermediate_pem"), try material.certificate("root_pem")]
     let payload = Array(#"{"acsURL":"https://127.0.0.1:8443/acs","acsEphemPubKey":{"kty":"EC","crv":"P-256"}}"#.utf8)
     let signers: [(String, JWSSigningKey, String)] = [
-        ("PS256", .ps256(privateKeyDER: Array(try _RSA.Signing.PrivateKey(pemRepresentation: try material.string("rsa_signer_private_pem")).derRepresentation)), "rsa_signer_pem"),
-        ("ES256", .es256(try P256.Signing.PrivateKey(pemRepresentation: try material.string("ec_signer_private_pem"))), "ec_signer_pem"),
+        (
+            "PS256",
+            .ps256(
+                privateKeyDER: Array(
+                    try _RSA.Signing.PrivateKey(pemRepresentation: try material.string("rsa_signer_private_pem"))
+                        .derRepresentation)), "rsa_signer_pem"
+        ),
+        (
+            "ES256",
+            .es256(try P256.Signing.PrivateKey(pemRepresentation: try material.string("ec_signer_private_pem"))),
+            "ec_signer_pem"
+        ),
     ]
     for (alg, key, leafName) in signers {
         let compact = try JWS.sign(payload, with: key, certificateChain: [try material.certificate(leafName)] + chain)
-        cases.append(.object([
-            "id": .string("swift-jws-\(alg)"), "type": .string("jws"), "alg": .string(alg), "compact": .string(compact),
-            "payload_b64u": .string(Base64.urlEncode(payload)),
-        ]))
+        cases.append(
+            .object([
+                "id": .string("swift-jws-\(alg)"), "type": .string("jws"), "alg": .string(alg),
+                "compact": .string(compact),
+                "payload_b64u": .string(Base64.urlEncode(payload)),
+            ]))
     }
     try Data(JSONValue.array(cases).serializedBytes).write(to: URL(fileURLWithPath: outPath))
 }
@@ -161,10 +196,12 @@ func produce(materialPath: String, outPath: String) throws {
 let arguments = CommandLine.arguments
 do {
     switch (arguments.count, arguments.dropFirst().first) {
-    case (5, "consume"): try await consume(materialPath: arguments[2], casesPath: arguments[3], resultsPath: arguments[4])
+    case (5, "consume"):
+        try await consume(materialPath: arguments[2], casesPath: arguments[3], resultsPath: arguments[4])
     case (4, "produce"): try produce(materialPath: arguments[2], outPath: arguments[3])
     default:
-        FileHandle.standardError.write(Data("usage: jose-interop consume MATERIAL CASES RESULTS | produce MATERIAL OUT\n".utf8))
+        FileHandle.standardError.write(
+            Data("usage: jose-interop consume MATERIAL CASES RESULTS | produce MATERIAL OUT\n".utf8))
         exit(2)
     }
 } catch {

@@ -12,14 +12,20 @@ struct Base64Tests {
         #expect(try Base64.standardDecode(Base64.standardEncode(bytes)) == bytes)
     }
 
-    @Test("RFC 4648 test vectors", arguments: [("", ""), ("f", "Zg"), ("fo", "Zm8"), ("foo", "Zm9v"), ("foob", "Zm9vYg"), ("fooba", "Zm9vYmE"), ("foobar", "Zm9vYmFy")])
+    @Test(
+        "RFC 4648 test vectors",
+        arguments: [
+            ("", ""), ("f", "Zg"), ("fo", "Zm8"), ("foo", "Zm9v"), ("foob", "Zm9vYg"), ("fooba", "Zm9vYmE"),
+            ("foobar", "Zm9vYmFy"),
+        ])
     func rfc4648(plain: String, encoded: String) throws {
         #expect(Base64.urlEncode(Array(plain.utf8)) == encoded)
         #expect(try Base64.urlDecode(encoded) == Array(plain.utf8))
     }
 
-    @Test("base64url rejects padding, +, /, space, newline, bad length and non-zero tail bits (TC_SDK_10554–10559)",
-          arguments: ["Zm8=", "Zm9vYg==", "a+b_", "a/b_", "Zm9 v", "Zm9v\nYg", "Zm9vY", "Zh", "Zm9vYmF", "é"])
+    @Test(
+        "base64url rejects padding, +, /, space, newline, bad length and non-zero tail bits (TC_SDK_10554–10559)",
+        arguments: ["Zm8=", "Zm9vYg==", "a+b_", "a/b_", "Zm9 v", "Zm9v\nYg", "Zm9vY", "Zh", "Zm9vYmF", "é"])
     func rejects(text: String) {
         expectJOSEError(.malformedBase64) { try Base64.urlDecode(text) }
     }
@@ -30,8 +36,9 @@ struct Base64Tests {
         #expect(error?.detail.contains("JWE part 3 (IV)") == true)
     }
 
-    @Test("standard base64 needs padding and rejects the url alphabet and whitespace",
-          arguments: ["Zm8", "Zm9vYg=", "a-b_", "Zm9v Yg==", "Zm9vYg===", "Zh=="])
+    @Test(
+        "standard base64 needs padding and rejects the url alphabet and whitespace",
+        arguments: ["Zm8", "Zm9vYg=", "a-b_", "Zm9v Yg==", "Zm9vYg===", "Zh=="])
     func standardRejects(text: String) {
         expectJOSEError(.malformedBase64) { try Base64.standardDecode(text) }
     }
@@ -52,10 +59,12 @@ struct JSONTests {
         #expect(try JSONParser().parse(#""\ud83d\ude00""#) == .string("😀"))
     }
 
-    @Test("rejects malformed or dangerous JSON", arguments: [
-        #"{"a":1,"a":2}"#, #"{"a":1,}"#, "[1,]", #"{"a" 1}"#, "01", "1.", "-", "1e", "tru", #""\x""#,
-        "\"a\u{01}b\"", #""\ud83d""#, #""\ude00""#, "{} x", "", "[", #"{"a":1"#, "'a'", "NaN",
-    ])
+    @Test(
+        "rejects malformed or dangerous JSON",
+        arguments: [
+            #"{"a":1,"a":2}"#, #"{"a":1,}"#, "[1,]", #"{"a" 1}"#, "01", "1.", "-", "1e", "tru", #""\x""#,
+            "\"a\u{01}b\"", #""\ud83d""#, #""\ude00""#, "{} x", "", "[", #"{"a":1"#, "'a'", "NaN",
+        ])
     func rejects(text: String) {
         expectJOSEError(.malformedJSON) { try JSONParser().parse(text) }
     }

@@ -10,12 +10,15 @@ struct KnownAnswerTests {
         let ephemeral = try privateKey(fromJWK: vector.object("ephemeral_private_jwk"))
         let recipient = try privateKey(fromJWK: vector.object("recipient_private_jwk"))
         // The public halves in the vector are the ones the private keys imply.
-        #expect(P256PublicJWK(ephemeral.publicKey) == (try P256PublicJWK(jsonObject: removingD(vector.object("ephemeral_private_jwk")))))
+        #expect(
+            P256PublicJWK(ephemeral.publicKey)
+                == (try P256PublicJWK(jsonObject: removingD(vector.object("ephemeral_private_jwk")))))
         let z = try ephemeral.sharedSecretFromKeyAgreement(with: recipient.publicKey).withUnsafeBytes { Array($0) }
         #expect(z == vector.hex("z_hex"))
         let key = try ConcatKDF.deriveKey(
             sharedSecret: z, keyLengthBits: 128, algorithmID: Array(vector.string("algorithm_id").utf8),
-            partyUInfo: Array(vector.string("party_u_info").utf8), partyVInfo: Array(vector.string("party_v_info").utf8))
+            partyUInfo: Array(vector.string("party_u_info").utf8), partyVInfo: Array(vector.string("party_v_info").utf8)
+        )
         #expect(key == (try vector.bytes("derived_key")))
     }
 
@@ -54,8 +57,12 @@ struct KnownAnswerTests {
         let verified = try JWS.verify(compact, using: .es256(jwk.signingKey))
         #expect(verified.algorithm == .es256)
         #expect(String(decoding: verified.payload, as: UTF8.self).hasPrefix("{\"iss\":\"joe\""))
-        expectJOSEError(.invalidSignature) { try JWS.verify(try tamper(compact, part: 2), using: .es256(jwk.signingKey)) }
-        expectJOSEError(.invalidSignature) { try JWS.verify(try tamper(compact, part: 1), using: .es256(jwk.signingKey)) }
+        expectJOSEError(.invalidSignature) {
+            try JWS.verify(try tamper(compact, part: 2), using: .es256(jwk.signingKey))
+        }
+        expectJOSEError(.invalidSignature) {
+            try JWS.verify(try tamper(compact, part: 1), using: .es256(jwk.signingKey))
+        }
     }
 
     @Test("EMVCo SDK–ACS channel example: Z, the 32-byte key, and its two A128GCM halves")
@@ -65,7 +72,8 @@ struct KnownAnswerTests {
         let acsKey = try P256PublicJWK(jsonObject: vector.object("acs_ephemeral_public_jwk"))
         let secret = try sdkKey.sharedSecretFromKeyAgreement(with: acsKey.keyAgreementKey)
         #expect(secret.withUnsafeBytes { Array($0) } == vector.hex("z_hex"))
-        let cek = ConcatKDF.emvcoKey(sharedSecret: secret.withUnsafeBytes { Array($0) }, partyVInfo: vector.string("sdk_reference_number"))
+        let cek = ConcatKDF.emvcoKey(
+            sharedSecret: secret.withUnsafeBytes { Array($0) }, partyVInfo: vector.string("sdk_reference_number"))
         let cekBytes = cek.withUnsafeBytes { Array($0) }
         #expect(cekBytes == vector.hex("cek_hex"))
         #expect(Array(cekBytes.prefix(16)) == vector.hex("a128gcm_sdk_to_acs_key_hex"))

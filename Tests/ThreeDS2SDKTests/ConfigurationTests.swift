@@ -1,10 +1,10 @@
 import Foundation
-import Testing
 import SwiftASN1
+import Testing
 import ThreeDS2JOSE
 import ThreeDS2SDK
-import X509
 import ThreeDS2TestLab
+import X509
 import _CryptoExtras
 
 @Suite("ConfigParameters")
@@ -48,9 +48,13 @@ struct ConfigurationTests {
         var config = try makeConfiguration(dataDirectory: "/nonexistent")
         #expect(config.directoryServerIDs == ["A000000003", "A000000004"])
         let server = try #require(config.directoryServer(id: "A000000004"))
-        #expect(server.keyID == "ds-key-1" && server.displayName == "Test Scheme" && server.deviceDataEncryption == .a128cbcHS256)
+        #expect(
+            server.keyID == "ds-key-1" && server.displayName == "Test Scheme"
+                && server.deviceDataEncryption == .a128cbcHS256)
         expectSDKError(.invalidInput) { try config.addDirectoryServer(server) }
-        expectSDKError(.invalidInput) { try config.addDirectoryServer(DirectoryServer(id: "", encryptionKey: "x", rootCertificates: "")) }
+        expectSDKError(.invalidInput) {
+            try config.addDirectoryServer(DirectoryServer(id: "", encryptionKey: "x", rootCertificates: ""))
+        }
     }
 
     @Test("initialize names the bad parameter")
@@ -63,15 +67,55 @@ struct ConfigurationTests {
             ("logLevel", { $0[.logLevel] = "loud" }),
             ("expectedExecutableSHA256", { $0[.expectedExecutableSHA256] = "abc" }),
             ("allowPlainHTTPLoopback", { $0[.allowPlainHTTPLoopback] = "yes" }),
-            ("tlsTrustRoots", { $0.tlsTrustRootsPEM = "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n" }),
-            ("A000000009 encryption key", { try $0.addDirectoryServer(DirectoryServer(id: "A000000009", encryptionKey: "not a key", rootCertificates: try ds.root.certificatePEM)) }),
-            ("A000000009 encryption key", { try $0.addDirectoryServer(DirectoryServer(id: "A000000009", encryptionKey: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----", rootCertificates: try ds.root.certificatePEM)) }),
-            ("no root certificate", { try $0.addDirectoryServer(DirectoryServer(id: "A000000009", encryptionKey: try ds.ecEncryption.certificatePEM, rootCertificates: "")) }),
-            ("A000000009 root certificates", { try $0.addDirectoryServer(DirectoryServer(id: "A000000009", encryptionKey: try ds.ecEncryption.certificatePEM, rootCertificates: "garbage")) }),
-            ("RSA needs at least 2048 bits", {
-                let small = try _RSA.Signing.PrivateKey(unsafeKeySize: .init(bitCount: 1024))
-                try $0.addDirectoryServer(DirectoryServer(id: "A000000009", encryptionKey: small.publicKey.pemRepresentation, rootCertificates: try ds.root.certificatePEM))
-            }),
+            (
+                "tlsTrustRoots",
+                { $0.tlsTrustRootsPEM = "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n" }
+            ),
+            (
+                "A000000009 encryption key",
+                {
+                    try $0.addDirectoryServer(
+                        DirectoryServer(
+                            id: "A000000009", encryptionKey: "not a key", rootCertificates: try ds.root.certificatePEM))
+                }
+            ),
+            (
+                "A000000009 encryption key",
+                {
+                    try $0.addDirectoryServer(
+                        DirectoryServer(
+                            id: "A000000009",
+                            encryptionKey: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----",
+                            rootCertificates: try ds.root.certificatePEM))
+                }
+            ),
+            (
+                "no root certificate",
+                {
+                    try $0.addDirectoryServer(
+                        DirectoryServer(
+                            id: "A000000009", encryptionKey: try ds.ecEncryption.certificatePEM, rootCertificates: ""))
+                }
+            ),
+            (
+                "A000000009 root certificates",
+                {
+                    try $0.addDirectoryServer(
+                        DirectoryServer(
+                            id: "A000000009", encryptionKey: try ds.ecEncryption.certificatePEM,
+                            rootCertificates: "garbage"))
+                }
+            ),
+            (
+                "RSA needs at least 2048 bits",
+                {
+                    let small = try _RSA.Signing.PrivateKey(unsafeKeySize: .init(bitCount: 1024))
+                    try $0.addDirectoryServer(
+                        DirectoryServer(
+                            id: "A000000009", encryptionKey: small.publicKey.pemRepresentation,
+                            rootCertificates: try ds.root.certificatePEM))
+                }
+            ),
         ]
         for (expected, mutate) in cases {
             var config = try makeConfiguration(dataDirectory: directory)
@@ -87,12 +131,20 @@ struct ConfigurationTests {
         let ds = try DSFixture.get()
         let directory = try temporaryDirectory()
         var config = try makeConfiguration(dataDirectory: directory)
-        try config.addDirectoryServer(DirectoryServer(id: "PEMKEY", encryptionKey: ds.ecEncryption.certificate.publicKey.serializeAsPEM().pemString, rootCertificates: try ds.root.certificatePEM))
-        try config.addDirectoryServer(DirectoryServer(id: "DERCERT", encryptionKey: Data(try ds.rsaEncryption.certificateDER).base64EncodedString(), rootCertificates: try ds.root.certificatePEM))
+        try config.addDirectoryServer(
+            DirectoryServer(
+                id: "PEMKEY", encryptionKey: ds.ecEncryption.certificate.publicKey.serializeAsPEM().pemString,
+                rootCertificates: try ds.root.certificatePEM))
+        try config.addDirectoryServer(
+            DirectoryServer(
+                id: "DERCERT", encryptionKey: Data(try ds.rsaEncryption.certificateDER).base64EncodedString(),
+                rootCertificates: try ds.root.certificatePEM))
         let service = ThreeDS2Service(systemProbe: FakeSystem.clean())
         try service.initialize(configParameters: config)
         for id in ["PEMKEY", "DERCERT"] {
-            #expect(try !service.createTransaction(directoryServerID: id).getAuthenticationRequestParameters().deviceData.isEmpty)
+            #expect(
+                try !service.createTransaction(directoryServerID: id).getAuthenticationRequestParameters().deviceData
+                    .isEmpty)
         }
     }
 }
@@ -126,7 +178,8 @@ struct CustomizationTests {
         try toolbar.text.setFontSize(17)
         try toolbar.text.setFontName("Inter")
         #expect(toolbar.backgroundColor?.description == "#1A2B3C")
-        #expect(toolbar.headerText == "Secure checkout" && toolbar.text.fontSize == 17 && toolbar.text.fontName == "Inter")
+        #expect(
+            toolbar.headerText == "Secure checkout" && toolbar.text.fontSize == 17 && toolbar.text.fontName == "Inter")
         #expect(try HexColor("#801A2B3C").description == "#801A2B3C")
     }
 

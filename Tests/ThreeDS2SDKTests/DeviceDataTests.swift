@@ -9,7 +9,10 @@ import ThreeDS2TestLab
 
 @Suite("Device data, as the directory server sees it")
 struct DeviceDataTests {
-    private func decrypt(_ parameters: AuthenticationRequestParameters, ds: String, expectKid: String?, enc: ContentEncryption = .a128cbcHS256) throws -> (JSONObject, JSONObject) {
+    private func decrypt(
+        _ parameters: AuthenticationRequestParameters, ds: String, expectKid: String?,
+        enc: ContentEncryption = .a128cbcHS256
+    ) throws -> (JSONObject, JSONObject) {
         let fixture = try DSFixture.get()
         let key: JWEDecryptionKey
         if ds == "A000000004" {
@@ -17,7 +20,9 @@ struct DeviceDataTests {
         } else {
             key = .ecdhES(try #require(fixture.ecPrivate), derivation: .emvco(partyVInfo: ds))
         }
-        let result = try JWE.decrypt(parameters.deviceData, using: key, expecting: .init(encryptions: [enc], keyID: expectKid.map { .exactly($0) } ?? .any))
+        let result = try JWE.decrypt(
+            parameters.deviceData, using: key,
+            expecting: .init(encryptions: [enc], keyID: expectKid.map { .exactly($0) } ?? .any))
         let json = try #require(try JSONParser().parse(result.plaintext).objectValue)
         return (result.header, json)
     }
@@ -27,7 +32,9 @@ struct DeviceDataTests {
         let directory = try temporaryDirectory()
         let probe = FakeSystem.clean(environment: ["LD_PRELOAD": "/tmp/evil.so"])
         let service = ThreeDS2Service(systemProbe: probe)
-        try service.initialize(configParameters: try makeConfiguration(dataDirectory: directory, restricted: ["C009", "C010"]), locale: Locale(identifier: "fr_FR"))
+        try service.initialize(
+            configParameters: try makeConfiguration(dataDirectory: directory, restricted: ["C009", "C010"]),
+            locale: Locale(identifier: "fr_FR"))
         let transaction = try service.createTransaction(directoryServerID: "A000000004", messageVersion: "2.2.0")
         let before = Date()
         let parameters = try transaction.getAuthenticationRequestParameters()
@@ -53,7 +60,11 @@ struct DeviceDataTests {
         let stamped = try #require(formatter.date(from: timestamp))
         #expect(abs(stamped.timeIntervalSince(before)) < 5)
         let dpna = try #require(json["DPNA"]?.objectValue)
-        #expect(dpna == ["C007": .string("RE02"), "C008": .string("RE04"), "C009": .string("RE01"), "C010": .string("RE01"), "C011": .string("RE03"), "C012": .string("RE03")])
+        #expect(
+            dpna == [
+                "C007": .string("RE02"), "C008": .string("RE04"), "C009": .string("RE01"), "C010": .string("RE01"),
+                "C011": .string("RE03"), "C012": .string("RE03"),
+            ])
         #expect(Set(dd.names).union(dpna.names).count == 18)
         #expect(Set(dd.names).isDisjoint(with: dpna.names))
     }
@@ -62,22 +73,30 @@ struct DeviceDataTests {
     func ecDirectoryServer() throws {
         let ds = try DSFixture.get()
         var config = try makeConfiguration(dataDirectory: try temporaryDirectory())
-        try config.addDirectoryServer(DirectoryServer(id: "A000000152", encryptionKey: try ds.ecEncryption.certificatePEM, rootCertificates: try ds.root.certificatePEM, deviceDataEncryption: .a128gcm))
+        try config.addDirectoryServer(
+            DirectoryServer(
+                id: "A000000152", encryptionKey: try ds.ecEncryption.certificatePEM,
+                rootCertificates: try ds.root.certificatePEM, deviceDataEncryption: .a128gcm))
         let service = ThreeDS2Service(systemProbe: FakeSystem.clean())
         try service.initialize(configParameters: config)
         for (id, enc) in [("A000000003", ContentEncryption.a128cbcHS256), ("A000000152", .a128gcm)] {
             let parameters = try service.createTransaction(directoryServerID: id).getAuthenticationRequestParameters()
             let (header, json) = try decrypt(parameters, ds: id, expectKid: nil, enc: enc)
-            #expect(header["alg"] == .string("ECDH-ES") && header["enc"] == .string(enc.rawValue) && header["kid"] == nil)
+            #expect(
+                header["alg"] == .string("ECDH-ES") && header["enc"] == .string(enc.rawValue) && header["kid"] == nil)
             let epk = try #require(header["epk"]?.objectValue)
             #expect(epk.names == ["kty", "crv", "x", "y"])
             // The epk is not the SDK ephemeral key of the channel.
-            #expect(P256PublicJWK(try P256PublicJWK(jsonObject: epk).keyAgreementKey).jsonString != parameters.sdkEphemeralPublicKey)
+            #expect(
+                P256PublicJWK(try P256PublicJWK(jsonObject: epk).keyAgreementKey).jsonString
+                    != parameters.sdkEphemeralPublicKey)
             #expect(json["DD"]?.objectValue?["C018"] == .string(parameters.sdkTransactionID))
             // The wrong PartyVInfo fails: the directory server ID really is bound in.
             let fixture = try DSFixture.get()
             expectJOSE(.authenticationFailed) {
-                try JWE.decrypt(parameters.deviceData, using: .ecdhES(try #require(fixture.ecPrivate), derivation: .emvco(partyVInfo: "A000000999")))
+                try JWE.decrypt(
+                    parameters.deviceData,
+                    using: .ecdhES(try #require(fixture.ecPrivate), derivation: .emvco(partyVInfo: "A000000999")))
             }
         }
     }
@@ -86,11 +105,16 @@ struct DeviceDataTests {
     func restrictedNotRead() throws {
         let probe = FakeSystem.clean()
         let service = ThreeDS2Service(systemProbe: probe)
-        try service.initialize(configParameters: try makeConfiguration(dataDirectory: try temporaryDirectory(), restricted: ["C002", "C003", "C004"]))
-        let parameters = try service.createTransaction(directoryServerID: "A000000004").getAuthenticationRequestParameters()
+        try service.initialize(
+            configParameters: try makeConfiguration(
+                dataDirectory: try temporaryDirectory(), restricted: ["C002", "C003", "C004"]))
+        let parameters = try service.createTransaction(directoryServerID: "A000000004")
+            .getAuthenticationRequestParameters()
         let (_, json) = try decrypt(parameters, ds: "A000000004", expectKid: "ds-key-1")
         #expect(json["DPNA"]?.objectValue?["C002"] == .string("RE01"))
-        #expect(json["DPNA"]?.objectValue?["C003"] == .string("RE01") && json["DPNA"]?.objectValue?["C004"] == .string("RE01"))
+        #expect(
+            json["DPNA"]?.objectValue?["C003"] == .string("RE01")
+                && json["DPNA"]?.objectValue?["C004"] == .string("RE01"))
         // /etc/os-release is read only for C003 and C004: with both restricted it is never opened.
         #expect(!probe.readPaths.contains("/etc/os-release"))
         #expect(probe.readPaths.contains("/proc/self/status"))
@@ -99,8 +123,11 @@ struct DeviceDataTests {
     @Test("on this machine: real values are collected and the JSON stays under 64,000 characters")
     func liveMachine() throws {
         let service = ThreeDS2Service()
-        try service.initialize(configParameters: try makeConfiguration(dataDirectory: try temporaryDirectory()), locale: Locale(identifier: "en_US"))
-        let parameters = try service.createTransaction(directoryServerID: "A000000004").getAuthenticationRequestParameters()
+        try service.initialize(
+            configParameters: try makeConfiguration(dataDirectory: try temporaryDirectory()),
+            locale: Locale(identifier: "en_US"))
+        let parameters = try service.createTransaction(directoryServerID: "A000000004")
+            .getAuthenticationRequestParameters()
         let (_, json) = try decrypt(parameters, ds: "A000000004", expectKid: "ds-key-1")
         let dd = try #require(json["DD"]?.objectValue)
         #expect(dd["C001"] == .string("Linux"))
@@ -158,7 +185,8 @@ struct SecurityCheckTests {
     @Test("SW03: hypervisor CPU flag or virtual-machine DMI strings")
     func emulator() {
         #expect(ids(FakeSystem.clean(extraFiles: ["/proc/cpuinfo": "flags : fpu sse hypervisor\n"])) == ["SW03"])
-        #expect(ids(FakeSystem.clean(extraFiles: ["/proc/cpuinfo": "flags : fpu sse\nbugs : hypervisor_thing\n"])).isEmpty)
+        #expect(
+            ids(FakeSystem.clean(extraFiles: ["/proc/cpuinfo": "flags : fpu sse\nbugs : hypervisor_thing\n"])).isEmpty)
         for vendor in ["QEMU", "VMware, Inc.", "innotek GmbH", "Xen"] {
             #expect(ids(FakeSystem.clean(extraFiles: ["/sys/class/dmi/id/sys_vendor": vendor])) == ["SW03"])
         }
@@ -174,7 +202,7 @@ struct SecurityCheckTests {
     @Test("SW05: OS version under the configured minimum")
     func osVersion() {
         #expect(ids(FakeSystem.clean(), minimum: "6.2") == ["SW05"])
-        #expect(ids(FakeSystem.clean(), minimum: "6.1") .isEmpty)
+        #expect(ids(FakeSystem.clean(), minimum: "6.1").isEmpty)
         #expect(ids(FakeSystem.clean(), minimum: "6.1.1") == ["SW05"])
         #expect(ids(FakeSystem.clean()).isEmpty)
     }
@@ -182,7 +210,8 @@ struct SecurityCheckTests {
     @Test("several findings at once, in ID order")
     func combined() {
         let probe = FakeSystem.clean(
-            extraFiles: ["/proc/cpuinfo": "flags : hypervisor\n", "/proc/self/status": "TracerPid: 9\n"], environment: ["LD_AUDIT": "a"], euid: 0)
+            extraFiles: ["/proc/cpuinfo": "flags : hypervisor\n", "/proc/self/status": "TracerPid: 9\n"],
+            environment: ["LD_AUDIT": "a"], euid: 0)
         #expect(ids(probe, minimum: "7") == ["SW01", "SW02", "SW03", "SW04", "SW05"])
     }
 
@@ -200,9 +229,13 @@ struct SecurityCheckTests {
         #expect(changes.count == 1)
         #expect(changes.first?.0 == ["SW04"] && changes.first?.1 == [] && changes.first?.2 == .transactionCreation)
         #expect(try service.warnings.map(\.id) == ["SW04"])
-        let parameters = try service.createTransaction(directoryServerID: "A000000003").getAuthenticationRequestParameters()
+        let parameters = try service.createTransaction(directoryServerID: "A000000003")
+            .getAuthenticationRequestParameters()
         let fixture = try DSFixture.get()
-        let plain = try JWE.decrypt(parameters.deviceData, using: .ecdhES(try #require(fixture.ecPrivate), derivation: .emvco(partyVInfo: "A000000003"))).plaintext
+        let plain = try JWE.decrypt(
+            parameters.deviceData,
+            using: .ecdhES(try #require(fixture.ecPrivate), derivation: .emvco(partyVInfo: "A000000003"))
+        ).plaintext
         #expect(try JSONParser().parse(plain).objectValue?["SW"] == .array([.string("SW04")]))
     }
 }
@@ -242,7 +275,9 @@ struct LoggingTests {
         try service.cleanup()
         let text = capture.text
         // The log is not empty: it records what happened.
-        #expect(text.contains("transaction created") && text.contains("device data encrypted") && text.contains("initialised"))
+        #expect(
+            text.contains("transaction created") && text.contains("device data encrypted")
+                && text.contains("initialised"))
         // Plaintext device data values, the encrypted blob and the keys never appear.
         for secret in ["host-7f3a-SECRET", "203.0.113.77", "ThinkPad", "\"DD\"", "C009"] {
             #expect(!text.contains(secret), "log contains \(secret)")

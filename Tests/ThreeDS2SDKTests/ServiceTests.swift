@@ -36,7 +36,9 @@ struct ServiceTests {
             let transaction = try service.createTransaction(directoryServerID: "A000000004", messageVersion: version)
             #expect(try transaction.getAuthenticationRequestParameters().messageVersion == version)
         }
-        let error = expectSDKError(.invalidInput) { try service.createTransaction(directoryServerID: "A000000004", messageVersion: "2.0.0") }
+        let error = expectSDKError(.invalidInput) {
+            try service.createTransaction(directoryServerID: "A000000004", messageVersion: "2.0.0")
+        }
         #expect(error?.message.contains("2.1.0, 2.2.0, 2.3.1") == true)
         let unknown = expectSDKError(.invalidInput) { try service.createTransaction(directoryServerID: "F000000000") }
         #expect(unknown?.message.contains("A000000003, A000000004") == true)
@@ -83,7 +85,8 @@ struct ServiceTests {
             config.appVersion = version
             let service = ThreeDS2Service(systemProbe: FakeSystem.clean())
             try service.initialize(configParameters: config)
-            return try service.createTransaction(directoryServerID: "A000000003").getAuthenticationRequestParameters().sdkAppID
+            return try service.createTransaction(directoryServerID: "A000000003").getAuthenticationRequestParameters()
+                .sdkAppID
         }
         let first = try appID(version: "1.0")
         #expect(try appID(version: "1.0") == first)
@@ -101,7 +104,9 @@ struct ServiceTests {
         let file = try temporaryDirectory() + "/plain-file"
         #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
         let service = ThreeDS2Service(systemProbe: FakeSystem.clean())
-        let error = expectSDKError(.runtime) { try service.initialize(configParameters: try makeConfiguration(dataDirectory: file + "/sub")) }
+        let error = expectSDKError(.runtime) {
+            try service.initialize(configParameters: try makeConfiguration(dataDirectory: file + "/sub"))
+        }
         #expect(error?.underlying != nil)
         expectSDKError(.notInitialized) { try service.sdkVersion }
     }
@@ -116,13 +121,17 @@ struct ServiceTests {
         transaction.close()
         try service.cleanup()
         let events = recorder.events.withLock { $0 }
-        #expect(events == [
-            .initialized(warnings: []),
-            .transactionCreated(sdkTransactionID: transaction.sdkTransactionID, messageVersion: "2.2.0", directoryServerID: "A000000004"),
-            .authenticationRequestParametersBuilt(sdkTransactionID: transaction.sdkTransactionID, deviceDataCharacters: parameters.deviceData.count),
-            .transactionClosed(sdkTransactionID: transaction.sdkTransactionID),
-            .cleanedUp,
-        ])
+        #expect(
+            events == [
+                .initialized(warnings: []),
+                .transactionCreated(
+                    sdkTransactionID: transaction.sdkTransactionID, messageVersion: "2.2.0",
+                    directoryServerID: "A000000004"),
+                .authenticationRequestParametersBuilt(
+                    sdkTransactionID: transaction.sdkTransactionID, deviceDataCharacters: parameters.deviceData.count),
+                .transactionClosed(sdkTransactionID: transaction.sdkTransactionID),
+                .cleanedUp,
+            ])
     }
 
     @Test("customizations per appearance fall back to the default one")
@@ -132,7 +141,9 @@ struct ServiceTests {
         var dark = UiCustomization()
         try dark.toolbar.setHeaderText("Dark")
         let service = ThreeDS2Service(systemProbe: FakeSystem.clean())
-        try service.initialize(configParameters: try makeConfiguration(dataDirectory: try temporaryDirectory()), uiCustomizations: [.default: light, .dark: dark])
+        try service.initialize(
+            configParameters: try makeConfiguration(dataDirectory: try temporaryDirectory()),
+            uiCustomizations: [.default: light, .dark: dark])
         #expect(try service.uiCustomization(for: .dark).toolbar.headerText == "Dark")
         #expect(try service.uiCustomization(for: .monochrome).toolbar.headerText == "Light")
     }

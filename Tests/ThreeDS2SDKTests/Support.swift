@@ -45,9 +45,12 @@ final class FakeSystem: SystemProbe, Sendable {
     var readPaths: [String] { reads.withLock { $0 } }
 
     /// A clean, unvirtualised Debian-like system.
-    static func clean(extraFiles: [String: String] = [:], environment: [String: String] = [:], euid: UInt32 = 1000) -> FakeSystem {
+    static func clean(extraFiles: [String: String] = [:], environment: [String: String] = [:], euid: UInt32 = 1000)
+        -> FakeSystem
+    {
         var files = [
-            "/etc/os-release": "PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\nNAME=\"Debian GNU/Linux\"\nVERSION_ID=\"12\"\n",
+            "/etc/os-release":
+                "PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\nNAME=\"Debian GNU/Linux\"\nVERSION_ID=\"12\"\n",
             "/proc/sys/kernel/osrelease": "6.1.0-18-amd64\n",
             "/proc/cpuinfo": "processor : 0\nflags : fpu vme de pse sse sse2\n",
             "/proc/self/status": "Name: test\nTracerPid:\t0\n",
@@ -69,8 +72,10 @@ struct DSFixture: Sendable {
         let root = try CertificateAuthority.makeRoot(commonName: "Test DS Root", key: .makeP256())
         return DSFixture(
             root: root,
-            rsaEncryption: try CertificateAuthority.issue(commonName: "DS RSA encryption", key: .makeRSA(), role: .encryption, issuer: root),
-            ecEncryption: try CertificateAuthority.issue(commonName: "DS EC encryption", key: .makeP256(), role: .encryption, issuer: root))
+            rsaEncryption: try CertificateAuthority.issue(
+                commonName: "DS RSA encryption", key: .makeRSA(), role: .encryption, issuer: root),
+            ecEncryption: try CertificateAuthority.issue(
+                commonName: "DS EC encryption", key: .makeP256(), role: .encryption, issuer: root))
     }
 
     static func get() throws -> DSFixture { try shared.get() }
@@ -96,9 +101,13 @@ func makeConfiguration(dataDirectory: String, restricted: Set<String> = []) thro
     config.dataDirectory = dataDirectory
     config.restrictedParameters = restricted
     try config.addDirectoryServer(
-        DirectoryServer(id: "A000000004", encryptionKey: try ds.rsaEncryption.certificatePEM, keyID: "ds-key-1", rootCertificates: try ds.root.certificatePEM, displayName: "Test Scheme"))
+        DirectoryServer(
+            id: "A000000004", encryptionKey: try ds.rsaEncryption.certificatePEM, keyID: "ds-key-1",
+            rootCertificates: try ds.root.certificatePEM, displayName: "Test Scheme"))
     try config.addDirectoryServer(
-        DirectoryServer(id: "A000000003", encryptionKey: try ds.ecEncryption.certificatePEM, rootCertificates: try ds.root.certificatePEM))
+        DirectoryServer(
+            id: "A000000003", encryptionKey: try ds.ecEncryption.certificatePEM,
+            rootCertificates: try ds.root.certificatePEM))
     return config
 }
 
@@ -111,7 +120,9 @@ func temporaryDirectory() throws -> String {
 
 /// Asserts that `body` throws a ``ThreeDS2Error`` of `kind`, returning it.
 @discardableResult
-func expectSDKError<T>(_ kind: ThreeDS2Error.Kind, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> T) -> ThreeDS2Error? {
+func expectSDKError<T>(
+    _ kind: ThreeDS2Error.Kind, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> T
+) -> ThreeDS2Error? {
     do {
         _ = try body()
         Issue.record("expected \(kind), nothing thrown", sourceLocation: sourceLocation)
@@ -156,7 +167,9 @@ final class EventRecorder: ClientEventListener, SecurityEventListener, Sendable 
 
     func clientEvent(_ event: ClientEvent) { events.withLock { $0.append(event) } }
 
-    func securityWarningsChanged(_ warnings: [ThreeDS2SDK.Warning], previous: [ThreeDS2SDK.Warning], stage: SecurityChecks.Stage) {
+    func securityWarningsChanged(
+        _ warnings: [ThreeDS2SDK.Warning], previous: [ThreeDS2SDK.Warning], stage: SecurityChecks.Stage
+    ) {
         securityChanges.withLock { $0.append((warnings.map(\.id), previous.map(\.id), stage)) }
     }
 }

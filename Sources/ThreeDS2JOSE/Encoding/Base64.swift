@@ -79,7 +79,8 @@ public enum Base64 {
                     var out = 0
                     var index = 0
                     for _ in 0..<fullGroups {
-                        let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+                        let chunk =
+                            UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
                         output[out] = symbols[Int(chunk >> 18 & 0x3F)]
                         output[out + 1] = symbols[Int(chunk >> 12 & 0x3F)]
                         output[out + 2] = symbols[Int(chunk >> 6 & 0x3F)]

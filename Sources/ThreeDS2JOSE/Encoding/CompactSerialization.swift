@@ -1,12 +1,13 @@
 /// Splitting and header decoding shared by compact JWE and JWS.
 enum CompactSerialization {
-    static func split(_ compact: String, partCount: Int, kind: String, maxBytes: Int) throws(JOSEError) -> [Substring]
-    {
+    static func split(_ compact: String, partCount: Int, kind: String, maxBytes: Int) throws(JOSEError) -> [Substring] {
         guard compact.utf8.count <= maxBytes else {
             throw JOSEError(.inputTooLarge, "\(kind) of \(compact.utf8.count) bytes exceeds the limit of \(maxBytes)")
         }
         // Split on the UTF-8 view: String.split walks grapheme clusters, which is several times slower.
-        let parts = compact.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map { Substring($0) }
+        let parts = compact.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map {
+            Substring($0)
+        }
         guard parts.count == partCount else {
             throw JOSEError(
                 .malformedCompactSerialization, "\(kind) has \(parts.count) parts; the compact form has \(partCount)")

@@ -1,5 +1,5 @@
-public import Foundation
 public import Crypto
+public import Foundation
 import _CryptoExtras
 
 /// A JWE content-encryption algorithm (`enc`, RFC 7518 §5).

@@ -1,5 +1,5 @@
-public import Foundation
 import Crypto
+public import Foundation
 import _CryptoExtras
 
 /// Compact JWE (RFC 7516 §7.1): `BASE64URL(header).BASE64URL(encrypted key).BASE64URL(IV).BASE64URL(ciphertext)
@@ -124,7 +124,8 @@ public enum JWE {
             throw JOSEError(.unsupportedAlgorithm, "JWE header \"alg\" \"\(algorithm)\" is not supported")
         }
         guard algorithm == key.algorithm else {
-            throw JOSEError(.unexpectedAlgorithm, "JWE header \"alg\" is \"\(algorithm)\", expected \"\(key.algorithm)\"")
+            throw JOSEError(
+                .unexpectedAlgorithm, "JWE header \"alg\" is \"\(algorithm)\", expected \"\(key.algorithm)\"")
         }
         guard let encName = try header.optionalString("enc") else {
             throw JOSEError(.invalidHeader, "JWE header \"enc\" is missing")
@@ -132,7 +133,8 @@ public enum JWE {
         guard let encryption = ContentEncryption(rawValue: encName), expectations.encryptions.contains(encryption)
         else {
             let accepted = expectations.encryptions.map(\.rawValue).sorted().joined(separator: ", ")
-            throw JOSEError(.unexpectedEncryption, "JWE header \"enc\" \"\(encName)\" is not accepted (accepted: \(accepted))")
+            throw JOSEError(
+                .unexpectedEncryption, "JWE header \"enc\" \"\(encName)\" is not accepted (accepted: \(accepted))")
         }
         if case .exactly(let expectedKeyID) = expectations.keyID {
             let keyID = try header.optionalString("kid")
@@ -147,7 +149,8 @@ public enum JWE {
         let ciphertext = try Base64.urlDecode(parts[3], what: "JWE part 4 (ciphertext)")
         let tag = try Base64.urlDecode(parts[4], what: "JWE part 5 (tag)")
         guard iv.count == encryption.ivByteCount else {
-            throw JOSEError(.invalidIV, "JWE part 3 (IV) is \(iv.count) bytes; \(encName) needs \(encryption.ivByteCount)")
+            throw JOSEError(
+                .invalidIV, "JWE part 3 (IV) is \(iv.count) bytes; \(encName) needs \(encryption.ivByteCount)")
         }
 
         let contentKey: SymmetricKey
@@ -213,10 +216,12 @@ public enum JWE {
         }
         guard publicKey.keySizeInBits >= RSAKeyPolicy.minimumBits else {
             throw JOSEError(
-                .invalidKey, "RSA-OAEP-256 recipient key has \(publicKey.keySizeInBits) bits; at least 2048 are required")
+                .invalidKey,
+                "RSA-OAEP-256 recipient key has \(publicKey.keySizeInBits) bits; at least 2048 are required")
         }
         do {
-            return Array(try contentKey.withUnsafeBytes { try publicKey.encrypt(Array($0), padding: .PKCS1_OAEP_SHA256) })
+            return Array(
+                try contentKey.withUnsafeBytes { try publicKey.encrypt(Array($0), padding: .PKCS1_OAEP_SHA256) })
         } catch {
             throw JOSEError(.cryptographicFailure, "RSA-OAEP-256 key wrapping failed: \(error)")
         }

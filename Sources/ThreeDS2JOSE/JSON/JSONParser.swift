@@ -119,7 +119,9 @@ private struct Reader {
         }
         while true {
             skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw failure("expected a member name") }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                throw failure("expected a member name")
+            }
             let name = try parseString()
             guard object[name] == nil else { throw failure("duplicate member \"\(name)\"") }
             skipWhitespace()
@@ -213,7 +215,8 @@ private struct Reader {
         index += 1
         // Fast path: a string without escapes is one slice of the input.
         var end = index
-        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 {
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20
+        {
             end += 1
         }
         if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {

@@ -1,5 +1,5 @@
-public import Foundation
 public import Crypto
+public import Foundation
 
 /// The single-step key derivation of NIST SP 800-56A §5.8.1 ("Concat KDF") with SHA-256, as RFC 7518 §4.6.2
 /// uses it.

@@ -53,7 +53,8 @@ public struct P256PublicJWK: Sendable, Hashable {
             throw JOSEError(.invalidKey, "JWK \"kty\" must be \"EC\", found \(object["kty"]?.serialized ?? "nothing")")
         }
         guard object["crv"] == .string("P-256") else {
-            throw JOSEError(.invalidKey, "JWK \"crv\" must be \"P-256\", found \(object["crv"]?.serialized ?? "nothing")")
+            throw JOSEError(
+                .invalidKey, "JWK \"crv\" must be \"P-256\", found \(object["crv"]?.serialized ?? "nothing")")
         }
         let x = try Self.coordinate(object, "x")
         let y = try Self.coordinate(object, "y")
@@ -73,7 +74,8 @@ public struct P256PublicJWK: Sendable, Hashable {
         switch value {
         case .object(let object): try self.init(jsonObject: object)
         case .string(let text): try self.init(jsonString: text)
-        default: throw JOSEError(.invalidKey, "a JWK must be a JSON object or a string holding one, found \(value.typeName)")
+        default:
+            throw JOSEError(.invalidKey, "a JWK must be a JSON object or a string holding one, found \(value.typeName)")
         }
     }
 

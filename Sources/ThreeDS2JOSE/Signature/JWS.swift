@@ -1,7 +1,7 @@
 public import Crypto
 public import Foundation
-public import X509
 import SwiftASN1
+public import X509
 import _CryptoExtras
 
 /// A JWS signature algorithm this layer implements. Only these two: a certified 3DS ACS signs with one of them,
@@ -101,7 +101,8 @@ public enum JWS {
                 throw JOSEError(.invalidKey, "PS256 signing key is not an RSA private key in DER")
             }
             guard privateKey.keySizeInBits >= RSAKeyPolicy.minimumBits else {
-                throw JOSEError(.invalidKey, "PS256 signing key has \(privateKey.keySizeInBits) bits; at least 2048 are required")
+                throw JOSEError(
+                    .invalidKey, "PS256 signing key has \(privateKey.keySizeInBits) bits; at least 2048 are required")
             }
             do {
                 signature = Array(
@@ -183,7 +184,8 @@ public enum JWS {
 
         func verify(rsa publicKey: _RSA.Signing.PublicKey) throws(JOSEError) {
             guard publicKey.keySizeInBits >= RSAKeyPolicy.minimumBits else {
-                throw JOSEError(.invalidKey, "PS256 key has \(publicKey.keySizeInBits) bits; at least 2048 are required")
+                throw JOSEError(
+                    .invalidKey, "PS256 key has \(publicKey.keySizeInBits) bits; at least 2048 are required")
             }
             guard signature.count == publicKey.keySizeInBits / 8 else {
                 throw JOSEError(

@@ -96,7 +96,8 @@ public struct X5CVerifier: Sendable {
             throw JOSEError(.invalidCertificate, "x5c[0] key-usage extension is malformed: \(error)")
         }
         if let keyUsage, !keyUsage.digitalSignature {
-            throw JOSEError(.keyUsageNotPermitted, "x5c[0] (\(leaf.subject)) key usage does not allow digital signatures")
+            throw JOSEError(
+                .keyUsageNotPermitted, "x5c[0] (\(leaf.subject)) key usage does not allow digital signatures")
         }
         switch parsed.algorithm {
         case .ps256:
@@ -121,7 +122,8 @@ public struct X5CVerifier: Sendable {
             throw JOSEError(.invalidHeader, "JWS header \"x5c\" must be a non-empty array of base64 certificates")
         }
         guard entries.count <= maxChainLength else {
-            throw JOSEError(.inputTooLarge, "JWS header \"x5c\" has \(entries.count) certificates; at most \(maxChainLength)")
+            throw JOSEError(
+                .inputTooLarge, "JWS header \"x5c\" has \(entries.count) certificates; at most \(maxChainLength)")
         }
         var certificates: [Certificate] = []
         for (index, entry) in entries.enumerated() {
@@ -132,7 +134,8 @@ public struct X5CVerifier: Sendable {
             do {
                 certificates.append(try Certificate(derEncoded: der))
             } catch {
-                throw JOSEError(.invalidCertificate, "x5c[\(index)] is not a certificate this verifier can read: \(error)")
+                throw JOSEError(
+                    .invalidCertificate, "x5c[\(index)] is not a certificate this verifier can read: \(error)")
             }
         }
         return certificates

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The SDK's configuration: the EMVCo group/name/value parameters, with typed accessors for what the SDK uses.
 ///
 /// Every typed accessor reads and writes the same group/name/value store, so a configuration built through either
@@ -136,7 +138,10 @@ extension ConfigParameters {
     /// The device parameter IDs that must not be collected.
     public var restrictedParameters: Set<String> {
         get {
-            Set((self[.restrictedParameters] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+            Set(
+                (self[.restrictedParameters] ?? "").split(separator: ",").map {
+                    $0.trimmingCharacters(in: .whitespaces)
+                }.filter { !$0.isEmpty })
         }
         set { self[.restrictedParameters] = newValue.isEmpty ? nil : newValue.sorted().joined(separator: ",") }
     }
@@ -159,5 +164,3 @@ extension ConfigParameters {
         set { self[.dataDirectory] = newValue }
     }
 }
-
-import Foundation

@@ -25,7 +25,8 @@ struct ResolvedDirectoryServer: Sendable {
         displayName = server.displayName
         deviceDataEncryption = server.deviceDataEncryption
         encryptionKey = try Self.parseKey(server.encryptionKey, serverID: server.id)
-        let roots = try PEMBundle.certificates(server.rootCertificates, what: "directory server \(server.id) root certificates")
+        let roots = try PEMBundle.certificates(
+            server.rootCertificates, what: "directory server \(server.id) root certificates")
         guard !roots.isEmpty else {
             throw .invalidInput("directory server \(server.id) has no root certificate for ACS signed content")
         }
@@ -41,7 +42,9 @@ struct ResolvedDirectoryServer: Sendable {
                 switch document.discriminator {
                 case "CERTIFICATE": publicKey = try Certificate(pemDocument: document).publicKey
                 case "PUBLIC KEY": publicKey = try Certificate.PublicKey(pemDocument: document)
-                default: throw ThreeDS2Error.invalidInput("\(what) is a PEM \(document.discriminator), expected a CERTIFICATE or PUBLIC KEY")
+                default:
+                    throw ThreeDS2Error.invalidInput(
+                        "\(what) is a PEM \(document.discriminator), expected a CERTIFICATE or PUBLIC KEY")
                 }
             } else {
                 let der = try Base64.standardDecode(text.filter { !$0.isWhitespace }, what: what)
@@ -86,7 +89,8 @@ enum PEMBundle {
             do {
                 certificates.append(try Certificate(pemEncoded: block))
             } catch {
-                throw .invalidInput("\(what): PEM block \(certificates.count + 1) is not a certificate", underlying: error)
+                throw .invalidInput(
+                    "\(what): PEM block \(certificates.count + 1) is not a certificate", underlying: error)
             }
             remaining = remaining[close.upperBound...]
         }
@@ -141,7 +145,8 @@ struct ResolvedConfiguration: Sendable {
         }
         expectedExecutableSHA256 = parameters[.expectedExecutableSHA256]?.lowercased()
         if let level = parameters[.logLevel], LogLevelName(rawValue: level) == nil {
-            throw .invalidInput("sdk.logLevel \"\(level)\" is not one of trace, debug, info, notice, warning, error, critical")
+            throw .invalidInput(
+                "sdk.logLevel \"\(level)\" is not one of trace, debug, info, notice, warning, error, critical")
         }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A colour given as `#RRGGBB` or `#AARRGGBB` hex.
 public struct HexColor: Sendable, Hashable, CustomStringConvertible {
     /// Red, green, blue and alpha, 0–255.
@@ -47,7 +49,9 @@ public struct HexColor: Sendable, Hashable, CustomStringConvertible {
     /// - Parameter other: The other colour.
     /// - Returns: The ratio.
     public func contrastRatio(with other: HexColor) -> Double {
-        let (lighter, darker) = (max(relativeLuminance, other.relativeLuminance), min(relativeLuminance, other.relativeLuminance))
+        let (lighter, darker) = (
+            max(relativeLuminance, other.relativeLuminance), min(relativeLuminance, other.relativeLuminance)
+        )
         return (lighter + 0.05) / (darker + 0.05)
     }
 }
@@ -69,7 +73,9 @@ public struct TextStyle: Sendable, Hashable {
     /// - Parameter name: A non-empty font name.
     /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` for an empty name.
     public mutating func setFontName(_ name: String, field: String = "text font name") throws(ThreeDS2Error) {
-        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw .invalidInput("\(field) must not be empty") }
+        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw .invalidInput("\(field) must not be empty")
+        }
         fontName = name
     }
 
@@ -104,7 +110,9 @@ enum Measure {
     }
 
     static func text(_ value: String, _ field: String) throws(ThreeDS2Error) -> String {
-        guard !value.trimmingCharacters(in: .whitespaces).isEmpty else { throw .invalidInput("\(field) must not be empty") }
+        guard !value.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw .invalidInput("\(field) must not be empty")
+        }
         return value
     }
 }
@@ -276,7 +284,9 @@ public struct UiCustomization: Sendable, Hashable {
     }
 
     /// The look of one button type (default attributes when not set).
-    public func buttonCustomization(for type: ButtonType) -> ButtonCustomization { buttons[type] ?? ButtonCustomization() }
+    public func buttonCustomization(for type: ButtonType) -> ButtonCustomization {
+        buttons[type] ?? ButtonCustomization()
+    }
 
     /// The look of a button type named as a string.
     ///
@@ -311,10 +321,9 @@ public struct UiCustomization: Sendable, Hashable {
             guard ratio < Self.minimumContrast else { return nil }
             return Warning(
                 id: "UI01",
-                message: "\(name) text \(text) on \(background) has contrast \(String(format: "%.2f", ratio)):1, below 4.5:1",
+                message:
+                    "\(name) text \(text) on \(background) has contrast \(String(format: "%.2f", ratio)):1, below 4.5:1",
                 severity: .low)
         }
     }
 }
-
-import Foundation

@@ -119,7 +119,9 @@ struct DeviceInformationCollector: Sendable {
     }
 
     private func screenResolution() -> Result<String, UnavailableReason> {
-        guard let size = probe.readFile("/sys/class/graphics/fb0/virtual_size")?.trimmingCharacters(in: .whitespacesAndNewlines),
+        guard
+            let size = probe.readFile("/sys/class/graphics/fb0/virtual_size")?.trimmingCharacters(
+                in: .whitespacesAndNewlines),
             case let parts = size.split(separator: ","), parts.count == 2
         else { return .failure(.noValue) }
         return .success("\(parts[0])x\(parts[1])")
@@ -127,13 +129,13 @@ struct DeviceInformationCollector: Sendable {
 
     static var platformName: String {
         #if os(Linux)
-        "Linux"
+            "Linux"
         #elseif os(macOS)
-        "macOS"
+            "macOS"
         #elseif os(iOS)
-        "iOS"
+            "iOS"
         #else
-        "Unknown"
+            "Unknown"
         #endif
     }
 
@@ -147,6 +149,8 @@ struct DeviceInformationCollector: Sendable {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        return String(format: "%04d%02d%02d%02d%02d%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
+        return String(
+            format: "%04d%02d%02d%02d%02d%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0,
+            c.second ?? 0)
     }
 }

@@ -9,21 +9,23 @@ struct SDKAppIDStore: Sendable {
     /// Support (Apple platforms).
     static func defaultDirectory(probe: any SystemProbe) -> URL {
         #if os(Linux)
-        if let xdg = probe.environment("XDG_DATA_HOME"), !xdg.isEmpty {
-            return URL(fileURLWithPath: xdg).appendingPathComponent("threeds2sdk")
-        }
-        let home = probe.environment("HOME") ?? NSHomeDirectory()
-        return URL(fileURLWithPath: home).appendingPathComponent(".local/share/threeds2sdk")
+            if let xdg = probe.environment("XDG_DATA_HOME"), !xdg.isEmpty {
+                return URL(fileURLWithPath: xdg).appendingPathComponent("threeds2sdk")
+            }
+            let home = probe.environment("HOME") ?? NSHomeDirectory()
+            return URL(fileURLWithPath: home).appendingPathComponent(".local/share/threeds2sdk")
         #else
-        let base = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
-            ?? URL(fileURLWithPath: NSHomeDirectory())
-        return base.appendingPathComponent("threeds2sdk")
+            let base =
+                FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+                ?? URL(fileURLWithPath: NSHomeDirectory())
+            return base.appendingPathComponent("threeds2sdk")
         #endif
     }
 
     /// The SDK App ID for this app and version, created (and stored) when there is none or the version changed.
     func sdkAppID(appIdentifier: String, appVersion: String) throws(ThreeDS2Error) -> String {
-        let safeName = String(appIdentifier.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" }.prefix(100))
+        let safeName = String(
+            appIdentifier.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" }.prefix(100))
         let file = directory.appendingPathComponent("sdk-app-id-\(safeName).json")
         if let data = try? Data(contentsOf: file), data.count < 4096,
             let object = try? JSONParser().parse(Array(data)).objectValue,
@@ -33,9 +35,12 @@ struct SDKAppIDStore: Sendable {
             return id
         }
         let id = UUID().uuidString.lowercased()
-        let record: JSONObject = ["appIdentifier": .string(appIdentifier), "appVersion": .string(appVersion), "sdkAppID": .string(id)]
+        let record: JSONObject = [
+            "appIdentifier": .string(appIdentifier), "appVersion": .string(appVersion), "sdkAppID": .string(id),
+        ]
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try Data(record.serialized.utf8).write(to: file, options: .atomic)
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
         } catch {

@@ -23,7 +23,10 @@ public struct SecurityChecks: Sendable {
     ///   - probe: Where the checks read the system.
     ///   - minimumOSVersion: The lowest OS (kernel on Linux) version considered supported; `nil` checks nothing.
     ///   - expectedExecutableSHA256: The expected SHA-256 (lower-case hex) of the app's executable; `nil` skips.
-    public init(probe: any SystemProbe = LiveSystemProbe(), minimumOSVersion: String? = nil, expectedExecutableSHA256: String? = nil) {
+    public init(
+        probe: any SystemProbe = LiveSystemProbe(), minimumOSVersion: String? = nil,
+        expectedExecutableSHA256: String? = nil
+    ) {
         self.probe = probe
         self.minimumOSVersion = minimumOSVersion
         self.expectedExecutableSHA256 = expectedExecutableSHA256
@@ -39,11 +42,18 @@ public struct SecurityChecks: Sendable {
     func privileged() -> Warning? {
         var reasons: [String] = []
         if probe.effectiveUserID == 0 { reasons.append("running with root privileges") }
-        for path in ["/Applications/Cydia.app", "/Library/MobileSubstrate/MobileSubstrate.dylib", "/var/lib/cydia", "/private/var/lib/apt"]
+        for path in [
+            "/Applications/Cydia.app", "/Library/MobileSubstrate/MobileSubstrate.dylib", "/var/lib/cydia",
+            "/private/var/lib/apt",
+        ]
         where probe.fileExists(path) {
             reasons.append("jailbreak artefact \(path)")
         }
-        return reasons.isEmpty ? nil : Warning(id: "SW01", message: "Privileged or jailbroken environment: " + reasons.joined(separator: ", "), severity: .high)
+        return reasons.isEmpty
+            ? nil
+            : Warning(
+                id: "SW01", message: "Privileged or jailbroken environment: " + reasons.joined(separator: ", "),
+                severity: .high)
     }
 
     func tampered() -> Warning? {
@@ -53,7 +63,9 @@ public struct SecurityChecks: Sendable {
                 reasons.append("\(name) is set")
             }
         }
-        if let preload = probe.readFile("/etc/ld.so.preload"), !preload.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+        if let preload = probe.readFile("/etc/ld.so.preload"),
+            !preload.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        {
             reasons.append("/etc/ld.so.preload lists libraries")
         }
         if let expected = expectedExecutableSHA256 {
@@ -63,7 +75,11 @@ public struct SecurityChecks: Sendable {
                 reasons.append("executable could not be hashed")
             }
         }
-        return reasons.isEmpty ? nil : Warning(id: "SW02", message: "The SDK integrity has been tampered: " + reasons.joined(separator: ", "), severity: .high)
+        return reasons.isEmpty
+            ? nil
+            : Warning(
+                id: "SW02", message: "The SDK integrity has been tampered: " + reasons.joined(separator: ", "),
+                severity: .high)
     }
 
     private func executableHash() -> String? {
@@ -77,21 +93,32 @@ public struct SecurityChecks: Sendable {
     func virtualized() -> Warning? {
         var reasons: [String] = []
         #if targetEnvironment(simulator)
-        reasons.append("simulator build")
+            reasons.append("simulator build")
         #endif
         if let cpuinfo = probe.readFile("/proc/cpuinfo"),
-            cpuinfo.split(separator: "\n").contains(where: { $0.hasPrefix("flags") && $0.split(separator: " ").contains("hypervisor") })
+            cpuinfo.split(separator: "\n").contains(where: {
+                $0.hasPrefix("flags") && $0.split(separator: " ").contains("hypervisor")
+            })
         {
             reasons.append("CPU reports a hypervisor")
         }
-        let vendors = ["QEMU", "KVM", "VMware", "VirtualBox", "innotek", "Xen", "Bochs", "Parallels", "Microsoft Corporation", "Amazon EC2", "Google Compute Engine"]
+        let vendors = [
+            "QEMU", "KVM", "VMware", "VirtualBox", "innotek", "Xen", "Bochs", "Parallels", "Microsoft Corporation",
+            "Amazon EC2", "Google Compute Engine",
+        ]
         for file in ["sys_vendor", "product_name", "bios_vendor"] {
-            guard let value = probe.readFile("/sys/class/dmi/id/\(file)")?.trimmingCharacters(in: .whitespacesAndNewlines) else { continue }
+            guard
+                let value = probe.readFile("/sys/class/dmi/id/\(file)")?.trimmingCharacters(in: .whitespacesAndNewlines)
+            else { continue }
             if let vendor = vendors.first(where: { value.localizedCaseInsensitiveContains($0) }) {
                 reasons.append("DMI \(file) names \(vendor)")
             }
         }
-        return reasons.isEmpty ? nil : Warning(id: "SW03", message: "An emulator or virtual machine is being used: " + reasons.joined(separator: ", "), severity: .high)
+        return reasons.isEmpty
+            ? nil
+            : Warning(
+                id: "SW03", message: "An emulator or virtual machine is being used: " + reasons.joined(separator: ", "),
+                severity: .high)
     }
 
     func debuggerAttached() -> Warning? {
@@ -102,22 +129,25 @@ public struct SecurityChecks: Sendable {
             return Warning(id: "SW04", message: "A debugger is attached (tracer process \(pid))", severity: .medium)
         }
         #if canImport(Darwin)
-        var info = kinfo_proc()
-        var size = MemoryLayout<kinfo_proc>.stride
-        var mib: [Int32] = [CTL_KERN, KERN_PROC, KERN_PROC_PID, getpid()]
-        if sysctl(&mib, UInt32(mib.count), &info, &size, nil, 0) == 0, info.kp_proc.p_flag & P_TRACED != 0 {
-            return Warning(id: "SW04", message: "A debugger is attached", severity: .medium)
-        }
+            var info = kinfo_proc()
+            var size = MemoryLayout<kinfo_proc>.stride
+            var mib: [Int32] = [CTL_KERN, KERN_PROC, KERN_PROC_PID, getpid()]
+            if sysctl(&mib, UInt32(mib.count), &info, &size, nil, 0) == 0, info.kp_proc.p_flag & P_TRACED != 0 {
+                return Warning(id: "SW04", message: "A debugger is attached", severity: .medium)
+            }
         #endif
         return nil
     }
 
     func unsupportedOS() -> Warning? {
         guard let minimum = minimumOSVersion else { return nil }
-        let current = probe.readFile("/proc/sys/kernel/osrelease")?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let current =
+            probe.readFile("/proc/sys/kernel/osrelease")?.trimmingCharacters(in: .whitespacesAndNewlines)
             ?? ProcessInfo.processInfo.operatingSystemVersionString
         guard Self.version(current, isAtLeast: minimum) else {
-            return Warning(id: "SW05", message: "The OS version \(current) is below the supported minimum \(minimum)", severity: .high)
+            return Warning(
+                id: "SW05", message: "The OS version \(current) is below the supported minimum \(minimum)",
+                severity: .high)
         }
         return nil
     }

@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The seam through which the SDK reads its environment: files, environment variables, the user ID and the
@@ -56,9 +56,9 @@ public struct LiveSystemProbe: SystemProbe {
     /// The resolved path of the running executable.
     public var executablePath: String? {
         #if os(Linux)
-        return try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+            return try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         #else
-        return Bundle.main.executablePath
+            return Bundle.main.executablePath
         #endif
     }
 
@@ -94,7 +94,9 @@ public struct LiveSystemProbe: SystemProbe {
             guard family == AF_INET || family == AF_INET6 else { continue }
             var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
             let length = socklen_t(family == AF_INET ? MemoryLayout<sockaddr_in>.size : MemoryLayout<sockaddr_in6>.size)
-            guard getnameinfo(address, length, &host, socklen_t(host.count), nil, 0, NI_NUMERICHOST) == 0 else { continue }
+            guard getnameinfo(address, length, &host, socklen_t(host.count), nil, 0, NI_NUMERICHOST) == 0 else {
+                continue
+            }
             let text = String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             if family == AF_INET { return text }
             candidates.append(text)

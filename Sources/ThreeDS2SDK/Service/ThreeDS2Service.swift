@@ -29,7 +29,9 @@ struct ServiceContext: Sendable {
             return warnings
         }
         if previous != current {
-            logger.notice("security findings changed", metadata: ["stage": "\(stage.rawValue)", "warnings": "\(current.map(\.id))"])
+            logger.notice(
+                "security findings changed",
+                metadata: ["stage": "\(stage.rawValue)", "warnings": "\(current.map(\.id))"])
             securityListener?.securityWarningsChanged(current, previous: previous, stage: stage)
         }
         return current
@@ -83,10 +85,14 @@ public final class ThreeDS2Service: Sendable {
     ///   - locale: The locale for the SDK's own texts and device parameter C005; the current locale when `nil`.
     ///   - uiCustomization: The challenge screens' look; defaults when `nil`.
     /// - Throws: ``ThreeDS2Error``: `alreadyInitialized`, `invalidInput` naming the bad parameter, or `runtime`.
-    public func initialize(configParameters: ConfigParameters, locale: Locale? = nil, uiCustomization: UiCustomization? = nil)
+    public func initialize(
+        configParameters: ConfigParameters, locale: Locale? = nil, uiCustomization: UiCustomization? = nil
+    )
         throws(ThreeDS2Error)
     {
-        try initialize(configParameters: configParameters, locale: locale, uiCustomizations: uiCustomization.map { [.default: $0] } ?? [:])
+        try initialize(
+            configParameters: configParameters, locale: locale,
+            uiCustomizations: uiCustomization.map { [.default: $0] } ?? [:])
     }
 
     /// Initialises the SDK with a customization per appearance (EMVCo 2.3: default, dark, monochrome).
@@ -97,21 +103,33 @@ public final class ThreeDS2Service: Sendable {
     ///   - uiCustomizations: The look for each appearance; a missing appearance falls back to the default one.
     /// - Throws: ``ThreeDS2Error``: `alreadyInitialized`, `invalidInput`, or `runtime`.
     public func initialize(
-        configParameters: ConfigParameters, locale: Locale? = nil, uiCustomizations: [UiCustomizationType: UiCustomization]
+        configParameters: ConfigParameters, locale: Locale? = nil,
+        uiCustomizations: [UiCustomizationType: UiCustomization]
     ) throws(ThreeDS2Error) {
         let configuration = try ResolvedConfiguration(configParameters)
         var logger = baseLogger
         if let level = configParameters[.logLevel].flatMap(Logger.Level.init(rawValue:)) { logger.logLevel = level }
-        let store = SDKAppIDStore(directory: configuration.dataDirectory.map { URL(fileURLWithPath: $0) } ?? SDKAppIDStore.defaultDirectory(probe: probe))
-        let checks = SecurityChecks(probe: probe, minimumOSVersion: configuration.minimumOSVersion, expectedExecutableSHA256: configuration.expectedExecutableSHA256)
+        let store = SDKAppIDStore(
+            directory: configuration.dataDirectory.map { URL(fileURLWithPath: $0) }
+                ?? SDKAppIDStore.defaultDirectory(probe: probe))
+        let checks = SecurityChecks(
+            probe: probe, minimumOSVersion: configuration.minimumOSVersion,
+            expectedExecutableSHA256: configuration.expectedExecutableSHA256)
         let result: Result<ServiceContext, ThreeDS2Error> = state.withLock { current in
-            guard current == nil else { return .failure(ThreeDS2Error(.alreadyInitialized, "the 3DS SDK is already initialised; call cleanup() first")) }
+            guard current == nil else {
+                return .failure(
+                    ThreeDS2Error(.alreadyInitialized, "the 3DS SDK is already initialised; call cleanup() first"))
+            }
             do throws(ThreeDS2Error) {
-                let sdkAppID = try store.sdkAppID(appIdentifier: configuration.appIdentifier, appVersion: configuration.appVersion)
+                let sdkAppID = try store.sdkAppID(
+                    appIdentifier: configuration.appIdentifier, appVersion: configuration.appVersion)
                 let context = ServiceContext(
-                    configuration: configuration, locale: locale ?? Locale.current, uiCustomizations: uiCustomizations, sdkAppID: sdkAppID,
-                    collector: DeviceInformationCollector(probe: probe, restricted: configuration.restrictedParameters), checks: checks,
-                    logger: logger, clientListener: clientListener, securityListener: securityListener, warningsBox: WarningsBox(checks.run()))
+                    configuration: configuration, locale: locale ?? Locale.current, uiCustomizations: uiCustomizations,
+                    sdkAppID: sdkAppID,
+                    collector: DeviceInformationCollector(probe: probe, restricted: configuration.restrictedParameters),
+                    checks: checks,
+                    logger: logger, clientListener: clientListener, securityListener: securityListener,
+                    warningsBox: WarningsBox(checks.run()))
                 current = context
                 return .success(context)
             } catch {
@@ -122,13 +140,19 @@ public final class ThreeDS2Service: Sendable {
         for warning in uiCustomizations.values.flatMap(\.contrastWarnings) {
             logger.warning("UI customization", metadata: ["warning": "\(warning)"])
         }
-        logger.info("3DS SDK initialised", metadata: ["version": "\(Self.version)", "warnings": "\(context.warnings.map(\.id))", "directoryServers": "\(configuration.directoryServers.keys.sorted())"])
+        logger.info(
+            "3DS SDK initialised",
+            metadata: [
+                "version": "\(Self.version)", "warnings": "\(context.warnings.map(\.id))",
+                "directoryServers": "\(configuration.directoryServers.keys.sorted())",
+            ])
         context.emit(.initialized(warnings: context.warnings.map(\.id)))
     }
 
     private func context() throws(ThreeDS2Error) -> ServiceContext {
         guard let context = state.withLock({ $0 }) else {
-            throw ThreeDS2Error(.notInitialized, "the 3DS SDK is not initialised; call initialize(configParameters:) first")
+            throw ThreeDS2Error(
+                .notInitialized, "the 3DS SDK is not initialised; call initialize(configParameters:) first")
         }
         return context
     }
@@ -174,17 +198,29 @@ public final class ThreeDS2Service: Sendable {
     /// - Returns: The transaction.
     /// - Throws: ``ThreeDS2Error``: `notInitialized`, or `invalidInput` for an unknown directory server or an
     ///   unsupported version.
-    public func createTransaction(directoryServerID: String, messageVersion: String? = nil) throws(ThreeDS2Error) -> Transaction {
+    public func createTransaction(directoryServerID: String, messageVersion: String? = nil) throws(ThreeDS2Error)
+        -> Transaction
+    {
         let context = try context()
         guard let server = context.configuration.directoryServers[directoryServerID] else {
             let known = context.configuration.directoryServers.keys.sorted().joined(separator: ", ")
-            throw .invalidInput("directory server \"\(directoryServerID)\" is not configured; configured: \(known.isEmpty ? "none" : known)")
+            throw .invalidInput(
+                "directory server \"\(directoryServerID)\" is not configured; configured: \(known.isEmpty ? "none" : known)"
+            )
         }
         let version = try MessageVersion.resolve(messageVersion)
         context.recheck(stage: .transactionCreation)
         let transaction = Transaction(context: context, directoryServer: server, messageVersion: version)
-        context.logger.info("transaction created", metadata: ["sdkTransID": "\(transaction.sdkTransactionID)", "messageVersion": "\(version.rawValue)", "ds": "\(directoryServerID)"])
-        context.emit(.transactionCreated(sdkTransactionID: transaction.sdkTransactionID, messageVersion: version.rawValue, directoryServerID: directoryServerID))
+        context.logger.info(
+            "transaction created",
+            metadata: [
+                "sdkTransID": "\(transaction.sdkTransactionID)", "messageVersion": "\(version.rawValue)",
+                "ds": "\(directoryServerID)",
+            ])
+        context.emit(
+            .transactionCreated(
+                sdkTransactionID: transaction.sdkTransactionID, messageVersion: version.rawValue,
+                directoryServerID: directoryServerID))
         return transaction
     }
 

@@ -56,11 +56,14 @@ public final class Transaction: Sendable {
             }
         }
         let parameters = try result.get()
-        context.emit(.authenticationRequestParametersBuilt(sdkTransactionID: sdkTransactionID, deviceDataCharacters: parameters.deviceData.count))
+        context.emit(
+            .authenticationRequestParametersBuilt(
+                sdkTransactionID: sdkTransactionID, deviceDataCharacters: parameters.deviceData.count))
         return parameters
     }
 
-    private func build(publicKey: P256.KeyAgreement.PublicKey) throws(ThreeDS2Error) -> AuthenticationRequestParameters {
+    private func build(publicKey: P256.KeyAgreement.PublicKey) throws(ThreeDS2Error) -> AuthenticationRequestParameters
+    {
         let info = context.collector.collect(
             DeviceInformationContext(
                 locale: context.locale, appIdentifier: context.configuration.appIdentifier, sdkAppID: context.sdkAppID,
@@ -69,7 +72,8 @@ public final class Transaction: Sendable {
             warnings: context.warnings)
         let json = info.json
         guard json.count < DeviceInformation.maxJSONCharacters else {
-            throw .runtime("device information of \(json.count) characters exceeds \(DeviceInformation.maxJSONCharacters)")
+            throw .runtime(
+                "device information of \(json.count) characters exceeds \(DeviceInformation.maxJSONCharacters)")
         }
         let recipient: JWERecipient
         switch directoryServer.encryptionKey {
@@ -79,15 +83,21 @@ public final class Transaction: Sendable {
         let deviceData: String
         do {
             deviceData = try JWE.encrypt(
-                Array(json.utf8), to: recipient, encryption: directoryServer.deviceDataEncryption, keyID: directoryServer.keyID)
+                Array(json.utf8), to: recipient, encryption: directoryServer.deviceDataEncryption,
+                keyID: directoryServer.keyID)
         } catch {
-            throw .runtime("device data could not be encrypted to directory server \(directoryServer.id)", underlying: error)
+            throw .runtime(
+                "device data could not be encrypted to directory server \(directoryServer.id)", underlying: error)
         }
         context.logger.debug(
             "device data encrypted",
-            metadata: ["sdkTransID": "\(sdkTransactionID)", "collected": "\(info.collected.count)", "unavailable": "\(info.unavailable.count)"])
+            metadata: [
+                "sdkTransID": "\(sdkTransactionID)", "collected": "\(info.collected.count)",
+                "unavailable": "\(info.unavailable.count)",
+            ])
         return AuthenticationRequestParameters(
-            sdkTransactionID: sdkTransactionID, deviceData: deviceData, sdkEphemeralPublicKey: P256PublicJWK(publicKey).jsonString,
+            sdkTransactionID: sdkTransactionID, deviceData: deviceData,
+            sdkEphemeralPublicKey: P256PublicJWK(publicKey).jsonString,
             sdkAppID: context.sdkAppID, sdkReferenceNumber: context.configuration.sdkReferenceNumber,
             messageVersion: messageVersion.rawValue)
     }

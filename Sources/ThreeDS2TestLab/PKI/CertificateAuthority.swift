@@ -102,7 +102,8 @@ public enum CertificateAuthority {
             version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: key.certificatePublicKey,
             notValidBefore: notValidBefore, notValidAfter: notValidAfter, issuer: name, subject: name,
             signatureAlgorithm: key.signatureAlgorithm,
-            extensions: try extensions(for: .authority(pathLength: nil), publicKey: key.certificatePublicKey, issuerKey: nil),
+            extensions: try extensions(
+                for: .authority(pathLength: nil), publicKey: key.certificatePublicKey, issuerKey: nil),
             issuerPrivateKey: key.certificateKey)
         return IssuedCertificate(certificate: certificate, privateKey: key)
     }
@@ -138,7 +139,9 @@ public enum CertificateAuthority {
         for role: Role, publicKey: Certificate.PublicKey, issuerKey: Certificate.PublicKey?
     ) throws -> Certificate.Extensions {
         let subjectKeyID = SubjectKeyIdentifier(hash: publicKey)
-        let authorityKeyID = issuerKey.map { AuthorityKeyIdentifier(keyIdentifier: SubjectKeyIdentifier(hash: $0).keyIdentifier) }
+        let authorityKeyID = issuerKey.map {
+            AuthorityKeyIdentifier(keyIdentifier: SubjectKeyIdentifier(hash: $0).keyIdentifier)
+        }
         switch role {
         case .authority(let pathLength):
             return try Certificate.Extensions {

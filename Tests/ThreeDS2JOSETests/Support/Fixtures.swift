@@ -1,6 +1,6 @@
-import Testing
 import Crypto
 import Foundation
+import Testing
 import ThreeDS2JOSE
 import ThreeDS2TestLab
 import X509
@@ -10,7 +10,9 @@ import _CryptoExtras
 enum Vectors {
     static let root: JSONObject = {
         do {
-            guard let url = Bundle.module.url(forResource: "jose-known-answers", withExtension: "json", subdirectory: "Resources")
+            guard
+                let url = Bundle.module.url(
+                    forResource: "jose-known-answers", withExtension: "json", subdirectory: "Resources")
             else { fatalError("jose-known-answers.json is missing from the test bundle") }
             let value = try JSONParser().parse(Array(try Data(contentsOf: url)))
             guard let object = value.objectValue else { fatalError("vector file is not an object") }
