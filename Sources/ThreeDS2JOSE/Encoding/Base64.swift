@@ -25,6 +25,10 @@ public enum Base64 {
         String(decoding: encode(Array(bytes), alphabet: urlAlphabet, pad: false), as: UTF8.self)
     }
 
+    /// The unpadded base64url of `bytes`, as ASCII bytes (for assembling a compact serialization without
+    /// intermediate strings).
+    static func urlEncodedBytes(_ bytes: [UInt8]) -> [UInt8] { encode(bytes, alphabet: urlAlphabet, pad: false) }
+
     /// Encodes bytes as padded standard base64.
     ///
     /// - Parameter bytes: The bytes to encode.
@@ -41,7 +45,19 @@ public enum Base64 {
     /// - Returns: The decoded bytes.
     /// - Throws: ``JOSEError`` with code `malformedBase64` naming `what` and the offending character or length.
     public static func urlDecode(_ text: some StringProtocol, what: String = "value") throws(JOSEError) -> [UInt8] {
-        let symbols = Array(text.utf8)
+        // Copy through String: a native String's UTF-8 is contiguous, a Substring's view is walked byte by byte.
+        try urlDecode(bytes: Array(String(text).utf8)[...], what: what)
+    }
+
+    /// Decodes strict base64url given as its ASCII bytes.
+    ///
+    /// - Parameters:
+    ///   - symbols: The base64url text as bytes.
+    ///   - what: What the value is, for the error message.
+    /// - Returns: The decoded bytes.
+    /// - Throws: ``JOSEError`` with code `malformedBase64`.
+    public static func urlDecode(bytes symbols: ArraySlice<UInt8>, what: String = "value") throws(JOSEError) -> [UInt8]
+    {
         guard symbols.count % 4 != 1 else {
             throw JOSEError(.malformedBase64, "\(what): length \(symbols.count) is not a valid base64url length")
         }
@@ -57,7 +73,7 @@ public enum Base64 {
     /// - Throws: ``JOSEError`` with code `malformedBase64`.
     public static func standardDecode(_ text: some StringProtocol, what: String = "value") throws(JOSEError) -> [UInt8]
     {
-        var symbols = Array(text.utf8)
+        var symbols = Array(String(text).utf8)[...]
         guard symbols.count % 4 == 0 else {
             throw JOSEError(.malformedBase64, "\(what): base64 length \(symbols.count) is not a multiple of 4")
         }
@@ -110,7 +126,8 @@ public enum Base64 {
         }
     }
 
-    private static func decode(_ symbols: [UInt8], table: [UInt8], what: String, encoding: String) throws(JOSEError)
+    private static func decode(_ symbols: ArraySlice<UInt8>, table: [UInt8], what: String, encoding: String)
+        throws(JOSEError)
         -> [UInt8]
     {
         guard symbols.count % 4 != 1 else {
@@ -161,7 +178,7 @@ public enum Base64 {
             }
         }
         guard badOffset < 0 else {
-            let symbol = symbols[badOffset]
+            let symbol = symbols[symbols.startIndex + badOffset]
             let shown = symbol >= 0x21 && symbol < 0x7F ? "'\(Character(Unicode.Scalar(symbol)))'" : "byte \(symbol)"
             throw JOSEError(.malformedBase64, "\(what): \(shown) at offset \(badOffset) is not \(encoding)")
         }

@@ -86,14 +86,16 @@ public enum JWE {
             let secret = try agree(ephemeral, with: recipientKey)
             contentKey = try derivation.contentKey(sharedSecret: secret, encryption: encryption)
         }
-        let encodedHeader = Base64.urlEncode(header.serialized.utf8)
-        let aad = Array(encodedHeader.utf8)
+        let encodedHeader = Base64.urlEncodedBytes(header.serializedBytes)
         let iv = iv ?? encryption.randomIV()
-        let sealed = try encryption.seal(plaintext, key: contentKey, iv: iv, aad: aad)
-        return [
-            encodedHeader, Base64.urlEncode(encryptedKey), Base64.urlEncode(iv), Base64.urlEncode(sealed.ciphertext),
-            Base64.urlEncode(sealed.tag),
-        ].joined(separator: ".")
+        let sealed = try encryption.seal(plaintext, key: contentKey, iv: iv, aad: encodedHeader)
+        // One buffer, one String: the five parts joined by dots.
+        var output = encodedHeader
+        for part in [encryptedKey, iv, sealed.ciphertext, sealed.tag] {
+            output.append(UInt8(ascii: "."))
+            output.append(contentsOf: Base64.urlEncodedBytes(part))
+        }
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// Decrypts a compact JWE after checking its header against the key and the expectations.
@@ -144,10 +146,10 @@ public enum JWE {
                     "JWE header \"kid\" is \(keyID.map { "\"\($0)\"" } ?? "missing"), expected \"\(expectedKeyID)\"")
             }
         }
-        let encryptedKey = try Base64.urlDecode(parts[1], what: "JWE part 2 (encrypted key)")
-        let iv = try Base64.urlDecode(parts[2], what: "JWE part 3 (IV)")
-        let ciphertext = try Base64.urlDecode(parts[3], what: "JWE part 4 (ciphertext)")
-        let tag = try Base64.urlDecode(parts[4], what: "JWE part 5 (tag)")
+        let encryptedKey = try Base64.urlDecode(bytes: parts[1], what: "JWE part 2 (encrypted key)")
+        let iv = try Base64.urlDecode(bytes: parts[2], what: "JWE part 3 (IV)")
+        let ciphertext = try Base64.urlDecode(bytes: parts[3], what: "JWE part 4 (ciphertext)")
+        let tag = try Base64.urlDecode(bytes: parts[4], what: "JWE part 5 (tag)")
         guard iv.count == encryption.ivByteCount else {
             throw JOSEError(
                 .invalidIV, "JWE part 3 (IV) is \(iv.count) bytes; \(encName) needs \(encryption.ivByteCount)")
@@ -186,7 +188,7 @@ public enum JWE {
             contentKey = try effective.contentKey(sharedSecret: secret, encryption: encryption)
         }
         let plaintext = try encryption.open(
-            ciphertext: ciphertext, tag: tag, key: contentKey, iv: iv, aad: Array(parts[0].utf8))
+            ciphertext: ciphertext, tag: tag, key: contentKey, iv: iv, aad: Array(parts[0]))
         return Decrypted(header: header, encryption: encryption, plaintext: plaintext)
     }
 

@@ -65,6 +65,9 @@ extension JSONObject {
     /// The compact JSON text of the object (see ``JSONValue/serialized``).
     public var serialized: String { JSONValue.object(self).serialized }
 
+    /// The UTF-8 bytes of ``serialized``.
+    public var serializedBytes: [UInt8] { JSONValue.object(self).serializedBytes }
+
     /// The value of a member that must be a string when present.
     ///
     /// - Parameter name: The member name.

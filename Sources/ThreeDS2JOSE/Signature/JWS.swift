@@ -177,9 +177,9 @@ public enum JWS {
             if header["crit"] != nil {
                 throw JOSEError(.unsupportedHeaderParameter, "JWS header \"crit\" is not supported")
             }
-            payload = try Base64.urlDecode(parts[1], what: "JWS part 2 (payload)")
-            signature = try Base64.urlDecode(parts[2], what: "JWS part 3 (signature)")
-            signingInput = Array(compact.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
+            payload = try Base64.urlDecode(bytes: parts[1], what: "JWS part 2 (payload)")
+            signature = try Base64.urlDecode(bytes: parts[2], what: "JWS part 3 (signature)")
+            signingInput = Array(compact.utf8.prefix(parts[0].count + 1 + parts[1].count))
         }
 
         func verify(rsa publicKey: _RSA.Signing.PublicKey) throws(JOSEError) {
