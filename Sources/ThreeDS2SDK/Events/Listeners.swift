@@ -7,6 +7,10 @@ public enum ClientEvent: Sendable, Hashable {
     case transactionCreated(sdkTransactionID: String, messageVersion: String, directoryServerID: String)
     /// The AReq parameters were built; `deviceDataCharacters` is the length of the encrypted device data.
     case authenticationRequestParametersBuilt(sdkTransactionID: String, deviceDataCharacters: Int)
+    /// A CReq was encrypted and sent, with this `sdkCounterStoA`.
+    case challengeRequestSent(counter: Int)
+    /// A response came back from the ACS and was decrypted (or was a plain Erro).
+    case challengeResponseReceived
     /// A transaction was closed and its keys released.
     case transactionClosed(sdkTransactionID: String)
     /// The service was cleaned up.

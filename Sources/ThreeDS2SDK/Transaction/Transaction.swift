@@ -15,14 +15,14 @@ public final class Transaction: Sendable {
     /// The directory server ID.
     public let directoryServerID: String
 
-    private struct State {
+    struct State {
         var ephemeralKey: P256.KeyAgreement.PrivateKey?
         var parameters: AuthenticationRequestParameters?
     }
 
-    private let state: Mutex<State>
-    private let context: ServiceContext
-    private let directoryServer: ResolvedDirectoryServer
+    let state: Mutex<State>
+    let context: ServiceContext
+    let directoryServer: ResolvedDirectoryServer
 
     init(context: ServiceContext, directoryServer: ResolvedDirectoryServer, messageVersion: MessageVersion) {
         self.sdkTransactionID = UUID().uuidString.lowercased()

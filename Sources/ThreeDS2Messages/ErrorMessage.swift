@@ -1,0 +1,126 @@
+public import ThreeDS2JOSE
+
+/// The three transaction identifiers of a challenge.
+public struct TransactionIdentifiers: Sendable, Hashable {
+    /// The 3DS Server transaction ID.
+    public var threeDSServerTransID: String
+    /// The ACS transaction ID.
+    public var acsTransID: String
+    /// The SDK transaction ID.
+    public var sdkTransID: String
+
+    /// Creates the identifiers.
+    public init(threeDSServerTransID: String, acsTransID: String, sdkTransID: String) {
+        self.threeDSServerTransID = threeDSServerTransID
+        self.acsTransID = acsTransID
+        self.sdkTransID = sdkTransID
+    }
+}
+
+/// An EMV 3-D Secure error message (`Erro`).
+public struct ErrorMessage: Sendable, Hashable {
+    /// The error code (three digits).
+    public var errorCode: String
+    /// The component that found the error: `C` SDK, `S` 3DS Server, `D` DS, `A` ACS.
+    public var errorComponent: String
+    /// The description.
+    public var errorDescription: String
+    /// The detail (the data elements concerned).
+    public var errorDetail: String
+    /// The type of the message in error, when known (`CRes`, `CReq`, …).
+    public var errorMessageType: String?
+    /// The message version.
+    public var messageVersion: String
+    /// The 3DS Server transaction ID, when known.
+    public var threeDSServerTransID: String?
+    /// The ACS transaction ID, when known.
+    public var acsTransID: String?
+    /// The SDK transaction ID, when known.
+    public var sdkTransID: String?
+    /// The DS transaction ID, when known (the SDK never knows it).
+    public var dsTransID: String?
+
+    /// The Erro the SDK sends about a violation in a message of `messageType`.
+    ///
+    /// - Parameters:
+    ///   - violation: What was wrong.
+    ///   - messageType: The type of the faulty message (`CRes`, or `CReq` for a timeout).
+    ///   - identifiers: The transaction identifiers.
+    ///   - messageVersion: The transaction's version.
+    public init(sdkViolation violation: ProtocolViolation, messageType: String, identifiers: TransactionIdentifiers, messageVersion: String) {
+        errorCode = violation.code.rawValue
+        errorComponent = "C"
+        errorDescription = violation.code.standardDescription
+        errorDetail = violation.detail
+        errorMessageType = messageType
+        self.messageVersion = messageVersion
+        threeDSServerTransID = identifiers.threeDSServerTransID
+        acsTransID = identifiers.acsTransID
+        sdkTransID = identifiers.sdkTransID
+    }
+
+    /// Creates an error message from all its fields.
+    public init(
+        errorCode: String, errorComponent: String, errorDescription: String, errorDetail: String, errorMessageType: String?,
+        messageVersion: String, threeDSServerTransID: String?, acsTransID: String?, sdkTransID: String?, dsTransID: String? = nil
+    ) {
+        self.errorCode = errorCode
+        self.errorComponent = errorComponent
+        self.errorDescription = errorDescription
+        self.errorDetail = errorDetail
+        self.errorMessageType = errorMessageType
+        self.messageVersion = messageVersion
+        self.threeDSServerTransID = threeDSServerTransID
+        self.acsTransID = acsTransID
+        self.sdkTransID = sdkTransID
+        self.dsTransID = dsTransID
+    }
+
+    /// Reads an Erro received from a peer. Only `messageType` "Erro" and the required fields are checked; lengths
+    /// are bounded so a hostile peer cannot make the SDK keep a large message.
+    ///
+    /// - Parameter object: The JSON object.
+    /// - Throws: ``ProtocolViolation`` when it is not a well-formed Erro.
+    public init(json object: JSONObject) throws(ProtocolViolation) {
+        guard object["messageType"] == .string("Erro") else {
+            throw ProtocolViolation(.messageReceivedInvalid, detail: "messageType", explanation: "the message is not an Erro")
+        }
+        func field(_ name: String, max: Int, required: Bool) throws(ProtocolViolation) -> String? {
+            guard let value = object[name] else {
+                if required { throw ProtocolViolation(.requiredElementMissing, detail: name, explanation: "Erro field `\(name)` is missing") }
+                return nil
+            }
+            guard case .string(let text) = value, !text.isEmpty, text.count <= max else {
+                throw ProtocolViolation(.invalidFormat, detail: name, explanation: "Erro field `\(name)` is not a string of 1–\(max) characters")
+            }
+            return text
+        }
+        errorCode = try field("errorCode", max: 3, required: true) ?? ""
+        errorComponent = try field("errorComponent", max: 1, required: true) ?? ""
+        errorDescription = try field("errorDescription", max: 2048, required: true) ?? ""
+        errorDetail = try field("errorDetail", max: 2048, required: true) ?? ""
+        messageVersion = try field("messageVersion", max: 8, required: true) ?? ""
+        errorMessageType = try field("errorMessageType", max: 4, required: false)
+        threeDSServerTransID = try field("threeDSServerTransID", max: 36, required: false)
+        acsTransID = try field("acsTransID", max: 36, required: false)
+        sdkTransID = try field("sdkTransID", max: 36, required: false)
+        dsTransID = try field("dsTransID", max: 36, required: false)
+    }
+
+    /// The JSON object, in a fixed member order.
+    public var json: JSONObject {
+        var object: JSONObject = [:]
+        if let threeDSServerTransID { object["threeDSServerTransID"] = .string(threeDSServerTransID) }
+        if let acsTransID { object["acsTransID"] = .string(acsTransID) }
+        if let dsTransID { object["dsTransID"] = .string(dsTransID) }
+        object["errorCode"] = .string(errorCode)
+        object["errorComponent"] = .string(errorComponent)
+        object["errorDescription"] = .string(errorDescription)
+        object["errorDetail"] = .string(errorDetail)
+        if let errorMessageType { object["errorMessageType"] = .string(errorMessageType) }
+        object["messageType"] = .string("Erro")
+        object["messageVersion"] = .string(messageVersion)
+        if let sdkTransID { object["sdkTransID"] = .string(sdkTransID) }
+        return object
+    }
+}

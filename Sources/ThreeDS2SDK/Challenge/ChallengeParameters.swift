@@ -1,0 +1,102 @@
+public import ThreeDS2Messages
+
+/// What the app passes to start a challenge, from the ARes its 3DS Server received.
+public struct ChallengeParameters: Sendable, Hashable {
+    /// The 3DS Server transaction ID.
+    public var threeDSServerTransactionID: String
+    /// The ACS transaction ID.
+    public var acsTransactionID: String
+    /// The ACS reference number.
+    public var acsRefNumber: String
+    /// The ACS signed content (a JWS).
+    public var acsSignedContent: String
+    /// The 3DS Requestor app URL (2.2.0 and later), sent in every CReq when set.
+    public var threeDSRequestorAppURL: String?
+
+    /// Creates the parameters.
+    public init(
+        threeDSServerTransactionID: String, acsTransactionID: String, acsRefNumber: String, acsSignedContent: String,
+        threeDSRequestorAppURL: String? = nil
+    ) {
+        self.threeDSServerTransactionID = threeDSServerTransactionID
+        self.acsTransactionID = acsTransactionID
+        self.acsRefNumber = acsRefNumber
+        self.acsSignedContent = acsSignedContent
+        self.threeDSRequestorAppURL = threeDSRequestorAppURL
+    }
+}
+
+/// How a challenge ended. Exactly one outcome is delivered per challenge.
+public enum ChallengeOutcome: Sendable, Hashable {
+    /// The ACS sent a final CRes; `transStatus` is `Y` or `N`.
+    case completed(transStatus: String)
+    /// The cardholder cancelled.
+    case cancelled
+    /// The challenge timed out (the overall timer, or no CRes within 10 seconds).
+    case timedOut
+    /// An Erro was received from the ACS, or the SDK found a protocol violation and sent one.
+    case protocolError(ErrorMessage)
+    /// Anything else: the ACS unreachable, its signed content invalid, a transport failure.
+    case runtimeError(code: String, message: String)
+
+    /// The outcome's name as the EMVCo receiver calls it (`completed`, `cancelled`, `timedout`, …).
+    public var name: String {
+        switch self {
+        case .completed: "completed"
+        case .cancelled: "cancelled"
+        case .timedOut: "timedout"
+        case .protocolError: "protocolError"
+        case .runtimeError: "runtimeError"
+        }
+    }
+}
+
+/// The event of a completed challenge.
+public struct CompletionEvent: Sendable, Hashable {
+    /// The SDK transaction ID.
+    public let sdkTransactionID: String
+    /// The transaction status from the final CRes.
+    public let transactionStatus: String
+}
+
+/// The event of a protocol error.
+public struct ProtocolErrorEvent: Sendable, Hashable {
+    /// The SDK transaction ID.
+    public let sdkTransactionID: String
+    /// The Erro received or sent.
+    public let errorMessage: ErrorMessage
+}
+
+/// The event of a runtime error.
+public struct RuntimeErrorEvent: Sendable, Hashable {
+    /// A short code (`transport`, `signedContent`, `counter`, …).
+    public let errorCode: String
+    /// What went wrong.
+    public let errorMessage: String
+}
+
+/// Receives the one outcome of a challenge (EMVCo `ChallengeStatusReceiver`).
+public protocol ChallengeStatusReceiver: Sendable {
+    /// The challenge completed with a final CRes.
+    func completed(_ event: CompletionEvent)
+    /// The cardholder cancelled.
+    func cancelled()
+    /// The challenge timed out.
+    func timedout()
+    /// A protocol error.
+    func protocolError(_ event: ProtocolErrorEvent)
+    /// A runtime error.
+    func runtimeError(_ event: RuntimeErrorEvent)
+}
+
+extension ChallengeStatusReceiver {
+    func deliver(_ outcome: ChallengeOutcome, sdkTransactionID: String) {
+        switch outcome {
+        case .completed(let status): completed(CompletionEvent(sdkTransactionID: sdkTransactionID, transactionStatus: status))
+        case .cancelled: cancelled()
+        case .timedOut: timedout()
+        case .protocolError(let message): protocolError(ProtocolErrorEvent(sdkTransactionID: sdkTransactionID, errorMessage: message))
+        case .runtimeError(let code, let message): runtimeError(RuntimeErrorEvent(errorCode: code, errorMessage: message))
+        }
+    }
+}

@@ -1,0 +1,19 @@
+public import ThreeDS2Messages
+
+/// Where challenge screens are shown: a terminal renderer, a native UI, or a script. The SDK hands over each
+/// validated screen and waits for the cardholder's answer.
+public protocol ChallengePresenter: Sendable {
+    /// Shows a screen and returns the cardholder's answer.
+    ///
+    /// - Parameter screen: The screen.
+    /// - Returns: The answer.
+    func present(_ screen: ChallengeScreen) async -> ChallengeAnswer
+
+    /// Called once when the challenge ends, whatever the outcome, so the presenter can close its UI.
+    func dismiss(outcome: ChallengeOutcome) async
+}
+
+extension ChallengePresenter {
+    /// Does nothing by default.
+    public func dismiss(outcome: ChallengeOutcome) async {}
+}

@@ -1,0 +1,167 @@
+import Crypto
+import Foundation
+import Logging
+import SwiftASN1
+import Synchronization
+import ThreeDS2JOSE
+import ThreeDS2Messages
+
+extension Transaction {
+    /// The shortest overall challenge timeout the specification allows.
+    public static let minimumChallengeTimeout: Duration = .seconds(5 * 60)
+    /// How long the SDK waits for each CRes.
+    public static let responseTimeout: Duration = .seconds(10)
+
+    /// Runs the challenge and reports the outcome to `receiver`, exactly once.
+    ///
+    /// The parameters are checked before anything starts; the challenge itself runs in a task, and every failure
+    /// after that point is an outcome, never an exception.
+    ///
+    /// - Parameters:
+    ///   - challengeParameters: From the ARes.
+    ///   - challengeStatusReceiver: Told the outcome.
+    ///   - timeout: The overall timeout; at least five minutes.
+    ///   - presenter: Shows the screens.
+    ///   - transport: How the ACS is reached; AsyncHTTPClient with the configured trust roots when `nil`.
+    /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` for bad parameters, `runtime` for a closed transaction.
+    public func doChallenge(
+        challengeParameters: ChallengeParameters, challengeStatusReceiver: any ChallengeStatusReceiver, timeout: Duration,
+        presenter: any ChallengePresenter, transport: (any ChallengeTransport)? = nil
+    ) throws(ThreeDS2Error) {
+        try validate(challengeParameters, timeout: timeout)
+        let sdkTransactionID = self.sdkTransactionID
+        Task {
+            let outcome = await self.runChallenge(
+                challengeParameters, presenter: presenter, timeout: timeout, transport: transport, clock: ContinuousClock())
+            challengeStatusReceiver.deliver(outcome, sdkTransactionID: sdkTransactionID)
+        }
+    }
+
+    /// Runs the challenge and returns its outcome.
+    ///
+    /// - Parameters:
+    ///   - parameters: From the ARes.
+    ///   - presenter: Shows the screens.
+    ///   - timeout: The overall timeout; at least five minutes.
+    ///   - transport: How the ACS is reached; AsyncHTTPClient with the configured trust roots when `nil`.
+    ///   - clock: The clock the timers run on (a test clock in tests).
+    /// - Returns: The one outcome.
+    /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` for bad parameters, `runtime` for a closed transaction.
+    public func challenge<C: Clock>(
+        _ parameters: ChallengeParameters, presenter: any ChallengePresenter, timeout: Duration,
+        transport: (any ChallengeTransport)? = nil, clock: C
+    ) async throws(ThreeDS2Error) -> ChallengeOutcome where C.Duration == Duration {
+        try validate(parameters, timeout: timeout)
+        return await runChallenge(parameters, presenter: presenter, timeout: timeout, transport: transport, clock: clock)
+    }
+
+    /// ``challenge(_:presenter:timeout:transport:clock:)`` on the continuous clock.
+    public func challenge(
+        _ parameters: ChallengeParameters, presenter: any ChallengePresenter, timeout: Duration = .seconds(5 * 60),
+        transport: (any ChallengeTransport)? = nil
+    ) async throws(ThreeDS2Error) -> ChallengeOutcome {
+        try await challenge(parameters, presenter: presenter, timeout: timeout, transport: transport, clock: ContinuousClock())
+    }
+
+    private func validate(_ parameters: ChallengeParameters, timeout: Duration) throws(ThreeDS2Error) {
+        guard timeout >= Self.minimumChallengeTimeout else {
+            throw .invalidInput("the challenge timeout must be at least 5 minutes, was \(timeout)")
+        }
+        for (name, value) in [("threeDSServerTransactionID", parameters.threeDSServerTransactionID), ("acsTransactionID", parameters.acsTransactionID)] {
+            guard value.count == 36, UUID(uuidString: value) != nil else {
+                throw .invalidInput("challenge parameter \(name) must be a UUID, was \"\(value.prefix(40))\"")
+            }
+        }
+        guard !parameters.acsRefNumber.isEmpty, parameters.acsRefNumber.count <= 32 else {
+            throw .invalidInput("challenge parameter acsRefNumber must be 1–32 characters")
+        }
+        guard !parameters.acsSignedContent.isEmpty else { throw .invalidInput("challenge parameter acsSignedContent is empty") }
+        if let url = parameters.threeDSRequestorAppURL, url.count > 256 || URL(string: url)?.scheme == nil {
+            throw .invalidInput("challenge parameter threeDSRequestorAppURL must be a URL of at most 256 characters")
+        }
+        guard !isClosed else { throw .runtime("transaction \(sdkTransactionID) is closed") }
+    }
+
+    private func runChallenge<C: Clock>(
+        _ parameters: ChallengeParameters, presenter: any ChallengePresenter, timeout: Duration,
+        transport: (any ChallengeTransport)?, clock: C
+    ) async -> ChallengeOutcome where C.Duration == Duration {
+        let logger = context.logger
+        let outcome: ChallengeOutcome
+        var ownedTransport: HTTPClientTransport?
+        do {
+            let activeTransport: any ChallengeTransport
+            if let transport {
+                activeTransport = transport
+            } else {
+                let created = try HTTPClientTransport(additionalTrustRootsPEM: context.configuration.tlsTrustRoots.map { try $0.serializeAsPEM().pemString })
+                ownedTransport = created
+                activeTransport = created
+            }
+            var session = try await prepareSession(parameters)
+            logger.info("challenge started", metadata: ["sdkTransID": "\(sdkTransactionID)", "acsTransID": "\(parameters.acsTransactionID)"])
+            outcome = await session.run(presenter: presenter, transport: activeTransport, timeout: timeout, clock: clock, logger: logger)
+        } catch let failure as SessionSetupFailure {
+            outcome = .runtimeError(code: failure.code, message: failure.message)
+        } catch {
+            outcome = .runtimeError(code: "transport", message: "\(error)")
+        }
+        try? await ownedTransport?.shutdown()
+        await presenter.dismiss(outcome: outcome)
+        logger.info("challenge finished", metadata: ["sdkTransID": "\(sdkTransactionID)", "outcome": "\(outcome.name)"])
+        // The channel keys lived in the session, which is gone; the ephemeral key goes now.
+        close()
+        return outcome
+    }
+
+    private func prepareSession(_ parameters: ChallengeParameters) async throws(SessionSetupFailure) -> ChallengeSession {
+        context.recheck(stage: .challengeStart)
+        guard let privateKey = state.withLock({ $0.ephemeralKey }) else {
+            throw SessionSetupFailure(code: "closed", message: "transaction \(sdkTransactionID) is closed")
+        }
+        let verified: X5CVerifier.Verified
+        do {
+            verified = try await X5CVerifier(roots: directoryServer.roots).verify(parameters.acsSignedContent)
+        } catch {
+            throw SessionSetupFailure(code: "signedContent", message: "the ACS signed content failed verification: \(error)")
+        }
+        let content: ACSSignedContent
+        do {
+            content = try ACSSignedContent(payload: verified.payload)
+        } catch {
+            throw SessionSetupFailure(code: "signedContent", message: "the ACS signed content is malformed: \(error)")
+        }
+        guard let url = URL(string: content.acsURL), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty else {
+            throw SessionSetupFailure(code: "acsURL", message: "acsURL is not an absolute URL")
+        }
+        let loopback = ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host.lowercased())
+        guard scheme == "https" || (scheme == "http" && loopback && context.configuration.allowsPlainHTTPLoopback) else {
+            throw SessionSetupFailure(code: "acsURL", message: "acsURL must use https (plain http only on loopback, when the configuration allows it)")
+        }
+        guard content.sdkEphemeralPublicKey == P256PublicJWK(privateKey.publicKey) else {
+            throw SessionSetupFailure(code: "signedContent", message: "the ACS signed content names a different SDK ephemeral key")
+        }
+        let secret: [UInt8]
+        do {
+            secret = try privateKey.sharedSecretFromKeyAgreement(with: content.acsEphemeralPublicKey.keyAgreementKey).withUnsafeBytes { Array($0) }
+        } catch {
+            throw SessionSetupFailure(code: "keyAgreement", message: "ECDH with the ACS ephemeral key failed: \(error)")
+        }
+        let identifiers = TransactionIdentifiers(
+            threeDSServerTransID: parameters.threeDSServerTransactionID.lowercased(), acsTransID: parameters.acsTransactionID.lowercased(),
+            sdkTransID: sdkTransactionID)
+        return ChallengeSession(
+            acsURL: url,
+            channel: SecureChannel(
+                sharedSecret: secret, sdkReferenceNumber: context.configuration.sdkReferenceNumber, acsTransID: identifiers.acsTransID,
+                requestEncryption: .a128cbcHS256),
+            machine: ChallengeStateMachine(
+                builder: ChallengeRequestBuilder(identifiers: identifiers, messageVersion: messageVersion.rawValue, requestorAppURL: parameters.threeDSRequestorAppURL)),
+            emit: context.emit)
+    }
+}
+
+struct SessionSetupFailure: Error {
+    let code: String
+    let message: String
+}
