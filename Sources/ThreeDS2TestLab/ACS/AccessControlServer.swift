@@ -1,0 +1,167 @@
+import Crypto
+import Foundation
+public import ThreeDS2JOSE
+import ThreeDS2Messages
+
+/// What the TestLab ACS saw of one challenge: every CReq decrypted, their JWE headers, the Erros the SDK sent.
+public struct ACSRecord: Sendable {
+    /// The scenario.
+    public var scenario: Scenario
+    /// The transaction's message version.
+    public var messageVersion: String
+    /// The decrypted CReqs, in order.
+    public var requests: [JSONObject] = []
+    /// The protected headers of the CReq JWEs.
+    public var requestHeaders: [JSONObject] = []
+    /// Erro messages the SDK posted.
+    public var errors: [JSONObject] = []
+    /// Bodies the ACS could not read (for fault tests: an SDK must never send these).
+    public var unreadable: [String] = []
+    /// The `transStatus` of the final CRes, once sent.
+    public var finalStatus: String?
+}
+
+/// A reply of the ACS endpoint.
+struct ACSReply: Sendable {
+    var status: Int
+    var contentType: String
+    var body: [UInt8]
+    var delay: Duration = .zero
+}
+
+/// The TestLab ACS: keeps one state per challenge, decrypts CReqs with the channel key, answers per scenario, and
+/// injects the scripted faults.
+actor AccessControlServer {
+    struct Challenge {
+        var record: ACSRecord
+        let identifiers: TransactionIdentifiers
+        let key: SymmetricKey
+        var expectedCounter = 0
+        var acsCounter = 0
+        var wrongAttempts = 0
+        var step = 0
+        var finished = false
+    }
+
+    private var challenges: [String: Challenge] = [:]
+    let options: TestLabOptions
+    let imageBase: String?
+
+    init(options: TestLabOptions, imageBase: String?) {
+        self.options = options
+        self.imageBase = imageBase
+    }
+
+    /// Registers a challenge; returns the ACS ephemeral public key.
+    func register(
+        identifiers: TransactionIdentifiers, scenario: Scenario, messageVersion: String, sdkEphemeralKey: P256PublicJWK, sdkReferenceNumber: String
+    ) throws -> P256.KeyAgreement.PublicKey {
+        let ephemeral = P256.KeyAgreement.PrivateKey()
+        let secret = try ephemeral.sharedSecretFromKeyAgreement(with: sdkEphemeralKey.keyAgreementKey).withUnsafeBytes { Array($0) }
+        challenges[identifiers.acsTransID] = Challenge(
+            record: ACSRecord(scenario: scenario, messageVersion: messageVersion), identifiers: identifiers,
+            key: ConcatKDF.emvcoKey(sharedSecret: secret, partyVInfo: sdkReferenceNumber))
+        return ephemeral.publicKey
+    }
+
+    func record(_ acsTransID: String) -> ACSRecord? { challenges[acsTransID.lowercased()]?.record }
+
+    func handle(body: [UInt8], contentType: String?) -> ACSReply {
+        let text = String(decoding: body, as: UTF8.self)
+        if contentType?.lowercased().contains("json") == true || body.first == UInt8(ascii: "{") {
+            // A plain Erro from the SDK: record it.
+            if case .object(let object)? = try? JSONParser().parse(body), object["messageType"] == .string("Erro"),
+                let id = object["acsTransID"]?.stringValue?.lowercased(), challenges[id] != nil
+            {
+                challenges[id]?.record.errors.append(object)
+                challenges[id]?.finished = true
+                return ACSReply(status: 200, contentType: "text/plain", body: [])
+            }
+            return ACSReply(status: 400, contentType: "text/plain", body: Array("not an Erro".utf8))
+        }
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 5, let headerBytes = try? Base64.urlDecode(parts[0]),
+            case .object(let header)? = try? JSONParser().parse(headerBytes), let kid = header["kid"]?.stringValue?.lowercased(),
+            var challenge = challenges[kid]
+        else {
+            return ACSReply(status: 400, contentType: "text/plain", body: Array("unknown transaction".utf8))
+        }
+        defer { challenges[kid] = challenge }
+        let request: JSONObject
+        do {
+            let (first, _) = challenge.key.withUnsafeBytes { (SymmetricKey(data: $0[0..<16]), SymmetricKey(data: $0[16..<32])) }
+            let plaintext = try JWE.decrypt(text, using: .direct([.a128cbcHS256: challenge.key, .a128gcm: first]), expecting: .init(keyID: .exactly(kid))).plaintext
+            guard case .object(let object) = try JSONParser().parse(plaintext) else { throw JOSEError(.malformedJSON, "not an object") }
+            request = object
+        } catch {
+            challenge.record.unreadable.append("\(error)")
+            return erro(challenge, code: "302", description: "Data Decryption Failure", detail: "CReq could not be decrypted")
+        }
+        challenge.record.requests.append(request)
+        challenge.record.requestHeaders.append(header)
+        guard request["sdkCounterStoA"] == .string(ChallengeRequestBuilder.counterText(challenge.expectedCounter)) else {
+            return erro(challenge, code: "302", description: "Data Decryption Failure", detail: "sdkCounterStoA")
+        }
+        challenge.expectedCounter += 1
+        let requestEncryption = ContentEncryption(rawValue: header["enc"]?.stringValue ?? "") ?? .a128cbcHS256
+        return reply(to: request, challenge: &challenge, encryption: options.responseEncryption ?? requestEncryption)
+    }
+
+    private func erro(_ challenge: Challenge, code: String, description: String, detail: String) -> ACSReply {
+        let message = ErrorMessage(
+            errorCode: code, errorComponent: "A", errorDescription: description, errorDetail: detail, errorMessageType: "CReq",
+            messageVersion: challenge.record.messageVersion, threeDSServerTransID: challenge.identifiers.threeDSServerTransID,
+            acsTransID: challenge.identifiers.acsTransID, sdkTransID: challenge.identifiers.sdkTransID)
+        return ACSReply(status: 200, contentType: "application/json; charset=UTF-8", body: message.json.serializedBytes)
+    }
+
+    private func reply(to request: JSONObject, challenge: inout Challenge, encryption: ContentEncryption) -> ACSReply {
+        let scenario = challenge.record.scenario
+        let first = challenge.step == 0
+        challenge.step += 1
+        if first, scenario == .faultErro {
+            return erro(challenge, code: "305", description: "Transaction Data Not Valid", detail: "the TestLab ACS refuses this card")
+        }
+        var content = ScenarioScript.response(to: request, challenge: &challenge, imageBase: imageBase)
+        var reply = ACSReply(status: 200, contentType: "application/jose; charset=UTF-8", body: [])
+        var flipTag = false
+        if first {
+            switch scenario {
+            case .faultBadTag: flipTag = true
+            case .faultWrongCounter: content["acsCounterAtoS"] = .string("007")
+            case .faultWrongTransactionID: content["sdkTransID"] = .string(UUID().uuidString.lowercased())
+            case .faultMissingField: content["challengeInfoLabel"] = nil
+            case .faultCriticalExtension:
+                content["messageExtension"] = .array([.object([
+                    "name": .string("TestLabCritical"), "id": .string("A999999999-001"), "criticalityIndicator": .bool(true), "data": .object([:]),
+                ])])
+            case .faultSlow: reply.delay = options.slowResponseDelay
+            default: break
+            }
+        }
+        if content["challengeCompletionInd"] == .string("Y") {
+            challenge.record.finalStatus = content["transStatus"]?.stringValue
+            challenge.finished = true
+        }
+        do {
+            let (_, second) = challenge.key.withUnsafeBytes { (SymmetricKey(data: $0[0..<16]), SymmetricKey(data: $0[16..<32])) }
+            var iv = [UInt8](repeating: 0xFF, count: encryption.ivByteCount)
+            iv[iv.count - 1] = UInt8(truncatingIfNeeded: challenge.acsCounter)
+            var compact = try JWE.encrypt(
+                content.serializedBytes, to: .direct(encryption == .a128gcm ? second : challenge.key), encryption: encryption,
+                keyID: challenge.identifiers.acsTransID, iv: iv)
+            if flipTag {
+                var parts = compact.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+                var tag = try Base64.urlDecode(parts[4])
+                tag[0] ^= 0x01
+                parts[4] = Base64.urlEncode(tag)
+                compact = parts.joined(separator: ".")
+            }
+            reply.body = Array(compact.utf8)
+        } catch {
+            return ACSReply(status: 500, contentType: "text/plain", body: Array("CRes encryption failed".utf8))
+        }
+        challenge.acsCounter += 1
+        return reply
+    }
+}

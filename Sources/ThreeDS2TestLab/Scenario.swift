@@ -1,0 +1,69 @@
+/// What the TestLab does for a card number. The table is documented in the README.
+public enum Scenario: String, Sendable, Hashable, CaseIterable {
+    case frictionlessY, frictionlessN, frictionlessA, frictionlessU, frictionlessR
+    case text, singleSelect, multiSelect, outOfBand, html, information
+    case faultBadTag, faultWrongCounter, faultWrongTransactionID, faultMissingField, faultCriticalExtension, faultErro, faultSlow
+
+    /// The card number that selects the scenario.
+    public var cardNumber: String {
+        switch self {
+        case .frictionlessY: "4000000000001000"
+        case .frictionlessN: "4000000000001018"
+        case .frictionlessA: "4000000000001026"
+        case .frictionlessU: "4000000000001034"
+        case .frictionlessR: "4000000000001042"
+        case .text: "4000000000002000"
+        case .singleSelect: "4000000000002018"
+        case .multiSelect: "4000000000002026"
+        case .outOfBand: "4000000000002034"
+        case .html: "4000000000002042"
+        case .information: "4000000000002059"
+        case .faultBadTag: "4000000000009001"
+        case .faultWrongCounter: "4000000000009019"
+        case .faultWrongTransactionID: "4000000000009027"
+        case .faultMissingField: "4000000000009035"
+        case .faultCriticalExtension: "4000000000009043"
+        case .faultErro: "4000000000009050"
+        case .faultSlow: "4000000000009068"
+        }
+    }
+
+    /// The scenario for a card number, if any.
+    public init?(cardNumber: String) {
+        guard let match = Self.allCases.first(where: { $0.cardNumber == cardNumber }) else { return nil }
+        self = match
+    }
+
+    /// The ARes `transStatus` of a frictionless scenario, or `nil` when a challenge is required.
+    public var frictionlessStatus: String? {
+        switch self {
+        case .frictionlessY: "Y"
+        case .frictionlessN: "N"
+        case .frictionlessA: "A"
+        case .frictionlessU: "U"
+        case .frictionlessR: "R"
+        default: nil
+        }
+    }
+
+    /// One line for the README table.
+    public var summary: String {
+        switch self {
+        case .frictionlessY, .frictionlessN, .frictionlessA, .frictionlessU, .frictionlessR:
+            "frictionless, ARes transStatus \(frictionlessStatus ?? "")"
+        case .text: "text code: 123456 → Y; a wrong code shows the screen again with the warning (3 wrong → N); resend shows a new screen; cancel → N"
+        case .singleSelect: "single select: any one option → Y"
+        case .multiSelect: "multi select: exactly q1 and q3 → Y, anything else → N"
+        case .outOfBand: "out of band: continue → Y (2.3.1 adds an app URL)"
+        case .html: "HTML form: otp 123456 with the Verify button → Y; Cancel button → N"
+        case .information: "2.3.1 information screen: continue → text code screen (older versions: text code screen)"
+        case .faultBadTag: "fault: the first CRes has a flipped tag bit (SDK sends Erro 302)"
+        case .faultWrongCounter: "fault: the first CRes has acsCounterAtoS 007 (SDK sends Erro 302)"
+        case .faultWrongTransactionID: "fault: the first CRes has another sdkTransID (SDK sends Erro 301)"
+        case .faultMissingField: "fault: the first CRes lacks challengeInfoLabel (SDK sends Erro 201)"
+        case .faultCriticalExtension: "fault: the first CRes has an unknown critical extension (SDK sends Erro 202)"
+        case .faultErro: "fault: the ACS answers the first CReq with an Erro 305 (SDK sends nothing back)"
+        case .faultSlow: "fault: the ACS answers the first CReq after the slow delay (SDK sends Erro 402, timed out)"
+        }
+    }
+}

@@ -1,0 +1,294 @@
+import Crypto
+public import Foundation
+import Hummingbird
+import HummingbirdTLS
+public import Logging
+import NIOCore
+import NIOSSL
+import Synchronization
+public import ThreeDS2JOSE
+import ThreeDS2Messages
+import X509
+import _CryptoExtras
+import HummingbirdCore
+
+/// How a TestLab runs.
+public struct TestLabOptions: Sendable {
+    /// Which key signs the ACS signed content.
+    public enum Signer: String, Sendable, CaseIterable {
+        /// RSA, PS256.
+        case rsa
+        /// EC P-256, ES256.
+        case ec
+    }
+
+    /// The port; 0 picks a free one.
+    public var port: Int
+    /// HTTPS (the default) or plain HTTP.
+    public var useTLS: Bool
+    /// The ACS signer.
+    public var signer: Signer
+    /// The CRes content encryption; the CReq's when `nil`.
+    public var responseEncryption: ContentEncryption?
+    /// How long the slow-response fault waits.
+    public var slowResponseDelay: Duration
+    /// Where to write the PEM files a client needs, if anywhere.
+    public var pkiDirectory: URL?
+
+    /// Creates options.
+    public init(
+        port: Int = 0, useTLS: Bool = true, signer: Signer = .rsa, responseEncryption: ContentEncryption? = nil,
+        slowResponseDelay: Duration = .seconds(11), pkiDirectory: URL? = nil
+    ) {
+        self.port = port
+        self.useTLS = useTLS
+        self.signer = signer
+        self.responseEncryption = responseEncryption
+        self.slowResponseDelay = slowResponseDelay
+        self.pkiDirectory = pkiDirectory
+    }
+}
+
+/// What the TestLab 3DS Server and DS saw of one authentication request.
+public struct AuthenticationRecord: Sendable {
+    /// The request JSON.
+    public var request: JSONObject
+    /// The directory server whose key decrypted the device data.
+    public var directoryServerID: String
+    /// The decrypted device data JSON.
+    public var deviceData: JSONObject
+    /// The response sent.
+    public var response: JSONObject
+}
+
+/// A reference 3DS Server, directory server and ACS on loopback, with its own PKI. Start it in a test or with
+/// `threeds testlab`; point the SDK at ``baseURL`` with ``configure(_:)``.
+public final class TestLab: Sendable {
+    /// The directory server ID whose encryption key is RSA (the UL test DS ID for RSA).
+    public static let rsaDirectoryServerID = "F055545342"
+    /// The directory server ID whose encryption key is EC (the UL test DS ID for EC).
+    public static let ecDirectoryServerID = "F155545342"
+    /// The ACS reference number the lab reports.
+    public static let acsReferenceNumber = "3DS_LOA_ACS_TLAB_020300_00001"
+
+    /// The lab's PKI.
+    public let pki: LabPKI
+    /// The base URL, for example `https://127.0.0.1:54321`.
+    public let baseURL: URL
+    /// The options it runs with.
+    public let options: TestLabOptions
+    let acs: AccessControlServer
+    private let records: RecordStore
+    private let serverTask: Task<Void, any Error>
+
+    private init(pki: LabPKI, baseURL: URL, options: TestLabOptions, acs: AccessControlServer, records: RecordStore, serverTask: Task<Void, any Error>) {
+        self.pki = pki
+        self.baseURL = baseURL
+        self.options = options
+        self.acs = acs
+        self.records = records
+        self.serverTask = serverTask
+    }
+
+    /// Starts a lab and returns once it listens.
+    ///
+    /// - Parameters:
+    ///   - options: How to run.
+    ///   - logger: Where the lab logs.
+    /// - Returns: The running lab.
+    /// - Throws: An error when the PKI, the TLS setup or the listener fails.
+    public static func start(options: TestLabOptions = TestLabOptions(), logger: Logger = Logger(label: "threeds2.testlab")) async throws -> TestLab {
+        let pki = try LabPKI.make()
+        if let directory = options.pkiDirectory { try pki.writeClientFiles(to: directory) }
+        let scheme = options.useTLS ? "https" : "http"
+        let bound = AsyncStream<Int>.makeStream()
+        let records = RecordStore()
+        let (portStream, portContinuation) = bound
+        let acsBox = ACSBox()
+        let router = Router()
+        router.post("3ds/authenticate") { request, _ -> Response in
+            let body = try await request.body.collect(upTo: 256 * 1024)
+            guard let lab = acsBox.lab else { return Response(status: .serviceUnavailable) }
+            return await lab.authenticate(Array(buffer: body))
+        }
+        router.post("acs/challenge") { request, _ -> Response in
+            let body = try await request.body.collect(upTo: 256 * 1024)
+            guard let lab = acsBox.lab else { return Response(status: .serviceUnavailable) }
+            let reply = await lab.acs.handle(body: Array(buffer: body), contentType: request.headers[.contentType])
+            if reply.delay > .zero { try? await Task.sleep(for: reply.delay) }
+            return Response(status: .init(code: reply.status), headers: [.contentType: reply.contentType], body: .init(byteBuffer: ByteBuffer(bytes: reply.body)))
+        }
+        let server: HTTPServerBuilder
+        if options.useTLS {
+            let certificate = try NIOSSLCertificate(bytes: try pki.tlsServer.certificateDER, format: .der)
+            let key = try NIOSSLPrivateKey(bytes: Array(pki.tlsServer.privateKey.pemRepresentation.utf8), format: .pem)
+            var tls = TLSConfiguration.makeServerConfiguration(certificateChain: [.certificate(certificate)], privateKey: .privateKey(key))
+            tls.minimumTLSVersion = .tlsv12
+            server = try .tls(.http1(), tlsConfiguration: tls)
+        } else {
+            server = .http1()
+        }
+        var serverLogger = logger
+        serverLogger.logLevel = .warning
+        let app = Application(
+            router: router, server: server, configuration: .init(address: .hostname("127.0.0.1", port: options.port), serverName: "ThreeDS2 TestLab"),
+            onServerRunning: { channel in
+                portContinuation.yield(channel.localAddress?.port ?? 0)
+                portContinuation.finish()
+            }, logger: serverLogger)
+        let task = Task { try await app.runService(gracefulShutdownSignals: []) }
+        var iterator = portStream.makeAsyncIterator()
+        guard let port = await iterator.next(), port > 0, let baseURL = URL(string: "\(scheme)://127.0.0.1:\(port)") else {
+            task.cancel()
+            throw TestLabError("the TestLab server did not start")
+        }
+        let acs = AccessControlServer(options: options, imageBase: options.useTLS ? baseURL.absoluteString + "/images" : nil)
+        let lab = TestLab(pki: pki, baseURL: baseURL, options: options, acs: acs, records: records, serverTask: task)
+        acsBox.set(lab)
+        logger.info("TestLab listening", metadata: ["url": "\(baseURL)"])
+        return lab
+    }
+
+    /// Stops the server.
+    public func stop() async {
+        serverTask.cancel()
+        _ = await serverTask.result
+    }
+
+    /// What the ACS saw of a challenge.
+    public func acsRecord(acsTransID: String) async -> ACSRecord? { await acs.record(acsTransID) }
+
+    /// Every authentication request received so far.
+    public var authentications: [AuthenticationRecord] { records.all }
+
+    /// The authentication-request URL, `…/3ds/authenticate`.
+    public var authenticateURL: URL { baseURL.appendingPathComponent("3ds/authenticate") }
+
+    func authenticate(_ body: [UInt8]) async -> Response {
+        do {
+            let (record, response) = try await handleAuthentication(body)
+            records.append(record)
+            return Self.json(response)
+        } catch let error as TestLabError {
+            return Self.json(["error": .string(error.description)], status: .badRequest)
+        } catch {
+            return Self.json(["error": .string("\(error)")], status: .badRequest)
+        }
+    }
+
+    private func handleAuthentication(_ body: [UInt8]) async throws -> (AuthenticationRecord, JSONObject) {
+        guard case .object(let request) = try JSONParser(limits: .init(maxBytes: 256 * 1024, maxDepth: 8)).parse(body) else {
+            throw TestLabError("the request is not a JSON object")
+        }
+        func field(_ name: String) throws -> String {
+            guard let value = request[name]?.stringValue, !value.isEmpty else { throw TestLabError("\(name) is missing") }
+            return value
+        }
+        let version = try field("messageVersion")
+        guard ["2.1.0", "2.2.0", "2.3.1"].contains(version) else { throw TestLabError("messageVersion \(version) is not supported") }
+        guard try field("deviceChannel") == "01" else { throw TestLabError("deviceChannel must be 01 (app)") }
+        let sdkTransID = try field("sdkTransID").lowercased()
+        guard UUID(uuidString: sdkTransID) != nil else { throw TestLabError("sdkTransID is not a UUID") }
+        _ = try field("sdkAppID")
+        let reference = try field("sdkReferenceNumber")
+        guard let timeout = Int(try field("sdkMaxTimeout")), timeout >= 5 else { throw TestLabError("sdkMaxTimeout must be at least 05") }
+        let card = try field("acctNumber")
+        _ = try field("purchaseAmount")
+        _ = try field("purchaseCurrency")
+        guard let keyValue = request["sdkEphemPubKey"] else { throw TestLabError("sdkEphemPubKey is missing") }
+        let sdkKey = try P256PublicJWK(jsonValue: keyValue)
+        let encrypted = try field("sdkEncData")
+        let (dsID, deviceData) = try decryptDeviceData(encrypted)
+
+        let scenario = Scenario(cardNumber: card) ?? .frictionlessN
+        var response: JSONObject = [
+            "messageVersion": .string(version), "threeDSServerTransID": .string(UUID().uuidString.lowercased()),
+            "acsTransID": .string(UUID().uuidString.lowercased()), "sdkTransID": .string(sdkTransID),
+        ]
+        if let status = scenario.frictionlessStatus {
+            response["transStatus"] = .string(status)
+        } else {
+            let identifiers = TransactionIdentifiers(
+                threeDSServerTransID: response["threeDSServerTransID"]?.stringValue ?? "", acsTransID: response["acsTransID"]?.stringValue ?? "",
+                sdkTransID: sdkTransID)
+            let acsKey = try await acs.register(identifiers: identifiers, scenario: scenario, messageVersion: version, sdkEphemeralKey: sdkKey, sdkReferenceNumber: reference)
+            let content = ACSSignedContent(
+                acsURL: baseURL.appendingPathComponent("acs/challenge").absoluteString, acsEphemeralPublicKey: P256PublicJWK(acsKey),
+                sdkEphemeralPublicKey: sdkKey)
+            let signer = options.signer == .rsa ? pki.acsSignerRSA : pki.acsSignerEC
+            let key: JWSSigningKey
+            switch signer.privateKey {
+            case .rsa(let rsa): key = .ps256(privateKeyDER: Array(rsa.derRepresentation))
+            case .p256(let ec): key = .es256(ec)
+            }
+            let signed = try JWS.sign(
+                content.json.serializedBytes, with: key, certificateChain: [signer.certificate, pki.dsIntermediate.certificate, pki.dsRoot.certificate])
+            response["transStatus"] = .string("C")
+            response["acsReferenceNumber"] = .string(Self.acsReferenceNumber)
+            response["acsSignedContent"] = .string(signed)
+            response["acsRenderingType"] = .object([
+                "acsInterface": .string(scenario == .html ? "02" : "01"), "acsUiTemplate": .string(Self.template(scenario)),
+            ])
+        }
+        return (AuthenticationRecord(request: request, directoryServerID: dsID, deviceData: deviceData, response: response), response)
+    }
+
+    private static func template(_ scenario: Scenario) -> String {
+        switch scenario {
+        case .singleSelect: "02"
+        case .multiSelect: "03"
+        case .outOfBand: "04"
+        case .html: "05"
+        case .information: "07"
+        default: "01"
+        }
+    }
+
+    /// Decrypts device data as the directory server does: RSA-OAEP-256 to the RSA DS key, ECDH-ES (PartyVInfo = DS
+    /// ID) to the EC one.
+    private func decryptDeviceData(_ compact: String) throws -> (String, JSONObject) {
+        let header = try JSONParser().parse(try Base64.urlDecode(compact.split(separator: ".", omittingEmptySubsequences: false).first ?? ""))
+        let dsID: String
+        let key: JWEDecryptionKey
+        switch header.objectValue?["alg"]?.stringValue {
+        case "RSA-OAEP-256":
+            guard case .rsa(let rsa) = pki.dsEncryptionRSA.privateKey else { throw TestLabError("lab RSA key missing") }
+            (dsID, key) = (Self.rsaDirectoryServerID, .rsaOAEP256(privateKeyDER: Array(rsa.derRepresentation)))
+        case "ECDH-ES":
+            guard case .p256(let ec) = pki.dsEncryptionEC.privateKey else { throw TestLabError("lab EC key missing") }
+            (dsID, key) = (Self.ecDirectoryServerID, .ecdhES(try P256.KeyAgreement.PrivateKey(rawRepresentation: ec.rawRepresentation), derivation: .emvco(partyVInfo: Self.ecDirectoryServerID)))
+        default:
+            throw TestLabError("sdkEncData has an unknown alg")
+        }
+        let plaintext = try JWE.decrypt(compact, using: key).plaintext
+        guard case .object(let deviceData) = try JSONParser().parse(plaintext) else { throw TestLabError("device data is not a JSON object") }
+        return (dsID, deviceData)
+    }
+
+    static func json(_ object: JSONObject, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json; charset=UTF-8"], body: .init(byteBuffer: ByteBuffer(bytes: object.serializedBytes)))
+    }
+}
+
+/// The authentication records, shared with the routes.
+final class RecordStore: Sendable {
+    private let value = Mutex<[AuthenticationRecord]>([])
+    var all: [AuthenticationRecord] { value.withLock { $0 } }
+    func append(_ record: AuthenticationRecord) { value.withLock { $0.append(record) } }
+}
+
+/// Lets the routes, built before the lab exists, reach it once it does.
+final class ACSBox: Sendable {
+    private let value = Mutex<TestLab?>(nil)
+    var lab: TestLab? { value.withLock { $0 } }
+    func set(_ lab: TestLab) { value.withLock { $0 = lab } }
+}
+
+/// A TestLab failure with a readable description.
+public struct TestLabError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong.
+    public let description: String
+
+    /// Creates an error.
+    public init(_ description: String) { self.description = description }
+}
