@@ -1,0 +1,188 @@
+import Clocks
+import Foundation
+import Synchronization
+import Testing
+import ThreeDS2JOSE
+import ThreeDS2Messages
+import ThreeDS2SDK
+import ThreeDS2TestLab
+
+/// A presenter that never answers until cancelled.
+struct SilentPresenter: ChallengePresenter {
+    func present(_ screen: ChallengeScreen) async -> ChallengeAnswer {
+        while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(10)) }
+        return ChallengeAnswer(.cancel)
+    }
+}
+
+/// A transport that fails every request.
+struct BrokenTransport: ChallengeTransport {
+    func post(url: URL, body: [UInt8], contentType: String, timeout: Duration) async throws -> TransportResponse {
+        throw TransportError("connection refused (test)")
+    }
+}
+
+/// Records the callbacks a receiver gets.
+final class RecordingReceiver: ChallengeStatusReceiver, Sendable {
+    let calls = Mutex<[String]>([])
+    func completed(_ event: CompletionEvent) { calls.withLock { $0.append("completed:\(event.transactionStatus)") } }
+    func cancelled() { calls.withLock { $0.append("cancelled") } }
+    func timedout() { calls.withLock { $0.append("timedout") } }
+    func protocolError(_ event: ProtocolErrorEvent) { calls.withLock { $0.append("protocolError:\(event.errorMessage.errorCode)") } }
+    func runtimeError(_ event: RuntimeErrorEvent) { calls.withLock { $0.append("runtimeError:\(event.errorCode)") } }
+}
+
+/// Prepares a transaction and its ARes against a lab.
+func prepare(_ scenario: Scenario, lab: TestLab, configure: (inout ConfigParameters) throws -> Void = { _ in }) async throws
+    -> (ThreeDS2Service, Transaction, ChallengeParameters, HTTPClientTransport)
+{
+    let service = ThreeDS2Service()
+    var config = try lab.sdkConfiguration(dataDirectory: temporaryDirectory())
+    try configure(&config)
+    try service.initialize(configParameters: config)
+    let transaction = try service.createTransaction(directoryServerID: TestLab.rsaDirectoryServerID, messageVersion: "2.2.0")
+    let transport = try lab.makeTransport()
+    let response = try await ThreeDSServerClient(serverURL: lab.baseURL, transport: transport).authenticate(
+        parameters: try transaction.getAuthenticationRequestParameters(), purchase: Purchase(cardNumber: scenario.cardNumber, amount: "100", currency: "978"))
+    return (service, transaction, try #require(response.challengeParameters), transport)
+}
+
+/// Advances a test clock in steps until `task` finishes (bounded).
+func drive<T: Sendable>(_ clock: TestClock<Duration>, step: Duration, _ task: Task<T, any Error>) async throws -> T {
+    let done = Mutex(false)
+    let watcher = Task {
+        let value = try await task.value
+        done.withLock { $0 = true }
+        return value
+    }
+    for _ in 0..<2000 where !done.withLock({ $0 }) {
+        await clock.advance(by: step)
+        try await Task.sleep(for: .milliseconds(5))
+    }
+    return try await watcher.value
+}
+
+@Suite("Timers, failures and the receiver")
+struct TimerAndFailureTests {
+    @Test("no CRes within 10 s: Erro 402 for the CReq, outcome timed out (test clock, no waiting)")
+    func responseTimeout() async throws {
+        let lab = try await LabPool.shared.lab(TestLabOptions(slowResponseDelay: .seconds(3)))
+        let (_, transaction, parameters, transport) = try await prepare(.faultSlow, lab: lab)
+        let clock = TestClock()
+        let started = ContinuousClock.now
+        let task = Task { try await transaction.challenge(parameters, presenter: ScriptedPresenter(answers: []), timeout: .seconds(300), transport: transport, clock: clock) }
+        let outcome = try await drive(clock, step: .seconds(1), task)
+        #expect(outcome == .timedOut)
+        #expect(ContinuousClock.now - started < .seconds(3))
+        try await Task.sleep(for: .seconds(3.5))  // let the slow ACS finish its sleep, so its record is complete
+        let record = try #require(await lab.acsRecord(acsTransID: parameters.acsTransactionID))
+        let erro = try #require(record.errors.first)
+        #expect(erro["errorCode"] == .string("402") && erro["errorMessageType"] == .string("CReq") && erro["errorComponent"] == .string("C"))
+        try await transport.shutdown()
+    }
+
+    @Test("the overall timer expires while the cardholder does nothing: Erro 402, timed out")
+    func overallTimeout() async throws {
+        let lab = try await LabPool.shared.lab()
+        let (_, transaction, parameters, transport) = try await prepare(.text, lab: lab)
+        let clock = TestClock()
+        let task = Task { try await transaction.challenge(parameters, presenter: SilentPresenter(), timeout: .seconds(300), transport: transport, clock: clock) }
+        let outcome = try await drive(clock, step: .seconds(20), task)
+        #expect(outcome == .timedOut)
+        let record = try #require(await lab.acsRecord(acsTransID: parameters.acsTransactionID))
+        #expect(record.requests.count == 1)
+        #expect(record.errors.first?["errorCode"] == .string("402"))
+        #expect(record.errors.first?["errorDetail"] == .string("Timeout expiry reached for the transaction"))
+        try await transport.shutdown()
+    }
+
+    @Test("a timeout under five minutes is invalid input; IDs must be UUIDs")
+    func parameterValidation() async throws {
+        let lab = try await LabPool.shared.lab()
+        let (_, transaction, parameters, transport) = try await prepare(.text, lab: lab)
+        await #expect(throws: ThreeDS2Error.self) {
+            try await transaction.challenge(parameters, presenter: ScriptedPresenter(answers: []), timeout: .seconds(299), transport: transport)
+        }
+        var bad = parameters
+        bad.acsTransactionID = "not-a-uuid"
+        do {
+            _ = try await transaction.challenge(bad, presenter: ScriptedPresenter(answers: []), timeout: .seconds(300), transport: transport)
+            Issue.record("a bad acsTransactionID was accepted")
+        } catch {
+            #expect(error.kind == .invalidInput && error.message.contains("acsTransactionID"))
+        }
+        let record = try #require(await lab.acsRecord(acsTransID: parameters.acsTransactionID))
+        #expect(record.requests.isEmpty)
+        try await transport.shutdown()
+    }
+
+    @Test("signed content that fails verification: runtime error and no CReq at all")
+    func signedContentFailure() async throws {
+        let lab = try await LabPool.shared.lab()
+        let other = try LabPKI.make()
+        let (_, transaction, parameters, transport) = try await prepare(.text, lab: lab) { config in
+            // The right encryption key, but another PKI's root: the x5c chain cannot be trusted.
+            try config.removeParam(group: "ds:\(TestLab.rsaDirectoryServerID)", name: "rootCertificates")
+            try config.addParam(group: "ds:\(TestLab.rsaDirectoryServerID)", name: "rootCertificates", value: try other.dsRoot.certificatePEM)
+        }
+        let outcome = try await transaction.challenge(parameters, presenter: ScriptedPresenter(answers: [.text("123456")]), transport: transport)
+        guard case .runtimeError(let code, let message) = outcome else { Issue.record("expected a runtime error, got \(outcome)"); return }
+        #expect(code == "signedContent" && message.contains("untrustedCertificateChain"))
+        #expect(try #require(await lab.acsRecord(acsTransID: parameters.acsTransactionID)).requests.isEmpty)
+        #expect(transaction.isClosed)
+        try await transport.shutdown()
+    }
+
+    @Test("a tampered signed content is refused before any CReq")
+    func tamperedSignedContent() async throws {
+        let lab = try await LabPool.shared.lab()
+        let (_, transaction, parameters, transport) = try await prepare(.text, lab: lab)
+        var tampered = parameters
+        var parts = parameters.acsSignedContent.split(separator: ".").map(String.init)
+        var payload = try Base64.urlDecode(parts[1])
+        payload[10] ^= 0x01
+        parts[1] = Base64.urlEncode(payload)
+        tampered.acsSignedContent = parts.joined(separator: ".")
+        let outcome = try await transaction.challenge(tampered, presenter: ScriptedPresenter(answers: []), transport: transport)
+        #expect(outcome.name == "runtimeError")
+        #expect(try #require(await lab.acsRecord(acsTransID: parameters.acsTransactionID)).requests.isEmpty)
+        try await transport.shutdown()
+    }
+
+    @Test("a transport failure is a runtime error")
+    func transportFailure() async throws {
+        let lab = try await LabPool.shared.lab()
+        let (_, transaction, parameters, transport) = try await prepare(.text, lab: lab)
+        let outcome = try await transaction.challenge(parameters, presenter: ScriptedPresenter(answers: []), transport: BrokenTransport())
+        #expect(outcome == .runtimeError(code: "transport", message: "connection refused (test)"))
+        try await transport.shutdown()
+    }
+
+    @Test("plain http to the ACS is refused unless the configuration allows loopback http")
+    func plainHTTP() async throws {
+        let lab = try await LabPool.shared.lab(TestLabOptions(useTLS: false))
+        let (_, refused, parameters, transport) = try await prepare(.text, lab: lab) { $0.allowsPlainHTTPLoopback = false }
+        let outcome = try await refused.challenge(parameters, presenter: ScriptedPresenter(answers: []), transport: transport)
+        #expect(outcome.name == "runtimeError")
+        let (_, allowed, allowedParameters, transport2) = try await prepare(.text, lab: lab)
+        #expect(try await allowed.challenge(allowedParameters, presenter: ScriptedPresenter(answers: [.text("123456")]), transport: transport2) == .completed(transStatus: "Y"))
+        try await transport.shutdown()
+        try await transport2.shutdown()
+    }
+
+    @Test("doChallenge calls the receiver exactly once")
+    func receiverOnce() async throws {
+        let lab = try await LabPool.shared.lab()
+        let (_, transaction, parameters, transport) = try await prepare(.text, lab: lab)
+        let receiver = RecordingReceiver()
+        let presenter = ScriptedPresenter(answers: [.text("000000"), .text("123456")])
+        try transaction.doChallenge(challengeParameters: parameters, challengeStatusReceiver: receiver, timeout: .seconds(300), presenter: presenter, transport: transport)
+        for _ in 0..<500 where receiver.calls.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(10)) }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(receiver.calls.withLock { $0 } == ["completed:Y"])
+        #expect(throws: ThreeDS2Error.self) {
+            try transaction.doChallenge(challengeParameters: parameters, challengeStatusReceiver: receiver, timeout: .seconds(300), presenter: presenter, transport: transport)
+        }
+        try await transport.shutdown()
+    }
+}
