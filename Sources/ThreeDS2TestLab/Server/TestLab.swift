@@ -5,6 +5,7 @@ import HummingbirdTLS
 public import Logging
 import NIOCore
 import NIOSSL
+import ServiceLifecycle
 import Synchronization
 public import ThreeDS2JOSE
 import ThreeDS2Messages
@@ -80,14 +81,16 @@ public final class TestLab: Sendable {
     let acs: AccessControlServer
     private let records: RecordStore
     private let serverTask: Task<Void, any Error>
+    private let serviceGroup: ServiceGroup
 
-    private init(pki: LabPKI, baseURL: URL, options: TestLabOptions, acs: AccessControlServer, records: RecordStore, serverTask: Task<Void, any Error>) {
+    private init(pki: LabPKI, baseURL: URL, options: TestLabOptions, acs: AccessControlServer, records: RecordStore, serverTask: Task<Void, any Error>, serviceGroup: ServiceGroup) {
         self.pki = pki
         self.baseURL = baseURL
         self.options = options
         self.acs = acs
         self.records = records
         self.serverTask = serverTask
+        self.serviceGroup = serviceGroup
     }
 
     /// Starts a lab and returns once it listens.
@@ -136,22 +139,23 @@ public final class TestLab: Sendable {
                 portContinuation.yield(channel.localAddress?.port ?? 0)
                 portContinuation.finish()
             }, logger: serverLogger)
-        let task = Task { try await app.runService(gracefulShutdownSignals: []) }
+        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: serverLogger))
+        let task = Task { try await group.run() }
         var iterator = portStream.makeAsyncIterator()
         guard let port = await iterator.next(), port > 0, let baseURL = URL(string: "\(scheme)://127.0.0.1:\(port)") else {
             task.cancel()
             throw TestLabError("the TestLab server did not start")
         }
         let acs = AccessControlServer(options: options, imageBase: options.useTLS ? baseURL.absoluteString + "/images" : nil)
-        let lab = TestLab(pki: pki, baseURL: baseURL, options: options, acs: acs, records: records, serverTask: task)
+        let lab = TestLab(pki: pki, baseURL: baseURL, options: options, acs: acs, records: records, serverTask: task, serviceGroup: group)
         acsBox.set(lab)
         logger.info("TestLab listening", metadata: ["url": "\(baseURL)"])
         return lab
     }
 
-    /// Stops the server.
+    /// Stops the server gracefully: open requests finish, then the listener closes.
     public func stop() async {
-        serverTask.cancel()
+        await serviceGroup.triggerGracefulShutdown()
         _ = await serverTask.result
     }
 

@@ -1,0 +1,85 @@
+import Foundation
+import Logging
+import ThreeDS2JOSE
+import ThreeDS2Messages
+import ThreeDS2SDK
+
+/// The outcome of one payment, as `--json` prints it.
+struct PaymentResult {
+    var flow: String
+    var outcome: String
+    var transStatus: String?
+    var sdkTransID: String
+    var error: ErrorMessage?
+    var runtimeError: (code: String, message: String)?
+
+    var json: JSONObject {
+        var object: JSONObject = ["flow": .string(flow), "outcome": .string(outcome)]
+        if let transStatus { object["transStatus"] = .string(transStatus) }
+        object["sdkTransID"] = .string(sdkTransID)
+        if let error {
+            object["error"] = .object([
+                "errorCode": .string(error.errorCode), "errorComponent": .string(error.errorComponent),
+                "errorDescription": .string(error.errorDescription), "errorDetail": .string(error.errorDetail),
+            ])
+        }
+        if let runtimeError { object["runtimeError"] = .object(["code": .string(runtimeError.code), "message": .string(runtimeError.message)]) }
+        return object
+    }
+
+    /// 0 for frictionless, completed and cancelled; 1 otherwise.
+    var exitCode: Int32 { ["frictionless", "completed", "cancelled"].contains(outcome) ? 0 : 1 }
+
+    var summary: String {
+        switch outcome {
+        case "frictionless": "Frictionless: transStatus \(transStatus ?? "?")"
+        case "completed": "Challenge completed: transStatus \(transStatus ?? "?")"
+        case "cancelled": "Challenge cancelled by the cardholder"
+        case "timedout": "Challenge timed out"
+        case "protocolError": "Protocol error \(error?.errorCode ?? "?") from component \(error?.errorComponent ?? "?"): \(error?.errorDescription ?? "") (\(error?.errorDetail ?? ""))"
+        default: "Runtime error \(runtimeError?.code ?? "?"): \(runtimeError?.message ?? "")"
+        }
+    }
+}
+
+/// Initialize → transaction → 3DS Server → challenge when asked, as an app does it.
+struct PayFlow {
+    let configuration: ConfigParameters
+    let serverURL: URL
+    let directoryServerID: String
+    let messageVersion: String?
+    let purchase: Purchase
+    let requestorAppURL: String?
+    let timeout: Duration
+    let presenter: any ChallengePresenter
+    let transport: HTTPClientTransport
+    var verbose = false
+
+    func run(progress: (String) -> Void) async throws -> PaymentResult {
+        var logger = Logger(label: "threeds2.sdk")
+        logger.logLevel = verbose ? .info : .warning
+        let service = ThreeDS2Service(logger: logger)
+        try service.initialize(configParameters: configuration)
+        defer { try? service.cleanup() }
+        for warning in try service.warnings { progress("security warning \(warning)") }
+        let transaction = try service.createTransaction(directoryServerID: directoryServerID, messageVersion: messageVersion)
+        defer { transaction.close() }
+        let parameters = try transaction.getAuthenticationRequestParameters()
+        progress("AReq parameters built (message version \(parameters.messageVersion), sdkTransID \(parameters.sdkTransactionID))")
+        let response = try await ThreeDSServerClient(serverURL: serverURL, transport: transport).authenticate(
+            parameters: parameters, purchase: purchase, requestorAppURL: requestorAppURL)
+        progress("3DS Server answered transStatus \(response.transStatus)")
+        guard let challenge = response.challengeParameters else {
+            return PaymentResult(flow: "frictionless", outcome: "frictionless", transStatus: response.transStatus, sdkTransID: parameters.sdkTransactionID)
+        }
+        let outcome = try await transaction.challenge(challenge, presenter: presenter, timeout: timeout, transport: transport)
+        var result = PaymentResult(flow: "challenge", outcome: outcome.name, sdkTransID: parameters.sdkTransactionID)
+        switch outcome {
+        case .completed(let status): result.transStatus = status
+        case .protocolError(let message): result.error = message
+        case .runtimeError(let code, let message): result.runtimeError = (code, message)
+        case .cancelled, .timedOut: break
+        }
+        return result
+    }
+}
