@@ -148,6 +148,10 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "ThreeDS2MessagesTests",
+            dependencies: ["ThreeDS2Messages", "ThreeDS2JOSE"]
+        ),
+        .testTarget(
             name: "ThreeDS2ChallengeTests",
             dependencies: [
                 "ThreeDS2SDK",
