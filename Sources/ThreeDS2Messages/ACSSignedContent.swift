@@ -16,12 +16,18 @@ public struct ACSSignedContent: Sendable, Hashable {
     /// - Throws: A description of what is wrong.
     public init(payload: [UInt8]) throws(JOSEError) {
         let value = try JSONParser(limits: .init(maxBytes: 16 * 1024, maxDepth: 8)).parse(payload)
-        guard case .object(let object) = value else { throw JOSEError(.invalidHeader, "ACS signed content is not a JSON object") }
+        guard case .object(let object) = value else {
+            throw JOSEError(.invalidHeader, "ACS signed content is not a JSON object")
+        }
         guard case .string(let url)? = object["acsURL"], !url.isEmpty, url.count <= 2048 else {
             throw JOSEError(.invalidHeader, "ACS signed content has no acsURL of at most 2048 characters")
         }
-        guard let acsKey = object["acsEphemPubKey"] else { throw JOSEError(.invalidKey, "ACS signed content has no acsEphemPubKey") }
-        guard let sdkKey = object["sdkEphemPubKey"] else { throw JOSEError(.invalidKey, "ACS signed content has no sdkEphemPubKey") }
+        guard let acsKey = object["acsEphemPubKey"] else {
+            throw JOSEError(.invalidKey, "ACS signed content has no acsEphemPubKey")
+        }
+        guard let sdkKey = object["sdkEphemPubKey"] else {
+            throw JOSEError(.invalidKey, "ACS signed content has no sdkEphemPubKey")
+        }
         acsURL = url
         acsEphemeralPublicKey = try P256PublicJWK(jsonValue: acsKey)
         sdkEphemeralPublicKey = try P256PublicJWK(jsonValue: sdkKey)
@@ -36,6 +42,9 @@ public struct ACSSignedContent: Sendable, Hashable {
 
     /// The payload JSON.
     public var json: JSONObject {
-        ["acsURL": .string(acsURL), "acsEphemPubKey": .object(acsEphemeralPublicKey.jsonObject), "sdkEphemPubKey": .object(sdkEphemeralPublicKey.jsonObject)]
+        [
+            "acsURL": .string(acsURL), "acsEphemPubKey": .object(acsEphemeralPublicKey.jsonObject),
+            "sdkEphemPubKey": .object(sdkEphemeralPublicKey.jsonObject),
+        ]
     }
 }

@@ -63,10 +63,14 @@ public struct ChallengeRequestBuilder: Sendable {
     /// - Returns: The CReq JSON object.
     /// - Throws: ``ProtocolViolation`` of code 203 when an entry breaks a length or version rule (the SDK must not
     ///   send it).
-    public func request(counter: Int, answer: ChallengeAnswer?, askedWhitelisting: Bool = false) throws(ProtocolViolation) -> JSONObject {
+    public func request(counter: Int, answer: ChallengeAnswer?, askedWhitelisting: Bool = false)
+        throws(ProtocolViolation) -> JSONObject
+    {
         var object: JSONObject = [
-            "threeDSServerTransID": .string(identifiers.threeDSServerTransID), "acsTransID": .string(identifiers.acsTransID),
-            "messageType": .string("CReq"), "messageVersion": .string(messageVersion), "sdkTransID": .string(identifiers.sdkTransID),
+            "threeDSServerTransID": .string(identifiers.threeDSServerTransID),
+            "acsTransID": .string(identifiers.acsTransID),
+            "messageType": .string("CReq"), "messageVersion": .string(messageVersion),
+            "sdkTransID": .string(identifiers.sdkTransID),
             "sdkCounterStoA": .string(Self.counterText(counter)),
         ]
         let modern = version?.isAtLeast2_2 ?? false
@@ -75,26 +79,53 @@ public struct ChallengeRequestBuilder: Sendable {
         guard let answer else { return object }
         switch answer.action {
         case .submitText(let text):
-            guard !text.isEmpty else { return try request(counter: counter, answer: ChallengeAnswer(.submitEmpty, whitelisting: answer.whitelisting), askedWhitelisting: askedWhitelisting) }
-            guard text.count <= 45 else { throw ProtocolViolation(.invalidFormat, detail: "challengeDataEntry", explanation: "the entry is longer than 45 characters") }
+            guard !text.isEmpty else {
+                return try request(
+                    counter: counter, answer: ChallengeAnswer(.submitEmpty, whitelisting: answer.whitelisting),
+                    askedWhitelisting: askedWhitelisting)
+            }
+            guard text.count <= 45 else {
+                throw ProtocolViolation(
+                    .invalidFormat, detail: "challengeDataEntry", explanation: "the entry is longer than 45 characters")
+            }
             object["challengeDataEntry"] = .string(text)
         case .submitSelection(let keys):
-            guard !keys.isEmpty else { return try request(counter: counter, answer: ChallengeAnswer(.submitEmpty, whitelisting: answer.whitelisting), askedWhitelisting: askedWhitelisting) }
+            guard !keys.isEmpty else {
+                return try request(
+                    counter: counter, answer: ChallengeAnswer(.submitEmpty, whitelisting: answer.whitelisting),
+                    askedWhitelisting: askedWhitelisting)
+            }
             let joined = keys.joined(separator: ",")
-            guard joined.count <= 45 else { throw ProtocolViolation(.invalidFormat, detail: "challengeDataEntry", explanation: "the selection is longer than 45 characters") }
+            guard joined.count <= 45 else {
+                throw ProtocolViolation(
+                    .invalidFormat, detail: "challengeDataEntry",
+                    explanation: "the selection is longer than 45 characters")
+            }
             object["challengeDataEntry"] = .string(joined)
         case .submitHTML(let formData):
-            guard formData.count <= 256 else { throw ProtocolViolation(.invalidFormat, detail: "challengeHTMLDataEntry", explanation: "the form data is longer than 256 characters") }
+            guard formData.count <= 256 else {
+                throw ProtocolViolation(
+                    .invalidFormat, detail: "challengeHTMLDataEntry",
+                    explanation: "the form data is longer than 256 characters")
+            }
             object["challengeHTMLDataEntry"] = .string(formData)
         case .submitEmpty:
-            guard modern else { throw ProtocolViolation(.invalidFormat, detail: "challengeNoEntry", explanation: "an empty submission needs message version 2.2.0 or later") }
+            guard modern else {
+                throw ProtocolViolation(
+                    .invalidFormat, detail: "challengeNoEntry",
+                    explanation: "an empty submission needs message version 2.2.0 or later")
+            }
             object["challengeNoEntry"] = .string("Y")
         case .resend:
             object["resendChallenge"] = .string("Y")
         case .oobContinue:
             object["oobContinue"] = current ? .string("01") : .bool(true)
         case .informationContinue:
-            guard current else { throw ProtocolViolation(.invalidFormat, detail: "infoContinueIndicator", explanation: "information screens need message version 2.3.1") }
+            guard current else {
+                throw ProtocolViolation(
+                    .invalidFormat, detail: "infoContinueIndicator",
+                    explanation: "information screens need message version 2.3.1")
+            }
             object["infoContinueIndicator"] = .bool(true)
         case .cancel:
             object["challengeCancel"] = .string("01")

@@ -21,7 +21,10 @@ public struct ChallengeResponseExpectation: Sendable, Hashable {
     public var recognisedExtensions: Set<String>
 
     /// Creates the expectation.
-    public init(identifiers: TransactionIdentifiers, messageVersion: String, acsCounter: Int, recognisedExtensions: Set<String> = []) {
+    public init(
+        identifiers: TransactionIdentifiers, messageVersion: String, acsCounter: Int,
+        recognisedExtensions: Set<String> = []
+    ) {
         self.identifiers = identifiers
         self.messageVersion = messageVersion
         self.acsCounter = acsCounter
@@ -39,24 +42,35 @@ public enum ChallengeResponseValidator {
     ///   - expectation: The identifiers, version and counter expected.
     /// - Returns: The screen or the final status.
     /// - Throws: ``ProtocolViolation`` with the error code and the data element concerned.
-    public static func validate(_ object: JSONObject, expecting expectation: ChallengeResponseExpectation) throws(ProtocolViolation)
+    public static func validate(_ object: JSONObject, expecting expectation: ChallengeResponseExpectation)
+        throws(ProtocolViolation)
         -> ChallengeResponse
     {
         let reader = FieldReader(object: object)
         guard let messageType = try reader.string("messageType") else { throw .missing("messageType") }
         guard messageType == "CRes" else {
-            throw ProtocolViolation(.messageReceivedInvalid, detail: "messageType", explanation: "CRes field `messageType` was \(messageType), expected CRes")
+            throw ProtocolViolation(
+                .messageReceivedInvalid, detail: "messageType",
+                explanation: "CRes field `messageType` was \(messageType), expected CRes")
         }
-        for name in ["threeDSServerTransID", "acsTransID", "sdkTransID", "acsCounterAtoS", "messageVersion", "challengeCompletionInd"]
+        for name in [
+            "threeDSServerTransID", "acsTransID", "sdkTransID", "acsCounterAtoS", "messageVersion",
+            "challengeCompletionInd",
+        ]
         where object[name] == nil || object[name] == .string("") || object[name] == .null {
             throw .missing(name)
         }
         let ids = expectation.identifiers
-        for (name, expected) in [("threeDSServerTransID", ids.threeDSServerTransID), ("acsTransID", ids.acsTransID), ("sdkTransID", ids.sdkTransID)] {
+        for (name, expected) in [
+            ("threeDSServerTransID", ids.threeDSServerTransID), ("acsTransID", ids.acsTransID),
+            ("sdkTransID", ids.sdkTransID),
+        ] {
             let value = try reader.string(name) ?? ""
             guard value.count == 36, UUID(uuidString: value) != nil else { throw .invalid(name, "is not a UUID") }
             guard value.lowercased() == expected.lowercased() else {
-                throw ProtocolViolation(.transactionIDNotRecognised, detail: name, explanation: "CRes field `\(name)` was \(value), expected \(expected)")
+                throw ProtocolViolation(
+                    .transactionIDNotRecognised, detail: name,
+                    explanation: "CRes field `\(name)` was \(value), expected \(expected)")
             }
         }
         let version = try reader.string("messageVersion") ?? ""
@@ -65,21 +79,29 @@ public enum ChallengeResponseValidator {
             throw .invalid("messageVersion", "was \(version), expected \(expectation.messageVersion)")
         }
         let counter = try reader.string("acsCounterAtoS") ?? ""
-        guard counter.count == 3, counter.allSatisfy(\.isASCIIDigit), let counterValue = Int(counter), counterValue <= 255 else {
+        guard counter.count == 3, counter.allSatisfy(\.isASCIIDigit), let counterValue = Int(counter),
+            counterValue <= 255
+        else {
             throw .invalid("acsCounterAtoS", "was \(counter), expected three digits")
         }
         guard counterValue == expectation.acsCounter else {
             throw ProtocolViolation(
                 .decryptionFailure, detail: "acsCounterAtoS",
-                explanation: "CRes field `acsCounterAtoS` was \(counter), expected \(String(format: "%03d", expectation.acsCounter))")
+                explanation:
+                    "CRes field `acsCounterAtoS` was \(counter), expected \(String(format: "%03d", expectation.acsCounter))"
+            )
         }
         let completion = try reader.string("challengeCompletionInd") ?? ""
-        guard completion == "Y" || completion == "N" else { throw .invalid("challengeCompletionInd", "was \(completion), expected Y or N") }
+        guard completion == "Y" || completion == "N" else {
+            throw .invalid("challengeCompletionInd", "was \(completion), expected Y or N")
+        }
         try validateExtensions(object["messageExtension"], recognised: expectation.recognisedExtensions)
 
         if completion == "Y" {
             guard let status = try reader.string("transStatus"), !status.isEmpty else { throw .missing("transStatus") }
-            guard status == "Y" || status == "N" else { throw .invalid("transStatus", "was \(status); a final CRes may carry only Y or N") }
+            guard status == "Y" || status == "N" else {
+                throw .invalid("transStatus", "was \(status); a final CRes may carry only Y or N")
+            }
             return .final(transStatus: status)
         }
         return .screen(try screen(reader, version: version))
@@ -88,8 +110,12 @@ public enum ChallengeResponseValidator {
     private static func validateExtensions(_ value: JSONValue?, recognised: Set<String>) throws(ProtocolViolation) {
         guard let value else { return }
         guard case .array(let extensions) = value else { throw .invalid("messageExtension", "is not an array") }
-        guard extensions.count <= 10 else { throw .invalid("messageExtension", "has \(extensions.count) entries; at most 10") }
-        guard value.serialized.count <= 81_920 else { throw .invalid("messageExtension", "is longer than 81920 characters") }
+        guard extensions.count <= 10 else {
+            throw .invalid("messageExtension", "has \(extensions.count) entries; at most 10")
+        }
+        guard value.serialized.count <= 81_920 else {
+            throw .invalid("messageExtension", "is longer than 81920 characters")
+        }
         var unrecognisedCritical: [String] = []
         for element in extensions {
             guard case .object(let ext) = element,
@@ -97,19 +123,28 @@ public enum ChallengeResponseValidator {
                 case .string(let id)? = ext["id"], !id.isEmpty, id.count <= 64,
                 case .bool(let critical)? = ext["criticalityIndicator"],
                 case .object(let data)? = ext["data"], JSONValue.object(data).serialized.count <= 8059
-            else { throw .invalid("messageExtension", "has an entry without a valid name, id, criticalityIndicator and data") }
+            else {
+                throw .invalid(
+                    "messageExtension", "has an entry without a valid name, id, criticalityIndicator and data")
+            }
             if critical, !recognised.contains(id) { unrecognisedCritical.append(id) }
         }
         if !unrecognisedCritical.isEmpty {
             throw ProtocolViolation(
                 .criticalExtensionNotRecognised, detail: unrecognisedCritical.joined(separator: ","),
-                explanation: "CRes carries critical message extensions the SDK does not recognise: \(unrecognisedCritical.joined(separator: ", "))")
+                explanation:
+                    "CRes carries critical message extensions the SDK does not recognise: \(unrecognisedCritical.joined(separator: ", "))"
+            )
         }
     }
 
     private static func screen(_ reader: FieldReader, version: String) throws(ProtocolViolation) -> ChallengeScreen {
-        guard let uiTypeValue = try reader.string("acsUiType"), !uiTypeValue.isEmpty else { throw .missing("acsUiType") }
-        guard let uiType = UIType(rawValue: uiTypeValue), let protocolVersion = ProtocolVersion(version), uiType.isDefined(in: protocolVersion) else {
+        guard let uiTypeValue = try reader.string("acsUiType"), !uiTypeValue.isEmpty else {
+            throw .missing("acsUiType")
+        }
+        guard let uiType = UIType(rawValue: uiTypeValue), let protocolVersion = ProtocolVersion(version),
+            uiType.isDefined(in: protocolVersion)
+        else {
             throw .invalid("acsUiType", "was \(uiTypeValue), not a UI type of version \(version)")
         }
         let header = try reader.text("challengeInfoHeader", max: 45)
@@ -119,7 +154,9 @@ public enum ChallengeResponseValidator {
         let oobContinue = try reader.text("oobContinueLabel", max: 45)
         let infoContinue = try reader.text("infoContinueLabel", max: 45)
         let indicator = try reader.string("challengeInfoTextIndicator")
-        if let indicator, indicator != "Y", indicator != "N" { throw .invalid("challengeInfoTextIndicator", "was \(indicator), expected Y or N") }
+        if let indicator, indicator != "Y", indicator != "N" {
+            throw .invalid("challengeInfoTextIndicator", "was \(indicator), expected Y or N")
+        }
         if let resend = reader.object["resendInformationLabel"], resend == .string("") {
             throw .invalid("resendInformationLabel", "is empty")
         }
@@ -132,7 +169,10 @@ public enum ChallengeResponseValidator {
         switch uiType {
         case .text, .singleSelect, .multiSelect:
             // Certified SDKs require these for native UIs (UL TC_SDK_10268…10286).
-            for (name, value) in [("challengeInfoHeader", header), ("challengeInfoLabel", infoLabel), ("challengeInfoText", infoText), ("submitAuthenticationLabel", submit)]
+            for (name, value) in [
+                ("challengeInfoHeader", header), ("challengeInfoLabel", infoLabel), ("challengeInfoText", infoText),
+                ("submitAuthenticationLabel", submit),
+            ]
             where value == nil {
                 throw .missing(name)
             }
@@ -148,7 +188,9 @@ public enum ChallengeResponseValidator {
         case .html, .htmlOutOfBand:
             guard let encoded = try reader.string("acsHTML"), !encoded.isEmpty else { throw .missing("acsHTML") }
             html = try decodeHTML(encoded, field: "acsHTML")
-            if let refresh = try reader.string("acsHTMLRefresh") { htmlRefresh = try decodeHTML(refresh, field: "acsHTMLRefresh") }
+            if let refresh = try reader.string("acsHTMLRefresh") {
+                htmlRefresh = try decodeHTML(refresh, field: "acsHTMLRefresh")
+            }
         case .information:
             guard header != nil || infoText != nil else { throw .missing("challengeInfoText") }
             guard infoContinue != nil else { throw .missing("infoContinueLabel") }
@@ -165,11 +207,16 @@ public enum ChallengeResponseValidator {
         }
         return ChallengeScreen(
             uiType: uiType, messageVersion: version, header: header, infoText: infoText, infoLabel: infoLabel,
-            showsWarningIndicator: indicator == "Y", additionalInfo: try reader.text("challengeAddInfo", max: 256), options: options,
-            submitLabel: submit, resendLabel: try reader.text("resendInformationLabel", max: 45), oobContinueLabel: oobContinue,
-            oobAppURL: oobAppURL, oobAppLabel: oobAppLabel, infoContinueLabel: infoContinue, whitelistingText: whitelisting,
-            whyInfo: try section(reader, "whyInfoLabel", "whyInfoText"), expandInfo: try section(reader, "expandInfoLabel", "expandInfoText"),
-            html: html, htmlRefresh: htmlRefresh, issuerImage: try image(reader, "issuerImage"), paymentSystemImage: try image(reader, "psImage"))
+            showsWarningIndicator: indicator == "Y", additionalInfo: try reader.text("challengeAddInfo", max: 256),
+            options: options,
+            submitLabel: submit, resendLabel: try reader.text("resendInformationLabel", max: 45),
+            oobContinueLabel: oobContinue,
+            oobAppURL: oobAppURL, oobAppLabel: oobAppLabel, infoContinueLabel: infoContinue,
+            whitelistingText: whitelisting,
+            whyInfo: try section(reader, "whyInfoLabel", "whyInfoText"),
+            expandInfo: try section(reader, "expandInfoLabel", "expandInfoText"),
+            html: html, htmlRefresh: htmlRefresh, issuerImage: try image(reader, "issuerImage"),
+            paymentSystemImage: try image(reader, "psImage"))
     }
 
     private static func selectOptions(_ reader: FieldReader) throws(ProtocolViolation) -> [SelectOption] {
@@ -178,12 +225,20 @@ public enum ChallengeResponseValidator {
         var options: [SelectOption] = []
         for entry in entries {
             guard case .object(let pair) = entry, pair.count == 1, let member = pair.members.first,
-                case .string(let label) = member.value, !member.name.isEmpty, member.name.count <= 45, !label.isEmpty, label.count <= 45
-            else { throw .invalid("challengeSelectInfo", "has an entry that is not one name/value pair of 1–45 characters each") }
-            guard !member.name.contains(",") else { throw .invalid("challengeSelectInfo", "has a key containing a comma") }
+                case .string(let label) = member.value, !member.name.isEmpty, member.name.count <= 45, !label.isEmpty,
+                label.count <= 45
+            else {
+                throw .invalid(
+                    "challengeSelectInfo", "has an entry that is not one name/value pair of 1–45 characters each")
+            }
+            guard !member.name.contains(",") else {
+                throw .invalid("challengeSelectInfo", "has a key containing a comma")
+            }
             options.append(SelectOption(key: member.name, label: label))
         }
-        guard Set(options.map(\.key)).count == options.count else { throw .invalid("challengeSelectInfo", "repeats a key") }
+        guard Set(options.map(\.key)).count == options.count else {
+            throw .invalid("challengeSelectInfo", "repeats a key")
+        }
         return options
     }
 
@@ -195,11 +250,15 @@ public enum ChallengeResponseValidator {
         } catch {
             throw .invalid(field, "is not strict base64url (\(error.detail))")
         }
-        guard let html = String(validating: bytes, as: UTF8.self) else { throw .invalid(field, "does not decode to UTF-8") }
+        guard let html = String(validating: bytes, as: UTF8.self) else {
+            throw .invalid(field, "does not decode to UTF-8")
+        }
         return html
     }
 
-    private static func section(_ reader: FieldReader, _ labelName: String, _ textName: String) throws(ProtocolViolation) -> InformationSection? {
+    private static func section(_ reader: FieldReader, _ labelName: String, _ textName: String)
+        throws(ProtocolViolation) -> InformationSection?
+    {
         let label = try reader.text(labelName, max: 45)
         let text = try reader.text(textName, max: 256)
         return label == nil && text == nil ? nil : InformationSection(label: label, text: text)
@@ -216,18 +275,23 @@ public enum ChallengeResponseValidator {
             var urls: [String: String] = [:]
             for key in ["medium", "high", "extraHigh", "default", "dark", "monochrome"] {
                 guard let entry = object[key] else { continue }
-                guard case .string(let url) = entry, url.count <= 2048, isHTTPSURL(url) else { throw .invalid("\(name).\(key)", "is not an https URL") }
+                guard case .string(let url) = entry, url.count <= 2048, isHTTPSURL(url) else {
+                    throw .invalid("\(name).\(key)", "is not an https URL")
+                }
                 urls[key] = url
             }
             guard !urls.isEmpty else { throw .invalid(name, "has no image URL") }
-            return ChallengeImage(medium: urls["medium"] ?? urls["default"], high: urls["high"] ?? urls["default"], extraHigh: urls["extraHigh"])
+            return ChallengeImage(
+                medium: urls["medium"] ?? urls["default"], high: urls["high"] ?? urls["default"],
+                extraHigh: urls["extraHigh"])
         default:
             throw .invalid(name, "is not an object of image URLs")
         }
     }
 
     static func isHTTPSURL(_ text: String) -> Bool {
-        guard let url = URL(string: text), url.scheme?.lowercased() == "https", let host = url.host, !host.isEmpty else { return false }
+        guard let url = URL(string: text), url.scheme?.lowercased() == "https", let host = url.host, !host.isEmpty
+        else { return false }
         return true
     }
 }

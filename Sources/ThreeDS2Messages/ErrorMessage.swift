@@ -47,7 +47,10 @@ public struct ErrorMessage: Sendable, Hashable {
     ///   - messageType: The type of the faulty message (`CRes`, or `CReq` for a timeout).
     ///   - identifiers: The transaction identifiers.
     ///   - messageVersion: The transaction's version.
-    public init(sdkViolation violation: ProtocolViolation, messageType: String, identifiers: TransactionIdentifiers, messageVersion: String) {
+    public init(
+        sdkViolation violation: ProtocolViolation, messageType: String, identifiers: TransactionIdentifiers,
+        messageVersion: String
+    ) {
         errorCode = violation.code.rawValue
         errorComponent = "C"
         errorDescription = violation.code.standardDescription
@@ -61,8 +64,10 @@ public struct ErrorMessage: Sendable, Hashable {
 
     /// Creates an error message from all its fields.
     public init(
-        errorCode: String, errorComponent: String, errorDescription: String, errorDetail: String, errorMessageType: String?,
-        messageVersion: String, threeDSServerTransID: String?, acsTransID: String?, sdkTransID: String?, dsTransID: String? = nil
+        errorCode: String, errorComponent: String, errorDescription: String, errorDetail: String,
+        errorMessageType: String?,
+        messageVersion: String, threeDSServerTransID: String?, acsTransID: String?, sdkTransID: String?,
+        dsTransID: String? = nil
     ) {
         self.errorCode = errorCode
         self.errorComponent = errorComponent
@@ -83,15 +88,21 @@ public struct ErrorMessage: Sendable, Hashable {
     /// - Throws: ``ProtocolViolation`` when it is not a well-formed Erro.
     public init(json object: JSONObject) throws(ProtocolViolation) {
         guard object["messageType"] == .string("Erro") else {
-            throw ProtocolViolation(.messageReceivedInvalid, detail: "messageType", explanation: "the message is not an Erro")
+            throw ProtocolViolation(
+                .messageReceivedInvalid, detail: "messageType", explanation: "the message is not an Erro")
         }
         func field(_ name: String, max: Int, required: Bool) throws(ProtocolViolation) -> String? {
             guard let value = object[name] else {
-                if required { throw ProtocolViolation(.requiredElementMissing, detail: name, explanation: "Erro field `\(name)` is missing") }
+                if required {
+                    throw ProtocolViolation(
+                        .requiredElementMissing, detail: name, explanation: "Erro field `\(name)` is missing")
+                }
                 return nil
             }
             guard case .string(let text) = value, !text.isEmpty, text.count <= max else {
-                throw ProtocolViolation(.invalidFormat, detail: name, explanation: "Erro field `\(name)` is not a string of 1–\(max) characters")
+                throw ProtocolViolation(
+                    .invalidFormat, detail: name,
+                    explanation: "Erro field `\(name)` is not a string of 1–\(max) characters")
             }
             return text
         }

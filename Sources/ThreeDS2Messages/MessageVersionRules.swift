@@ -15,7 +15,9 @@ public struct ProtocolVersion: Sendable, Hashable, Comparable {
     }
 
     /// Orders by number.
-    public static func < (lhs: ProtocolVersion, rhs: ProtocolVersion) -> Bool { lhs.parts.lexicographicallyPrecedes(rhs.parts) }
+    public static func < (lhs: ProtocolVersion, rhs: ProtocolVersion) -> Bool {
+        lhs.parts.lexicographicallyPrecedes(rhs.parts)
+    }
 
     /// From 2.2.0: `challengeNoEntry`, `whitelistingDataEntry`, `threeDSRequestorAppURL`.
     public var isAtLeast2_2: Bool { parts.lexicographicallyPrecedes([2, 2, 0]) == false }

@@ -2,7 +2,8 @@
 public enum Scenario: String, Sendable, Hashable, CaseIterable {
     case frictionlessY, frictionlessN, frictionlessA, frictionlessU, frictionlessR
     case text, singleSelect, multiSelect, outOfBand, html, information
-    case faultBadTag, faultWrongCounter, faultWrongTransactionID, faultMissingField, faultCriticalExtension, faultErro, faultSlow
+    case faultBadTag, faultWrongCounter, faultWrongTransactionID, faultMissingField, faultCriticalExtension, faultErro,
+        faultSlow
 
     /// The card number that selects the scenario.
     public var cardNumber: String {
@@ -51,7 +52,8 @@ public enum Scenario: String, Sendable, Hashable, CaseIterable {
         switch self {
         case .frictionlessY, .frictionlessN, .frictionlessA, .frictionlessU, .frictionlessR:
             "frictionless, ARes transStatus \(frictionlessStatus ?? "")"
-        case .text: "text code: 123456 → Y; a wrong code shows the screen again with the warning (3 wrong → N); resend shows a new screen; cancel → N"
+        case .text:
+            "text code: 123456 → Y; a wrong code shows the screen again with the warning (3 wrong → N); resend shows a new screen; cancel → N"
         case .singleSelect: "single select: any one option → Y"
         case .multiSelect: "multi select: exactly q1 and q3 → Y, anything else → N"
         case .outOfBand: "out of band: continue → Y (2.3.1 adds an app URL)"

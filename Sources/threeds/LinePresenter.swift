@@ -15,7 +15,10 @@ struct LinePresenter: ChallengePresenter {
         if let html = screen.html {
             let form = HTMLForm(html: html)
             lines.append(form.text)
-            lines.append("Form fields: " + form.controls.compactMap { control in control.name.map { "\($0) (\(control.kind))" } }.joined(separator: ", "))
+            lines.append(
+                "Form fields: "
+                    + form.controls.compactMap { control in control.name.map { "\($0) (\(control.kind))" } }.joined(
+                        separator: ", "))
         }
         for (index, option) in screen.options.enumerated() { lines.append("  \(index + 1). \(option.label)") }
         if let whitelisting = screen.whitelistingText { lines.append("\(whitelisting) (answer later: trust yes/no)") }
@@ -33,16 +36,28 @@ struct LinePresenter: ChallengePresenter {
             if line == "resend", screen.resendLabel != nil { return ChallengeAnswer(.resend) }
             return ChallengeAnswer(line.isEmpty ? .submitEmpty : .submitText(line), whitelisting: whitelisting)
         case .singleSelect, .multiSelect:
-            print("Choose \(screen.uiType == .multiSelect ? "numbers separated by commas" : "a number"), or 'cancel': ", terminator: "")
+            print(
+                "Choose \(screen.uiType == .multiSelect ? "numbers separated by commas" : "a number"), or 'cancel': ",
+                terminator: "")
             guard let line = readLine(), line != "cancel" else { return ChallengeAnswer(.cancel) }
-            let picked = line.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }.filter { (1...screen.options.count).contains($0) }
-            return ChallengeAnswer(.submitSelection(screen.options.enumerated().filter { picked.contains($0.offset + 1) }.map(\.element.key)), whitelisting: whitelisting)
+            let picked = line.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }.filter {
+                (1...screen.options.count).contains($0)
+            }
+            return ChallengeAnswer(
+                .submitSelection(
+                    screen.options.enumerated().filter { picked.contains($0.offset + 1) }.map(\.element.key)),
+                whitelisting: whitelisting)
         case .outOfBand, .information:
-            print("Press Enter to \(screen.oobContinueLabel ?? screen.infoContinueLabel ?? "continue"), or type 'cancel': ", terminator: "")
+            print(
+                "Press Enter to \(screen.oobContinueLabel ?? screen.infoContinueLabel ?? "continue"), or type 'cancel': ",
+                terminator: "")
             guard let line = readLine(), line != "cancel" else { return ChallengeAnswer(.cancel) }
-            return ChallengeAnswer(screen.uiType == .information ? .informationContinue : .oobContinue, whitelisting: whitelisting)
+            return ChallengeAnswer(
+                screen.uiType == .information ? .informationContinue : .oobContinue, whitelisting: whitelisting)
         case .html, .htmlOutOfBand:
-            print("Enter field=value pairs separated by '&', then the button after a space (e.g. 'otp=123456 Verify'), or 'cancel': ", terminator: "")
+            print(
+                "Enter field=value pairs separated by '&', then the button after a space (e.g. 'otp=123456 Verify'), or 'cancel': ",
+                terminator: "")
             guard let line = readLine(), line != "cancel" else { return ChallengeAnswer(.cancel) }
             let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
             var fields: [String: String] = [:]
@@ -51,7 +66,10 @@ struct LinePresenter: ChallengePresenter {
                 if kv.count == 2 { fields[kv[0]] = kv[1] }
             }
             do {
-                return ChallengeAnswer(.submitHTML(try HTMLForm(html: screen.html ?? "").submission(fields: fields, button: parts.count > 1 ? parts[1] : nil)), whitelisting: whitelisting)
+                return ChallengeAnswer(
+                    .submitHTML(
+                        try HTMLForm(html: screen.html ?? "").submission(
+                            fields: fields, button: parts.count > 1 ? parts[1] : nil)), whitelisting: whitelisting)
             } catch {
                 print("That did not fit the form (\(error)); cancelling.")
                 return ChallengeAnswer(.cancel)

@@ -23,7 +23,11 @@ struct PaymentResult {
                 "errorDescription": .string(error.errorDescription), "errorDetail": .string(error.errorDetail),
             ])
         }
-        if let runtimeError { object["runtimeError"] = .object(["code": .string(runtimeError.code), "message": .string(runtimeError.message)]) }
+        if let runtimeError {
+            object["runtimeError"] = .object([
+                "code": .string(runtimeError.code), "message": .string(runtimeError.message),
+            ])
+        }
         return object
     }
 
@@ -36,7 +40,8 @@ struct PaymentResult {
         case "completed": "Challenge completed: transStatus \(transStatus ?? "?")"
         case "cancelled": "Challenge cancelled by the cardholder"
         case "timedout": "Challenge timed out"
-        case "protocolError": "Protocol error \(error?.errorCode ?? "?") from component \(error?.errorComponent ?? "?"): \(error?.errorDescription ?? "") (\(error?.errorDetail ?? ""))"
+        case "protocolError":
+            "Protocol error \(error?.errorCode ?? "?") from component \(error?.errorComponent ?? "?"): \(error?.errorDescription ?? "") (\(error?.errorDetail ?? ""))"
         default: "Runtime error \(runtimeError?.code ?? "?"): \(runtimeError?.message ?? "")"
         }
     }
@@ -62,17 +67,23 @@ struct PayFlow {
         try service.initialize(configParameters: configuration)
         defer { try? service.cleanup() }
         for warning in try service.warnings { progress("security warning \(warning)") }
-        let transaction = try service.createTransaction(directoryServerID: directoryServerID, messageVersion: messageVersion)
+        let transaction = try service.createTransaction(
+            directoryServerID: directoryServerID, messageVersion: messageVersion)
         defer { transaction.close() }
         let parameters = try transaction.getAuthenticationRequestParameters()
-        progress("AReq parameters built (message version \(parameters.messageVersion), sdkTransID \(parameters.sdkTransactionID))")
+        progress(
+            "AReq parameters built (message version \(parameters.messageVersion), sdkTransID \(parameters.sdkTransactionID))"
+        )
         let response = try await ThreeDSServerClient(serverURL: serverURL, transport: transport).authenticate(
             parameters: parameters, purchase: purchase, requestorAppURL: requestorAppURL)
         progress("3DS Server answered transStatus \(response.transStatus)")
         guard let challenge = response.challengeParameters else {
-            return PaymentResult(flow: "frictionless", outcome: "frictionless", transStatus: response.transStatus, sdkTransID: parameters.sdkTransactionID)
+            return PaymentResult(
+                flow: "frictionless", outcome: "frictionless", transStatus: response.transStatus,
+                sdkTransID: parameters.sdkTransactionID)
         }
-        let outcome = try await transaction.challenge(challenge, presenter: presenter, timeout: timeout, transport: transport)
+        let outcome = try await transaction.challenge(
+            challenge, presenter: presenter, timeout: timeout, transport: transport)
         var result = PaymentResult(flow: "challenge", outcome: outcome.name, sdkTransID: parameters.sdkTransactionID)
         switch outcome {
         case .completed(let status): result.transStatus = status

@@ -8,7 +8,8 @@ import ThreeDS2TestLab
 @main
 struct Threeds: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "threeds", abstract: "EMV 3-D Secure SDK command-line tool: pay through a 3DS Server, run the TestLab, or a demo.",
+        commandName: "threeds",
+        abstract: "EMV 3-D Secure SDK command-line tool: pay through a 3DS Server, run the TestLab, or a demo.",
         subcommands: [Pay.self, TestLabCommand.self, Demo.self])
 
     /// Usage errors exit 2, as documented; everything else keeps ArgumentParser's behaviour.
@@ -29,7 +30,7 @@ struct Threeds: AsyncParsableCommand {
                 Foundation.exit(0)
             }
             FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-            Foundation.exit(code == .validationFailure || error is ValidationError ? 2 : (error is CleanExit ? 0 : 2))
+            Foundation.exit(2)
         }
     }
 }
@@ -53,16 +54,23 @@ func emit(_ result: PaymentResult, json: Bool) -> Int32 {
 }
 
 struct Pay: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Authenticate a payment through a 3DS Server, running the challenge if asked.")
+    static let configuration = CommandConfiguration(
+        abstract: "Authenticate a payment through a 3DS Server, running the challenge if asked.")
 
     @Option(help: "The 3DS Server base URL (it must implement POST /3ds/authenticate).") var server: String
     @Option(name: .customLong("ds-id"), help: "The directory server ID.") var dsID: String
-    @Option(name: .customLong("ds-cert"), help: "PEM file: the directory server's encryption certificate or public key.") var dsCert: String
-    @Option(name: .customLong("ds-root"), help: "PEM file: a CA root for ACS signed content (repeatable).") var dsRoot: [String]
+    @Option(
+        name: .customLong("ds-cert"), help: "PEM file: the directory server's encryption certificate or public key.")
+    var dsCert: String
+    @Option(name: .customLong("ds-root"), help: "PEM file: a CA root for ACS signed content (repeatable).") var dsRoot:
+        [String]
     @Option(name: .customLong("ds-key-id"), help: "The key ID for the device-data JWE.") var dsKeyID: String?
-    @Option(name: .customLong("tls-root"), help: "PEM file: an extra TLS trust root (repeatable).") var tlsRoot: [String] = []
-    @Option(name: .customLong("message-version"), help: "2.1.0, 2.2.0 or 2.3.1 (default: the highest).") var messageVersion: String?
-    @Option(name: .customLong("sdk-reference-number")) var sdkReferenceNumber: String = TestLab.exampleSDKReferenceNumber
+    @Option(name: .customLong("tls-root"), help: "PEM file: an extra TLS trust root (repeatable).") var tlsRoot:
+        [String] = []
+    @Option(name: .customLong("message-version"), help: "2.1.0, 2.2.0 or 2.3.1 (default: the highest).")
+    var messageVersion: String?
+    @Option(name: .customLong("sdk-reference-number")) var sdkReferenceNumber: String = TestLab
+        .exampleSDKReferenceNumber
     @Option(help: "The card number.") var card: String
     @Option(help: "The amount in minor units.") var amount: String
     @Option(help: "The ISO 4217 numeric currency code.") var currency: String
@@ -79,7 +87,9 @@ struct Pay: AsyncParsableCommand {
         guard URL(string: server)?.scheme != nil else { throw ValidationError("--server must be a URL") }
         guard !dsRoot.isEmpty else { throw ValidationError("at least one --ds-root is required") }
         if ui == .auto, answers == nil { throw ValidationError("--ui auto needs --answers FILE") }
-        guard card.count >= 12, card.count <= 19, card.allSatisfy(\.isNumber) else { throw ValidationError("--card must be 12–19 digits") }
+        guard card.count >= 12, card.count <= 19, card.allSatisfy(\.isNumber) else {
+            throw ValidationError("--card must be 12–19 digits")
+        }
     }
 
     func run() async throws {
@@ -88,7 +98,9 @@ struct Pay: AsyncParsableCommand {
         config.appIdentifier = "org.threeds2.cli"
         config.appVersion = ThreeDS2Service.version
         try config.addDirectoryServer(
-            DirectoryServer(id: dsID, encryptionKey: try readFile(dsCert), keyID: dsKeyID, rootCertificates: try dsRoot.map(readFile).joined(separator: "\n")))
+            DirectoryServer(
+                id: dsID, encryptionKey: try readFile(dsCert), keyID: dsKeyID,
+                rootCertificates: try dsRoot.map(readFile).joined(separator: "\n")))
         let tlsRoots = try tlsRoot.map(readFile)
         if !tlsRoots.isEmpty { config.tlsTrustRootsPEM = tlsRoots.joined(separator: "\n") }
         config.allowsPlainHTTPLoopback = allowHTTP
@@ -108,7 +120,8 @@ struct Pay: AsyncParsableCommand {
         do {
             code = emit(try await flow.run { if !json { print($0) } }, json: json)
         } catch {
-            let result = PaymentResult(flow: "none", outcome: "runtimeError", sdkTransID: "", runtimeError: ("setup", "\(error)"))
+            let result = PaymentResult(
+                flow: "none", outcome: "runtimeError", sdkTransID: "", runtimeError: ("setup", "\(error)"))
             code = emit(result, json: json)
         }
         try? await transport.shutdown()
@@ -117,20 +130,26 @@ struct Pay: AsyncParsableCommand {
 }
 
 struct TestLabCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "testlab", abstract: "Run the TestLab (DS, 3DS Server, ACS) on loopback.")
+    static let configuration = CommandConfiguration(
+        commandName: "testlab", abstract: "Run the TestLab (DS, 3DS Server, ACS) on loopback.")
 
     @Option(help: "The port (0 picks a free one).") var port: Int = 8443
-    @Option(name: .customLong("pki-dir"), help: "Where to write the PEM files a client needs.") var pkiDir: String = "testlab-pki"
+    @Option(name: .customLong("pki-dir"), help: "Where to write the PEM files a client needs.") var pkiDir: String =
+        "testlab-pki"
     @Flag(help: "Serve plain HTTP instead of HTTPS.") var http = false
 
     func run() async throws {
         let directory = URL(fileURLWithPath: pkiDir)
         let lab = try await TestLab.start(options: TestLabOptions(port: port, useTLS: !http, pkiDirectory: directory))
         print("TestLab listening on \(lab.baseURL)")
-        print("Client PEM files in \(directory.path): ds-root.pem, ds-encryption-rsa.pem, ds-encryption-ec.pem, tls-root.pem")
+        print(
+            "Client PEM files in \(directory.path): ds-root.pem, ds-encryption-rsa.pem, ds-encryption-ec.pem, tls-root.pem"
+        )
         print("Try:")
-        print("  swift run threeds pay --server \(lab.baseURL) --ds-id \(TestLab.rsaDirectoryServerID) --ds-cert \(pkiDir)/ds-encryption-rsa.pem "
-            + "--ds-root \(pkiDir)/ds-root.pem \(http ? "--allow-http" : "--tls-root \(pkiDir)/tls-root.pem") --card \(Scenario.text.cardNumber) --amount 1999 --currency 978")
+        print(
+            "  swift run threeds pay --server \(lab.baseURL) --ds-id \(TestLab.rsaDirectoryServerID) --ds-cert \(pkiDir)/ds-encryption-rsa.pem "
+                + "--ds-root \(pkiDir)/ds-root.pem \(http ? "--allow-http" : "--tls-root \(pkiDir)/tls-root.pem") --card \(Scenario.text.cardNumber) --amount 1999 --currency 978"
+        )
         print("Scenarios by card number:")
         for scenario in Scenario.allCases { print("  \(scenario.cardNumber)  \(scenario.summary)") }
         print("Press Ctrl-C to stop.")
@@ -139,7 +158,8 @@ struct TestLabCommand: AsyncParsableCommand {
 }
 
 struct Demo: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Start an in-process TestLab on loopback and pay through it.")
+    static let configuration = CommandConfiguration(
+        abstract: "Start an in-process TestLab on loopback and pay through it.")
 
     @Flag(help: "Answer the challenge from a script instead of the keyboard.") var auto = false
     @Flag(help: "With --auto: run every TestLab scenario and print the table.") var all = false
@@ -161,7 +181,8 @@ struct Demo: AsyncParsableCommand {
             }
             for scenario in scenarios {
                 if all { print("\n\(scenario.cardNumber)  \(scenario.summary)") }
-                let code = try await pay(lab: lab, card: scenario.cardNumber, answers: Self.happyPath(scenario), scenario: scenario)
+                let code = try await pay(
+                    lab: lab, card: scenario.cardNumber, answers: Self.happyPath(scenario), scenario: scenario)
                 if !all { exit = code }
             }
         } catch {
@@ -172,15 +193,20 @@ struct Demo: AsyncParsableCommand {
         throw ExitCode(exit)
     }
 
-    private func pay(lab: TestLab, card: String, answers: [ScriptedAnswer], scenario: Scenario? = nil) async throws -> Int32 {
+    private func pay(lab: TestLab, card: String, answers: [ScriptedAnswer], scenario: Scenario? = nil) async throws
+        -> Int32
+    {
         let transport = try lab.makeTransport()
         defer { Task { try? await transport.shutdown() } }
         let version = messageVersion ?? (scenario == .information ? "2.3.1" : nil)
         let flow = PayFlow(
-            configuration: try lab.sdkConfiguration(dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("threeds-demo").path),
+            configuration: try lab.sdkConfiguration(
+                dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("threeds-demo").path),
             serverURL: lab.baseURL, directoryServerID: TestLab.rsaDirectoryServerID, messageVersion: version,
-            purchase: Purchase(cardNumber: card, amount: "1999", currency: "978"), requestorAppURL: "threedsdemo://return",
-            timeout: .seconds(300), presenter: auto ? ScriptedPresenter(answers: answers) : LinePresenter(), transport: transport,
+            purchase: Purchase(cardNumber: card, amount: "1999", currency: "978"),
+            requestorAppURL: "threedsdemo://return",
+            timeout: .seconds(300), presenter: auto ? ScriptedPresenter(answers: answers) : LinePresenter(),
+            transport: transport,
             verbose: verbose)
         let result = try await flow.run { if !json && !all { print($0) } }
         let code = emit(result, json: json)

@@ -7,20 +7,26 @@ import ThreeDS2TestLab
 
 @Suite("End to end against the TestLab over HTTPS")
 struct EndToEndTests {
-    @Test("frictionless scenarios return the ARes status; the DS decrypted the device data", arguments: [
-        (Scenario.frictionlessY, "Y"), (.frictionlessN, "N"), (.frictionlessA, "A"), (.frictionlessU, "U"), (.frictionlessR, "R"),
-    ])
+    @Test(
+        "frictionless scenarios return the ARes status; the DS decrypted the device data",
+        arguments: [
+            (Scenario.frictionlessY, "Y"), (.frictionlessN, "N"), (.frictionlessA, "A"), (.frictionlessU, "U"),
+            (.frictionlessR, "R"),
+        ])
     func frictionless(scenario: Scenario, status: String) async throws {
         let run = try await run(scenario)
         #expect(run.authentication.transStatus == status)
         #expect(run.authentication.challengeParameters == nil)
-        let record = try #require(run.lab.authentications.first { $0.request["sdkTransID"] == .string(run.parameters.sdkTransactionID) })
+        let record = try #require(
+            run.lab.authentications.first { $0.request["sdkTransID"] == .string(run.parameters.sdkTransactionID) })
         #expect(record.directoryServerID == TestLab.rsaDirectoryServerID)
         #expect(record.deviceData["DD"]?.objectValue?["C018"] == .string(run.parameters.sdkTransactionID))
         #expect(record.deviceData["DV"] == .string("1.7"))
     }
 
-    @Test("text challenge with the right code completes Y; the CReqs are exactly as specified", arguments: ["2.1.0", "2.2.0", "2.3.1"])
+    @Test(
+        "text challenge with the right code completes Y; the CReqs are exactly as specified",
+        arguments: ["2.1.0", "2.2.0", "2.3.1"])
     func textChallenge(version: String) async throws {
         let run = try await run(.text, version: version, answers: [.text("123456", whitelist: true)])
         #expect(run.outcome == .completed(transStatus: "Y"))
@@ -28,20 +34,34 @@ struct EndToEndTests {
         #expect(record.requests.count == 2)
         #expect(record.finalStatus == "Y")
         let modern = version != "2.1.0"
-        var firstKeys: Set<String> = ["threeDSServerTransID", "acsTransID", "messageType", "messageVersion", "sdkTransID", "sdkCounterStoA"]
+        var firstKeys: Set<String> = [
+            "threeDSServerTransID", "acsTransID", "messageType", "messageVersion", "sdkTransID", "sdkCounterStoA",
+        ]
         if modern { firstKeys.insert("threeDSRequestorAppURL") }
         #expect(Set(record.requests[0].names) == firstKeys)
         #expect(record.requests[0]["sdkCounterStoA"] == .string("000"))
         #expect(record.requests[1]["sdkCounterStoA"] == .string("001"))
         #expect(record.requests[1]["challengeDataEntry"] == .string("123456"))
-        #expect(record.requests.allSatisfy { $0["messageVersion"] == .string(version) && $0["messageType"] == .string("CReq") })
-        #expect(record.requests.allSatisfy { ($0["threeDSRequestorAppURL"] == .string("shop://checkout?order=42")) == modern })
+        #expect(
+            record.requests.allSatisfy {
+                $0["messageVersion"] == .string(version) && $0["messageType"] == .string("CReq")
+            })
+        #expect(
+            record.requests.allSatisfy {
+                ($0["threeDSRequestorAppURL"] == .string("shop://checkout?order=42")) == modern
+            })
         switch version {
         case "2.2.0": #expect(record.requests[1]["whitelistingDataEntry"] == .string("Y"))
         case "2.3.1": #expect(record.requests[1]["trustListDataEntry"] == .string("01"))
-        default: #expect(record.requests[1]["whitelistingDataEntry"] == nil && record.requests[1]["trustListDataEntry"] == nil)
+        default:
+            #expect(
+                record.requests[1]["whitelistingDataEntry"] == nil && record.requests[1]["trustListDataEntry"] == nil)
         }
-        #expect(record.requestHeaders.allSatisfy { $0["alg"] == .string("dir") && $0["kid"] == .string(run.authentication.challengeParameters?.acsTransactionID ?? "") })
+        #expect(
+            record.requestHeaders.allSatisfy {
+                $0["alg"] == .string("dir")
+                    && $0["kid"] == .string(run.authentication.challengeParameters?.acsTransactionID ?? "")
+            })
         #expect(record.errors.isEmpty)
         let screen = try #require(run.presenter.screens.first)
         #expect(screen.uiType == .text && screen.header == "Confirm your payment" && screen.submitLabel == "Verify")
@@ -79,7 +99,9 @@ struct EndToEndTests {
         #expect(run.outcome == .cancelled)
         let requests = try #require(run.record?.requests)
         #expect(requests.count == 2 && requests[1]["challengeCancel"] == .string("01"))
-        #expect(Set(requests[1].names).isSuperset(of: ["challengeCancel", "sdkCounterStoA"]) && requests[1]["challengeDataEntry"] == nil)
+        #expect(
+            Set(requests[1].names).isSuperset(of: ["challengeCancel", "sdkCounterStoA"])
+                && requests[1]["challengeDataEntry"] == nil)
         #expect(run.presenter.outcome == .cancelled)
     }
 
@@ -110,17 +132,25 @@ struct EndToEndTests {
         let run = try await run(.html, answers: [.html(fields: ["otp": "123456"], button: "Verify")])
         #expect(run.outcome == .completed(transStatus: "Y"))
         let acsTransID = try #require(run.authentication.challengeParameters?.acsTransactionID)
-        #expect(run.record?.requests[1]["challengeHTMLDataEntry"] == .string("txid=\(acsTransID)&otp=123456&action=verify"))
+        #expect(
+            run.record?.requests[1]["challengeHTMLDataEntry"] == .string("txid=\(acsTransID)&otp=123456&action=verify"))
         #expect(run.presenter.screens.first?.html?.contains("<form") == true)
     }
 
     @Test("HTML: a link to https://emv3ds/challenge counts as a submission")
     func htmlLink() async throws {
-        let run = try await run(.html, answers: [.html(fields: [:], button: "Send a new code"), .html(fields: ["otp": "123456", "remember": "yes"], button: "verify")])
+        let run = try await run(
+            .html,
+            answers: [
+                .html(fields: [:], button: "Send a new code"),
+                .html(fields: ["otp": "123456", "remember": "yes"], button: "verify"),
+            ])
         #expect(run.outcome == .completed(transStatus: "Y"))
         #expect(run.record?.requests[1]["challengeHTMLDataEntry"] == .string("action=resend"))
         let acsTransID = run.authentication.challengeParameters?.acsTransactionID ?? ""
-        #expect(run.record?.requests[2]["challengeHTMLDataEntry"] == .string("txid=\(acsTransID)&otp=123456&remember=yes&action=verify"))
+        #expect(
+            run.record?.requests[2]["challengeHTMLDataEntry"]
+                == .string("txid=\(acsTransID)&otp=123456&remember=yes&action=verify"))
     }
 
     @Test("2.3.1 information screen, then the code")
@@ -137,18 +167,21 @@ struct EndToEndTests {
             .text, version: "2.3.1", answers: [.text("123456")], directoryServerID: TestLab.ecDirectoryServerID,
             options: TestLabOptions(signer: .ec, responseEncryption: .a128gcm))
         #expect(run.outcome == .completed(transStatus: "Y"))
-        let record = try #require(run.lab.authentications.first { $0.request["sdkTransID"] == .string(run.parameters.sdkTransactionID) })
+        let record = try #require(
+            run.lab.authentications.first { $0.request["sdkTransID"] == .string(run.parameters.sdkTransactionID) })
         #expect(record.directoryServerID == TestLab.ecDirectoryServerID)
         let signed = try #require(run.authentication.challengeParameters?.acsSignedContent)
         let header = try JSONParser().parse(try Base64.urlDecode(signed.split(separator: ".")[0]))
         #expect(header.objectValue?["alg"] == .string("ES256"))
     }
 
-    @Test("protocol faults: the SDK sends the right Erro and reports protocolError", arguments: [
-        (Scenario.faultBadTag, "302", "Data Decryption Failure"), (.faultWrongCounter, "302", "acsCounterAtoS"),
-        (.faultWrongTransactionID, "301", "sdkTransID"), (.faultMissingField, "201", "challengeInfoLabel"),
-        (.faultCriticalExtension, "202", "A999999999-001"),
-    ])
+    @Test(
+        "protocol faults: the SDK sends the right Erro and reports protocolError",
+        arguments: [
+            (Scenario.faultBadTag, "302", "Data Decryption Failure"), (.faultWrongCounter, "302", "acsCounterAtoS"),
+            (.faultWrongTransactionID, "301", "sdkTransID"), (.faultMissingField, "201", "challengeInfoLabel"),
+            (.faultCriticalExtension, "202", "A999999999-001"),
+        ])
     func faults(scenario: Scenario, code: String, detail: String) async throws {
         let run = try await run(scenario, answers: [.text("123456")])
         let message = try #require(run.outcome?.errorMessage)
@@ -156,11 +189,15 @@ struct EndToEndTests {
         let record = try #require(run.record)
         #expect(record.requests.count == 1)
         let erro = try #require(record.errors.first)
-        #expect(erro["errorCode"] == .string(code) && erro["errorComponent"] == .string("C") && erro["errorMessageType"] == .string("CRes"))
+        #expect(
+            erro["errorCode"] == .string(code) && erro["errorComponent"] == .string("C")
+                && erro["errorMessageType"] == .string("CRes"))
         #expect(erro["errorDetail"] == .string(detail))
         #expect(erro["sdkTransID"] == .string(run.parameters.sdkTransactionID))
         #expect(erro["acsTransID"] == .string(run.authentication.challengeParameters?.acsTransactionID ?? ""))
-        #expect(erro["threeDSServerTransID"] == .string(run.authentication.challengeParameters?.threeDSServerTransactionID ?? ""))
+        #expect(
+            erro["threeDSServerTransID"]
+                == .string(run.authentication.challengeParameters?.threeDSServerTransactionID ?? ""))
         #expect(run.presenter.screens.isEmpty)
     }
 

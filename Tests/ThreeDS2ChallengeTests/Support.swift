@@ -13,7 +13,8 @@ actor LabPool {
     private var labs: [String: TestLab] = [:]
 
     func lab(_ options: TestLabOptions = TestLabOptions()) async throws -> TestLab {
-        let key = "\(options.useTLS)-\(options.signer)-\(options.responseEncryption?.rawValue ?? "same")-\(options.slowResponseDelay)"
+        let key =
+            "\(options.useTLS)-\(options.signer)-\(options.responseEncryption?.rawValue ?? "same")-\(options.slowResponseDelay)"
         if let lab = labs[key] { return lab }
         let lab = try await TestLab.start(options: options)
         labs[key] = lab
@@ -34,7 +35,8 @@ struct Run {
 /// Runs the whole flow against a lab over real HTTP(S) on loopback: initialize, transaction, 3DS Server, and the
 /// challenge when asked.
 func run(
-    _ scenario: Scenario, version: String = "2.2.0", answers: [ScriptedAnswer] = [], directoryServerID: String = TestLab.rsaDirectoryServerID,
+    _ scenario: Scenario, version: String = "2.2.0", answers: [ScriptedAnswer] = [],
+    directoryServerID: String = TestLab.rsaDirectoryServerID,
     options: TestLabOptions = TestLabOptions(), requestorAppURL: String? = "shop://checkout?order=42"
 ) async throws -> Run {
     let lab = try await LabPool.shared.lab(options)
@@ -46,7 +48,8 @@ func run(
     defer { Task { try? await transport.shutdown() } }
     let client = ThreeDSServerClient(serverURL: lab.baseURL, transport: transport)
     let purchase = Purchase(cardNumber: scenario.cardNumber, amount: "1999", currency: "978")
-    let authentication = try await client.authenticate(parameters: parameters, purchase: purchase, requestorAppURL: requestorAppURL)
+    let authentication = try await client.authenticate(
+        parameters: parameters, purchase: purchase, requestorAppURL: requestorAppURL)
     let presenter = ScriptedPresenter(answers: answers)
     var outcome: ChallengeOutcome?
     var record: ACSRecord?
@@ -55,7 +58,9 @@ func run(
         record = await lab.acsRecord(acsTransID: challenge.acsTransactionID)
     }
     try service.cleanup()
-    return Run(outcome: outcome, authentication: authentication, parameters: parameters, presenter: presenter, record: record, lab: lab)
+    return Run(
+        outcome: outcome, authentication: authentication, parameters: parameters, presenter: presenter, record: record,
+        lab: lab)
 }
 
 func temporaryDirectory() -> String {

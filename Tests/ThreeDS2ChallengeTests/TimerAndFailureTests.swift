@@ -28,22 +28,27 @@ final class RecordingReceiver: ChallengeStatusReceiver, Sendable {
     func completed(_ event: CompletionEvent) { calls.withLock { $0.append("completed:\(event.transactionStatus)") } }
     func cancelled() { calls.withLock { $0.append("cancelled") } }
     func timedout() { calls.withLock { $0.append("timedout") } }
-    func protocolError(_ event: ProtocolErrorEvent) { calls.withLock { $0.append("protocolError:\(event.errorMessage.errorCode)") } }
+    func protocolError(_ event: ProtocolErrorEvent) {
+        calls.withLock { $0.append("protocolError:\(event.errorMessage.errorCode)") }
+    }
     func runtimeError(_ event: RuntimeErrorEvent) { calls.withLock { $0.append("runtimeError:\(event.errorCode)") } }
 }
 
 /// Prepares a transaction and its ARes against a lab.
-func prepare(_ scenario: Scenario, lab: TestLab, configure: (inout ConfigParameters) throws -> Void = { _ in }) async throws
+func prepare(_ scenario: Scenario, lab: TestLab, configure: (inout ConfigParameters) throws -> Void = { _ in })
+    async throws
     -> (ThreeDS2Service, Transaction, ChallengeParameters, HTTPClientTransport)
 {
     let service = ThreeDS2Service()
     var config = try lab.sdkConfiguration(dataDirectory: temporaryDirectory())
     try configure(&config)
     try service.initialize(configParameters: config)
-    let transaction = try service.createTransaction(directoryServerID: TestLab.rsaDirectoryServerID, messageVersion: "2.2.0")
+    let transaction = try service.createTransaction(
+        directoryServerID: TestLab.rsaDirectoryServerID, messageVersion: "2.2.0")
     let transport = try lab.makeTransport()
     let response = try await ThreeDSServerClient(serverURL: lab.baseURL, transport: transport).authenticate(
-        parameters: try transaction.getAuthenticationRequestParameters(), purchase: Purchase(cardNumber: scenario.cardNumber, amount: "100", currency: "978"))
+        parameters: try transaction.getAuthenticationRequestParameters(),
+        purchase: Purchase(cardNumber: scenario.cardNumber, amount: "100", currency: "978"))
     return (service, transaction, try #require(response.challengeParameters), transport)
 }
 
@@ -70,14 +75,20 @@ struct TimerAndFailureTests {
         let (_, transaction, parameters, transport) = try await prepare(.faultSlow, lab: lab)
         let clock = TestClock()
         let started = ContinuousClock.now
-        let task = Task { try await transaction.challenge(parameters, presenter: ScriptedPresenter(answers: []), timeout: .seconds(300), transport: transport, clock: clock) }
+        let task = Task {
+            try await transaction.challenge(
+                parameters, presenter: ScriptedPresenter(answers: []), timeout: .seconds(300), transport: transport,
+                clock: clock)
+        }
         let outcome = try await drive(clock, step: .seconds(1), task)
         #expect(outcome == .timedOut)
         #expect(ContinuousClock.now - started < .seconds(3))
         try await Task.sleep(for: .seconds(3.5))  // let the slow ACS finish its sleep, so its record is complete
         let record = try #require(await lab.acsRecord(acsTransID: parameters.acsTransactionID))
         let erro = try #require(record.errors.first)
-        #expect(erro["errorCode"] == .string("402") && erro["errorMessageType"] == .string("CReq") && erro["errorComponent"] == .string("C"))
+        #expect(
+            erro["errorCode"] == .string("402") && erro["errorMessageType"] == .string("CReq")
+                && erro["errorComponent"] == .string("C"))
         try await transport.shutdown()
     }
 
@@ -86,7 +97,10 @@ struct TimerAndFailureTests {
         let lab = try await LabPool.shared.lab()
         let (_, transaction, parameters, transport) = try await prepare(.text, lab: lab)
         let clock = TestClock()
-        let task = Task { try await transaction.challenge(parameters, presenter: SilentPresenter(), timeout: .seconds(300), transport: transport, clock: clock) }
+        let task = Task {
+            try await transaction.challenge(
+                parameters, presenter: SilentPresenter(), timeout: .seconds(300), transport: transport, clock: clock)
+        }
         let outcome = try await drive(clock, step: .seconds(20), task)
         #expect(outcome == .timedOut)
         let record = try #require(await lab.acsRecord(acsTransID: parameters.acsTransactionID))
@@ -101,12 +115,14 @@ struct TimerAndFailureTests {
         let lab = try await LabPool.shared.lab()
         let (_, transaction, parameters, transport) = try await prepare(.text, lab: lab)
         await #expect(throws: ThreeDS2Error.self) {
-            try await transaction.challenge(parameters, presenter: ScriptedPresenter(answers: []), timeout: .seconds(299), transport: transport)
+            try await transaction.challenge(
+                parameters, presenter: ScriptedPresenter(answers: []), timeout: .seconds(299), transport: transport)
         }
         var bad = parameters
         bad.acsTransactionID = "not-a-uuid"
         do {
-            _ = try await transaction.challenge(bad, presenter: ScriptedPresenter(answers: []), timeout: .seconds(300), transport: transport)
+            _ = try await transaction.challenge(
+                bad, presenter: ScriptedPresenter(answers: []), timeout: .seconds(300), transport: transport)
             Issue.record("a bad acsTransactionID was accepted")
         } catch {
             #expect(error.kind == .invalidInput && error.message.contains("acsTransactionID"))
@@ -123,10 +139,15 @@ struct TimerAndFailureTests {
         let (_, transaction, parameters, transport) = try await prepare(.text, lab: lab) { config in
             // The right encryption key, but another PKI's root: the x5c chain cannot be trusted.
             try config.removeParam(group: "ds:\(TestLab.rsaDirectoryServerID)", name: "rootCertificates")
-            try config.addParam(group: "ds:\(TestLab.rsaDirectoryServerID)", name: "rootCertificates", value: try other.dsRoot.certificatePEM)
+            try config.addParam(
+                group: "ds:\(TestLab.rsaDirectoryServerID)", name: "rootCertificates",
+                value: try other.dsRoot.certificatePEM)
         }
-        let outcome = try await transaction.challenge(parameters, presenter: ScriptedPresenter(answers: [.text("123456")]), transport: transport)
-        guard case .runtimeError(let code, let message) = outcome else { Issue.record("expected a runtime error, got \(outcome)"); return }
+        let outcome = try await transaction.challenge(
+            parameters, presenter: ScriptedPresenter(answers: [.text("123456")]), transport: transport)
+        guard case .runtimeError(let code, let message) = outcome else {
+            Issue.record("expected a runtime error, got \(outcome)"); return
+        }
         #expect(code == "signedContent" && message.contains("untrustedCertificateChain"))
         #expect(try #require(await lab.acsRecord(acsTransID: parameters.acsTransactionID)).requests.isEmpty)
         #expect(transaction.isClosed)
@@ -143,7 +164,8 @@ struct TimerAndFailureTests {
         payload[10] ^= 0x01
         parts[1] = Base64.urlEncode(payload)
         tampered.acsSignedContent = parts.joined(separator: ".")
-        let outcome = try await transaction.challenge(tampered, presenter: ScriptedPresenter(answers: []), transport: transport)
+        let outcome = try await transaction.challenge(
+            tampered, presenter: ScriptedPresenter(answers: []), transport: transport)
         #expect(outcome.name == "runtimeError")
         #expect(try #require(await lab.acsRecord(acsTransID: parameters.acsTransactionID)).requests.isEmpty)
         try await transport.shutdown()
@@ -153,7 +175,8 @@ struct TimerAndFailureTests {
     func transportFailure() async throws {
         let lab = try await LabPool.shared.lab()
         let (_, transaction, parameters, transport) = try await prepare(.text, lab: lab)
-        let outcome = try await transaction.challenge(parameters, presenter: ScriptedPresenter(answers: []), transport: BrokenTransport())
+        let outcome = try await transaction.challenge(
+            parameters, presenter: ScriptedPresenter(answers: []), transport: BrokenTransport())
         #expect(outcome == .runtimeError(code: "transport", message: "connection refused (test)"))
         try await transport.shutdown()
     }
@@ -161,11 +184,17 @@ struct TimerAndFailureTests {
     @Test("plain http to the ACS is refused unless the configuration allows loopback http")
     func plainHTTP() async throws {
         let lab = try await LabPool.shared.lab(TestLabOptions(useTLS: false))
-        let (_, refused, parameters, transport) = try await prepare(.text, lab: lab) { $0.allowsPlainHTTPLoopback = false }
-        let outcome = try await refused.challenge(parameters, presenter: ScriptedPresenter(answers: []), transport: transport)
+        let (_, refused, parameters, transport) = try await prepare(.text, lab: lab) {
+            $0.allowsPlainHTTPLoopback = false
+        }
+        let outcome = try await refused.challenge(
+            parameters, presenter: ScriptedPresenter(answers: []), transport: transport)
         #expect(outcome.name == "runtimeError")
         let (_, allowed, allowedParameters, transport2) = try await prepare(.text, lab: lab)
-        #expect(try await allowed.challenge(allowedParameters, presenter: ScriptedPresenter(answers: [.text("123456")]), transport: transport2) == .completed(transStatus: "Y"))
+        #expect(
+            try await allowed.challenge(
+                allowedParameters, presenter: ScriptedPresenter(answers: [.text("123456")]), transport: transport2)
+                == .completed(transStatus: "Y"))
         try await transport.shutdown()
         try await transport2.shutdown()
     }
@@ -176,12 +205,16 @@ struct TimerAndFailureTests {
         let (_, transaction, parameters, transport) = try await prepare(.text, lab: lab)
         let receiver = RecordingReceiver()
         let presenter = ScriptedPresenter(answers: [.text("000000"), .text("123456")])
-        try transaction.doChallenge(challengeParameters: parameters, challengeStatusReceiver: receiver, timeout: .seconds(300), presenter: presenter, transport: transport)
+        try transaction.doChallenge(
+            challengeParameters: parameters, challengeStatusReceiver: receiver, timeout: .seconds(300),
+            presenter: presenter, transport: transport)
         for _ in 0..<500 where receiver.calls.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(10)) }
         try await Task.sleep(for: .milliseconds(100))
         #expect(receiver.calls.withLock { $0 } == ["completed:Y"])
         #expect(throws: ThreeDS2Error.self) {
-            try transaction.doChallenge(challengeParameters: parameters, challengeStatusReceiver: receiver, timeout: .seconds(300), presenter: presenter, transport: transport)
+            try transaction.doChallenge(
+                challengeParameters: parameters, challengeStatusReceiver: receiver, timeout: .seconds(300),
+                presenter: presenter, transport: transport)
         }
         try await transport.shutdown()
     }

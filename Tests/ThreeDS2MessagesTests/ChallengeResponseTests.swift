@@ -8,18 +8,25 @@ let ids = TransactionIdentifiers(
 
 func textCRes(_ changes: [String: JSONValue?] = [:], version: String = "2.2.0") -> JSONObject {
     var object: JSONObject = [
-        "threeDSServerTransID": .string(ids.threeDSServerTransID), "acsTransID": .string(ids.acsTransID), "sdkTransID": .string(ids.sdkTransID),
+        "threeDSServerTransID": .string(ids.threeDSServerTransID), "acsTransID": .string(ids.acsTransID),
+        "sdkTransID": .string(ids.sdkTransID),
         "acsCounterAtoS": .string("000"), "messageType": .string("CRes"), "messageVersion": .string(version),
         "challengeCompletionInd": .string("N"), "acsUiType": .string("01"), "challengeInfoHeader": .string("Header"),
-        "challengeInfoLabel": .string("Code"), "challengeInfoText": .string("Enter the code"), "submitAuthenticationLabel": .string("Verify"),
+        "challengeInfoLabel": .string("Code"), "challengeInfoText": .string("Enter the code"),
+        "submitAuthenticationLabel": .string("Verify"),
     ]
     for (name, value) in changes { object[name] = value }
     return object
 }
 
-func expectViolation(_ code: ProtocolErrorCode, _ detail: String, _ object: JSONObject, version: String = "2.2.0", counter: Int = 0, sourceLocation: SourceLocation = #_sourceLocation) {
+func expectViolation(
+    _ code: ProtocolErrorCode, _ detail: String, _ object: JSONObject, version: String = "2.2.0", counter: Int = 0,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
     do {
-        _ = try ChallengeResponseValidator.validate(object, expecting: ChallengeResponseExpectation(identifiers: ids, messageVersion: version, acsCounter: counter))
+        _ = try ChallengeResponseValidator.validate(
+            object,
+            expecting: ChallengeResponseExpectation(identifiers: ids, messageVersion: version, acsCounter: counter))
         Issue.record("expected \(code.rawValue) \(detail), the CRes was accepted", sourceLocation: sourceLocation)
     } catch {
         #expect(error.code == code, sourceLocation: sourceLocation)
@@ -28,23 +35,34 @@ func expectViolation(_ code: ProtocolErrorCode, _ detail: String, _ object: JSON
 }
 
 func validate(_ object: JSONObject, version: String = "2.2.0") throws -> ChallengeResponse {
-    try ChallengeResponseValidator.validate(object, expecting: ChallengeResponseExpectation(identifiers: ids, messageVersion: version, acsCounter: 0))
+    try ChallengeResponseValidator.validate(
+        object, expecting: ChallengeResponseExpectation(identifiers: ids, messageVersion: version, acsCounter: 0))
 }
 
 @Suite("CRes validation")
 struct ChallengeResponseTests {
     @Test("a valid text screen becomes a screen model")
     func textScreen() throws {
-        guard case .screen(let screen) = try validate(textCRes(["challengeInfoTextIndicator": .string("Y"), "resendInformationLabel": .string("Resend")])) else {
+        guard
+            case .screen(let screen) = try validate(
+                textCRes(["challengeInfoTextIndicator": .string("Y"), "resendInformationLabel": .string("Resend")]))
+        else {
             Issue.record("not a screen"); return
         }
-        #expect(screen.uiType == .text && screen.header == "Header" && screen.showsWarningIndicator && screen.resendLabel == "Resend")
+        #expect(
+            screen.uiType == .text && screen.header == "Header" && screen.showsWarningIndicator
+                && screen.resendLabel == "Resend")
     }
 
     @Test("unknown non-critical fields are ignored, in a final CRes too")
     func unknownFields() throws {
-        #expect(throws: Never.self) { try validate(textCRes(["vendorField": .string("x"), "anotherOne": .integer(3)])) }
-        var final = textCRes(["challengeCompletionInd": .string("Y"), "transStatus": .string("Y"), "acsUiType": nil, "extra": .string("x")])
+        #expect(throws: Never.self) {
+            try validate(textCRes(["vendorField": .string("x"), "anotherOne": .integer(3)]))
+        }
+        var final = textCRes([
+            "challengeCompletionInd": .string("Y"), "transStatus": .string("Y"), "acsUiType": nil,
+            "extra": .string("x"),
+        ])
         final["challengeInfoText"] = .string("leftover")
         #expect(try validate(final) == .final(transStatus: "Y"))
     }
@@ -55,7 +73,12 @@ struct ChallengeResponseTests {
         expectViolation(.requiredElementMissing, "messageType", textCRes(["messageType": nil]))
     }
 
-    @Test("each required field missing or empty is 201 naming it", arguments: ["threeDSServerTransID", "acsTransID", "sdkTransID", "acsCounterAtoS", "messageVersion", "challengeCompletionInd", "acsUiType"])
+    @Test(
+        "each required field missing or empty is 201 naming it",
+        arguments: [
+            "threeDSServerTransID", "acsTransID", "sdkTransID", "acsCounterAtoS", "messageVersion",
+            "challengeCompletionInd", "acsUiType",
+        ])
     func requiredFields(name: String) {
         expectViolation(.requiredElementMissing, name, textCRes([name: nil]))
         expectViolation(.requiredElementMissing, name, textCRes([name: .string("")]))
@@ -64,7 +87,9 @@ struct ChallengeResponseTests {
     @Test("transaction IDs: not a UUID is 203, another ID is 301")
     func transactionIDs() {
         expectViolation(.invalidFormat, "sdkTransID", textCRes(["sdkTransID": .string("123")]))
-        expectViolation(.transactionIDNotRecognised, "acsTransID", textCRes(["acsTransID": .string("00000000-0000-0000-0000-000000000000")]))
+        expectViolation(
+            .transactionIDNotRecognised, "acsTransID",
+            textCRes(["acsTransID": .string("00000000-0000-0000-0000-000000000000")]))
         expectViolation(.invalidFormat, "acsTransID", textCRes(["acsTransID": .integer(5)]))
     }
 
@@ -83,7 +108,9 @@ struct ChallengeResponseTests {
     func completion() {
         expectViolation(.invalidFormat, "challengeCompletionInd", textCRes(["challengeCompletionInd": .string("X")]))
         expectViolation(.requiredElementMissing, "transStatus", textCRes(["challengeCompletionInd": .string("Y")]))
-        expectViolation(.invalidFormat, "transStatus", textCRes(["challengeCompletionInd": .string("Y"), "transStatus": .string("A")]))
+        expectViolation(
+            .invalidFormat, "transStatus",
+            textCRes(["challengeCompletionInd": .string("Y"), "transStatus": .string("A")]))
     }
 
     @Test("UI types: unknown is 203; 06 and 07 only in 2.3.1")
@@ -91,31 +118,50 @@ struct ChallengeResponseTests {
         expectViolation(.invalidFormat, "acsUiType", textCRes(["acsUiType": .string("08")]))
         expectViolation(.invalidFormat, "acsUiType", textCRes(["acsUiType": .string("07")]))
         let info = textCRes(["acsUiType": .string("07"), "infoContinueLabel": .string("Continue")], version: "2.3.1")
-        guard case .screen(let screen) = try validate(info, version: "2.3.1") else { Issue.record("not a screen"); return }
+        guard case .screen(let screen) = try validate(info, version: "2.3.1") else {
+            Issue.record("not a screen"); return
+        }
         #expect(screen.uiType == .information)
-        expectViolation(.requiredElementMissing, "infoContinueLabel", textCRes(["acsUiType": .string("07")], version: "2.3.1"), version: "2.3.1")
+        expectViolation(
+            .requiredElementMissing, "infoContinueLabel", textCRes(["acsUiType": .string("07")], version: "2.3.1"),
+            version: "2.3.1")
     }
 
-    @Test("native UIs need header, label, text and submit label", arguments: ["challengeInfoHeader", "challengeInfoLabel", "challengeInfoText", "submitAuthenticationLabel"])
+    @Test(
+        "native UIs need header, label, text and submit label",
+        arguments: ["challengeInfoHeader", "challengeInfoLabel", "challengeInfoText", "submitAuthenticationLabel"])
     func nativeRequired(name: String) { expectViolation(.requiredElementMissing, name, textCRes([name: nil])) }
 
     @Test("select screens need well-formed options")
     func selects() throws {
         let options: JSONValue = .array([.object(["a": .string("A")]), .object(["b": .string("B")])])
-        guard case .screen(let screen) = try validate(textCRes(["acsUiType": .string("03"), "challengeSelectInfo": options])) else { Issue.record("no screen"); return }
+        guard
+            case .screen(let screen) = try validate(
+                textCRes(["acsUiType": .string("03"), "challengeSelectInfo": options]))
+        else { Issue.record("no screen"); return }
         #expect(screen.options == [SelectOption(key: "a", label: "A"), SelectOption(key: "b", label: "B")])
         expectViolation(.requiredElementMissing, "challengeSelectInfo", textCRes(["acsUiType": .string("02")]))
-        expectViolation(.requiredElementMissing, "challengeSelectInfo", textCRes(["acsUiType": .string("02"), "challengeSelectInfo": .array([])]))
-        for bad: JSONValue in [.string("x"), .array([.string("a")]), .array([.object(["a": .string("A"), "b": .string("B")])]), .array([.object(["a": .integer(1)])]),
-            .array([.object(["a": .string("A")]), .object(["a": .string("B")])]), .array([.object([String(repeating: "k", count: 46): .string("A")])])]
-        {
-            expectViolation(.invalidFormat, "challengeSelectInfo", textCRes(["acsUiType": .string("02"), "challengeSelectInfo": bad]))
+        expectViolation(
+            .requiredElementMissing, "challengeSelectInfo",
+            textCRes(["acsUiType": .string("02"), "challengeSelectInfo": .array([])]))
+        for bad: JSONValue in [
+            .string("x"), .array([.string("a")]), .array([.object(["a": .string("A"), "b": .string("B")])]),
+            .array([.object(["a": .integer(1)])]),
+            .array([.object(["a": .string("A")]), .object(["a": .string("B")])]),
+            .array([.object([String(repeating: "k", count: 46): .string("A")])]),
+        ] {
+            expectViolation(
+                .invalidFormat, "challengeSelectInfo",
+                textCRes(["acsUiType": .string("02"), "challengeSelectInfo": bad]))
         }
     }
 
     @Test("OOB needs the continue label, header and text")
     func outOfBand() {
-        let oob = textCRes(["acsUiType": .string("04"), "oobContinueLabel": .string("Continue"), "challengeInfoLabel": nil, "submitAuthenticationLabel": nil])
+        let oob = textCRes([
+            "acsUiType": .string("04"), "oobContinueLabel": .string("Continue"), "challengeInfoLabel": nil,
+            "submitAuthenticationLabel": nil,
+        ])
         #expect(throws: Never.self) { try validate(oob) }
         var missing = oob
         missing["oobContinueLabel"] = nil
@@ -132,36 +178,64 @@ struct ChallengeResponseTests {
     @Test("HTML must be strict base64url of UTF-8 (TC_SDK_10554–10559)")
     func html() throws {
         let page = Base64.urlEncode(Array("<html><body>hi</body></html>".utf8))
-        guard case .screen(let screen) = try validate(textCRes(["acsUiType": .string("05"), "acsHTML": .string(page)])) else { Issue.record("no screen"); return }
+        guard case .screen(let screen) = try validate(textCRes(["acsUiType": .string("05"), "acsHTML": .string(page)]))
+        else { Issue.record("no screen"); return }
         #expect(screen.html == "<html><body>hi</body></html>")
         expectViolation(.requiredElementMissing, "acsHTML", textCRes(["acsUiType": .string("05")]))
         for bad in [page + "=", "a+b/", "ab cd", "ab\ncd", "abcde"] {
             expectViolation(.invalidFormat, "acsHTML", textCRes(["acsUiType": .string("05"), "acsHTML": .string(bad)]))
         }
-        expectViolation(.invalidFormat, "acsHTML", textCRes(["acsUiType": .string("05"), "acsHTML": .string(Base64.urlEncode([0xFF, 0xFE]))]))
-        expectViolation(.invalidFormat, "acsHTMLRefresh", textCRes(["acsUiType": .string("05"), "acsHTML": .string(page), "acsHTMLRefresh": .string("a=")]))
+        expectViolation(
+            .invalidFormat, "acsHTML",
+            textCRes(["acsUiType": .string("05"), "acsHTML": .string(Base64.urlEncode([0xFF, 0xFE]))]))
+        expectViolation(
+            .invalidFormat, "acsHTMLRefresh",
+            textCRes(["acsUiType": .string("05"), "acsHTML": .string(page), "acsHTMLRefresh": .string("a=")]))
     }
 
     @Test("lengths and formats of optional fields are 203")
     func lengths() {
-        expectViolation(.invalidFormat, "challengeInfoHeader", textCRes(["challengeInfoHeader": .string(String(repeating: "h", count: 46))]))
-        expectViolation(.invalidFormat, "challengeInfoText", textCRes(["challengeInfoText": .string(String(repeating: "t", count: 351))]))
-        expectViolation(.invalidFormat, "whitelistingInfoText", textCRes(["whitelistingInfoText": .string(String(repeating: "w", count: 65))]))
-        expectViolation(.invalidFormat, "challengeInfoTextIndicator", textCRes(["challengeInfoTextIndicator": .string("X")]))
+        expectViolation(
+            .invalidFormat, "challengeInfoHeader",
+            textCRes(["challengeInfoHeader": .string(String(repeating: "h", count: 46))]))
+        expectViolation(
+            .invalidFormat, "challengeInfoText",
+            textCRes(["challengeInfoText": .string(String(repeating: "t", count: 351))]))
+        expectViolation(
+            .invalidFormat, "whitelistingInfoText",
+            textCRes(["whitelistingInfoText": .string(String(repeating: "w", count: 65))]))
+        expectViolation(
+            .invalidFormat, "challengeInfoTextIndicator", textCRes(["challengeInfoTextIndicator": .string("X")]))
         expectViolation(.invalidFormat, "resendInformationLabel", textCRes(["resendInformationLabel": .string("")]))
-        expectViolation(.invalidFormat, "issuerImage.high", textCRes(["issuerImage": .object(["high": .string("http://x.example/i.png")])]))
+        expectViolation(
+            .invalidFormat, "issuerImage.high",
+            textCRes(["issuerImage": .object(["high": .string("http://x.example/i.png")])]))
         expectViolation(.invalidFormat, "psImage", textCRes(["psImage": .integer(3)]))
     }
 
     @Test("message extensions: unknown critical is 202 naming the IDs; more than 10 or malformed is 203")
     func extensions() {
         func ext(_ id: String, critical: Bool) -> JSONValue {
-            .object(["name": .string("N"), "id": .string(id), "criticalityIndicator": .bool(critical), "data": .object([:])])
+            .object([
+                "name": .string("N"), "id": .string(id), "criticalityIndicator": .bool(critical), "data": .object([:]),
+            ])
         }
-        #expect(throws: Never.self) { try validate(textCRes(["messageExtension": .array([ext("A000000802-004", critical: false)])])) }
-        expectViolation(.criticalExtensionNotRecognised, "X1,X2", textCRes(["messageExtension": .array([ext("X1", critical: true), ext("ok", critical: false), ext("X2", critical: true)])]))
-        expectViolation(.invalidFormat, "messageExtension", textCRes(["messageExtension": .array(Array(repeating: ext("a", critical: false), count: 11))]))
-        expectViolation(.invalidFormat, "messageExtension", textCRes(["messageExtension": .array([.object(["name": .string("N")])])]))
+        #expect(throws: Never.self) {
+            try validate(textCRes(["messageExtension": .array([ext("A000000802-004", critical: false)])]))
+        }
+        expectViolation(
+            .criticalExtensionNotRecognised, "X1,X2",
+            textCRes([
+                "messageExtension": .array([
+                    ext("X1", critical: true), ext("ok", critical: false), ext("X2", critical: true),
+                ])
+            ]))
+        expectViolation(
+            .invalidFormat, "messageExtension",
+            textCRes(["messageExtension": .array(Array(repeating: ext("a", critical: false), count: 11))]))
+        expectViolation(
+            .invalidFormat, "messageExtension",
+            textCRes(["messageExtension": .array([.object(["name": .string("N")])])]))
     }
 }
 
@@ -173,7 +247,10 @@ struct ChallengeRequestTests {
 
     @Test("the first CReq carries only the identifiers, type, version, counter and (2.2.0+) the app URL")
     func first() throws {
-        #expect(try builder("2.1.0").request(counter: 0, answer: nil).names == ["threeDSServerTransID", "acsTransID", "messageType", "messageVersion", "sdkTransID", "sdkCounterStoA"])
+        #expect(
+            try builder("2.1.0").request(counter: 0, answer: nil).names == [
+                "threeDSServerTransID", "acsTransID", "messageType", "messageVersion", "sdkTransID", "sdkCounterStoA",
+            ])
         #expect(try builder("2.2.0").request(counter: 0, answer: nil)["threeDSRequestorAppURL"] == .string("app://x"))
     }
 
@@ -191,7 +268,10 @@ struct ChallengeRequestTests {
             ("2.3.1", .informationContinue, "infoContinueIndicator", .bool(true)),
             ("2.1.0", .cancel, "challengeCancel", .string("01")),
         ]
-        let base: Set<String> = ["threeDSServerTransID", "acsTransID", "messageType", "messageVersion", "sdkTransID", "sdkCounterStoA", "threeDSRequestorAppURL"]
+        let base: Set<String> = [
+            "threeDSServerTransID", "acsTransID", "messageType", "messageVersion", "sdkTransID", "sdkCounterStoA",
+            "threeDSRequestorAppURL",
+        ]
         for (version, action, field, value) in cases {
             let request = try builder(version).request(counter: 3, answer: ChallengeAnswer(action))
             #expect(request[field] == value, "\(action)")
@@ -202,24 +282,45 @@ struct ChallengeRequestTests {
 
     @Test("version and length rules are enforced before sending")
     func rules() {
-        #expect(throws: ProtocolViolation.self) { try builder("2.1.0").request(counter: 1, answer: ChallengeAnswer(.submitEmpty)) }
-        #expect(throws: ProtocolViolation.self) { try builder("2.2.0").request(counter: 1, answer: ChallengeAnswer(.informationContinue)) }
-        #expect(throws: ProtocolViolation.self) { try builder("2.2.0").request(counter: 1, answer: ChallengeAnswer(.submitText(String(repeating: "1", count: 46)))) }
-        #expect(throws: ProtocolViolation.self) { try builder("2.2.0").request(counter: 1, answer: ChallengeAnswer(.submitHTML(String(repeating: "x", count: 257)))) }
+        #expect(throws: ProtocolViolation.self) {
+            try builder("2.1.0").request(counter: 1, answer: ChallengeAnswer(.submitEmpty))
+        }
+        #expect(throws: ProtocolViolation.self) {
+            try builder("2.2.0").request(counter: 1, answer: ChallengeAnswer(.informationContinue))
+        }
+        #expect(throws: ProtocolViolation.self) {
+            try builder("2.2.0").request(
+                counter: 1, answer: ChallengeAnswer(.submitText(String(repeating: "1", count: 46))))
+        }
+        #expect(throws: ProtocolViolation.self) {
+            try builder("2.2.0").request(
+                counter: 1, answer: ChallengeAnswer(.submitHTML(String(repeating: "x", count: 257))))
+        }
     }
 
     @Test("the whitelisting answer goes with the action only when it was asked, by version")
     func whitelisting() throws {
         let answer = ChallengeAnswer(.submitText("1"), whitelisting: true)
-        #expect(try builder("2.2.0").request(counter: 1, answer: answer, askedWhitelisting: true)["whitelistingDataEntry"] == .string("Y"))
-        #expect(try builder("2.3.1").request(counter: 1, answer: ChallengeAnswer(.submitText("1"), whitelisting: false), askedWhitelisting: true)["trustListDataEntry"] == .string("02"))
-        #expect(try builder("2.2.0").request(counter: 1, answer: answer, askedWhitelisting: false)["whitelistingDataEntry"] == nil)
-        #expect(try builder("2.1.0").request(counter: 1, answer: answer, askedWhitelisting: true)["whitelistingDataEntry"] == nil)
+        #expect(
+            try builder("2.2.0").request(counter: 1, answer: answer, askedWhitelisting: true)["whitelistingDataEntry"]
+                == .string("Y"))
+        #expect(
+            try builder("2.3.1").request(
+                counter: 1, answer: ChallengeAnswer(.submitText("1"), whitelisting: false), askedWhitelisting: true)[
+                    "trustListDataEntry"] == .string("02"))
+        #expect(
+            try builder("2.2.0").request(counter: 1, answer: answer, askedWhitelisting: false)["whitelistingDataEntry"]
+                == nil)
+        #expect(
+            try builder("2.1.0").request(counter: 1, answer: answer, askedWhitelisting: true)["whitelistingDataEntry"]
+                == nil)
     }
 
     @Test("Erro messages round-trip and are checked")
     func errorMessages() throws {
-        let sent = ErrorMessage(sdkViolation: ProtocolViolation(.invalidFormat, detail: "acsHTML"), messageType: "CRes", identifiers: ids, messageVersion: "2.2.0")
+        let sent = ErrorMessage(
+            sdkViolation: ProtocolViolation(.invalidFormat, detail: "acsHTML"), messageType: "CRes", identifiers: ids,
+            messageVersion: "2.2.0")
         #expect(sent.json["errorComponent"] == .string("C") && sent.json["messageType"] == .string("Erro"))
         #expect(try ErrorMessage(json: sent.json) == sent)
         var missing = sent.json

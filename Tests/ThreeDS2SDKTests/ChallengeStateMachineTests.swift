@@ -9,20 +9,25 @@ private let identifiers = TransactionIdentifiers(
     sdkTransID: "b2385523-a66c-4907-ac3c-91848e8c0067")
 
 private func machine(_ version: String = "2.2.0") -> ChallengeStateMachine {
-    ChallengeStateMachine(builder: ChallengeRequestBuilder(identifiers: identifiers, messageVersion: version, requestorAppURL: nil))
+    ChallengeStateMachine(
+        builder: ChallengeRequestBuilder(identifiers: identifiers, messageVersion: version, requestorAppURL: nil))
 }
 
 private func cres(counter: Int, final status: String? = nil, _ extra: [String: JSONValue] = [:]) -> JSONObject {
     var object: JSONObject = [
-        "threeDSServerTransID": .string(identifiers.threeDSServerTransID), "acsTransID": .string(identifiers.acsTransID),
-        "sdkTransID": .string(identifiers.sdkTransID), "acsCounterAtoS": .string(ChallengeRequestBuilder.counterText(counter)),
-        "messageType": .string("CRes"), "messageVersion": .string("2.2.0"), "challengeCompletionInd": .string(status == nil ? "N" : "Y"),
+        "threeDSServerTransID": .string(identifiers.threeDSServerTransID),
+        "acsTransID": .string(identifiers.acsTransID),
+        "sdkTransID": .string(identifiers.sdkTransID),
+        "acsCounterAtoS": .string(ChallengeRequestBuilder.counterText(counter)),
+        "messageType": .string("CRes"), "messageVersion": .string("2.2.0"),
+        "challengeCompletionInd": .string(status == nil ? "N" : "Y"),
     ]
     if let status {
         object["transStatus"] = .string(status)
     } else {
         for (name, value) in [
-            ("acsUiType", "01"), ("challengeInfoHeader", "H"), ("challengeInfoLabel", "L"), ("challengeInfoText", "T"), ("submitAuthenticationLabel", "S"),
+            ("acsUiType", "01"), ("challengeInfoHeader", "H"), ("challengeInfoLabel", "L"), ("challengeInfoText", "T"),
+            ("submitAuthenticationLabel", "S"),
         ] { object[name] = .string(value) }
     }
     for (name, value) in extra { object[name] = value }
@@ -47,7 +52,9 @@ struct ChallengeStateMachineTests {
         let shown = m.handle(.messageReceived(cres(counter: 0)))
         #expect(shown.first?.screen?.header == "H" && m.phase == .presenting)
         let next = m.handle(.answered(ChallengeAnswer(.submitText("42"))))
-        #expect(next.first?.sent?["challengeDataEntry"] == .string("42") && next.first?.sent?["sdkCounterStoA"] == .string("001"))
+        #expect(
+            next.first?.sent?["challengeDataEntry"] == .string("42")
+                && next.first?.sent?["sdkCounterStoA"] == .string("001"))
         #expect(m.handle(.messageReceived(cres(counter: 1, final: "Y"))) == [.finish(.completed(transStatus: "Y"))])
         #expect(m.phase == .finished)
         #expect(m.handle(.messageReceived(cres(counter: 2, final: "Y"))).isEmpty)
@@ -59,7 +66,8 @@ struct ChallengeStateMachineTests {
         _ = m.handle(.start)
         let actions = m.handle(.messageReceived(cres(counter: 3)))
         let erro = actions.first?.erro
-        #expect(erro?.errorCode == "302" && erro?.errorMessageType == "CRes" && erro?.sdkTransID == identifiers.sdkTransID)
+        #expect(
+            erro?.errorCode == "302" && erro?.errorMessageType == "CRes" && erro?.sdkTransID == identifiers.sdkTransID)
         #expect(actions.last?.outcome == .protocolError(erro!))
     }
 
@@ -67,7 +75,9 @@ struct ChallengeStateMachineTests {
     func acsErro() {
         var m = machine()
         _ = m.handle(.start)
-        let erro = ErrorMessage(errorCode: "305", errorComponent: "A", errorDescription: "D", errorDetail: "X", errorMessageType: "CReq", messageVersion: "2.2.0", threeDSServerTransID: nil, acsTransID: nil, sdkTransID: nil)
+        let erro = ErrorMessage(
+            errorCode: "305", errorComponent: "A", errorDescription: "D", errorDetail: "X", errorMessageType: "CReq",
+            messageVersion: "2.2.0", threeDSServerTransID: nil, acsTransID: nil, sdkTransID: nil)
         #expect(m.handle(.messageReceived(erro.json)) == [.finish(.protocolError(erro))])
         var malformed = machine()
         _ = malformed.handle(.start)
@@ -79,11 +89,13 @@ struct ChallengeStateMachineTests {
     func failures() {
         var m = machine()
         _ = m.handle(.start)
-        let actions = m.handle(.responseUnreadable(ProtocolViolation(.decryptionFailure, detail: "Data Decryption Failure")))
+        let actions = m.handle(
+            .responseUnreadable(ProtocolViolation(.decryptionFailure, detail: "Data Decryption Failure")))
         #expect(actions.first?.erro?.errorCode == "302" && actions.last?.outcome?.name == "protocolError")
         var t = machine()
         _ = t.handle(.start)
-        #expect(t.handle(.transportFailed("refused")) == [.finish(.runtimeError(code: "transport", message: "refused"))])
+        #expect(
+            t.handle(.transportFailed("refused")) == [.finish(.runtimeError(code: "transport", message: "refused"))])
     }
 
     @Test("timeouts send Erro 402: per message with errorMessageType CReq, overall while presenting with CRes")
@@ -91,12 +103,16 @@ struct ChallengeStateMachineTests {
         var m = machine()
         _ = m.handle(.start)
         let actions = m.handle(.responseTimedOut)
-        #expect(actions.first?.erro?.errorCode == "402" && actions.first?.erro?.errorMessageType == "CReq" && actions.last?.outcome == .timedOut)
+        #expect(
+            actions.first?.erro?.errorCode == "402" && actions.first?.erro?.errorMessageType == "CReq"
+                && actions.last?.outcome == .timedOut)
         var o = machine()
         _ = o.handle(.start)
         _ = o.handle(.messageReceived(cres(counter: 0)))
         let overall = o.handle(.overallTimedOut)
-        #expect(overall.first?.erro?.errorMessageType == "CRes" && overall.first?.erro?.errorDetail == "Timeout expiry reached for the transaction")
+        #expect(
+            overall.first?.erro?.errorMessageType == "CRes"
+                && overall.first?.erro?.errorDetail == "Timeout expiry reached for the transaction")
         #expect(overall.last?.outcome == .timedOut)
     }
 
@@ -123,7 +139,9 @@ struct ChallengeStateMachineTests {
         let answered = m.handle(.answered(ChallengeAnswer(.submitText("1"), whitelisting: true)))
         #expect(answered.first?.sent?["whitelistingDataEntry"] == .string("Y"))
         _ = m.handle(.messageReceived(cres(counter: 1)))
-        #expect(m.handle(.answered(ChallengeAnswer(.submitText("2"), whitelisting: true))).first?.sent?["whitelistingDataEntry"] == nil)
+        #expect(
+            m.handle(.answered(ChallengeAnswer(.submitText("2"), whitelisting: true))).first?.sent?[
+                "whitelistingDataEntry"] == nil)
     }
 
     @Test("counters never wrap: the SDK stops with a runtime error")
@@ -185,9 +203,13 @@ struct HTMLFormTests {
         let form = HTMLForm(html: page)
         #expect(form.method == "post")
         #expect(form.text.contains("Hello") && !form.text.contains("alert"))
-        #expect(try form.submission(fields: ["otp": "12 34"], button: "Go") == "h=a+b%26c&otp=12+34&c=on1&r=2&s=y&t=line1%0D%0Aline2&go=Go")
+        #expect(
+            try form.submission(fields: ["otp": "12 34"], button: "Go")
+                == "h=a+b%26c&otp=12+34&c=on1&r=2&s=y&t=line1%0D%0Aline2&go=Go")
         #expect(try form.submission(button: "Stop") == "h=a+b%26c&otp=&c=on1&r=2&s=y&t=line1%0D%0Aline2&act=no")
-        #expect(try form.submission(fields: ["r": "1", "c": "", "s": "x"]) == "h=a+b%26c&otp=&r=1&s=x&t=line1%0D%0Aline2&go=Go")
+        #expect(
+            try form.submission(fields: ["r": "1", "c": "", "s": "x"])
+                == "h=a+b%26c&otp=&r=1&s=x&t=line1%0D%0Aline2&go=Go")
     }
 
     @Test("a link to https://emv3ds/challenge submits its query; other links are ignored")

@@ -92,11 +92,14 @@ public protocol ChallengeStatusReceiver: Sendable {
 extension ChallengeStatusReceiver {
     func deliver(_ outcome: ChallengeOutcome, sdkTransactionID: String) {
         switch outcome {
-        case .completed(let status): completed(CompletionEvent(sdkTransactionID: sdkTransactionID, transactionStatus: status))
+        case .completed(let status):
+            completed(CompletionEvent(sdkTransactionID: sdkTransactionID, transactionStatus: status))
         case .cancelled: cancelled()
         case .timedOut: timedout()
-        case .protocolError(let message): protocolError(ProtocolErrorEvent(sdkTransactionID: sdkTransactionID, errorMessage: message))
-        case .runtimeError(let code, let message): runtimeError(RuntimeErrorEvent(errorCode: code, errorMessage: message))
+        case .protocolError(let message):
+            protocolError(ProtocolErrorEvent(sdkTransactionID: sdkTransactionID, errorMessage: message))
+        case .runtimeError(let code, let message):
+            runtimeError(RuntimeErrorEvent(errorCode: code, errorMessage: message))
         }
     }
 }

@@ -15,7 +15,8 @@ struct ChallengeSession {
     static let errorContentType = "application/json; charset=UTF-8"
 
     mutating func run<C: Clock>(
-        presenter: any ChallengePresenter, transport: any ChallengeTransport, timeout: Duration, clock: C, logger: Logger
+        presenter: any ChallengePresenter, transport: any ChallengeTransport, timeout: Duration, clock: C,
+        logger: Logger
     ) async -> ChallengeOutcome where C.Duration == Duration {
         let deadline = clock.now.advanced(by: timeout)
         let acsURL = self.acsURL
@@ -35,9 +36,13 @@ struct ChallengeSession {
                 logger.debug("CReq sent", metadata: ["sdkCounterStoA": "\(counter)"])
                 let remaining = clock.now.duration(to: deadline)
                 let limit = min(Transaction.responseTimeout, remaining)
-                let result = await Self.race(clock: clock, after: limit) { () -> Result<TransportResponse, TransportError> in
+                let result = await Self.race(clock: clock, after: limit) {
+                    () -> Result<TransportResponse, TransportError> in
                     do {
-                        return .success(try await transport.post(url: acsURL, body: Array(body.utf8), contentType: Self.requestContentType, timeout: limit))
+                        return .success(
+                            try await transport.post(
+                                url: acsURL, body: Array(body.utf8), contentType: Self.requestContentType,
+                                timeout: limit))
                     } catch let error as TransportError {
                         return .failure(error)
                     } catch {
@@ -60,10 +65,14 @@ struct ChallengeSession {
                 case .finished(let answer): pending += machine.handle(.answered(answer))
                 }
             case .sendError(let message):
-                logger.notice("Erro sent", metadata: ["errorCode": "\(message.errorCode)", "errorDetail": "\(message.errorDetail)"])
+                logger.notice(
+                    "Erro sent",
+                    metadata: ["errorCode": "\(message.errorCode)", "errorDetail": "\(message.errorDetail)"])
                 // Fire and forget, but bounded by the transport's own (wall-clock) timeout: the outcome waits at most
                 // this long for the ACS to take it, and a test clock racing ahead cannot cancel it before it is sent.
-                _ = try? await transport.post(url: acsURL, body: message.json.serializedBytes, contentType: Self.errorContentType, timeout: .seconds(5))
+                _ = try? await transport.post(
+                    url: acsURL, body: message.json.serializedBytes, contentType: Self.errorContentType,
+                    timeout: .seconds(5))
             case .finish(let outcome):
                 return outcome
             }
@@ -78,17 +87,28 @@ struct ChallengeSession {
         let firstByte = response.body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
         let isJSON = response.contentType?.lowercased().contains("json") == true || firstByte == UInt8(ascii: "{")
         if isJSON {
-            guard case .object(let object)? = try? JSONParser(limits: .init(maxBytes: 64 * 1024, maxDepth: 8)).parse(response.body) else {
+            guard
+                case .object(let object)? = try? JSONParser(limits: .init(maxBytes: 64 * 1024, maxDepth: 8)).parse(
+                    response.body)
+            else {
                 return (200..<300).contains(response.status)
-                    ? .responseUnreadable(ProtocolViolation(.messageReceivedInvalid, detail: "Invalid Formatted Message", explanation: "the response is not a JSON object"))
+                    ? .responseUnreadable(
+                        ProtocolViolation(
+                            .messageReceivedInvalid, detail: "Invalid Formatted Message",
+                            explanation: "the response is not a JSON object"))
                     : .transportFailed("HTTP \(response.status) from the ACS")
             }
             guard object["messageType"] == .string("Erro") else {
-                return .responseUnreadable(ProtocolViolation(.decryptionFailure, detail: "Data Decryption Failure", explanation: "the ACS answered in plaintext; only an Erro may be unencrypted"))
+                return .responseUnreadable(
+                    ProtocolViolation(
+                        .decryptionFailure, detail: "Data Decryption Failure",
+                        explanation: "the ACS answered in plaintext; only an Erro may be unencrypted"))
             }
             return .messageReceived(object)
         }
-        guard (200..<300).contains(response.status) else { return .transportFailed("HTTP \(response.status) from the ACS") }
+        guard (200..<300).contains(response.status) else {
+            return .transportFailed("HTTP \(response.status) from the ACS")
+        }
         do {
             return .messageReceived(try channel.decrypt(String(decoding: response.body, as: UTF8.self)))
         } catch {
@@ -102,7 +122,9 @@ struct ChallengeSession {
     }
 
     /// Runs `operation` against a timer on `clock`; whichever ends first wins and the other is cancelled.
-    static func race<C: Clock, T: Sendable>(clock: C, after limit: Duration, _ operation: @escaping @Sendable () async -> T) async -> RaceResult<T>
+    static func race<C: Clock, T: Sendable>(
+        clock: C, after limit: Duration, _ operation: @escaping @Sendable () async -> T
+    ) async -> RaceResult<T>
     where C.Duration == Duration {
         guard limit > .zero else { return .timedOut }
         return await withTaskGroup(of: RaceResult<T>.self) { group in

@@ -74,7 +74,9 @@ struct ChallengeStateMachine: Sendable {
         case (.awaitingResponse, .responseTimedOut):
             return timeout(detail: "Challenge request timed-out", messageType: "CReq")
         case (_, .overallTimedOut):
-            return timeout(detail: "Timeout expiry reached for the transaction", messageType: phase == .presenting ? "CRes" : "CReq")
+            return timeout(
+                detail: "Timeout expiry reached for the transaction",
+                messageType: phase == .presenting ? "CRes" : "CReq")
         case (.presenting, .answered(let answer)):
             return send(answer: answer)
         default:
@@ -84,7 +86,9 @@ struct ChallengeStateMachine: Sendable {
 
     private mutating func send(answer: ChallengeAnswer?) -> [Action] {
         guard sdkCounter <= Self.maxCounter else {
-            return finish(.runtimeError(code: "counter", message: "sdkCounterStoA would wrap past 255; the challenge cannot go on"))
+            return finish(
+                .runtimeError(
+                    code: "counter", message: "sdkCounterStoA would wrap past 255; the challenge cannot go on"))
         }
         let request: JSONObject
         do {
@@ -105,7 +109,8 @@ struct ChallengeStateMachine: Sendable {
                 return fail(error, messageType: "Erro")
             }
         }
-        let expectation = ChallengeResponseExpectation(identifiers: identifiers, messageVersion: builder.messageVersion, acsCounter: acsCounter)
+        let expectation = ChallengeResponseExpectation(
+            identifiers: identifiers, messageVersion: builder.messageVersion, acsCounter: acsCounter)
         let response: ChallengeResponse
         do {
             response = try ChallengeResponseValidator.validate(object, expecting: expectation)
@@ -118,7 +123,9 @@ struct ChallengeStateMachine: Sendable {
             return finish(.completed(transStatus: status))
         case .screen(let screen):
             guard acsCounter <= Self.maxCounter else {
-                return finish(.runtimeError(code: "counter", message: "acsCounterAtoS would wrap past 255; the challenge cannot go on"))
+                return finish(
+                    .runtimeError(
+                        code: "counter", message: "acsCounterAtoS would wrap past 255; the challenge cannot go on"))
             }
             askedWhitelisting = screen.whitelistingText != nil
             phase = .presenting
@@ -127,13 +134,16 @@ struct ChallengeStateMachine: Sendable {
     }
 
     private mutating func fail(_ violation: ProtocolViolation, messageType: String) -> [Action] {
-        let message = ErrorMessage(sdkViolation: violation, messageType: messageType, identifiers: identifiers, messageVersion: builder.messageVersion)
+        let message = ErrorMessage(
+            sdkViolation: violation, messageType: messageType, identifiers: identifiers,
+            messageVersion: builder.messageVersion)
         return [.sendError(message)] + finish(.protocolError(message))
     }
 
     private mutating func timeout(detail: String, messageType: String) -> [Action] {
         let message = ErrorMessage(
-            sdkViolation: ProtocolViolation(.transactionTimedOut, detail: detail), messageType: messageType, identifiers: identifiers,
+            sdkViolation: ProtocolViolation(.transactionTimedOut, detail: detail), messageType: messageType,
+            identifiers: identifiers,
             messageVersion: builder.messageVersion)
         return [.sendError(message)] + finish(.timedOut)
     }

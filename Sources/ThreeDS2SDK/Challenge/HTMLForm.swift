@@ -72,10 +72,14 @@ public struct HTMLForm: Sendable, Hashable {
         var action: String?
         var textParts: [String] = []
         let bytes = Array(html.utf8)
-        let options = Int32(HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue | HTML_PARSE_RECOVER.rawValue)
+        let options = Int32(
+            HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue
+                | HTML_PARSE_RECOVER.rawValue)
         let document = bytes.withUnsafeBufferPointer { buffer in
             buffer.baseAddress.map { base in
-                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { htmlReadMemory($0, Int32(buffer.count), "about:blank", "UTF-8", options) }
+                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                    htmlReadMemory($0, Int32(buffer.count), "about:blank", "UTF-8", options)
+                }
             } ?? nil
         }
         if let document {
@@ -105,40 +109,61 @@ public struct HTMLForm: Sendable, Hashable {
                     case "input" where inForm:
                         let type = (Self.attribute(element, "type") ?? "text").lowercased()
                         let defaultValue = type == "checkbox" || type == "radio" ? "on" : ""
-                        controls.append(Control(
-                            kind: "input/\(type)", name: Self.attribute(element, "name"), value: Self.attribute(element, "value") ?? defaultValue,
-                            checked: Self.attribute(element, "checked") != nil, options: [], disabled: Self.attribute(element, "disabled") != nil,
-                            label: Self.attribute(element, "value") ?? Self.attribute(element, "alt") ?? ""))
+                        controls.append(
+                            Control(
+                                kind: "input/\(type)", name: Self.attribute(element, "name"),
+                                value: Self.attribute(element, "value") ?? defaultValue,
+                                checked: Self.attribute(element, "checked") != nil, options: [],
+                                disabled: Self.attribute(element, "disabled") != nil,
+                                label: Self.attribute(element, "value") ?? Self.attribute(element, "alt") ?? ""))
                     case "button" where inForm:
                         let type = (Self.attribute(element, "type") ?? "submit").lowercased()
                         let label = Self.content(element).trimmingCharacters(in: .whitespacesAndNewlines)
-                        controls.append(Control(
-                            kind: "button/\(type)", name: Self.attribute(element, "name"), value: Self.attribute(element, "value") ?? "",
-                            checked: false, options: [], disabled: Self.attribute(element, "disabled") != nil, label: label))
+                        controls.append(
+                            Control(
+                                kind: "button/\(type)", name: Self.attribute(element, "name"),
+                                value: Self.attribute(element, "value") ?? "",
+                                checked: false, options: [], disabled: Self.attribute(element, "disabled") != nil,
+                                label: label))
                     case "textarea" where inForm:
-                        controls.append(Control(
-                            kind: "textarea", name: Self.attribute(element, "name"), value: Self.content(element), checked: false, options: [],
-                            disabled: Self.attribute(element, "disabled") != nil, label: ""))
+                        controls.append(
+                            Control(
+                                kind: "textarea", name: Self.attribute(element, "name"), value: Self.content(element),
+                                checked: false, options: [],
+                                disabled: Self.attribute(element, "disabled") != nil, label: ""))
                     case "select" where inForm:
                         var options: [Option] = []
                         var child = element.pointee.children
                         while let option = child {
                             defer { child = option.pointee.next }
-                            guard option.pointee.type == XML_ELEMENT_NODE, Self.name(option) == "option" else { continue }
+                            guard option.pointee.type == XML_ELEMENT_NODE, Self.name(option) == "option" else {
+                                continue
+                            }
                             let label = Self.content(option).trimmingCharacters(in: .whitespacesAndNewlines)
-                            options.append(Option(value: Self.attribute(option, "value") ?? label, label: label, selected: Self.attribute(option, "selected") != nil))
+                            options.append(
+                                Option(
+                                    value: Self.attribute(option, "value") ?? label, label: label,
+                                    selected: Self.attribute(option, "selected") != nil))
                         }
-                        controls.append(Control(
-                            kind: Self.attribute(element, "multiple") != nil ? "select/multiple" : "select", name: Self.attribute(element, "name"),
-                            value: "", checked: false, options: options, disabled: Self.attribute(element, "disabled") != nil, label: ""))
+                        controls.append(
+                            Control(
+                                kind: Self.attribute(element, "multiple") != nil ? "select/multiple" : "select",
+                                name: Self.attribute(element, "name"),
+                                value: "", checked: false, options: options,
+                                disabled: Self.attribute(element, "disabled") != nil, label: ""))
                     case "a":
                         if let href = Self.attribute(element, "href"), let query = Self.challengeQuery(href) {
-                            links.append(SubmissionLink(label: Self.content(element).trimmingCharacters(in: .whitespacesAndNewlines), query: query))
+                            links.append(
+                                SubmissionLink(
+                                    label: Self.content(element).trimmingCharacters(in: .whitespacesAndNewlines),
+                                    query: query))
                         }
                     default:
                         break
                     }
-                    if name != "select", name != "textarea", name != "button" { walk(element.pointee.children) } else if name == "button" {
+                    if name != "select", name != "textarea", name != "button" {
+                        walk(element.pointee.children)
+                    } else if name == "button" {
                         let label = Self.content(element).trimmingCharacters(in: .whitespacesAndNewlines)
                         if !label.isEmpty { textParts.append(label) }
                     }
@@ -165,7 +190,9 @@ public struct HTMLForm: Sendable, Hashable {
     /// - Returns: The urlencoded form data, as sent in `challengeHTMLDataEntry`.
     /// - Throws: ``SubmissionError`` when a named field or the button does not exist.
     public func submission(fields: [String: String] = [:], button: String? = nil) throws(SubmissionError) -> String {
-        if let button, let link = links.first(where: { $0.label == button }), !controls.contains(where: { $0.isSubmitButton && Self.matches($0, button) }) {
+        if let button, let link = links.first(where: { $0.label == button }),
+            !controls.contains(where: { $0.isSubmitButton && Self.matches($0, button) })
+        {
             return link.query
         }
         var controls = self.controls
@@ -191,7 +218,9 @@ public struct HTMLForm: Sendable, Hashable {
                     matched = true
                 }
             }
-            guard matched else { throw SubmissionError(description: "the page has no field \"\(name)\" that takes \"\(value)\"") }
+            guard matched else {
+                throw SubmissionError(description: "the page has no field \"\(name)\" that takes \"\(value)\"")
+            }
         }
         let submitters = controls.indices.filter { controls[$0].isSubmitButton && !controls[$0].disabled }
         let pressed: Int?
@@ -216,11 +245,18 @@ public struct HTMLForm: Sendable, Hashable {
             case "input/button", "input/reset", "input/file", "button/button", "button/reset":
                 continue
             case "select":
-                if let option = control.options.first(where: \.selected) ?? control.options.first { pairs.append((name, option.value)) }
+                if let option = control.options.first(where: \.selected) ?? control.options.first {
+                    pairs.append((name, option.value))
+                }
             case "select/multiple":
                 for option in control.options where option.selected { pairs.append((name, option.value)) }
             case "textarea":
-                pairs.append((name, control.value.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\r\n")))
+                pairs.append(
+                    (
+                        name,
+                        control.value.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(
+                            of: "\n", with: "\r\n")
+                    ))
             default:
                 pairs.append((name, control.value))
             }
@@ -239,7 +275,8 @@ public struct HTMLForm: Sendable, Hashable {
             switch byte {
             case UInt8(ascii: " "): output.append("+")
             case UInt8(ascii: "*"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"):
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "a")...UInt8(ascii: "z"):
                 output.append(Character(Unicode.Scalar(byte)))
             default:
                 output.append(String(format: "%%%02X", byte))

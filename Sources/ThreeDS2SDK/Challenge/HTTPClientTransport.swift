@@ -33,7 +33,8 @@ public final class HTTPClientTransport: ChallengeTransport {
     }
 
     /// Posts with AsyncHTTPClient.
-    public func post(url: URL, body: [UInt8], contentType: String, timeout: Duration) async throws -> TransportResponse {
+    public func post(url: URL, body: [UInt8], contentType: String, timeout: Duration) async throws -> TransportResponse
+    {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: contentType)
@@ -43,7 +44,9 @@ public final class HTTPClientTransport: ChallengeTransport {
             let response = try await client.execute(request, timeout: .nanoseconds(nanoseconds))
             var buffer = try await response.body.collect(upTo: Self.maxResponseBytes)
             let bytes = buffer.readBytes(length: buffer.readableBytes) ?? []
-            return TransportResponse(status: Int(response.status.code), contentType: response.headers.first(name: "Content-Type"), body: bytes)
+            return TransportResponse(
+                status: Int(response.status.code), contentType: response.headers.first(name: "Content-Type"),
+                body: bytes)
         } catch let error as NIOTooManyBytesError {
             throw TransportError("the response is larger than \(Self.maxResponseBytes) bytes: \(error)")
         } catch {

@@ -29,7 +29,9 @@ public enum ScriptedAnswer: Sendable, Hashable {
         switch object["action"]?.stringValue {
         case "submit":
             if let text = object["text"] {
-                guard case .string(let value) = text else { throw JOSEError(.invalidHeader, "answer \"text\" must be a string") }
+                guard case .string(let value) = text else {
+                    throw JOSEError(.invalidHeader, "answer \"text\" must be a string")
+                }
                 self = .text(value, whitelist: whitelist)
             } else if let select = object["select"] {
                 guard case .array(let keys) = select, keys.allSatisfy({ $0.stringValue != nil }) else {
@@ -37,10 +39,14 @@ public enum ScriptedAnswer: Sendable, Hashable {
                 }
                 self = .select(keys.compactMap(\.stringValue), whitelist: whitelist)
             } else if let html = object["html"] {
-                guard case .object(let form) = html else { throw JOSEError(.invalidHeader, "answer \"html\" must be an object") }
+                guard case .object(let form) = html else {
+                    throw JOSEError(.invalidHeader, "answer \"html\" must be an object")
+                }
                 var fields: [String: String] = [:]
                 for member in form["fields"]?.objectValue?.members ?? [] {
-                    guard case .string(let value) = member.value else { throw JOSEError(.invalidHeader, "html field \(member.name) must be a string") }
+                    guard case .string(let value) = member.value else {
+                        throw JOSEError(.invalidHeader, "html field \(member.name) must be a string")
+                    }
                     fields[member.name] = value
                 }
                 self = .html(fields: fields, button: form["button"]?.stringValue, whitelist: whitelist)
@@ -58,12 +64,15 @@ public enum ScriptedAnswer: Sendable, Hashable {
     ///
     /// - Throws: ``JOSEError`` for malformed JSON or answers.
     public static func list(json data: [UInt8]) throws(JOSEError) -> [ScriptedAnswer] {
-        guard case .array(let entries) = try JSONParser(limits: .init(maxBytes: 1 << 20, maxDepth: 8)).parse(data) else {
+        guard case .array(let entries) = try JSONParser(limits: .init(maxBytes: 1 << 20, maxDepth: 8)).parse(data)
+        else {
             throw JOSEError(.invalidHeader, "the answers file must be a JSON array")
         }
         var answers: [ScriptedAnswer] = []
         for entry in entries {
-            guard case .object(let object) = entry else { throw JOSEError(.invalidHeader, "each answer must be a JSON object") }
+            guard case .object(let object) = entry else {
+                throw JOSEError(.invalidHeader, "each answer must be a JSON object")
+            }
             answers.append(try ScriptedAnswer(json: object))
         }
         return answers
@@ -123,14 +132,19 @@ public final class ScriptedPresenter: ChallengePresenter {
             return ChallengeAnswer(text.isEmpty ? .submitEmpty : .submitText(text), whitelisting: whitelist)
         case .select(let keys, let whitelist):
             let known = screen.options.map(\.key)
-            for key in keys where !known.contains(key) { throw HTMLForm.SubmissionError(description: "the screen has no option \"\(key)\"") }
+            for key in keys where !known.contains(key) {
+                throw HTMLForm.SubmissionError(description: "the screen has no option \"\(key)\"")
+            }
             // Sent in option order, whatever order the script gave.
             return ChallengeAnswer(.submitSelection(known.filter(keys.contains)), whitelisting: whitelist)
         case .html(let fields, let button, let whitelist):
             guard let html = screen.html else { throw HTMLForm.SubmissionError(description: "the screen is not HTML") }
-            return ChallengeAnswer(.submitHTML(try HTMLForm(html: html).submission(fields: fields, button: button)), whitelisting: whitelist)
+            return ChallengeAnswer(
+                .submitHTML(try HTMLForm(html: html).submission(fields: fields, button: button)),
+                whitelisting: whitelist)
         case .continue(let whitelist):
-            return ChallengeAnswer(screen.uiType == .information ? .informationContinue : .oobContinue, whitelisting: whitelist)
+            return ChallengeAnswer(
+                screen.uiType == .information ? .informationContinue : .oobContinue, whitelisting: whitelist)
         case .resend:
             return ChallengeAnswer(.resend)
         case .cancel:

@@ -28,7 +28,9 @@ struct SecureChannel: Sendable {
     func encrypt(_ request: JSONObject, counter: Int) throws(JOSEError) -> String {
         var iv = [UInt8](repeating: 0, count: requestEncryption.ivByteCount)
         iv[iv.count - 1] = UInt8(truncatingIfNeeded: counter)
-        return try JWE.encrypt(request.serializedBytes, to: .direct(encryptionKey), encryption: requestEncryption, keyID: acsTransID, iv: iv)
+        return try JWE.encrypt(
+            request.serializedBytes, to: .direct(encryptionKey), encryption: requestEncryption, keyID: acsTransID,
+            iv: iv)
     }
 
     /// Decrypts a CRes (or an encrypted Erro). Any JOSE failure is a 302 naming the part or header.
@@ -36,14 +38,22 @@ struct SecureChannel: Sendable {
         let plaintext: [UInt8]
         do {
             plaintext = try JWE.decrypt(
-                compact, using: .direct(decryptionKeys), expecting: .init(keyID: .exactly(acsTransID), maxCompactBytes: 256 * 1024)
+                compact, using: .direct(decryptionKeys),
+                expecting: .init(keyID: .exactly(acsTransID), maxCompactBytes: 256 * 1024)
             ).plaintext
         } catch {
-            throw ProtocolViolation(.decryptionFailure, detail: "Data Decryption Failure", explanation: "CRes could not be decrypted: \(error)")
+            throw ProtocolViolation(
+                .decryptionFailure, detail: "Data Decryption Failure",
+                explanation: "CRes could not be decrypted: \(error)")
         }
         do {
-            guard case .object(let object) = try JSONParser(limits: .init(maxBytes: 256 * 1024, maxDepth: 16)).parse(plaintext) else {
-                throw ProtocolViolation(.messageReceivedInvalid, detail: "Invalid Formatted Message", explanation: "CRes plaintext is not a JSON object")
+            guard
+                case .object(let object) = try JSONParser(limits: .init(maxBytes: 256 * 1024, maxDepth: 16)).parse(
+                    plaintext)
+            else {
+                throw ProtocolViolation(
+                    .messageReceivedInvalid, detail: "Invalid Formatted Message",
+                    explanation: "CRes plaintext is not a JSON object")
             }
             return object
         } catch let violation as ProtocolViolation {
@@ -51,7 +61,8 @@ struct SecureChannel: Sendable {
         } catch {
             let duplicate = "\(error)".contains("duplicate member")
             throw ProtocolViolation(
-                duplicate ? .duplicateElement : .messageReceivedInvalid, detail: duplicate ? "duplicate data element" : "Invalid Formatted Message",
+                duplicate ? .duplicateElement : .messageReceivedInvalid,
+                detail: duplicate ? "duplicate data element" : "Invalid Formatted Message",
                 explanation: "CRes plaintext is not valid JSON: \(error)")
         }
     }

@@ -25,14 +25,16 @@ extension Transaction {
     ///   - transport: How the ACS is reached; AsyncHTTPClient with the configured trust roots when `nil`.
     /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` for bad parameters, `runtime` for a closed transaction.
     public func doChallenge(
-        challengeParameters: ChallengeParameters, challengeStatusReceiver: any ChallengeStatusReceiver, timeout: Duration,
+        challengeParameters: ChallengeParameters, challengeStatusReceiver: any ChallengeStatusReceiver,
+        timeout: Duration,
         presenter: any ChallengePresenter, transport: (any ChallengeTransport)? = nil
     ) throws(ThreeDS2Error) {
         try validate(challengeParameters, timeout: timeout)
         let sdkTransactionID = self.sdkTransactionID
         Task {
             let outcome = await self.runChallenge(
-                challengeParameters, presenter: presenter, timeout: timeout, transport: transport, clock: ContinuousClock())
+                challengeParameters, presenter: presenter, timeout: timeout, transport: transport,
+                clock: ContinuousClock())
             challengeStatusReceiver.deliver(outcome, sdkTransactionID: sdkTransactionID)
         }
     }
@@ -52,7 +54,8 @@ extension Transaction {
         transport: (any ChallengeTransport)? = nil, clock: C
     ) async throws(ThreeDS2Error) -> ChallengeOutcome where C.Duration == Duration {
         try validate(parameters, timeout: timeout)
-        return await runChallenge(parameters, presenter: presenter, timeout: timeout, transport: transport, clock: clock)
+        return await runChallenge(
+            parameters, presenter: presenter, timeout: timeout, transport: transport, clock: clock)
     }
 
     /// ``challenge(_:presenter:timeout:transport:clock:)`` on the continuous clock.
@@ -60,14 +63,18 @@ extension Transaction {
         _ parameters: ChallengeParameters, presenter: any ChallengePresenter, timeout: Duration = .seconds(5 * 60),
         transport: (any ChallengeTransport)? = nil
     ) async throws(ThreeDS2Error) -> ChallengeOutcome {
-        try await challenge(parameters, presenter: presenter, timeout: timeout, transport: transport, clock: ContinuousClock())
+        try await challenge(
+            parameters, presenter: presenter, timeout: timeout, transport: transport, clock: ContinuousClock())
     }
 
     private func validate(_ parameters: ChallengeParameters, timeout: Duration) throws(ThreeDS2Error) {
         guard timeout >= Self.minimumChallengeTimeout else {
             throw .invalidInput("the challenge timeout must be at least 5 minutes, was \(timeout)")
         }
-        for (name, value) in [("threeDSServerTransactionID", parameters.threeDSServerTransactionID), ("acsTransactionID", parameters.acsTransactionID)] {
+        for (name, value) in [
+            ("threeDSServerTransactionID", parameters.threeDSServerTransactionID),
+            ("acsTransactionID", parameters.acsTransactionID),
+        ] {
             guard value.count == 36, UUID(uuidString: value) != nil else {
                 throw .invalidInput("challenge parameter \(name) must be a UUID, was \"\(value.prefix(40))\"")
             }
@@ -75,7 +82,9 @@ extension Transaction {
         guard !parameters.acsRefNumber.isEmpty, parameters.acsRefNumber.count <= 32 else {
             throw .invalidInput("challenge parameter acsRefNumber must be 1–32 characters")
         }
-        guard !parameters.acsSignedContent.isEmpty else { throw .invalidInput("challenge parameter acsSignedContent is empty") }
+        guard !parameters.acsSignedContent.isEmpty else {
+            throw .invalidInput("challenge parameter acsSignedContent is empty")
+        }
         if let url = parameters.threeDSRequestorAppURL, url.count > 256 || URL(string: url)?.scheme == nil {
             throw .invalidInput("challenge parameter threeDSRequestorAppURL must be a URL of at most 256 characters")
         }
@@ -94,13 +103,19 @@ extension Transaction {
             if let transport {
                 activeTransport = transport
             } else {
-                let created = try HTTPClientTransport(additionalTrustRootsPEM: context.configuration.tlsTrustRoots.map { try $0.serializeAsPEM().pemString })
+                let created = try HTTPClientTransport(
+                    additionalTrustRootsPEM: context.configuration.tlsTrustRoots.map {
+                        try $0.serializeAsPEM().pemString
+                    })
                 ownedTransport = created
                 activeTransport = created
             }
             var session = try await prepareSession(parameters)
-            logger.info("challenge started", metadata: ["sdkTransID": "\(sdkTransactionID)", "acsTransID": "\(parameters.acsTransactionID)"])
-            outcome = await session.run(presenter: presenter, transport: activeTransport, timeout: timeout, clock: clock, logger: logger)
+            logger.info(
+                "challenge started",
+                metadata: ["sdkTransID": "\(sdkTransactionID)", "acsTransID": "\(parameters.acsTransactionID)"])
+            outcome = await session.run(
+                presenter: presenter, transport: activeTransport, timeout: timeout, clock: clock, logger: logger)
         } catch let failure as SessionSetupFailure {
             outcome = .runtimeError(code: failure.code, message: failure.message)
         } catch {
@@ -108,13 +123,15 @@ extension Transaction {
         }
         try? await ownedTransport?.shutdown()
         await presenter.dismiss(outcome: outcome)
-        logger.info("challenge finished", metadata: ["sdkTransID": "\(sdkTransactionID)", "outcome": "\(outcome.name)"])
+        logger.info(
+            "challenge finished", metadata: ["sdkTransID": "\(sdkTransactionID)", "outcome": "\(outcome.name)"])
         // The channel keys lived in the session, which is gone; the ephemeral key goes now.
         close()
         return outcome
     }
 
-    private func prepareSession(_ parameters: ChallengeParameters) async throws(SessionSetupFailure) -> ChallengeSession {
+    private func prepareSession(_ parameters: ChallengeParameters) async throws(SessionSetupFailure) -> ChallengeSession
+    {
         context.recheck(stage: .challengeStart)
         guard let privateKey = state.withLock({ $0.ephemeralKey }) else {
             throw SessionSetupFailure(code: "closed", message: "transaction \(sdkTransactionID) is closed")
@@ -123,7 +140,8 @@ extension Transaction {
         do {
             verified = try await X5CVerifier(roots: directoryServer.roots).verify(parameters.acsSignedContent)
         } catch {
-            throw SessionSetupFailure(code: "signedContent", message: "the ACS signed content failed verification: \(error)")
+            throw SessionSetupFailure(
+                code: "signedContent", message: "the ACS signed content failed verification: \(error)")
         }
         let content: ACSSignedContent
         do {
@@ -131,32 +149,43 @@ extension Transaction {
         } catch {
             throw SessionSetupFailure(code: "signedContent", message: "the ACS signed content is malformed: \(error)")
         }
-        guard let url = URL(string: content.acsURL), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty else {
+        guard let url = URL(string: content.acsURL), let scheme = url.scheme?.lowercased(), let host = url.host,
+            !host.isEmpty
+        else {
             throw SessionSetupFailure(code: "acsURL", message: "acsURL is not an absolute URL")
         }
         let loopback = ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host.lowercased())
-        guard scheme == "https" || (scheme == "http" && loopback && context.configuration.allowsPlainHTTPLoopback) else {
-            throw SessionSetupFailure(code: "acsURL", message: "acsURL must use https (plain http only on loopback, when the configuration allows it)")
+        guard scheme == "https" || (scheme == "http" && loopback && context.configuration.allowsPlainHTTPLoopback)
+        else {
+            throw SessionSetupFailure(
+                code: "acsURL",
+                message: "acsURL must use https (plain http only on loopback, when the configuration allows it)")
         }
         guard content.sdkEphemeralPublicKey == P256PublicJWK(privateKey.publicKey) else {
-            throw SessionSetupFailure(code: "signedContent", message: "the ACS signed content names a different SDK ephemeral key")
+            throw SessionSetupFailure(
+                code: "signedContent", message: "the ACS signed content names a different SDK ephemeral key")
         }
         let secret: [UInt8]
         do {
-            secret = try privateKey.sharedSecretFromKeyAgreement(with: content.acsEphemeralPublicKey.keyAgreementKey).withUnsafeBytes { Array($0) }
+            secret = try privateKey.sharedSecretFromKeyAgreement(with: content.acsEphemeralPublicKey.keyAgreementKey)
+                .withUnsafeBytes { Array($0) }
         } catch {
             throw SessionSetupFailure(code: "keyAgreement", message: "ECDH with the ACS ephemeral key failed: \(error)")
         }
         let identifiers = TransactionIdentifiers(
-            threeDSServerTransID: parameters.threeDSServerTransactionID.lowercased(), acsTransID: parameters.acsTransactionID.lowercased(),
+            threeDSServerTransID: parameters.threeDSServerTransactionID.lowercased(),
+            acsTransID: parameters.acsTransactionID.lowercased(),
             sdkTransID: sdkTransactionID)
         return ChallengeSession(
             acsURL: url,
             channel: SecureChannel(
-                sharedSecret: secret, sdkReferenceNumber: context.configuration.sdkReferenceNumber, acsTransID: identifiers.acsTransID,
+                sharedSecret: secret, sdkReferenceNumber: context.configuration.sdkReferenceNumber,
+                acsTransID: identifiers.acsTransID,
                 requestEncryption: .a128cbcHS256),
             machine: ChallengeStateMachine(
-                builder: ChallengeRequestBuilder(identifiers: identifiers, messageVersion: messageVersion.rawValue, requestorAppURL: parameters.threeDSRequestorAppURL)),
+                builder: ChallengeRequestBuilder(
+                    identifiers: identifiers, messageVersion: messageVersion.rawValue,
+                    requestorAppURL: parameters.threeDSRequestorAppURL)),
             emit: context.emit)
     }
 }

@@ -50,18 +50,25 @@ public struct ThreeDSServerClient: Sendable {
     ///   - requestorAppURL: The 3DS Requestor app URL (2.2.0 and later).
     /// - Returns: The JSON body.
     /// - Throws: ``JOSEError`` when the ephemeral key is not a JWK (it always is when it comes from the SDK).
-    public static func requestBody(parameters: AuthenticationRequestParameters, purchase: Purchase, requestorAppURL: String?) throws(JOSEError)
+    public static func requestBody(
+        parameters: AuthenticationRequestParameters, purchase: Purchase, requestorAppURL: String?
+    ) throws(JOSEError)
         -> JSONObject
     {
-        let uiTypes = parameters.messageVersion == "2.3.1" ? ["01", "02", "03", "04", "05", "06", "07"] : ["01", "02", "03", "04", "05"]
+        let uiTypes =
+            parameters.messageVersion == "2.3.1"
+            ? ["01", "02", "03", "04", "05", "06", "07"] : ["01", "02", "03", "04", "05"]
         var body: JSONObject = [
             "messageVersion": .string(parameters.messageVersion), "deviceChannel": .string("01"),
             "sdkTransID": .string(parameters.sdkTransactionID), "sdkAppID": .string(parameters.sdkAppID),
             "sdkReferenceNumber": .string(parameters.sdkReferenceNumber),
             "sdkEphemPubKey": .object(try P256PublicJWK(jsonString: parameters.sdkEphemeralPublicKey).jsonObject),
             "sdkEncData": .string(parameters.deviceData), "sdkMaxTimeout": .string("05"),
-            "deviceRenderOptions": .object(["sdkInterface": .string("03"), "sdkUiType": .array(uiTypes.map { .string($0) })]),
-            "acctNumber": .string(purchase.cardNumber), "purchaseAmount": .string(purchase.amount), "purchaseCurrency": .string(purchase.currency),
+            "deviceRenderOptions": .object([
+                "sdkInterface": .string("03"), "sdkUiType": .array(uiTypes.map { .string($0) }),
+            ]),
+            "acctNumber": .string(purchase.cardNumber), "purchaseAmount": .string(purchase.amount),
+            "purchaseCurrency": .string(purchase.currency),
         ]
         if let requestorAppURL { body["threeDSRequestorAppURL"] = .string(requestorAppURL) }
         return body
@@ -70,7 +77,9 @@ public struct ThreeDSServerClient: Sendable {
     /// Sends the authentication request and reads the answer.
     ///
     /// - Throws: ``ThreeDS2Error`` of kind `runtime` naming what failed (transport, status, or a malformed answer).
-    public func authenticate(parameters: AuthenticationRequestParameters, purchase: Purchase, requestorAppURL: String? = nil) async throws(ThreeDS2Error)
+    public func authenticate(
+        parameters: AuthenticationRequestParameters, purchase: Purchase, requestorAppURL: String? = nil
+    ) async throws(ThreeDS2Error)
         -> AuthenticationResponse
     {
         let body: JSONObject
@@ -82,14 +91,18 @@ public struct ThreeDSServerClient: Sendable {
         let response: TransportResponse
         do {
             response = try await transport.post(
-                url: serverURL.appendingPathComponent("3ds/authenticate"), body: body.serializedBytes, contentType: "application/json; charset=UTF-8",
+                url: serverURL.appendingPathComponent("3ds/authenticate"), body: body.serializedBytes,
+                contentType: "application/json; charset=UTF-8",
                 timeout: .seconds(30))
         } catch {
             throw .runtime("the 3DS Server could not be reached: \(error)")
         }
         let object: JSONObject
         do {
-            guard case .object(let parsed) = try JSONParser(limits: .init(maxBytes: 256 * 1024, maxDepth: 8)).parse(response.body) else {
+            guard
+                case .object(let parsed) = try JSONParser(limits: .init(maxBytes: 256 * 1024, maxDepth: 8)).parse(
+                    response.body)
+            else {
                 throw ThreeDS2Error.runtime("the 3DS Server's answer is not a JSON object")
             }
             object = parsed
@@ -99,16 +112,22 @@ public struct ThreeDSServerClient: Sendable {
             throw .runtime("the 3DS Server's answer is not JSON (HTTP \(response.status))")
         }
         guard (200..<300).contains(response.status) else {
-            throw .runtime("the 3DS Server answered HTTP \(response.status): \(object["error"]?.stringValue ?? object.serialized.prefix(200).description)")
+            throw .runtime(
+                "the 3DS Server answered HTTP \(response.status): \(object["error"]?.stringValue ?? object.serialized.prefix(200).description)"
+            )
         }
-        guard let status = object["transStatus"]?.stringValue, !status.isEmpty else { throw .runtime("the 3DS Server's answer has no transStatus") }
+        guard let status = object["transStatus"]?.stringValue, !status.isEmpty else {
+            throw .runtime("the 3DS Server's answer has no transStatus")
+        }
         var challenge: ChallengeParameters?
         if status == "C" {
             guard let server = object["threeDSServerTransID"]?.stringValue, let acs = object["acsTransID"]?.stringValue,
-                let reference = object["acsReferenceNumber"]?.stringValue, let signed = object["acsSignedContent"]?.stringValue
+                let reference = object["acsReferenceNumber"]?.stringValue,
+                let signed = object["acsSignedContent"]?.stringValue
             else { throw .runtime("the 3DS Server asked for a challenge without the challenge fields") }
             challenge = ChallengeParameters(
-                threeDSServerTransactionID: server, acsTransactionID: acs, acsRefNumber: reference, acsSignedContent: signed,
+                threeDSServerTransactionID: server, acsTransactionID: acs, acsRefNumber: reference,
+                acsSignedContent: signed,
                 threeDSRequestorAppURL: requestorAppURL)
         }
         return AuthenticationResponse(json: object, transStatus: status, challengeParameters: challenge)

@@ -54,10 +54,13 @@ actor AccessControlServer {
 
     /// Registers a challenge; returns the ACS ephemeral public key.
     func register(
-        identifiers: TransactionIdentifiers, scenario: Scenario, messageVersion: String, sdkEphemeralKey: P256PublicJWK, sdkReferenceNumber: String
+        identifiers: TransactionIdentifiers, scenario: Scenario, messageVersion: String, sdkEphemeralKey: P256PublicJWK,
+        sdkReferenceNumber: String
     ) throws -> P256.KeyAgreement.PublicKey {
         let ephemeral = P256.KeyAgreement.PrivateKey()
-        let secret = try ephemeral.sharedSecretFromKeyAgreement(with: sdkEphemeralKey.keyAgreementKey).withUnsafeBytes { Array($0) }
+        let secret = try ephemeral.sharedSecretFromKeyAgreement(with: sdkEphemeralKey.keyAgreementKey).withUnsafeBytes {
+            Array($0)
+        }
         challenges[identifiers.acsTransID] = Challenge(
             record: ACSRecord(scenario: scenario, messageVersion: messageVersion), identifiers: identifiers,
             key: ConcatKDF.emvcoKey(sharedSecret: secret, partyVInfo: sdkReferenceNumber))
@@ -81,7 +84,8 @@ actor AccessControlServer {
         }
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 5, let headerBytes = try? Base64.urlDecode(parts[0]),
-            case .object(let header)? = try? JSONParser().parse(headerBytes), let kid = header["kid"]?.stringValue?.lowercased(),
+            case .object(let header)? = try? JSONParser().parse(headerBytes),
+            let kid = header["kid"]?.stringValue?.lowercased(),
             var challenge = challenges[kid]
         else {
             return ACSReply(status: 400, contentType: "text/plain", body: Array("unknown transaction".utf8))
@@ -89,17 +93,26 @@ actor AccessControlServer {
         defer { challenges[kid] = challenge }
         let request: JSONObject
         do {
-            let (first, _) = challenge.key.withUnsafeBytes { (SymmetricKey(data: $0[0..<16]), SymmetricKey(data: $0[16..<32])) }
-            let plaintext = try JWE.decrypt(text, using: .direct([.a128cbcHS256: challenge.key, .a128gcm: first]), expecting: .init(keyID: .exactly(kid))).plaintext
-            guard case .object(let object) = try JSONParser().parse(plaintext) else { throw JOSEError(.malformedJSON, "not an object") }
+            let (first, _) = challenge.key.withUnsafeBytes {
+                (SymmetricKey(data: $0[0..<16]), SymmetricKey(data: $0[16..<32]))
+            }
+            let plaintext = try JWE.decrypt(
+                text, using: .direct([.a128cbcHS256: challenge.key, .a128gcm: first]),
+                expecting: .init(keyID: .exactly(kid))
+            ).plaintext
+            guard case .object(let object) = try JSONParser().parse(plaintext) else {
+                throw JOSEError(.malformedJSON, "not an object")
+            }
             request = object
         } catch {
             challenge.record.unreadable.append("\(error)")
-            return erro(challenge, code: "302", description: "Data Decryption Failure", detail: "CReq could not be decrypted")
+            return erro(
+                challenge, code: "302", description: "Data Decryption Failure", detail: "CReq could not be decrypted")
         }
         challenge.record.requests.append(request)
         challenge.record.requestHeaders.append(header)
-        guard request["sdkCounterStoA"] == .string(ChallengeRequestBuilder.counterText(challenge.expectedCounter)) else {
+        guard request["sdkCounterStoA"] == .string(ChallengeRequestBuilder.counterText(challenge.expectedCounter))
+        else {
             return erro(challenge, code: "302", description: "Data Decryption Failure", detail: "sdkCounterStoA")
         }
         challenge.expectedCounter += 1
@@ -109,8 +122,10 @@ actor AccessControlServer {
 
     private func erro(_ challenge: Challenge, code: String, description: String, detail: String) -> ACSReply {
         let message = ErrorMessage(
-            errorCode: code, errorComponent: "A", errorDescription: description, errorDetail: detail, errorMessageType: "CReq",
-            messageVersion: challenge.record.messageVersion, threeDSServerTransID: challenge.identifiers.threeDSServerTransID,
+            errorCode: code, errorComponent: "A", errorDescription: description, errorDetail: detail,
+            errorMessageType: "CReq",
+            messageVersion: challenge.record.messageVersion,
+            threeDSServerTransID: challenge.identifiers.threeDSServerTransID,
             acsTransID: challenge.identifiers.acsTransID, sdkTransID: challenge.identifiers.sdkTransID)
         return ACSReply(status: 200, contentType: "application/json; charset=UTF-8", body: message.json.serializedBytes)
     }
@@ -120,7 +135,9 @@ actor AccessControlServer {
         let first = challenge.step == 0
         challenge.step += 1
         if first, scenario == .faultErro {
-            return erro(challenge, code: "305", description: "Transaction Data Not Valid", detail: "the TestLab ACS refuses this card")
+            return erro(
+                challenge, code: "305", description: "Transaction Data Not Valid",
+                detail: "the TestLab ACS refuses this card")
         }
         var content = ScenarioScript.response(to: request, challenge: &challenge, imageBase: imageBase)
         var reply = ACSReply(status: 200, contentType: "application/jose; charset=UTF-8", body: [])
@@ -132,9 +149,12 @@ actor AccessControlServer {
             case .faultWrongTransactionID: content["sdkTransID"] = .string(UUID().uuidString.lowercased())
             case .faultMissingField: content["challengeInfoLabel"] = nil
             case .faultCriticalExtension:
-                content["messageExtension"] = .array([.object([
-                    "name": .string("TestLabCritical"), "id": .string("A999999999-001"), "criticalityIndicator": .bool(true), "data": .object([:]),
-                ])])
+                content["messageExtension"] = .array([
+                    .object([
+                        "name": .string("TestLabCritical"), "id": .string("A999999999-001"),
+                        "criticalityIndicator": .bool(true), "data": .object([:]),
+                    ])
+                ])
             case .faultSlow: reply.delay = options.slowResponseDelay
             default: break
             }
@@ -144,11 +164,14 @@ actor AccessControlServer {
             challenge.finished = true
         }
         do {
-            let (_, second) = challenge.key.withUnsafeBytes { (SymmetricKey(data: $0[0..<16]), SymmetricKey(data: $0[16..<32])) }
+            let (_, second) = challenge.key.withUnsafeBytes {
+                (SymmetricKey(data: $0[0..<16]), SymmetricKey(data: $0[16..<32]))
+            }
             var iv = [UInt8](repeating: 0xFF, count: encryption.ivByteCount)
             iv[iv.count - 1] = UInt8(truncatingIfNeeded: challenge.acsCounter)
             var compact = try JWE.encrypt(
-                content.serializedBytes, to: .direct(encryption == .a128gcm ? second : challenge.key), encryption: encryption,
+                content.serializedBytes, to: .direct(encryption == .a128gcm ? second : challenge.key),
+                encryption: encryption,
                 keyID: challenge.identifiers.acsTransID, iv: iv)
             if flipTag {
                 var parts = compact.split(separator: ".", omittingEmptySubsequences: false).map(String.init)

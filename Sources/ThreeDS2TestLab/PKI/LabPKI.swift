@@ -28,19 +28,27 @@ public struct LabPKI: Sendable {
     /// - Throws: An error from key generation or certificate construction.
     public static func make() throws -> LabPKI {
         let longAgo = Date(timeIntervalSinceNow: -7 * 86400)
-        let dsRoot = try CertificateAuthority.makeRoot(commonName: "ThreeDS2 TestLab DS Root", key: .makeRSA(), notValidBefore: longAgo)
+        let dsRoot = try CertificateAuthority.makeRoot(
+            commonName: "ThreeDS2 TestLab DS Root", key: .makeRSA(), notValidBefore: longAgo)
         let dsIntermediate = try CertificateAuthority.issue(
-            commonName: "ThreeDS2 TestLab DS Intermediate", key: .makeP256(), role: .authority(pathLength: 0), issuer: dsRoot, notValidBefore: longAgo)
-        let tlsRoot = try CertificateAuthority.makeRoot(commonName: "ThreeDS2 TestLab TLS Root", key: .makeP256(), notValidBefore: longAgo)
+            commonName: "ThreeDS2 TestLab DS Intermediate", key: .makeP256(), role: .authority(pathLength: 0),
+            issuer: dsRoot, notValidBefore: longAgo)
+        let tlsRoot = try CertificateAuthority.makeRoot(
+            commonName: "ThreeDS2 TestLab TLS Root", key: .makeP256(), notValidBefore: longAgo)
         return LabPKI(
             dsRoot: dsRoot, dsIntermediate: dsIntermediate,
-            acsSignerRSA: try CertificateAuthority.issue(commonName: "ThreeDS2 TestLab ACS (RSA)", key: .makeRSA(), role: .signer, issuer: dsIntermediate),
-            acsSignerEC: try CertificateAuthority.issue(commonName: "ThreeDS2 TestLab ACS (EC)", key: .makeP256(), role: .signer, issuer: dsIntermediate),
-            dsEncryptionRSA: try CertificateAuthority.issue(commonName: "ThreeDS2 TestLab DS encryption (RSA)", key: .makeRSA(), role: .encryption, issuer: dsRoot),
-            dsEncryptionEC: try CertificateAuthority.issue(commonName: "ThreeDS2 TestLab DS encryption (EC)", key: .makeP256(), role: .encryption, issuer: dsRoot),
+            acsSignerRSA: try CertificateAuthority.issue(
+                commonName: "ThreeDS2 TestLab ACS (RSA)", key: .makeRSA(), role: .signer, issuer: dsIntermediate),
+            acsSignerEC: try CertificateAuthority.issue(
+                commonName: "ThreeDS2 TestLab ACS (EC)", key: .makeP256(), role: .signer, issuer: dsIntermediate),
+            dsEncryptionRSA: try CertificateAuthority.issue(
+                commonName: "ThreeDS2 TestLab DS encryption (RSA)", key: .makeRSA(), role: .encryption, issuer: dsRoot),
+            dsEncryptionEC: try CertificateAuthority.issue(
+                commonName: "ThreeDS2 TestLab DS encryption (EC)", key: .makeP256(), role: .encryption, issuer: dsRoot),
             tlsRoot: tlsRoot,
             tlsServer: try CertificateAuthority.issue(
-                commonName: "127.0.0.1", key: .makeP256(), role: .tlsServer(ipAddresses: ["127.0.0.1"], dnsNames: ["localhost"]), issuer: tlsRoot))
+                commonName: "127.0.0.1", key: .makeP256(),
+                role: .tlsServer(ipAddresses: ["127.0.0.1"], dnsNames: ["localhost"]), issuer: tlsRoot))
     }
 
     /// The files a client needs, by name.

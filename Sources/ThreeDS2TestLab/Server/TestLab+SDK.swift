@@ -13,7 +13,9 @@ extension TestLab {
     ///   - dataDirectory: Where the SDK keeps its App ID.
     /// - Returns: The configuration.
     /// - Throws: ``ThreeDS2Error`` or a PEM encoding error.
-    public func sdkConfiguration(sdkReferenceNumber: String = exampleSDKReferenceNumber, dataDirectory: String? = nil) throws -> ConfigParameters {
+    public func sdkConfiguration(sdkReferenceNumber: String = exampleSDKReferenceNumber, dataDirectory: String? = nil)
+        throws -> ConfigParameters
+    {
         var config = ConfigParameters()
         config.sdkReferenceNumber = sdkReferenceNumber
         config.appIdentifier = "org.threeds2.testlab.app"
@@ -21,9 +23,13 @@ extension TestLab {
         config.dataDirectory = dataDirectory
         let roots = try pki.dsRoot.certificatePEM
         try config.addDirectoryServer(
-            DirectoryServer(id: Self.rsaDirectoryServerID, encryptionKey: try pki.dsEncryptionRSA.certificatePEM, rootCertificates: roots, displayName: "TestLab DS (RSA)"))
+            DirectoryServer(
+                id: Self.rsaDirectoryServerID, encryptionKey: try pki.dsEncryptionRSA.certificatePEM,
+                rootCertificates: roots, displayName: "TestLab DS (RSA)"))
         try config.addDirectoryServer(
-            DirectoryServer(id: Self.ecDirectoryServerID, encryptionKey: try pki.dsEncryptionEC.certificatePEM, rootCertificates: roots, displayName: "TestLab DS (EC)"))
+            DirectoryServer(
+                id: Self.ecDirectoryServerID, encryptionKey: try pki.dsEncryptionEC.certificatePEM,
+                rootCertificates: roots, displayName: "TestLab DS (EC)"))
         config.tlsTrustRootsPEM = try pki.tlsRoot.certificatePEM
         config.allowsPlainHTTPLoopback = !options.useTLS
         return config

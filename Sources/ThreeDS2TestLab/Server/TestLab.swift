@@ -1,6 +1,7 @@
 import Crypto
 public import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdTLS
 public import Logging
 import NIOCore
@@ -11,7 +12,6 @@ public import ThreeDS2JOSE
 import ThreeDS2Messages
 import X509
 import _CryptoExtras
-import HummingbirdCore
 
 /// How a TestLab runs.
 public struct TestLabOptions: Sendable {
@@ -83,7 +83,10 @@ public final class TestLab: Sendable {
     private let serverTask: Task<Void, any Error>
     private let serviceGroup: ServiceGroup
 
-    private init(pki: LabPKI, baseURL: URL, options: TestLabOptions, acs: AccessControlServer, records: RecordStore, serverTask: Task<Void, any Error>, serviceGroup: ServiceGroup) {
+    private init(
+        pki: LabPKI, baseURL: URL, options: TestLabOptions, acs: AccessControlServer, records: RecordStore,
+        serverTask: Task<Void, any Error>, serviceGroup: ServiceGroup
+    ) {
         self.pki = pki
         self.baseURL = baseURL
         self.options = options
@@ -100,7 +103,9 @@ public final class TestLab: Sendable {
     ///   - logger: Where the lab logs.
     /// - Returns: The running lab.
     /// - Throws: An error when the PKI, the TLS setup or the listener fails.
-    public static func start(options: TestLabOptions = TestLabOptions(), logger: Logger = Logger(label: "threeds2.testlab")) async throws -> TestLab {
+    public static func start(
+        options: TestLabOptions = TestLabOptions(), logger: Logger = Logger(label: "threeds2.testlab")
+    ) async throws -> TestLab {
         let pki = try LabPKI.make()
         if let directory = options.pkiDirectory { try pki.writeClientFiles(to: directory) }
         let scheme = options.useTLS ? "https" : "http"
@@ -119,13 +124,16 @@ public final class TestLab: Sendable {
             guard let lab = acsBox.lab else { return Response(status: .serviceUnavailable) }
             let reply = await lab.acs.handle(body: Array(buffer: body), contentType: request.headers[.contentType])
             if reply.delay > .zero { try? await Task.sleep(for: reply.delay) }
-            return Response(status: .init(code: reply.status), headers: [.contentType: reply.contentType], body: .init(byteBuffer: ByteBuffer(bytes: reply.body)))
+            return Response(
+                status: .init(code: reply.status), headers: [.contentType: reply.contentType],
+                body: .init(byteBuffer: ByteBuffer(bytes: reply.body)))
         }
         let server: HTTPServerBuilder
         if options.useTLS {
             let certificate = try NIOSSLCertificate(bytes: try pki.tlsServer.certificateDER, format: .der)
             let key = try NIOSSLPrivateKey(bytes: Array(pki.tlsServer.privateKey.pemRepresentation.utf8), format: .pem)
-            var tls = TLSConfiguration.makeServerConfiguration(certificateChain: [.certificate(certificate)], privateKey: .privateKey(key))
+            var tls = TLSConfiguration.makeServerConfiguration(
+                certificateChain: [.certificate(certificate)], privateKey: .privateKey(key))
             tls.minimumTLSVersion = .tlsv12
             server = try .tls(.http1(), tlsConfiguration: tls)
         } else {
@@ -134,20 +142,26 @@ public final class TestLab: Sendable {
         var serverLogger = logger
         serverLogger.logLevel = .warning
         let app = Application(
-            router: router, server: server, configuration: .init(address: .hostname("127.0.0.1", port: options.port), serverName: "ThreeDS2 TestLab"),
+            router: router, server: server,
+            configuration: .init(address: .hostname("127.0.0.1", port: options.port), serverName: "ThreeDS2 TestLab"),
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? 0)
                 portContinuation.finish()
             }, logger: serverLogger)
-        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: serverLogger))
+        let group = ServiceGroup(
+            configuration: .init(services: [app], gracefulShutdownSignals: [], logger: serverLogger))
         let task = Task { try await group.run() }
         var iterator = portStream.makeAsyncIterator()
-        guard let port = await iterator.next(), port > 0, let baseURL = URL(string: "\(scheme)://127.0.0.1:\(port)") else {
+        guard let port = await iterator.next(), port > 0, let baseURL = URL(string: "\(scheme)://127.0.0.1:\(port)")
+        else {
             task.cancel()
             throw TestLabError("the TestLab server did not start")
         }
-        let acs = AccessControlServer(options: options, imageBase: options.useTLS ? baseURL.absoluteString + "/images" : nil)
-        let lab = TestLab(pki: pki, baseURL: baseURL, options: options, acs: acs, records: records, serverTask: task, serviceGroup: group)
+        let acs = AccessControlServer(
+            options: options, imageBase: options.useTLS ? baseURL.absoluteString + "/images" : nil)
+        let lab = TestLab(
+            pki: pki, baseURL: baseURL, options: options, acs: acs, records: records, serverTask: task,
+            serviceGroup: group)
         acsBox.set(lab)
         logger.info("TestLab listening", metadata: ["url": "\(baseURL)"])
         return lab
@@ -181,21 +195,28 @@ public final class TestLab: Sendable {
     }
 
     private func handleAuthentication(_ body: [UInt8]) async throws -> (AuthenticationRecord, JSONObject) {
-        guard case .object(let request) = try JSONParser(limits: .init(maxBytes: 256 * 1024, maxDepth: 8)).parse(body) else {
+        guard case .object(let request) = try JSONParser(limits: .init(maxBytes: 256 * 1024, maxDepth: 8)).parse(body)
+        else {
             throw TestLabError("the request is not a JSON object")
         }
         func field(_ name: String) throws -> String {
-            guard let value = request[name]?.stringValue, !value.isEmpty else { throw TestLabError("\(name) is missing") }
+            guard let value = request[name]?.stringValue, !value.isEmpty else {
+                throw TestLabError("\(name) is missing")
+            }
             return value
         }
         let version = try field("messageVersion")
-        guard ["2.1.0", "2.2.0", "2.3.1"].contains(version) else { throw TestLabError("messageVersion \(version) is not supported") }
+        guard ["2.1.0", "2.2.0", "2.3.1"].contains(version) else {
+            throw TestLabError("messageVersion \(version) is not supported")
+        }
         guard try field("deviceChannel") == "01" else { throw TestLabError("deviceChannel must be 01 (app)") }
         let sdkTransID = try field("sdkTransID").lowercased()
         guard UUID(uuidString: sdkTransID) != nil else { throw TestLabError("sdkTransID is not a UUID") }
         _ = try field("sdkAppID")
         let reference = try field("sdkReferenceNumber")
-        guard let timeout = Int(try field("sdkMaxTimeout")), timeout >= 5 else { throw TestLabError("sdkMaxTimeout must be at least 05") }
+        guard let timeout = Int(try field("sdkMaxTimeout")), timeout >= 5 else {
+            throw TestLabError("sdkMaxTimeout must be at least 05")
+        }
         let card = try field("acctNumber")
         _ = try field("purchaseAmount")
         _ = try field("purchaseCurrency")
@@ -213,11 +234,15 @@ public final class TestLab: Sendable {
             response["transStatus"] = .string(status)
         } else {
             let identifiers = TransactionIdentifiers(
-                threeDSServerTransID: response["threeDSServerTransID"]?.stringValue ?? "", acsTransID: response["acsTransID"]?.stringValue ?? "",
+                threeDSServerTransID: response["threeDSServerTransID"]?.stringValue ?? "",
+                acsTransID: response["acsTransID"]?.stringValue ?? "",
                 sdkTransID: sdkTransID)
-            let acsKey = try await acs.register(identifiers: identifiers, scenario: scenario, messageVersion: version, sdkEphemeralKey: sdkKey, sdkReferenceNumber: reference)
+            let acsKey = try await acs.register(
+                identifiers: identifiers, scenario: scenario, messageVersion: version, sdkEphemeralKey: sdkKey,
+                sdkReferenceNumber: reference)
             let content = ACSSignedContent(
-                acsURL: baseURL.appendingPathComponent("acs/challenge").absoluteString, acsEphemeralPublicKey: P256PublicJWK(acsKey),
+                acsURL: baseURL.appendingPathComponent("acs/challenge").absoluteString,
+                acsEphemeralPublicKey: P256PublicJWK(acsKey),
                 sdkEphemeralPublicKey: sdkKey)
             let signer = options.signer == .rsa ? pki.acsSignerRSA : pki.acsSignerEC
             let key: JWSSigningKey
@@ -226,15 +251,20 @@ public final class TestLab: Sendable {
             case .p256(let ec): key = .es256(ec)
             }
             let signed = try JWS.sign(
-                content.json.serializedBytes, with: key, certificateChain: [signer.certificate, pki.dsIntermediate.certificate, pki.dsRoot.certificate])
+                content.json.serializedBytes, with: key,
+                certificateChain: [signer.certificate, pki.dsIntermediate.certificate, pki.dsRoot.certificate])
             response["transStatus"] = .string("C")
             response["acsReferenceNumber"] = .string(Self.acsReferenceNumber)
             response["acsSignedContent"] = .string(signed)
             response["acsRenderingType"] = .object([
-                "acsInterface": .string(scenario == .html ? "02" : "01"), "acsUiTemplate": .string(Self.template(scenario)),
+                "acsInterface": .string(scenario == .html ? "02" : "01"),
+                "acsUiTemplate": .string(Self.template(scenario)),
             ])
         }
-        return (AuthenticationRecord(request: request, directoryServerID: dsID, deviceData: deviceData, response: response), response)
+        return (
+            AuthenticationRecord(request: request, directoryServerID: dsID, deviceData: deviceData, response: response),
+            response
+        )
     }
 
     private static func template(_ scenario: Scenario) -> String {
@@ -251,7 +281,8 @@ public final class TestLab: Sendable {
     /// Decrypts device data as the directory server does: RSA-OAEP-256 to the RSA DS key, ECDH-ES (PartyVInfo = DS
     /// ID) to the EC one.
     private func decryptDeviceData(_ compact: String) throws -> (String, JSONObject) {
-        let header = try JSONParser().parse(try Base64.urlDecode(compact.split(separator: ".", omittingEmptySubsequences: false).first ?? ""))
+        let header = try JSONParser().parse(
+            try Base64.urlDecode(compact.split(separator: ".", omittingEmptySubsequences: false).first ?? ""))
         let dsID: String
         let key: JWEDecryptionKey
         switch header.objectValue?["alg"]?.stringValue {
@@ -260,17 +291,26 @@ public final class TestLab: Sendable {
             (dsID, key) = (Self.rsaDirectoryServerID, .rsaOAEP256(privateKeyDER: Array(rsa.derRepresentation)))
         case "ECDH-ES":
             guard case .p256(let ec) = pki.dsEncryptionEC.privateKey else { throw TestLabError("lab EC key missing") }
-            (dsID, key) = (Self.ecDirectoryServerID, .ecdhES(try P256.KeyAgreement.PrivateKey(rawRepresentation: ec.rawRepresentation), derivation: .emvco(partyVInfo: Self.ecDirectoryServerID)))
+            (dsID, key) = (
+                Self.ecDirectoryServerID,
+                .ecdhES(
+                    try P256.KeyAgreement.PrivateKey(rawRepresentation: ec.rawRepresentation),
+                    derivation: .emvco(partyVInfo: Self.ecDirectoryServerID))
+            )
         default:
             throw TestLabError("sdkEncData has an unknown alg")
         }
         let plaintext = try JWE.decrypt(compact, using: key).plaintext
-        guard case .object(let deviceData) = try JSONParser().parse(plaintext) else { throw TestLabError("device data is not a JSON object") }
+        guard case .object(let deviceData) = try JSONParser().parse(plaintext) else {
+            throw TestLabError("device data is not a JSON object")
+        }
         return (dsID, deviceData)
     }
 
     static func json(_ object: JSONObject, status: HTTPResponse.Status = .ok) -> Response {
-        Response(status: status, headers: [.contentType: "application/json; charset=UTF-8"], body: .init(byteBuffer: ByteBuffer(bytes: object.serializedBytes)))
+        Response(
+            status: status, headers: [.contentType: "application/json; charset=UTF-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: object.serializedBytes)))
     }
 }
 
