@@ -114,7 +114,10 @@ let package = Package(
             name: "threeds-benchmarks",
             dependencies: [
                 "ThreeDS2JOSE",
+                "ThreeDS2Messages",
+                "ThreeDS2SDK",
                 "ThreeDS2TestLab",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),

@@ -9,8 +9,11 @@
 
 import Crypto
 import Foundation
+import Logging
 import SwiftASN1
 import ThreeDS2JOSE
+import ThreeDS2Messages
+import ThreeDS2SDK
 import ThreeDS2TestLab
 import X509
 @_spi(FixedExpiryValidationTime) import X509
@@ -255,6 +258,71 @@ for (label, signerKey) in [("PS256", try LabPrivateKey.makeRSA()), ("ES256", Lab
             }))
 }
 
+// 6. One challenge exchange as the SDK processes it (CReq built and encrypted, CRes decrypted, parsed and
+//    validated), against the cryptographic floor of that exchange (AES-CBC + HMAC each way over the same bytes).
+let exchangeIDs = TransactionIdentifiers(
+    threeDSServerTransID: "8a880dc0-d2d2-4067-bcb1-b08d1690b26e", acsTransID: acsTransID, sdkTransID: "b2385523-a66c-4907-ac3c-91848e8c0067")
+let exchangeBuilder = ChallengeRequestBuilder(identifiers: exchangeIDs, messageVersion: "2.2.0", requestorAppURL: "shop://checkout")
+let cresObject: JSONObject = [
+    "threeDSServerTransID": .string(exchangeIDs.threeDSServerTransID), "acsTransID": .string(acsTransID), "sdkTransID": .string(exchangeIDs.sdkTransID),
+    "acsCounterAtoS": .string("001"), "messageType": .string("CRes"), "messageVersion": .string("2.2.0"), "challengeCompletionInd": .string("N"),
+    "acsUiType": .string("01"), "challengeInfoHeader": .string("Confirm your payment"),
+    "challengeInfoText": .string("We sent a one-time code to your phone ending in 12.\nEnter it below."),
+    "challengeInfoLabel": .string("One-time code"), "submitAuthenticationLabel": .string("Verify"), "resendInformationLabel": .string("Send a new code"),
+    "whyInfoLabel": .string("Why am I asked this?"), "whyInfoText": .string("Your bank checks that it is really you paying."),
+]
+let cresExchange = try JWE.encrypt(cresObject.serializedBytes, to: .direct(channelKey), encryption: .a128cbcHS256, keyID: acsTransID)
+let cresExchangeParts = cresExchange.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+let cresExchangeCiphertext = Data(try Base64.urlDecode(cresExchangeParts[3]))
+let cresExchangeIV = try Base64.urlDecode(cresExchangeParts[2])
+let expectation = ChallengeResponseExpectation(identifiers: exchangeIDs, messageVersion: "2.2.0", acsCounter: 1)
+let creqLength = try exchangeBuilder.request(counter: 1, answer: ChallengeAnswer(.submitText("123456"))).serializedBytes.count
+results.append(
+    try await compare(
+        "challenge exchange (CReq out, CRes in), SDK side", rounds: rounds, iterations: scaled(5000),
+        composite: {
+            let request = try exchangeBuilder.request(counter: 1, answer: ChallengeAnswer(.submitText("123456")))
+            var iv = [UInt8](repeating: 0, count: 16)
+            iv[15] = 1
+            blackHole(try JWE.encrypt(request.serializedBytes, to: .direct(channelKey), encryption: .a128cbcHS256, keyID: acsTransID, iv: iv))
+            let plaintext = try JWE.decrypt(cresExchange, using: .direct([.a128cbcHS256: channelKey]), expecting: expectCBC).plaintext
+            guard case .object(let object) = try JSONParser().parse(plaintext) else { return }
+            blackHole(try ChallengeResponseValidator.validate(object, expecting: expectation))
+        },
+        floor: {
+            try cbcFloor([UInt8](repeating: 0x61, count: creqLength), key: channelKey, aadLength: 100)
+            try cbcOpenFloor(cresExchangeCiphertext, iv: cresExchangeIV, key: channelKey, aadLength: 100)
+        }))
+
+// 7. End to end: whole challenges (three exchanges: first CReq, a wrong code, the right code) against the
+//    in-process TestLab over HTTPS on loopback.
+var challengeTimes: [Duration] = []
+if only == nil || "full challenge".localizedCaseInsensitiveContains(only ?? "") {
+    var labLogger = Logger(label: "bench.lab")
+    labLogger.logLevel = .critical
+    let lab = try await TestLab.start(logger: labLogger)
+    var sdkLogger = Logger(label: "bench.sdk")
+    sdkLogger.logLevel = .critical
+    let service = ThreeDS2Service(logger: sdkLogger)
+    try service.initialize(
+        configParameters: try lab.sdkConfiguration(dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("threeds-bench").path))
+    let transport = try lab.makeTransport()
+    let client = ThreeDSServerClient(serverURL: lab.baseURL, transport: transport)
+    for _ in 0..<(quick ? 3 : 30) {
+        let transaction = try service.createTransaction(directoryServerID: TestLab.rsaDirectoryServerID, messageVersion: "2.2.0")
+        let response = try await client.authenticate(
+            parameters: try transaction.getAuthenticationRequestParameters(), purchase: Purchase(cardNumber: Scenario.text.cardNumber, amount: "100", currency: "978"))
+        guard let parameters = response.challengeParameters else { break }
+        let start = ContinuousClock.now
+        let outcome = try await transaction.challenge(
+            parameters, presenter: ScriptedPresenter(answers: [.text("000000"), .text("123456")]), transport: transport)
+        challengeTimes.append(ContinuousClock.now - start)
+        precondition(outcome == .completed(transStatus: "Y"), "benchmark challenge failed: \(outcome)")
+    }
+    try await transport.shutdown()
+    await lab.stop()
+}
+
 print("")
 print("composite operation".padding(toLength: 52, withPad: " ", startingAt: 0) + "  composite        floor   ratio")
 for case let result? in results {
@@ -262,4 +330,10 @@ for case let result? in results {
     print(
         result.name.padding(toLength: 52, withPad: " ", startingAt: 0) + "  " + format(result.composite) + "  "
             + format(result.floor) + String(format: "   %.2f", result.ratio) + flag)
+}
+if !challengeTimes.isEmpty {
+    let sorted = challengeTimes.sorted()
+    print("")
+    print("full challenge (3 exchanges, TestLab over HTTPS on loopback, \(sorted.count) runs): median \(format(sorted[sorted.count / 2])), "
+        + "fastest \(format(sorted[0])), slowest \(format(sorted[sorted.count - 1]))")
 }
