@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "ThreeDS2JOSE", targets: ["ThreeDS2JOSE"]),
         .library(name: "ThreeDS2Messages", targets: ["ThreeDS2Messages"]),
         .library(name: "ThreeDS2SDK", targets: ["ThreeDS2SDK"]),
+        .library(name: "ThreeDS2TerminalUI", targets: ["ThreeDS2TerminalUI"]),
         .library(name: "ThreeDS2TestLab", targets: ["ThreeDS2TestLab"]),
         .executable(name: "threeds", targets: ["threeds"]),
     ],
@@ -69,6 +70,10 @@ let package = Package(
             ]
         ),
         .target(
+            name: "ThreeDS2TerminalUI",
+            dependencies: ["ThreeDS2SDK", "ThreeDS2Messages"]
+        ),
+        .target(
             name: "ThreeDS2TestLab",
             dependencies: [
                 "ThreeDS2JOSE",
@@ -91,6 +96,7 @@ let package = Package(
             name: "threeds",
             dependencies: [
                 "ThreeDS2SDK",
+                "ThreeDS2TerminalUI",
                 "ThreeDS2JOSE",
                 "ThreeDS2Messages",
                 "ThreeDS2TestLab",

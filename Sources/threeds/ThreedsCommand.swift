@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import ThreeDS2JOSE
 import ThreeDS2SDK
+import ThreeDS2TerminalUI
 import ThreeDS2TestLab
 
 @main
@@ -38,6 +39,26 @@ struct Threeds: AsyncParsableCommand {
 enum UIChoice: String, ExpressibleByArgument, CaseIterable {
     case auto, terminal
 }
+
+/// The terminal presenter for the options given: full screen on a terminal, line mode otherwise, plain when asked
+/// (or when TERM is dumb).
+func terminalPresenter(plain: Bool, line: Bool, locale: String?) -> TerminalPresenter {
+    let mode: TerminalPresenter.Mode = plain ? .plain : (line || isatty(STDIN_FILENO) == 0 ? .line : .fullScreen)
+    return TerminalPresenter(mode: mode, customization: demoCustomization, strings: SDKStrings(locale: Locale(identifier: locale ?? "en_US")))
+}
+
+/// The look the CLI uses: a dark-blue toolbar, a green submit button.
+let demoCustomization: UiCustomization = {
+    var ui = UiCustomization()
+    try? ui.toolbar.setBackgroundColor("#0B3D91")
+    try? ui.toolbar.text.setColor("#FFFFFF")
+    try? ui.label.heading.setColor("#0B3D91")
+    var submit = ButtonCustomization()
+    try? submit.setBackgroundColor("#1B7F3B")
+    try? submit.text.setColor("#FFFFFF")
+    ui.setButtonCustomization(submit, for: .submit)
+    return ui
+}()
 
 func readFile(_ path: String) throws -> String {
     do {
@@ -81,6 +102,9 @@ struct Pay: AsyncParsableCommand {
     @Flag(name: .customLong("allow-http"), help: "Allow plain http to loopback (testing only).") var allowHTTP = false
     @Flag(help: "Print the outcome as one JSON object on the last line.") var json = false
     @Flag(help: "Log what the SDK does (never anything sensitive).") var verbose = false
+    @Flag(help: "Plain screens for screen readers: no colour, every control in words.") var plain = false
+    @Flag(help: "Line-by-line screens instead of full screen.") var line = false
+    @Option(help: "The locale for the SDK's own texts, e.g. de_DE.") var locale: String?
 
     func validate() throws {
         guard timeout >= 5 else { throw ValidationError("--timeout must be at least 5 minutes") }
@@ -108,7 +132,7 @@ struct Pay: AsyncParsableCommand {
         if ui == .auto, let answers {
             presenter = ScriptedPresenter(answers: try ScriptedAnswer.list(json: Array(try readFile(answers).utf8)))
         } else {
-            presenter = LinePresenter()
+            presenter = terminalPresenter(plain: plain, line: line, locale: locale)
         }
         guard let serverURL = URL(string: server) else { throw ValidationError("--server must be a URL") }
         let transport = try HTTPClientTransport(additionalTrustRootsPEM: tlsRoots)
@@ -167,6 +191,9 @@ struct Demo: AsyncParsableCommand {
     @Option(name: .customLong("message-version")) var messageVersion: String?
     @Flag(help: "Print the outcome as one JSON object on the last line.") var json = false
     @Flag(help: "Log what the SDK and the TestLab do.") var verbose = false
+    @Flag(help: "Plain screens for screen readers: no colour, every control in words.") var plain = false
+    @Flag(help: "Line-by-line screens instead of full screen.") var line = false
+    @Option(help: "The locale for the SDK's own texts, e.g. de_DE.") var locale: String?
 
     func run() async throws {
         var labLogger = Logger(label: "threeds2.testlab")
@@ -205,7 +232,7 @@ struct Demo: AsyncParsableCommand {
             serverURL: lab.baseURL, directoryServerID: TestLab.rsaDirectoryServerID, messageVersion: version,
             purchase: Purchase(cardNumber: card, amount: "1999", currency: "978"),
             requestorAppURL: "threedsdemo://return",
-            timeout: .seconds(300), presenter: auto ? ScriptedPresenter(answers: answers) : LinePresenter(),
+            timeout: .seconds(300), presenter: auto ? ScriptedPresenter(answers: answers) : terminalPresenter(plain: plain, line: line, locale: locale),
             transport: transport,
             verbose: verbose)
         let result = try await flow.run { if !json && !all { print($0) } }

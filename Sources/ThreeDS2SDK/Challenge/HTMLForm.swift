@@ -179,6 +179,16 @@ public struct HTMLForm: Sendable, Hashable {
         self.text = textParts.joined(separator: " ")
     }
 
+    /// The same page with its controls replaced (a UI keeps what the cardholder entered this way).
+    ///
+    /// - Parameter controls: The controls, same count and order as ``controls``.
+    /// - Returns: The updated form.
+    public func replacing(controls: [Control]) -> HTMLForm {
+        var copy = self
+        if controls.count == copy.controls.count { copy.controls = controls }
+        return copy
+    }
+
     /// The submission data for the given field values and pressed button.
     ///
     /// - Parameters:

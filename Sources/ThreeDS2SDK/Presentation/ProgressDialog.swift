@@ -1,0 +1,73 @@
+import Synchronization
+
+/// What draws the processing indicator (a terminal line, a native spinner).
+public protocol ProgressIndicator: Sendable {
+    /// Shows the indicator, with the directory server's name while the app talks to the 3DS Server.
+    func show(directoryServerName: String?)
+    /// Hides it.
+    func hide()
+}
+
+/// The processing indicator (EMVCo `ProgressDialog`): once shown, it stays at least ``minimumVisible`` so it
+/// never flickers. The clock is injected so tests need not wait.
+public final class ProgressDialog<C: Clock>: Sendable where C.Duration == Duration {
+    /// The least time the indicator stays visible once shown.
+    public static var minimumVisible: Duration { .seconds(2) }
+
+    private let indicator: any ProgressIndicator
+    private let clock: C
+    private let directoryServerName: String?
+    private let shownAt = Mutex<C.Instant?>(nil)
+
+    /// Creates a dialog.
+    ///
+    /// - Parameters:
+    ///   - indicator: What draws it.
+    ///   - clock: The clock.
+    ///   - directoryServerName: The DS name to show (only while talking to the 3DS Server, not during CReq/CRes).
+    public init(indicator: any ProgressIndicator, clock: C, directoryServerName: String?) {
+        self.indicator = indicator
+        self.clock = clock
+        self.directoryServerName = directoryServerName
+    }
+
+    /// Shows the indicator.
+    public func start() {
+        let first = shownAt.withLock { shown -> Bool in
+            guard shown == nil else { return false }
+            shown = clock.now
+            return true
+        }
+        if first { indicator.show(directoryServerName: directoryServerName) }
+    }
+
+    /// Hides the indicator once it has been visible for at least ``minimumVisible``.
+    public func stop() async {
+        guard let shown = shownAt.withLock({ $0 }) else { return }
+        let visible = shown.duration(to: clock.now)
+        if visible < Self.minimumVisible { try? await clock.sleep(for: Self.minimumVisible - visible) }
+        shownAt.withLock { $0 = nil }
+        indicator.hide()
+    }
+}
+
+extension Transaction {
+    /// The processing indicator for this transaction (EMVCo `getProgressView`), showing the directory server's
+    /// display name.
+    ///
+    /// - Parameters:
+    ///   - indicator: What draws it.
+    ///   - clock: The clock its minimum display time runs on.
+    /// - Returns: The dialog.
+    public func getProgressView<C: Clock>(indicator: any ProgressIndicator, clock: C) -> ProgressDialog<C> where C.Duration == Duration {
+        ProgressDialog(indicator: indicator, clock: clock, directoryServerName: directoryServer.displayName ?? directoryServer.id)
+    }
+
+    /// The SDK's strings for the locale the service was initialised with.
+    public var strings: SDKStrings { SDKStrings(locale: context.locale) }
+
+    /// The customization for an appearance, falling back to the default one.
+    public func uiCustomization(for type: UiCustomizationType) -> UiCustomization {
+        context.uiCustomizations[type] ?? context.uiCustomizations[.default] ?? UiCustomization()
+    }
+}

@@ -1,0 +1,89 @@
+public import Foundation
+
+/// The SDK's own texts (not the ACS's, which are shown as sent), in English, German, French, Spanish, Italian,
+/// Dutch, Portuguese and Japanese, chosen by the `locale` the app passed at initialize.
+public struct SDKStrings: Sendable, Hashable {
+    /// The language used, for example `de`.
+    public let language: String
+    private let table: [Key: String]
+
+    /// The texts the SDK shows itself.
+    public enum Key: String, Sendable, Hashable, CaseIterable {
+        case cancel, processing, continueButton, submit, resend, secureCheckout, warning, showMore, showLess, openApp
+        case trustQuestion, yes, no, selected, notSelected, image, codeField, timedOut, genericError, cancelled, completed
+    }
+
+    /// The languages with a full table.
+    public static let languages = ["en", "de", "fr", "es", "it", "nl", "pt", "ja"]
+
+    /// The texts for a locale; English when its language has no table.
+    ///
+    /// - Parameter locale: The locale.
+    public init(locale: Locale) {
+        let code = locale.language.languageCode?.identifier ?? "en"
+        language = Self.tables[code] == nil ? "en" : code
+        table = Self.tables[language] ?? [:]
+    }
+
+    /// The text for a key.
+    public subscript(key: Key) -> String { table[key] ?? Self.tables["en"]?[key] ?? key.rawValue }
+
+    private static let tables: [String: [Key: String]] = [
+        "en": [
+            .cancel: "Cancel", .processing: "Processing…", .continueButton: "Continue", .submit: "Submit", .resend: "Resend code",
+            .secureCheckout: "Secure checkout", .warning: "Warning", .showMore: "Show", .showLess: "Hide", .openApp: "Open app",
+            .trustQuestion: "Trust this merchant?", .yes: "Yes", .no: "No", .selected: "selected", .notSelected: "not selected",
+            .image: "Image", .codeField: "Code entry", .timedOut: "The authentication timed out.", .genericError: "The authentication could not be completed.",
+            .cancelled: "Authentication cancelled.", .completed: "Authentication finished.",
+        ],
+        "de": [
+            .cancel: "Abbrechen", .processing: "Wird verarbeitet…", .continueButton: "Weiter", .submit: "Senden", .resend: "Code erneut senden",
+            .secureCheckout: "Sicherer Bezahlvorgang", .warning: "Warnung", .showMore: "Anzeigen", .showLess: "Ausblenden", .openApp: "App öffnen",
+            .trustQuestion: "Diesem Händler vertrauen?", .yes: "Ja", .no: "Nein", .selected: "ausgewählt", .notSelected: "nicht ausgewählt",
+            .image: "Bild", .codeField: "Codeeingabe", .timedOut: "Die Authentifizierung ist abgelaufen.", .genericError: "Die Authentifizierung konnte nicht abgeschlossen werden.",
+            .cancelled: "Authentifizierung abgebrochen.", .completed: "Authentifizierung beendet.",
+        ],
+        "fr": [
+            .cancel: "Annuler", .processing: "Traitement en cours…", .continueButton: "Continuer", .submit: "Valider", .resend: "Renvoyer le code",
+            .secureCheckout: "Paiement sécurisé", .warning: "Avertissement", .showMore: "Afficher", .showLess: "Masquer", .openApp: "Ouvrir l’application",
+            .trustQuestion: "Faire confiance à ce marchand ?", .yes: "Oui", .no: "Non", .selected: "sélectionné", .notSelected: "non sélectionné",
+            .image: "Image", .codeField: "Saisie du code", .timedOut: "L’authentification a expiré.", .genericError: "L’authentification n’a pas pu aboutir.",
+            .cancelled: "Authentification annulée.", .completed: "Authentification terminée.",
+        ],
+        "es": [
+            .cancel: "Cancelar", .processing: "Procesando…", .continueButton: "Continuar", .submit: "Enviar", .resend: "Reenviar código",
+            .secureCheckout: "Pago seguro", .warning: "Advertencia", .showMore: "Mostrar", .showLess: "Ocultar", .openApp: "Abrir la aplicación",
+            .trustQuestion: "¿Confiar en este comercio?", .yes: "Sí", .no: "No", .selected: "seleccionado", .notSelected: "no seleccionado",
+            .image: "Imagen", .codeField: "Introducción del código", .timedOut: "La autenticación ha caducado.", .genericError: "No se pudo completar la autenticación.",
+            .cancelled: "Autenticación cancelada.", .completed: "Autenticación finalizada.",
+        ],
+        "it": [
+            .cancel: "Annulla", .processing: "Elaborazione…", .continueButton: "Continua", .submit: "Invia", .resend: "Invia di nuovo il codice",
+            .secureCheckout: "Pagamento sicuro", .warning: "Avviso", .showMore: "Mostra", .showLess: "Nascondi", .openApp: "Apri l’app",
+            .trustQuestion: "Considerare affidabile questo esercente?", .yes: "Sì", .no: "No", .selected: "selezionato", .notSelected: "non selezionato",
+            .image: "Immagine", .codeField: "Inserimento del codice", .timedOut: "L’autenticazione è scaduta.", .genericError: "Impossibile completare l’autenticazione.",
+            .cancelled: "Autenticazione annullata.", .completed: "Autenticazione terminata.",
+        ],
+        "nl": [
+            .cancel: "Annuleren", .processing: "Bezig met verwerken…", .continueButton: "Doorgaan", .submit: "Versturen", .resend: "Code opnieuw sturen",
+            .secureCheckout: "Veilig afrekenen", .warning: "Waarschuwing", .showMore: "Tonen", .showLess: "Verbergen", .openApp: "App openen",
+            .trustQuestion: "Deze winkelier vertrouwen?", .yes: "Ja", .no: "Nee", .selected: "geselecteerd", .notSelected: "niet geselecteerd",
+            .image: "Afbeelding", .codeField: "Code invoeren", .timedOut: "De authenticatie is verlopen.", .genericError: "De authenticatie kon niet worden voltooid.",
+            .cancelled: "Authenticatie geannuleerd.", .completed: "Authenticatie afgerond.",
+        ],
+        "pt": [
+            .cancel: "Cancelar", .processing: "A processar…", .continueButton: "Continuar", .submit: "Enviar", .resend: "Reenviar código",
+            .secureCheckout: "Pagamento seguro", .warning: "Aviso", .showMore: "Mostrar", .showLess: "Ocultar", .openApp: "Abrir aplicação",
+            .trustQuestion: "Confiar neste comerciante?", .yes: "Sim", .no: "Não", .selected: "selecionado", .notSelected: "não selecionado",
+            .image: "Imagem", .codeField: "Introdução do código", .timedOut: "A autenticação expirou.", .genericError: "Não foi possível concluir a autenticação.",
+            .cancelled: "Autenticação cancelada.", .completed: "Autenticação concluída.",
+        ],
+        "ja": [
+            .cancel: "キャンセル", .processing: "処理中…", .continueButton: "続行", .submit: "送信", .resend: "コードを再送信",
+            .secureCheckout: "安全なお支払い", .warning: "警告", .showMore: "表示", .showLess: "非表示", .openApp: "アプリを開く",
+            .trustQuestion: "この加盟店を信頼しますか？", .yes: "はい", .no: "いいえ", .selected: "選択済み", .notSelected: "未選択",
+            .image: "画像", .codeField: "コード入力", .timedOut: "認証がタイムアウトしました。", .genericError: "認証を完了できませんでした。",
+            .cancelled: "認証がキャンセルされました。", .completed: "認証が完了しました。",
+        ],
+    ]
+}

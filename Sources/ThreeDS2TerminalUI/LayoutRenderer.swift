@@ -1,0 +1,123 @@
+import Foundation
+import ThreeDS2Messages
+import ThreeDS2SDK
+
+/// Draws a ``ScreenState`` as terminal lines: text wrapped to the width, every control labelled in words, focus
+/// shown by a `›` marker (and reverse video when colour is on), masked code entry, colours from the customization.
+public struct LayoutRenderer: Sendable {
+    /// The terminal width.
+    public var width: Int
+    /// Colour escapes (or none).
+    public var style: TerminalStyle
+    /// Plain mode: no decoration, words instead of symbols, for screen readers.
+    public var plain: Bool
+
+    /// Creates a renderer.
+    public init(width: Int, style: TerminalStyle, plain: Bool = false) {
+        self.width = max(20, width)
+        self.style = style
+        self.plain = plain
+    }
+
+    /// The lines for a state.
+    public func lines(_ state: ScreenState) -> [String] {
+        let layout = state.layout
+        let ui = layout.customization
+        let strings = layout.strings
+        var lines: [String] = []
+        for (index, element) in layout.elements.enumerated() {
+            let focused = index == state.focus
+            let marker = focused ? (plain ? "[focus] " : "› ") : (plain ? "" : "  ")
+            switch element {
+            case .toolbar(let title, let cancelLabel):
+                let right = plain ? "Button: \(cancelLabel) (Escape)" : "[\(cancelLabel): Esc]"
+                let gap = max(1, width - title.count - right.count)
+                let colours = style.foreground(ui.toolbar.text.color) + style.background(ui.toolbar.backgroundColor)
+                lines.append(colours + style.bold + title + String(repeating: " ", count: gap) + right + style.reset)
+                lines.append(plain ? "" : String(repeating: "─", count: width))
+            case .images(let issuer, let paymentSystem):
+                lines.append([issuer, paymentSystem].compactMap { $0.map { "[\($0.alternativeText)]" } }.joined(separator: "  "))
+            case .heading(let text):
+                lines.append(style.foreground(ui.label.heading.color) + style.bold + text + style.reset)
+            case .text(let text, let warning):
+                let shown = layout.screen.uiType == .outOfBand && state.returnedFromApp ? (layout.screen.additionalInfo ?? text) : text
+                let prefix = warning && !(state.returnedFromApp && layout.screen.additionalInfo != nil) ? "(!) \(strings[.warning]): " : ""
+                for line in wrap(prefix + shown) { lines.append(style.foreground(ui.label.text.color) + line + style.reset) }
+            case .textField(let label, let masked, _):
+                let shown = masked ? String(repeating: "•", count: state.entry.count) : state.entry
+                let field = plain ? "Text field: \(label), \(state.entry.count) characters entered (hidden)" : "\(label): [\(shown)\(focused ? "_" : "")]"
+                lines.append(highlight(marker + field, focused))
+            case .option(let key, let label, let multiple):
+                let on = state.chosen.contains(key)
+                let box = plain ? (multiple ? "Checkbox" : "Radio button") + " \(label), \(on ? strings[.selected] : strings[.notSelected])"
+                    : (multiple ? (on ? "[x] " : "[ ] ") : (on ? "(•) " : "( ) ")) + label
+                lines.append(highlight(marker + box, focused))
+            case .button(let type, let label):
+                let colours = style.foreground(ui.buttonCustomization(for: type).text.color) + style.background(ui.buttonCustomization(for: type).backgroundColor)
+                lines.append(highlight(marker + (plain ? "Button: \(label)" : colours + "< \(label) >" + style.reset), focused))
+            case .trustChoice(let question):
+                let answer = state.trust.map { $0 ? strings[.yes] : strings[.no] } ?? "—"
+                lines.append(highlight(marker + (plain ? "Choice: \(question) \(answer) (y or n)" : "\(question) [\(answer)] (y/n)"), focused))
+            case .section(let label, let text):
+                let open = state.expanded.contains(index)
+                lines.append(highlight(marker + (plain ? "Section: \(label), \(open ? "open" : "closed")" : "\(open ? "▾" : "▸") \(label)"), focused))
+                if open { lines += wrap(text).map { "    " + $0 } }
+            case .htmlText(let text):
+                let current = state.form?.text ?? text
+                lines += wrap(current)
+            case .htmlControl(let controlIndex):
+                guard let control = state.form?.controls[controlIndex] else { continue }
+                lines.append(highlight(marker + describe(control, plain: plain, strings: strings), focused))
+            case .htmlLink(let linkIndex):
+                guard let link = state.form?.links[linkIndex] else { continue }
+                lines.append(highlight(marker + (plain ? "Link: \(link.label)" : "<\(link.label)>"), focused))
+            }
+        }
+        if let note = state.note { lines.append("(!) \(note)") }
+        let keys = plain ? "Keys: Tab next, Shift-Tab back, Space toggle, Enter activate, Escape cancel." : "Tab/↑↓ move · Space toggle · Enter submit · Esc cancel"
+        lines.append("")
+        lines.append(keys + (state.layout.screen.htmlRefresh != nil ? (plain ? " Control-R reloads the page." : " · Ctrl-R reload") : ""))
+        for warning in layout.customizationWarnings { lines.append("(customization) \(warning.message)") }
+        return lines
+    }
+
+    private func describe(_ control: HTMLForm.Control, plain: Bool, strings: SDKStrings) -> String {
+        let name = control.name ?? ""
+        switch control.kind {
+        case "input/checkbox":
+            return plain ? "Checkbox \(name), \(control.checked ? strings[.selected] : strings[.notSelected])" : "[\(control.checked ? "x" : " ")] \(name)"
+        case "input/radio":
+            return plain ? "Radio button \(name) \(control.value), \(control.checked ? strings[.selected] : strings[.notSelected])" : "(\(control.checked ? "•" : " ")) \(name)=\(control.value)"
+        case "input/submit", "input/image", "button/submit":
+            return plain ? "Button: \(control.label.isEmpty ? name : control.label)" : "< \(control.label.isEmpty ? name : control.label) >"
+        case "select", "select/multiple":
+            let chosen = control.options.first(where: \.selected)?.label ?? control.options.first?.label ?? ""
+            return plain ? "List \(name): \(chosen)" : "\(name): [\(chosen) ▾]"
+        case "input/password":
+            return plain ? "Password field \(name), \(control.value.count) characters entered" : "\(name): [\(String(repeating: "•", count: control.value.count))]"
+        default:
+            return plain ? "Text field \(name): \(control.value)" : "\(name): [\(control.value)]"
+        }
+    }
+
+    private func highlight(_ text: String, _ focused: Bool) -> String {
+        focused && !plain && style.depth != .none ? style.reverse + text + style.reset : text
+    }
+
+    /// Wraps text at the width, keeping the ACS's `\n` line breaks.
+    func wrap(_ text: String) -> [String] {
+        var lines: [String] = []
+        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = ""
+            for word in paragraph.split(separator: " ") {
+                if !line.isEmpty && line.count + 1 + word.count > width {
+                    lines.append(line)
+                    line = ""
+                }
+                line += (line.isEmpty ? "" : " ") + word
+            }
+            lines.append(line)
+        }
+        return lines
+    }
+}
