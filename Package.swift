@@ -161,6 +161,17 @@ let package = Package(
             dependencies: ["ThreeDS2Messages", "ThreeDS2JOSE"]
         ),
         .testTarget(
+            name: "ThreeDS2TerminalUITests",
+            dependencies: [
+                "ThreeDS2TerminalUI",
+                "ThreeDS2SDK",
+                "ThreeDS2Messages",
+                "ThreeDS2JOSE",
+                "ThreeDS2TestLab",
+                .product(name: "Clocks", package: "swift-clocks"),
+            ]
+        ),
+        .testTarget(
             name: "ThreeDS2ChallengeTests",
             dependencies: [
                 "ThreeDS2SDK",

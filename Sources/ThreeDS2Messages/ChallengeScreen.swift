@@ -116,6 +116,18 @@ public struct ChallengeScreen: Sendable, Hashable {
     /// The payment system's image.
     public let paymentSystemImage: ChallengeImage?
 
+    /// The screen with its refresh HTML in place of the HTML, as shown when the app returns to the foreground
+    /// (`acsHTMLRefresh`); the screen itself when it has none.
+    public func refreshed() -> ChallengeScreen {
+        guard let htmlRefresh else { return self }
+        return ChallengeScreen(
+            uiType: uiType, messageVersion: messageVersion, header: header, infoText: infoText, infoLabel: infoLabel,
+            showsWarningIndicator: showsWarningIndicator, additionalInfo: additionalInfo, options: options, submitLabel: submitLabel,
+            resendLabel: resendLabel, oobContinueLabel: oobContinueLabel, oobAppURL: oobAppURL, oobAppLabel: oobAppLabel,
+            infoContinueLabel: infoContinueLabel, whitelistingText: whitelistingText, whyInfo: whyInfo, expandInfo: expandInfo,
+            html: htmlRefresh, htmlRefresh: htmlRefresh, issuerImage: issuerImage, paymentSystemImage: paymentSystemImage)
+    }
+
     /// Whether a submission with nothing entered is allowed for this screen's version (`challengeNoEntry`).
     public var allowsEmptySubmission: Bool { ProtocolVersion(messageVersion)?.isAtLeast2_2 ?? false }
 }

@@ -66,10 +66,12 @@ public struct LayoutRenderer: Sendable {
                 let current = state.form?.text ?? text
                 lines += wrap(current)
             case .htmlControl(let controlIndex):
-                guard let control = state.form?.controls[controlIndex] else { continue }
+                guard let controls = state.form?.controls, controls.indices.contains(controlIndex) else { continue }
+                let control = controls[controlIndex]
                 lines.append(highlight(marker + describe(control, plain: plain, strings: strings), focused))
             case .htmlLink(let linkIndex):
-                guard let link = state.form?.links[linkIndex] else { continue }
+                guard let links = state.form?.links, links.indices.contains(linkIndex) else { continue }
+                let link = links[linkIndex]
                 lines.append(highlight(marker + (plain ? "Link: \(link.label)" : "<\(link.label)>"), focused))
             }
         }

@@ -54,9 +54,11 @@ public struct ScreenState: Sendable {
         case .backTab, .up:
             move(by: -1)
         case .refresh:
-            if let refresh = layout.screen.htmlRefresh {
+            if layout.screen.htmlRefresh != nil {
                 refreshed = true
-                form = HTMLForm(html: refresh)
+                layout = ChallengeLayout(screen: layout.screen.refreshed(), customization: layout.customization, strings: layout.strings)
+                form = layout.form
+                focus = layout.elements.firstIndex(where: \.isFocusable) ?? 0
             }
         case .left, .right:
             if case .trustChoice = layout.elements[focus] { trust = key == .left }
@@ -87,7 +89,8 @@ public struct ScreenState: Sendable {
         case .textField:
             entry = change(entry)
         case .htmlControl(let index):
-            guard var current = form, current.controls[index].kind.hasPrefix("input/") || current.controls[index].kind == "textarea",
+            guard var current = form, current.controls.indices.contains(index),
+                current.controls[index].kind.hasPrefix("input/") || current.controls[index].kind == "textarea",
                 !["input/checkbox", "input/radio", "input/submit", "input/image", "input/button", "input/reset"].contains(current.controls[index].kind)
             else { return }
             current.set(index: index, value: change(current.controls[index].value))
@@ -137,10 +140,11 @@ public struct ScreenState: Sendable {
         case .section, .trustChoice:
             return toggle()
         case .htmlControl(let index):
-            guard let form, form.controls[index].isSubmitButton else { return toggle() }
+            guard let form, form.controls.indices.contains(index), form.controls[index].isSubmitButton else { return toggle() }
             return html(button: form.controls[index].value.isEmpty ? form.controls[index].name : form.controls[index].value)
         case .htmlLink(let index):
-            guard let link = form?.links[index] else { return nil }
+            guard let links = form?.links, links.indices.contains(index) else { return nil }
+            let link = links[index]
             return ChallengeAnswer(.submitHTML(link.query), whitelisting: trust)
         default:
             return nil
@@ -190,6 +194,7 @@ extension HTMLForm {
 
     /// Toggles a checkbox, checks a radio (unchecking its group), or steps a select to its next option.
     mutating func toggle(index: Int) {
+        guard controls.indices.contains(index) else { return }
         var copy = controls
         let control = copy[index]
         switch control.kind {

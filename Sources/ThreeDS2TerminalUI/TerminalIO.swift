@@ -88,7 +88,13 @@ final class TerminalIO: Sendable {
     }
 
     /// Decodes a chunk of input bytes into keys.
-    static func decode(_ bytes: [UInt8]) -> [TerminalKey] {
+    static func decode(_ bytes: [UInt8]) -> [TerminalKey] { TerminalKeyDecoder.decode(bytes) }
+}
+
+/// Decodes terminal input bytes into keys: arrow and back-tab escape sequences, control keys, UTF-8 text.
+public enum TerminalKeyDecoder {
+    /// The keys in a chunk of input.
+    public static func decode(_ bytes: [UInt8]) -> [TerminalKey] {
         var keys: [TerminalKey] = []
         var index = 0
         while index < bytes.count {
