@@ -261,22 +261,30 @@ for (label, signerKey) in [("PS256", try LabPrivateKey.makeRSA()), ("ES256", Lab
 // 6. One challenge exchange as the SDK processes it (CReq built and encrypted, CRes decrypted, parsed and
 //    validated), against the cryptographic floor of that exchange (AES-CBC + HMAC each way over the same bytes).
 let exchangeIDs = TransactionIdentifiers(
-    threeDSServerTransID: "8a880dc0-d2d2-4067-bcb1-b08d1690b26e", acsTransID: acsTransID, sdkTransID: "b2385523-a66c-4907-ac3c-91848e8c0067")
-let exchangeBuilder = ChallengeRequestBuilder(identifiers: exchangeIDs, messageVersion: "2.2.0", requestorAppURL: "shop://checkout")
+    threeDSServerTransID: "8a880dc0-d2d2-4067-bcb1-b08d1690b26e", acsTransID: acsTransID,
+    sdkTransID: "b2385523-a66c-4907-ac3c-91848e8c0067")
+let exchangeBuilder = ChallengeRequestBuilder(
+    identifiers: exchangeIDs, messageVersion: "2.2.0", requestorAppURL: "shop://checkout")
 let cresObject: JSONObject = [
-    "threeDSServerTransID": .string(exchangeIDs.threeDSServerTransID), "acsTransID": .string(acsTransID), "sdkTransID": .string(exchangeIDs.sdkTransID),
-    "acsCounterAtoS": .string("001"), "messageType": .string("CRes"), "messageVersion": .string("2.2.0"), "challengeCompletionInd": .string("N"),
+    "threeDSServerTransID": .string(exchangeIDs.threeDSServerTransID), "acsTransID": .string(acsTransID),
+    "sdkTransID": .string(exchangeIDs.sdkTransID),
+    "acsCounterAtoS": .string("001"), "messageType": .string("CRes"), "messageVersion": .string("2.2.0"),
+    "challengeCompletionInd": .string("N"),
     "acsUiType": .string("01"), "challengeInfoHeader": .string("Confirm your payment"),
     "challengeInfoText": .string("We sent a one-time code to your phone ending in 12.\nEnter it below."),
-    "challengeInfoLabel": .string("One-time code"), "submitAuthenticationLabel": .string("Verify"), "resendInformationLabel": .string("Send a new code"),
-    "whyInfoLabel": .string("Why am I asked this?"), "whyInfoText": .string("Your bank checks that it is really you paying."),
+    "challengeInfoLabel": .string("One-time code"), "submitAuthenticationLabel": .string("Verify"),
+    "resendInformationLabel": .string("Send a new code"),
+    "whyInfoLabel": .string("Why am I asked this?"),
+    "whyInfoText": .string("Your bank checks that it is really you paying."),
 ]
-let cresExchange = try JWE.encrypt(cresObject.serializedBytes, to: .direct(channelKey), encryption: .a128cbcHS256, keyID: acsTransID)
+let cresExchange = try JWE.encrypt(
+    cresObject.serializedBytes, to: .direct(channelKey), encryption: .a128cbcHS256, keyID: acsTransID)
 let cresExchangeParts = cresExchange.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
 let cresExchangeCiphertext = Data(try Base64.urlDecode(cresExchangeParts[3]))
 let cresExchangeIV = try Base64.urlDecode(cresExchangeParts[2])
 let expectation = ChallengeResponseExpectation(identifiers: exchangeIDs, messageVersion: "2.2.0", acsCounter: 1)
-let creqLength = try exchangeBuilder.request(counter: 1, answer: ChallengeAnswer(.submitText("123456"))).serializedBytes.count
+let creqLength = try exchangeBuilder.request(counter: 1, answer: ChallengeAnswer(.submitText("123456"))).serializedBytes
+    .count
 results.append(
     try await compare(
         "challenge exchange (CReq out, CRes in), SDK side", rounds: rounds, iterations: scaled(5000),
@@ -284,8 +292,13 @@ results.append(
             let request = try exchangeBuilder.request(counter: 1, answer: ChallengeAnswer(.submitText("123456")))
             var iv = [UInt8](repeating: 0, count: 16)
             iv[15] = 1
-            blackHole(try JWE.encrypt(request.serializedBytes, to: .direct(channelKey), encryption: .a128cbcHS256, keyID: acsTransID, iv: iv))
-            let plaintext = try JWE.decrypt(cresExchange, using: .direct([.a128cbcHS256: channelKey]), expecting: expectCBC).plaintext
+            blackHole(
+                try JWE.encrypt(
+                    request.serializedBytes, to: .direct(channelKey), encryption: .a128cbcHS256, keyID: acsTransID,
+                    iv: iv))
+            let plaintext = try JWE.decrypt(
+                cresExchange, using: .direct([.a128cbcHS256: channelKey]), expecting: expectCBC
+            ).plaintext
             guard case .object(let object) = try JSONParser().parse(plaintext) else { return }
             blackHole(try ChallengeResponseValidator.validate(object, expecting: expectation))
         },
@@ -305,13 +318,16 @@ if only == nil || "full challenge".localizedCaseInsensitiveContains(only ?? "") 
     sdkLogger.logLevel = .critical
     let service = ThreeDS2Service(logger: sdkLogger)
     try service.initialize(
-        configParameters: try lab.sdkConfiguration(dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("threeds-bench").path))
+        configParameters: try lab.sdkConfiguration(
+            dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("threeds-bench").path))
     let transport = try lab.makeTransport()
     let client = ThreeDSServerClient(serverURL: lab.baseURL, transport: transport)
     for _ in 0..<(quick ? 3 : 30) {
-        let transaction = try service.createTransaction(directoryServerID: TestLab.rsaDirectoryServerID, messageVersion: "2.2.0")
+        let transaction = try service.createTransaction(
+            directoryServerID: TestLab.rsaDirectoryServerID, messageVersion: "2.2.0")
         let response = try await client.authenticate(
-            parameters: try transaction.getAuthenticationRequestParameters(), purchase: Purchase(cardNumber: Scenario.text.cardNumber, amount: "100", currency: "978"))
+            parameters: try transaction.getAuthenticationRequestParameters(),
+            purchase: Purchase(cardNumber: Scenario.text.cardNumber, amount: "100", currency: "978"))
         guard let parameters = response.challengeParameters else { break }
         let start = ContinuousClock.now
         let outcome = try await transaction.challenge(
@@ -334,6 +350,7 @@ for case let result? in results {
 if !challengeTimes.isEmpty {
     let sorted = challengeTimes.sorted()
     print("")
-    print("full challenge (3 exchanges, TestLab over HTTPS on loopback, \(sorted.count) runs): median \(format(sorted[sorted.count / 2])), "
-        + "fastest \(format(sorted[0])), slowest \(format(sorted[sorted.count - 1]))")
+    print(
+        "full challenge (3 exchanges, TestLab over HTTPS on loopback, \(sorted.count) runs): median \(format(sorted[sorted.count / 2])), "
+            + "fastest \(format(sorted[0])), slowest \(format(sorted[sorted.count - 1]))")
 }

@@ -122,10 +122,14 @@ public struct ChallengeScreen: Sendable, Hashable {
         guard let htmlRefresh else { return self }
         return ChallengeScreen(
             uiType: uiType, messageVersion: messageVersion, header: header, infoText: infoText, infoLabel: infoLabel,
-            showsWarningIndicator: showsWarningIndicator, additionalInfo: additionalInfo, options: options, submitLabel: submitLabel,
-            resendLabel: resendLabel, oobContinueLabel: oobContinueLabel, oobAppURL: oobAppURL, oobAppLabel: oobAppLabel,
-            infoContinueLabel: infoContinueLabel, whitelistingText: whitelistingText, whyInfo: whyInfo, expandInfo: expandInfo,
-            html: htmlRefresh, htmlRefresh: htmlRefresh, issuerImage: issuerImage, paymentSystemImage: paymentSystemImage)
+            showsWarningIndicator: showsWarningIndicator, additionalInfo: additionalInfo, options: options,
+            submitLabel: submitLabel,
+            resendLabel: resendLabel, oobContinueLabel: oobContinueLabel, oobAppURL: oobAppURL,
+            oobAppLabel: oobAppLabel,
+            infoContinueLabel: infoContinueLabel, whitelistingText: whitelistingText, whyInfo: whyInfo,
+            expandInfo: expandInfo,
+            html: htmlRefresh, htmlRefresh: htmlRefresh, issuerImage: issuerImage,
+            paymentSystemImage: paymentSystemImage)
     }
 
     /// Whether a submission with nothing entered is allowed for this screen's version (`challengeNoEntry`).

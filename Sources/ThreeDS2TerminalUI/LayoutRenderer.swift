@@ -36,31 +36,55 @@ public struct LayoutRenderer: Sendable {
                 lines.append(colours + style.bold + title + String(repeating: " ", count: gap) + right + style.reset)
                 lines.append(plain ? "" : String(repeating: "─", count: width))
             case .images(let issuer, let paymentSystem):
-                lines.append([issuer, paymentSystem].compactMap { $0.map { "[\($0.alternativeText)]" } }.joined(separator: "  "))
+                lines.append(
+                    [issuer, paymentSystem].compactMap { $0.map { "[\($0.alternativeText)]" } }.joined(separator: "  "))
             case .heading(let text):
                 lines.append(style.foreground(ui.label.heading.color) + style.bold + text + style.reset)
             case .text(let text, let warning):
-                let shown = layout.screen.uiType == .outOfBand && state.returnedFromApp ? (layout.screen.additionalInfo ?? text) : text
-                let prefix = warning && !(state.returnedFromApp && layout.screen.additionalInfo != nil) ? "(!) \(strings[.warning]): " : ""
-                for line in wrap(prefix + shown) { lines.append(style.foreground(ui.label.text.color) + line + style.reset) }
+                let shown =
+                    layout.screen.uiType == .outOfBand && state.returnedFromApp
+                    ? (layout.screen.additionalInfo ?? text) : text
+                let prefix =
+                    warning && !(state.returnedFromApp && layout.screen.additionalInfo != nil)
+                    ? "(!) \(strings[.warning]): " : ""
+                for line in wrap(prefix + shown) {
+                    lines.append(style.foreground(ui.label.text.color) + line + style.reset)
+                }
             case .textField(let label, let masked, _):
                 let shown = masked ? String(repeating: "•", count: state.entry.count) : state.entry
-                let field = plain ? "Text field: \(label), \(state.entry.count) characters entered (hidden)" : "\(label): [\(shown)\(focused ? "_" : "")]"
+                let field =
+                    plain
+                    ? "Text field: \(label), \(state.entry.count) characters entered (hidden)"
+                    : "\(label): [\(shown)\(focused ? "_" : "")]"
                 lines.append(highlight(marker + field, focused))
             case .option(let key, let label, let multiple):
                 let on = state.chosen.contains(key)
-                let box = plain ? (multiple ? "Checkbox" : "Radio button") + " \(label), \(on ? strings[.selected] : strings[.notSelected])"
+                let box =
+                    plain
+                    ? (multiple ? "Checkbox" : "Radio button")
+                        + " \(label), \(on ? strings[.selected] : strings[.notSelected])"
                     : (multiple ? (on ? "[x] " : "[ ] ") : (on ? "(•) " : "( ) ")) + label
                 lines.append(highlight(marker + box, focused))
             case .button(let type, let label):
-                let colours = style.foreground(ui.buttonCustomization(for: type).text.color) + style.background(ui.buttonCustomization(for: type).backgroundColor)
-                lines.append(highlight(marker + (plain ? "Button: \(label)" : colours + "< \(label) >" + style.reset), focused))
+                let colours =
+                    style.foreground(ui.buttonCustomization(for: type).text.color)
+                    + style.background(ui.buttonCustomization(for: type).backgroundColor)
+                lines.append(
+                    highlight(marker + (plain ? "Button: \(label)" : colours + "< \(label) >" + style.reset), focused))
             case .trustChoice(let question):
                 let answer = state.trust.map { $0 ? strings[.yes] : strings[.no] } ?? "—"
-                lines.append(highlight(marker + (plain ? "Choice: \(question) \(answer) (y or n)" : "\(question) [\(answer)] (y/n)"), focused))
+                lines.append(
+                    highlight(
+                        marker + (plain ? "Choice: \(question) \(answer) (y or n)" : "\(question) [\(answer)] (y/n)"),
+                        focused))
             case .section(let label, let text):
                 let open = state.expanded.contains(index)
-                lines.append(highlight(marker + (plain ? "Section: \(label), \(open ? "open" : "closed")" : "\(open ? "▾" : "▸") \(label)"), focused))
+                lines.append(
+                    highlight(
+                        marker
+                            + (plain
+                                ? "Section: \(label), \(open ? "open" : "closed")" : "\(open ? "▾" : "▸") \(label)"),
+                        focused))
                 if open { lines += wrap(text).map { "    " + $0 } }
             case .htmlText(let text):
                 let current = state.form?.text ?? text
@@ -76,9 +100,15 @@ public struct LayoutRenderer: Sendable {
             }
         }
         if let note = state.note { lines.append("(!) \(note)") }
-        let keys = plain ? "Keys: Tab next, Shift-Tab back, Space toggle, Enter activate, Escape cancel." : "Tab/↑↓ move · Space toggle · Enter submit · Esc cancel"
+        let keys =
+            plain
+            ? "Keys: Tab next, Shift-Tab back, Space toggle, Enter activate, Escape cancel."
+            : "Tab/↑↓ move · Space toggle · Enter submit · Esc cancel"
         lines.append("")
-        lines.append(keys + (state.layout.screen.htmlRefresh != nil ? (plain ? " Control-R reloads the page." : " · Ctrl-R reload") : ""))
+        lines.append(
+            keys
+                + (state.layout.screen.htmlRefresh != nil
+                    ? (plain ? " Control-R reloads the page." : " · Ctrl-R reload") : ""))
         for warning in layout.customizationWarnings { lines.append("(customization) \(warning.message)") }
         return lines
     }
@@ -87,16 +117,24 @@ public struct LayoutRenderer: Sendable {
         let name = control.name ?? ""
         switch control.kind {
         case "input/checkbox":
-            return plain ? "Checkbox \(name), \(control.checked ? strings[.selected] : strings[.notSelected])" : "[\(control.checked ? "x" : " ")] \(name)"
+            return plain
+                ? "Checkbox \(name), \(control.checked ? strings[.selected] : strings[.notSelected])"
+                : "[\(control.checked ? "x" : " ")] \(name)"
         case "input/radio":
-            return plain ? "Radio button \(name) \(control.value), \(control.checked ? strings[.selected] : strings[.notSelected])" : "(\(control.checked ? "•" : " ")) \(name)=\(control.value)"
+            return plain
+                ? "Radio button \(name) \(control.value), \(control.checked ? strings[.selected] : strings[.notSelected])"
+                : "(\(control.checked ? "•" : " ")) \(name)=\(control.value)"
         case "input/submit", "input/image", "button/submit":
-            return plain ? "Button: \(control.label.isEmpty ? name : control.label)" : "< \(control.label.isEmpty ? name : control.label) >"
+            return plain
+                ? "Button: \(control.label.isEmpty ? name : control.label)"
+                : "< \(control.label.isEmpty ? name : control.label) >"
         case "select", "select/multiple":
             let chosen = control.options.first(where: \.selected)?.label ?? control.options.first?.label ?? ""
             return plain ? "List \(name): \(chosen)" : "\(name): [\(chosen) ▾]"
         case "input/password":
-            return plain ? "Password field \(name), \(control.value.count) characters entered" : "\(name): [\(String(repeating: "•", count: control.value.count))]"
+            return plain
+                ? "Password field \(name), \(control.value.count) characters entered"
+                : "\(name): [\(String(repeating: "•", count: control.value.count))]"
         default:
             return plain ? "Text field \(name): \(control.value)" : "\(name): [\(control.value)]"
         }

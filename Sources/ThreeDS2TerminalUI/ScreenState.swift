@@ -56,7 +56,8 @@ public struct ScreenState: Sendable {
         case .refresh:
             if layout.screen.htmlRefresh != nil {
                 refreshed = true
-                layout = ChallengeLayout(screen: layout.screen.refreshed(), customization: layout.customization, strings: layout.strings)
+                layout = ChallengeLayout(
+                    screen: layout.screen.refreshed(), customization: layout.customization, strings: layout.strings)
                 form = layout.form
                 focus = layout.elements.firstIndex(where: \.isFocusable) ?? 0
             }
@@ -91,7 +92,8 @@ public struct ScreenState: Sendable {
         case .htmlControl(let index):
             guard var current = form, current.controls.indices.contains(index),
                 current.controls[index].kind.hasPrefix("input/") || current.controls[index].kind == "textarea",
-                !["input/checkbox", "input/radio", "input/submit", "input/image", "input/button", "input/reset"].contains(current.controls[index].kind)
+                !["input/checkbox", "input/radio", "input/submit", "input/image", "input/button", "input/reset"]
+                    .contains(current.controls[index].kind)
             else { return }
             current.set(index: index, value: change(current.controls[index].value))
             form = current
@@ -131,7 +133,8 @@ public struct ScreenState: Sendable {
         case .button(.resend, _):
             return ChallengeAnswer(.resend)
         case .button(.continue, _):
-            return ChallengeAnswer(screen.uiType == .information ? .informationContinue : .oobContinue, whitelisting: trust)
+            return ChallengeAnswer(
+                screen.uiType == .information ? .informationContinue : .oobContinue, whitelisting: trust)
         case .button, .textField:
             return submit()
         case .option:
@@ -140,8 +143,11 @@ public struct ScreenState: Sendable {
         case .section, .trustChoice:
             return toggle()
         case .htmlControl(let index):
-            guard let form, form.controls.indices.contains(index), form.controls[index].isSubmitButton else { return toggle() }
-            return html(button: form.controls[index].value.isEmpty ? form.controls[index].name : form.controls[index].value)
+            guard let form, form.controls.indices.contains(index), form.controls[index].isSubmitButton else {
+                return toggle()
+            }
+            return html(
+                button: form.controls[index].value.isEmpty ? form.controls[index].name : form.controls[index].value)
         case .htmlLink(let index):
             guard let links = form?.links, links.indices.contains(index) else { return nil }
             let link = links[index]
@@ -201,12 +207,16 @@ extension HTMLForm {
         case "input/checkbox":
             copy[index].checked.toggle()
         case "input/radio":
-            for other in copy.indices where copy[other].kind == "input/radio" && copy[other].name == control.name { copy[other].checked = false }
+            for other in copy.indices where copy[other].kind == "input/radio" && copy[other].name == control.name {
+                copy[other].checked = false
+            }
             copy[index].checked = true
         case "select", "select/multiple":
             guard !control.options.isEmpty else { return }
             let current = control.options.firstIndex(where: \.selected) ?? -1
-            for option in copy[index].options.indices { copy[index].options[option].selected = option == (current + 1) % control.options.count }
+            for option in copy[index].options.indices {
+                copy[index].options[option].selected = option == (current + 1) % control.options.count
+            }
         default:
             return
         }

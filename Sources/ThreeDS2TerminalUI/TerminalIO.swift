@@ -2,9 +2,9 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Raw keyboard input and window size for the full-screen renderer. Input is read on its own thread with
@@ -61,7 +61,9 @@ final class TerminalIO: Sendable {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset) }
+            let written = bytes.withUnsafeMutableBytes {
+                Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset)
+            }
             if written <= 0 { return }
             offset += written
         }
@@ -124,7 +126,9 @@ public enum TerminalKeyDecoder {
             default:
                 var end = index + 1
                 while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
-                if let text = String(validating: bytes[index..<end], as: UTF8.self) { keys += text.map { .character($0) } }
+                if let text = String(validating: bytes[index..<end], as: UTF8.self) {
+                    keys += text.map { .character($0) }
+                }
                 index = end
                 continue
             }

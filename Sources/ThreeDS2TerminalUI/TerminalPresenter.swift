@@ -36,7 +36,10 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
     ///   - customization: The look.
     ///   - strings: The SDK texts in the app's language.
     ///   - environment: The environment (for `TERM`, `COLORTERM`, `NO_COLOR`).
-    public init(mode: Mode, customization: UiCustomization, strings: SDKStrings, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(
+        mode: Mode, customization: UiCustomization, strings: SDKStrings,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
         let dumb = (environment["TERM"] ?? "dumb") == "dumb"
         self.mode = dumb ? .plain : mode
         self.customization = customization
@@ -107,38 +110,58 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
 
     private func lineMode(_ layout: ChallengeLayout) async -> ChallengeAnswer {
         var state = ScreenState(layout: layout)
-        let renderer = LayoutRenderer(width: TerminalIO.size.columns, style: TerminalStyle(depth: depth), plain: mode == .plain)
+        let renderer = LayoutRenderer(
+            width: TerminalIO.size.columns, style: TerminalStyle(depth: depth), plain: mode == .plain)
         print(renderer.lines(state).joined(separator: "\n"))
         var trust: Bool?
         if let question = layout.screen.whitelistingText {
-            trust = await prompt("\(question) [\(strings[.yes])/\(strings[.no])]: ").map { ["y", "j", "o", "s", "は"].contains($0.lowercased().prefix(1)) }
+            trust = await prompt("\(question) [\(strings[.yes])/\(strings[.no])]: ").map {
+                ["y", "j", "o", "s", "は"].contains($0.lowercased().prefix(1))
+            }
         }
         let cancelWord = "'\(strings[.cancel].lowercased())'"
         let answer: ChallengeAnswer
         switch layout.screen.uiType {
         case .text:
             let resend = layout.screen.resendLabel.map { ", 'resend' (\($0))" } ?? ""
-            guard let line = await prompt("\(layout.screen.infoLabel ?? strings[.codeField])\(resend), or \(cancelWord): ", masked: true), !isCancel(line) else {
+            guard
+                let line = await prompt(
+                    "\(layout.screen.infoLabel ?? strings[.codeField])\(resend), or \(cancelWord): ", masked: true),
+                !isCancel(line)
+            else {
                 return ChallengeAnswer(.cancel)
             }
             if line == "resend", layout.screen.resendLabel != nil { return ChallengeAnswer(.resend) }
             answer = ChallengeAnswer(line.isEmpty ? .submitEmpty : .submitText(line))
         case .singleSelect, .multiSelect:
             for (number, option) in layout.screen.options.enumerated() { print("  \(number + 1). \(option.label)") }
-            guard let line = await prompt("Number\(layout.screen.uiType == .multiSelect ? "s (comma-separated)" : ""), or \(cancelWord): "), !isCancel(line) else {
+            guard
+                let line = await prompt(
+                    "Number\(layout.screen.uiType == .multiSelect ? "s (comma-separated)" : ""), or \(cancelWord): "),
+                !isCancel(line)
+            else {
                 return ChallengeAnswer(.cancel)
             }
             let picked = Set(line.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) })
-            answer = ChallengeAnswer(.submitSelection(layout.screen.options.enumerated().filter { picked.contains($0.offset + 1) }.map(\.element.key)))
+            answer = ChallengeAnswer(
+                .submitSelection(
+                    layout.screen.options.enumerated().filter { picked.contains($0.offset + 1) }.map(\.element.key)))
         case .outOfBand, .information:
             if let url = layout.screen.oobAppURL { print("\(layout.screen.oobAppLabel ?? strings[.openApp]): \(url)") }
-            guard let line = await prompt("Enter: \(layout.screen.oobContinueLabel ?? layout.screen.infoContinueLabel ?? strings[.continueButton]), or \(cancelWord): "), !isCancel(line) else {
+            guard
+                let line = await prompt(
+                    "Enter: \(layout.screen.oobContinueLabel ?? layout.screen.infoContinueLabel ?? strings[.continueButton]), or \(cancelWord): "
+                ), !isCancel(line)
+            else {
                 return ChallengeAnswer(.cancel)
             }
             if layout.screen.uiType == .outOfBand, let info = layout.screen.additionalInfo { print(info) }
             answer = ChallengeAnswer(layout.screen.uiType == .information ? .informationContinue : .oobContinue)
         case .html, .htmlOutOfBand:
-            guard let line = await prompt("field=value&… then the button (e.g. 'otp=123456 Verify'), or \(cancelWord): "), !isCancel(line) else {
+            guard
+                let line = await prompt("field=value&… then the button (e.g. 'otp=123456 Verify'), or \(cancelWord): "),
+                !isCancel(line)
+            else {
                 return ChallengeAnswer(.cancel)
             }
             let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
@@ -148,7 +171,10 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
                 if kv.count == 2 { fields[kv[0]] = kv[1] }
             }
             do {
-                answer = ChallengeAnswer(.submitHTML(try (state.form ?? HTMLForm(html: "")).submission(fields: fields, button: parts.count > 1 ? parts[1] : nil)))
+                answer = ChallengeAnswer(
+                    .submitHTML(
+                        try (state.form ?? HTMLForm(html: "")).submission(
+                            fields: fields, button: parts.count > 1 ? parts[1] : nil)))
             } catch {
                 print("(!) \(error)")
                 return ChallengeAnswer(.cancel)

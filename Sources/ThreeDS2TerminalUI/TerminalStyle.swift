@@ -18,7 +18,9 @@ public enum ColorDepth: Sendable, Hashable {
         if environment["NO_COLOR"].map({ !$0.isEmpty }) == true { return .none }
         let term = environment["TERM"] ?? ""
         if term.isEmpty || term == "dumb" { return .none }
-        if let colorterm = environment["COLORTERM"]?.lowercased(), colorterm == "truecolor" || colorterm == "24bit" { return .truecolor }
+        if let colorterm = environment["COLORTERM"]?.lowercased(), colorterm == "truecolor" || colorterm == "24bit" {
+            return .truecolor
+        }
         if term.contains("256color") { return .ansi256 }
         return .ansi16
     }

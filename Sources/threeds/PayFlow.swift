@@ -75,7 +75,9 @@ struct PayFlow {
             "AReq parameters built (message version \(parameters.messageVersion), sdkTransID \(parameters.sdkTransactionID))"
         )
         // The processing indicator, with the directory server's name, while the 3DS Server is asked.
-        let indicator = (presenter as? any ProgressIndicator).map { transaction.getProgressView(indicator: $0, clock: ContinuousClock()) }
+        let indicator = (presenter as? any ProgressIndicator).map {
+            transaction.getProgressView(indicator: $0, clock: ContinuousClock())
+        }
         indicator?.start()
         let response = try await ThreeDSServerClient(serverURL: serverURL, transport: transport).authenticate(
             parameters: parameters, purchase: purchase, requestorAppURL: requestorAppURL)

@@ -44,7 +44,9 @@ enum UIChoice: String, ExpressibleByArgument, CaseIterable {
 /// (or when TERM is dumb).
 func terminalPresenter(plain: Bool, line: Bool, locale: String?) -> TerminalPresenter {
     let mode: TerminalPresenter.Mode = plain ? .plain : (line || isatty(STDIN_FILENO) == 0 ? .line : .fullScreen)
-    return TerminalPresenter(mode: mode, customization: demoCustomization, strings: SDKStrings(locale: Locale(identifier: locale ?? "en_US")))
+    return TerminalPresenter(
+        mode: mode, customization: demoCustomization, strings: SDKStrings(locale: Locale(identifier: locale ?? "en_US"))
+    )
 }
 
 /// The look the CLI uses: a dark-blue toolbar, a green submit button.
@@ -232,7 +234,9 @@ struct Demo: AsyncParsableCommand {
             serverURL: lab.baseURL, directoryServerID: TestLab.rsaDirectoryServerID, messageVersion: version,
             purchase: Purchase(cardNumber: card, amount: "1999", currency: "978"),
             requestorAppURL: "threedsdemo://return",
-            timeout: .seconds(300), presenter: auto ? ScriptedPresenter(answers: answers) : terminalPresenter(plain: plain, line: line, locale: locale),
+            timeout: .seconds(300),
+            presenter: auto
+                ? ScriptedPresenter(answers: answers) : terminalPresenter(plain: plain, line: line, locale: locale),
             transport: transport,
             verbose: verbose)
         let result = try await flow.run { if !json && !all { print($0) } }

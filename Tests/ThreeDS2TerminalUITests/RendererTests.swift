@@ -14,23 +14,33 @@ private let ids = TransactionIdentifiers(
 /// A screen from CRes fields, through the real validator.
 func screen(_ fields: [String: JSONValue], version: String = "2.2.0") throws -> ChallengeScreen {
     var object: JSONObject = [
-        "threeDSServerTransID": .string(ids.threeDSServerTransID), "acsTransID": .string(ids.acsTransID), "sdkTransID": .string(ids.sdkTransID),
-        "acsCounterAtoS": .string("000"), "messageType": .string("CRes"), "messageVersion": .string(version), "challengeCompletionInd": .string("N"),
+        "threeDSServerTransID": .string(ids.threeDSServerTransID), "acsTransID": .string(ids.acsTransID),
+        "sdkTransID": .string(ids.sdkTransID),
+        "acsCounterAtoS": .string("000"), "messageType": .string("CRes"), "messageVersion": .string(version),
+        "challengeCompletionInd": .string("N"),
     ]
     for (name, value) in fields.sorted(by: { $0.key < $1.key }) { object[name] = value }
-    guard case .screen(let screen) = try ChallengeResponseValidator.validate(object, expecting: ChallengeResponseExpectation(identifiers: ids, messageVersion: version, acsCounter: 0)) else {
+    guard
+        case .screen(let screen) = try ChallengeResponseValidator.validate(
+            object, expecting: ChallengeResponseExpectation(identifiers: ids, messageVersion: version, acsCounter: 0))
+    else {
         throw TransportError("not a screen")
     }
     return screen
 }
 
 let native: [String: JSONValue] = [
-    "challengeInfoHeader": .string("Confirm"), "challengeInfoLabel": .string("Code"), "challengeInfoText": .string("Enter the code\nwe sent you."),
+    "challengeInfoHeader": .string("Confirm"), "challengeInfoLabel": .string("Code"),
+    "challengeInfoText": .string("Enter the code\nwe sent you."),
     "submitAuthenticationLabel": .string("Verify"),
 ]
 
-func state(_ screen: ChallengeScreen, locale: String = "en_US", customization: UiCustomization = UiCustomization()) -> ScreenState {
-    ScreenState(layout: ChallengeLayout(screen: screen, customization: customization, strings: SDKStrings(locale: Locale(identifier: locale))))
+func state(_ screen: ChallengeScreen, locale: String = "en_US", customization: UiCustomization = UiCustomization())
+    -> ScreenState
+{
+    ScreenState(
+        layout: ChallengeLayout(
+            screen: screen, customization: customization, strings: SDKStrings(locale: Locale(identifier: locale))))
 }
 
 func render(_ state: ScreenState, plain: Bool = false, width: Int = 48) -> String {
@@ -41,20 +51,26 @@ func render(_ state: ScreenState, plain: Bool = false, width: Int = 48) -> Strin
 struct SnapshotTests {
     @Test("text screen")
     func text() throws {
-        let s = try screen(native.merging(["acsUiType": .string("01"), "resendInformationLabel": .string("New code"), "challengeInfoTextIndicator": .string("Y"), "whyInfoLabel": .string("Why?"), "whyInfoText": .string("Because.")]) { $1 })
-        #expect(render(state(s)) == """
-            Secure checkout                    [Cancel: Esc]
-            ────────────────────────────────────────────────
-            Confirm
-            (!) Warning: Enter the code
-            we sent you.
-            › Code: [_]
-              < Verify >
-              < New code >
-              ▸ Why?
+        let s = try screen(
+            native.merging([
+                "acsUiType": .string("01"), "resendInformationLabel": .string("New code"),
+                "challengeInfoTextIndicator": .string("Y"), "whyInfoLabel": .string("Why?"),
+                "whyInfoText": .string("Because."),
+            ]) { $1 })
+        #expect(
+            render(state(s)) == """
+                Secure checkout                    [Cancel: Esc]
+                ────────────────────────────────────────────────
+                Confirm
+                (!) Warning: Enter the code
+                we sent you.
+                › Code: [_]
+                  < Verify >
+                  < New code >
+                  ▸ Why?
 
-            Tab/↑↓ move · Space toggle · Enter submit · Esc cancel
-            """)
+                Tab/↑↓ move · Space toggle · Enter submit · Esc cancel
+                """)
     }
 
     @Test("single and multi select")
@@ -62,18 +78,23 @@ struct SnapshotTests {
         let options: JSONValue = .array([.object(["a": .string("Alpha")]), .object(["b": .string("Beta")])])
         let single = try screen(native.merging(["acsUiType": .string("02"), "challengeSelectInfo": options]) { $1 })
         #expect(render(state(single)).contains("Code\n› ( ) Alpha\n  ( ) Beta\n  < Verify >"))
-        var multi = state(try screen(native.merging(["acsUiType": .string("03"), "challengeSelectInfo": options]) { $1 }))
+        var multi = state(
+            try screen(native.merging(["acsUiType": .string("03"), "challengeSelectInfo": options]) { $1 }))
         _ = multi.handle(.space)
         #expect(render(multi).contains("› [x] Alpha\n  [ ] Beta"))
     }
 
     @Test("out of band, with the app link in 2.3.1 and the add-info after returning")
     func outOfBand() throws {
-        var oob = state(try screen([
-            "acsUiType": .string("04"), "challengeInfoHeader": .string("Approve"), "challengeInfoText": .string("Open your app."),
-            "oobContinueLabel": .string("Done"), "oobAppURL": .string("https://bank.example/app"), "oobAppLabel": .string("Open bank"),
-            "challengeAddInfo": .string("Welcome back."),
-        ], version: "2.3.1"))
+        var oob = state(
+            try screen(
+                [
+                    "acsUiType": .string("04"), "challengeInfoHeader": .string("Approve"),
+                    "challengeInfoText": .string("Open your app."),
+                    "oobContinueLabel": .string("Done"), "oobAppURL": .string("https://bank.example/app"),
+                    "oobAppLabel": .string("Open bank"),
+                    "challengeAddInfo": .string("Welcome back."),
+                ], version: "2.3.1"))
         #expect(render(oob).contains("Open your app.\n› < Open bank >\n  < Done >"))
         #expect(oob.handle(.enter) == nil)
         #expect(render(oob).contains("Welcome back.") && !render(oob).contains("Open your app."))
@@ -83,7 +104,8 @@ struct SnapshotTests {
 
     @Test("HTML as readable text with its controls; no script text")
     func html() throws {
-        let page = "<html><head><script>evil()</script></head><body><p>Enter code</p><form><input type=hidden name=t value=1><input name=otp><input type=checkbox name=keep value=y><button name=go value=ok>OK</button></form><a href='https://emv3ds/challenge?x=1'>Help</a></body></html>"
+        let page =
+            "<html><head><script>evil()</script></head><body><p>Enter code</p><form><input type=hidden name=t value=1><input name=otp><input type=checkbox name=keep value=y><button name=go value=ok>OK</button></form><a href='https://emv3ds/challenge?x=1'>Help</a></body></html>"
         let s = try screen(["acsUiType": .string("05"), "acsHTML": .string(Base64.urlEncode(Array(page.utf8)))])
         let text = render(state(s))
         #expect(text.contains("Enter code OK Help") && !text.contains("evil"))
@@ -92,14 +114,21 @@ struct SnapshotTests {
 
     @Test("2.3.1 information screen")
     func information() throws {
-        let s = try screen(["acsUiType": .string("07"), "challengeInfoHeader": .string("Note"), "challengeInfoText": .string("Read this."), "infoContinueLabel": .string("Next")], version: "2.3.1")
+        let s = try screen(
+            [
+                "acsUiType": .string("07"), "challengeInfoHeader": .string("Note"),
+                "challengeInfoText": .string("Read this."), "infoContinueLabel": .string("Next"),
+            ], version: "2.3.1")
         #expect(render(state(s)).contains("Note\nRead this.\n› < Next >"))
     }
 
     @Test("plain mode names every control in words, nothing by colour or symbol alone")
     func plain() throws {
         let options: JSONValue = .array([.object(["a": .string("Alpha")])])
-        let s = try screen(native.merging(["acsUiType": .string("03"), "challengeSelectInfo": options, "whitelistingInfoText": .string("Trust?")]) { $1 })
+        let s = try screen(
+            native.merging([
+                "acsUiType": .string("03"), "challengeSelectInfo": options, "whitelistingInfoText": .string("Trust?"),
+            ]) { $1 })
         let text = render(state(s), plain: true)
         #expect(text.contains("[focus] Checkbox Alpha, not selected"))
         #expect(text.contains("Button: Verify") && text.contains("Choice: Trust? — (y or n)"))
@@ -107,7 +136,12 @@ struct SnapshotTests {
         #expect(!text.contains("›") && !text.contains("▸"))
     }
 
-    @Test("SDK texts follow the locale; ACS texts are shown as sent", arguments: [("de_DE", "Abbrechen"), ("fr_FR", "Annuler"), ("es_ES", "Cancelar"), ("it_IT", "Annulla"), ("nl_NL", "Annuleren"), ("pt_PT", "Cancelar"), ("ja_JP", "キャンセル"), ("sv_SE", "Cancel")])
+    @Test(
+        "SDK texts follow the locale; ACS texts are shown as sent",
+        arguments: [
+            ("de_DE", "Abbrechen"), ("fr_FR", "Annuler"), ("es_ES", "Cancelar"), ("it_IT", "Annulla"),
+            ("nl_NL", "Annuleren"), ("pt_PT", "Cancelar"), ("ja_JP", "キャンセル"), ("sv_SE", "Cancel"),
+        ])
     func localization(locale: String, cancel: String) throws {
         let text = render(state(try screen(native.merging(["acsUiType": .string("01")]) { $1 }), locale: locale))
         #expect(text.contains("[\(cancel): Esc]") && text.contains("Enter the code"))
@@ -119,7 +153,10 @@ struct SnapshotTests {
             let strings = SDKStrings(locale: Locale(identifier: language))
             #expect(strings.language == language)
             for key in SDKStrings.Key.allCases where language != "en" {
-                #expect(strings[key] != SDKStrings(locale: Locale(identifier: "en"))[key] || ["no", "image", "cancel"].contains(key.rawValue) || strings[key].count < 4, "\(language) \(key)")
+                #expect(
+                    strings[key] != SDKStrings(locale: Locale(identifier: "en"))[key]
+                        || ["no", "image", "cancel"].contains(key.rawValue) || strings[key].count < 4,
+                    "\(language) \(key)")
             }
         }
     }
@@ -131,7 +168,9 @@ struct SnapshotTests {
         try ui.toolbar.setBackgroundColor("#888888")
         let s = try screen(native.merging(["acsUiType": .string("01")]) { $1 })
         #expect(render(state(s, customization: ui)).contains("(customization) toolbar text #777777 on #888888"))
-        let colored = LayoutRenderer(width: 40, style: TerminalStyle(depth: .truecolor)).lines(state(s, customization: ui)).first ?? ""
+        let colored =
+            LayoutRenderer(width: 40, style: TerminalStyle(depth: .truecolor)).lines(state(s, customization: ui)).first
+            ?? ""
         #expect(colored.contains("\u{1B}[38;2;119;119;119m") && colored.contains("\u{1B}[48;2;136;136;136m"))
         #expect(TerminalStyle(depth: .ansi256).foreground(try HexColor("#FF0000")) == "\u{1B}[38;5;196m")
         #expect(TerminalStyle(depth: .ansi16).background(try HexColor("#0000AA")) == "\u{1B}[44m")
@@ -145,7 +184,11 @@ struct SnapshotTests {
         #expect(ColorDepth.detect(["TERM": "xterm", "COLORTERM": "truecolor"]) == .truecolor)
         #expect(ColorDepth.detect(["TERM": "screen-256color"]) == .ansi256)
         #expect(ColorDepth.detect(["TERM": "vt100"]) == .ansi16)
-        #expect(TerminalPresenter(mode: .fullScreen, customization: UiCustomization(), strings: SDKStrings(locale: Locale(identifier: "en")), environment: ["TERM": "dumb"]).mode == .plain)
+        #expect(
+            TerminalPresenter(
+                mode: .fullScreen, customization: UiCustomization(),
+                strings: SDKStrings(locale: Locale(identifier: "en")), environment: ["TERM": "dumb"]
+            ).mode == .plain)
     }
 }
 
@@ -154,7 +197,9 @@ struct InteractionTests {
     @Test("typing, backspace, masked rendering, submit; Esc and Ctrl-C cancel")
     func text() throws {
         var s = state(try screen(native.merging(["acsUiType": .string("01")]) { $1 }))
-        for key: TerminalKey in [.character("1"), .character("2"), .character("9"), .backspace, .character("3")] { #expect(s.handle(key) == nil) }
+        for key: TerminalKey in [.character("1"), .character("2"), .character("9"), .backspace, .character("3")] {
+            #expect(s.handle(key) == nil)
+        }
         #expect(render(s).contains("Code: [•••_]") && !render(s).contains("123"))
         #expect(s.handle(.enter) == ChallengeAnswer(.submitText("123")))
         #expect(s.handle(.escape) == ChallengeAnswer(.cancel))
@@ -163,7 +208,12 @@ struct InteractionTests {
 
     @Test("focus moves with Tab and arrows, wrapping; resend and why-info")
     func focus() throws {
-        var s = state(try screen(native.merging(["acsUiType": .string("01"), "resendInformationLabel": .string("Again"), "expandInfoLabel": .string("More"), "expandInfoText": .string("Details")]) { $1 }))
+        var s = state(
+            try screen(
+                native.merging([
+                    "acsUiType": .string("01"), "resendInformationLabel": .string("Again"),
+                    "expandInfoLabel": .string("More"), "expandInfoText": .string("Details"),
+                ]) { $1 }))
         _ = s.handle(.backTab)
         #expect(render(s).contains("› ▸ More"))
         _ = s.handle(.space)
@@ -177,8 +227,11 @@ struct InteractionTests {
 
     @Test("selects: Space toggles, answers in option order, Enter on a single choice submits")
     func selects() throws {
-        let options: JSONValue = .array([.object(["a": .string("A")]), .object(["b": .string("B")]), .object(["c": .string("C")])])
-        var multi = state(try screen(native.merging(["acsUiType": .string("03"), "challengeSelectInfo": options]) { $1 }))
+        let options: JSONValue = .array([
+            .object(["a": .string("A")]), .object(["b": .string("B")]), .object(["c": .string("C")]),
+        ])
+        var multi = state(
+            try screen(native.merging(["acsUiType": .string("03"), "challengeSelectInfo": options]) { $1 }))
         _ = multi.handle(.down)
         _ = multi.handle(.down)
         _ = multi.handle(.space)
@@ -189,14 +242,16 @@ struct InteractionTests {
         _ = multi.handle(.tab)
         _ = multi.handle(.tab)
         #expect(multi.handle(.enter) == ChallengeAnswer(.submitSelection(["a", "c"])))
-        var single = state(try screen(native.merging(["acsUiType": .string("02"), "challengeSelectInfo": options]) { $1 }))
+        var single = state(
+            try screen(native.merging(["acsUiType": .string("02"), "challengeSelectInfo": options]) { $1 }))
         _ = single.handle(.tab)
         #expect(single.handle(.enter) == ChallengeAnswer(.submitSelection(["b"])))
     }
 
     @Test("the trust question travels with the answer")
     func trust() throws {
-        var s = state(try screen(native.merging(["acsUiType": .string("01"), "whitelistingInfoText": .string("Trust?")]) { $1 }))
+        var s = state(
+            try screen(native.merging(["acsUiType": .string("01"), "whitelistingInfoText": .string("Trust?")]) { $1 }))
         _ = s.handle(.character("7"))
         _ = s.handle(.backTab)
         _ = s.handle(.character("y"))
@@ -206,9 +261,14 @@ struct InteractionTests {
 
     @Test("HTML: fields, checkbox, submit button and link; Ctrl-R applies acsHTMLRefresh")
     func html() throws {
-        let page = "<form><input type=hidden name=t value=1><input name=otp><input type=checkbox name=keep value=y><button name=go value=ok>OK</button></form><a href='https://emv3ds/challenge?x=1'>Help</a>"
+        let page =
+            "<form><input type=hidden name=t value=1><input name=otp><input type=checkbox name=keep value=y><button name=go value=ok>OK</button></form><a href='https://emv3ds/challenge?x=1'>Help</a>"
         let refresh = "<form><input name=otp2><button name=go value=again>Again</button></form>"
-        var s = state(try screen(["acsUiType": .string("05"), "acsHTML": .string(Base64.urlEncode(Array(page.utf8))), "acsHTMLRefresh": .string(Base64.urlEncode(Array(refresh.utf8)))]))
+        var s = state(
+            try screen([
+                "acsUiType": .string("05"), "acsHTML": .string(Base64.urlEncode(Array(page.utf8))),
+                "acsHTMLRefresh": .string(Base64.urlEncode(Array(refresh.utf8))),
+            ]))
         _ = s.handle(.character("4"))
         _ = s.handle(.character("2"))
         _ = s.handle(.tab)
@@ -224,7 +284,10 @@ struct InteractionTests {
 
     @Test("key decoding of terminal input bytes")
     func decoding() {
-        #expect(TerminalKeyDecoder.decode([27, 91, 65, 27, 91, 90, 9, 13, 32, 3, 18, 127, 27]) == [.up, .backTab, .tab, .enter, .space, .controlC, .refresh, .backspace, .escape])
+        #expect(
+            TerminalKeyDecoder.decode([27, 91, 65, 27, 91, 90, 9, 13, 32, 3, 18, 127, 27]) == [
+                .up, .backTab, .tab, .enter, .space, .controlC, .refresh, .backspace, .escape,
+            ])
         #expect(TerminalKeyDecoder.decode(Array("aé".utf8)) == [.character("a"), .character("é")])
     }
 }

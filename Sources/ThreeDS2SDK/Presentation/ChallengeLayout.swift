@@ -77,16 +77,23 @@ public struct ChallengeLayout: Sendable, Hashable {
     ///   - customization: The look for the appearance in use.
     ///   - strings: The SDK texts.
     ///   - density: The screen density for image selection.
-    public init(screen: ChallengeScreen, customization: UiCustomization, strings: SDKStrings, density: ScreenDensity = .high) {
+    public init(
+        screen: ChallengeScreen, customization: UiCustomization, strings: SDKStrings, density: ScreenDensity = .high
+    ) {
         self.screen = screen
         self.customization = customization
         self.strings = strings
         var elements: [LayoutElement] = [
-            .toolbar(title: customization.toolbar.headerText ?? strings[.secureCheckout], cancelLabel: customization.toolbar.buttonText ?? strings[.cancel])
+            .toolbar(
+                title: customization.toolbar.headerText ?? strings[.secureCheckout],
+                cancelLabel: customization.toolbar.buttonText ?? strings[.cancel])
         ]
         let issuer = Self.image(screen.issuerImage, density: density, alt: "\(strings[.image]): issuer")
-        let paymentSystem = Self.image(screen.paymentSystemImage, density: density, alt: "\(strings[.image]): payment system")
-        if issuer != nil || paymentSystem != nil { elements.append(.images(issuer: issuer, paymentSystem: paymentSystem)) }
+        let paymentSystem = Self.image(
+            screen.paymentSystemImage, density: density, alt: "\(strings[.image]): payment system")
+        if issuer != nil || paymentSystem != nil {
+            elements.append(.images(issuer: issuer, paymentSystem: paymentSystem))
+        }
         if let header = screen.header { elements.append(.heading(header)) }
         if let text = screen.infoText { elements.append(.text(text, warning: screen.showsWarningIndicator)) }
         var form: HTMLForm?
@@ -95,9 +102,13 @@ public struct ChallengeLayout: Sendable, Hashable {
             elements.append(.textField(label: screen.infoLabel ?? strings[.codeField], masked: true, maxLength: 45))
         case .singleSelect, .multiSelect:
             if let label = screen.infoLabel { elements.append(.text(label, warning: false)) }
-            elements += screen.options.map { .option(key: $0.key, label: $0.label, multiple: screen.uiType == .multiSelect) }
+            elements += screen.options.map {
+                .option(key: $0.key, label: $0.label, multiple: screen.uiType == .multiSelect)
+            }
         case .outOfBand:
-            if let appURL = screen.oobAppURL, !appURL.isEmpty { elements.append(.button(.openOOBApp, label: screen.oobAppLabel ?? strings[.openApp])) }
+            if let appURL = screen.oobAppURL, !appURL.isEmpty {
+                elements.append(.button(.openOOBApp, label: screen.oobAppLabel ?? strings[.openApp]))
+            }
             elements.append(.button(.continue, label: screen.oobContinueLabel ?? strings[.continueButton]))
         case .information:
             elements.append(.button(.continue, label: screen.infoContinueLabel ?? strings[.continueButton]))
@@ -105,7 +116,8 @@ public struct ChallengeLayout: Sendable, Hashable {
             let parsed = HTMLForm(html: screen.html ?? "")
             form = parsed
             if !parsed.text.isEmpty { elements.append(.htmlText(parsed.text)) }
-            for (index, control) in parsed.controls.enumerated() where control.kind != "input/hidden" && !control.disabled {
+            for (index, control) in parsed.controls.enumerated()
+            where control.kind != "input/hidden" && !control.disabled {
                 elements.append(.htmlControl(index: index))
             }
             elements += parsed.links.indices.map { .htmlLink(index: $0) }

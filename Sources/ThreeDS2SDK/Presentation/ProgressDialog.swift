@@ -59,8 +59,10 @@ extension Transaction {
     ///   - indicator: What draws it.
     ///   - clock: The clock its minimum display time runs on.
     /// - Returns: The dialog.
-    public func getProgressView<C: Clock>(indicator: any ProgressIndicator, clock: C) -> ProgressDialog<C> where C.Duration == Duration {
-        ProgressDialog(indicator: indicator, clock: clock, directoryServerName: directoryServer.displayName ?? directoryServer.id)
+    public func getProgressView<C: Clock>(indicator: any ProgressIndicator, clock: C) -> ProgressDialog<C>
+    where C.Duration == Duration {
+        ProgressDialog(
+            indicator: indicator, clock: clock, directoryServerName: directoryServer.displayName ?? directoryServer.id)
     }
 
     /// The SDK's strings for the locale the service was initialised with.

@@ -1,0 +1,227 @@
+import Foundation
+import Testing
+import ThreeDS2JOSE
+import ThreeDS2Messages
+import ThreeDS2SDK
+import ThreeDS2TestLab
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One `threeds pay` run inside tmux against an in-process TestLab: keys typed, the screen read back.
+struct TmuxSession {
+    let socket = "threeds-test-\(UUID().uuidString.prefix(8))"
+
+    static var binary: String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("threeds")
+            .path
+    }
+
+    /// Runs a tmux client command through `system()`, which waits for the client itself (tmux's server forks away
+    /// from it, and Foundation's Process has been seen to miss that exit). Output goes through a temporary file.
+    @discardableResult
+    func tmux(_ arguments: [String], capture: Bool = true) throws -> String {
+        let quoted = (["tmux", "-L", socket] + arguments).map {
+            "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        }
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString).txt").path
+        let status = system(
+            quoted.joined(separator: " ") + (capture ? " > '\(output)'" : " > /dev/null") + " 2>/dev/null < /dev/null")
+        guard status == 0 else { throw TestLabError("tmux \(arguments.first ?? "") failed with status \(status)") }
+        guard capture else { return "" }
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+    }
+
+    func start(_ command: String, environment: String = "TERM=xterm-256color") throws {
+        try tmux(
+            ["new-session", "-d", "-x", "100", "-y", "40", "env \(environment) \(command); echo EXIT=$?; sleep 120"],
+            capture: false)
+    }
+
+    func keys(_ keys: String...) throws { try tmux(["send-keys", "-t", "0"] + keys, capture: false) }
+
+    func screen() throws -> String { try tmux(["capture-pane", "-p", "-t", "0"]) }
+
+    /// Waits until the screen contains `text` (20 s at most).
+    func wait(for text: String) async throws -> String {
+        for _ in 0..<400 {
+            let current = try screen()
+            if current.contains(text) { return current }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw TestLabError("timed out waiting for \"\(text)\"; the screen shows:\n\(try screen())")
+    }
+
+    func stop() { _ = try? tmux(["kill-server"], capture: false) }
+}
+
+/// The shared lab and its PEM files.
+actor TerminalLab {
+    static let shared = TerminalLab()
+    private var lab: (TestLab, String)?
+
+    func get() async throws -> (TestLab, String) {
+        if let lab { return lab }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "threeds-tmux-\(UUID().uuidString)")
+        let started = try await TestLab.start(options: TestLabOptions(pkiDirectory: directory))
+        lab = (started, directory.path)
+        return (started, directory.path)
+    }
+}
+
+func payCommand(lab: TestLab, pki: String, card: String, version: String, extra: String = "") -> String {
+    "\(TmuxSession.binary) pay --server \(lab.baseURL) --ds-id \(TestLab.rsaDirectoryServerID) --ds-cert \(pki)/ds-encryption-rsa.pem "
+        + "--ds-root \(pki)/ds-root.pem --tls-root \(pki)/tls-root.pem --card \(card) --amount 1999 --currency 978 "
+        + "--message-version \(version) --json \(extra)"
+}
+
+/// Runs one terminal session, returns the final screen and what the ACS received.
+func terminalRun(
+    _ scenario: Scenario, version: String = "2.1.0", environment: String = "TERM=xterm-256color", extra: String = "",
+    _ interact: (TmuxSession) async throws -> Void
+) async throws
+    -> (screen: String, requests: [JSONObject])
+{
+    #expect(FileManager.default.isExecutableFile(atPath: TmuxSession.binary), "threeds must be built next to the tests")
+    let (lab, pki) = try await TerminalLab.shared.get()
+    let before = lab.authentications.count
+    let session = TmuxSession()
+    defer { session.stop() }
+    try session.start(
+        payCommand(lab: lab, pki: pki, card: scenario.cardNumber, version: version, extra: extra),
+        environment: environment)
+    try await interact(session)
+    let final = try await session.wait(for: "EXIT=")
+    let record = lab.authentications.dropFirst(before).last { $0.request["acctNumber"] == .string(scenario.cardNumber) }
+    let acsTransID = record?.response["acsTransID"]?.stringValue ?? ""
+    return (final, await lab.acsRecord(acsTransID: acsTransID)?.requests ?? [])
+}
+
+@Suite("The terminal renderer driven through tmux", .serialized)
+struct TerminalEndToEndTests {
+    @Test("text code: typed (masked), Enter → completed; the ACS got the code")
+    func text() async throws {
+        let run = try await terminalRun(.text) { session in
+            _ = try await session.wait(for: "One-time code: [_]")
+            try session.keys("123456")
+            let masked = try await session.wait(for: "[••••••_]")
+            #expect(!masked.contains("123456"))
+            try session.keys("Enter")
+        }
+        #expect(run.screen.contains("\"outcome\":\"completed\"") && run.screen.contains("EXIT=0"))
+        #expect(run.requests.last?["challengeDataEntry"] == .string("123456"))
+    }
+
+    @Test("resend from the keyboard, then the code")
+    func resend() async throws {
+        let run = try await terminalRun(.text) { session in
+            _ = try await session.wait(for: "One-time code: [_]")
+            try session.keys("Tab", "Tab", "Enter")
+            _ = try await session.wait(for: "A new code was sent")
+            try session.keys("123456", "Enter")
+        }
+        #expect(run.screen.contains("\"transStatus\":\"Y\""))
+        #expect(run.requests.map { $0["resendChallenge"]?.stringValue } == [nil, "Y", nil])
+    }
+
+    @Test("Esc cancels: the ACS gets challengeCancel 01, the outcome is cancelled")
+    func cancel() async throws {
+        let run = try await terminalRun(.text) { session in
+            _ = try await session.wait(for: "One-time code")
+            try session.keys("Escape")
+        }
+        #expect(run.screen.contains("\"outcome\":\"cancelled\"") && run.screen.contains("EXIT=0"))
+        #expect(run.requests.last?["challengeCancel"] == .string("01"))
+    }
+
+    @Test("Ctrl-C cancels too")
+    func controlC() async throws {
+        let run = try await terminalRun(.text) { session in
+            _ = try await session.wait(for: "One-time code")
+            try session.keys("C-c")
+        }
+        #expect(run.requests.last?["challengeCancel"] == .string("01"))
+    }
+
+    @Test("single select with the arrows")
+    func singleSelect() async throws {
+        let run = try await terminalRun(.singleSelect) { session in
+            _ = try await session.wait(for: "( ) Email")
+            try session.keys("Down", "Enter")
+        }
+        #expect(run.requests.last?["challengeDataEntry"] == .string("email"))
+        #expect(run.screen.contains("\"transStatus\":\"Y\""))
+    }
+
+    @Test("multi select with Space")
+    func multiSelect() async throws {
+        let run = try await terminalRun(.multiSelect) { session in
+            _ = try await session.wait(for: "[ ] Groceries")
+            try session.keys("Space", "Down", "Down", "Space")
+            _ = try await session.wait(for: "[x] Groceries")
+            try session.keys("Tab", "Enter")
+        }
+        #expect(run.requests.last?["challengeDataEntry"] == .string("q1,q3"))
+    }
+
+    @Test("out of band (2.3.1): the app link, the add-info on return, continue")
+    func outOfBand() async throws {
+        let run = try await terminalRun(.outOfBand, version: "2.3.1") { session in
+            _ = try await session.wait(for: "< Open banking app >")
+            try session.keys("Enter")
+            _ = try await session.wait(for: "Welcome back")
+            try session.keys("Tab", "Enter")
+        }
+        #expect(run.requests.last?["oobContinue"] == .string("01"))
+        #expect(run.screen.contains("\"transStatus\":\"Y\""))
+    }
+
+    @Test("HTML: the form's field, checkbox and button from the keyboard; no script text")
+    func html() async throws {
+        let run = try await terminalRun(.html) { session in
+            let page = try await session.wait(for: "< Verify >")
+            #expect(!page.contains("scripts never run"))
+            try session.keys("123456", "Tab", "Space", "Tab", "Enter")
+        }
+        let data = run.requests.last?["challengeHTMLDataEntry"]?.stringValue ?? ""
+        #expect(data.hasSuffix("&otp=123456&remember=yes&action=verify"))
+        #expect(run.screen.contains("\"transStatus\":\"Y\""))
+    }
+
+    @Test("2.3.1 information screen, then the code")
+    func information() async throws {
+        let run = try await terminalRun(.information, version: "2.3.1") { session in
+            _ = try await session.wait(for: "Before you continue")
+            try session.keys("Enter")
+            _ = try await session.wait(for: "One-time code: [_]")
+            try session.keys("123456", "Enter")
+        }
+        #expect(run.requests.map { $0["infoContinueIndicator"] } == [nil, .bool(true), nil])
+        #expect(run.screen.contains("\"transStatus\":\"Y\""))
+    }
+
+    @Test("plain mode (TERM=dumb): every control in words, answered line by line")
+    func plain() async throws {
+        let run = try await terminalRun(.text, environment: "TERM=dumb") { session in
+            let screen = try await session.wait(for: "or 'cancel'")
+            #expect(
+                screen.contains("Text field: One-time code") && screen.contains("Button: Verify")
+                    && !screen.contains("\u{1B}["))
+            try session.keys("123456", "Enter")
+        }
+        #expect(run.requests.last?["challengeDataEntry"] == .string("123456"))
+        #expect(run.screen.contains("EXIT=0"))
+    }
+
+    @Test("German texts from --locale")
+    func german() async throws {
+        let run = try await terminalRun(.text, extra: "--locale de_DE") { session in
+            _ = try await session.wait(for: "[Abbrechen: Esc]")
+            try session.keys("Escape")
+        }
+        #expect(run.screen.contains("\"outcome\":\"cancelled\""))
+    }
+}
