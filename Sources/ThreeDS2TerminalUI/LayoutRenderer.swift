@@ -11,12 +11,15 @@ public struct LayoutRenderer: Sendable {
     public var style: TerminalStyle
     /// Plain mode: no decoration, words instead of symbols, for screen readers.
     public var plain: Bool
+    /// Whether the terminal draws inline images (the iTerm2 image protocol); otherwise the alternative text is shown.
+    public var inlineImages: Bool
 
     /// Creates a renderer.
-    public init(width: Int, style: TerminalStyle, plain: Bool = false) {
+    public init(width: Int, style: TerminalStyle, plain: Bool = false, inlineImages: Bool = false) {
         self.width = max(20, width)
         self.style = style
         self.plain = plain
+        self.inlineImages = inlineImages
     }
 
     /// The lines for a state.
@@ -37,7 +40,7 @@ public struct LayoutRenderer: Sendable {
                 lines.append(plain ? "" : String(repeating: "─", count: width))
             case .images(let issuer, let paymentSystem):
                 lines.append(
-                    [issuer, paymentSystem].compactMap { $0.map { "[\($0.alternativeText)]" } }.joined(separator: "  "))
+                    [issuer, paymentSystem].compactMap { $0.map { image($0, state) } }.joined(separator: "  "))
             case .heading(let text):
                 lines.append(style.foreground(ui.label.heading.color) + style.bold + text + style.reset)
             case .text(let text, let warning):
@@ -138,6 +141,15 @@ public struct LayoutRenderer: Sendable {
         default:
             return plain ? "Text field \(name): \(control.value)" : "\(name): [\(control.value)]"
         }
+    }
+
+    /// An image inline (iTerm2 protocol) when the terminal draws images and it was loaded; its alternative text
+    /// otherwise.
+    private func image(_ reference: ImageReference, _ state: ScreenState) -> String {
+        if inlineImages, !plain, let bytes = state.images[reference.url] {
+            return "\u{1B}]1337;File=inline=1;height=2;preserveAspectRatio=1:\(Data(bytes).base64EncodedString())\u{07}"
+        }
+        return "[\(reference.alternativeText)]"
     }
 
     private func highlight(_ text: String, _ focused: Bool) -> String {

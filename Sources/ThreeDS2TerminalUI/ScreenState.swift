@@ -30,6 +30,8 @@ public struct ScreenState: Sendable {
     public private(set) var refreshed = false
     /// A note for the cardholder (for example why a submission could not be sent).
     public private(set) var note: String?
+    /// Image bytes loaded for the branding zone, by URL.
+    public var images: [String: [UInt8]] = [:]
 
     /// Starts on a layout, focused on its first control.
     public init(layout: ChallengeLayout) {

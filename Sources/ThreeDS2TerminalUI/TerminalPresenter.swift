@@ -27,6 +27,8 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
     private let customization: UiCustomization
     private let strings: SDKStrings
     private let depth: ColorDepth
+    private let inlineImages: Bool
+    private let imageLoader: ChallengeImageLoader?
     private let io = Mutex<TerminalIO?>(nil)
 
     /// Creates a presenter.
@@ -35,16 +37,19 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
     ///   - mode: The mode; plain is forced when `TERM` is `dumb`.
     ///   - customization: The look.
     ///   - strings: The SDK texts in the app's language.
-    ///   - environment: The environment (for `TERM`, `COLORTERM`, `NO_COLOR`).
+    ///   - environment: The environment (for `TERM`, `COLORTERM`, `NO_COLOR`, `TERM_PROGRAM`).
+    ///   - imageLoader: Fetches the issuer and payment-system images; alternative text only when `nil`.
     public init(
         mode: Mode, customization: UiCustomization, strings: SDKStrings,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = ProcessInfo.processInfo.environment, imageLoader: ChallengeImageLoader? = nil
     ) {
         let dumb = (environment["TERM"] ?? "dumb") == "dumb"
         self.mode = dumb ? .plain : mode
         self.customization = customization
         self.strings = strings
         self.depth = self.mode == .plain ? .none : ColorDepth.detect(environment)
+        self.inlineImages = environment["TERM_PROGRAM"] == "iTerm.app"
+        self.imageLoader = imageLoader
     }
 
     /// Shows a screen and returns the cardholder's answer.
@@ -86,6 +91,7 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
             return created
         }
         var state = ScreenState(layout: layout)
+        state.images = await loadImages(layout)
         draw(state)
         for await event in terminal.events {
             switch event {
@@ -102,9 +108,21 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
         return ChallengeAnswer(.cancel)
     }
 
+    private func loadImages(_ layout: ChallengeLayout) async -> [String: [UInt8]] {
+        guard let imageLoader, inlineImages else { return [:] }
+        var images: [String: [UInt8]] = [:]
+        for case .images(let issuer, let paymentSystem) in layout.elements {
+            for reference in [issuer, paymentSystem].compactMap({ $0 }) {
+                if let bytes = await imageLoader.image(for: reference) { images[reference.url] = bytes }
+            }
+        }
+        return images
+    }
+
     private func draw(_ state: ScreenState) {
         let size = TerminalIO.size
-        let lines = LayoutRenderer(width: size.columns, style: TerminalStyle(depth: depth)).lines(state)
+        let lines = LayoutRenderer(width: size.columns, style: TerminalStyle(depth: depth), inlineImages: inlineImages)
+            .lines(state)
         TerminalIO.write("\u{1B}[H\u{1B}[2J" + lines.prefix(max(1, size.rows - 1)).joined(separator: "\r\n"))
     }
 

@@ -42,11 +42,12 @@ enum UIChoice: String, ExpressibleByArgument, CaseIterable {
 
 /// The terminal presenter for the options given: full screen on a terminal, line mode otherwise, plain when asked
 /// (or when TERM is dumb).
-func terminalPresenter(plain: Bool, line: Bool, locale: String?) -> TerminalPresenter {
+func terminalPresenter(plain: Bool, line: Bool, locale: String?, images: HTTPClientTransport) -> TerminalPresenter {
     let mode: TerminalPresenter.Mode = plain ? .plain : (line || isatty(STDIN_FILENO) == 0 ? .line : .fullScreen)
     return TerminalPresenter(
-        mode: mode, customization: demoCustomization, strings: SDKStrings(locale: Locale(identifier: locale ?? "en_US"))
-    )
+        mode: mode, customization: demoCustomization,
+        strings: SDKStrings(locale: Locale(identifier: locale ?? "en_US")),
+        imageLoader: ChallengeImageLoader(fetcher: images))
 }
 
 /// The look the CLI uses: a dark-blue toolbar, a green submit button.
@@ -130,14 +131,14 @@ struct Pay: AsyncParsableCommand {
         let tlsRoots = try tlsRoot.map(readFile)
         if !tlsRoots.isEmpty { config.tlsTrustRootsPEM = tlsRoots.joined(separator: "\n") }
         config.allowsPlainHTTPLoopback = allowHTTP
+        guard let serverURL = URL(string: server) else { throw ValidationError("--server must be a URL") }
+        let transport = try HTTPClientTransport(additionalTrustRootsPEM: tlsRoots)
         let presenter: any ChallengePresenter
         if ui == .auto, let answers {
             presenter = ScriptedPresenter(answers: try ScriptedAnswer.list(json: Array(try readFile(answers).utf8)))
         } else {
-            presenter = terminalPresenter(plain: plain, line: line, locale: locale)
+            presenter = terminalPresenter(plain: plain, line: line, locale: locale, images: transport)
         }
-        guard let serverURL = URL(string: server) else { throw ValidationError("--server must be a URL") }
-        let transport = try HTTPClientTransport(additionalTrustRootsPEM: tlsRoots)
         let flow = PayFlow(
             configuration: config, serverURL: serverURL, directoryServerID: dsID, messageVersion: messageVersion,
             purchase: Purchase(cardNumber: card, amount: amount, currency: currency), requestorAppURL: requestorAppURL,
@@ -236,7 +237,8 @@ struct Demo: AsyncParsableCommand {
             requestorAppURL: "threedsdemo://return",
             timeout: .seconds(300),
             presenter: auto
-                ? ScriptedPresenter(answers: answers) : terminalPresenter(plain: plain, line: line, locale: locale),
+                ? ScriptedPresenter(answers: answers)
+                : terminalPresenter(plain: plain, line: line, locale: locale, images: transport),
             transport: transport,
             verbose: verbose)
         let result = try await flow.run { if !json && !all { print($0) } }

@@ -219,3 +219,24 @@ struct TimerAndFailureTests {
         try await transport.shutdown()
     }
 }
+
+@Suite("Challenge images")
+struct ImageTests {
+    @Test("https only, bounded in size, fetched once per transaction")
+    func loading() async throws {
+        let lab = try await LabPool.shared.lab()
+        let transport = try lab.makeTransport()
+        let loader = ChallengeImageLoader(fetcher: transport)
+        let base = lab.baseURL.absoluteString + "/images/"
+        let issuer = ImageReference(url: base + "issuer-high.png", alternativeText: "issuer")
+        let first = try #require(await loader.image(for: issuer))
+        #expect(first.prefix(4) == [0x89, 0x50, 0x4E, 0x47])
+        #expect(await loader.image(for: issuer) == first && loader.cachedCount == 1)
+        #expect(await loader.image(for: ImageReference(url: base + "large.png", alternativeText: "big")) == nil)
+        #expect(await loader.image(for: ImageReference(url: base + "missing.png", alternativeText: "none")) == nil)
+        #expect(
+            await loader.image(for: ImageReference(url: "http://127.0.0.1:1/x.png", alternativeText: "plain")) == nil)
+        #expect(loader.cachedCount == 1)
+        try await transport.shutdown()
+    }
+}

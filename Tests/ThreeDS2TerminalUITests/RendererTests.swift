@@ -322,3 +322,41 @@ struct ProgressTests {
         #expect(indicator.events.withLock { $0 }.suffix(2) == ["show -", "hide"])
     }
 }
+
+@Suite("Branding zone")
+struct BrandingTests {
+    @Test("images by density with fallback; alternative text, or inline where the terminal draws images")
+    func images() throws {
+        let s = try screen(
+            native.merging([
+                "acsUiType": .string("01"),
+                "issuerImage": .object([
+                    "medium": .string("https://a.example/m.png"), "extraHigh": .string("https://a.example/x.png"),
+                ]),
+            ]) { $1 })
+        let high = ChallengeLayout(
+            screen: s, customization: UiCustomization(), strings: SDKStrings(locale: Locale(identifier: "en")),
+            density: .high)
+        guard
+            case .images(let issuer, let ps)? = high.elements.first(where: {
+                if case .images = $0 { true } else { false }
+            })
+        else {
+            Issue.record("no branding zone"); return
+        }
+        #expect(issuer?.url == "https://a.example/x.png" && ps == nil)
+        let medium = ChallengeLayout(
+            screen: s, customization: UiCustomization(), strings: SDKStrings(locale: Locale(identifier: "en")),
+            density: .medium)
+        #expect(
+            medium.elements.contains(
+                .images(
+                    issuer: ImageReference(url: "https://a.example/m.png", alternativeText: "Image: issuer"),
+                    paymentSystem: nil)))
+        var state = ScreenState(layout: high)
+        #expect(LayoutRenderer(width: 60, style: TerminalStyle(depth: .none)).lines(state).contains("[Image: issuer]"))
+        state.images["https://a.example/x.png"] = [1, 2, 3]
+        let inline = LayoutRenderer(width: 60, style: TerminalStyle(depth: .truecolor), inlineImages: true).lines(state)
+        #expect(inline.contains { $0.contains("\u{1B}]1337;File=inline=1") && $0.contains("AQID") })
+    }
+}

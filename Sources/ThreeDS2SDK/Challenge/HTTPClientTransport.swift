@@ -6,7 +6,7 @@ import NIOSSL
 
 /// The AsyncHTTPClient transport: TLS 1.2 or newer with full certificate validation against the system roots plus
 /// any extra roots, and response bodies bounded in size.
-public final class HTTPClientTransport: ChallengeTransport {
+public final class HTTPClientTransport: ChallengeTransport, ImageFetcher {
     /// The largest response body accepted.
     public static let maxResponseBytes = 256 * 1024
 
@@ -49,6 +49,22 @@ public final class HTTPClientTransport: ChallengeTransport {
                 body: bytes)
         } catch let error as NIOTooManyBytesError {
             throw TransportError("the response is larger than \(Self.maxResponseBytes) bytes: \(error)")
+        } catch {
+            throw TransportError("\(error)")
+        }
+    }
+
+    /// Fetches a small resource with GET (for challenge images).
+    public func get(url: URL, maxBytes: Int, timeout: Duration) async throws -> [UInt8] {
+        let request = HTTPClientRequest(url: url.absoluteString)
+        let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
+        do {
+            let response = try await client.execute(request, timeout: .nanoseconds(nanoseconds))
+            guard response.status == .ok else { throw TransportError("HTTP \(response.status.code)") }
+            var buffer = try await response.body.collect(upTo: maxBytes)
+            return buffer.readBytes(length: buffer.readableBytes) ?? []
+        } catch let error as TransportError {
+            throw error
         } catch {
             throw TransportError("\(error)")
         }

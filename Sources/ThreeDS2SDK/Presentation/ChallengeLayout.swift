@@ -6,6 +6,12 @@ public struct ImageReference: Sendable, Hashable {
     public let url: String
     /// The alternative text.
     public let alternativeText: String
+
+    /// Creates a reference.
+    public init(url: String, alternativeText: String) {
+        self.url = url
+        self.alternativeText = alternativeText
+    }
 }
 
 /// Screen densities, for choosing `issuerImage` / `psImage` variants.

@@ -128,6 +128,20 @@ public final class TestLab: Sendable {
                 status: .init(code: reply.status), headers: [.contentType: reply.contentType],
                 body: .init(byteBuffer: ByteBuffer(bytes: reply.body)))
         }
+        router.get("images/:name") { _, context -> Response in
+            let name = context.parameters.get("name") ?? ""
+            guard ["issuer-medium.png", "issuer-high.png", "ps-medium.png", "ps-xhigh.png"].contains(name) else {
+                return Response(status: .notFound)
+            }
+            return Response(
+                status: .ok, headers: [.contentType: "image/png"],
+                body: .init(byteBuffer: ByteBuffer(bytes: LabImages.png)))
+        }
+        router.get("images/large.png") { _, _ -> Response in
+            Response(
+                status: .ok, headers: [.contentType: "image/png"],
+                body: .init(byteBuffer: ByteBuffer(bytes: [UInt8](repeating: 0, count: 300 * 1024))))
+        }
         let server: HTTPServerBuilder
         if options.useTLS {
             let certificate = try NIOSSLCertificate(bytes: try pki.tlsServer.certificateDER, format: .der)
@@ -312,6 +326,18 @@ public final class TestLab: Sendable {
             status: status, headers: [.contentType: "application/json; charset=UTF-8"],
             body: .init(byteBuffer: ByteBuffer(bytes: object.serializedBytes)))
     }
+}
+
+/// The images the lab serves: a 1×1 PNG.
+enum LabImages {
+    static let png: [UInt8] = [
+        0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00,
+        0x00, 0x01, 0x00, 0x00, 0x00, 0x01,
+        0x08, 0x06, 0x00, 0x00, 0x00, 0x1F, 0x15, 0xC4, 0x89, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x44, 0x41, 0x54, 0x78,
+        0x9C, 0x63, 0xF8, 0xCF, 0xC0, 0xF0,
+        0x1F, 0x00, 0x05, 0x00, 0x01, 0xFF, 0x89, 0x99, 0x3D, 0x1D, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4E, 0x44,
+        0xAE, 0x42, 0x60, 0x82,
+    ]
 }
 
 /// The authentication records, shared with the routes.
