@@ -42,13 +42,57 @@ enum UIChoice: String, ExpressibleByArgument, CaseIterable {
 
 /// The terminal presenter for the options given: full screen on a terminal, line mode otherwise, plain when asked
 /// (or when TERM is dumb).
-func terminalPresenter(plain: Bool, line: Bool, locale: String?, images: HTTPClientTransport) -> TerminalPresenter {
+func terminalPresenter(
+    plain: Bool, line: Bool, locale: String?, appearance: UiCustomizationType, images: HTTPClientTransport
+)
+    -> TerminalPresenter
+{
     let mode: TerminalPresenter.Mode = plain ? .plain : (line || isatty(STDIN_FILENO) == 0 ? .line : .fullScreen)
     return TerminalPresenter(
-        mode: mode, customization: demoCustomization,
+        mode: mode, customization: demoCustomizations[appearance] ?? demoCustomization,
         strings: SDKStrings(locale: Locale(identifier: locale ?? "en_US")),
         imageLoader: ChallengeImageLoader(fetcher: images))
 }
+
+/// The appearance option: `default`, `dark` or `monochrome`.
+enum AppearanceChoice: String, ExpressibleByArgument, CaseIterable {
+    case `default`, dark, monochrome
+
+    var type: UiCustomizationType {
+        switch self {
+        case .default: .default
+        case .dark: .dark
+        case .monochrome: .monochrome
+        }
+    }
+}
+
+/// The CLI's look in each appearance (EMVCo 2.3: default, dark, monochrome).
+let demoCustomizations: [UiCustomizationType: UiCustomization] = {
+    func make(toolbar: String, toolbarText: String, heading: String, text: String, button: String, buttonText: String)
+        -> UiCustomization
+    {
+        var ui = UiCustomization()
+        try? ui.toolbar.setBackgroundColor(toolbar)
+        try? ui.toolbar.text.setColor(toolbarText)
+        try? ui.label.heading.setColor(heading)
+        try? ui.label.text.setColor(text)
+        var submit = ButtonCustomization()
+        try? submit.setBackgroundColor(button)
+        try? submit.text.setColor(buttonText)
+        ui.setButtonCustomization(submit, for: .submit)
+        return ui
+    }
+    return [
+        .default: demoCustomization,
+        .dark: make(
+            toolbar: "#1E1E2E", toolbarText: "#F5F5F5", heading: "#89B4FA", text: "#E0E0E0", button: "#A6E3A1",
+            buttonText: "#11111B"),
+        .monochrome: make(
+            toolbar: "#000000", toolbarText: "#FFFFFF", heading: "#000000", text: "#000000", button: "#000000",
+            buttonText: "#FFFFFF"),
+    ]
+}()
 
 /// The look the CLI uses: a dark-blue toolbar, a green submit button.
 let demoCustomization: UiCustomization = {
@@ -108,6 +152,7 @@ struct Pay: AsyncParsableCommand {
     @Flag(help: "Plain screens for screen readers: no colour, every control in words.") var plain = false
     @Flag(help: "Line-by-line screens instead of full screen.") var line = false
     @Option(help: "The locale for the SDK's own texts, e.g. de_DE.") var locale: String?
+    @Option(help: "The appearance: default, dark or monochrome.") var appearance: AppearanceChoice = .default
 
     func validate() throws {
         guard timeout >= 5 else { throw ValidationError("--timeout must be at least 5 minutes") }
@@ -137,7 +182,8 @@ struct Pay: AsyncParsableCommand {
         if ui == .auto, let answers {
             presenter = ScriptedPresenter(answers: try ScriptedAnswer.list(json: Array(try readFile(answers).utf8)))
         } else {
-            presenter = terminalPresenter(plain: plain, line: line, locale: locale, images: transport)
+            presenter = terminalPresenter(
+                plain: plain, line: line, locale: locale, appearance: appearance.type, images: transport)
         }
         let flow = PayFlow(
             configuration: config, serverURL: serverURL, directoryServerID: dsID, messageVersion: messageVersion,
@@ -197,6 +243,7 @@ struct Demo: AsyncParsableCommand {
     @Flag(help: "Plain screens for screen readers: no colour, every control in words.") var plain = false
     @Flag(help: "Line-by-line screens instead of full screen.") var line = false
     @Option(help: "The locale for the SDK's own texts, e.g. de_DE.") var locale: String?
+    @Option(help: "The appearance: default, dark or monochrome.") var appearance: AppearanceChoice = .default
 
     func run() async throws {
         var labLogger = Logger(label: "threeds2.testlab")
@@ -238,7 +285,8 @@ struct Demo: AsyncParsableCommand {
             timeout: .seconds(300),
             presenter: auto
                 ? ScriptedPresenter(answers: answers)
-                : terminalPresenter(plain: plain, line: line, locale: locale, images: transport),
+                : terminalPresenter(
+                    plain: plain, line: line, locale: locale, appearance: appearance.type, images: transport),
             transport: transport,
             verbose: verbose)
         let result = try await flow.run { if !json && !all { print($0) } }

@@ -216,6 +216,39 @@ struct TerminalEndToEndTests {
         #expect(run.screen.contains("EXIT=0"))
     }
 
+    @Test("a terminal resize redraws at the new width")
+    func resize() async throws {
+        let run = try await terminalRun(.text) { session in
+            let wide = try await session.wait(for: "One-time code: [_]")
+            #expect(wide.split(separator: "\n").first.map { $0.count > 90 } == true)
+            try session.tmux(["resize-window", "-t", "0", "-x", "50", "-y", "30"], capture: false)
+            let narrow = try await session.wait(for: "──────────────────────────────────────────────────\n")
+            #expect(narrow.split(separator: "\n").first.map { $0.count <= 50 } == true)
+            try session.keys("123456", "Enter")
+        }
+        #expect(run.screen.contains("Challenge completed: transStatus Y"))
+    }
+
+    @Test("dark appearance colours in truecolor; NO_COLOR drops every colour")
+    func appearance() async throws {
+        let dark = try await terminalRun(
+            .text, environment: "-u NO_COLOR TERM=xterm-256color COLORTERM=truecolor", extra: "--appearance dark"
+        ) { session in
+            _ = try await session.wait(for: "One-time code")
+            let colored = try session.tmux(["capture-pane", "-p", "-e", "-t", "0"])
+            #expect(colored.contains("48;2;30;30;46"), "\(colored.prefix(300).debugDescription)")
+            try session.keys("Escape")
+        }
+        #expect(dark.screen.contains("cancelled"))
+        let plain = try await terminalRun(.text, environment: "TERM=xterm-256color NO_COLOR=1") { session in
+            _ = try await session.wait(for: "One-time code")
+            let colored = try session.tmux(["capture-pane", "-p", "-e", "-t", "0"])
+            #expect(!colored.contains("48;2;") && !colored.contains("38;5;"))
+            try session.keys("Escape")
+        }
+        #expect(plain.screen.contains("cancelled"))
+    }
+
     @Test("German texts from --locale")
     func german() async throws {
         let run = try await terminalRun(.text, extra: "--locale de_DE") { session in
