@@ -289,3 +289,22 @@ struct LoggingTests {
         }
     }
 }
+
+@Suite("Locale tag")
+struct LocaleTagTests {
+    @Test(
+        "lang-COUNTRY, without numeric regions",
+        arguments: [("fr_FR", "fr-FR"), ("en_001", "en"), ("de", "de"), ("ja_JP", "ja-JP")])
+    func tag(identifier: String, expected: String) throws {
+        let service = ThreeDS2Service(systemProbe: FakeSystem.clean())
+        try service.initialize(
+            configParameters: try makeConfiguration(dataDirectory: try temporaryDirectory()),
+            locale: Locale(identifier: identifier))
+        let parameters = try service.createTransaction(directoryServerID: "A000000004")
+            .getAuthenticationRequestParameters()
+        let plaintext = try JWE.decrypt(
+            parameters.deviceData, using: .rsaOAEP256(privateKeyDER: try DSFixture.get().rsaPrivateDER)
+        ).plaintext
+        #expect(try JSONParser().parse(plaintext).objectValue?["DD"]?.objectValue?["C005"] == .string(expected))
+    }
+}

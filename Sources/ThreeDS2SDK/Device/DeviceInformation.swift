@@ -141,7 +141,10 @@ struct DeviceInformationCollector: Sendable {
 
     static func localeTag(_ locale: Locale) -> String {
         let language = locale.language.languageCode?.identifier ?? "en"
-        guard let region = locale.region?.identifier else { return language }
+        // lang-COUNTRY: a numeric UN M.49 region ("001", the world) is not a country, so it is left out.
+        guard let region = locale.region?.identifier, region.count == 2, region.allSatisfy(\.isLetter) else {
+            return language
+        }
         return "\(language)-\(region)"
     }
 
