@@ -41,6 +41,16 @@ public struct SelectOption: Sendable, Hashable {
     }
 }
 
+/// Screen densities, for choosing `issuerImage` / `psImage` variants.
+public enum ScreenDensity: Sendable, Hashable {
+    /// Medium density.
+    case medium
+    /// High density.
+    case high
+    /// Extra-high density.
+    case extraHigh
+}
+
 /// Image URLs by screen density (`issuerImage`, `psImage`).
 public struct ChallengeImage: Sendable, Hashable {
     /// Medium density.
@@ -57,9 +67,16 @@ public struct ChallengeImage: Sendable, Hashable {
         self.extraHigh = extraHigh
     }
 
-    /// The best URL for a density, falling back to the highest available.
-    public func url(preferring density: KeyPath<ChallengeImage, String?> = \.high) -> String? {
-        self[keyPath: density] ?? extraHigh ?? high ?? medium
+    /// The URL for a screen density, falling back to the nearest density sent (higher first).
+    ///
+    /// - Parameter density: The screen density.
+    /// - Returns: The URL, or `nil` when the object names none.
+    public func url(for density: ScreenDensity) -> String? {
+        switch density {
+        case .medium: medium ?? high ?? extraHigh
+        case .high: high ?? extraHigh ?? medium
+        case .extraHigh: extraHigh ?? high ?? medium
+        }
     }
 }
 

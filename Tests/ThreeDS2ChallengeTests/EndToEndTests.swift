@@ -65,7 +65,7 @@ struct EndToEndTests {
         #expect(record.errors.isEmpty)
         let screen = try #require(run.presenter.screens.first)
         #expect(screen.uiType == .text && screen.header == "Confirm your payment" && screen.submitLabel == "Verify")
-        #expect(screen.issuerImage?.url() != nil && screen.whyInfo?.label == "Why am I asked this?")
+        #expect(screen.issuerImage?.url(for: .high) != nil && screen.whyInfo?.label == "Why am I asked this?")
     }
 
     @Test("a wrong code, then the right one")

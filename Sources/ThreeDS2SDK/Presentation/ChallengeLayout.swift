@@ -14,16 +14,6 @@ public struct ImageReference: Sendable, Hashable {
     }
 }
 
-/// Screen densities, for choosing `issuerImage` / `psImage` variants.
-public enum ScreenDensity: Sendable, Hashable {
-    /// Medium density.
-    case medium
-    /// High density.
-    case high
-    /// Extra-high density.
-    case extraHigh
-}
-
 /// One element of a challenge screen, in the zone order of the EMVCo UI: toolbar, branding, information, entry,
 /// actions, whitelisting, help sections.
 public enum LayoutElement: Sendable, Hashable {
@@ -141,14 +131,7 @@ public struct ChallengeLayout: Sendable, Hashable {
     }
 
     private static func image(_ image: ChallengeImage?, density: ScreenDensity, alt: String) -> ImageReference? {
-        guard let image else { return nil }
-        let preferred: String?
-        switch density {
-        case .medium: preferred = image.medium ?? image.high ?? image.extraHigh
-        case .high: preferred = image.high ?? image.extraHigh ?? image.medium
-        case .extraHigh: preferred = image.extraHigh ?? image.high ?? image.medium
-        }
-        return preferred.map { ImageReference(url: $0, alternativeText: alt) }
+        image?.url(for: density).map { ImageReference(url: $0, alternativeText: alt) }
     }
 
     /// Warnings about the customization (contrast under 4.5:1), to show so they get fixed.
