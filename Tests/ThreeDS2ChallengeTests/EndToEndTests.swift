@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Testing
 import ThreeDS2JOSE
 import ThreeDS2Messages
@@ -199,6 +200,29 @@ struct EndToEndTests {
             erro["threeDSServerTransID"]
                 == .string(run.authentication.challengeParameters?.threeDSServerTransactionID ?? ""))
         #expect(run.presenter.screens.isEmpty)
+    }
+
+    @Test("a full challenge logged at trace level leaks no code, entry, form data or key")
+    func noSecretsInLogs() async throws {
+        let capture = LogCapture()
+        var logger = Logger(label: "threeds2.sdk", factory: capture.handler)
+        logger.logLevel = .trace
+        let text = try await run(.text, answers: [.text("975310"), .text("123456")], logger: logger)
+        let html = try await run(
+            .html,
+            answers: [
+                .html(fields: ["otp": "864209"], button: "Verify"), .html(fields: ["otp": "123456"], button: "Verify"),
+            ], logger: logger)
+        #expect(text.outcome == .completed(transStatus: "Y") && html.outcome == .completed(transStatus: "Y"))
+        let log = capture.text
+        #expect(log.contains("challenge started") && log.contains("CReq sent") && log.contains("challenge finished"))
+        for secret in ["975310", "123456", "864209", "otp=", Scenario.text.cardNumber, "challengeDataEntry", "\"DD\""] {
+            #expect(!log.contains(secret), "the log contains \(secret)")
+        }
+        for run in [text, html] {
+            #expect(!log.contains(run.parameters.deviceData.prefix(40)))
+            #expect(!log.contains(run.authentication.challengeParameters?.acsSignedContent.prefix(40) ?? "none"))
+        }
     }
 
     @Test("an Erro from the ACS is reported and nothing is sent back")

@@ -1,5 +1,6 @@
 import Clocks
 import Foundation
+import Logging
 import Synchronization
 import Testing
 import ThreeDS2JOSE
@@ -37,10 +38,11 @@ struct Run {
 func run(
     _ scenario: Scenario, version: String = "2.2.0", answers: [ScriptedAnswer] = [],
     directoryServerID: String = TestLab.rsaDirectoryServerID,
-    options: TestLabOptions = TestLabOptions(), requestorAppURL: String? = "shop://checkout?order=42"
+    options: TestLabOptions = TestLabOptions(), requestorAppURL: String? = "shop://checkout?order=42",
+    logger: Logger = Logger(label: "threeds2.sdk")
 ) async throws -> Run {
     let lab = try await LabPool.shared.lab(options)
-    let service = ThreeDS2Service()
+    let service = ThreeDS2Service(logger: logger)
     try service.initialize(configParameters: try lab.sdkConfiguration(dataDirectory: temporaryDirectory()))
     let transaction = try service.createTransaction(directoryServerID: directoryServerID, messageVersion: version)
     let parameters = try transaction.getAuthenticationRequestParameters()
@@ -71,5 +73,30 @@ extension ChallengeOutcome {
     var errorMessage: ErrorMessage? {
         if case .protocolError(let message) = self { return message }
         return nil
+    }
+}
+
+/// Collects every log record, at every level, with its metadata.
+final class LogCapture: Sendable {
+    let lines = Mutex<[String]>([])
+
+    func handler(label: String) -> any LogHandler { Handler(capture: self) }
+
+    var text: String { lines.withLock { $0.joined(separator: "\n") } }
+
+    struct Handler: LogHandler {
+        let capture: LogCapture
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            let all = metadata.merging(event.metadata ?? [:]) { $1 }
+            capture.lines.withLock { $0.append("\(event.level) \(event.message) \(all)") }
+        }
     }
 }
