@@ -131,6 +131,11 @@ let package = Package(
             ],
             path: "Benchmarks/ThreeDS2Benchmarks"
         ),
+        .target(
+            name: "ThreeDS2TestSupport",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            path: "Tests/ThreeDS2TestSupport"
+        ),
         .testTarget(
             name: "ThreeDS2JOSETests",
             dependencies: [
@@ -146,6 +151,7 @@ let package = Package(
         .testTarget(
             name: "ThreeDS2SDKTests",
             dependencies: [
+                "ThreeDS2TestSupport",
                 "ThreeDS2SDK",
                 "ThreeDS2JOSE",
                 "ThreeDS2TestLab",
@@ -174,6 +180,7 @@ let package = Package(
         .testTarget(
             name: "ThreeDS2ChallengeTests",
             dependencies: [
+                "ThreeDS2TestSupport",
                 "ThreeDS2SDK",
                 "ThreeDS2JOSE",
                 "ThreeDS2Messages",

@@ -5,6 +5,7 @@ import ThreeDS2JOSE
 import ThreeDS2Messages
 import ThreeDS2SDK
 import ThreeDS2TestLab
+import ThreeDS2TestSupport
 
 @Suite("End to end against the TestLab over HTTPS")
 struct EndToEndTests {

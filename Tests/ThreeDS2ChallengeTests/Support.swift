@@ -7,6 +7,7 @@ import ThreeDS2JOSE
 import ThreeDS2Messages
 import ThreeDS2SDK
 import ThreeDS2TestLab
+import ThreeDS2TestSupport
 
 /// Labs shared by the tests that need the same options (a lab makes four RSA keys at start).
 actor LabPool {
@@ -73,30 +74,5 @@ extension ChallengeOutcome {
     var errorMessage: ErrorMessage? {
         if case .protocolError(let message) = self { return message }
         return nil
-    }
-}
-
-/// Collects every log record, at every level, with its metadata.
-final class LogCapture: Sendable {
-    let lines = Mutex<[String]>([])
-
-    func handler(label: String) -> any LogHandler { Handler(capture: self) }
-
-    var text: String { lines.withLock { $0.joined(separator: "\n") } }
-
-    struct Handler: LogHandler {
-        let capture: LogCapture
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            let all = metadata.merging(event.metadata ?? [:]) { $1 }
-            capture.lines.withLock { $0.append("\(event.level) \(event.message) \(all)") }
-        }
     }
 }

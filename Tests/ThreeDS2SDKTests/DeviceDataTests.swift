@@ -6,6 +6,7 @@ import Testing
 import ThreeDS2JOSE
 import ThreeDS2SDK
 import ThreeDS2TestLab
+import ThreeDS2TestSupport
 
 @Suite("Device data, as the directory server sees it")
 struct DeviceDataTests {

@@ -6,6 +6,7 @@ import Testing
 import ThreeDS2JOSE
 import ThreeDS2SDK
 import ThreeDS2TestLab
+import ThreeDS2TestSupport
 import X509
 import _CryptoExtras
 
@@ -133,31 +134,6 @@ func expectSDKError<T>(
         Issue.record("expected \(kind), got \(error)", sourceLocation: sourceLocation)
     }
     return nil
-}
-
-/// Collects every log record, at every level, with its metadata.
-final class LogCapture: Sendable {
-    let lines = Mutex<[String]>([])
-
-    func handler(label: String) -> any LogHandler { Handler(capture: self) }
-
-    var text: String { lines.withLock { $0.joined(separator: "\n") } }
-
-    struct Handler: LogHandler {
-        let capture: LogCapture
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            let all = metadata.merging(event.metadata ?? [:]) { $1 }
-            capture.lines.withLock { $0.append("\(event.level) \(event.message) \(all)") }
-        }
-    }
 }
 
 /// Records client and security events.
