@@ -236,7 +236,11 @@ struct Demo: AsyncParsableCommand {
 
     @Flag(help: "Answer the challenge from a script instead of the keyboard.") var auto = false
     @Flag(help: "With --auto: run every TestLab scenario and print the table.") var all = false
-    @Option(help: "The card number (default: the text-code challenge).") var card: String = Scenario.text.cardNumber
+    @Option(
+        help: ArgumentHelp(
+            "The card number, or a scenario name (default: the text-code challenge).",
+            discussion: "Scenarios: " + Scenario.allCases.map(\.rawValue).joined(separator: ", ")))
+    var card: String = Scenario.text.cardNumber
     @Option(name: .customLong("message-version")) var messageVersion: String?
     @Flag(help: "Print the outcome as one JSON object on the last line.") var json = false
     @Flag(help: "Log what the SDK and the TestLab do.") var verbose = false
@@ -250,7 +254,8 @@ struct Demo: AsyncParsableCommand {
         labLogger.logLevel = verbose ? .info : .warning
         let lab = try await TestLab.start(logger: labLogger)
         if !json { print("TestLab running on \(lab.baseURL) (its own PKI; HTTPS on loopback)") }
-        let scenarios = all ? Scenario.allCases : [Scenario(cardNumber: card)].compactMap { $0 }
+        let chosen = Scenario(cardNumber: card) ?? Scenario(rawValue: card)
+        let scenarios = all ? Scenario.allCases : [chosen].compactMap { $0 }
         var exit: Int32 = 0
         do {
             if scenarios.isEmpty {
