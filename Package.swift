@@ -50,7 +50,7 @@ let package = Package(
         ),
         .target(
             name: "ThreeDS2Messages",
-            dependencies: ["ThreeDS2JOSE"]
+            dependencies: ["ThreeDS2JOSE", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .target(
             name: "ThreeDS2SDK",
@@ -164,7 +164,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ThreeDS2MessagesTests",
-            dependencies: ["ThreeDS2Messages", "ThreeDS2JOSE"]
+            dependencies: ["ThreeDS2Messages", "ThreeDS2JOSE", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(
             name: "ThreeDS2TerminalUITests",

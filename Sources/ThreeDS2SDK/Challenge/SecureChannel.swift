@@ -1,36 +1,24 @@
-import Crypto
 import ThreeDS2JOSE
 import ThreeDS2Messages
 
-/// The encrypted SDK–ACS channel: keys from ECDH and the Concat KDF (PartyVInfo = SDK reference number), CReq
-/// encryption with counter-derived IVs, CRes decryption with strict header checks.
-///
-/// Key use (SDK Technical Guide, protocol reference §5.3): A128CBC-HS256 uses the whole 32-byte key in both
-/// directions; A128GCM uses its first half SDK→ACS and its second half ACS→SDK. The CReq IV is the counter in the
-/// last byte of an otherwise zero IV (16 bytes for CBC, 12 for GCM); the key is per transaction and the counter
-/// never repeats, so an IV never repeats under a key. CRes IVs are whatever the ACS chose.
+/// The encrypted SDK–ACS channel, SDK side: CReqs encrypted with counter IVs, CRes decrypted with strict header
+/// checks. Key use and IVs follow ``ChannelKeys``; CRes IVs are whatever the ACS chose and are never judged.
 struct SecureChannel: Sendable {
     let acsTransID: String
     let requestEncryption: ContentEncryption
-    private let decryptionKeys: [ContentEncryption: SymmetricKey]
-    private let encryptionKey: SymmetricKey
+    private let keys: ChannelKeys
 
     init(sharedSecret: [UInt8], sdkReferenceNumber: String, acsTransID: String, requestEncryption: ContentEncryption) {
-        let key = ConcatKDF.emvcoKey(sharedSecret: sharedSecret, partyVInfo: sdkReferenceNumber)
-        let (first, second) = key.withUnsafeBytes { (SymmetricKey(data: $0[0..<16]), SymmetricKey(data: $0[16..<32])) }
         self.acsTransID = acsTransID
         self.requestEncryption = requestEncryption
-        self.decryptionKeys = [.a128cbcHS256: key, .a128gcm: second]
-        self.encryptionKey = requestEncryption == .a128gcm ? first : key
+        self.keys = ChannelKeys(sharedSecret: sharedSecret, sdkReferenceNumber: sdkReferenceNumber)
     }
 
     /// Encrypts a CReq whose `sdkCounterStoA` is `counter`.
     func encrypt(_ request: JSONObject, counter: Int) throws(JOSEError) -> String {
-        var iv = [UInt8](repeating: 0, count: requestEncryption.ivByteCount)
-        iv[iv.count - 1] = UInt8(truncatingIfNeeded: counter)
-        return try JWE.encrypt(
-            request.serializedBytes, to: .direct(encryptionKey), encryption: requestEncryption, keyID: acsTransID,
-            iv: iv)
+        try JWE.encrypt(
+            request.serializedBytes, to: .direct(keys.sdkToACS(requestEncryption)), encryption: requestEncryption,
+            keyID: acsTransID, iv: ChannelKeys.counterIV(counter, encryption: requestEncryption, fromSDK: true))
     }
 
     /// Decrypts a CRes (or an encrypted Erro). Any JOSE failure is a 302 naming the part or header.
@@ -38,7 +26,7 @@ struct SecureChannel: Sendable {
         let plaintext: [UInt8]
         do {
             plaintext = try JWE.decrypt(
-                compact, using: .direct(decryptionKeys),
+                compact, using: .direct(keys.acsToSDKKeys),
                 expecting: .init(keyID: .exactly(acsTransID), maxCompactBytes: 256 * 1024)
             ).plaintext
         } catch {

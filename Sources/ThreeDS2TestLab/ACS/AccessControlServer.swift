@@ -35,7 +35,7 @@ actor AccessControlServer {
     struct Challenge {
         var record: ACSRecord
         let identifiers: TransactionIdentifiers
-        let key: SymmetricKey
+        let keys: ChannelKeys
         var expectedCounter = 0
         var acsCounter = 0
         var wrongAttempts = 0
@@ -63,7 +63,7 @@ actor AccessControlServer {
         }
         challenges[identifiers.acsTransID] = Challenge(
             record: ACSRecord(scenario: scenario, messageVersion: messageVersion), identifiers: identifiers,
-            key: ConcatKDF.emvcoKey(sharedSecret: secret, partyVInfo: sdkReferenceNumber))
+            keys: ChannelKeys(sharedSecret: secret, sdkReferenceNumber: sdkReferenceNumber))
         return ephemeral.publicKey
     }
 
@@ -93,11 +93,8 @@ actor AccessControlServer {
         defer { challenges[kid] = challenge }
         let request: JSONObject
         do {
-            let (first, _) = challenge.key.withUnsafeBytes {
-                (SymmetricKey(data: $0[0..<16]), SymmetricKey(data: $0[16..<32]))
-            }
             let plaintext = try JWE.decrypt(
-                text, using: .direct([.a128cbcHS256: challenge.key, .a128gcm: first]),
+                text, using: .direct(challenge.keys.sdkToACSKeys),
                 expecting: .init(keyID: .exactly(kid))
             ).plaintext
             guard case .object(let object) = try JSONParser().parse(plaintext) else {
@@ -164,13 +161,9 @@ actor AccessControlServer {
             challenge.finished = true
         }
         do {
-            let (_, second) = challenge.key.withUnsafeBytes {
-                (SymmetricKey(data: $0[0..<16]), SymmetricKey(data: $0[16..<32]))
-            }
-            var iv = [UInt8](repeating: 0xFF, count: encryption.ivByteCount)
-            iv[iv.count - 1] = UInt8(truncatingIfNeeded: challenge.acsCounter)
+            let iv = ChannelKeys.counterIV(challenge.acsCounter, encryption: encryption, fromSDK: false)
             var compact = try JWE.encrypt(
-                content.serializedBytes, to: .direct(encryption == .a128gcm ? second : challenge.key),
+                content.serializedBytes, to: .direct(challenge.keys.acsToSDK(encryption)),
                 encryption: encryption,
                 keyID: challenge.identifiers.acsTransID, iv: iv)
             if flipTag {
