@@ -127,7 +127,7 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
     }
 
     private func lineMode(_ layout: ChallengeLayout) async -> ChallengeAnswer {
-        var state = ScreenState(layout: layout)
+        let state = ScreenState(layout: layout)
         let renderer = LayoutRenderer(
             width: TerminalIO.size.columns, style: TerminalStyle(depth: depth), plain: mode == .plain)
         print(renderer.lines(state).joined(separator: "\n"))
@@ -198,7 +198,6 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
                 return ChallengeAnswer(.cancel)
             }
         }
-        _ = state.handle(.tab)
         return ChallengeAnswer(answer.action, whitelisting: trust)
     }
 

@@ -39,9 +39,8 @@ public final class HTTPClientTransport: ChallengeTransport, ImageFetcher {
         request.method = .POST
         request.headers.add(name: "Content-Type", value: contentType)
         request.body = .bytes(ByteBuffer(bytes: body))
-        let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
         do {
-            let response = try await client.execute(request, timeout: .nanoseconds(nanoseconds))
+            let response = try await client.execute(request, timeout: Self.timeAmount(timeout))
             var buffer = try await response.body.collect(upTo: Self.maxResponseBytes)
             let bytes = buffer.readBytes(length: buffer.readableBytes) ?? []
             return TransportResponse(
@@ -57,9 +56,8 @@ public final class HTTPClientTransport: ChallengeTransport, ImageFetcher {
     /// Fetches a small resource with GET (for challenge images).
     public func get(url: URL, maxBytes: Int, timeout: Duration) async throws -> [UInt8] {
         let request = HTTPClientRequest(url: url.absoluteString)
-        let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
         do {
-            let response = try await client.execute(request, timeout: .nanoseconds(nanoseconds))
+            let response = try await client.execute(request, timeout: Self.timeAmount(timeout))
             guard response.status == .ok else { throw TransportError("HTTP \(response.status.code)") }
             var buffer = try await response.body.collect(upTo: maxBytes)
             return buffer.readBytes(length: buffer.readableBytes) ?? []
@@ -68,6 +66,10 @@ public final class HTTPClientTransport: ChallengeTransport, ImageFetcher {
         } catch {
             throw TransportError("\(error)")
         }
+    }
+
+    private static func timeAmount(_ duration: Duration) -> TimeAmount {
+        .nanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 
     /// Shuts the client down; call once when the transport is no longer used.
