@@ -7,9 +7,18 @@ import ThreeDS2Messages
 import ThreeDS2SDK
 import ThreeDS2TestLab
 
-/// A presenter that never answers until cancelled.
-struct SilentPresenter: ChallengePresenter {
+/// A presenter that never answers until cancelled; it records that a screen reached it.
+final class SilentPresenter: ChallengePresenter, Sendable {
+    let presented = Mutex(false)
+
+    /// Waits (in real time, bounded) until the first screen is on show.
+    func waitUntilPresented() async throws {
+        for _ in 0..<2000 where !presented.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(presented.withLock { $0 }, "no screen was presented within 10 s")
+    }
+
     func present(_ screen: ChallengeScreen) async -> ChallengeAnswer {
+        presented.withLock { $0 = true }
         while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(10)) }
         return ChallengeAnswer(.cancel)
     }
@@ -97,10 +106,14 @@ struct TimerAndFailureTests {
         let lab = try await LabPool.shared.lab()
         let (_, transaction, parameters, transport) = try await prepare(.text, lab: lab)
         let clock = TestClock()
+        let presenter = SilentPresenter()
         let task = Task {
             try await transaction.challenge(
-                parameters, presenter: SilentPresenter(), timeout: .seconds(300), transport: transport, clock: clock)
+                parameters, presenter: presenter, timeout: .seconds(300), transport: transport, clock: clock)
         }
+        // The test clock moves only once the first CRes is on screen: moving it while the first CReq is in flight
+        // would (rightly) fire the 10-second response timer instead of the overall one.
+        try await presenter.waitUntilPresented()
         let outcome = try await drive(clock, step: .seconds(20), task)
         #expect(outcome == .timedOut)
         let record = try #require(await lab.acsRecord(acsTransID: parameters.acsTransactionID))

@@ -34,9 +34,11 @@ struct ChallengeSession {
                 }
                 emit(.challengeRequestSent(counter: counter))
                 logger.debug("CReq sent", metadata: ["sdkCounterStoA": "\(counter)"])
-                let remaining = clock.now.duration(to: deadline)
-                let limit = min(Transaction.responseTimeout, remaining)
-                let result = await Self.race(clock: clock, after: limit) {
+                let responseDeadline = clock.now.advanced(by: Transaction.responseTimeout)
+                let overallFirst = deadline < responseDeadline
+                let timerEnd = overallFirst ? deadline : responseDeadline
+                let limit = clock.now.duration(to: timerEnd)
+                let result = await Self.race(clock: clock, until: timerEnd) {
                     () -> Result<TransportResponse, TransportError> in
                     do {
                         return .success(
@@ -51,15 +53,14 @@ struct ChallengeSession {
                 }
                 let event: ChallengeStateMachine.Event
                 switch result {
-                case .timedOut: event = limit < Transaction.responseTimeout ? .overallTimedOut : .responseTimedOut
+                case .timedOut: event = overallFirst ? .overallTimedOut : .responseTimedOut
                 case .finished(.failure(let error)): event = .transportFailed(error.description)
                 case .finished(.success(let response)): event = interpret(response)
                 }
                 if case .messageReceived = event { emit(.challengeResponseReceived) }
                 pending += machine.handle(event)
             case .present(let screen):
-                let remaining = clock.now.duration(to: deadline)
-                let result = await Self.race(clock: clock, after: remaining) { await presenter.present(screen) }
+                let result = await Self.race(clock: clock, until: deadline) { await presenter.present(screen) }
                 switch result {
                 case .timedOut: pending += machine.handle(.overallTimedOut)
                 case .finished(let answer): pending += machine.handle(.answered(answer))
@@ -121,16 +122,16 @@ struct ChallengeSession {
         case timedOut
     }
 
-    /// Runs `operation` against a timer on `clock`; whichever ends first wins and the other is cancelled.
+    /// Runs `operation` against a timer on `clock` that ends at `deadline`; whichever ends first wins and the other is
+    /// cancelled. The deadline is absolute, so time spent before the timer starts is never added to it.
     static func race<C: Clock, T: Sendable>(
-        clock: C, after limit: Duration, _ operation: @escaping @Sendable () async -> T
-    ) async -> RaceResult<T>
-    where C.Duration == Duration {
-        guard limit > .zero else { return .timedOut }
+        clock: C, until deadline: C.Instant, _ operation: @escaping @Sendable () async -> T
+    ) async -> RaceResult<T> {
+        guard clock.now < deadline else { return .timedOut }
         return await withTaskGroup(of: RaceResult<T>.self) { group in
             group.addTask { .finished(await operation()) }
             group.addTask {
-                try? await clock.sleep(for: limit)
+                try? await clock.sleep(until: deadline, tolerance: nil)
                 return .timedOut
             }
             let first = await group.next() ?? .timedOut

@@ -44,8 +44,9 @@ public final class ProgressDialog<C: Clock>: Sendable where C.Duration == Durati
     /// Hides the indicator once it has been visible for at least ``minimumVisible``.
     public func stop() async {
         guard let shown = shownAt.withLock({ $0 }) else { return }
-        let visible = shown.duration(to: clock.now)
-        if visible < Self.minimumVisible { try? await clock.sleep(for: Self.minimumVisible - visible) }
+        // Sleep to an absolute deadline: the time between reading the clock and sleeping can't stretch the wait.
+        let deadline = shown.advanced(by: Self.minimumVisible)
+        if clock.now < deadline { try? await clock.sleep(until: deadline, tolerance: nil) }
         shownAt.withLock { $0 = nil }
         indicator.hide()
     }
