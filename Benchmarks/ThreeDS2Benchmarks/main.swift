@@ -35,26 +35,56 @@ func format(_ duration: Duration) -> String {
     return value >= 1e-3 ? String(format: "%8.3f ms", value * 1e3) : String(format: "%8.2f µs", value * 1e6)
 }
 
-/// Runs `body` in rounds; each round times `iterations` calls. Returns the median per-call time.
-func timePerCall(rounds: Int, iterations: Int, _ body: () async throws -> Void) async rethrows -> [Duration] {
+/// Times `iterations` calls of `body`; returns the per-call time. Synchronous, so nothing but the body is timed:
+/// an async closure formed in top-level code would hop to the main actor and back on every call.
+func timePerCall(iterations: Int, _ body: () throws -> Void) rethrows -> Duration {
     let clock = ContinuousClock()
-    var samples: [Duration] = []
-    for _ in 0..<rounds {
-        let start = clock.now
-        for _ in 0..<iterations { try await body() }
-        samples.append((clock.now - start) / iterations)
-    }
-    return samples
+    let start = clock.now
+    for _ in 0..<iterations { try body() }
+    return (clock.now - start) / iterations
+}
+
+/// The async form, for operations that are async themselves (certificate path validation). Composite and floor
+/// pay the same suspension costs.
+func timePerCall(iterations: Int, _ body: () async throws -> Void) async rethrows -> Duration {
+    let clock = ContinuousClock()
+    let start = clock.now
+    for _ in 0..<iterations { try await body() }
+    return (clock.now - start) / iterations
 }
 
 func median(_ samples: [Duration]) -> Duration { samples.sorted()[samples.count / 2] }
 
+func selected(_ name: String) -> Bool {
+    if let only, !name.localizedCaseInsensitiveContains(only) { return false }
+    FileHandle.standardError.write(Data("measuring \(name)\n".utf8))
+    return true
+}
+
 /// Measures composite and floor alternately, round by round, so drift affects both alike.
 func compare(
-    _ name: String, rounds: Int, iterations: Int, composite: () async throws -> Void, floor: () async throws -> Void
+    _ name: String, rounds: Int, iterations: Int, composite: () throws -> Void, floor: () throws -> Void
+) throws -> Measurement? {
+    guard selected(name) else { return nil }
+    for _ in 0..<max(1, iterations / 4) {
+        try composite()
+        try floor()
+    }
+    var compositeSamples: [Duration] = []
+    var floorSamples: [Duration] = []
+    for _ in 0..<rounds {
+        compositeSamples.append(try timePerCall(iterations: iterations, composite))
+        floorSamples.append(try timePerCall(iterations: iterations, floor))
+    }
+    return Measurement(name: name, composite: median(compositeSamples), floor: median(floorSamples))
+}
+
+/// ``compare(_:rounds:iterations:composite:floor:)`` for async operations.
+func compareAsync(
+    _ name: String, rounds: Int, iterations: Int, composite: () async throws -> Void,
+    floor: () async throws -> Void
 ) async throws -> Measurement? {
-    if let only, !name.localizedCaseInsensitiveContains(only) { return nil }
-    FileHandle.standardError.write(Data("measuring \(name)\n".utf8))
+    guard selected(name) else { return nil }
     for _ in 0..<max(1, iterations / 4) {
         try await composite()
         try await floor()
@@ -62,8 +92,8 @@ func compare(
     var compositeSamples: [Duration] = []
     var floorSamples: [Duration] = []
     for _ in 0..<rounds {
-        compositeSamples += try await timePerCall(rounds: 1, iterations: iterations, composite)
-        floorSamples += try await timePerCall(rounds: 1, iterations: iterations, floor)
+        compositeSamples.append(try await timePerCall(iterations: iterations, composite))
+        floorSamples.append(try await timePerCall(iterations: iterations, floor))
     }
     return Measurement(name: name, composite: median(compositeSamples), floor: median(floorSamples))
 }
@@ -82,7 +112,7 @@ var results: [Measurement?] = []
 
 // 1. P-256 key generation: a fresh SDK ephemeral key and its JWK, against the bare key generation.
 results.append(
-    try await compare(
+    try compare(
         "P-256 key generation + JWK", rounds: rounds, iterations: scaled(2000),
         composite: { blackHole(P256PublicJWK(P256.KeyAgreement.PrivateKey().publicKey).jsonString) },
         floor: { blackHole(P256.KeyAgreement.PrivateKey()) }))
@@ -93,7 +123,7 @@ let acsKey = P256.KeyAgreement.PrivateKey().publicKey
 let reference = "3DS_LOA_SDK_PPFU_020100_00007"
 let kdfInputLength = 4 + 32 + 4 + 4 + 4 + reference.utf8.count + 4
 results.append(
-    try await compare(
+    try compare(
         "ECDH + Concat KDF", rounds: rounds, iterations: scaled(2000),
         composite: {
             let secret = try sdkKey.sharedSecretFromKeyAgreement(with: acsKey)
@@ -129,7 +159,7 @@ func cbcOpenFloor(_ ciphertext: Data, iv: [UInt8], key: SymmetricKey, aadLength:
 }
 
 results.append(
-    try await compare(
+    try compare(
         "device data JWE 2 KB, RSA-OAEP-256", rounds: rounds, iterations: scaled(500),
         composite: {
             blackHole(
@@ -143,7 +173,7 @@ results.append(
         }))
 
 results.append(
-    try await compare(
+    try compare(
         "device data JWE 2 KB, ECDH-ES P-256", rounds: rounds, iterations: scaled(1000),
         composite: {
             blackHole(
@@ -179,7 +209,7 @@ let expectCBC = JWE.Expectations(encryptions: [.a128cbcHS256], keyID: .exactly(a
 let expectGCM = JWE.Expectations(encryptions: [.a128gcm], keyID: .exactly(acsTransID))
 
 results.append(
-    try await compare(
+    try compare(
         "CReq encrypt + CRes decrypt 1 KB, A128CBC-HS256", rounds: rounds, iterations: scaled(5000),
         composite: {
             blackHole(try JWE.encrypt(message, to: .direct(channelKey), encryption: .a128cbcHS256, keyID: acsTransID))
@@ -191,7 +221,7 @@ results.append(
         }))
 
 results.append(
-    try await compare(
+    try compare(
         "CReq encrypt + CRes decrypt 1 KB, A128GCM", rounds: rounds, iterations: scaled(5000),
         composite: {
             blackHole(try JWE.encrypt(message, to: .direct(gcmKeyStoA), encryption: .a128gcm, keyID: acsTransID))
@@ -232,7 +262,7 @@ for (label, signerKey) in [("PS256", try LabPrivateKey.makeRSA()), ("ES256", Lab
     let signature = try Base64.urlDecode(parts[2])
     let roots = CertificateStore([root.certificate])
     results.append(
-        try await compare(
+        try await compareAsync(
             "ACS signed content check, \(label), 3-cert chain", rounds: rounds, iterations: scaled(300),
             composite: { blackHole(try await verifier.verify(compact)) },
             floor: {
@@ -286,7 +316,7 @@ let expectation = ChallengeResponseExpectation(identifiers: exchangeIDs, message
 let creqLength = try exchangeBuilder.request(counter: 1, answer: ChallengeAnswer(.submitText("123456"))).serializedBytes
     .count
 results.append(
-    try await compare(
+    try compare(
         "challenge exchange (CReq out, CRes in), SDK side", rounds: rounds, iterations: scaled(5000),
         composite: {
             let request = try exchangeBuilder.request(counter: 1, answer: ChallengeAnswer(.submitText("123456")))
