@@ -1,3 +1,5 @@
+import Foundation
+
 /// Splitting and header decoding shared by compact JWE and JWS.
 enum CompactSerialization {
     /// Splits on `.` into slices of one byte array. (Slices of a `[UInt8]` decode at memory speed; splitting the
@@ -17,11 +19,67 @@ enum CompactSerialization {
         return parts
     }
 
+    /// Runs `body` over the UTF-8 of `compact` (no copy for a native string) and the byte ranges of its parts.
+    static func withParts<R>(
+        _ compact: String, partCount: Int, kind: String, maxBytes: Int,
+        _ body: (UnsafeBufferPointer<UInt8>, [Range<Int>]) throws(JOSEError) -> R
+    ) throws(JOSEError) -> R {
+        guard compact.utf8.count <= maxBytes else {
+            throw JOSEError(.inputTooLarge, "\(kind) of \(compact.utf8.count) bytes exceeds the limit of \(maxBytes)")
+        }
+        var text = compact
+        let result: Result<R, JOSEError> = text.withUTF8 { bytes in
+            do throws(JOSEError) {
+                return .success(try withParts(bytes, partCount: partCount, kind: kind, maxBytes: maxBytes, body))
+            } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    /// Runs `body` over `bytes` and the byte ranges of its parts.
+    static func withParts<R>(
+        _ bytes: UnsafeBufferPointer<UInt8>, partCount: Int, kind: String, maxBytes: Int,
+        _ body: (UnsafeBufferPointer<UInt8>, [Range<Int>]) throws(JOSEError) -> R
+    ) throws(JOSEError) -> R {
+        guard bytes.count <= maxBytes else {
+            throw JOSEError(.inputTooLarge, "\(kind) of \(bytes.count) bytes exceeds the limit of \(maxBytes)")
+        }
+        var parts: [Range<Int>] = []
+        parts.reserveCapacity(partCount)
+        var start = 0
+        while start <= bytes.count {
+            var end = bytes.count
+            if start < bytes.count, let base = bytes.baseAddress,
+                let dot = memchr(base + start, Int32(UInt8(ascii: ".")), bytes.count - start)
+            {
+                end = base.distance(to: dot.assumingMemoryBound(to: UInt8.self))
+            }
+            parts.append(start..<end)
+            start = end + 1
+        }
+        guard parts.count == partCount else {
+            throw JOSEError(
+                .malformedCompactSerialization, "\(kind) has \(parts.count) parts; the compact form has \(partCount)")
+        }
+        return try body(bytes, parts)
+    }
+
     static func decodeHeader(_ part: ArraySlice<UInt8>, kind: String, maxBytes: Int) throws(JOSEError) -> JSONObject {
+        let result: Result<JSONObject, JOSEError> = part.withUnsafeBufferPointer { part in
+            do throws(JOSEError) {
+                return .success(try decodeHeader(part, kind: kind, maxBytes: maxBytes))
+            } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    static func decodeHeader(_ part: UnsafeBufferPointer<UInt8>, kind: String, maxBytes: Int) throws(JOSEError)
+        -> JSONObject
+    {
         guard !part.isEmpty else {
             throw JOSEError(.malformedCompactSerialization, "\(kind) part 1 (protected header) is empty")
         }
-        let json = try Base64.urlDecode(bytes: part, what: "\(kind) part 1 (protected header)")
+        let json = try Base64.urlDecode(part, what: "\(kind) part 1 (protected header)")
         guard json.count <= maxBytes else {
             throw JOSEError(.inputTooLarge, "\(kind) protected header of \(json.count) bytes exceeds \(maxBytes)")
         }

@@ -56,21 +56,12 @@ public enum ContentEncryption: String, Sendable, Hashable, CaseIterable {
     public func seal(
         _ plaintext: some DataProtocol, key: SymmetricKey, iv: [UInt8], aad: [UInt8]
     ) throws(JOSEError) -> Sealed {
-        try checkSizes(key: key, iv: iv)
-        do {
-            switch self {
-            case .a128cbcHS256:
-                let (macKey, encryptionKey) = splitCBCKey(key)
-                let ciphertext = try AES._CBC.encrypt(plaintext, using: encryptionKey, iv: AES._CBC.IV(ivBytes: iv))
-                let tag = Self.cbcTag(macKey: macKey, aad: aad, iv: iv, ciphertext: ciphertext)
-                return Sealed(ciphertext: Array(ciphertext), tag: tag)
-            case .a128gcm:
-                let box = try AES.GCM.seal(plaintext, using: key, nonce: AES.GCM.Nonce(data: iv), authenticating: aad)
-                return Sealed(ciphertext: Array(box.ciphertext), tag: Array(box.tag))
-            }
-        } catch {
-            throw JOSEError(.cryptographicFailure, "\(rawValue) encryption failed: \(error)")
+        let prepared = try PreparedContentKey(key, for: self)
+        try checkIV(iv.count)
+        let box = try withBytes(aad) { aad throws(JOSEError) in
+            try withBytes(iv) { iv throws(JOSEError) in try prepared.seal(plaintext, iv: iv, aad: aad) }
         }
+        return Sealed(ciphertext: Array(box.ciphertext), tag: Array(box.tag))
     }
 
     /// Checks the tag, then decrypts.
@@ -90,19 +81,102 @@ public enum ContentEncryption: String, Sendable, Hashable, CaseIterable {
     public func open(
         ciphertext: [UInt8], tag: [UInt8], key: SymmetricKey, iv: [UInt8], aad: [UInt8]
     ) throws(JOSEError) -> [UInt8] {
-        try checkSizes(key: key, iv: iv)
-        guard tag.count == tagByteCount else {
-            throw JOSEError(.authenticationFailed, "\(rawValue) tag is \(tag.count) bytes, expected \(tagByteCount)")
+        let prepared = try PreparedContentKey(key, for: self)
+        try checkIV(iv.count)
+        return try withBytes(aad) { aad throws(JOSEError) in
+            try withBytes(iv) { iv throws(JOSEError) in
+                try withBytes(ciphertext) { ciphertext throws(JOSEError) in
+                    try withBytes(tag) { tag throws(JOSEError) in
+                        try prepared.open(ciphertext: ciphertext, tag: tag, iv: iv, aad: aad)
+                    }
+                }
+            }
         }
-        switch self {
+    }
+
+    func checkIV(_ count: Int) throws(JOSEError) {
+        guard count == ivByteCount else {
+            throw JOSEError(.invalidIV, "\(rawValue) needs a \(ivByteCount)-byte IV, got \(count) bytes")
+        }
+    }
+}
+
+/// `body` over the bytes of `array`, keeping the typed error (`Array.withUnsafeBytes` rethrows untyped).
+func withBytes<R>(_ array: [UInt8], _ body: (UnsafeRawBufferPointer) throws(JOSEError) -> R) throws(JOSEError) -> R {
+    let result: Result<R, JOSEError> = array.withUnsafeBytes { buffer in
+        do throws(JOSEError) { return .success(try body(buffer)) } catch { return .failure(error) }
+    }
+    return try result.get()
+}
+
+/// A content-encryption key checked for its algorithm once and split once (the MAC and AES halves of
+/// A128CBC-HS256), for use on every message of a channel.
+struct PreparedContentKey: Sendable {
+    let encryption: ContentEncryption
+    private let key: SymmetricKey
+    private let macKey: SymmetricKey
+    private let aesKey: SymmetricKey
+
+    init(_ key: SymmetricKey, for encryption: ContentEncryption) throws(JOSEError) {
+        guard key.bitCount == encryption.keyByteCount * 8 else {
+            throw JOSEError(
+                .invalidKey,
+                "\(encryption.rawValue) needs a \(encryption.keyByteCount)-byte key, got \(key.bitCount / 8) bytes")
+        }
+        self.encryption = encryption
+        self.key = key
+        switch encryption {
         case .a128cbcHS256:
-            let (macKey, encryptionKey) = splitCBCKey(key)
-            let expected = Self.cbcTag(macKey: macKey, aad: aad, iv: iv, ciphertext: ciphertext)
-            guard ConstantTime.equal(expected, tag) else {
+            (macKey, aesKey) = key.withUnsafeBytes { (SymmetricKey(data: $0[0..<16]), SymmetricKey(data: $0[16..<32])) }
+        case .a128gcm:
+            (macKey, aesKey) = (key, key)
+        }
+    }
+
+    /// Ciphertext and tag, as swift-crypto returns them (no copies).
+    struct Box {
+        var ciphertext: Data
+        var tag: Data
+    }
+
+    /// Encrypts; the IV length must already be checked.
+    func seal(_ plaintext: some DataProtocol, iv: UnsafeRawBufferPointer, aad: UnsafeRawBufferPointer)
+        throws(JOSEError) -> Box
+    {
+        do {
+            switch encryption {
+            case .a128cbcHS256:
+                let ciphertext = try AES._CBC.encrypt(plaintext, using: aesKey, iv: AES._CBC.IV(ivBytes: iv))
+                let tag = ciphertext.withUnsafeBytes { cbcTag(aad: aad, iv: iv, ciphertext: $0) }
+                return Box(ciphertext: ciphertext, tag: tag)
+            case .a128gcm:
+                let box = try AES.GCM.seal(plaintext, using: key, nonce: AES.GCM.Nonce(data: iv), authenticating: aad)
+                return Box(ciphertext: box.ciphertext, tag: box.tag)
+            }
+        } catch {
+            throw JOSEError(.cryptographicFailure, "\(encryption.rawValue) encryption failed: \(error)")
+        }
+    }
+
+    /// Checks the tag (constant time for CBC, by the AEAD for GCM), then decrypts; the IV length must already be
+    /// checked.
+    func open(
+        ciphertext: UnsafeRawBufferPointer, tag: UnsafeRawBufferPointer, iv: UnsafeRawBufferPointer,
+        aad: UnsafeRawBufferPointer
+    ) throws(JOSEError) -> [UInt8] {
+        let name = encryption.rawValue
+        guard tag.count == encryption.tagByteCount else {
+            throw JOSEError(
+                .authenticationFailed, "\(name) tag is \(tag.count) bytes, expected \(encryption.tagByteCount)")
+        }
+        switch encryption {
+        case .a128cbcHS256:
+            let expected = cbcTag(aad: aad, iv: iv, ciphertext: ciphertext)
+            guard expected.withUnsafeBytes({ ConstantTime.equal($0, tag) }) else {
                 throw JOSEError(.authenticationFailed, "A128CBC-HS256 authentication tag does not match")
             }
             do {
-                return Array(try AES._CBC.decrypt(ciphertext, using: encryptionKey, iv: AES._CBC.IV(ivBytes: iv)))
+                return Array(try AES._CBC.decrypt(ciphertext, using: aesKey, iv: AES._CBC.IV(ivBytes: iv)))
             } catch {
                 throw JOSEError(.decryptionFailed, "A128CBC-HS256 ciphertext did not decrypt (padding)")
             }
@@ -116,33 +190,41 @@ public enum ContentEncryption: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    private func checkSizes(key: SymmetricKey, iv: [UInt8]) throws(JOSEError) {
-        guard key.bitCount == keyByteCount * 8 else {
-            throw JOSEError(.invalidKey, "\(rawValue) needs a \(keyByteCount)-byte key, got \(key.bitCount / 8) bytes")
+    /// ``open(ciphertext:tag:iv:aad:)`` over `IV ‖ ciphertext ‖ tag` in one buffer (the IV length already checked).
+    func open(combined: Data, ivCount: Int, ciphertextCount: Int, aad: UnsafeRawBufferPointer) throws(JOSEError)
+        -> [UInt8]
+    {
+        let tagCount = combined.count - ivCount - ciphertextCount
+        if encryption == .a128gcm, tagCount == encryption.tagByteCount, ivCount == encryption.ivByteCount {
+            do {
+                return Array(try AES.GCM.open(AES.GCM.SealedBox(combined: combined), using: key, authenticating: aad))
+            } catch {
+                throw JOSEError(.authenticationFailed, "A128GCM authentication tag does not match")
+            }
         }
-        guard iv.count == ivByteCount else {
-            throw JOSEError(.invalidIV, "\(rawValue) needs a \(ivByteCount)-byte IV, got \(iv.count) bytes")
+        let result: Result<[UInt8], JOSEError> = combined.withUnsafeBytes { all in
+            do throws(JOSEError) {
+                return .success(
+                    try open(
+                        ciphertext: UnsafeRawBufferPointer(rebasing: all[ivCount..<ivCount + ciphertextCount]),
+                        tag: UnsafeRawBufferPointer(rebasing: all[(ivCount + ciphertextCount)...]),
+                        iv: UnsafeRawBufferPointer(rebasing: all[..<ivCount]), aad: aad))
+            } catch { return .failure(error) }
         }
-    }
-
-    private func splitCBCKey(_ key: SymmetricKey) -> (mac: SymmetricKey, encryption: SymmetricKey) {
-        key.withUnsafeBytes { bytes in
-            (SymmetricKey(data: bytes[0..<16]), SymmetricKey(data: bytes[16..<32]))
-        }
+        return try result.get()
     }
 
     /// RFC 7518 §5.2.2.1: the first 16 bytes of HMAC-SHA-256(MAC_KEY, AAD ‖ IV ‖ ciphertext ‖ AL), where AL is the
     /// AAD length in bits as a 64-bit big-endian integer.
-    private static func cbcTag(macKey: SymmetricKey, aad: [UInt8], iv: [UInt8], ciphertext: some DataProtocol)
-        -> [UInt8]
+    private func cbcTag(aad: UnsafeRawBufferPointer, iv: UnsafeRawBufferPointer, ciphertext: UnsafeRawBufferPointer)
+        -> Data
     {
         var hmac = HMAC<SHA256>(key: macKey)
         hmac.update(data: aad)
         hmac.update(data: iv)
         hmac.update(data: ciphertext)
-        let aadBits = UInt64(aad.count) * 8
-        hmac.update(data: (0..<8).map { UInt8(truncatingIfNeeded: aadBits >> (56 - 8 * UInt64($0))) })
-        return Array(Array(hmac.finalize()).prefix(16))
+        withUnsafeBytes(of: (UInt64(aad.count) * 8).bigEndian) { hmac.update(data: $0) }
+        return hmac.finalize().withUnsafeBytes { Data($0.prefix(16)) }
     }
 }
 
@@ -155,9 +237,19 @@ public enum ConstantTime {
     ///   - rhs: The second bytes.
     /// - Returns: `true` when the lengths and all bytes are equal.
     public static func equal(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+        lhs.withUnsafeBytes { lhs in rhs.withUnsafeBytes { rhs in equal(lhs, rhs) } }
+    }
+
+    /// Whether two byte buffers are equal, examining every byte of both regardless of where they differ.
+    ///
+    /// - Parameters:
+    ///   - lhs: The first bytes.
+    ///   - rhs: The second bytes.
+    /// - Returns: `true` when the lengths and all bytes are equal.
+    public static func equal(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
         guard lhs.count == rhs.count else { return false }
         var difference: UInt8 = 0
-        for index in lhs.indices { difference |= lhs[index] ^ rhs[index] }
+        for index in 0..<lhs.count { difference |= lhs[index] ^ rhs[index] }
         return difference == 0
     }
 }

@@ -66,8 +66,8 @@ public enum JWE {
         _ plaintext: some DataProtocol, to recipient: JWERecipient, encryption: ContentEncryption,
         keyID: String? = nil, iv: [UInt8]? = nil
     ) throws(JOSEError) -> String {
-        var header: JSONObject = ["alg": .string(recipient.algorithm), "enc": .string(encryption.rawValue)]
-        if let keyID { header["kid"] = .string(keyID) }
+        var header = directHeader(encryption: encryption, keyID: keyID)
+        header["alg"] = .string(recipient.algorithm)
         let contentKey: SymmetricKey
         var encryptedKey: [UInt8] = []
         switch recipient {
@@ -86,16 +86,65 @@ public enum JWE {
             let secret = try agree(ephemeral, with: recipientKey)
             contentKey = try derivation.contentKey(sharedSecret: secret, encryption: encryption)
         }
-        let encodedHeader = Base64.urlEncodedBytes(header.serializedBytes)
-        let iv = iv ?? encryption.randomIV()
-        let sealed = try encryption.seal(plaintext, key: contentKey, iv: iv, aad: encodedHeader)
-        // One buffer, one String: the five parts joined by dots.
-        var output = encodedHeader
-        for part in [encryptedKey, iv, sealed.ciphertext, sealed.tag] {
-            output.append(UInt8(ascii: "."))
-            output.append(contentsOf: Base64.urlEncodedBytes(part))
+        return try assemble(
+            encodedHeader: Base64.urlEncodedBytes(header.serializedBytes), encryptedKey: encryptedKey, plaintext,
+            key: try PreparedContentKey(contentKey, for: encryption), iv: iv)
+    }
+
+    /// Seals `plaintext` and writes the compact serialization straight into one string.
+    static func assemble(
+        encodedHeader: [UInt8], encryptedKey: [UInt8], _ plaintext: some DataProtocol, key: PreparedContentKey,
+        iv: [UInt8]?
+    ) throws(JOSEError) -> String {
+        let sealed = try Sealed(encodedHeader: encodedHeader, encryptedKey: encryptedKey, plaintext, key: key, iv: iv)
+        return String(unsafeUninitializedCapacity: sealed.compactCount, initializingUTF8With: sealed.write)
+    }
+
+    /// A sealed message ready to be written in compact form.
+    struct Sealed {
+        let encodedHeader: [UInt8]
+        let encryptedKey: [UInt8]
+        let iv: [UInt8]
+        let box: PreparedContentKey.Box
+
+        init(
+            encodedHeader: [UInt8], encryptedKey: [UInt8], _ plaintext: some DataProtocol, key: PreparedContentKey,
+            iv: [UInt8]?
+        ) throws(JOSEError) {
+            let iv = iv ?? key.encryption.randomIV()
+            try key.encryption.checkIV(iv.count)
+            box = try withBytes(encodedHeader) { aad throws(JOSEError) in
+                try withBytes(iv) { iv throws(JOSEError) in try key.seal(plaintext, iv: iv, aad: aad) }
+            }
+            self.encodedHeader = encodedHeader
+            self.encryptedKey = encryptedKey
+            self.iv = iv
         }
-        return String(decoding: output, as: UTF8.self)
+
+        /// The length of the compact serialization.
+        var compactCount: Int {
+            encodedHeader.count + 4 + Base64.encodedCount(encryptedKey.count, pad: false)
+                + Base64.encodedCount(iv.count, pad: false) + Base64.encodedCount(box.ciphertext.count, pad: false)
+                + Base64.encodedCount(box.tag.count, pad: false)
+        }
+
+        /// Writes the compact serialization to `output` (``compactCount`` bytes); returns the count written.
+        func write(_ output: UnsafeMutableBufferPointer<UInt8>) -> Int {
+            var written = encodedHeader.withUnsafeBufferPointer { header in
+                _ = output.initialize(fromContentsOf: header)
+                return header.count
+            }
+            func append(_ bytes: UnsafeRawBufferPointer) {
+                output[written] = UInt8(ascii: ".")
+                written += 1
+                written += Base64.urlEncode(bytes, into: UnsafeMutableBufferPointer(rebasing: output[written...]))
+            }
+            encryptedKey.withUnsafeBytes(append)
+            iv.withUnsafeBytes(append)
+            box.ciphertext.withUnsafeBytes(append)
+            box.tag.withUnsafeBytes(append)
+            return written
+        }
     }
 
     /// Decrypts a compact JWE after checking its header against the key and the expectations.
@@ -113,83 +162,160 @@ public enum JWE {
     public static func decrypt(
         _ compact: String, using key: JWEDecryptionKey, expecting expectations: Expectations = Expectations()
     ) throws(JOSEError) -> Decrypted {
-        let parts = try CompactSerialization.split(
-            compact, partCount: 5, kind: "JWE", maxBytes: expectations.maxCompactBytes)
-        let header = try CompactSerialization.decodeHeader(parts[0], kind: "JWE", maxBytes: maxHeaderBytes)
-        for name in ["crit", "zip"] where header[name] != nil {
-            throw JOSEError(.unsupportedHeaderParameter, "JWE header \"\(name)\" is not supported")
+        try CompactSerialization.withParts(
+            compact, partCount: 5, kind: "JWE", maxBytes: expectations.maxCompactBytes
+        ) { bytes, parts throws(JOSEError) in
+            let headerPart = UnsafeBufferPointer(rebasing: bytes[parts[0]])
+            let checked = try CheckedHeader(headerPart, algorithm: key.algorithm, expecting: expectations)
+            let encrypted = try Encrypted(bytes: bytes, parts: parts, encryption: checked.encryption)
+            let contentKey: SymmetricKey
+            switch key {
+            case .direct(let keys):
+                try requireEmpty(encrypted.encryptedKey, algorithm: checked.algorithm)
+                guard let directKey = keys[checked.encryption] else {
+                    throw JOSEError(
+                        .unexpectedEncryption, "no key is held for JWE \"enc\" \"\(checked.encryption.rawValue)\"")
+                }
+                contentKey = directKey
+            case .rsaOAEP256(let privateKeyDER):
+                contentKey = try unwrapRSA(
+                    encrypted.encryptedKey, privateKeyDER: privateKeyDER, encryption: checked.encryption)
+            case .ecdhES(let privateKey, let derivation):
+                try requireEmpty(encrypted.encryptedKey, algorithm: checked.algorithm)
+                contentKey = try agreedKey(checked, privateKey: privateKey, derivation: derivation)
+            }
+            let plaintext = try encrypted.open(with: try PreparedContentKey(contentKey, for: checked.encryption))
+            return Decrypted(header: checked.header, encryption: checked.encryption, plaintext: plaintext)
         }
-        guard let algorithm = try header.optionalString("alg") else {
-            throw JOSEError(.invalidHeader, "JWE header \"alg\" is missing")
-        }
-        guard ["dir", "RSA-OAEP-256", "ECDH-ES"].contains(algorithm) else {
-            throw JOSEError(.unsupportedAlgorithm, "JWE header \"alg\" \"\(algorithm)\" is not supported")
-        }
-        guard algorithm == key.algorithm else {
-            throw JOSEError(
-                .unexpectedAlgorithm, "JWE header \"alg\" is \"\(algorithm)\", expected \"\(key.algorithm)\"")
-        }
-        guard let encName = try header.optionalString("enc") else {
-            throw JOSEError(.invalidHeader, "JWE header \"enc\" is missing")
-        }
-        guard let encryption = ContentEncryption(rawValue: encName), expectations.encryptions.contains(encryption)
-        else {
-            let accepted = expectations.encryptions.map(\.rawValue).sorted().joined(separator: ", ")
-            throw JOSEError(
-                .unexpectedEncryption, "JWE header \"enc\" \"\(encName)\" is not accepted (accepted: \(accepted))")
-        }
-        if case .exactly(let expectedKeyID) = expectations.keyID {
-            let keyID = try header.optionalString("kid")
-            guard keyID == expectedKeyID else {
+    }
+
+    /// The protected header of a JWE, checked against the key's `alg` and the expectations.
+    struct CheckedHeader: Sendable {
+        var header: JSONObject
+        var algorithm: String
+        var encryption: ContentEncryption
+
+        init(
+            _ part: UnsafeBufferPointer<UInt8>, algorithm expectedAlgorithm: String,
+            expecting expectations: Expectations
+        )
+            throws(JOSEError)
+        {
+            header = try CompactSerialization.decodeHeader(part, kind: "JWE", maxBytes: maxHeaderBytes)
+            for name in ["crit", "zip"] where header[name] != nil {
+                throw JOSEError(.unsupportedHeaderParameter, "JWE header \"\(name)\" is not supported")
+            }
+            guard let algorithm = try header.optionalString("alg") else {
+                throw JOSEError(.invalidHeader, "JWE header \"alg\" is missing")
+            }
+            guard ["dir", "RSA-OAEP-256", "ECDH-ES"].contains(algorithm) else {
+                throw JOSEError(.unsupportedAlgorithm, "JWE header \"alg\" \"\(algorithm)\" is not supported")
+            }
+            guard algorithm == expectedAlgorithm else {
                 throw JOSEError(
-                    .unexpectedKeyID,
-                    "JWE header \"kid\" is \(keyID.map { "\"\($0)\"" } ?? "missing"), expected \"\(expectedKeyID)\"")
+                    .unexpectedAlgorithm, "JWE header \"alg\" is \"\(algorithm)\", expected \"\(expectedAlgorithm)\"")
+            }
+            self.algorithm = algorithm
+            guard let encName = try header.optionalString("enc") else {
+                throw JOSEError(.invalidHeader, "JWE header \"enc\" is missing")
+            }
+            guard let encryption = ContentEncryption(rawValue: encName), expectations.encryptions.contains(encryption)
+            else {
+                let accepted = expectations.encryptions.map(\.rawValue).sorted().joined(separator: ", ")
+                throw JOSEError(
+                    .unexpectedEncryption,
+                    "JWE header \"enc\" \"\(encName)\" is not accepted (accepted: \(accepted))")
+            }
+            self.encryption = encryption
+            if case .exactly(let expectedKeyID) = expectations.keyID {
+                let keyID = try header.optionalString("kid")
+                guard keyID == expectedKeyID else {
+                    throw JOSEError(
+                        .unexpectedKeyID,
+                        "JWE header \"kid\" is \(keyID.map { "\"\($0)\"" } ?? "missing"), expected \"\(expectedKeyID)\""
+                    )
+                }
             }
         }
-        let encryptedKey = try Base64.urlDecode(bytes: parts[1], what: "JWE part 2 (encrypted key)")
-        let iv = try Base64.urlDecode(bytes: parts[2], what: "JWE part 3 (IV)")
-        let ciphertext = try Base64.urlDecode(bytes: parts[3], what: "JWE part 4 (ciphertext)")
-        let tag = try Base64.urlDecode(bytes: parts[4], what: "JWE part 5 (tag)")
-        guard iv.count == encryption.ivByteCount else {
-            throw JOSEError(
-                .invalidIV, "JWE part 3 (IV) is \(iv.count) bytes; \(encName) needs \(encryption.ivByteCount)")
+    }
+
+    /// The decoded parts 2 to 5 of a compact JWE, with the IV length checked, and the encoded header as the AAD.
+    /// IV, ciphertext and tag are decoded into one buffer, `IV ‖ ciphertext ‖ tag`, the layout AES-GCM opens.
+    struct Encrypted {
+        var aad: UnsafeBufferPointer<UInt8>
+        var encryptedKey: [UInt8]
+        var combined: Data
+        var ivCount: Int
+        var ciphertextCount: Int
+
+        init(bytes: UnsafeBufferPointer<UInt8>, parts: [Range<Int>], encryption: ContentEncryption) throws(JOSEError) {
+            aad = UnsafeBufferPointer(rebasing: bytes[parts[0]])
+            let keyPart = UnsafeBufferPointer(rebasing: bytes[parts[1]])
+            encryptedKey = keyPart.isEmpty ? [] : try Base64.urlDecode(keyPart, what: "JWE part 2 (encrypted key)")
+            let sections = [
+                (UnsafeBufferPointer(rebasing: bytes[parts[2]]), "JWE part 3 (IV)"),
+                (UnsafeBufferPointer(rebasing: bytes[parts[3]]), "JWE part 4 (ciphertext)"),
+                (UnsafeBufferPointer(rebasing: bytes[parts[4]]), "JWE part 5 (tag)"),
+            ]
+            for (symbols, what) in sections where symbols.count % 4 == 1 {
+                throw Base64.error(.length, symbols: symbols, what: what)
+            }
+            let counts = sections.map { Base64.decodedCount($0.0.count) }
+            var combined = Data(count: counts.reduce(0, +))
+            let failure = combined.withUnsafeMutableBytes { output -> JOSEError? in
+                var offset = 0
+                for ((symbols, what), count) in zip(sections, counts) {
+                    do throws(Base64.DecodeFailure) {
+                        offset += try Base64.urlDecode(
+                            symbols, into: UnsafeMutableRawBufferPointer(rebasing: output[offset..<offset + count]))
+                    } catch {
+                        return Base64.error(error, symbols: symbols, what: what)
+                    }
+                }
+                return nil
+            }
+            if let failure { throw failure }
+            guard counts[0] == encryption.ivByteCount else {
+                throw JOSEError(
+                    .invalidIV,
+                    "JWE part 3 (IV) is \(counts[0]) bytes; \(encryption.rawValue) needs \(encryption.ivByteCount)")
+            }
+            self.combined = combined
+            ivCount = counts[0]
+            ciphertextCount = counts[1]
         }
 
-        let contentKey: SymmetricKey
-        switch key {
-        case .direct(let keys):
-            try requireEmpty(encryptedKey, algorithm: algorithm)
-            guard let directKey = keys[encryption] else {
-                throw JOSEError(.unexpectedEncryption, "no key is held for JWE \"enc\" \"\(encName)\"")
-            }
-            contentKey = directKey
-        case .rsaOAEP256(let privateKeyDER):
-            contentKey = try unwrapRSA(encryptedKey, privateKeyDER: privateKeyDER, encryption: encryption)
-        case .ecdhES(let privateKey, let derivation):
-            try requireEmpty(encryptedKey, algorithm: algorithm)
-            guard let epkValue = header["epk"] else {
-                throw JOSEError(.invalidHeader, "JWE header \"epk\" is missing for ECDH-ES")
-            }
-            guard case .object(let epkObject) = epkValue else {
-                throw JOSEError(.invalidHeader, "JWE header \"epk\" must be a JWK object")
-            }
-            let epk = try P256PublicJWK(jsonObject: epkObject)
-            var effective = derivation
-            if case .standard = derivation {
-                let partyU = try header.optionalString("apu").map { text throws(JOSEError) in
-                    try Base64.urlDecode(text, what: "JWE header \"apu\"")
-                }
-                let partyV = try header.optionalString("apv").map { text throws(JOSEError) in
-                    try Base64.urlDecode(text, what: "JWE header \"apv\"")
-                }
-                effective = .standard(partyUInfo: partyU ?? [], partyVInfo: partyV ?? [])
-            }
-            let secret = try agree(privateKey, with: epk.keyAgreementKey)
-            contentKey = try effective.contentKey(sharedSecret: secret, encryption: encryption)
+        /// Checks the tag, then decrypts. (Valid only while the buffer the AAD points into is.)
+        func open(with key: PreparedContentKey) throws(JOSEError) -> [UInt8] {
+            try key.open(
+                combined: combined, ivCount: ivCount, ciphertextCount: ciphertextCount, aad: UnsafeRawBufferPointer(aad)
+            )
         }
-        let plaintext = try encryption.open(
-            ciphertext: ciphertext, tag: tag, key: contentKey, iv: iv, aad: Array(parts[0]))
-        return Decrypted(header: header, encryption: encryption, plaintext: plaintext)
+    }
+
+    private static func agreedKey(
+        _ checked: CheckedHeader, privateKey: P256.KeyAgreement.PrivateKey, derivation: ECDHKeyDerivation
+    ) throws(JOSEError) -> SymmetricKey {
+        let header = checked.header
+        guard let epkValue = header["epk"] else {
+            throw JOSEError(.invalidHeader, "JWE header \"epk\" is missing for ECDH-ES")
+        }
+        guard case .object(let epkObject) = epkValue else {
+            throw JOSEError(.invalidHeader, "JWE header \"epk\" must be a JWK object")
+        }
+        let epk = try P256PublicJWK(jsonObject: epkObject)
+        var effective = derivation
+        if case .standard = derivation {
+            let partyU = try header.optionalString("apu").map { text throws(JOSEError) in
+                try Base64.urlDecode(text, what: "JWE header \"apu\"")
+            }
+            let partyV = try header.optionalString("apv").map { text throws(JOSEError) in
+                try Base64.urlDecode(text, what: "JWE header \"apv\"")
+            }
+            effective = .standard(partyUInfo: partyU ?? [], partyVInfo: partyV ?? [])
+        }
+        let secret = try agree(privateKey, with: epk.keyAgreementKey)
+        return try effective.contentKey(sharedSecret: secret, encryption: checked.encryption)
     }
 
     private static func requireEmpty(_ encryptedKey: [UInt8], algorithm: String) throws(JOSEError) {

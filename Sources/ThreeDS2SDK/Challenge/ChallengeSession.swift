@@ -7,7 +7,7 @@ import ThreeDS2Messages
 /// with the 10-second and overall timers, and presents screens.
 struct ChallengeSession {
     let acsURL: URL
-    let channel: SecureChannel
+    var channel: SecureChannel
     var machine: ChallengeStateMachine
     let emit: @Sendable (ClientEvent) -> Void
 
@@ -26,7 +26,7 @@ struct ChallengeSession {
             switch action {
             case .send(let request):
                 let counter = machine.sdkCounter - 1
-                let body: String
+                let body: [UInt8]
                 do {
                     body = try channel.encrypt(request, counter: counter)
                 } catch {
@@ -43,7 +43,7 @@ struct ChallengeSession {
                     do {
                         return .success(
                             try await transport.post(
-                                url: acsURL, body: Array(body.utf8), contentType: Self.requestContentType,
+                                url: acsURL, body: body, contentType: Self.requestContentType,
                                 timeout: limit))
                     } catch let error as TransportError {
                         return .failure(error)
@@ -84,7 +84,7 @@ struct ChallengeSession {
     /// Turns an HTTP response into a machine event. A JSON body may only be an Erro (any status: some ACSs send an
     /// Erro with HTTP 500); anything else must be a JWE that decrypts under the channel keys. A plaintext CRes is
     /// never accepted.
-    private func interpret(_ response: TransportResponse) -> ChallengeStateMachine.Event {
+    private mutating func interpret(_ response: TransportResponse) -> ChallengeStateMachine.Event {
         let firstByte = response.body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
         let isJSON = response.contentType?.lowercased().contains("json") == true || firstByte == UInt8(ascii: "{")
         if isJSON {
@@ -111,7 +111,7 @@ struct ChallengeSession {
             return .transportFailed("HTTP \(response.status) from the ACS")
         }
         do {
-            return .messageReceived(try channel.decrypt(String(decoding: response.body, as: UTF8.self)))
+            return .messageReceived(try channel.decrypt(response.body))
         } catch {
             return .responseUnreadable(error)
         }

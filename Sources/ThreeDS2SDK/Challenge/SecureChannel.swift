@@ -3,32 +3,38 @@ import ThreeDS2Messages
 
 /// The encrypted SDK–ACS channel, SDK side: CReqs encrypted with counter IVs, CRes decrypted with strict header
 /// checks. Key use and IVs follow ``ChannelKeys``; CRes IVs are whatever the ACS chose and are never judged.
+///
+/// The keys are checked and split, and the CReq header encoded, once per transaction (``JWE/DirectEncrypter``,
+/// ``JWE/DirectDecrypter``); the checks each message gets are the same as through ``JWE``.
 struct SecureChannel: Sendable {
     let acsTransID: String
     let requestEncryption: ContentEncryption
-    private let keys: ChannelKeys
+    private let encrypter: JWE.DirectEncrypter
+    private var decrypter: JWE.DirectDecrypter
 
-    init(sharedSecret: [UInt8], sdkReferenceNumber: String, acsTransID: String, requestEncryption: ContentEncryption) {
+    init(sharedSecret: [UInt8], sdkReferenceNumber: String, acsTransID: String, requestEncryption: ContentEncryption)
+        throws(JOSEError)
+    {
         self.acsTransID = acsTransID
         self.requestEncryption = requestEncryption
-        self.keys = ChannelKeys(sharedSecret: sharedSecret, sdkReferenceNumber: sdkReferenceNumber)
+        let keys = ChannelKeys(sharedSecret: sharedSecret, sdkReferenceNumber: sdkReferenceNumber)
+        encrypter = try JWE.DirectEncrypter(
+            key: keys.sdkToACS(requestEncryption), encryption: requestEncryption, keyID: acsTransID)
+        decrypter = try JWE.DirectDecrypter(
+            keys: keys.acsToSDKKeys, expecting: .init(keyID: .exactly(acsTransID), maxCompactBytes: 256 * 1024))
     }
 
     /// Encrypts a CReq whose `sdkCounterStoA` is `counter`.
-    func encrypt(_ request: JSONObject, counter: Int) throws(JOSEError) -> String {
-        try JWE.encrypt(
-            request.serializedBytes, to: .direct(keys.sdkToACS(requestEncryption)), encryption: requestEncryption,
-            keyID: acsTransID, iv: ChannelKeys.counterIV(counter, encryption: requestEncryption, fromSDK: true))
+    func encrypt(_ request: JSONObject, counter: Int) throws(JOSEError) -> [UInt8] {
+        try encrypter.encryptedBytes(
+            request.serializedBytes, iv: ChannelKeys.counterIV(counter, encryption: requestEncryption, fromSDK: true))
     }
 
     /// Decrypts a CRes (or an encrypted Erro). Any JOSE failure is a 302 naming the part or header.
-    func decrypt(_ compact: String) throws(ProtocolViolation) -> JSONObject {
+    mutating func decrypt(_ compact: [UInt8]) throws(ProtocolViolation) -> JSONObject {
         let plaintext: [UInt8]
         do {
-            plaintext = try JWE.decrypt(
-                compact, using: .direct(keys.acsToSDKKeys),
-                expecting: .init(keyID: .exactly(acsTransID), maxCompactBytes: 256 * 1024)
-            ).plaintext
+            plaintext = try decrypter.decrypt(bytes: compact).plaintext
         } catch {
             throw ProtocolViolation(
                 .decryptionFailure, detail: "Data Decryption Failure",

@@ -176,12 +176,17 @@ extension Transaction {
             threeDSServerTransID: parameters.threeDSServerTransactionID.lowercased(),
             acsTransID: parameters.acsTransactionID.lowercased(),
             sdkTransID: sdkTransactionID)
+        let channel: SecureChannel
+        do {
+            channel = try SecureChannel(
+                sharedSecret: secret, sdkReferenceNumber: context.configuration.sdkReferenceNumber,
+                acsTransID: identifiers.acsTransID, requestEncryption: .a128cbcHS256)
+        } catch {
+            throw SessionSetupFailure(code: "keyAgreement", message: "the channel keys could not be prepared: \(error)")
+        }
         return ChallengeSession(
             acsURL: url,
-            channel: SecureChannel(
-                sharedSecret: secret, sdkReferenceNumber: context.configuration.sdkReferenceNumber,
-                acsTransID: identifiers.acsTransID,
-                requestEncryption: .a128cbcHS256),
+            channel: channel,
             machine: ChallengeStateMachine(
                 builder: ChallengeRequestBuilder(
                     identifiers: identifiers, messageVersion: messageVersion.rawValue,

@@ -1,0 +1,103 @@
+import Crypto
+import Testing
+import ThreeDS2JOSE
+
+@Suite("Prepared dir encrypter and decrypter")
+struct DirectChannelTests {
+    private func key(_ encryption: ContentEncryption) -> SymmetricKey {
+        SymmetricKey(size: .init(bitCount: encryption.keyByteCount * 8))
+    }
+
+    @Test("byte for byte what JWE.encrypt writes, as a string or as bytes", arguments: ContentEncryption.allCases)
+    func sameOutput(encryption: ContentEncryption) throws {
+        let key = key(encryption)
+        let iv = [UInt8](repeating: 0x2A, count: encryption.ivByteCount)
+        let encrypter = try JWE.DirectEncrypter(key: key, encryption: encryption, keyID: "acs-1")
+        for length in [0, 1, 2, 3, 15, 16, 17, 1024] {
+            let plaintext = (0..<length).map { UInt8(truncatingIfNeeded: $0 * 7) }
+            let reference = try JWE.encrypt(plaintext, to: .direct(key), encryption: encryption, keyID: "acs-1", iv: iv)
+            #expect(try encrypter.encrypt(plaintext, iv: iv) == reference)
+            #expect(try encrypter.encryptedBytes(plaintext, iv: iv) == Array(reference.utf8))
+            let decrypted = try JWE.decrypt(reference, using: .direct([encryption: key]))
+            #expect(decrypted.plaintext == plaintext)
+        }
+        // Without an IV each message gets a fresh random one.
+        #expect(try encrypter.encrypt([1]) != encrypter.encrypt([1]))
+    }
+
+    @Test("the RFC 7520 §5.6 vector decrypts through the prepared decrypter too")
+    func knownAnswer() throws {
+        let vector = Vectors.entry("rfc7520_5_6_dir_a128gcm")
+        let key = SymmetricKey(data: try vector.bytes("key"))
+        var decrypter = try JWE.DirectDecrypter(
+            keys: [.a128gcm: key], expecting: .init(keyID: .exactly("77c7e2b8-6e13-45cf-8672-617b5b45243a")))
+        let compact = vector.string("compact")
+        let expected = Array(vector.string("plaintext_utf8").utf8)
+        #expect(try decrypter.decrypt(compact).plaintext == expected)
+        #expect(try decrypter.decrypt(bytes: Array(compact.utf8)).plaintext == expected)
+    }
+
+    @Test("every refusal of JWE.decrypt is a refusal here, with the same code", arguments: ContentEncryption.allCases)
+    func sameRefusals(encryption: ContentEncryption) throws {
+        let key = key(encryption)
+        let good = try JWE.encrypt(Array("hello".utf8), to: .direct(key), encryption: encryption, keyID: "k")
+        let parts = good.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        func replacing(_ index: Int, with value: String) -> String {
+            var copy = parts
+            copy[index] = value
+            return copy.joined(separator: ".")
+        }
+        let other = try JWE.encrypt([1], to: .direct(key), encryption: encryption, keyID: "other")
+        let bad: [String] = [
+            try tamper(good, part: 4), try tamper(good, part: 3), try tamper(good, part: 2), other,
+            replacing(0, with: Base64.urlEncode(#"{"alg":"dir","enc":"\#(encryption.rawValue)"}"#.utf8)),
+            replacing(0, with: Base64.urlEncode(#"{"alg":"RSA-OAEP-256","enc":"A128GCM","kid":"k"}"#.utf8)),
+            replacing(0, with: Base64.urlEncode(#"{"alg":"dir","enc":"A128GCM","kid":"k","zip":"DEF"}"#.utf8)),
+            replacing(1, with: "AAAA"), replacing(2, with: "AAAA"), replacing(3, with: parts[3] + "="),
+            replacing(4, with: "A"), parts.dropLast().joined(separator: "."), good + ".", "",
+        ]
+        let expectations = JWE.Expectations(keyID: .exactly("k"))
+        var decrypter = try JWE.DirectDecrypter(keys: [encryption: key], expecting: expectations)
+        for (index, compact) in bad.enumerated() {
+            // Alternate with a good message so that the remembered header is always the good one.
+            #expect(try decrypter.decrypt(good).plaintext == Array("hello".utf8))
+            let reference: JOSEError
+            do {
+                _ = try JWE.decrypt(compact, using: .direct([encryption: key]), expecting: expectations)
+                Issue.record("case \(index) was accepted by JWE.decrypt")
+                continue
+            } catch {
+                reference = error
+            }
+            let prepared = expectJOSEError(reference.code) { try decrypter.decrypt(bytes: Array(compact.utf8)) }
+            #expect(prepared?.detail == reference.detail, "case \(index)")
+        }
+    }
+
+    @Test("a remembered header never lets a message with another enc, or without a key for its enc, through")
+    func rememberedHeader() throws {
+        let cbc = key(.a128cbcHS256)
+        var decrypter = try JWE.DirectDecrypter(keys: [.a128cbcHS256: cbc], expecting: .init(keyID: .exactly("k")))
+        let first = try JWE.encrypt([1], to: .direct(cbc), encryption: .a128cbcHS256, keyID: "k")
+        #expect(try decrypter.decrypt(first).plaintext == [1])
+        let gcm = try JWE.encrypt([2], to: .direct(key(.a128gcm)), encryption: .a128gcm, keyID: "k")
+        expectJOSEError(.unexpectedEncryption) { try decrypter.decrypt(gcm) }
+        // The same header with another key's ciphertext: the tag check still runs.
+        let foreign = try JWE.encrypt([3], to: .direct(key(.a128cbcHS256)), encryption: .a128cbcHS256, keyID: "k")
+        expectJOSEError(.authenticationFailed) { try decrypter.decrypt(foreign) }
+        #expect(try decrypter.decrypt(first).plaintext == [1])
+    }
+
+    @Test("a key of the wrong length is refused when the encrypter or decrypter is made")
+    func keyLength() {
+        expectJOSEError(.invalidKey) {
+            try JWE.DirectEncrypter(key: SymmetricKey(size: .bits128), encryption: .a128cbcHS256)
+        }
+        expectJOSEError(.invalidKey) {
+            try JWE.DirectDecrypter(keys: [.a128gcm: SymmetricKey(size: .bits256)], expecting: .init())
+        }
+        expectJOSEError(.invalidIV) {
+            try JWE.DirectEncrypter(key: SymmetricKey(size: .bits128), encryption: .a128gcm).encrypt([1], iv: [0])
+        }
+    }
+}
