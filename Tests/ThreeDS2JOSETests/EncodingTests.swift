@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import ThreeDS2JOSE
 
@@ -10,6 +11,23 @@ struct Base64Tests {
         #expect(!text.contains("=") && !text.contains("+") && !text.contains("/"))
         #expect(try Base64.urlDecode(text) == bytes)
         #expect(try Base64.standardDecode(Base64.standardEncode(bytes)) == bytes)
+    }
+
+    @Test("base64url matches Foundation's base64 (alphabet swapped, padding dropped) for every 12-bit group")
+    func matchesFoundation() {
+        // Each 3-byte group holds two 12-bit values; together the groups cover all 4096 of them in both halves.
+        var bytes: [UInt8] = []
+        for value in 0..<4096 {
+            let chunk = value << 12 | (4095 - value)
+            bytes += [UInt8(chunk >> 16), UInt8(truncatingIfNeeded: chunk >> 8), UInt8(truncatingIfNeeded: chunk)]
+        }
+        for tail in 0...2 {
+            let input = Array(bytes.dropLast(tail))
+            let expected = Data(input).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+            #expect(Base64.urlEncode(input) == expected)
+        }
     }
 
     @Test(

@@ -114,8 +114,10 @@ func withBytes<R>(_ array: [UInt8], _ body: (UnsafeRawBufferPointer) throws(JOSE
 struct PreparedContentKey: Sendable {
     let encryption: ContentEncryption
     private let key: SymmetricKey
-    private let macKey: SymmetricKey
     private let aesKey: SymmetricKey
+    /// HMAC keyed once: each tag starts from a copy of this state (copy-on-write), so the key schedule of the MAC
+    /// is not redone per message.
+    private let keyedHMAC: HMAC<SHA256>
 
     init(_ key: SymmetricKey, for encryption: ContentEncryption) throws(JOSEError) {
         guard key.bitCount == encryption.keyByteCount * 8 else {
@@ -127,9 +129,14 @@ struct PreparedContentKey: Sendable {
         self.key = key
         switch encryption {
         case .a128cbcHS256:
-            (macKey, aesKey) = key.withUnsafeBytes { (SymmetricKey(data: $0[0..<16]), SymmetricKey(data: $0[16..<32])) }
+            let (macKey, aesKey) = key.withUnsafeBytes {
+                (SymmetricKey(data: $0[0..<16]), SymmetricKey(data: $0[16..<32]))
+            }
+            self.aesKey = aesKey
+            keyedHMAC = HMAC<SHA256>(key: macKey)
         case .a128gcm:
-            (macKey, aesKey) = (key, key)
+            aesKey = key
+            keyedHMAC = HMAC<SHA256>(key: key)  // unused: GCM authenticates itself
         }
     }
 
@@ -219,7 +226,7 @@ struct PreparedContentKey: Sendable {
     private func cbcTag(aad: UnsafeRawBufferPointer, iv: UnsafeRawBufferPointer, ciphertext: UnsafeRawBufferPointer)
         -> Data
     {
-        var hmac = HMAC<SHA256>(key: macKey)
+        var hmac = keyedHMAC
         hmac.update(data: aad)
         hmac.update(data: iv)
         hmac.update(data: ciphertext)
