@@ -117,7 +117,7 @@ struct PreparedContentKey: Sendable {
     private let aesKey: SymmetricKey
     /// HMAC keyed once: each tag starts from a copy of this state (copy-on-write), so the key schedule of the MAC
     /// is not redone per message.
-    private let keyedHMAC: HMAC<SHA256>
+    private let keyedHMAC: HMAC<SHA256>?
 
     init(_ key: SymmetricKey, for encryption: ContentEncryption) throws(JOSEError) {
         guard key.bitCount == encryption.keyByteCount * 8 else {
@@ -136,7 +136,7 @@ struct PreparedContentKey: Sendable {
             keyedHMAC = HMAC<SHA256>(key: macKey)
         case .a128gcm:
             aesKey = key
-            keyedHMAC = HMAC<SHA256>(key: key)  // unused: GCM authenticates itself
+            keyedHMAC = nil  // GCM authenticates itself
         }
     }
 
@@ -226,7 +226,7 @@ struct PreparedContentKey: Sendable {
     private func cbcTag(aad: UnsafeRawBufferPointer, iv: UnsafeRawBufferPointer, ciphertext: UnsafeRawBufferPointer)
         -> Data
     {
-        var hmac = keyedHMAC
+        var hmac = keyedHMAC ?? HMAC<SHA256>(key: key)
         hmac.update(data: aad)
         hmac.update(data: iv)
         hmac.update(data: ciphertext)
