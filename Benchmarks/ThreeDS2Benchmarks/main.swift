@@ -206,19 +206,14 @@ let cresGCMCiphertext = try Base64.urlDecode(cresGCMParts[3])
 let cresGCMTag = try Base64.urlDecode(cresGCMParts[4])
 let cresGCMAAD = Array(cresGCMParts[0].utf8)
 let expectCBC = JWE.Expectations(encryptions: [.a128cbcHS256], keyID: .exactly(acsTransID))
-let expectGCM = JWE.Expectations(encryptions: [.a128gcm], keyID: .exactly(acsTransID))
 
 // The SDK's channel prepares its keys and CReq header once per transaction (JWE.DirectEncrypter/DirectDecrypter),
 // sends counter IVs and works on HTTP body bytes; the one-shot JWE API checks and splits the key and builds the
 // header for every message, and works on strings. The floors seal with a fixed IV as well.
 let counterIVCBC = ChannelKeys.counterIV(1, encryption: .a128cbcHS256, fromSDK: true)
 let counterIVGCM = ChannelKeys.counterIV(1, encryption: .a128gcm, fromSDK: true)
-let cresCBCBytes = Array(cresCBC.utf8)
-let cresGCMBytes = Array(cresGCM.utf8)
 let channelEncrypterCBC = try JWE.DirectEncrypter(key: channelKey, encryption: .a128cbcHS256, keyID: acsTransID)
 var channelDecrypterCBC = try JWE.DirectDecrypter(keys: [.a128cbcHS256: channelKey], expecting: expectCBC)
-let channelEncrypterGCM = try JWE.DirectEncrypter(key: gcmKeyStoA, encryption: .a128gcm, keyID: acsTransID)
-var channelDecrypterGCM = try JWE.DirectDecrypter(keys: [.a128gcm: gcmKeyAtoS], expecting: expectGCM)
 
 func cbcPairFloor() throws {
     try cbcFloor(message, key: channelKey, aadLength: 100)
@@ -236,45 +231,55 @@ func gcmPairFloor() throws {
     blackHole(try AES.GCM.open(box, using: gcmKeyAtoS, authenticating: cresGCMAAD))
 }
 
-results.append(
-    try compare(
-        "CReq encrypt + CRes decrypt 1 KB, A128CBC-HS256", rounds: rounds, iterations: scaled(5000),
-        composite: {
-            blackHole(try channelEncrypterCBC.encryptedBytes(message, iv: counterIVCBC))
-            blackHole(try channelDecrypterCBC.decrypt(bytes: cresCBCBytes))
-        },
-        floor: cbcPairFloor))
-
-results.append(
-    try compare(
-        "CReq encrypt + CRes decrypt 1 KB, A128GCM", rounds: rounds, iterations: scaled(5000),
-        composite: {
-            blackHole(try channelEncrypterGCM.encryptedBytes(message, iv: counterIVGCM))
-            blackHole(try channelDecrypterGCM.decrypt(bytes: cresGCMBytes))
-        },
-        floor: gcmPairFloor))
-
-results.append(
-    try compare(
-        "  the same through one-shot JWE calls, CBC", rounds: rounds, iterations: scaled(5000),
-        composite: {
-            blackHole(
-                try JWE.encrypt(
-                    message, to: .direct(channelKey), encryption: .a128cbcHS256, keyID: acsTransID, iv: counterIVCBC))
-            blackHole(try JWE.decrypt(cresCBC, using: .direct([.a128cbcHS256: channelKey]), expecting: expectCBC))
-        },
-        floor: cbcPairFloor))
-
-results.append(
-    try compare(
-        "  the same through one-shot JWE calls, GCM", rounds: rounds, iterations: scaled(5000),
-        composite: {
-            blackHole(
-                try JWE.encrypt(
-                    message, to: .direct(gcmKeyStoA), encryption: .a128gcm, keyID: acsTransID, iv: counterIVGCM))
-            blackHole(try JWE.decrypt(cresGCM, using: .direct([.a128gcm: gcmKeyAtoS]), expecting: expectGCM))
-        },
-        floor: gcmPairFloor))
+struct ChannelCase {
+    let encryption: ContentEncryption
+    let sendKey: SymmetricKey
+    let receiveKey: SymmetricKey
+    let cres: String
+    let iv: [UInt8]
+    let floor: () throws -> Void
+}
+let channelCases = [
+    ChannelCase(
+        encryption: .a128cbcHS256, sendKey: channelKey, receiveKey: channelKey, cres: cresCBC, iv: counterIVCBC,
+        floor: cbcPairFloor),
+    ChannelCase(
+        encryption: .a128gcm, sendKey: gcmKeyStoA, receiveKey: gcmKeyAtoS, cres: cresGCM, iv: counterIVGCM,
+        floor: gcmPairFloor),
+]
+for item in channelCases {
+    let encrypter = try JWE.DirectEncrypter(key: item.sendKey, encryption: item.encryption, keyID: acsTransID)
+    var decrypter = try JWE.DirectDecrypter(
+        keys: [item.encryption: item.receiveKey],
+        expecting: JWE.Expectations(encryptions: [item.encryption], keyID: .exactly(acsTransID)))
+    let cresBytes = Array(item.cres.utf8)
+    results.append(
+        try compare(
+            "CReq encrypt + CRes decrypt 1 KB, \(item.encryption.rawValue)", rounds: rounds,
+            iterations: scaled(5000),
+            composite: {
+                blackHole(try encrypter.encryptedBytes(message, iv: item.iv))
+                blackHole(try decrypter.decrypt(bytes: cresBytes))
+            },
+            floor: item.floor))
+}
+for item in channelCases {
+    let expectations = JWE.Expectations(encryptions: [item.encryption], keyID: .exactly(acsTransID))
+    results.append(
+        try compare(
+            "  the same through one-shot JWE calls, \(item.encryption.rawValue)", rounds: rounds,
+            iterations: scaled(5000),
+            composite: {
+                blackHole(
+                    try JWE.encrypt(
+                        message, to: .direct(item.sendKey), encryption: item.encryption, keyID: acsTransID, iv: item.iv)
+                )
+                blackHole(
+                    try JWE.decrypt(
+                        item.cres, using: .direct([item.encryption: item.receiveKey]), expecting: expectations))
+            },
+            floor: item.floor))
+}
 
 // 5. ACS signed content: x5c chain of three certificates to the DS root, then the signature.
 let root = try CertificateAuthority.makeRoot(commonName: "Bench DS Root", key: .makeRSA())
