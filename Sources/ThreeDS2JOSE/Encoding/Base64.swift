@@ -74,18 +74,7 @@ public enum Base64 {
 
     /// Decodes strict base64url from a buffer of its ASCII bytes.
     static func urlDecode(_ symbols: UnsafeBufferPointer<UInt8>, what: String) throws(JOSEError) -> [UInt8] {
-        guard symbols.count % 4 != 1 else { throw error(.length, symbols: symbols, what: what) }
-        var failure: DecodeFailure?
-        let output = [UInt8](unsafeUninitializedCapacity: decodedCount(symbols.count)) { output, initialized in
-            do throws(DecodeFailure) {
-                initialized = try urlDecode(symbols, into: UnsafeMutableRawBufferPointer(output))
-            } catch {
-                failure = error
-                initialized = 0
-            }
-        }
-        if let failure { throw error(failure, symbols: symbols, what: what) }
-        return output
+        try decode(symbols, table: urlTable, what: what, encoding: "base64url")
     }
 
     /// Decodes strict, padded standard base64 (the `x5c` encoding).
@@ -227,21 +216,28 @@ public enum Base64 {
         -> [UInt8]
     {
         try symbols.withUnsafeBufferPointer { input throws(JOSEError) in
-            guard input.count % 4 != 1 else { throw error(.length, symbols: input, what: what, encoding: encoding) }
-            var failure: DecodeFailure?
-            let output = [UInt8](unsafeUninitializedCapacity: decodedCount(input.count)) { output, initialized in
-                do throws(DecodeFailure) {
-                    initialized = try table.withUnsafeBufferPointer { table throws(DecodeFailure) in
-                        try decode(input, into: UnsafeMutableRawBufferPointer(output), table: table)
-                    }
-                } catch {
-                    failure = error
-                    initialized = 0
-                }
-            }
-            if let failure { throw error(failure, symbols: input, what: what, encoding: encoding) }
-            return output
+            try decode(input, table: table, what: what, encoding: encoding)
         }
+    }
+
+    private static func decode(_ input: UnsafeBufferPointer<UInt8>, table: [UInt8], what: String, encoding: String)
+        throws(JOSEError)
+        -> [UInt8]
+    {
+        guard input.count % 4 != 1 else { throw error(.length, symbols: input, what: what, encoding: encoding) }
+        var failure: DecodeFailure?
+        let output = [UInt8](unsafeUninitializedCapacity: decodedCount(input.count)) { output, initialized in
+            do throws(DecodeFailure) {
+                initialized = try table.withUnsafeBufferPointer { table throws(DecodeFailure) in
+                    try decode(input, into: UnsafeMutableRawBufferPointer(output), table: table)
+                }
+            } catch {
+                failure = error
+                initialized = 0
+            }
+        }
+        if let failure { throw error(failure, symbols: input, what: what, encoding: encoding) }
+        return output
     }
 
     private static func decode(
