@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "ThreeDS2JOSE", targets: ["ThreeDS2JOSE"]),
         .library(name: "ThreeDS2Messages", targets: ["ThreeDS2Messages"]),
         .library(name: "ThreeDS2SDK", targets: ["ThreeDS2SDK"]),
+        .library(name: "ThreeDS2NIOTransport", targets: ["ThreeDS2NIOTransport"]),
+        .library(name: "ThreeDS2HTML", targets: ["ThreeDS2HTML"]),
         .library(name: "ThreeDS2TerminalUI", targets: ["ThreeDS2TerminalUI"]),
         .library(name: "ThreeDS2TestLab", targets: ["ThreeDS2TestLab"]),
         .executable(name: "threeds", targets: ["threeds"]),
@@ -43,25 +45,17 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
-        .systemLibrary(
-            name: "CLibXML2",
-            pkgConfig: "libxml-2.0",
-            providers: [.apt(["libxml2-dev"])]
-        ),
         .target(
             name: "ThreeDS2Messages",
             dependencies: ["ThreeDS2JOSE", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        // The core an app links: Foundation, swift-crypto, swift-certificates, swift-asn1 and swift-log only
+        // (checked by scripts/check-core-dependencies.sh).
         .target(
             name: "ThreeDS2SDK",
             dependencies: [
                 "ThreeDS2JOSE",
                 "ThreeDS2Messages",
-                "CLibXML2",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -69,9 +63,35 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Adapters around the core.
+        .target(
+            name: "ThreeDS2NIOTransport",
+            dependencies: [
+                "ThreeDS2SDK",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        // libxml2: Debian's through pkg-config on Linux; on Apple platforms the SDK's own `libxml2` module.
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        .target(
+            name: "ThreeDS2HTML",
+            dependencies: [
+                "ThreeDS2SDK",
+                .target(name: "CLibXML2", condition: .when(platforms: [.linux])),
+            ],
+            linkerSettings: [.linkedLibrary("xml2", .when(platforms: [.macOS, .iOS]))]
+        ),
         .target(
             name: "ThreeDS2TerminalUI",
-            dependencies: ["ThreeDS2SDK", "ThreeDS2Messages"]
+            dependencies: ["ThreeDS2SDK", "ThreeDS2Messages", "ThreeDS2HTML"]
         ),
         .target(
             name: "ThreeDS2TestLab",
@@ -79,6 +99,8 @@ let package = Package(
                 "ThreeDS2JOSE",
                 "ThreeDS2SDK",
                 "ThreeDS2Messages",
+                "ThreeDS2NIOTransport",
+                "ThreeDS2HTML",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -96,6 +118,7 @@ let package = Package(
             name: "threeds",
             dependencies: [
                 "ThreeDS2SDK",
+                "ThreeDS2NIOTransport",
                 "ThreeDS2TerminalUI",
                 "ThreeDS2JOSE",
                 "ThreeDS2Messages",
@@ -122,6 +145,7 @@ let package = Package(
                 "ThreeDS2JOSE",
                 "ThreeDS2Messages",
                 "ThreeDS2SDK",
+                "ThreeDS2NIOTransport",
                 "ThreeDS2TestLab",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -153,6 +177,8 @@ let package = Package(
             dependencies: [
                 "ThreeDS2TestSupport",
                 "ThreeDS2SDK",
+                "ThreeDS2NIOTransport",
+                "ThreeDS2HTML",
                 "ThreeDS2JOSE",
                 "ThreeDS2TestLab",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -167,10 +193,16 @@ let package = Package(
             dependencies: ["ThreeDS2Messages", "ThreeDS2JOSE", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(
+            name: "ThreeDS2HTMLTests",
+            dependencies: ["ThreeDS2HTML", "ThreeDS2SDK"]
+        ),
+        .testTarget(
             name: "ThreeDS2TerminalUITests",
             dependencies: [
                 "ThreeDS2TerminalUI",
                 "ThreeDS2SDK",
+                "ThreeDS2NIOTransport",
+                "ThreeDS2HTML",
                 "ThreeDS2Messages",
                 "ThreeDS2JOSE",
                 "ThreeDS2TestLab",
@@ -182,6 +214,8 @@ let package = Package(
             dependencies: [
                 "ThreeDS2TestSupport",
                 "ThreeDS2SDK",
+                "ThreeDS2NIOTransport",
+                "ThreeDS2HTML",
                 "ThreeDS2JOSE",
                 "ThreeDS2Messages",
                 "ThreeDS2TestLab",

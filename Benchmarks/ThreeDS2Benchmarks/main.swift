@@ -13,6 +13,7 @@ import Logging
 import SwiftASN1
 import ThreeDS2JOSE
 import ThreeDS2Messages
+import ThreeDS2NIOTransport
 import ThreeDS2SDK
 import ThreeDS2TestLab
 import X509
@@ -337,7 +338,7 @@ let exchangeIDs = TransactionIdentifiers(
     threeDSServerTransID: "8a880dc0-d2d2-4067-bcb1-b08d1690b26e", acsTransID: acsTransID,
     sdkTransID: "b2385523-a66c-4907-ac3c-91848e8c0067")
 let exchangeBuilder = ChallengeRequestBuilder(
-    identifiers: exchangeIDs, messageVersion: "2.2.0", requestorAppURL: "shop://checkout")
+    identifiers: exchangeIDs, messageVersion: .v2_2_0, requestorAppURL: "shop://checkout")
 let cresObject: JSONObject = [
     "threeDSServerTransID": .string(exchangeIDs.threeDSServerTransID), "acsTransID": .string(acsTransID),
     "sdkTransID": .string(exchangeIDs.sdkTransID),
@@ -356,7 +357,7 @@ let cresExchangeParts = cresExchange.split(separator: ".", omittingEmptySubseque
 let cresExchangeCiphertext = Data(try Base64.urlDecode(cresExchangeParts[3]))
 let cresExchangeIV = try Base64.urlDecode(cresExchangeParts[2])
 let cresExchangeBytes = Array(cresExchange.utf8)
-let expectation = ChallengeResponseExpectation(identifiers: exchangeIDs, messageVersion: "2.2.0", acsCounter: 1)
+let expectation = ChallengeResponseExpectation(identifiers: exchangeIDs, messageVersion: .v2_2_0, acsCounter: 1)
 let creqLength = try exchangeBuilder.request(counter: 1, answer: ChallengeAnswer(.submitText("123456"))).serializedBytes
     .count
 results.append(

@@ -17,8 +17,10 @@ public struct JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let inputTooLarge = Code("inputTooLarge")
         /// A base64url or base64 value is not in strict canonical form.
         public static let malformedBase64 = Code("malformedBase64")
-        /// A value is not well-formed JSON, or breaks a structural bound (nesting depth, duplicate member).
+        /// A value is not well-formed JSON, or breaks a structural bound (nesting depth).
         public static let malformedJSON = Code("malformedJSON")
+        /// A JSON object names the same member twice.
+        public static let duplicateMember = Code("duplicateMember")
         /// A compact serialization has the wrong number of parts, or a part that must be empty is not.
         public static let malformedCompactSerialization = Code("malformedCompactSerialization")
         /// A header member is missing or has the wrong type or value.

@@ -40,14 +40,12 @@ public struct ChallengeRequestBuilder: Sendable {
     /// The transaction identifiers.
     public let identifiers: TransactionIdentifiers
     /// The message version.
-    public let messageVersion: String
+    public let messageVersion: MessageVersion
     /// The 3DS Requestor app URL, sent in every CReq from 2.2.0 when set.
     public let requestorAppURL: String?
 
-    private var version: ProtocolVersion? { ProtocolVersion(messageVersion) }
-
     /// Creates a builder.
-    public init(identifiers: TransactionIdentifiers, messageVersion: String, requestorAppURL: String?) {
+    public init(identifiers: TransactionIdentifiers, messageVersion: MessageVersion, requestorAppURL: String?) {
         self.identifiers = identifiers
         self.messageVersion = messageVersion
         self.requestorAppURL = requestorAppURL
@@ -69,13 +67,13 @@ public struct ChallengeRequestBuilder: Sendable {
         var object: JSONObject = [
             "threeDSServerTransID": .string(identifiers.threeDSServerTransID),
             "acsTransID": .string(identifiers.acsTransID),
-            "messageType": .string("CReq"), "messageVersion": .string(messageVersion),
+            "messageType": .string("CReq"), "messageVersion": .string(messageVersion.rawValue),
             "sdkTransID": .string(identifiers.sdkTransID),
             "sdkCounterStoA": .string(Self.counterText(counter)),
         ]
-        let modern = version?.isAtLeast2_2 ?? false
-        let current = version?.isAtLeast2_3 ?? false
-        if modern, let requestorAppURL { object["threeDSRequestorAppURL"] = .string(requestorAppURL) }
+        if messageVersion.carriesRequestorAppURL, let requestorAppURL {
+            object["threeDSRequestorAppURL"] = .string(requestorAppURL)
+        }
         guard let answer else { return object }
         switch answer.action {
         case .submitText(let text):
@@ -110,7 +108,7 @@ public struct ChallengeRequestBuilder: Sendable {
             }
             object["challengeHTMLDataEntry"] = .string(formData)
         case .submitEmpty:
-            guard modern else {
+            guard messageVersion.allowsNoEntry else {
                 throw ProtocolViolation(
                     .invalidFormat, detail: "challengeNoEntry",
                     explanation: "an empty submission needs message version 2.2.0 or later")
@@ -119,9 +117,9 @@ public struct ChallengeRequestBuilder: Sendable {
         case .resend:
             object["resendChallenge"] = .string("Y")
         case .oobContinue:
-            object["oobContinue"] = current ? .string("01") : .bool(true)
+            object["oobContinue"] = messageVersion.oobContinueValue
         case .informationContinue:
-            guard current else {
+            guard messageVersion.hasInformationContinue else {
                 throw ProtocolViolation(
                     .invalidFormat, detail: "infoContinueIndicator",
                     explanation: "information screens need message version 2.3.1")
@@ -130,12 +128,10 @@ public struct ChallengeRequestBuilder: Sendable {
         case .cancel:
             object["challengeCancel"] = .string("01")
         }
-        if askedWhitelisting, modern, answer.action != .cancel, let choice = answer.whitelisting {
-            if current {
-                object["trustListDataEntry"] = .string(choice ? "01" : "02")
-            } else {
-                object["whitelistingDataEntry"] = .string(choice ? "Y" : "N")
-            }
+        if askedWhitelisting, let question = messageVersion.trustQuestion, answer.action != .cancel,
+            let choice = answer.whitelisting
+        {
+            object[question.entryField] = .string(question.entryValue(choice))
         }
         return object
     }

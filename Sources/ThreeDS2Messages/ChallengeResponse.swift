@@ -14,7 +14,7 @@ public struct ChallengeResponseExpectation: Sendable, Hashable {
     /// The transaction identifiers every CRes must carry.
     public var identifiers: TransactionIdentifiers
     /// The message version of the transaction.
-    public var messageVersion: String
+    public var messageVersion: MessageVersion
     /// The expected `acsCounterAtoS`, 0…255.
     public var acsCounter: Int
     /// IDs of the message extensions the SDK recognises.
@@ -22,7 +22,7 @@ public struct ChallengeResponseExpectation: Sendable, Hashable {
 
     /// Creates the expectation.
     public init(
-        identifiers: TransactionIdentifiers, messageVersion: String, acsCounter: Int,
+        identifiers: TransactionIdentifiers, messageVersion: MessageVersion, acsCounter: Int,
         recognisedExtensions: Set<String> = []
     ) {
         self.identifiers = identifiers
@@ -74,7 +74,7 @@ public enum ChallengeResponseValidator {
             }
         }
         let version = try reader.string("messageVersion") ?? ""
-        guard version == expectation.messageVersion else {
+        guard version == expectation.messageVersion.rawValue else {
             // Table A.4 files a version that differs from the transaction's under 203 (GuavaPay does the same).
             throw .invalid("messageVersion", "was \(version), expected \(expectation.messageVersion)")
         }
@@ -104,7 +104,7 @@ public enum ChallengeResponseValidator {
             }
             return .final(transStatus: status)
         }
-        return .screen(try screen(reader, version: version))
+        return .screen(try screen(reader, version: expectation.messageVersion))
     }
 
     private static func validateExtensions(_ value: JSONValue?, recognised: Set<String>) throws(ProtocolViolation) {
@@ -138,13 +138,13 @@ public enum ChallengeResponseValidator {
         }
     }
 
-    private static func screen(_ reader: FieldReader, version: String) throws(ProtocolViolation) -> ChallengeScreen {
+    private static func screen(_ reader: FieldReader, version: MessageVersion) throws(ProtocolViolation)
+        -> ChallengeScreen
+    {
         guard let uiTypeValue = try reader.string("acsUiType"), !uiTypeValue.isEmpty else {
             throw .missing("acsUiType")
         }
-        guard let uiType = UIType(rawValue: uiTypeValue), let protocolVersion = ProtocolVersion(version),
-            uiType.isDefined(in: protocolVersion)
-        else {
+        guard let uiType = UIType(rawValue: uiTypeValue), version.defines(uiType) else {
             throw .invalid("acsUiType", "was \(uiTypeValue), not a UI type of version \(version)")
         }
         let header = try reader.text("challengeInfoHeader", max: 45)
@@ -160,8 +160,9 @@ public enum ChallengeResponseValidator {
         if let resend = reader.object["resendInformationLabel"], resend == .string("") {
             throw .invalid("resendInformationLabel", "is empty")
         }
-        let whitelistingName = protocolVersion.isAtLeast2_3 ? "trustListInfoText" : "whitelistingInfoText"
-        let whitelisting = protocolVersion.isAtLeast2_2 ? try reader.text(whitelistingName, max: 64) : nil
+        let whitelisting = try version.trustQuestion.flatMap { question throws(ProtocolViolation) in
+            try reader.text(question.textField, max: 64)
+        }
 
         var options: [SelectOption] = []
         var html: String?
@@ -200,7 +201,7 @@ public enum ChallengeResponseValidator {
         }
         var oobAppURL: String?
         var oobAppLabel: String?
-        if protocolVersion.isAtLeast2_3 {
+        if version.hasOOBAppURL {
             oobAppURL = try reader.text("oobAppURL", max: 256)
             if let url = oobAppURL, !isHTTPSURL(url) { throw .invalid("oobAppURL", "is not an https URL") }
             oobAppLabel = try reader.text("oobAppLabel", max: 45)

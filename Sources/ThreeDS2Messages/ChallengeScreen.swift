@@ -15,14 +15,6 @@ public enum UIType: String, Sendable, Hashable, CaseIterable {
     /// 07: an information screen (2.3.1).
     case information = "07"
 
-    /// Whether the type exists in the given version.
-    public func isDefined(in version: ProtocolVersion) -> Bool {
-        switch self {
-        case .htmlOutOfBand, .information: version.isAtLeast2_3
-        default: true
-        }
-    }
-
     /// Whether the ACS sends HTML for this type.
     public var isHTML: Bool { self == .html || self == .htmlOutOfBand }
 }
@@ -93,7 +85,7 @@ public struct ChallengeScreen: Sendable, Hashable {
     /// The UI type.
     public let uiType: UIType
     /// The message version of the transaction.
-    public let messageVersion: String
+    public let messageVersion: MessageVersion
     /// The challenge information header.
     public let header: String?
     /// The challenge information text (`\n` is a line break).
@@ -150,5 +142,5 @@ public struct ChallengeScreen: Sendable, Hashable {
     }
 
     /// Whether a submission with nothing entered is allowed for this screen's version (`challengeNoEntry`).
-    public var allowsEmptySubmission: Bool { ProtocolVersion(messageVersion)?.isAtLeast2_2 ?? false }
+    public var allowsEmptySubmission: Bool { messageVersion.allowsNoEntry }
 }

@@ -29,7 +29,7 @@ public struct ErrorMessage: Sendable, Hashable {
     public var errorDetail: String
     /// The type of the message in error, when known (`CRes`, `CReq`, …).
     public var errorMessageType: String?
-    /// The message version.
+    /// The message version, as sent: an Erro from the ACS may carry a version the SDK does not speak.
     public var messageVersion: String
     /// The 3DS Server transaction ID, when known.
     public var threeDSServerTransID: String?
@@ -40,6 +40,9 @@ public struct ErrorMessage: Sendable, Hashable {
     /// The DS transaction ID, when known (the SDK never knows it).
     public var dsTransID: String?
 
+    /// The error code as a type, when it is one the SDK knows (``errorCode`` keeps the text as received).
+    public var code: ProtocolErrorCode? { ProtocolErrorCode(rawValue: errorCode) }
+
     /// The Erro the SDK sends about a violation in a message of `messageType`.
     ///
     /// - Parameters:
@@ -49,14 +52,14 @@ public struct ErrorMessage: Sendable, Hashable {
     ///   - messageVersion: The transaction's version.
     public init(
         sdkViolation violation: ProtocolViolation, messageType: String, identifiers: TransactionIdentifiers,
-        messageVersion: String
+        messageVersion: MessageVersion
     ) {
         errorCode = violation.code.rawValue
         errorComponent = "C"
         errorDescription = violation.code.standardDescription
         errorDetail = violation.detail
         errorMessageType = messageType
-        self.messageVersion = messageVersion
+        self.messageVersion = messageVersion.rawValue
         threeDSServerTransID = identifiers.threeDSServerTransID
         acsTransID = identifiers.acsTransID
         sdkTransID = identifiers.sdkTransID

@@ -1,8 +1,8 @@
 import Foundation
 import ThreeDS2Messages
-import ThreeDS2SDK
+public import ThreeDS2SDK
 
-/// Draws a ``ScreenState`` as terminal lines: text wrapped to the width, every control labelled in words, focus
+/// Draws a ``ChallengeFormState`` as terminal lines: text wrapped to the width, every control labelled in words, focus
 /// shown by a `›` marker (and reverse video when colour is on), masked code entry, colours from the customization.
 public struct LayoutRenderer: Sendable {
     /// The terminal width.
@@ -23,7 +23,7 @@ public struct LayoutRenderer: Sendable {
     }
 
     /// The lines for a state.
-    public func lines(_ state: ScreenState) -> [String] {
+    public func lines(_ state: ChallengeFormState) -> [String] {
         let layout = state.layout
         let ui = layout.customization
         let strings = layout.strings
@@ -145,7 +145,7 @@ public struct LayoutRenderer: Sendable {
 
     /// An image inline (iTerm2 protocol) when the terminal draws images and it was loaded; its alternative text
     /// otherwise.
-    private func image(_ reference: ImageReference, _ state: ScreenState) -> String {
+    private func image(_ reference: ImageReference, _ state: ChallengeFormState) -> String {
         if inlineImages, !plain, let bytes = state.images[reference.url] {
             return "\u{1B}]1337;File=inline=1;height=2;preserveAspectRatio=1:\(Data(bytes).base64EncodedString())\u{07}"
         }

@@ -3,8 +3,10 @@ import Synchronization
 
 #if canImport(Glibc)
     import Glibc
+    private let systemWrite = Glibc.write
 #elseif canImport(Darwin)
     import Darwin
+    private let systemWrite = Darwin.write
 #endif
 
 /// Raw keyboard input and window size for the full-screen renderer. Input is read on its own thread with
@@ -62,7 +64,7 @@ final class TerminalIO: Sendable {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeMutableBytes {
-                Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset)
+                systemWrite(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset)
             }
             if written <= 0 { return }
             offset += written

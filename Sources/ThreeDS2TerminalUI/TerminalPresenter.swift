@@ -1,5 +1,6 @@
 public import Foundation
 import Synchronization
+import ThreeDS2HTML
 public import ThreeDS2Messages
 public import ThreeDS2SDK
 
@@ -54,10 +55,11 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
 
     /// Shows a screen and returns the cardholder's answer.
     public func present(_ screen: ChallengeScreen) async -> ChallengeAnswer {
-        let layout = ChallengeLayout(screen: screen, customization: customization, strings: strings)
+        let state = ChallengeFormState(
+            screen: screen, customization: customization, strings: strings, htmlReader: LibXML2FormReader())
         switch mode {
-        case .fullScreen: return await fullScreen(layout)
-        case .line, .plain: return await lineMode(layout)
+        case .fullScreen: return await fullScreen(state)
+        case .line, .plain: return await lineMode(state)
         }
     }
 
@@ -81,7 +83,7 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
     /// Ends the processing line.
     public func hide() {}
 
-    private func fullScreen(_ layout: ChallengeLayout) async -> ChallengeAnswer {
+    private func fullScreen(_ initial: ChallengeFormState) async -> ChallengeAnswer {
         let terminal = io.withLock { current -> TerminalIO in
             if let current { return current }
             let created = TerminalIO()
@@ -90,8 +92,8 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
             current = created
             return created
         }
-        var state = ScreenState(layout: layout)
-        state.images = await loadImages(layout)
+        var state = initial
+        state.images = await loadImages(state.layout)
         draw(state)
         for await event in terminal.events {
             switch event {
@@ -119,86 +121,78 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
         return images
     }
 
-    private func draw(_ state: ScreenState) {
+    private func draw(_ state: ChallengeFormState) {
         let size = TerminalIO.size
         let lines = LayoutRenderer(width: size.columns, style: TerminalStyle(depth: depth), inlineImages: inlineImages)
             .lines(state)
         TerminalIO.write("\u{1B}[H\u{1B}[2J" + lines.prefix(max(1, size.rows - 1)).joined(separator: "\r\n"))
     }
 
-    private func lineMode(_ layout: ChallengeLayout) async -> ChallengeAnswer {
-        let state = ScreenState(layout: layout)
+    /// Line mode: the screen printed once, then questions line by line, each turned into form actions. When the
+    /// form state refuses an answer, its note is printed and the question asked again.
+    private func lineMode(_ initial: ChallengeFormState) async -> ChallengeAnswer {
+        var state = initial
+        let screen = state.screen
         let renderer = LayoutRenderer(
             width: TerminalIO.size.columns, style: TerminalStyle(depth: depth), plain: mode == .plain)
         print(renderer.lines(state).joined(separator: "\n"))
-        var trust: Bool?
-        if let question = layout.screen.whitelistingText {
-            trust = await prompt("\(question) [\(strings[.yes])/\(strings[.no])]: ").map {
-                ["y", "j", "o", "s", "は"].contains($0.lowercased().prefix(1))
+        if let question = screen.whitelistingText {
+            if let line = await prompt("\(question) [\(strings[.yes])/\(strings[.no])]: ") {
+                _ = state.apply(.setTrust(["y", "j", "o", "s", "は"].contains(line.lowercased().prefix(1))))
             }
         }
         let cancelWord = "'\(strings[.cancel].lowercased())'"
-        let answer: ChallengeAnswer
-        switch layout.screen.uiType {
+        while true {
+            let question: String
+            switch screen.uiType {
+            case .text:
+                let resend = screen.resendLabel.map { ", 'resend' (\($0))" } ?? ""
+                question = "\(screen.infoLabel ?? strings[.codeField])\(resend), or \(cancelWord): "
+            case .singleSelect, .multiSelect:
+                for (number, option) in screen.options.enumerated() { print("  \(number + 1). \(option.label)") }
+                question = "Number\(screen.uiType == .multiSelect ? "s (comma-separated)" : ""), or \(cancelWord): "
+            case .outOfBand, .information:
+                if let url = screen.oobAppURL { print("\(screen.oobAppLabel ?? strings[.openApp]): \(url)") }
+                let label = screen.oobContinueLabel ?? screen.infoContinueLabel ?? strings[.continueButton]
+                question = "Enter: \(label), or \(cancelWord): "
+            case .html, .htmlOutOfBand:
+                question = "field=value&… then the button (e.g. 'otp=123456 Verify'), or \(cancelWord): "
+            }
+            guard let line = await prompt(question, masked: screen.uiType == .text), !isCancel(line) else {
+                return ChallengeAnswer(.cancel)
+            }
+            if let answer = lineAnswer(line, state: &state) { return answer }
+            print("(!) \(state.note ?? strings[.genericError])")
+        }
+    }
+
+    /// The form actions one typed line stands for.
+    private func lineAnswer(_ line: String, state: inout ChallengeFormState) -> ChallengeAnswer? {
+        let screen = state.screen
+        switch screen.uiType {
         case .text:
-            let resend = layout.screen.resendLabel.map { ", 'resend' (\($0))" } ?? ""
-            guard
-                let line = await prompt(
-                    "\(layout.screen.infoLabel ?? strings[.codeField])\(resend), or \(cancelWord): ", masked: true),
-                !isCancel(line)
-            else {
-                return ChallengeAnswer(.cancel)
-            }
-            if line == "resend", layout.screen.resendLabel != nil { return ChallengeAnswer(.resend) }
-            answer = ChallengeAnswer(line.isEmpty ? .submitEmpty : .submitText(line))
+            if line == "resend", screen.resendLabel != nil { return state.apply(.resend) }
+            _ = state.apply(.setEntry(line))
+            return state.apply(.submit())
         case .singleSelect, .multiSelect:
-            for (number, option) in layout.screen.options.enumerated() { print("  \(number + 1). \(option.label)") }
-            guard
-                let line = await prompt(
-                    "Number\(layout.screen.uiType == .multiSelect ? "s (comma-separated)" : ""), or \(cancelWord): "),
-                !isCancel(line)
-            else {
-                return ChallengeAnswer(.cancel)
-            }
             let picked = Set(line.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) })
-            answer = ChallengeAnswer(
-                .submitSelection(
-                    layout.screen.options.enumerated().filter { picked.contains($0.offset + 1) }.map(\.element.key)))
+            let keys = screen.options.enumerated().filter { picked.contains($0.offset + 1) }.map(\.element.key)
+            _ = state.apply(.select(keys))
+            return state.apply(.submit())
         case .outOfBand, .information:
-            if let url = layout.screen.oobAppURL { print("\(layout.screen.oobAppLabel ?? strings[.openApp]): \(url)") }
-            guard
-                let line = await prompt(
-                    "Enter: \(layout.screen.oobContinueLabel ?? layout.screen.infoContinueLabel ?? strings[.continueButton]), or \(cancelWord): "
-                ), !isCancel(line)
-            else {
-                return ChallengeAnswer(.cancel)
-            }
-            if layout.screen.uiType == .outOfBand, let info = layout.screen.additionalInfo { print(info) }
-            answer = ChallengeAnswer(layout.screen.uiType == .information ? .informationContinue : .oobContinue)
+            if screen.uiType == .outOfBand, let info = screen.additionalInfo { print(info) }
+            return state.apply(.continueChallenge)
         case .html, .htmlOutOfBand:
-            guard
-                let line = await prompt("field=value&… then the button (e.g. 'otp=123456 Verify'), or \(cancelWord): "),
-                !isCancel(line)
-            else {
-                return ChallengeAnswer(.cancel)
-            }
             let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
             var fields: [String: String] = [:]
             for pair in (parts.first ?? "").split(separator: "&") {
                 let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
                 if kv.count == 2 { fields[kv[0]] = kv[1] }
             }
-            do {
-                answer = ChallengeAnswer(
-                    .submitHTML(
-                        try (state.form ?? HTMLForm(html: "")).submission(
-                            fields: fields, button: parts.count > 1 ? parts[1] : nil)))
-            } catch {
-                print("(!) \(error)")
-                return ChallengeAnswer(.cancel)
-            }
+            _ = state.apply(.setHTMLFields(fields))
+            if state.note != nil { return nil }
+            return state.apply(.submit(button: parts.count > 1 ? parts[1] : nil))
         }
-        return ChallengeAnswer(answer.action, whitelisting: trust)
     }
 
     private func isCancel(_ line: String) -> Bool {

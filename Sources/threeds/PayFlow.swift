@@ -2,7 +2,9 @@ import Foundation
 import Logging
 import ThreeDS2JOSE
 import ThreeDS2Messages
+import ThreeDS2NIOTransport
 import ThreeDS2SDK
+import ThreeDS2TestLab
 
 /// The outcome of one payment, as `--json` prints it.
 struct PaymentResult {
@@ -94,7 +96,7 @@ struct PayFlow {
         switch outcome {
         case .completed(let status): result.transStatus = status
         case .protocolError(let message): result.error = message
-        case .runtimeError(let code, let message): result.runtimeError = (code, message)
+        case .runtimeError(let failure): result.runtimeError = (failure.code.rawValue, failure.message)
         case .cancelled, .timedOut: break
         }
         return result

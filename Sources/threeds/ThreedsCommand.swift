@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import ThreeDS2JOSE
+import ThreeDS2NIOTransport
 import ThreeDS2SDK
 import ThreeDS2TerminalUI
 import ThreeDS2TestLab
@@ -51,7 +52,7 @@ func terminalPresenter(
     return TerminalPresenter(
         mode: mode, customization: demoCustomizations[appearance] ?? demoCustomization,
         strings: SDKStrings(locale: Locale(identifier: locale ?? "en_US")),
-        imageLoader: ChallengeImageLoader(fetcher: images))
+        imageLoader: ChallengeImageLoader(transport: images))
 }
 
 /// The appearance option: `default`, `dark` or `monochrome`.
@@ -174,7 +175,6 @@ struct Pay: AsyncParsableCommand {
                 id: dsID, encryptionKey: try readFile(dsCert), keyID: dsKeyID,
                 rootCertificates: try dsRoot.map(readFile).joined(separator: "\n")))
         let tlsRoots = try tlsRoot.map(readFile)
-        if !tlsRoots.isEmpty { config.tlsTrustRootsPEM = tlsRoots.joined(separator: "\n") }
         config.allowsPlainHTTPLoopback = allowHTTP
         guard let serverURL = URL(string: server) else { throw ValidationError("--server must be a URL") }
         let transport = try HTTPClientTransport(additionalTrustRootsPEM: tlsRoots)

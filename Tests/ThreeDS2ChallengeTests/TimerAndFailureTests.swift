@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 import ThreeDS2JOSE
 import ThreeDS2Messages
+import ThreeDS2NIOTransport
 import ThreeDS2SDK
 import ThreeDS2TestLab
 
@@ -26,8 +27,8 @@ final class SilentPresenter: ChallengePresenter, Sendable {
 
 /// A transport that fails every request.
 struct BrokenTransport: ChallengeTransport {
-    func post(url: URL, body: [UInt8], contentType: String, timeout: Duration) async throws -> TransportResponse {
-        throw TransportError("connection refused (test)")
+    func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
+        throw TransportError(.connectionFailed, "connection refused (test)")
     }
 }
 
@@ -158,10 +159,10 @@ struct TimerAndFailureTests {
         }
         let outcome = try await transaction.challenge(
             parameters, presenter: ScriptedPresenter(answers: [.text("123456")]), transport: transport)
-        guard case .runtimeError(let code, let message) = outcome else {
+        guard case .runtimeError(let failure) = outcome else {
             Issue.record("expected a runtime error, got \(outcome)"); return
         }
-        #expect(code == "signedContent" && message.contains("untrustedCertificateChain"))
+        #expect(failure.code == .signedContent && failure.message.contains("untrustedCertificateChain"))
         #expect(try #require(await lab.acsRecord(acsTransID: parameters.acsTransactionID)).requests.isEmpty)
         #expect(transaction.isClosed)
         try await transport.shutdown()
@@ -190,7 +191,10 @@ struct TimerAndFailureTests {
         let (_, transaction, parameters, transport) = try await prepare(.text, lab: lab)
         let outcome = try await transaction.challenge(
             parameters, presenter: ScriptedPresenter(answers: []), transport: BrokenTransport())
-        #expect(outcome == .runtimeError(code: "transport", message: "connection refused (test)"))
+        #expect(
+            outcome
+                == .runtimeError(
+                    ChallengeFailure(.transport, "connection refused (test)", transportCode: .connectionFailed)))
         try await transport.shutdown()
     }
 
@@ -239,7 +243,7 @@ struct ImageTests {
     func loading() async throws {
         let lab = try await LabPool.shared.lab()
         let transport = try lab.makeTransport()
-        let loader = ChallengeImageLoader(fetcher: transport)
+        let loader = ChallengeImageLoader(transport: transport)
         let base = lab.baseURL.absoluteString + "/images/"
         let issuer = ImageReference(url: base + "issuer-high.png", alternativeText: "issuer")
         let first = try #require(await loader.image(for: issuer))

@@ -80,11 +80,17 @@ struct JSONTests {
     @Test(
         "rejects malformed or dangerous JSON",
         arguments: [
-            #"{"a":1,"a":2}"#, #"{"a":1,}"#, "[1,]", #"{"a" 1}"#, "01", "1.", "-", "1e", "tru", #""\x""#,
+            #"{"a":1,}"#, "[1,]", #"{"a" 1}"#, "01", "1.", "-", "1e", "tru", #""\x""#,
             "\"a\u{01}b\"", #""\ud83d""#, #""\ude00""#, "{} x", "", "[", #"{"a":1"#, "'a'", "NaN",
         ])
     func rejects(text: String) {
         expectJOSEError(.malformedJSON) { try JSONParser().parse(text) }
+    }
+
+    @Test("a repeated member name is its own error code, at any depth")
+    func duplicateMembers() {
+        expectJOSEError(.duplicateMember) { try JSONParser().parse(#"{"a":1,"a":2}"#) }
+        expectJOSEError(.duplicateMember) { try JSONParser().parse(#"{"x":{"b":[],"b":null}}"#) }
     }
 
     @Test("rejects invalid UTF-8 inside strings")

@@ -206,7 +206,7 @@ struct JWETests {
             try JWE.decrypt(emptyHeader.joined(separator: "."), using: decryptionKey)
         }
         expectJOSEError(.invalidHeader) { try JWE.decrypt(rewriteHeader(compact, "[1]"), using: decryptionKey) }
-        expectJOSEError(.malformedJSON) {
+        expectJOSEError(.duplicateMember) {
             try JWE.decrypt(
                 rewriteHeader(compact, #"{"alg":"dir","alg":"dir","enc":"A128CBC-HS256"}"#), using: decryptionKey)
         }

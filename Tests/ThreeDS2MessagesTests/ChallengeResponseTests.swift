@@ -26,7 +26,8 @@ func expectViolation(
     do {
         _ = try ChallengeResponseValidator.validate(
             object,
-            expecting: ChallengeResponseExpectation(identifiers: ids, messageVersion: version, acsCounter: counter))
+            expecting: ChallengeResponseExpectation(
+                identifiers: ids, messageVersion: MessageVersion(version)!, acsCounter: counter))
         Issue.record("expected \(code.rawValue) \(detail), the CRes was accepted", sourceLocation: sourceLocation)
     } catch {
         #expect(error.code == code, sourceLocation: sourceLocation)
@@ -36,7 +37,9 @@ func expectViolation(
 
 func validate(_ object: JSONObject, version: String = "2.2.0") throws -> ChallengeResponse {
     try ChallengeResponseValidator.validate(
-        object, expecting: ChallengeResponseExpectation(identifiers: ids, messageVersion: version, acsCounter: 0))
+        object,
+        expecting: ChallengeResponseExpectation(
+            identifiers: ids, messageVersion: MessageVersion(version)!, acsCounter: 0))
 }
 
 @Suite("CRes validation")
@@ -242,7 +245,7 @@ struct ChallengeResponseTests {
 @Suite("CReq building")
 struct ChallengeRequestTests {
     func builder(_ version: String, url: String? = "app://x") -> ChallengeRequestBuilder {
-        ChallengeRequestBuilder(identifiers: ids, messageVersion: version, requestorAppURL: url)
+        ChallengeRequestBuilder(identifiers: ids, messageVersion: MessageVersion(version)!, requestorAppURL: url)
     }
 
     @Test("the first CReq carries only the identifiers, type, version, counter and (2.2.0+) the app URL")
@@ -320,7 +323,7 @@ struct ChallengeRequestTests {
     func errorMessages() throws {
         let sent = ErrorMessage(
             sdkViolation: ProtocolViolation(.invalidFormat, detail: "acsHTML"), messageType: "CRes", identifiers: ids,
-            messageVersion: "2.2.0")
+            messageVersion: .v2_2_0)
         #expect(sent.json["errorComponent"] == .string("C") && sent.json["messageType"] == .string("Erro"))
         #expect(try ErrorMessage(json: sent.json) == sent)
         var missing = sent.json

@@ -8,9 +8,35 @@ private let identifiers = TransactionIdentifiers(
     threeDSServerTransID: "8a880dc0-d2d2-4067-bcb1-b08d1690b26e", acsTransID: "d7c1ee99-9478-44a6-b1f2-391e29c6b340",
     sdkTransID: "b2385523-a66c-4907-ac3c-91848e8c0067")
 
-private func machine(_ version: String = "2.2.0") -> ChallengeStateMachine {
-    ChallengeStateMachine(
-        builder: ChallengeRequestBuilder(identifiers: identifiers, messageVersion: version, requestorAppURL: nil))
+/// The shared secret both ends of the test channel agree on.
+private let sharedSecret = [UInt8](repeating: 7, count: 32)
+private let sdkReference = "3DS_LOA_SDK_TEST_000000_00001"
+
+private func machine(_ version: MessageVersion = .v2_2_0) -> ChallengeStateMachine {
+    let channel = try! SecureChannel(
+        sharedSecret: sharedSecret, sdkReferenceNumber: sdkReference, acsTransID: identifiers.acsTransID,
+        requestEncryption: .a128cbcHS256)
+    return ChallengeStateMachine(
+        builder: ChallengeRequestBuilder(identifiers: identifiers, messageVersion: version, requestorAppURL: nil),
+        channel: channel)
+}
+
+/// A CRes as the ACS sends it: a compact JWE under the ACS-to-SDK key.
+private func encrypted(_ object: JSONObject, counter: Int, encryption: ContentEncryption = .a128cbcHS256) throws
+    -> TransportResponse
+{
+    try encrypted(bytes: object.serializedBytes, counter: counter, encryption: encryption)
+}
+
+private func encrypted(bytes: [UInt8], counter: Int, encryption: ContentEncryption = .a128cbcHS256) throws
+    -> TransportResponse
+{
+    let keys = ChannelKeys(sharedSecret: sharedSecret, sdkReferenceNumber: sdkReference)
+    let compact = try JWE.encrypt(
+        bytes, to: .direct(keys.acsToSDK(encryption)), encryption: encryption,
+        keyID: identifiers.acsTransID,
+        iv: ChannelKeys.counterIV(counter, encryption: encryption, fromSDK: false))
+    return TransportResponse(status: 200, contentType: "application/jose", body: Array(compact.utf8))
 }
 
 private func cres(counter: Int, final status: String? = nil, _ extra: [String: JSONValue] = [:]) -> JSONObject {
@@ -35,7 +61,7 @@ private func cres(counter: Int, final status: String? = nil, _ extra: [String: J
 }
 
 private extension ChallengeStateMachine.Action {
-    var sent: JSONObject? { if case .send(let object) = self { return object } else { return nil } }
+    var sent: JSONObject? { if case .send(let sent) = self { return sent.request } else { return nil } }
     var screen: ChallengeScreen? { if case .present(let screen) = self { return screen } else { return nil } }
     var erro: ErrorMessage? { if case .sendError(let message) = self { return message } else { return nil } }
     var outcome: ChallengeOutcome? { if case .finish(let outcome) = self { return outcome } else { return nil } }
@@ -95,7 +121,8 @@ struct ChallengeStateMachineTests {
         var t = machine()
         _ = t.handle(.start)
         #expect(
-            t.handle(.transportFailed("refused")) == [.finish(.runtimeError(code: "transport", message: "refused"))])
+            t.handle(.transportFailed(TransportError(.connectionFailed, "refused")))
+                == [.finish(.runtimeError(ChallengeFailure(.transport, "refused", transportCode: .connectionFailed)))])
     }
 
     @Test("timeouts send Erro 402: per message with errorMessageType CReq, overall while presenting with CRes")
@@ -119,7 +146,8 @@ struct ChallengeStateMachineTests {
     @Test("cancel: CReq with challengeCancel 01, then cancelled whatever the ACS says")
     func cancel() {
         for event: ChallengeStateMachine.Event in [
-            .messageReceived(cres(counter: 1, final: "N")), .responseTimedOut, .transportFailed("x"),
+            .messageReceived(cres(counter: 1, final: "N")), .responseTimedOut,
+            .transportFailed(TransportError(.other, "x")),
             .responseUnreadable(ProtocolViolation(.decryptionFailure, detail: "d")),
         ] {
             var m = machine()
@@ -163,7 +191,7 @@ struct ChallengeStateMachineTests {
 
     @Test("an entry that breaks a CReq rule ends with a runtime error, nothing sent")
     func invalidEntry() {
-        var m = machine("2.1.0")
+        var m = machine(.v2_1_0)
         _ = m.handle(.start)
         _ = m.handle(.messageReceived(cres(counter: 0, ["messageVersion": .string("2.1.0")])))
         let actions = m.handle(.answered(ChallengeAnswer(.submitEmpty)))
@@ -179,58 +207,57 @@ struct ChallengeStateMachineTests {
         #expect(m.handle(.start).isEmpty)
         #expect(m.handle(.answered(ChallengeAnswer(.cancel))).isEmpty)
     }
-}
 
-@Suite("HTML forms")
-struct HTMLFormTests {
-    let page = """
-        <html><head><script>alert(1)</script></head><body><p>Hello <b>there</b></p>
-        <form method="POST" action="https://emv3ds/challenge">
-        <input type="hidden" name="h" value="a b&c">
-        <input name="otp" value="">
-        <input type="checkbox" name="c" value="on1" checked>
-        <input type="radio" name="r" value="1"><input type="radio" name="r" value="2" checked>
-        <select name="s"><option value="x">X</option><option value="y" selected>Y</option></select>
-        <textarea name="t">line1
-        line2</textarea>
-        <input type="text" name="d" value="disabled" disabled>
-        <input type="submit" name="go" value="Go"><button name="act" value="no">Stop</button><input type="button" name="b" value="B">
-        </form><a href="https://emv3ds/challenge?x=1&y=%20">Help</a><a href="https://example.com/">Elsewhere</a></body></html>
-        """
+    @Test("responses are read by the machine: a JWE CRes decrypts to a screen; a Erro is one whatever the status")
+    func interpretation() throws {
+        var m = machine()
+        let first = m.handle(.start)
+        guard case .send(let sent) = first.first else {
+            Issue.record("no CReq")
+            return
+        }
+        #expect(sent.counter == 0 && sent.responseTimeout == .seconds(10) && !sent.body.isEmpty)
+        #expect(!sent.body.contains(UInt8(ascii: "{")), "the CReq goes out encrypted")
+        #expect(try m.handle(.responseReceived(encrypted(cres(counter: 0), counter: 0))).first?.screen != nil)
+        #expect(try m.handle(.responseReceived(encrypted(cres(counter: 0), counter: 0))).isEmpty, "not awaiting")
 
-    @Test("controls in document order; successful ones only; only the pressed button")
-    func submission() throws {
-        let form = HTMLForm(html: page)
-        #expect(form.method == "post")
-        #expect(form.text.contains("Hello") && !form.text.contains("alert"))
-        #expect(
-            try form.submission(fields: ["otp": "12 34"], button: "Go")
-                == "h=a+b%26c&otp=12+34&c=on1&r=2&s=y&t=line1%0D%0Aline2&go=Go")
-        #expect(try form.submission(button: "Stop") == "h=a+b%26c&otp=&c=on1&r=2&s=y&t=line1%0D%0Aline2&act=no")
-        #expect(
-            try form.submission(fields: ["r": "1", "c": "", "s": "x"])
-                == "h=a+b%26c&otp=&r=1&s=x&t=line1%0D%0Aline2&go=Go")
+        var erro = machine()
+        _ = erro.handle(.start)
+        let message = ErrorMessage(
+            errorCode: "305", errorComponent: "A", errorDescription: "D", errorDetail: "X", errorMessageType: "CReq",
+            messageVersion: "2.2.0", threeDSServerTransID: nil, acsTransID: nil, sdkTransID: nil)
+        let response = TransportResponse(status: 500, contentType: "text/plain", body: message.json.serializedBytes)
+        #expect(erro.handle(.responseReceived(response)) == [.finish(.protocolError(message))])
     }
 
-    @Test("a link to https://emv3ds/challenge submits its query; other links are ignored")
-    func links() throws {
-        let form = HTMLForm(html: page)
-        #expect(form.links == [HTMLForm.SubmissionLink(label: "Help", query: "x=1&y=%20")])
-        #expect(try form.submission(button: "Help") == "x=1&y=%20")
+    @Test("unusable responses: plaintext CRes and tampered JWE are 302, bad JSON 101, an HTTP error a runtime error")
+    func unusableResponses() throws {
+        func outcome(_ response: TransportResponse) -> [ChallengeStateMachine.Action] {
+            var m = machine()
+            _ = m.handle(.start)
+            return m.handle(.responseReceived(response))
+        }
+        let plain = outcome(
+            TransportResponse(status: 200, contentType: "application/json", body: cres(counter: 0).serializedBytes))
+        #expect(plain.first?.erro?.errorCode == "302")
+        var tampered = try encrypted(cres(counter: 0), counter: 0)
+        tampered.body[tampered.body.count - 3] ^= 1
+        #expect(outcome(tampered).first?.erro?.errorCode == "302")
+        let broken = outcome(TransportResponse(status: 200, contentType: "application/json", body: Array("{x".utf8)))
+        #expect(broken.first?.erro?.errorCode == "101")
+        var text = String(decoding: cres(counter: 0).serializedBytes, as: UTF8.self)
+        text.removeLast()
+        let duplicate = try encrypted(bytes: Array((text + #","acsUiType":"02"}"#).utf8), counter: 0)
+        #expect(outcome(duplicate).first?.erro?.errorCode == "204", "a repeated member is Erro 204, by its error code")
+        let gateway = outcome(TransportResponse(status: 502, contentType: "text/html", body: Array("<html>".utf8)))
+        #expect(gateway.count == 1 && gateway.first?.outcome?.name == "runtimeError")
     }
 
-    @Test("unknown fields and buttons are errors")
-    func errors() {
-        let form = HTMLForm(html: page)
-        #expect(throws: HTMLForm.SubmissionError.self) { try form.submission(fields: ["nope": "1"]) }
-        #expect(throws: HTMLForm.SubmissionError.self) { try form.submission(button: "Elsewhere") }
-        #expect(throws: HTMLForm.SubmissionError.self) { try form.submission(fields: ["r": "9"]) }
-    }
-
-    @Test("broken HTML parses without crashing")
-    func broken() throws {
-        let form = HTMLForm(html: "<form><input name=a value=1><p><<<>>&&&")
-        #expect(try form.submission() == "a=1")
-        #expect(HTMLForm(html: "").controls.isEmpty)
+    @Test("a transport deadline is the exchange bound: Erro 402 and timed out, as the response timer")
+    func transportTimeout() {
+        var m = machine()
+        _ = m.handle(.start)
+        let actions = m.handle(.transportFailed(TransportError(.timedOut, "slow")))
+        #expect(actions.first?.erro?.errorCode == "402" && actions.last?.outcome == .timedOut)
     }
 }

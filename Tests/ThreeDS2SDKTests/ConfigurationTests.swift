@@ -68,10 +68,6 @@ struct ConfigurationTests {
             ("expectedExecutableSHA256", { $0[.expectedExecutableSHA256] = "abc" }),
             ("allowPlainHTTPLoopback", { $0[.allowPlainHTTPLoopback] = "yes" }),
             (
-                "tlsTrustRoots",
-                { $0.tlsTrustRootsPEM = "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n" }
-            ),
-            (
                 "A000000009 encryption key",
                 {
                     try $0.addDirectoryServer(

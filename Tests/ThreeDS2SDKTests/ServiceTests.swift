@@ -4,6 +4,7 @@ import Logging
 import Synchronization
 import Testing
 import ThreeDS2JOSE
+import ThreeDS2Messages
 import ThreeDS2SDK
 
 @Suite("ThreeDS2Service lifecycle and transactions")
@@ -34,7 +35,7 @@ struct ServiceTests {
         #expect(try service.createTransaction(directoryServerID: "A000000004").messageVersion == .v2_3_1)
         for version in ["2.1.0", "2.2.0", "2.3.1"] {
             let transaction = try service.createTransaction(directoryServerID: "A000000004", messageVersion: version)
-            #expect(try transaction.getAuthenticationRequestParameters().messageVersion == version)
+            #expect(try transaction.getAuthenticationRequestParameters().messageVersion.rawValue == version)
         }
         let error = expectSDKError(.invalidInput) {
             try service.createTransaction(directoryServerID: "A000000004", messageVersion: "2.0.0")
@@ -125,7 +126,7 @@ struct ServiceTests {
             events == [
                 .initialized(warnings: []),
                 .transactionCreated(
-                    sdkTransactionID: transaction.sdkTransactionID, messageVersion: "2.2.0",
+                    sdkTransactionID: transaction.sdkTransactionID, messageVersion: .v2_2_0,
                     directoryServerID: "A000000004"),
                 .authenticationRequestParametersBuilt(
                     sdkTransactionID: transaction.sdkTransactionID, deviceDataCharacters: parameters.deviceData.count),

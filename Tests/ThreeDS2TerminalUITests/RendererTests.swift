@@ -2,6 +2,7 @@ import Clocks
 import Foundation
 import Synchronization
 import Testing
+import ThreeDS2HTML
 import ThreeDS2JOSE
 import ThreeDS2Messages
 import ThreeDS2SDK
@@ -22,9 +23,11 @@ func screen(_ fields: [String: JSONValue], version: String = "2.2.0") throws -> 
     for (name, value) in fields.sorted(by: { $0.key < $1.key }) { object[name] = value }
     guard
         case .screen(let screen) = try ChallengeResponseValidator.validate(
-            object, expecting: ChallengeResponseExpectation(identifiers: ids, messageVersion: version, acsCounter: 0))
+            object,
+            expecting: ChallengeResponseExpectation(
+                identifiers: ids, messageVersion: try #require(MessageVersion(version)), acsCounter: 0))
     else {
-        throw TransportError("not a screen")
+        throw ProtocolViolation(.messageReceivedInvalid, detail: "not a screen")
     }
     return screen
 }
@@ -36,14 +39,14 @@ let native: [String: JSONValue] = [
 ]
 
 func state(_ screen: ChallengeScreen, locale: String = "en_US", customization: UiCustomization = UiCustomization())
-    -> ScreenState
+    -> ChallengeFormState
 {
-    ScreenState(
-        layout: ChallengeLayout(
-            screen: screen, customization: customization, strings: SDKStrings(locale: Locale(identifier: locale))))
+    ChallengeFormState(
+        screen: screen, customization: customization, strings: SDKStrings(locale: Locale(identifier: locale)),
+        htmlReader: LibXML2FormReader())
 }
 
-func render(_ state: ScreenState, plain: Bool = false, width: Int = 48) -> String {
+func render(_ state: ChallengeFormState, plain: Bool = false, width: Int = 48) -> String {
     LayoutRenderer(width: width, style: TerminalStyle(depth: .none), plain: plain).lines(state).joined(separator: "\n")
 }
 
@@ -353,7 +356,7 @@ struct BrandingTests {
                 .images(
                     issuer: ImageReference(url: "https://a.example/m.png", alternativeText: "Image: issuer"),
                     paymentSystem: nil)))
-        var state = ScreenState(layout: high)
+        var state = ChallengeFormState(screen: s, density: .high)
         #expect(LayoutRenderer(width: 60, style: TerminalStyle(depth: .none)).lines(state).contains("[Image: issuer]"))
         state.images["https://a.example/x.png"] = [1, 2, 3]
         let inline = LayoutRenderer(width: 60, style: TerminalStyle(depth: .truecolor), inlineImages: true).lines(state)

@@ -123,7 +123,9 @@ private struct Reader {
                 throw failure("expected a member name")
             }
             let name = try parseString()
-            guard object[name] == nil else { throw failure("duplicate member \"\(name)\"") }
+            guard object[name] == nil else {
+                throw JOSEError(.duplicateMember, "duplicate member \"\(name)\" at offset \(index)")
+            }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw failure("expected ':'") }
             index += 1

@@ -37,7 +37,7 @@ public enum ChallengeOutcome: Sendable, Hashable {
     /// An Erro was received from the ACS, or the SDK found a protocol violation and sent one.
     case protocolError(ErrorMessage)
     /// Anything else: the ACS unreachable, its signed content invalid, a transport failure.
-    case runtimeError(code: String, message: String)
+    case runtimeError(ChallengeFailure)
 
     /// The outcome's name as the EMVCo receiver calls it (`completed`, `cancelled`, `timedout`, …).
     public var name: String {
@@ -49,6 +49,53 @@ public enum ChallengeOutcome: Sendable, Hashable {
         case .runtimeError: "runtimeError"
         }
     }
+}
+
+/// Why a challenge ended in a runtime error. Callers branch on ``code``; ``message`` says what happened.
+public struct ChallengeFailure: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kinds of runtime failure.
+    public enum Code: String, Sendable, Hashable, CaseIterable {
+        /// The ACS could not be reached or gave no usable HTTP response.
+        case transport
+        /// The ACS signed content failed verification or is malformed.
+        case signedContent
+        /// The ACS URL is not allowed (not https, or plain http off loopback).
+        case acsURL
+        /// ECDH or the channel keys failed.
+        case keyAgreement
+        /// A counter would pass 255.
+        case counter
+        /// The cardholder's entry breaks a CReq rule (it is not sent).
+        case invalidEntry
+        /// A CReq could not be encrypted.
+        case encryption
+        /// The transaction was closed, or already ran its challenge.
+        case closed
+        /// A fault inside the SDK.
+        case internalError
+    }
+
+    /// What kind of failure it was.
+    public let code: Code
+    /// What happened, in words.
+    public let message: String
+    /// The transport failure's own code, when the transport failed.
+    public let transportCode: TransportError.Code?
+
+    /// Creates a failure.
+    ///
+    /// - Parameters:
+    ///   - code: The kind of failure.
+    ///   - message: What happened.
+    ///   - transportCode: The transport failure's code, when there is one.
+    public init(_ code: Code, _ message: String, transportCode: TransportError.Code? = nil) {
+        self.code = code
+        self.message = message
+        self.transportCode = transportCode
+    }
+
+    /// `code: message`.
+    public var description: String { "\(code.rawValue): \(message)" }
 }
 
 /// The event of a completed challenge.
@@ -98,8 +145,8 @@ extension ChallengeStatusReceiver {
         case .timedOut: timedout()
         case .protocolError(let message):
             protocolError(ProtocolErrorEvent(sdkTransactionID: sdkTransactionID, errorMessage: message))
-        case .runtimeError(let code, let message):
-            runtimeError(RuntimeErrorEvent(errorCode: code, errorMessage: message))
+        case .runtimeError(let failure):
+            runtimeError(RuntimeErrorEvent(errorCode: failure.code.rawValue, errorMessage: failure.message))
         }
     }
 }

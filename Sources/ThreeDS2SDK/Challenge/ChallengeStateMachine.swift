@@ -1,8 +1,9 @@
 import ThreeDS2JOSE
 import ThreeDS2Messages
 
-/// The CReq/CRes dialogue as a value type: events in, actions out, no I/O. The shell around it sends, waits and
-/// presents; everything the protocol decides is decided here.
+/// The CReq/CRes dialogue as a value type: events in, actions out, no I/O. Every protocol decision is made here,
+/// including how an HTTP response is read (Erro, CRes, or neither) and the encryption of each CReq under the
+/// channel keys; the shell around it (``ChallengeSession``) only sends, waits and presents what the actions say.
 struct ChallengeStateMachine: Sendable {
     enum Phase: Sendable, Hashable {
         case notStarted
@@ -12,16 +13,18 @@ struct ChallengeStateMachine: Sendable {
         case finished
     }
 
-    enum Event: Sendable, Hashable {
+    enum Event: Sendable {
         /// Start the dialogue: send the first CReq.
         case start
-        /// A message arrived: a decrypted CRes, or a plain Erro.
+        /// An HTTP response to the last CReq arrived.
+        case responseReceived(TransportResponse)
+        /// A message was read from a response: a decrypted CRes, or a plain Erro.
         case messageReceived(JSONObject)
-        /// The response could not be read (decryption, framing): the violation found.
+        /// A response came back but could not be read (decryption, framing): the violation found.
         case responseUnreadable(ProtocolViolation)
-        /// The request could not be delivered or no HTTP response came back.
-        case transportFailed(String)
-        /// No CRes within 10 seconds of the CReq.
+        /// No usable HTTP response came back.
+        case transportFailed(TransportError)
+        /// No CRes within the exchange bound of the CReq.
         case responseTimedOut
         /// The overall challenge timer expired.
         case overallTimedOut
@@ -30,79 +33,135 @@ struct ChallengeStateMachine: Sendable {
     }
 
     enum Action: Sendable, Hashable {
-        /// Encrypt and send this CReq, then wait for the CRes.
-        case send(JSONObject)
-        /// Show this screen and wait for the cardholder.
+        /// Post this encrypted CReq (the plaintext is kept for logs and tests) and wait for the answer until the
+        /// response timer or the overall timer ends, whichever is first.
+        case send(SentRequest)
+        /// Show this screen and wait for the cardholder until the overall timer ends.
         case present(ChallengeScreen)
-        /// Post this Erro to the ACS (plain JSON).
+        /// Post this Erro to the ACS (plain JSON); nothing is awaited.
         case sendError(ErrorMessage)
         /// End the challenge with this outcome.
         case finish(ChallengeOutcome)
     }
 
+    /// Everything the shell needs to post one CReq.
+    struct SentRequest: Sendable, Hashable {
+        /// The CReq as sent (before encryption).
+        let request: JSONObject
+        /// `sdkCounterStoA` of this CReq.
+        let counter: Int
+        /// The compact JWE to post.
+        let body: [UInt8]
+        /// How long the ACS has to answer this CReq.
+        let responseTimeout: Duration
+    }
+
     /// The largest counter value: counters are three decimal digits and must not wrap.
     static let maxCounter = 255
+    /// How long the ACS has to answer each CReq.
+    static let responseTimeout: Duration = .seconds(10)
+    /// The largest CRes accepted, as received.
+    static let maxResponseBytes = 256 * 1024
 
     private(set) var phase: Phase = .notStarted
     private(set) var sdkCounter = 0
     private(set) var acsCounter = 0
     private var askedWhitelisting = false
     let builder: ChallengeRequestBuilder
+    private var channel: SecureChannel
 
-    init(builder: ChallengeRequestBuilder) {
+    init(builder: ChallengeRequestBuilder, channel: SecureChannel) {
         self.builder = builder
+        self.channel = channel
     }
 
     private var identifiers: TransactionIdentifiers { builder.identifiers }
 
     mutating func handle(_ event: Event) -> [Action] {
-        switch (phase, event) {
-        case (.finished, _):
+        switch phase {
+        case .finished:
             return []
-        case (.notStarted, .start):
-            return send(answer: nil)
-        case (.awaitingResponse, .messageReceived(let object)):
-            return receive(object)
-        case (.awaitingCancelResponse, .messageReceived), (.awaitingCancelResponse, .responseUnreadable),
-            (.awaitingCancelResponse, .transportFailed), (.awaitingCancelResponse, .responseTimedOut):
-            // Whatever the ACS says to a cancel, the cardholder cancelled.
-            return finish(.cancelled)
-        case (.awaitingResponse, .responseUnreadable(let violation)):
-            return fail(violation, messageType: "CRes")
-        case (.awaitingResponse, .transportFailed(let reason)):
-            return finish(.runtimeError(code: "transport", message: reason))
-        case (.awaitingResponse, .responseTimedOut):
-            return timeout(detail: "Challenge request timed-out", messageType: "CReq")
-        case (_, .overallTimedOut):
-            return timeout(
-                detail: "Timeout expiry reached for the transaction",
-                messageType: phase == .presenting ? "CRes" : "CReq")
-        case (.presenting, .answered(let answer)):
-            return send(answer: answer)
-        default:
-            return []
+        case .notStarted:
+            switch event {
+            case .start: return send(answer: nil)
+            case .overallTimedOut: return finish(.timedOut)
+            case .responseReceived, .messageReceived, .responseUnreadable, .transportFailed, .responseTimedOut,
+                .answered:
+                return []
+            }
+        case .awaitingResponse:
+            switch event {
+            case .responseReceived(let response): return handle(interpret(response))
+            case .messageReceived(let object): return receive(object)
+            case .responseUnreadable(let violation): return fail(violation, messageType: "CRes")
+            case .transportFailed(let error) where error.code == .timedOut:
+                // The transport's own deadline is the exchange bound too: the same outcome as the timer.
+                return timeout(detail: "Challenge request timed-out", messageType: "CReq")
+            case .transportFailed(let error):
+                return finish(.runtimeError(ChallengeFailure(.transport, error.message, transportCode: error.code)))
+            case .responseTimedOut: return timeout(detail: "Challenge request timed-out", messageType: "CReq")
+            case .overallTimedOut:
+                return timeout(detail: "Timeout expiry reached for the transaction", messageType: "CReq")
+            case .start, .answered: return []
+            }
+        case .presenting:
+            switch event {
+            case .answered(let answer): return send(answer: answer)
+            case .overallTimedOut:
+                return timeout(detail: "Timeout expiry reached for the transaction", messageType: "CRes")
+            case .start, .responseReceived, .messageReceived, .responseUnreadable, .transportFailed,
+                .responseTimedOut:
+                return []
+            }
+        case .awaitingCancelResponse:
+            switch event {
+            // Whatever the ACS says to a cancel, or if it says nothing, the cardholder cancelled.
+            case .responseReceived, .messageReceived, .responseUnreadable, .transportFailed, .responseTimedOut,
+                .overallTimedOut:
+                return finish(.cancelled)
+            case .start, .answered: return []
+            }
         }
     }
 
-    private mutating func send(answer: ChallengeAnswer?) -> [Action] {
-        guard sdkCounter <= Self.maxCounter else {
-            return finish(
-                .runtimeError(
-                    code: "counter", message: "sdkCounterStoA would wrap past 255; the challenge cannot go on"))
+    /// Reads an HTTP response as the protocol allows: a JSON object whose `messageType` is `Erro` is an Erro
+    /// whatever the status; any other JSON is a plaintext CRes, which is never accepted; everything else must be a
+    /// compact JWE that decrypts under the channel keys.
+    private mutating func interpret(_ response: TransportResponse) -> Event {
+        let firstByte = response.body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        let isJSON = response.contentType?.lowercased().contains("json") == true || firstByte == UInt8(ascii: "{")
+        if isJSON {
+            guard
+                case .object(let object)? = try? JSONParser(limits: .init(maxBytes: 64 * 1024, maxDepth: 8)).parse(
+                    response.body)
+            else {
+                return (200..<300).contains(response.status)
+                    ? .responseUnreadable(
+                        ProtocolViolation(
+                            .messageReceivedInvalid, detail: "Invalid Formatted Message",
+                            explanation: "the response is not a JSON object"))
+                    : .transportFailed(TransportError(.other, "HTTP \(response.status) from the ACS"))
+            }
+            guard object.messageType == "Erro" else {
+                return .responseUnreadable(
+                    ProtocolViolation(
+                        .decryptionFailure, detail: "Data Decryption Failure",
+                        explanation: "the ACS answered in plaintext; only an Erro may be unencrypted"))
+            }
+            return .messageReceived(object)
         }
-        let request: JSONObject
+        guard (200..<300).contains(response.status) else {
+            return .transportFailed(TransportError(.other, "HTTP \(response.status) from the ACS"))
+        }
         do {
-            request = try builder.request(counter: sdkCounter, answer: answer, askedWhitelisting: askedWhitelisting)
+            return .messageReceived(try channel.decrypt(response.body))
         } catch {
-            return finish(.runtimeError(code: "invalidEntry", message: error.explanation))
+            return .responseUnreadable(error)
         }
-        sdkCounter += 1
-        phase = answer?.action == .cancel ? .awaitingCancelResponse : .awaitingResponse
-        return [.send(request)]
     }
 
     private mutating func receive(_ object: JSONObject) -> [Action] {
-        if object["messageType"] == .string("Erro") {
+        if object.messageType == "Erro" {
             do {
                 return finish(.protocolError(try ErrorMessage(json: object)))
             } catch {
@@ -125,12 +184,37 @@ struct ChallengeStateMachine: Sendable {
             guard acsCounter <= Self.maxCounter else {
                 return finish(
                     .runtimeError(
-                        code: "counter", message: "acsCounterAtoS would wrap past 255; the challenge cannot go on"))
+                        ChallengeFailure(.counter, "acsCounterAtoS would wrap past 255; the challenge cannot go on")))
             }
             askedWhitelisting = screen.whitelistingText != nil
             phase = .presenting
             return [.present(screen)]
         }
+    }
+
+    private mutating func send(answer: ChallengeAnswer?) -> [Action] {
+        guard sdkCounter <= Self.maxCounter else {
+            return finish(
+                .runtimeError(
+                    ChallengeFailure(.counter, "sdkCounterStoA would wrap past 255; the challenge cannot go on")))
+        }
+        let request: JSONObject
+        do {
+            request = try builder.request(counter: sdkCounter, answer: answer, askedWhitelisting: askedWhitelisting)
+        } catch {
+            return finish(.runtimeError(ChallengeFailure(.invalidEntry, error.explanation)))
+        }
+        let body: [UInt8]
+        do {
+            body = try channel.encrypt(request, counter: sdkCounter)
+        } catch {
+            return finish(.runtimeError(ChallengeFailure(.encryption, "the CReq could not be encrypted: \(error)")))
+        }
+        let sent = SentRequest(
+            request: request, counter: sdkCounter, body: body, responseTimeout: Self.responseTimeout)
+        sdkCounter += 1
+        phase = answer?.action == .cancel ? .awaitingCancelResponse : .awaitingResponse
+        return [.send(sent)]
     }
 
     private mutating func fail(_ violation: ProtocolViolation, messageType: String) -> [Action] {
@@ -143,8 +227,7 @@ struct ChallengeStateMachine: Sendable {
     private mutating func timeout(detail: String, messageType: String) -> [Action] {
         let message = ErrorMessage(
             sdkViolation: ProtocolViolation(.transactionTimedOut, detail: detail), messageType: messageType,
-            identifiers: identifiers,
-            messageVersion: builder.messageVersion)
+            identifiers: identifiers, messageVersion: builder.messageVersion)
         return [.sendError(message)] + finish(.timedOut)
     }
 
@@ -152,4 +235,8 @@ struct ChallengeStateMachine: Sendable {
         phase = .finished
         return [.finish(outcome)]
     }
+}
+
+extension JSONObject {
+    fileprivate var messageType: String? { self["messageType"]?.stringValue }
 }

@@ -7,7 +7,6 @@ import ThreeDS2Messages
 /// The keys are checked and split, and the CReq header encoded, once per transaction (``JWE/DirectEncrypter``,
 /// ``JWE/DirectDecrypter``); the checks each message gets are the same as through ``JWE``.
 struct SecureChannel: Sendable {
-    let acsTransID: String
     let requestEncryption: ContentEncryption
     private let encrypter: JWE.DirectEncrypter
     private var decrypter: JWE.DirectDecrypter
@@ -15,7 +14,6 @@ struct SecureChannel: Sendable {
     init(sharedSecret: [UInt8], sdkReferenceNumber: String, acsTransID: String, requestEncryption: ContentEncryption)
         throws(JOSEError)
     {
-        self.acsTransID = acsTransID
         self.requestEncryption = requestEncryption
         let keys = ChannelKeys(sharedSecret: sharedSecret, sdkReferenceNumber: sdkReferenceNumber)
         encrypter = try JWE.DirectEncrypter(
@@ -53,7 +51,7 @@ struct SecureChannel: Sendable {
         } catch let violation as ProtocolViolation {
             throw violation
         } catch {
-            let duplicate = "\(error)".contains("duplicate member")
+            let duplicate = (error as? JOSEError)?.code == .duplicateMember
             throw ProtocolViolation(
                 duplicate ? .duplicateElement : .messageReceivedInvalid,
                 detail: duplicate ? "duplicate data element" : "Invalid Formatted Message",

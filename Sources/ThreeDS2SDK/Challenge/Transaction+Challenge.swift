@@ -1,7 +1,5 @@
-import Crypto
 import Foundation
 import Logging
-import SwiftASN1
 import Synchronization
 import ThreeDS2JOSE
 import ThreeDS2Messages
@@ -10,7 +8,7 @@ extension Transaction {
     /// The shortest overall challenge timeout the specification allows.
     public static let minimumChallengeTimeout: Duration = .seconds(5 * 60)
     /// How long the SDK waits for each CRes.
-    public static let responseTimeout: Duration = .seconds(10)
+    public static let responseTimeout: Duration = ChallengeStateMachine.responseTimeout
 
     /// Runs the challenge and reports the outcome to `receiver`, exactly once.
     ///
@@ -22,12 +20,12 @@ extension Transaction {
     ///   - challengeStatusReceiver: Told the outcome.
     ///   - timeout: The overall timeout; at least five minutes.
     ///   - presenter: Shows the screens.
-    ///   - transport: How the ACS is reached; AsyncHTTPClient with the configured trust roots when `nil`.
+    ///   - transport: How the ACS is reached; a ``URLSessionTransport`` unless another is given.
     /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` for bad parameters, `runtime` for a closed transaction.
     public func doChallenge(
         challengeParameters: ChallengeParameters, challengeStatusReceiver: any ChallengeStatusReceiver,
         timeout: Duration,
-        presenter: any ChallengePresenter, transport: (any ChallengeTransport)? = nil
+        presenter: any ChallengePresenter, transport: any ChallengeTransport = URLSessionTransport()
     ) throws(ThreeDS2Error) {
         try validate(challengeParameters, timeout: timeout)
         let sdkTransactionID = self.sdkTransactionID
@@ -45,13 +43,13 @@ extension Transaction {
     ///   - parameters: From the ARes.
     ///   - presenter: Shows the screens.
     ///   - timeout: The overall timeout; at least five minutes.
-    ///   - transport: How the ACS is reached; AsyncHTTPClient with the configured trust roots when `nil`.
+    ///   - transport: How the ACS is reached; a ``URLSessionTransport`` unless another is given.
     ///   - clock: The clock the timers run on (a test clock in tests).
     /// - Returns: The one outcome.
     /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` for bad parameters, `runtime` for a closed transaction.
     public func challenge<C: Clock>(
         _ parameters: ChallengeParameters, presenter: any ChallengePresenter, timeout: Duration,
-        transport: (any ChallengeTransport)? = nil, clock: C
+        transport: any ChallengeTransport = URLSessionTransport(), clock: C
     ) async throws(ThreeDS2Error) -> ChallengeOutcome where C.Duration == Duration {
         try validate(parameters, timeout: timeout)
         return await runChallenge(
@@ -61,7 +59,7 @@ extension Transaction {
     /// ``challenge(_:presenter:timeout:transport:clock:)`` on the continuous clock.
     public func challenge(
         _ parameters: ChallengeParameters, presenter: any ChallengePresenter, timeout: Duration = .seconds(5 * 60),
-        transport: (any ChallengeTransport)? = nil
+        transport: any ChallengeTransport = URLSessionTransport()
     ) async throws(ThreeDS2Error) -> ChallengeOutcome {
         try await challenge(
             parameters, presenter: presenter, timeout: timeout, transport: transport, clock: ContinuousClock())
@@ -93,35 +91,20 @@ extension Transaction {
 
     private func runChallenge<C: Clock>(
         _ parameters: ChallengeParameters, presenter: any ChallengePresenter, timeout: Duration,
-        transport: (any ChallengeTransport)?, clock: C
+        transport: any ChallengeTransport, clock: C
     ) async -> ChallengeOutcome where C.Duration == Duration {
         let logger = context.logger
         let outcome: ChallengeOutcome
-        var ownedTransport: HTTPClientTransport?
         do {
-            let activeTransport: any ChallengeTransport
-            if let transport {
-                activeTransport = transport
-            } else {
-                let created = try HTTPClientTransport(
-                    additionalTrustRootsPEM: context.configuration.tlsTrustRoots.map {
-                        try $0.serializeAsPEM().pemString
-                    })
-                ownedTransport = created
-                activeTransport = created
-            }
             var session = try await prepareSession(parameters)
             logger.info(
                 "challenge started",
                 metadata: ["sdkTransID": "\(sdkTransactionID)", "acsTransID": "\(parameters.acsTransactionID)"])
             outcome = await session.run(
-                presenter: presenter, transport: activeTransport, timeout: timeout, clock: clock, logger: logger)
-        } catch let failure as SessionSetupFailure {
-            outcome = .runtimeError(code: failure.code, message: failure.message)
+                presenter: presenter, transport: transport, timeout: timeout, clock: clock, logger: logger)
         } catch {
-            outcome = .runtimeError(code: "transport", message: "\(error)")
+            outcome = .runtimeError(error)
         }
-        try? await ownedTransport?.shutdown()
         await presenter.dismiss(outcome: outcome)
         logger.info(
             "challenge finished", metadata: ["sdkTransID": "\(sdkTransactionID)", "outcome": "\(outcome.name)"])
@@ -130,72 +113,17 @@ extension Transaction {
         return outcome
     }
 
-    private func prepareSession(_ parameters: ChallengeParameters) async throws(SessionSetupFailure) -> ChallengeSession
-    {
+    private func prepareSession(_ parameters: ChallengeParameters) async throws(ChallengeFailure) -> ChallengeSession {
         context.recheck(stage: .challengeStart)
         guard let privateKey = state.withLock({ $0.ephemeralKey }) else {
-            throw SessionSetupFailure(code: "closed", message: "transaction \(sdkTransactionID) is closed")
+            throw ChallengeFailure(.closed, "transaction \(sdkTransactionID) is closed")
         }
-        let verified: X5CVerifier.Verified
-        do {
-            verified = try await X5CVerifier(roots: directoryServer.roots).verify(parameters.acsSignedContent)
-        } catch {
-            throw SessionSetupFailure(
-                code: "signedContent", message: "the ACS signed content failed verification: \(error)")
-        }
-        let content: ACSSignedContent
-        do {
-            content = try ACSSignedContent(payload: verified.payload)
-        } catch {
-            throw SessionSetupFailure(code: "signedContent", message: "the ACS signed content is malformed: \(error)")
-        }
-        guard let url = URL(string: content.acsURL), let scheme = url.scheme?.lowercased(), let host = url.host,
-            !host.isEmpty
-        else {
-            throw SessionSetupFailure(code: "acsURL", message: "acsURL is not an absolute URL")
-        }
-        let loopback = ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host.lowercased())
-        guard scheme == "https" || (scheme == "http" && loopback && context.configuration.allowsPlainHTTPLoopback)
-        else {
-            throw SessionSetupFailure(
-                code: "acsURL",
-                message: "acsURL must use https (plain http only on loopback, when the configuration allows it)")
-        }
-        guard content.sdkEphemeralPublicKey == P256PublicJWK(privateKey.publicKey) else {
-            throw SessionSetupFailure(
-                code: "signedContent", message: "the ACS signed content names a different SDK ephemeral key")
-        }
-        let secret: [UInt8]
-        do {
-            secret = try privateKey.sharedSecretFromKeyAgreement(with: content.acsEphemeralPublicKey.keyAgreementKey)
-                .withUnsafeBytes { Array($0) }
-        } catch {
-            throw SessionSetupFailure(code: "keyAgreement", message: "ECDH with the ACS ephemeral key failed: \(error)")
-        }
-        let identifiers = TransactionIdentifiers(
-            threeDSServerTransID: parameters.threeDSServerTransactionID.lowercased(),
-            acsTransID: parameters.acsTransactionID.lowercased(),
-            sdkTransID: sdkTransactionID)
-        let channel: SecureChannel
-        do {
-            channel = try SecureChannel(
-                sharedSecret: secret, sdkReferenceNumber: context.configuration.sdkReferenceNumber,
-                acsTransID: identifiers.acsTransID, requestEncryption: .a128cbcHS256)
-        } catch {
-            throw SessionSetupFailure(code: "keyAgreement", message: "the channel keys could not be prepared: \(error)")
-        }
-        return ChallengeSession(
-            acsURL: url,
-            channel: channel,
-            machine: ChallengeStateMachine(
-                builder: ChallengeRequestBuilder(
-                    identifiers: identifiers, messageVersion: messageVersion.rawValue,
-                    requestorAppURL: parameters.threeDSRequestorAppURL)),
-            emit: context.emit)
+        let setup = ChallengeSetup(
+            directoryServerRoots: directoryServer.roots,
+            sdkReferenceNumber: context.configuration.sdkReferenceNumber,
+            sdkTransactionID: sdkTransactionID, messageVersion: messageVersion,
+            allowsPlainHTTPLoopback: context.configuration.allowsPlainHTTPLoopback)
+        let prepared = try await setup.prepare(parameters, ephemeralKey: privateKey)
+        return ChallengeSession(acsURL: prepared.acsURL, machine: prepared.machine, emit: context.emit)
     }
-}
-
-struct SessionSetupFailure: Error {
-    let code: String
-    let message: String
 }

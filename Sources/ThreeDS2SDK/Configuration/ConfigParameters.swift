@@ -96,8 +96,6 @@ extension ConfigParameters {
         case logLevel
         /// Comma-separated device parameter IDs that must not be collected (reported as RE01).
         case restrictedParameters
-        /// PEM certificates trusted for TLS in addition to the system's.
-        case tlsTrustRoots
         /// `true` to allow plain-HTTP URLs on the loopback interface. For testing only; off by default.
         case allowPlainHTTPLoopback
         /// The directory where the SDK keeps its per-install data (the SDK App ID).
@@ -150,12 +148,6 @@ extension ConfigParameters {
     public var allowsPlainHTTPLoopback: Bool {
         get { self[.allowPlainHTTPLoopback] == "true" }
         set { self[.allowPlainHTTPLoopback] = newValue ? "true" : nil }
-    }
-
-    /// Extra TLS trust roots, as one PEM text of one or more certificates.
-    public var tlsTrustRootsPEM: String? {
-        get { self[.tlsTrustRoots] }
-        set { self[.tlsTrustRoots] = newValue }
     }
 
     /// The per-install data directory, overriding the per-user default.

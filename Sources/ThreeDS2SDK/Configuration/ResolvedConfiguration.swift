@@ -108,7 +108,6 @@ struct ResolvedConfiguration: Sendable {
     let appVersion: String
     let directoryServers: [String: ResolvedDirectoryServer]
     let restrictedParameters: Set<String>
-    let tlsTrustRoots: [Certificate]
     let allowsPlainHTTPLoopback: Bool
     let dataDirectory: String?
     let minimumOSVersion: String?
@@ -131,7 +130,6 @@ struct ResolvedConfiguration: Sendable {
         }
         directoryServers = servers
         restrictedParameters = parameters.restrictedParameters
-        tlsTrustRoots = try PEMBundle.certificates(parameters.tlsTrustRootsPEM ?? "", what: "sdk.tlsTrustRoots")
         if let flag = parameters[.allowPlainHTTPLoopback], flag != "true", flag != "false" {
             throw .invalidInput("sdk.allowPlainHTTPLoopback must be true or false, found \"\(flag)\"")
         }

@@ -1,10 +1,12 @@
+public import ThreeDS2Messages
+
 /// Something that happened in the SDK that an integrator may want to observe. Events carry identifiers and
 /// counts, never keys, card data, challenge entries or plaintext device data.
 public enum ClientEvent: Sendable, Hashable {
     /// The service was initialised; the warnings the security checks raised.
     case initialized(warnings: [String])
     /// A transaction was created.
-    case transactionCreated(sdkTransactionID: String, messageVersion: String, directoryServerID: String)
+    case transactionCreated(sdkTransactionID: String, messageVersion: MessageVersion, directoryServerID: String)
     /// The AReq parameters were built; `deviceDataCharacters` is the length of the encrypted device data.
     case authenticationRequestParametersBuilt(sdkTransactionID: String, deviceDataCharacters: Int)
     /// A CReq was encrypted and sent, with this `sdkCounterStoA`.

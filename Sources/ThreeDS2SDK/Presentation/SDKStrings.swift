@@ -10,9 +10,13 @@ public struct SDKStrings: Sendable, Hashable {
     /// The texts the SDK shows itself.
     public enum Key: String, Sendable, Hashable, CaseIterable {
         case cancel, processing, continueButton, submit, resend, secureCheckout, warning, showMore, showLess, openApp
-        case trustQuestion, yes, no, selected, notSelected, image, codeField, timedOut, genericError, cancelled,
+        case trustQuestion, yes, no, selected, notSelected, chooseOption, image, codeField, timedOut, genericError,
+            cancelled,
             completed
     }
+
+    /// The English texts.
+    public static let english = SDKStrings(locale: Locale(identifier: "en"))
 
     /// The languages with a full table.
     public static let languages = ["en", "de", "fr", "es", "it", "nl", "pt", "ja"]
@@ -36,7 +40,7 @@ public struct SDKStrings: Sendable, Hashable {
             .secureCheckout: "Secure checkout", .warning: "Warning", .showMore: "Show", .showLess: "Hide",
             .openApp: "Open app",
             .trustQuestion: "Trust this merchant?", .yes: "Yes", .no: "No", .selected: "selected",
-            .notSelected: "not selected",
+            .notSelected: "not selected", .chooseOption: "Choose an option",
             .image: "Image", .codeField: "Code entry", .timedOut: "The authentication timed out.",
             .genericError: "The authentication could not be completed.",
             .cancelled: "Authentication cancelled.", .completed: "Authentication finished.",
@@ -47,7 +51,7 @@ public struct SDKStrings: Sendable, Hashable {
             .secureCheckout: "Sicherer Bezahlvorgang", .warning: "Warnung", .showMore: "Anzeigen",
             .showLess: "Ausblenden", .openApp: "App öffnen",
             .trustQuestion: "Diesem Händler vertrauen?", .yes: "Ja", .no: "Nein", .selected: "ausgewählt",
-            .notSelected: "nicht ausgewählt",
+            .notSelected: "nicht ausgewählt", .chooseOption: "Bitte eine Option wählen",
             .image: "Bild", .codeField: "Codeeingabe", .timedOut: "Die Authentifizierung ist abgelaufen.",
             .genericError: "Die Authentifizierung konnte nicht abgeschlossen werden.",
             .cancelled: "Authentifizierung abgebrochen.", .completed: "Authentifizierung beendet.",
@@ -58,7 +62,7 @@ public struct SDKStrings: Sendable, Hashable {
             .secureCheckout: "Paiement sécurisé", .warning: "Avertissement", .showMore: "Afficher",
             .showLess: "Masquer", .openApp: "Ouvrir l’application",
             .trustQuestion: "Faire confiance à ce marchand ?", .yes: "Oui", .no: "Non", .selected: "sélectionné",
-            .notSelected: "non sélectionné",
+            .notSelected: "non sélectionné", .chooseOption: "Choisissez une option",
             .image: "Image", .codeField: "Saisie du code", .timedOut: "L’authentification a expiré.",
             .genericError: "L’authentification n’a pas pu aboutir.",
             .cancelled: "Authentification annulée.", .completed: "Authentification terminée.",
@@ -69,7 +73,7 @@ public struct SDKStrings: Sendable, Hashable {
             .secureCheckout: "Pago seguro", .warning: "Advertencia", .showMore: "Mostrar", .showLess: "Ocultar",
             .openApp: "Abrir la aplicación",
             .trustQuestion: "¿Confiar en este comercio?", .yes: "Sí", .no: "No", .selected: "seleccionado",
-            .notSelected: "no seleccionado",
+            .notSelected: "no seleccionado", .chooseOption: "Elija una opción",
             .image: "Imagen", .codeField: "Introducción del código", .timedOut: "La autenticación ha caducado.",
             .genericError: "No se pudo completar la autenticación.",
             .cancelled: "Autenticación cancelada.", .completed: "Autenticación finalizada.",
@@ -80,7 +84,7 @@ public struct SDKStrings: Sendable, Hashable {
             .secureCheckout: "Pagamento sicuro", .warning: "Avviso", .showMore: "Mostra", .showLess: "Nascondi",
             .openApp: "Apri l’app",
             .trustQuestion: "Considerare affidabile questo esercente?", .yes: "Sì", .no: "No", .selected: "selezionato",
-            .notSelected: "non selezionato",
+            .notSelected: "non selezionato", .chooseOption: "Scegli un’opzione",
             .image: "Immagine", .codeField: "Inserimento del codice", .timedOut: "L’autenticazione è scaduta.",
             .genericError: "Impossibile completare l’autenticazione.",
             .cancelled: "Autenticazione annullata.", .completed: "Autenticazione terminata.",
@@ -91,7 +95,7 @@ public struct SDKStrings: Sendable, Hashable {
             .secureCheckout: "Veilig afrekenen", .warning: "Waarschuwing", .showMore: "Tonen", .showLess: "Verbergen",
             .openApp: "App openen",
             .trustQuestion: "Deze winkelier vertrouwen?", .yes: "Ja", .no: "Nee", .selected: "geselecteerd",
-            .notSelected: "niet geselecteerd",
+            .notSelected: "niet geselecteerd", .chooseOption: "Kies een optie",
             .image: "Afbeelding", .codeField: "Code invoeren", .timedOut: "De authenticatie is verlopen.",
             .genericError: "De authenticatie kon niet worden voltooid.",
             .cancelled: "Authenticatie geannuleerd.", .completed: "Authenticatie afgerond.",
@@ -102,7 +106,7 @@ public struct SDKStrings: Sendable, Hashable {
             .secureCheckout: "Pagamento seguro", .warning: "Aviso", .showMore: "Mostrar", .showLess: "Ocultar",
             .openApp: "Abrir aplicação",
             .trustQuestion: "Confiar neste comerciante?", .yes: "Sim", .no: "Não", .selected: "selecionado",
-            .notSelected: "não selecionado",
+            .notSelected: "não selecionado", .chooseOption: "Escolha uma opção",
             .image: "Imagem", .codeField: "Introdução do código", .timedOut: "A autenticação expirou.",
             .genericError: "Não foi possível concluir a autenticação.",
             .cancelled: "Autenticação cancelada.", .completed: "Autenticação concluída.",
@@ -111,6 +115,7 @@ public struct SDKStrings: Sendable, Hashable {
             .cancel: "キャンセル", .processing: "処理中…", .continueButton: "続行", .submit: "送信", .resend: "コードを再送信",
             .secureCheckout: "安全なお支払い", .warning: "警告", .showMore: "表示", .showLess: "非表示", .openApp: "アプリを開く",
             .trustQuestion: "この加盟店を信頼しますか？", .yes: "はい", .no: "いいえ", .selected: "選択済み", .notSelected: "未選択",
+            .chooseOption: "選択してください",
             .image: "画像", .codeField: "コード入力", .timedOut: "認証がタイムアウトしました。", .genericError: "認証を完了できませんでした。",
             .cancelled: "認証がキャンセルされました。", .completed: "認証が完了しました。",
         ],

@@ -2,6 +2,7 @@ public import Foundation
 public import Logging
 import Synchronization
 import ThreeDS2JOSE
+import ThreeDS2Messages
 
 /// What a transaction needs from the initialised service; fixed at initialize.
 struct ServiceContext: Sendable {
@@ -219,7 +220,7 @@ public final class ThreeDS2Service: Sendable {
             ])
         context.emit(
             .transactionCreated(
-                sdkTransactionID: transaction.sdkTransactionID, messageVersion: version.rawValue,
+                sdkTransactionID: transaction.sdkTransactionID, messageVersion: version,
                 directoryServerID: directoryServerID))
         return transaction
     }

@@ -1,3 +1,5 @@
+public import ThreeDS2Messages
+
 /// What the app sends to its 3DS Server for the AReq.
 public struct AuthenticationRequestParameters: Sendable, Hashable {
     /// The SDK transaction ID (`sdkTransID`): a random UUID, lower case.
@@ -11,5 +13,5 @@ public struct AuthenticationRequestParameters: Sendable, Hashable {
     /// The SDK reference number (`sdkReferenceNumber`).
     public let sdkReferenceNumber: String
     /// The message version of the transaction.
-    public let messageVersion: String
+    public let messageVersion: MessageVersion
 }

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Synchronization
 import ThreeDS2JOSE
+public import ThreeDS2Messages
 
 /// One authentication: its ID, its ephemeral key, and (in later steps) its challenge.
 ///
@@ -99,7 +100,7 @@ public final class Transaction: Sendable {
             sdkTransactionID: sdkTransactionID, deviceData: deviceData,
             sdkEphemeralPublicKey: P256PublicJWK(publicKey).jsonString,
             sdkAppID: context.sdkAppID, sdkReferenceNumber: context.configuration.sdkReferenceNumber,
-            messageVersion: messageVersion.rawValue)
+            messageVersion: messageVersion)
     }
 
     /// Releases the ephemeral key and everything derived from it. Calling it again does nothing.

@@ -1,14 +1,14 @@
 import Crypto
 import Foundation
 public import ThreeDS2JOSE
-import ThreeDS2Messages
+public import ThreeDS2Messages
 
 /// What the TestLab ACS saw of one challenge: every CReq decrypted, their JWE headers, the Erros the SDK sent.
 public struct ACSRecord: Sendable {
     /// The scenario.
     public var scenario: Scenario
     /// The transaction's message version.
-    public var messageVersion: String
+    public var messageVersion: MessageVersion
     /// The decrypted CReqs, in order.
     public var requests: [JSONObject] = []
     /// The protected headers of the CReq JWEs.
@@ -54,7 +54,8 @@ actor AccessControlServer {
 
     /// Registers a challenge; returns the ACS ephemeral public key.
     func register(
-        identifiers: TransactionIdentifiers, scenario: Scenario, messageVersion: String, sdkEphemeralKey: P256PublicJWK,
+        identifiers: TransactionIdentifiers, scenario: Scenario, messageVersion: MessageVersion,
+        sdkEphemeralKey: P256PublicJWK,
         sdkReferenceNumber: String
     ) throws -> P256.KeyAgreement.PublicKey {
         let ephemeral = P256.KeyAgreement.PrivateKey()
@@ -121,7 +122,7 @@ actor AccessControlServer {
         let message = ErrorMessage(
             errorCode: code, errorComponent: "A", errorDescription: description, errorDetail: detail,
             errorMessageType: "CReq",
-            messageVersion: challenge.record.messageVersion,
+            messageVersion: challenge.record.messageVersion.rawValue,
             threeDSServerTransID: challenge.identifiers.threeDSServerTransID,
             acsTransID: challenge.identifiers.acsTransID, sdkTransID: challenge.identifiers.sdkTransID)
         return ACSReply(status: 200, contentType: "application/json; charset=UTF-8", body: message.json.serializedBytes)

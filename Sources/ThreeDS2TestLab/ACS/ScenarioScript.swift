@@ -11,7 +11,7 @@ enum ScenarioScript {
         -> JSONObject
     {
         var base = header(challenge)
-        let version = ProtocolVersion(challenge.record.messageVersion)
+        let version = challenge.record.messageVersion
         let first =
             request["challengeDataEntry"] == nil && request["challengeHTMLDataEntry"] == nil
             && request["challengeCancel"] == nil
@@ -35,7 +35,7 @@ enum ScenarioScript {
                     "oobContinueLabel": .string("I have approved"),
                     "challengeAddInfo": .string("Welcome back. Press continue to finish."),
                 ]
-                if version?.isAtLeast2_3 == true {
+                if version.hasOOBAppURL {
                     screen["oobAppURL"] = .string("https://127.0.0.1/testlab-bank-app")
                     screen["oobAppLabel"] = .string("Open banking app")
                 }
@@ -59,7 +59,7 @@ enum ScenarioScript {
             challenge.wrongAttempts += 1
             return challenge.wrongAttempts >= maxWrongAttempts
                 ? final(base, "N") : merge(base, htmlScreen(txid: txid, error: true))
-        case .information where version?.isAtLeast2_3 == true && first:
+        case .information where version.defines(.information) && first:
             return merge(
                 base,
                 [
@@ -96,7 +96,7 @@ enum ScenarioScript {
             "acsTransID": .string(challenge.identifiers.acsTransID),
             "sdkTransID": .string(challenge.identifiers.sdkTransID),
             "acsCounterAtoS": .string(ChallengeRequestBuilder.counterText(challenge.acsCounter)),
-            "messageType": .string("CRes"), "messageVersion": .string(challenge.record.messageVersion),
+            "messageType": .string("CRes"), "messageVersion": .string(challenge.record.messageVersion.rawValue),
             "challengeCompletionInd": .string("N"),
         ]
     }
@@ -127,11 +127,8 @@ enum ScenarioScript {
             "expandInfoLabel": .string("Need help?"),
             "expandInfoText": .string("Call the number on the back of your card."),
         ]
-        if ProtocolVersion(challenge.record.messageVersion)?.isAtLeast2_2 == true {
-            let name =
-                ProtocolVersion(challenge.record.messageVersion)?.isAtLeast2_3 == true
-                ? "trustListInfoText" : "whitelistingInfoText"
-            screen[name] = .string("Trust this merchant for future payments?")
+        if let question = challenge.record.messageVersion.trustQuestion {
+            screen[question.textField] = .string("Trust this merchant for future payments?")
         }
         if let imageBase {
             screen["issuerImage"] = .object([

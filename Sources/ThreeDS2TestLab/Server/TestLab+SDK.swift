@@ -1,4 +1,5 @@
 import Foundation
+public import ThreeDS2NIOTransport
 public import ThreeDS2SDK
 
 extension TestLab {
@@ -6,7 +7,8 @@ extension TestLab {
     public static let exampleSDKReferenceNumber = "3DS_LOA_SDK_TLAB_020300_00001"
 
     /// An SDK configuration that talks to this lab: both directory servers (RSA and EC keys, the lab's DS root),
-    /// the lab's TLS root, and plain HTTP on loopback when the lab runs without TLS.
+    /// and plain HTTP on loopback when the lab runs without TLS. The lab's TLS root goes to the transport
+    /// (``makeTransport()``), not to the SDK.
     ///
     /// - Parameters:
     ///   - sdkReferenceNumber: The SDK reference number.
@@ -30,7 +32,6 @@ extension TestLab {
             DirectoryServer(
                 id: Self.ecDirectoryServerID, encryptionKey: try pki.dsEncryptionEC.certificatePEM,
                 rootCertificates: roots, displayName: "TestLab DS (EC)"))
-        config.tlsTrustRootsPEM = try pki.tlsRoot.certificatePEM
         config.allowsPlainHTTPLoopback = !options.useTLS
         return config
     }

@@ -219,9 +219,9 @@ public final class TestLab: Sendable {
             }
             return value
         }
-        let version = try field("messageVersion")
-        guard ["2.1.0", "2.2.0", "2.3.1"].contains(version) else {
-            throw TestLabError("messageVersion \(version) is not supported")
+        let versionText = try field("messageVersion")
+        guard let version = MessageVersion(versionText), version.isSupported else {
+            throw TestLabError("messageVersion \(versionText) is not supported")
         }
         guard try field("deviceChannel") == "01" else { throw TestLabError("deviceChannel must be 01 (app)") }
         let sdkTransID = try field("sdkTransID").lowercased()
@@ -241,7 +241,8 @@ public final class TestLab: Sendable {
 
         let scenario = Scenario(cardNumber: card) ?? .frictionlessN
         var response: JSONObject = [
-            "messageVersion": .string(version), "threeDSServerTransID": .string(UUID().uuidString.lowercased()),
+            "messageVersion": .string(version.rawValue),
+            "threeDSServerTransID": .string(UUID().uuidString.lowercased()),
             "acsTransID": .string(UUID().uuidString.lowercased()), "sdkTransID": .string(sdkTransID),
         ]
         if let status = scenario.frictionlessStatus {

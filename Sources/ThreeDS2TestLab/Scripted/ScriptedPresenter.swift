@@ -1,7 +1,9 @@
 import Foundation
 import Synchronization
+import ThreeDS2HTML
 public import ThreeDS2JOSE
 public import ThreeDS2Messages
+public import ThreeDS2SDK
 
 /// One scripted answer, in the format of the `threeds pay --answers` file.
 public enum ScriptedAnswer: Sendable, Hashable {
@@ -111,11 +113,11 @@ public final class ScriptedPresenter: ChallengePresenter {
                 state.problems.append("no scripted answer for screen \(state.screens.count) (\(screen.uiType))")
                 return ChallengeAnswer(.cancel)
             }
-            let answer = state.remaining.removeFirst()
-            do {
-                return try Self.answer(answer, for: screen)
-            } catch {
-                state.problems.append("screen \(state.screens.count): \(error)")
+            switch Self.answer(state.remaining.removeFirst(), for: screen) {
+            case .success(let answer):
+                return answer
+            case .failure(let mismatch):
+                state.problems.append("screen \(state.screens.count): \(mismatch)")
                 return ChallengeAnswer(.cancel)
             }
         }
@@ -126,29 +128,36 @@ public final class ScriptedPresenter: ChallengePresenter {
         state.withLock { $0.outcome = outcome }
     }
 
-    static func answer(_ answer: ScriptedAnswer, for screen: ChallengeScreen) throws -> ChallengeAnswer {
+    /// The answer a scripted entry gives on a screen, found by applying it to the screen's form state as a
+    /// cardholder would act; `nil`, with the form state's note, when the entry does not fit the screen.
+    static func answer(_ answer: ScriptedAnswer, for screen: ChallengeScreen) -> Result<ChallengeAnswer, Mismatch> {
+        var state = ChallengeFormState(screen: screen, htmlReader: LibXML2FormReader())
+        let actions: [FormAction]
+        let trust: Bool?
         switch answer {
         case .text(let text, let whitelist):
-            return ChallengeAnswer(text.isEmpty ? .submitEmpty : .submitText(text), whitelisting: whitelist)
+            (actions, trust) = ([.setEntry(text), .submit()], whitelist)
         case .select(let keys, let whitelist):
-            let known = screen.options.map(\.key)
-            for key in keys where !known.contains(key) {
-                throw HTMLForm.SubmissionError(description: "the screen has no option \"\(key)\"")
-            }
-            // Sent in option order, whatever order the script gave.
-            return ChallengeAnswer(.submitSelection(known.filter(keys.contains)), whitelisting: whitelist)
+            (actions, trust) = ([.select(keys), .submit()], whitelist)
         case .html(let fields, let button, let whitelist):
-            guard let html = screen.html else { throw HTMLForm.SubmissionError(description: "the screen is not HTML") }
-            return ChallengeAnswer(
-                .submitHTML(try HTMLForm(html: html).submission(fields: fields, button: button)),
-                whitelisting: whitelist)
+            (actions, trust) = ([.setHTMLFields(fields), .submit(button: button)], whitelist)
         case .continue(let whitelist):
-            return ChallengeAnswer(
-                screen.uiType == .information ? .informationContinue : .oobContinue, whitelisting: whitelist)
+            (actions, trust) = ([.continueChallenge], whitelist)
         case .resend:
-            return ChallengeAnswer(.resend)
+            (actions, trust) = ([.resend], nil)
         case .cancel:
-            return ChallengeAnswer(.cancel)
+            (actions, trust) = ([.cancel], nil)
         }
+        if let trust { _ = state.apply(.setTrust(trust)) }
+        for action in actions {
+            if let result = state.apply(action) { return .success(result) }
+            if let note = state.note { return .failure(Mismatch(description: note)) }
+        }
+        return .failure(Mismatch(description: "the answer does not fit a \(screen.uiType) screen"))
+    }
+
+    /// Why a scripted answer did not fit its screen.
+    struct Mismatch: Error, CustomStringConvertible {
+        let description: String
     }
 }

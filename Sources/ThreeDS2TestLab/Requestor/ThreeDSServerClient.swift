@@ -1,5 +1,7 @@
 public import Foundation
 public import ThreeDS2JOSE
+import ThreeDS2Messages
+public import ThreeDS2SDK
 
 /// The purchase an authentication is for.
 public struct Purchase: Sendable, Hashable {
@@ -55,17 +57,15 @@ public struct ThreeDSServerClient: Sendable {
     ) throws(JOSEError)
         -> JSONObject
     {
-        let uiTypes =
-            parameters.messageVersion == "2.3.1"
-            ? ["01", "02", "03", "04", "05", "06", "07"] : ["01", "02", "03", "04", "05"]
         var body: JSONObject = [
-            "messageVersion": .string(parameters.messageVersion), "deviceChannel": .string("01"),
+            "messageVersion": .string(parameters.messageVersion.rawValue), "deviceChannel": .string("01"),
             "sdkTransID": .string(parameters.sdkTransactionID), "sdkAppID": .string(parameters.sdkAppID),
             "sdkReferenceNumber": .string(parameters.sdkReferenceNumber),
             "sdkEphemPubKey": .object(try P256PublicJWK(jsonString: parameters.sdkEphemeralPublicKey).jsonObject),
             "sdkEncData": .string(parameters.deviceData), "sdkMaxTimeout": .string("05"),
             "deviceRenderOptions": .object([
-                "sdkInterface": .string("03"), "sdkUiType": .array(uiTypes.map { .string($0) }),
+                "sdkInterface": .string("03"),
+                "sdkUiType": .array(parameters.messageVersion.uiTypes.map { .string($0.rawValue) }),
             ]),
             "acctNumber": .string(purchase.cardNumber), "purchaseAmount": .string(purchase.amount),
             "purchaseCurrency": .string(purchase.currency),
@@ -86,7 +86,7 @@ public struct ThreeDSServerClient: Sendable {
         do {
             body = try Self.requestBody(parameters: parameters, purchase: purchase, requestorAppURL: requestorAppURL)
         } catch {
-            throw .runtime("the AReq parameters could not be encoded", underlying: error)
+            throw ThreeDS2Error(.runtime, "the AReq parameters could not be encoded", underlying: error)
         }
         let response: TransportResponse
         do {
@@ -95,7 +95,7 @@ public struct ThreeDSServerClient: Sendable {
                 contentType: "application/json; charset=UTF-8",
                 timeout: .seconds(30))
         } catch {
-            throw .runtime("the 3DS Server could not be reached: \(error)")
+            throw ThreeDS2Error(.runtime, "the 3DS Server could not be reached: \(error)")
         }
         let object: JSONObject
         do {
@@ -103,28 +103,29 @@ public struct ThreeDSServerClient: Sendable {
                 case .object(let parsed) = try JSONParser(limits: .init(maxBytes: 256 * 1024, maxDepth: 8)).parse(
                     response.body)
             else {
-                throw ThreeDS2Error.runtime("the 3DS Server's answer is not a JSON object")
+                throw ThreeDS2Error(.runtime, "the 3DS Server's answer is not a JSON object")
             }
             object = parsed
         } catch let error as ThreeDS2Error {
             throw error
         } catch {
-            throw .runtime("the 3DS Server's answer is not JSON (HTTP \(response.status))")
+            throw ThreeDS2Error(.runtime, "the 3DS Server's answer is not JSON (HTTP \(response.status))")
         }
         guard (200..<300).contains(response.status) else {
-            throw .runtime(
+            throw ThreeDS2Error(
+                .runtime,
                 "the 3DS Server answered HTTP \(response.status): \(object["error"]?.stringValue ?? object.serialized.prefix(200).description)"
             )
         }
         guard let status = object["transStatus"]?.stringValue, !status.isEmpty else {
-            throw .runtime("the 3DS Server's answer has no transStatus")
+            throw ThreeDS2Error(.runtime, "the 3DS Server's answer has no transStatus")
         }
         var challenge: ChallengeParameters?
         if status == "C" {
             guard let server = object["threeDSServerTransID"]?.stringValue, let acs = object["acsTransID"]?.stringValue,
                 let reference = object["acsReferenceNumber"]?.stringValue,
                 let signed = object["acsSignedContent"]?.stringValue
-            else { throw .runtime("the 3DS Server asked for a challenge without the challenge fields") }
+            else { throw ThreeDS2Error(.runtime, "the 3DS Server asked for a challenge without the challenge fields") }
             challenge = ChallengeParameters(
                 threeDSServerTransactionID: server, acsTransactionID: acs, acsRefNumber: reference,
                 acsSignedContent: signed,

@@ -37,9 +37,9 @@ public enum LayoutElement: Sendable, Hashable {
     case section(label: String, text: String)
     /// Readable text of an HTML page.
     case htmlText(String)
-    /// A control of an HTML form, by its index in ``HTMLForm/controls``.
+    /// A control of an HTML form, by its index in the form's controls.
     case htmlControl(index: Int)
-    /// A submitting link of an HTML page, by its index in ``HTMLForm/links``.
+    /// A submitting link of an HTML page, by its index in the form's links.
     case htmlLink(index: Int)
 
     /// Whether the element takes keyboard focus.
@@ -73,8 +73,11 @@ public struct ChallengeLayout: Sendable, Hashable {
     ///   - customization: The look for the appearance in use.
     ///   - strings: The SDK texts.
     ///   - density: The screen density for image selection.
+    ///   - htmlReader: Reads an HTML screen's form into native controls; without one, an HTML screen has no
+    ///     controls in the layout (a web view shows the page itself).
     public init(
-        screen: ChallengeScreen, customization: UiCustomization, strings: SDKStrings, density: ScreenDensity = .high
+        screen: ChallengeScreen, customization: UiCustomization, strings: SDKStrings, density: ScreenDensity = .high,
+        htmlReader: (any HTMLFormReader)? = nil
     ) {
         self.screen = screen
         self.customization = customization
@@ -109,7 +112,8 @@ public struct ChallengeLayout: Sendable, Hashable {
         case .information:
             elements.append(.button(.continue, label: screen.infoContinueLabel ?? strings[.continueButton]))
         case .html, .htmlOutOfBand:
-            let parsed = HTMLForm(html: screen.html ?? "")
+            guard let htmlReader else { break }
+            let parsed = htmlReader.form(fromHTML: screen.html ?? "")
             form = parsed
             if !parsed.text.isEmpty { elements.append(.htmlText(parsed.text)) }
             for (index, control) in parsed.controls.enumerated()

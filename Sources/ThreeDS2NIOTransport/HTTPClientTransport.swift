@@ -1,0 +1,109 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+public import ThreeDS2SDK
+
+/// The AsyncHTTPClient transport: TLS 1.2 or newer with full certificate validation against the system roots plus
+/// any extra roots (which `URLSession` cannot take on Linux), no redirects, and response bodies bounded in size.
+///
+/// Call ``shutdown()`` once when the transport is no longer used.
+public final class HTTPClientTransport: ChallengeTransport {
+    private let client: HTTPClient
+
+    /// Creates the transport.
+    ///
+    /// - Parameter additionalTrustRootsPEM: PEM certificates trusted in addition to the system's.
+    /// - Throws: ``TransportError`` of code `invalidRequest` when a root cannot be read.
+    public init(additionalTrustRootsPEM: [String] = []) throws(TransportError) {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.minimumTLSVersion = .tlsv12
+        tls.certificateVerification = .fullVerification
+        do {
+            let roots = try additionalTrustRootsPEM.flatMap { try NIOSSLCertificate.fromPEMBytes(Array($0.utf8)) }
+            if !roots.isEmpty { tls.additionalTrustRoots = [.certificates(roots)] }
+        } catch {
+            throw TransportError(.invalidRequest, "a TLS trust root could not be read", underlying: error)
+        }
+        var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
+        configuration.redirectConfiguration = .disallow
+        configuration.timeout = .init(connect: .seconds(10), read: .seconds(10))
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
+    /// Sends the request with AsyncHTTPClient.
+    ///
+    /// - Parameter request: The request.
+    /// - Returns: The response.
+    /// - Throws: ``TransportError`` classified by cause.
+    public func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
+        do {
+            let response = try await client.execute(Self.convert(request), timeout: Self.timeAmount(request.timeout))
+            var buffer = try await response.body.collect(upTo: request.maxResponseBytes)
+            return TransportResponse(
+                status: Int(response.status.code), contentType: response.headers.first(name: "Content-Type"),
+                body: buffer.readBytes(length: buffer.readableBytes) ?? [])
+        } catch {
+            throw Self.classify(error, request: request)
+        }
+    }
+
+    /// The AsyncHTTPClient request for a transport request.
+    static func convert(_ request: TransportRequest) -> HTTPClientRequest {
+        var converted = HTTPClientRequest(url: request.url.absoluteString)
+        converted.method = request.method == .post ? .POST : .GET
+        if let contentType = request.contentType { converted.headers.add(name: "Content-Type", value: contentType) }
+        if request.method == .post { converted.body = .bytes(ByteBuffer(bytes: request.body)) }
+        return converted
+    }
+
+    /// Sorts an AsyncHTTPClient or NIO error into a transport error code, keeping the error itself.
+    static func classify(_ error: any Error, request: TransportRequest) -> TransportError {
+        let target = "\(request.method.rawValue) \(request.url.absoluteString)"
+        switch error {
+        case is NIOTooManyBytesError:
+            return TransportError(
+                .responseTooLarge, "the response to \(target) is larger than \(request.maxResponseBytes) bytes",
+                underlying: error)
+        case is CancellationError:
+            return TransportError(.cancelled, "\(target) was cancelled", underlying: error)
+        case is NIOSSLError, is BoringSSLError:
+            return TransportError(.tlsFailure, "TLS with \(target) failed", underlying: error)
+        case is NIOConnectionError, is IOError:
+            return TransportError(.connectionFailed, "no connection for \(target)", underlying: error)
+        case let error as HTTPClientError:
+            switch error {
+            case .deadlineExceeded, .readTimeout, .connectTimeout:
+                return TransportError(.timedOut, "\(target) did not answer in time", underlying: error)
+            case .cancelled:
+                return TransportError(.cancelled, "\(target) was cancelled", underlying: error)
+            case .invalidURL, .emptyHost, .emptyScheme:
+                return TransportError(.invalidRequest, "\(target) is not a valid request", underlying: error)
+            case .remoteConnectionClosed:
+                return TransportError(.connectionFailed, "the connection for \(target) closed", underlying: error)
+            default:
+                return TransportError(.other, "\(target) failed", underlying: error)
+            }
+        case let error as ChannelError:
+            if case .connectTimeout = error {
+                return TransportError(.timedOut, "\(target) did not connect in time", underlying: error)
+            }
+            return TransportError(.connectionFailed, "no connection for \(target)", underlying: error)
+        default:
+            return TransportError(.other, "\(target) failed", underlying: error)
+        }
+    }
+
+    private static func timeAmount(_ duration: Duration) -> TimeAmount {
+        .nanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+    }
+
+    /// Shuts the client down; call once when the transport is no longer used.
+    ///
+    /// - Throws: The client's shutdown error.
+    public func shutdown() async throws {
+        try await client.shutdown()
+    }
+}

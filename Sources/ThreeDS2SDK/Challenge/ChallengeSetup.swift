@@ -1,0 +1,83 @@
+import Crypto
+import Foundation
+import ThreeDS2JOSE
+import ThreeDS2Messages
+import X509
+
+/// The step before the first CReq: verify the ACS signed content against the directory server's roots, check the
+/// ACS URL and that the content names this transaction's ephemeral key, agree the channel keys, and build the state
+/// machine. Every failure is a ``ChallengeFailure``; nothing is sent to the ACS before this step succeeds.
+struct ChallengeSetup: Sendable {
+    let directoryServerRoots: [Certificate]
+    let sdkReferenceNumber: String
+    let sdkTransactionID: String
+    let messageVersion: MessageVersion
+    let allowsPlainHTTPLoopback: Bool
+
+    /// What the dialogue starts from.
+    struct Prepared: Sendable {
+        let acsURL: URL
+        let machine: ChallengeStateMachine
+    }
+
+    /// Hosts that count as loopback for the plain-HTTP test opt-in.
+    static let loopbackHosts: Set<String> = ["127.0.0.1", "localhost", "::1", "[::1]"]
+
+    func prepare(_ parameters: ChallengeParameters, ephemeralKey: P256.KeyAgreement.PrivateKey)
+        async throws(ChallengeFailure) -> Prepared
+    {
+        let verified: X5CVerifier.Verified
+        do {
+            verified = try await X5CVerifier(roots: directoryServerRoots).verify(parameters.acsSignedContent)
+        } catch {
+            throw ChallengeFailure(.signedContent, "the ACS signed content failed verification: \(error)")
+        }
+        let content: ACSSignedContent
+        do {
+            content = try ACSSignedContent(payload: verified.payload)
+        } catch {
+            throw ChallengeFailure(.signedContent, "the ACS signed content is malformed: \(error)")
+        }
+        let acsURL = try checkedACSURL(content.acsURL)
+        guard content.sdkEphemeralPublicKey == P256PublicJWK(ephemeralKey.publicKey) else {
+            throw ChallengeFailure(.signedContent, "the ACS signed content names a different SDK ephemeral key")
+        }
+        let secret: [UInt8]
+        do {
+            secret = try ephemeralKey.sharedSecretFromKeyAgreement(with: content.acsEphemeralPublicKey.keyAgreementKey)
+                .withUnsafeBytes { Array($0) }
+        } catch {
+            throw ChallengeFailure(.keyAgreement, "ECDH with the ACS ephemeral key failed: \(error)")
+        }
+        let identifiers = TransactionIdentifiers(
+            threeDSServerTransID: parameters.threeDSServerTransactionID.lowercased(),
+            acsTransID: parameters.acsTransactionID.lowercased(),
+            sdkTransID: sdkTransactionID)
+        let channel: SecureChannel
+        do {
+            channel = try SecureChannel(
+                sharedSecret: secret, sdkReferenceNumber: sdkReferenceNumber, acsTransID: identifiers.acsTransID,
+                requestEncryption: .a128cbcHS256)
+        } catch {
+            throw ChallengeFailure(.keyAgreement, "the channel keys could not be prepared: \(error)")
+        }
+        let builder = ChallengeRequestBuilder(
+            identifiers: identifiers, messageVersion: messageVersion,
+            requestorAppURL: parameters.threeDSRequestorAppURL)
+        return Prepared(acsURL: acsURL, machine: ChallengeStateMachine(builder: builder, channel: channel))
+    }
+
+    /// The ACS URL when it may be used: absolute https, or plain http on loopback when the configuration allows it.
+    func checkedACSURL(_ text: String) throws(ChallengeFailure) -> URL {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty
+        else {
+            throw ChallengeFailure(.acsURL, "acsURL is not an absolute URL")
+        }
+        let loopback = Self.loopbackHosts.contains(host.lowercased())
+        guard scheme == "https" || (scheme == "http" && loopback && allowsPlainHTTPLoopback) else {
+            throw ChallengeFailure(
+                .acsURL, "acsURL must use https (plain http only on loopback, when the configuration allows it)")
+        }
+        return url
+    }
+}

@@ -1,0 +1,272 @@
+import Foundation
+
+/// The form of an ACS HTML challenge page, as an ``HTMLFormReader`` found it, submitted the way a browser submits a form:
+/// the successful controls in document order (hidden inputs included, only the pressed submit button), encoded as
+/// `application/x-www-form-urlencoded`. A link to `https://emv3ds/challenge?…` also counts as a submission; its
+/// query is the data. Nothing is fetched and no script runs.
+public struct HTMLForm: Sendable, Hashable {
+    /// One form control, in document order.
+    public struct Control: Sendable, Hashable {
+        /// The element and type, for example `input/text`, `input/hidden`, `select`, `textarea`, `button/submit`.
+        public var kind: String
+        /// The `name`.
+        public var name: String?
+        /// The current value.
+        public var value: String
+        /// For checkboxes and radios: whether checked.
+        public var checked: Bool
+        /// For selects: the options as (value, label, selected).
+        public var options: [Option]
+        /// Whether the control is disabled.
+        public var disabled: Bool
+        /// The visible label of a button.
+        public var label: String
+
+        /// Creates a control.
+        ///
+        /// - Parameters:
+        ///   - kind: The element and type (`input/text`, `select`, `button/submit`, …).
+        ///   - name: The `name`.
+        ///   - value: The current value.
+        ///   - checked: Whether a checkbox or radio is checked.
+        ///   - options: A select's options.
+        ///   - disabled: Whether it is disabled.
+        ///   - label: A button's visible label, or the field's label.
+        public init(
+            kind: String, name: String?, value: String, checked: Bool = false, options: [Option] = [],
+            disabled: Bool = false, label: String = ""
+        ) {
+            self.kind = kind
+            self.name = name
+            self.value = value
+            self.checked = checked
+            self.options = options
+            self.disabled = disabled
+            self.label = label
+        }
+
+        /// Whether this control submits the form.
+        public var isSubmitButton: Bool { kind == "input/submit" || kind == "input/image" || kind == "button/submit" }
+    }
+
+    /// One option of a select.
+    public struct Option: Sendable, Hashable {
+        /// The submitted value.
+        public var value: String
+        /// The visible text.
+        public var label: String
+        /// Whether selected.
+        public var selected: Bool
+
+        /// Creates an option.
+        ///
+        /// - Parameters:
+        ///   - value: The submitted value.
+        ///   - label: The visible text.
+        ///   - selected: Whether selected.
+        public init(value: String, label: String, selected: Bool) {
+            self.value = value
+            self.label = label
+            self.selected = selected
+        }
+    }
+
+    /// A link that submits (to `https://emv3ds/challenge`).
+    public struct SubmissionLink: Sendable, Hashable {
+        /// The visible text.
+        public var label: String
+        /// The query of the URL: the submission data.
+        public var query: String
+
+        /// Creates a link.
+        ///
+        /// - Parameters:
+        ///   - label: The visible text.
+        ///   - query: The submission data.
+        public init(label: String, query: String) {
+            self.label = label
+            self.query = query
+        }
+    }
+
+    /// The controls of the first form, in document order.
+    public var controls: [Control]
+    /// The form's `method` (lower case; `get` when absent).
+    public let method: String
+    /// The form's `action`.
+    public let action: String?
+    /// Links that submit.
+    public let links: [SubmissionLink]
+    /// The visible text of the page (scripts and styles excluded), whitespace collapsed.
+    public let text: String
+
+    /// What went wrong with a submission.
+    public struct SubmissionError: Error, Sendable, CustomStringConvertible {
+        /// The explanation.
+        public let description: String
+
+        /// Creates an error.
+        ///
+        /// - Parameter description: The explanation.
+        public init(description: String) { self.description = description }
+    }
+
+    /// Creates a form from what a reader found on a page.
+    ///
+    /// - Parameters:
+    ///   - controls: The controls of the first form, in document order.
+    ///   - method: The form's method, lower case.
+    ///   - action: The form's action.
+    ///   - links: The links that submit.
+    ///   - text: The page's visible text.
+    public init(
+        controls: [Control], method: String = "get", action: String? = nil, links: [SubmissionLink] = [],
+        text: String = ""
+    ) {
+        self.controls = controls
+        self.method = method
+        self.action = action
+        self.links = links
+        self.text = text
+    }
+
+    /// The form with field values set by control name: text-like controls take the value; radios and checkboxes
+    /// named here are checked when their value matches (a checkbox set to an empty string is unchecked); selects take
+    /// the option with that value.
+    ///
+    /// - Parameter fields: Values by control name.
+    /// - Returns: The filled form.
+    /// - Throws: ``SubmissionError`` when a named field does not exist or cannot take the value.
+    public func filling(_ fields: [String: String]) throws(SubmissionError) -> HTMLForm {
+        var copy = self
+        for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+            var matched = false
+            for index in copy.controls.indices where copy.controls[index].name == name {
+                switch copy.controls[index].kind {
+                case "input/radio":
+                    copy.controls[index].checked = copy.controls[index].value == value
+                    matched = matched || copy.controls[index].checked
+                case "input/checkbox":
+                    copy.controls[index].checked = !value.isEmpty && copy.controls[index].value == value
+                    matched = true
+                case "select", "select/multiple":
+                    for option in copy.controls[index].options.indices {
+                        copy.controls[index].options[option].selected =
+                            copy.controls[index].options[option].value == value
+                        matched = matched || copy.controls[index].options[option].selected
+                    }
+                case let kind where kind.hasPrefix("button/") || copy.controls[index].isSubmitButton:
+                    continue
+                default:
+                    copy.controls[index].value = value
+                    matched = true
+                }
+            }
+            guard matched else {
+                throw SubmissionError(description: "the page has no field \"\(name)\" that takes \"\(value)\"")
+            }
+        }
+        return copy
+    }
+
+    /// The submission data for the given field values and pressed button.
+    ///
+    /// - Parameters:
+    ///   - fields: Values by control name, as ``filling(_:)`` sets them.
+    ///   - button: The pressed submit button's value, name or label, or a submitting link's label; the first
+    ///     submit button when `nil`.
+    /// - Returns: The urlencoded form data, as sent in `challengeHTMLDataEntry`.
+    /// - Throws: ``SubmissionError`` when a named field or the button does not exist.
+    public func submission(fields: [String: String] = [:], button: String? = nil) throws(SubmissionError) -> String {
+        if let button, let link = links.first(where: { $0.label == button }),
+            !controls.contains(where: { $0.isSubmitButton && Self.matches($0, button) })
+        {
+            return link.query
+        }
+        let controls = try filling(fields).controls
+        let submitters = controls.indices.filter { controls[$0].isSubmitButton && !controls[$0].disabled }
+        let pressed: Int?
+        if let button {
+            guard let index = submitters.first(where: { Self.matches(controls[$0], button) }) else {
+                throw SubmissionError(description: "the page has no submit button or link \"\(button)\"")
+            }
+            pressed = index
+        } else {
+            pressed = submitters.first
+        }
+        var pairs: [(String, String)] = []
+        for (index, control) in controls.enumerated() {
+            guard let name = control.name, !name.isEmpty, !control.disabled else { continue }
+            switch control.kind {
+            case "input/checkbox", "input/radio":
+                if control.checked { pairs.append((name, control.value)) }
+            case "input/submit", "button/submit":
+                if index == pressed { pairs.append((name, control.value)) }
+            case "input/image":
+                if index == pressed { pairs += [(name + ".x", "0"), (name + ".y", "0")] }
+            case "input/button", "input/reset", "input/file", "button/button", "button/reset":
+                continue
+            case "select":
+                if let option = control.options.first(where: \.selected) ?? control.options.first {
+                    pairs.append((name, option.value))
+                }
+            case "select/multiple":
+                for option in control.options where option.selected { pairs.append((name, option.value)) }
+            case "textarea":
+                pairs.append(
+                    (
+                        name,
+                        control.value.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(
+                            of: "\n", with: "\r\n")
+                    ))
+            default:
+                pairs.append((name, control.value))
+            }
+        }
+        return pairs.map { Self.encode($0.0) + "=" + Self.encode($0.1) }.joined(separator: "&")
+    }
+
+    private static func matches(_ control: Control, _ button: String) -> Bool {
+        control.value == button || control.name == button || control.label == button
+    }
+
+    /// `application/x-www-form-urlencoded` byte serialisation (WHATWG URL §5.2).
+    static func encode(_ text: String) -> String {
+        var output = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: " "): output.append("+")
+            case UInt8(ascii: "*"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "a")...UInt8(ascii: "z"):
+                output.append(Character(Unicode.Scalar(byte)))
+            default:
+                output.append(String(format: "%%%02X", byte))
+            }
+        }
+        return output
+    }
+
+    /// The submission data of a link or form action aimed at the SDK's reserved URL `https://emv3ds/challenge`:
+    /// its query, exactly as written (empty when it has none); `nil` for any other URL.
+    ///
+    /// - Parameter href: The link or action URL.
+    /// - Returns: The `challengeHTMLDataEntry` value, or `nil`.
+    public static func challengeQuery(_ href: String) -> String? {
+        guard let components = URLComponents(string: href), components.scheme?.lowercased() == "https",
+            components.host?.lowercased() == "emv3ds", components.path.lowercased() == "/challenge"
+        else { return nil }
+        return components.percentEncodedQuery ?? ""
+    }
+}
+
+/// Reads the form of an HTML challenge page, for presenters that show HTML challenges as native controls (a
+/// terminal, a script). Presenters that show HTML in a web view do not need one. The `ThreeDS2HTML` module provides
+/// one on libxml2.
+public protocol HTMLFormReader: Sendable {
+    /// Reads a page. Nothing is fetched and no script runs; a page without a form gives a form without controls.
+    ///
+    /// - Parameter html: The decoded `acsHTML`.
+    /// - Returns: The form.
+    func form(fromHTML html: String) -> HTMLForm
+}

@@ -1,0 +1,128 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The `URLSession` transport: the default on Apple platforms, where the system's trust store and TLS settings
+/// apply. On Linux it reaches ACSs with publicly trusted certificates; for private roots (the TestLab, a test ACS)
+/// use the AsyncHTTPClient transport of the `ThreeDS2NIOTransport` module, because Linux `URLSession` cannot take
+/// custom trust roots.
+///
+/// Redirects are refused (the ACS URL is the one the ACS signed), no cookies or cache are kept, the whole response
+/// must arrive before the request's deadline, and a body over the request's bound is refused.
+public final class URLSessionTransport: ChallengeTransport {
+    private let session: URLSession
+
+    /// Creates the transport with an ephemeral session: no cookies, cache or credentials persisted.
+    public init() {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpCookieAcceptPolicy = .never
+        configuration.httpShouldSetCookies = false
+        configuration.urlCache = nil
+        #if canImport(Darwin)
+            configuration.tlsMinimumSupportedProtocolVersion = .TLSv12
+        #endif
+        session = URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
+    }
+
+    deinit {
+        session.finishTasksAndInvalidate()
+    }
+
+    /// Sends the request with `URLSession`.
+    ///
+    /// - Parameter request: The request.
+    /// - Returns: The response.
+    /// - Throws: ``TransportError`` classified by cause.
+    public func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
+        let urlRequest = Self.convert(request)
+        let session = self.session
+        let result: Result<(Data, URLResponse), any Error> = await withTaskGroup(
+            of: Result<(Data, URLResponse), any Error>?.self
+        ) { group in
+            group.addTask {
+                do { return .success(try await session.data(for: urlRequest)) } catch { return .failure(error) }
+            }
+            group.addTask {
+                // The deadline covers the whole response; URLRequest's own timeout is only an idle timer.
+                try? await Task.sleep(for: request.timeout)
+                return Task.isCancelled ? nil : .failure(TransportError(.timedOut, "no answer in time"))
+            }
+            var first: Result<(Data, URLResponse), any Error> = .failure(CancellationError())
+            for await value in group {
+                if let value {
+                    first = value
+                    break
+                }
+            }
+            group.cancelAll()
+            return first
+        }
+        let target = "\(request.method.rawValue) \(request.url.absoluteString)"
+        switch result {
+        case .success(let (data, response)):
+            guard let http = response as? HTTPURLResponse else {
+                throw TransportError(.other, "\(target) did not return an HTTP response")
+            }
+            guard data.count <= request.maxResponseBytes else {
+                throw TransportError(
+                    .responseTooLarge, "the response to \(target) is larger than \(request.maxResponseBytes) bytes")
+            }
+            return TransportResponse(
+                status: http.statusCode, contentType: http.value(forHTTPHeaderField: "Content-Type"),
+                body: Array(data))
+        case .failure(let error):
+            throw Self.classify(error, target: target)
+        }
+    }
+
+    /// The `URLRequest` for a transport request.
+    static func convert(_ request: TransportRequest) -> URLRequest {
+        var converted = URLRequest(url: request.url)
+        converted.httpMethod = request.method.rawValue
+        converted.cachePolicy = .reloadIgnoringLocalCacheData
+        converted.timeoutInterval = max(1, Double(request.timeout.components.seconds))
+        if let contentType = request.contentType { converted.setValue(contentType, forHTTPHeaderField: "Content-Type") }
+        if request.method == .post { converted.httpBody = Data(request.body) }
+        return converted
+    }
+
+    /// Sorts a `URLError` into a transport error code.
+    static func classify(_ error: any Error, target: String) -> TransportError {
+        if let error = error as? TransportError {
+            return TransportError(error.code, "\(target): \(error.message)")
+        }
+        if error is CancellationError {
+            return TransportError(.cancelled, "\(target) was cancelled", underlying: error)
+        }
+        guard let urlError = error as? URLError else {
+            return TransportError(.other, "\(target) failed", underlying: error)
+        }
+        let code: TransportError.Code
+        switch urlError.code {
+        case .timedOut: code = .timedOut
+        case .cancelled: code = .cancelled
+        case .cannotConnectToHost, .cannotFindHost, .networkConnectionLost, .notConnectedToInternet,
+            .dnsLookupFailed:
+            code = .connectionFailed
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+            .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
+            code = .tlsFailure
+        case .badURL, .unsupportedURL: code = .invalidRequest
+        case .dataLengthExceedsMaximum: code = .responseTooLarge
+        default: code = .other
+        }
+        return TransportError(code, "\(target) failed (URLError \(urlError.code.rawValue))", underlying: urlError)
+    }
+}
+
+/// Answers every redirect with "do not follow": the redirect response itself is returned.
+private final class RedirectRefusal: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
+    }
+}

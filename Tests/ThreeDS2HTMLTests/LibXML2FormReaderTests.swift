@@ -1,0 +1,57 @@
+import Testing
+import ThreeDS2HTML
+import ThreeDS2SDK
+
+@Suite("HTML forms")
+struct HTMLFormTests {
+    let page = """
+        <html><head><script>alert(1)</script></head><body><p>Hello <b>there</b></p>
+        <form method="POST" action="https://emv3ds/challenge">
+        <input type="hidden" name="h" value="a b&c">
+        <input name="otp" value="">
+        <input type="checkbox" name="c" value="on1" checked>
+        <input type="radio" name="r" value="1"><input type="radio" name="r" value="2" checked>
+        <select name="s"><option value="x">X</option><option value="y" selected>Y</option></select>
+        <textarea name="t">line1
+        line2</textarea>
+        <input type="text" name="d" value="disabled" disabled>
+        <input type="submit" name="go" value="Go"><button name="act" value="no">Stop</button><input type="button" name="b" value="B">
+        </form><a href="https://emv3ds/challenge?x=1&y=%20">Help</a><a href="https://example.com/">Elsewhere</a></body></html>
+        """
+
+    @Test("controls in document order; successful ones only; only the pressed button")
+    func submission() throws {
+        let form = LibXML2FormReader().form(fromHTML: page)
+        #expect(form.method == "post")
+        #expect(form.text.contains("Hello") && !form.text.contains("alert"))
+        #expect(
+            try form.submission(fields: ["otp": "12 34"], button: "Go")
+                == "h=a+b%26c&otp=12+34&c=on1&r=2&s=y&t=line1%0D%0Aline2&go=Go")
+        #expect(try form.submission(button: "Stop") == "h=a+b%26c&otp=&c=on1&r=2&s=y&t=line1%0D%0Aline2&act=no")
+        #expect(
+            try form.submission(fields: ["r": "1", "c": "", "s": "x"])
+                == "h=a+b%26c&otp=&r=1&s=x&t=line1%0D%0Aline2&go=Go")
+    }
+
+    @Test("a link to https://emv3ds/challenge submits its query; other links are ignored")
+    func links() throws {
+        let form = LibXML2FormReader().form(fromHTML: page)
+        #expect(form.links == [HTMLForm.SubmissionLink(label: "Help", query: "x=1&y=%20")])
+        #expect(try form.submission(button: "Help") == "x=1&y=%20")
+    }
+
+    @Test("unknown fields and buttons are errors")
+    func errors() {
+        let form = LibXML2FormReader().form(fromHTML: page)
+        #expect(throws: HTMLForm.SubmissionError.self) { try form.submission(fields: ["nope": "1"]) }
+        #expect(throws: HTMLForm.SubmissionError.self) { try form.submission(button: "Elsewhere") }
+        #expect(throws: HTMLForm.SubmissionError.self) { try form.submission(fields: ["r": "9"]) }
+    }
+
+    @Test("broken HTML parses without crashing")
+    func broken() throws {
+        let form = LibXML2FormReader().form(fromHTML: "<form><input name=a value=1><p><<<>>&&&")
+        #expect(try form.submission() == "a=1")
+        #expect(LibXML2FormReader().form(fromHTML: "").controls.isEmpty)
+    }
+}
