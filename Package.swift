@@ -155,6 +155,22 @@ let package = Package(
             ],
             path: "Benchmarks/ThreeDS2Benchmarks"
         ),
+        // The example app: links only the core (checked by scripts/check-core-dependencies.py).
+        .target(
+            name: "MinimalCheckout",
+            dependencies: ["ThreeDS2SDK", "ThreeDS2Messages"],
+            path: "Examples/MinimalCheckout/Sources/MinimalCheckout"
+        ),
+        .executableTarget(
+            name: "minimal-checkout",
+            dependencies: ["MinimalCheckout", "ThreeDS2SDK"],
+            path: "Examples/MinimalCheckout/Sources/minimal-checkout"
+        ),
+        .testTarget(
+            name: "MinimalCheckoutTests",
+            dependencies: ["MinimalCheckout", "ThreeDS2SDK", "ThreeDS2Messages", "ThreeDS2TestLab"],
+            path: "Examples/MinimalCheckout/Tests/MinimalCheckoutTests"
+        ),
         .target(
             name: "ThreeDS2TestSupport",
             dependencies: [.product(name: "Logging", package: "swift-log")],

@@ -4,14 +4,17 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
+import Synchronization
 public import ThreeDS2SDK
 
 /// The AsyncHTTPClient transport: TLS 1.2 or newer with full certificate validation against the system roots plus
 /// any extra roots (which `URLSession` cannot take on Linux), no redirects, and response bodies bounded in size.
 ///
-/// Call ``shutdown()`` once when the transport is no longer used.
+/// Call ``shutdown()`` when the transport is no longer used; a transport released without it shuts its client down
+/// in the background, so no exit path can trip AsyncHTTPClient's not-shut-down check.
 public final class HTTPClientTransport: ChallengeTransport {
     private let client: HTTPClient
+    private let isShutDown = Mutex(false)
 
     /// Creates the transport.
     ///
@@ -100,10 +103,21 @@ public final class HTTPClientTransport: ChallengeTransport {
         .nanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 
-    /// Shuts the client down; call once when the transport is no longer used.
+    /// Shuts the client down; later calls do nothing.
     ///
     /// - Throws: The client's shutdown error.
     public func shutdown() async throws {
+        guard
+            isShutDown.withLock({ done in
+                defer { done = true }; return !done
+            })
+        else { return }
         try await client.shutdown()
+    }
+
+    deinit {
+        guard isShutDown.withLock({ !$0 }) else { return }
+        let client = self.client
+        Task { try? await client.shutdown() }
     }
 }

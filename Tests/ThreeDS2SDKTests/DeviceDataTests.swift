@@ -191,6 +191,7 @@ struct SecurityCheckTests {
         for vendor in ["QEMU", "VMware, Inc.", "innotek GmbH", "Xen"] {
             #expect(ids(FakeSystem.clean(extraFiles: ["/sys/class/dmi/id/sys_vendor": vendor])) == ["SW03"])
         }
+        #expect(ids(FakeSystem.clean(isSimulator: true)) == ["SW03"], "a simulator build, as the platform reports it")
     }
 
     @Test("SW04: a tracer is attached")
@@ -198,6 +199,7 @@ struct SecurityCheckTests {
         let probe = FakeSystem.clean(extraFiles: ["/proc/self/status": "Name: x\nTracerPid:\t4242\n"])
         #expect(ids(probe) == ["SW04"])
         #expect(SecurityChecks(probe: probe).run().first?.severity == .medium)
+        #expect(ids(FakeSystem.clean(isTracedByKernel: true)) == ["SW04"], "P_TRACED, as the platform reports it")
     }
 
     @Test("SW05: OS version under the configured minimum")
@@ -254,6 +256,10 @@ final class MutableSystem: SystemProbe, Sendable {
     var hostName: String? { "h" }
     var machine: String? { "m" }
     var ipAddress: String? { nil }
+    var platformName: String { "Linux" }
+    var isSimulator: Bool { false }
+    var isTracedByKernel: Bool { false }
+    var defaultDataDirectory: URL { FileManager.default.temporaryDirectory }
 }
 
 @Suite("Logging")

@@ -20,13 +20,19 @@ final class FakeSystem: SystemProbe, Sendable {
     let hostName: String?
     let machine: String?
     let ipAddress: String?
+    let platformName = "Linux"
+    let isSimulator: Bool
+    let isTracedByKernel: Bool
+    var defaultDataDirectory: URL { FileManager.default.temporaryDirectory.appendingPathComponent("fake-system") }
     private let reads = Mutex<[String]>([])
 
     init(
         files: [String: String] = [:], environment: [String: String] = [:], effectiveUserID: UInt32 = 1000,
         executablePath: String? = nil, hostName: String? = "host-7f3a-SECRET", machine: String? = "x86_64",
-        ipAddress: String? = "203.0.113.77"
+        ipAddress: String? = "203.0.113.77", isSimulator: Bool = false, isTracedByKernel: Bool = false
     ) {
+        self.isSimulator = isSimulator
+        self.isTracedByKernel = isTracedByKernel
         self.files = files
         self.variables = environment
         self.effectiveUserID = effectiveUserID
@@ -46,9 +52,10 @@ final class FakeSystem: SystemProbe, Sendable {
     var readPaths: [String] { reads.withLock { $0 } }
 
     /// A clean, unvirtualised Debian-like system.
-    static func clean(extraFiles: [String: String] = [:], environment: [String: String] = [:], euid: UInt32 = 1000)
-        -> FakeSystem
-    {
+    static func clean(
+        extraFiles: [String: String] = [:], environment: [String: String] = [:], euid: UInt32 = 1000,
+        isSimulator: Bool = false, isTracedByKernel: Bool = false
+    ) -> FakeSystem {
         var files = [
             "/etc/os-release":
                 "PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\nNAME=\"Debian GNU/Linux\"\nVERSION_ID=\"12\"\n",
@@ -59,7 +66,9 @@ final class FakeSystem: SystemProbe, Sendable {
             "/sys/class/dmi/id/sys_vendor": "LENOVO\n",
         ]
         files.merge(extraFiles) { $1 }
-        return FakeSystem(files: files, environment: environment, effectiveUserID: euid)
+        return FakeSystem(
+            files: files, environment: environment, effectiveUserID: euid, isSimulator: isSimulator,
+            isTracedByKernel: isTracedByKernel)
     }
 }
 

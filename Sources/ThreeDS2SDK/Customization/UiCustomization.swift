@@ -194,8 +194,6 @@ public enum ButtonType: String, Sendable, Hashable, CaseIterable {
     case submit = "SUBMIT"
     /// Continue (out-of-band, information screens).
     case `continue` = "CONTINUE"
-    /// Next.
-    case next = "NEXT"
     /// Cancel the challenge.
     case cancel = "CANCEL"
     /// Ask for a new code.

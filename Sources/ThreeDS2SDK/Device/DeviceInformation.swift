@@ -64,9 +64,9 @@ struct DeviceInformationCollector: Sendable {
     /// Reads one parameter: a value, or the reason it is unavailable.
     private func read(_ id: String, _ context: DeviceInformationContext) -> Result<String, UnavailableReason> {
         switch id {
-        case "C001": return .success(Self.platformName)
+        case "C001": return .success(probe.platformName)
         case "C002": return value(probe.readFile("/sys/class/dmi/id/product_name") ?? probe.machine)
-        case "C003": return value(osRelease()["NAME"] ?? Self.platformName)
+        case "C003": return value(osRelease()["NAME"] ?? probe.platformName)
         case "C004": return value(osRelease()["VERSION_ID"] ?? probe.readFile("/proc/sys/kernel/osrelease"))
         case "C005": return value(Self.localeTag(context.locale))
         case "C006": return .success(String(TimeZone.current.secondsFromGMT(for: context.now) / 60))
@@ -125,18 +125,6 @@ struct DeviceInformationCollector: Sendable {
             case let parts = size.split(separator: ","), parts.count == 2
         else { return .failure(.noValue) }
         return .success("\(parts[0])x\(parts[1])")
-    }
-
-    static var platformName: String {
-        #if os(Linux)
-            "Linux"
-        #elseif os(macOS)
-            "macOS"
-        #elseif os(iOS)
-            "iOS"
-        #else
-            "Unknown"
-        #endif
     }
 
     static func localeTag(_ locale: Locale) -> String {

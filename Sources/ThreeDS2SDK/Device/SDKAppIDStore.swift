@@ -5,23 +5,6 @@ import ThreeDS2JOSE
 struct SDKAppIDStore: Sendable {
     let directory: URL
 
-    /// The per-user default: `$XDG_DATA_HOME/threeds2sdk`, else `~/.local/share/threeds2sdk` (Linux), or Application
-    /// Support (Apple platforms).
-    static func defaultDirectory(probe: any SystemProbe) -> URL {
-        #if os(Linux)
-            if let xdg = probe.environment("XDG_DATA_HOME"), !xdg.isEmpty {
-                return URL(fileURLWithPath: xdg).appendingPathComponent("threeds2sdk")
-            }
-            let home = probe.environment("HOME") ?? NSHomeDirectory()
-            return URL(fileURLWithPath: home).appendingPathComponent(".local/share/threeds2sdk")
-        #else
-            let base =
-                FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
-                ?? URL(fileURLWithPath: NSHomeDirectory())
-            return base.appendingPathComponent("threeds2sdk")
-        #endif
-    }
-
     /// The SDK App ID for this app and version, created (and stored) when there is none or the version changed.
     func sdkAppID(appIdentifier: String, appVersion: String) throws(ThreeDS2Error) -> String {
         let safeName = String(

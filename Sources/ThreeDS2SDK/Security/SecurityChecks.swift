@@ -92,9 +92,7 @@ public struct SecurityChecks: Sendable {
 
     func virtualized() -> Warning? {
         var reasons: [String] = []
-        #if targetEnvironment(simulator)
-            reasons.append("simulator build")
-        #endif
+        if probe.isSimulator { reasons.append("simulator build") }
         if let cpuinfo = probe.readFile("/proc/cpuinfo"),
             cpuinfo.split(separator: "\n").contains(where: {
                 $0.hasPrefix("flags") && $0.split(separator: " ").contains("hypervisor")
@@ -128,14 +126,9 @@ public struct SecurityChecks: Sendable {
         {
             return Warning(id: "SW04", message: "A debugger is attached (tracer process \(pid))", severity: .medium)
         }
-        #if canImport(Darwin)
-            var info = kinfo_proc()
-            var size = MemoryLayout<kinfo_proc>.stride
-            var mib: [Int32] = [CTL_KERN, KERN_PROC, KERN_PROC_PID, getpid()]
-            if sysctl(&mib, UInt32(mib.count), &info, &size, nil, 0) == 0, info.kp_proc.p_flag & P_TRACED != 0 {
-                return Warning(id: "SW04", message: "A debugger is attached", severity: .medium)
-            }
-        #endif
+        if probe.isTracedByKernel {
+            return Warning(id: "SW04", message: "A debugger is attached", severity: .medium)
+        }
         return nil
     }
 

@@ -112,7 +112,7 @@ public final class ThreeDS2Service: Sendable {
         if let level = configParameters[.logLevel].flatMap(Logger.Level.init(rawValue:)) { logger.logLevel = level }
         let store = SDKAppIDStore(
             directory: configuration.dataDirectory.map { URL(fileURLWithPath: $0) }
-                ?? SDKAppIDStore.defaultDirectory(probe: probe))
+                ?? probe.defaultDataDirectory)
         let checks = SecurityChecks(
             probe: probe, minimumOSVersion: configuration.minimumOSVersion,
             expectedExecutableSHA256: configuration.expectedExecutableSHA256)

@@ -1,0 +1,134 @@
+public import Foundation
+public import ThreeDS2Messages
+public import ThreeDS2SDK
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A payment app's checkout in its smallest form, linking only the SDK core: initialize, create a transaction,
+/// ask the app's backend for authentication, and run the challenge when the backend says so, over `URLSession`.
+///
+/// The backend here speaks the TestLab's 3DS Server contract (`POST /3ds/authenticate`); a real app calls its own.
+public struct MinimalCheckout: Sendable {
+    /// The app's backend.
+    public let backend: URL
+    /// The SDK configuration.
+    public let configuration: ConfigParameters
+
+    /// Creates a checkout.
+    ///
+    /// - Parameters:
+    ///   - backend: The backend's base URL.
+    ///   - configuration: The SDK configuration (directory servers, reference number).
+    public init(backend: URL, configuration: ConfigParameters) {
+        self.backend = backend
+        self.configuration = configuration
+    }
+
+    /// What a payment ended with.
+    public enum Result: Sendable, Hashable {
+        /// The backend answered without a challenge.
+        case frictionless(transStatus: String)
+        /// A challenge ran and ended with this outcome.
+        case challenged(ChallengeOutcome)
+    }
+
+    /// Pays: frictionless, or a challenge answered by ``CodePresenter``.
+    ///
+    /// - Parameters:
+    ///   - cardNumber: The card number (sent to the backend only).
+    ///   - amount: The amount in minor units.
+    ///   - currency: The ISO 4217 numeric currency.
+    ///   - directoryServerID: The directory server to use.
+    ///   - code: The one-time code the presenter types on a code screen.
+    /// - Returns: How the payment ended.
+    /// - Throws: ``ThreeDS2Error`` or a ``CheckoutError`` from the backend call.
+    public func pay(cardNumber: String, amount: String, currency: String, directoryServerID: String, code: String)
+        async throws -> Result
+    {
+        let service = ThreeDS2Service()
+        try service.initialize(configParameters: configuration)
+        defer { try? service.cleanup() }
+        let transaction = try service.createTransaction(directoryServerID: directoryServerID)
+        defer { transaction.close() }
+        let parameters = try transaction.getAuthenticationRequestParameters()
+        let answer = try await authenticate(
+            parameters, cardNumber: cardNumber, amount: amount, currency: currency)
+        guard let status = answer["transStatus"] as? String else {
+            throw CheckoutError(message: "the backend's answer has no transStatus")
+        }
+        guard status == "C" else { return .frictionless(transStatus: status) }
+        guard let serverID = answer["threeDSServerTransID"] as? String, let acsID = answer["acsTransID"] as? String,
+            let reference = answer["acsReferenceNumber"] as? String,
+            let signed = answer["acsSignedContent"] as? String
+        else {
+            throw CheckoutError(message: "the backend asked for a challenge without its parameters")
+        }
+        let challenge = ChallengeParameters(
+            threeDSServerTransactionID: serverID, acsTransactionID: acsID, acsRefNumber: reference,
+            acsSignedContent: signed)
+        let outcome = try await transaction.challenge(
+            challenge, presenter: CodePresenter(code: code), transport: URLSessionTransport())
+        return .challenged(outcome)
+    }
+
+    /// The backend call: the AReq parameters and the purchase as JSON.
+    private func authenticate(
+        _ parameters: AuthenticationRequestParameters, cardNumber: String, amount: String, currency: String
+    ) async throws -> [String: Any] {
+        let key = try JSONSerialization.jsonObject(with: Data(parameters.sdkEphemeralPublicKey.utf8))
+        let body: [String: Any] = [
+            "messageVersion": parameters.messageVersion.rawValue, "deviceChannel": "01",
+            "sdkTransID": parameters.sdkTransactionID, "sdkAppID": parameters.sdkAppID,
+            "sdkReferenceNumber": parameters.sdkReferenceNumber, "sdkEphemPubKey": key,
+            "sdkEncData": parameters.deviceData, "sdkMaxTimeout": "05",
+            "deviceRenderOptions": [
+                "sdkInterface": "03", "sdkUiType": parameters.messageVersion.uiTypes.map(\.rawValue),
+            ],
+            "acctNumber": cardNumber, "purchaseAmount": amount, "purchaseCurrency": currency,
+        ]
+        var request = URLRequest(url: backend.appendingPathComponent("3ds/authenticate"))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = try JSONSerialization.data(withJSONObject: body)
+        let (data, response) = try await URLSession.shared.data(for: request)
+        guard (response as? HTTPURLResponse)?.statusCode == 200,
+            let answer = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else {
+            throw CheckoutError(message: "the backend did not answer with a JSON object")
+        }
+        return answer
+    }
+}
+
+/// A failure of the backend call.
+public struct CheckoutError: Error, Sendable {
+    /// What went wrong.
+    public let message: String
+}
+
+/// A presenter that answers a code screen with a fixed code, as a cardholder would type it, through the shared
+/// form state; any other screen is cancelled.
+public struct CodePresenter: ChallengePresenter {
+    /// The code typed.
+    public let code: String
+
+    /// Creates the presenter.
+    ///
+    /// - Parameter code: The code to type.
+    public init(code: String) {
+        self.code = code
+    }
+
+    /// Types the code and presses submit.
+    ///
+    /// - Parameter screen: The screen.
+    /// - Returns: The answer.
+    public func present(_ screen: ChallengeScreen) async -> ChallengeAnswer {
+        var form = ChallengeFormState(screen: screen)
+        guard screen.uiType == .text else { return form.apply(.cancel) ?? ChallengeAnswer(.cancel) }
+        _ = form.apply(.type(code))
+        return form.apply(.submit()) ?? ChallengeAnswer(.cancel)
+    }
+}
