@@ -250,7 +250,7 @@ let channelCases = [
 ]
 for item in channelCases {
     let encrypter = try JWE.DirectEncrypter(key: item.sendKey, encryption: item.encryption, keyID: acsTransID)
-    var decrypter = try JWE.DirectDecrypter(
+    let decrypter = try JWE.DirectDecrypter(
         keys: [item.encryption: item.receiveKey],
         expecting: JWE.Expectations(encryptions: [item.encryption], keyID: .exactly(acsTransID)))
     let cresBytes = Array(item.cres.utf8)

@@ -9,10 +9,6 @@ public enum Base64 {
     private static let standardAlphabet = Array(
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
     private static let urlTable = decodingTable(urlAlphabet)
-    /// Two base64url symbols per 12-bit index, first symbol in the low byte: three input bytes take two lookups.
-    private static let urlPairs: [UInt16] = (0..<4096).map {
-        UInt16(urlAlphabet[$0 >> 6]) | UInt16(urlAlphabet[$0 & 0x3F]) << 8
-    }
     private static let standardTable = decodingTable(standardAlphabet)
 
     private static func decodingTable(_ alphabet: [UInt8]) -> [UInt8] {
@@ -107,26 +103,7 @@ public enum Base64 {
     /// Writes the unpadded base64url of `input` to the start of `output`, which must hold
     /// `encodedCount(input.count, pad: false)` bytes. Returns the count written.
     static func urlEncode(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<UInt8>) -> Int {
-        let fullGroups = input.count / 3
-        var out = 0
-        if fullGroups > 0, let base = output.baseAddress {
-            let raw = UnsafeMutableRawPointer(base)
-            urlPairs.withUnsafeBufferPointer { pairs in
-                var index = 0
-                for _ in 0..<fullGroups {
-                    let chunk = Int(input[index]) << 16 | Int(input[index + 1]) << 8 | Int(input[index + 2])
-                    raw.storeBytes(of: pairs[chunk >> 12].littleEndian, toByteOffset: out, as: UInt16.self)
-                    raw.storeBytes(of: pairs[chunk & 0xFFF].littleEndian, toByteOffset: out + 2, as: UInt16.self)
-                    index += 3
-                    out += 4
-                }
-            }
-        }
-        let rest = UnsafeRawBufferPointer(rebasing: input[(fullGroups * 3)...])
-        return out
-            + urlAlphabet.withUnsafeBufferPointer {
-                encode(rest, into: UnsafeMutableBufferPointer(rebasing: output[out...]), symbols: $0, pad: false)
-            }
+        urlAlphabet.withUnsafeBufferPointer { encode(input, into: output, symbols: $0, pad: false) }
     }
 
     private static func encode(_ bytes: [UInt8], alphabet: [UInt8], pad: Bool) -> [UInt8] {

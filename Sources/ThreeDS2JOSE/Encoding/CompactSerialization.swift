@@ -1,24 +1,5 @@
-import Foundation
-
 /// Splitting and header decoding shared by compact JWE and JWS.
 enum CompactSerialization {
-    /// Splits on `.` into slices of one byte array. (Slices of a `[UInt8]` decode at memory speed; splitting the
-    /// `String` itself walks grapheme clusters and copies each part byte by byte, several times slower.)
-    static func split(_ compact: String, partCount: Int, kind: String, maxBytes: Int) throws(JOSEError)
-        -> [ArraySlice<UInt8>]
-    {
-        guard compact.utf8.count <= maxBytes else {
-            throw JOSEError(.inputTooLarge, "\(kind) of \(compact.utf8.count) bytes exceeds the limit of \(maxBytes)")
-        }
-        let bytes = Array(compact.utf8)
-        let parts = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard parts.count == partCount else {
-            throw JOSEError(
-                .malformedCompactSerialization, "\(kind) has \(parts.count) parts; the compact form has \(partCount)")
-        }
-        return parts
-    }
-
     /// Runs `body` over the UTF-8 of `compact` (no copy for a native string) and the byte ranges of its parts.
     static func withParts<R>(
         _ compact: String, partCount: Int, kind: String, maxBytes: Int,
@@ -47,14 +28,10 @@ enum CompactSerialization {
         var parts: [Range<Int>] = []
         parts.reserveCapacity(partCount)
         var start = 0
-        while start <= bytes.count {
-            var end = bytes.count
-            if start < bytes.count, let base = bytes.baseAddress,
-                let dot = memchr(base + start, Int32(UInt8(ascii: ".")), bytes.count - start)
-            {
-                end = base.distance(to: dot.assumingMemoryBound(to: UInt8.self))
-            }
+        while true {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: ".")) ?? bytes.count
             parts.append(start..<end)
+            guard end < bytes.count else { break }
             start = end + 1
         }
         guard parts.count == partCount else {
@@ -62,15 +39,6 @@ enum CompactSerialization {
                 .malformedCompactSerialization, "\(kind) has \(parts.count) parts; the compact form has \(partCount)")
         }
         return try body(bytes, parts)
-    }
-
-    static func decodeHeader(_ part: ArraySlice<UInt8>, kind: String, maxBytes: Int) throws(JOSEError) -> JSONObject {
-        let result: Result<JSONObject, JOSEError> = part.withUnsafeBufferPointer { part in
-            do throws(JOSEError) {
-                return .success(try decodeHeader(part, kind: kind, maxBytes: maxBytes))
-            } catch { return .failure(error) }
-        }
-        return try result.get()
     }
 
     static func decodeHeader(_ part: UnsafeBufferPointer<UInt8>, kind: String, maxBytes: Int) throws(JOSEError)

@@ -62,15 +62,12 @@ extension JWE {
 
     /// Decrypts `dir` JWEs with fixed keys and expectations for the life of a channel.
     ///
-    /// It runs every check ``JWE/decrypt(_:using:expecting:)`` runs. One shortcut: a protected header
-    /// byte-identical to the last one it accepted is not decoded and checked again, since the result of those checks
-    /// depends on nothing but those bytes and the fixed expectations.
+    /// It runs every check ``JWE/decrypt(_:using:expecting:)`` runs, on every message.
     public struct DirectDecrypter: Sendable {
         /// The expectations every message is held to.
         public let expectations: Expectations
         private let cbcKey: PreparedContentKey?
         private let gcmKey: PreparedContentKey?
-        private var lastAccepted: (encoded: [UInt8], header: CheckedHeader)?
 
         /// Prepares a decrypter.
         ///
@@ -91,15 +88,11 @@ extension JWE {
         /// - Parameter compact: The compact serialization.
         /// - Returns: The header, content encryption and plaintext.
         /// - Throws: ``JOSEError`` naming the failing part or header member.
-        public mutating func decrypt(_ compact: String) throws(JOSEError) -> Decrypted {
+        public func decrypt(_ compact: String) throws(JOSEError) -> Decrypted {
             var text = compact
-            var decrypter = self
             let result: Result<Decrypted, JOSEError> = text.withUTF8 { bytes in
-                do throws(JOSEError) { return .success(try decrypter.decrypt(buffer: bytes)) } catch {
-                    return .failure(error)
-                }
+                do throws(JOSEError) { return .success(try decrypt(buffer: bytes)) } catch { return .failure(error) }
             }
-            self = decrypter
             return try result.get()
         }
 
@@ -108,31 +101,19 @@ extension JWE {
         /// - Parameter compact: The compact serialization as bytes.
         /// - Returns: The header, content encryption and plaintext.
         /// - Throws: ``JOSEError`` naming the failing part or header member.
-        public mutating func decrypt(bytes compact: [UInt8]) throws(JOSEError) -> Decrypted {
-            var decrypter = self
+        public func decrypt(bytes compact: [UInt8]) throws(JOSEError) -> Decrypted {
             let result: Result<Decrypted, JOSEError> = compact.withUnsafeBufferPointer { bytes in
-                do throws(JOSEError) { return .success(try decrypter.decrypt(buffer: bytes)) } catch {
-                    return .failure(error)
-                }
+                do throws(JOSEError) { return .success(try decrypt(buffer: bytes)) } catch { return .failure(error) }
             }
-            self = decrypter
             return try result.get()
         }
 
-        private mutating func decrypt(buffer: UnsafeBufferPointer<UInt8>) throws(JOSEError) -> Decrypted {
-            let remembered = lastAccepted
-            let (decrypted, accepted) = try CompactSerialization.withParts(
+        private func decrypt(buffer: UnsafeBufferPointer<UInt8>) throws(JOSEError) -> Decrypted {
+            try CompactSerialization.withParts(
                 buffer, partCount: 5, kind: "JWE", maxBytes: expectations.maxCompactBytes
             ) { bytes, parts throws(JOSEError) in
-                let headerPart = UnsafeBufferPointer(rebasing: bytes[parts[0]])
-                let checked: CheckedHeader
-                var newlyAccepted: [UInt8]?
-                if let remembered, remembered.encoded.elementsEqual(headerPart) {
-                    checked = remembered.header
-                } else {
-                    checked = try CheckedHeader(headerPart, algorithm: "dir", expecting: expectations)
-                    newlyAccepted = Array(headerPart)
-                }
+                let checked = try CheckedHeader(
+                    UnsafeBufferPointer(rebasing: bytes[parts[0]]), algorithm: "dir", expecting: expectations)
                 let encrypted = try Encrypted(bytes: bytes, parts: parts, encryption: checked.encryption)
                 guard encrypted.encryptedKey.isEmpty else {
                     throw JOSEError(
@@ -143,13 +124,8 @@ extension JWE {
                         .unexpectedEncryption, "no key is held for JWE \"enc\" \"\(checked.encryption.rawValue)\"")
                 }
                 let plaintext = try encrypted.open(with: key)
-                return (
-                    Decrypted(header: checked.header, encryption: checked.encryption, plaintext: plaintext),
-                    newlyAccepted.map { ($0, checked) }
-                )
+                return Decrypted(header: checked.header, encryption: checked.encryption, plaintext: plaintext)
             }
-            if let accepted { lastAccepted = accepted }
-            return decrypted
         }
     }
 }

@@ -161,8 +161,21 @@ public enum JWS {
         var signature: [UInt8]
 
         init(_ compact: String, maxCompactBytes: Int) throws(JOSEError) {
-            let parts = try CompactSerialization.split(compact, partCount: 3, kind: "JWS", maxBytes: maxCompactBytes)
-            header = try CompactSerialization.decodeHeader(parts[0], kind: "JWS", maxBytes: JWS.maxHeaderBytes)
+            self = try CompactSerialization.withParts(compact, partCount: 3, kind: "JWS", maxBytes: maxCompactBytes) {
+                bytes, parts throws(JOSEError) in
+                try Parsed(
+                    header: UnsafeBufferPointer(rebasing: bytes[parts[0]]),
+                    payload: UnsafeBufferPointer(rebasing: bytes[parts[1]]),
+                    signature: UnsafeBufferPointer(rebasing: bytes[parts[2]]),
+                    signingInput: UnsafeBufferPointer(rebasing: bytes[parts[0].lowerBound..<parts[1].upperBound]))
+            }
+        }
+
+        private init(
+            header headerPart: UnsafeBufferPointer<UInt8>, payload payloadPart: UnsafeBufferPointer<UInt8>,
+            signature signaturePart: UnsafeBufferPointer<UInt8>, signingInput: UnsafeBufferPointer<UInt8>
+        ) throws(JOSEError) {
+            header = try CompactSerialization.decodeHeader(headerPart, kind: "JWS", maxBytes: JWS.maxHeaderBytes)
             guard let name = try header.optionalString("alg") else {
                 throw JOSEError(.invalidHeader, "JWS header \"alg\" is missing")
             }
@@ -177,9 +190,12 @@ public enum JWS {
             if header["crit"] != nil {
                 throw JOSEError(.unsupportedHeaderParameter, "JWS header \"crit\" is not supported")
             }
-            payload = try Base64.urlDecode(bytes: parts[1], what: "JWS part 2 (payload)")
-            signature = try Base64.urlDecode(bytes: parts[2], what: "JWS part 3 (signature)")
-            signingInput = Array(compact.utf8.prefix(parts[0].count + 1 + parts[1].count))
+            guard payloadPart.count % 4 != 1, signaturePart.count % 4 != 1 else {
+                throw JOSEError(.malformedBase64, "JWS part 2 or 3: not a valid base64url length")
+            }
+            payload = try Base64.urlDecode(payloadPart, what: "JWS part 2 (payload)")
+            signature = try Base64.urlDecode(signaturePart, what: "JWS part 3 (signature)")
+            self.signingInput = Array(signingInput)
         }
 
         func verify(rsa publicKey: _RSA.Signing.PublicKey) throws(JOSEError) {

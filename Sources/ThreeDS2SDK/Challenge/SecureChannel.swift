@@ -9,7 +9,7 @@ import ThreeDS2Messages
 struct SecureChannel: Sendable {
     let requestEncryption: ContentEncryption
     private let encrypter: JWE.DirectEncrypter
-    private var decrypter: JWE.DirectDecrypter
+    private let decrypter: JWE.DirectDecrypter
 
     init(sharedSecret: [UInt8], sdkReferenceNumber: String, acsTransID: String, requestEncryption: ContentEncryption)
         throws(JOSEError)
@@ -29,7 +29,7 @@ struct SecureChannel: Sendable {
     }
 
     /// Decrypts a CRes (or an encrypted Erro). Any JOSE failure is a 302 naming the part or header.
-    mutating func decrypt(_ compact: [UInt8]) throws(ProtocolViolation) -> JSONObject {
+    func decrypt(_ compact: [UInt8]) throws(ProtocolViolation) -> JSONObject {
         let plaintext: [UInt8]
         do {
             plaintext = try decrypter.decrypt(bytes: compact).plaintext

@@ -53,4 +53,3 @@ public struct LiveSystemProbe: SystemProbe {
     /// The environment variable's value.
     public func environment(_ name: String) -> String? { ProcessInfo.processInfo.environment[name] }
 }
-
