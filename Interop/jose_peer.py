@@ -301,6 +301,18 @@ def python_cases(m):
         add(f"py-ecdh-emvco-{enc}-flipped-tag", flip(token, 4), "ECDH-ES", "reject", "authenticationFailed", profile="emvco")
         add(f"py-ecdh-emvco-{enc}-as-standard", token, "ECDH-ES", "reject", "authenticationFailed", profile="standard")
 
+    # A128GCM with the IV lengths ACSs send: 12 bytes (RFC 7518) and 16 bytes (the EMVCo SDK Technical Guide's
+    # channel sample); any other length is refused. Built by hand: jwcrypto only makes 12-byte IVs.
+    for iv_len, expect, code in [(12, "ok", None), (16, "ok", None), (8, "reject", "invalidIV")]:
+        header = b64u(json.dumps({"alg": "dir", "enc": "A128GCM", "kid": "peer-gcm-iv"}).encode())
+        iv = os.urandom(iv_len)
+        ciphertext, tag = content_encrypt("A128GCM", k["gcm"], iv, header.encode(), plaintext)
+        token = ".".join([header, "", b64u(iv), b64u(ciphertext), b64u(tag)])
+        add(f"py-dir-A128GCM-iv{iv_len}", token, "dir", expect, code, kid="peer-gcm-iv", accept_enc=["A128GCM"])
+        if expect == "ok":
+            add(f"py-dir-A128GCM-iv{iv_len}-flipped-tag", flip(token, 4), "dir", "reject", "authenticationFailed",
+                kid="peer-gcm-iv", accept_enc=["A128GCM"])
+
     payload = json.dumps({"acsURL": "https://127.0.0.1/acs", "acsEphemPubKey": {"kty": "EC"}}).encode()
     chain_rsa = [k["rsa_signer"], k["inter"], k["root"]]
     chain_ec = [k["ec_signer"], k["inter"], k["root"]]

@@ -52,7 +52,8 @@ public struct ChallengeRequestBuilder: Sendable {
     }
 
     /// A CReq: the first (no answer) carries only the identifiers, type, version, counter and app URL; later ones
-    /// carry exactly one cardholder action, plus the whitelisting answer when the previous screen asked.
+    /// carry exactly one cardholder action, plus the whitelisting / trust-list answer whenever the previous screen
+    /// asked (`N` / `02` when the cardholder did not tick it).
     ///
     /// - Parameters:
     ///   - counter: `sdkCounterStoA`, 0…255.
@@ -128,10 +129,10 @@ public struct ChallengeRequestBuilder: Sendable {
         case .cancel:
             object["challengeCancel"] = .string("01")
         }
-        if askedWhitelisting, let question = messageVersion.trustQuestion, answer.action != .cancel,
-            let choice = answer.whitelisting
-        {
-            object[question.entryField] = .string(question.entryValue(choice))
+        // Once asked, the question is always answered with the cardholder's action, "no" when the box was left
+        // untouched, as certified SDKs do; never with a cancel.
+        if askedWhitelisting, let question = messageVersion.trustQuestion, answer.action != .cancel {
+            object[question.entryField] = .string(question.entryValue(answer.whitelisting ?? false))
         }
         return object
     }

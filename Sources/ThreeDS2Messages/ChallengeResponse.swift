@@ -67,7 +67,8 @@ public enum ChallengeResponseValidator {
         ] {
             let value = try reader.string(name) ?? ""
             guard value.count == 36, UUID(uuidString: value) != nil else { throw .invalid(name, "is not a UUID") }
-            guard value.lowercased() == expected.lowercased() else {
+            // The UUID shape is checked in any case; the value must be the one sent, byte for byte.
+            guard value == expected else {
                 throw ProtocolViolation(
                     .transactionIDNotRecognised, detail: name,
                     explanation: "CRes field `\(name)` was \(value), expected \(expected)")

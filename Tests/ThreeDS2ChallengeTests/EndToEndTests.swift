@@ -26,6 +26,38 @@ struct EndToEndTests {
         #expect(record.deviceData["DV"] == .string("1.7"))
     }
 
+    @Test("transaction IDs are opaque: an ACS writing upper-case UUIDs gets its own spelling back, kid included")
+    func upperCaseTransactionIDs() async throws {
+        let run = try await run(
+            .text, answers: [.text("123456")], options: TestLabOptions(upperCaseTransactionIDs: true))
+        #expect(run.outcome == .completed(transStatus: "Y"))
+        let parameters = try #require(run.authentication.challengeParameters)
+        #expect(parameters.acsTransactionID == parameters.acsTransactionID.uppercased())
+        let record = try #require(run.record)
+        #expect(record.requests.count == 2)
+        for (request, header) in zip(record.requests, record.requestHeaders) {
+            #expect(header["kid"] == .string(parameters.acsTransactionID))
+            #expect(request["acsTransID"] == .string(parameters.acsTransactionID))
+            #expect(request["threeDSServerTransID"] == .string(parameters.threeDSServerTransactionID))
+        }
+    }
+
+    @Test(
+        "the trust question is answered in every CReq after it was asked, N when untouched, never with cancel",
+        arguments: ["2.2.0", "2.3.1"])
+    func trustQuestionAlwaysAnswered(version: String) async throws {
+        let run = try await run(.text, version: version, answers: [.resend, .text("000000"), .cancel])
+        #expect(run.outcome == .cancelled)
+        let record = try #require(run.record)
+        let field = version == "2.2.0" ? "whitelistingDataEntry" : "trustListDataEntry"
+        let no: JSONValue = .string(version == "2.2.0" ? "N" : "02")
+        #expect(record.requests.count == 4)
+        #expect(record.requests[0][field] == nil)
+        #expect(record.requests[1][field] == no && record.requests[1]["resendChallenge"] == .string("Y"))
+        #expect(record.requests[2][field] == no && record.requests[2]["challengeDataEntry"] == .string("000000"))
+        #expect(record.requests[3][field] == nil && record.requests[3]["challengeCancel"] == .string("01"))
+    }
+
     @Test(
         "text challenge with the right code completes Y; the CReqs are exactly as specified",
         arguments: ["2.1.0", "2.2.0", "2.3.1"])

@@ -25,6 +25,45 @@ struct DirectChannelTests {
         #expect(try encrypter.encrypt([1]) != encrypter.encrypt([1]))
     }
 
+    /// A `dir` A128GCM JWE sealed with an IV of any length, as an ACS may build it.
+    private func gcmCompact(_ plaintext: [UInt8], key: SymmetricKey, iv: [UInt8]) throws -> String {
+        let header = Base64.urlEncode(#"{"alg":"dir","enc":"A128GCM","kid":"acs"}"#.utf8)
+        let box = try AES.GCM.seal(
+            plaintext, using: key, nonce: AES.GCM.Nonce(data: iv), authenticating: Array(header.utf8))
+        return [header, "", Base64.urlEncode(iv), Base64.urlEncode(box.ciphertext), Base64.urlEncode(box.tag)]
+            .joined(separator: ".")
+    }
+
+    @Test("A128GCM CRes IVs of 12 and 16 bytes are accepted (the EMVCo sample derives 16); others are refused")
+    func gcmIVLengths() throws {
+        let key = key(.a128gcm)
+        let decrypter = try JWE.DirectDecrypter(keys: [.a128gcm: key], expecting: .init(keyID: .exactly("acs")))
+        // The ACS-to-SDK IV of the SDK Technical Guide's sample: 0xFF bytes, the counter in the last byte.
+        let emvcoIV = [UInt8](repeating: 0xFF, count: 15) + [0x01]
+        for iv in [[UInt8](repeating: 7, count: 12), emvcoIV] {
+            let compact = try gcmCompact(Array("cres".utf8), key: key, iv: iv)
+            #expect(try decrypter.decrypt(compact).plaintext == Array("cres".utf8), "\(iv.count)-byte IV")
+            #expect(try JWE.decrypt(compact, using: .direct([.a128gcm: key])).plaintext == Array("cres".utf8))
+            var parts = compact.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            var tag = try Base64.urlDecode(parts[4])
+            tag[0] ^= 1
+            parts[4] = Base64.urlEncode(tag)
+            expectJOSEError(.authenticationFailed) { try decrypter.decrypt(parts.joined(separator: ".")) }
+        }
+        let good = try gcmCompact([1], key: key, iv: [UInt8](repeating: 1, count: 12))
+            .split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        for count in [8, 13, 32] {
+            var parts = good
+            parts[2] = Base64.urlEncode([UInt8](repeating: 1, count: count))
+            expectJOSEError(.invalidIV) { try decrypter.decrypt(parts.joined(separator: ".")) }
+        }
+        // The SDK still sends 12 bytes, and CBC takes only 16.
+        expectJOSEError(.invalidIV) {
+            try JWE.DirectEncrypter(key: key, encryption: .a128gcm).encrypt([1], iv: emvcoIV)
+        }
+        #expect(ContentEncryption.a128cbcHS256.acceptedIVByteCounts == [16])
+    }
+
     @Test("the RFC 7520 §5.6 vector decrypts through the prepared decrypter too")
     func knownAnswer() throws {
         let vector = Vectors.entry("rfc7520_5_6_dir_a128gcm")

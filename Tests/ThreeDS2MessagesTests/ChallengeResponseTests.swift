@@ -94,6 +94,25 @@ struct ChallengeResponseTests {
             .transactionIDNotRecognised, "acsTransID",
             textCRes(["acsTransID": .string("00000000-0000-0000-0000-000000000000")]))
         expectViolation(.invalidFormat, "acsTransID", textCRes(["acsTransID": .integer(5)]))
+        // Opaque: the same UUID in another case is another ID.
+        expectViolation(
+            .transactionIDNotRecognised, "acsTransID", textCRes(["acsTransID": .string(ids.acsTransID.uppercased())]))
+    }
+
+    @Test("transaction IDs written in upper case by the ACS are accepted exactly as written")
+    func upperCaseIDs() throws {
+        let upper = TransactionIdentifiers(
+            threeDSServerTransID: ids.threeDSServerTransID.uppercased(), acsTransID: ids.acsTransID.uppercased(),
+            sdkTransID: ids.sdkTransID)
+        let object = textCRes([
+            "threeDSServerTransID": .string(upper.threeDSServerTransID), "acsTransID": .string(upper.acsTransID),
+        ])
+        let result = try ChallengeResponseValidator.validate(
+            object, expecting: ChallengeResponseExpectation(identifiers: upper, messageVersion: .v2_2_0, acsCounter: 0))
+        guard case .screen = result else {
+            Issue.record("not a screen")
+            return
+        }
     }
 
     @Test("counter: malformed is 203, another value is 302")
@@ -314,6 +333,18 @@ struct ChallengeRequestTests {
         #expect(
             try builder("2.2.0").request(counter: 1, answer: answer, askedWhitelisting: false)["whitelistingDataEntry"]
                 == nil)
+        // Asked but untouched: answered "no", with every action but a cancel.
+        for action in [CardholderAction.submitText("1"), .resend, .submitEmpty, .oobContinue] {
+            #expect(
+                try builder("2.2.0").request(counter: 1, answer: ChallengeAnswer(action), askedWhitelisting: true)[
+                    "whitelistingDataEntry"] == .string("N"), "\(action)")
+            #expect(
+                try builder("2.3.1").request(counter: 1, answer: ChallengeAnswer(action), askedWhitelisting: true)[
+                    "trustListDataEntry"] == .string("02"), "\(action)")
+        }
+        #expect(
+            try builder("2.2.0").request(counter: 1, answer: ChallengeAnswer(.cancel), askedWhitelisting: true)[
+                "whitelistingDataEntry"] == nil)
         #expect(
             try builder("2.1.0").request(counter: 1, answer: answer, askedWhitelisting: true)["whitelistingDataEntry"]
                 == nil)

@@ -18,11 +18,20 @@ public enum ContentEncryption: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// The IV length in bytes.
+    /// The IV length in bytes this layer sends.
     public var ivByteCount: Int {
         switch self {
         case .a128cbcHS256: 16
         case .a128gcm: 12
+        }
+    }
+
+    /// The IV lengths accepted on decryption. GCM is defined for any IV length and the EMVCo SDK Technical Guide's
+    /// channel sample derives a 16-byte GCM IV, which ACSs send; 12 bytes is what RFC 7518 asks of senders.
+    public var acceptedIVByteCounts: Set<Int> {
+        switch self {
+        case .a128cbcHS256: [16]
+        case .a128gcm: [12, 16]
         }
     }
 

@@ -275,10 +275,10 @@ public enum JWE {
                 return nil
             }
             if let failure { throw failure }
-            guard counts[0] == encryption.ivByteCount else {
+            guard encryption.acceptedIVByteCounts.contains(counts[0]) else {
+                let accepted = encryption.acceptedIVByteCounts.sorted().map(String.init).joined(separator: " or ")
                 throw JOSEError(
-                    .invalidIV,
-                    "JWE part 3 (IV) is \(counts[0]) bytes; \(encryption.rawValue) needs \(encryption.ivByteCount)")
+                    .invalidIV, "JWE part 3 (IV) is \(counts[0]) bytes; \(encryption.rawValue) takes \(accepted)")
             }
             self.combined = combined
             ivCount = counts[0]

@@ -49,10 +49,11 @@ struct ChallengeSetup: Sendable {
         } catch {
             throw ChallengeFailure(.keyAgreement, "ECDH with the ACS ephemeral key failed: \(error)")
         }
+        // Transaction IDs are opaque: sent back exactly as the 3DS Server and ACS wrote them (an ACS that writes
+        // upper-case UUIDs looks them up, and the JWE kid, byte for byte).
         let identifiers = TransactionIdentifiers(
-            threeDSServerTransID: parameters.threeDSServerTransactionID.lowercased(),
-            acsTransID: parameters.acsTransactionID.lowercased(),
-            sdkTransID: sdkTransactionID)
+            threeDSServerTransID: parameters.threeDSServerTransactionID,
+            acsTransID: parameters.acsTransactionID, sdkTransID: sdkTransactionID)
         let channel: SecureChannel
         do {
             channel = try SecureChannel(

@@ -68,14 +68,15 @@ actor AccessControlServer {
         return ephemeral.publicKey
     }
 
-    func record(_ acsTransID: String) -> ACSRecord? { challenges[acsTransID.lowercased()]?.record }
+    /// Transaction IDs are looked up exactly as issued: an SDK that changes their case is not recognised.
+    func record(_ acsTransID: String) -> ACSRecord? { challenges[acsTransID]?.record }
 
     func handle(body: [UInt8], contentType: String?) -> ACSReply {
         let text = String(decoding: body, as: UTF8.self)
         if contentType?.lowercased().contains("json") == true || body.first == UInt8(ascii: "{") {
             // A plain Erro from the SDK: record it.
             if case .object(let object)? = try? JSONParser().parse(body), object["messageType"] == .string("Erro"),
-                let id = object["acsTransID"]?.stringValue?.lowercased(), challenges[id] != nil
+                let id = object["acsTransID"]?.stringValue, challenges[id] != nil
             {
                 challenges[id]?.record.errors.append(object)
                 challenges[id]?.finished = true
@@ -86,7 +87,7 @@ actor AccessControlServer {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 5, let headerBytes = try? Base64.urlDecode(parts[0]),
             case .object(let header)? = try? JSONParser().parse(headerBytes),
-            let kid = header["kid"]?.stringValue?.lowercased(),
+            let kid = header["kid"]?.stringValue,
             var challenge = challenges[kid]
         else {
             return ACSReply(status: 400, contentType: "text/plain", body: Array("unknown transaction".utf8))

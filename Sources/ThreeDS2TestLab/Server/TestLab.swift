@@ -35,12 +35,16 @@ public struct TestLabOptions: Sendable {
     public var slowResponseDelay: Duration
     /// Where to write the PEM files a client needs, if anywhere.
     public var pkiDirectory: URL?
+    /// Whether the 3DS Server and ACS write their transaction IDs in upper case, as some real ones do; the ACS then
+    /// expects its own spelling back, byte for byte.
+    public var upperCaseTransactionIDs: Bool
 
     /// Creates options.
     public init(
         port: Int = 0, useTLS: Bool = true, signer: Signer = .rsa, responseEncryption: ContentEncryption? = nil,
-        slowResponseDelay: Duration = .seconds(11), pkiDirectory: URL? = nil
+        slowResponseDelay: Duration = .seconds(11), pkiDirectory: URL? = nil, upperCaseTransactionIDs: Bool = false
     ) {
+        self.upperCaseTransactionIDs = upperCaseTransactionIDs
         self.port = port
         self.useTLS = useTLS
         self.signer = signer
@@ -196,6 +200,11 @@ public final class TestLab: Sendable {
     /// The authentication-request URL, `…/3ds/authenticate`.
     public var authenticateURL: URL { baseURL.appendingPathComponent("3ds/authenticate") }
 
+    /// A new transaction ID in the spelling the options ask for.
+    func newTransactionID() -> String {
+        options.upperCaseTransactionIDs ? UUID().uuidString.uppercased() : UUID().uuidString.lowercased()
+    }
+
     func authenticate(_ body: [UInt8]) async -> Response {
         do {
             let (record, response) = try await handleAuthentication(body)
@@ -224,7 +233,7 @@ public final class TestLab: Sendable {
             throw TestLabError("messageVersion \(versionText) is not supported")
         }
         guard try field("deviceChannel") == "01" else { throw TestLabError("deviceChannel must be 01 (app)") }
-        let sdkTransID = try field("sdkTransID").lowercased()
+        let sdkTransID = try field("sdkTransID")
         guard UUID(uuidString: sdkTransID) != nil else { throw TestLabError("sdkTransID is not a UUID") }
         _ = try field("sdkAppID")
         let reference = try field("sdkReferenceNumber")
@@ -242,8 +251,8 @@ public final class TestLab: Sendable {
         let scenario = Scenario(cardNumber: card) ?? .frictionlessN
         var response: JSONObject = [
             "messageVersion": .string(version.rawValue),
-            "threeDSServerTransID": .string(UUID().uuidString.lowercased()),
-            "acsTransID": .string(UUID().uuidString.lowercased()), "sdkTransID": .string(sdkTransID),
+            "threeDSServerTransID": .string(newTransactionID()),
+            "acsTransID": .string(newTransactionID()), "sdkTransID": .string(sdkTransID),
         ]
         if let status = scenario.frictionlessStatus {
             response["transStatus"] = .string(status)
