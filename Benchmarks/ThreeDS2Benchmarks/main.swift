@@ -375,6 +375,16 @@ results.append(
             try cbcOpenFloor(cresExchangeCiphertext, iv: cresExchangeIV, key: channelKey, aadLength: 100)
         }))
 
+// 6b. A hostile JSON object: 30,000 members, parsed strictly (duplicate check, order kept) against Foundation's
+//     JSONSerialization of the same bytes. Lookup by name is indexed, so this stays linear in the member count.
+let wideObject = Array(("{" + (0..<30_000).map { "\"m\($0)\":\($0)" }.joined(separator: ",") + "}").utf8)
+let wideLimits = JSONParser.Limits(maxBytes: 1 << 20, maxDepth: 4)
+results.append(
+    try compare(
+        "strict JSON, object of 30,000 members", rounds: rounds, iterations: scaled(100),
+        composite: { blackHole(try JSONParser(limits: wideLimits).parse(wideObject)) },
+        floor: { blackHole(try JSONSerialization.jsonObject(with: Data(wideObject))) }))
+
 // 7. End to end: whole challenges (three exchanges: first CReq, a wrong code, the right code) against the
 //    in-process TestLab over HTTPS on loopback.
 var challengeTimes: [Duration] = []

@@ -140,14 +140,19 @@ struct Pay: AsyncParsableCommand {
     var messageVersion: String?
     @Option(name: .customLong("sdk-reference-number")) var sdkReferenceNumber: String = TestLab
         .exampleSDKReferenceNumber
-    @Option(help: "The card number.") var card: String
+    @Option(help: "The card number (visible to other users in the process list; prefer --card-file).") var card: String?
+    @Option(name: .customLong("card-file"), help: "A file holding the card number, or - for standard input.")
+    var cardFile: String?
     @Option(help: "The amount in minor units.") var amount: String
     @Option(help: "The ISO 4217 numeric currency code.") var currency: String
     @Option(help: "auto (scripted from --answers) or terminal (interactive).") var ui: UIChoice = .terminal
     @Option(help: "JSON answers file for --ui auto.") var answers: String?
-    @Option(help: "The challenge timeout in minutes (at least 5).") var timeout: Int = 5
+    @Option(help: "The challenge timeout in minutes (5 to 60).") var timeout: Int = 5
     @Option(name: .customLong("requestor-app-url")) var requestorAppURL: String?
-    @Flag(name: .customLong("allow-http"), help: "Allow plain http to loopback (testing only).") var allowHTTP = false
+    @Flag(
+        name: .customLong("allow-http"),
+        help: "Allow plain http to the 3DS Server and ACS on loopback (testing only); never to any other host.")
+    var allowHTTP = false
     @Flag(help: "Print the outcome as one JSON object on the last line.") var json = false
     @Flag(help: "Log what the SDK does (never anything sensitive).") var verbose = false
     @Flag(help: "Plain screens for screen readers: no colour, every control in words.") var plain = false
@@ -156,13 +161,36 @@ struct Pay: AsyncParsableCommand {
     @Option(help: "The appearance: default, dark or monochrome.") var appearance: AppearanceChoice = .default
 
     func validate() throws {
-        guard timeout >= 5 else { throw ValidationError("--timeout must be at least 5 minutes") }
-        guard URL(string: server)?.scheme != nil else { throw ValidationError("--server must be a URL") }
+        guard (5...60).contains(timeout) else { throw ValidationError("--timeout must be 5 to 60 minutes") }
+        try PlainHTTPPolicy.check(server, option: "--server", allowHTTP: allowHTTP)
         guard !dsRoot.isEmpty else { throw ValidationError("at least one --ds-root is required") }
         if ui == .auto, answers == nil { throw ValidationError("--ui auto needs --answers FILE") }
-        guard card.count >= 12, card.count <= 19, card.allSatisfy(\.isNumber) else {
-            throw ValidationError("--card must be 12–19 digits")
+        guard (card == nil) != (cardFile == nil) else {
+            throw ValidationError("give the card number with exactly one of --card-file or --card")
         }
+        if let card { try Self.checkCard(card) }
+    }
+
+    /// A card number: 12–19 ASCII digits.
+    static func checkCard(_ card: String) throws {
+        guard (12...19).contains(card.count), card.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+            throw ValidationError("the card number must be 12–19 digits")
+        }
+    }
+
+    /// The card number from --card or --card-file (a file, or - for standard input), trimmed of whitespace.
+    func cardNumber() throws -> String {
+        if let card { return card }
+        let path = cardFile ?? "-"
+        let text: String
+        if path == "-" {
+            text = readLine(strippingNewline: true) ?? ""
+        } else {
+            text = try readFile(path)
+        }
+        let number = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        try Self.checkCard(number)
+        return number
     }
 
     func run() async throws {
@@ -187,7 +215,8 @@ struct Pay: AsyncParsableCommand {
         }
         let flow = PayFlow(
             configuration: config, serverURL: serverURL, directoryServerID: dsID, messageVersion: messageVersion,
-            purchase: Purchase(cardNumber: card, amount: amount, currency: currency), requestorAppURL: requestorAppURL,
+            purchase: Purchase(cardNumber: try cardNumber(), amount: amount, currency: currency),
+            requestorAppURL: requestorAppURL,
             timeout: .seconds(timeout * 60), presenter: presenter, transport: transport, verbose: verbose)
         let code: Int32
         do {
@@ -220,8 +249,9 @@ struct TestLabCommand: AsyncParsableCommand {
         )
         print("Try:")
         print(
-            "  swift run threeds pay --server \(lab.baseURL) --ds-id \(TestLab.rsaDirectoryServerID) --ds-cert \(pkiDir)/ds-encryption-rsa.pem "
-                + "--ds-root \(pkiDir)/ds-root.pem \(http ? "--allow-http" : "--tls-root \(pkiDir)/tls-root.pem") --card \(Scenario.text.cardNumber) --amount 1999 --currency 978"
+            "  echo \(Scenario.text.cardNumber) | swift run threeds pay --server \(lab.baseURL) --ds-id \(TestLab.rsaDirectoryServerID) "
+                + "--ds-cert \(pkiDir)/ds-encryption-rsa.pem --ds-root \(pkiDir)/ds-root.pem "
+                + "\(http ? "--allow-http" : "--tls-root \(pkiDir)/tls-root.pem") --card-file - --amount 1999 --currency 978"
         )
         print("Scenarios by card number:")
         for scenario in Scenario.allCases { print("  \(scenario.cardNumber)  \(scenario.summary)") }
@@ -309,6 +339,34 @@ struct Demo: AsyncParsableCommand {
         case .html: [.html(fields: ["otp": "123456"], button: "Verify")]
         case .information: [.continue(), .text("123456")]
         default: [.text("123456", whitelist: false)]
+        }
+    }
+}
+
+/// Card data stays on TLS: plain http is refused for every URL the CLI contacts, except loopback when
+/// `--allow-http` says so.
+enum PlainHTTPPolicy {
+    static let loopbackHosts: Set<String> = ["127.0.0.1", "localhost", "::1", "[::1]"]
+
+    static func check(_ text: String, option: String, allowHTTP: Bool) throws {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty
+        else {
+            throw ValidationError("\(option) must be an absolute URL, got \"\(text)\"")
+        }
+        switch scheme {
+        case "https":
+            return
+        case "http" where loopbackHosts.contains(host.lowercased()):
+            guard allowHTTP else {
+                throw ValidationError(
+                    "\(option) uses plain http; add --allow-http to allow it on loopback (testing only)")
+            }
+        case "http":
+            throw ValidationError(
+                "\(option) uses plain http to \(host); card data is only ever sent over https (plain http is allowed on loopback only, with --allow-http)"
+            )
+        default:
+            throw ValidationError("\(option) must be an https URL, got \(scheme)")
         }
     }
 }

@@ -87,6 +87,22 @@ struct JSONTests {
         expectJOSEError(.malformedJSON) { try JSONParser().parse(text) }
     }
 
+    @Test("a 30,000-member object parses, keeps its order, and looks up, replaces and removes by name")
+    func manyMembers() throws {
+        let count = 30_000
+        let text = "{" + (0..<count).map { "\"m\($0)\":\($0)" }.joined(separator: ",") + "}"
+        var object = try #require(try JSONParser(limits: .init(maxBytes: 1 << 20, maxDepth: 4)).parse(text).objectValue)
+        #expect(object.count == count && object.names.first == "m0" && object.names.last == "m29999")
+        #expect(
+            object["m0"] == .integer(0) && object["m15000"] == .integer(15000) && object["m29999"] == .integer(29999))
+        object["m15000"] = nil
+        #expect(object["m15000"] == nil && object["m15001"] == .integer(15001) && object.count == count - 1)
+        object["m1"] = .string("one")
+        object["new"] = .bool(true)
+        #expect(object.names[1] == "m1" && object["m1"] == .string("one") && object.names.last == "new")
+        #expect(object["new"] == .bool(true) && object["m29999"] == .integer(29999))
+    }
+
     @Test("a repeated member name is its own error code, at any depth")
     func duplicateMembers() {
         expectJOSEError(.duplicateMember) { try JSONParser().parse(#"{"a":1,"a":2}"#) }

@@ -72,10 +72,13 @@ actor TerminalLab {
     }
 }
 
-func payCommand(lab: TestLab, pki: String, card: String, version: String, extra: String = "") -> String {
-    "\(TmuxSession.binary) pay --server \(lab.baseURL) --ds-id \(TestLab.rsaDirectoryServerID) --ds-cert \(pki)/ds-encryption-rsa.pem "
-        + "--ds-root \(pki)/ds-root.pem --tls-root \(pki)/tls-root.pem --card \(card) --amount 1999 --currency 978 "
-        + "--message-version \(version) --json \(extra)"
+/// The card goes in a file (`--card-file`), never on the command line where the process list shows it.
+func payCommand(lab: TestLab, pki: String, card: String, version: String, extra: String = "") throws -> String {
+    let cardFile = "\(pki)/card-\(card)"
+    try Data(card.utf8).write(to: URL(fileURLWithPath: cardFile))
+    return "\(TmuxSession.binary) pay --server \(lab.baseURL) --ds-id \(TestLab.rsaDirectoryServerID) "
+        + "--ds-cert \(pki)/ds-encryption-rsa.pem --ds-root \(pki)/ds-root.pem --tls-root \(pki)/tls-root.pem "
+        + "--card-file \(cardFile) --amount 1999 --currency 978 --message-version \(version) --json \(extra)"
 }
 
 /// Runs one terminal session, returns the final screen and what the ACS received.
@@ -91,7 +94,7 @@ func terminalRun(
     let session = TmuxSession()
     defer { session.stop() }
     try session.start(
-        payCommand(lab: lab, pki: pki, card: scenario.cardNumber, version: version, extra: extra),
+        try payCommand(lab: lab, pki: pki, card: scenario.cardNumber, version: version, extra: extra),
         environment: environment)
     try await interact(session)
     let final = try await session.wait(for: "EXIT=")

@@ -64,10 +64,13 @@ public enum JSONValue: Sendable, Hashable {
 
 /// A JSON object whose members keep their order.
 ///
-/// Member names are unique: ``JSONParser`` rejects duplicates, and ``subscript(_:)`` replaces in place.
+/// Member names are unique: ``JSONParser`` rejects duplicates, and ``subscript(_:)`` replaces in place. Lookup by
+/// name goes through an index, so reading or building an object is linear in its member count.
 public struct JSONObject: Sendable, Hashable, ExpressibleByDictionaryLiteral {
     /// The members in order.
     public private(set) var members: [(name: String, value: JSONValue)]
+    /// Where each name sits in ``members``.
+    private var positions: [String: Int] = [:]
 
     /// An object with the given members, in the given order.
     ///
@@ -94,14 +97,20 @@ public struct JSONObject: Sendable, Hashable, ExpressibleByDictionaryLiteral {
     ///
     /// - Parameter name: The member name.
     public subscript(name: String) -> JSONValue? {
-        get { members.first { $0.name == name }?.value }
+        get { positions[name].map { members[$0].value } }
         set {
-            let index = members.firstIndex { $0.name == name }
-            switch (index, newValue) {
-            case (let index?, let value?): members[index].value = value
-            case (let index?, nil): members.remove(at: index)
-            case (nil, let value?): members.append((name, value))
-            case (nil, nil): break
+            switch (positions[name], newValue) {
+            case (let index?, let value?):
+                members[index].value = value
+            case (let index?, nil):
+                members.remove(at: index)
+                positions[name] = nil
+                for later in index..<members.count { positions[members[later].name] = later }
+            case (nil, let value?):
+                positions[name] = members.count
+                members.append((name, value))
+            case (nil, nil):
+                break
             }
         }
     }

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+import ThreeDS2TestLab
+
+/// Runs `threeds` with arguments (and optional standard input); returns the exit status and what it printed.
+func runThreeds(_ arguments: [String], input: String? = nil) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: TmuxSession.binary)
+    process.arguments = arguments
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = output
+    let stdin = Pipe()
+    process.standardInput = stdin
+    try process.run()
+    if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
+    try stdin.fileHandleForWriting.close()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}
+
+@Suite("threeds pay: what it refuses before anything is sent")
+struct CLIValidationTests {
+    private func pay(_ server: String, _ extra: [String] = ["--card", "4000000000002000"]) -> [String] {
+        [
+            "pay", "--server", server, "--ds-id", "X", "--ds-cert", "/nonexistent", "--ds-root", "/nonexistent",
+            "--amount", "1", "--currency", "978",
+        ] + extra
+    }
+
+    @Test("plain http to a host that is not loopback is refused, with or without --allow-http")
+    func plainHTTPElsewhere() throws {
+        for extra in [[], ["--allow-http"]] {
+            let (status, output) = try runThreeds(
+                pay("http://203.0.113.5:8080", ["--card", "4000000000002000"] + extra))
+            #expect(status == 2)
+            #expect(output.contains("card data is only ever sent over https"), "\(output)")
+        }
+    }
+
+    @Test("plain http to loopback needs --allow-http; https passes this check")
+    func plainHTTPLoopback() throws {
+        let refused = try runThreeds(pay("http://127.0.0.1:1"))
+        #expect(refused.status == 2 && refused.output.contains("--allow-http"))
+        // Past validation, the missing PEM file is the next problem: not a usage error about the URL.
+        let allowed = try runThreeds(pay("http://127.0.0.1:1", ["--card", "4000000000002000", "--allow-http"]))
+        #expect(!allowed.output.contains("plain http"))
+    }
+
+    @Test("the card comes from exactly one of --card or --card-file, and must be 12–19 ASCII digits")
+    func cardSources() throws {
+        let both = try runThreeds(pay("https://127.0.0.1:1", ["--card", "4000000000002000", "--card-file", "-"]))
+        #expect(both.status == 2 && both.output.contains("exactly one"))
+        let neither = try runThreeds(pay("https://127.0.0.1:1", []))
+        #expect(neither.status == 2 && neither.output.contains("exactly one"))
+        let letters = try runThreeds(pay("https://127.0.0.1:1", ["--card", "40000000000020٠٠"]))
+        #expect(letters.status == 2 && letters.output.contains("12–19 digits"))
+    }
+
+    @Test("numbers out of range are usage errors, never a crash")
+    func ranges() throws {
+        for value in ["999999999999999999", "4", "61", "-1"] {
+            let (status, output) = try runThreeds(
+                pay("https://127.0.0.1:1", ["--card", "4000000000002000", "--timeout", value]))
+            #expect(status == 2, "--timeout \(value): \(output)")
+        }
+    }
+
+    @Test("a card read from standard input pays through the TestLab")
+    func cardFromStandardInput() async throws {
+        let (lab, pki) = try await TerminalLab.shared.get()
+        let answers = "\(pki)/answers.json"
+        try Data(#"[{"action":"submit","text":"123456"}]"#.utf8).write(to: URL(fileURLWithPath: answers))
+        let arguments = [
+            "pay", "--server", lab.baseURL.absoluteString, "--ds-id", TestLab.rsaDirectoryServerID,
+            "--ds-cert", "\(pki)/ds-encryption-rsa.pem", "--ds-root", "\(pki)/ds-root.pem",
+            "--tls-root", "\(pki)/tls-root.pem", "--card-file", "-", "--amount", "1999", "--currency", "978",
+            "--ui", "auto", "--answers", answers, "--json",
+        ]
+        let (status, output) = try runThreeds(arguments, input: Scenario.text.cardNumber + "\n")
+        #expect(status == 0, "\(output)")
+        #expect(output.contains(#""outcome":"completed""#) && output.contains(#""transStatus":"Y""#))
+        #expect(!output.contains(Scenario.text.cardNumber), "the card number is never printed")
+    }
+}
