@@ -121,6 +121,28 @@ public struct ErrorMessage: Sendable, Hashable {
         dsTransID = try field("dsTransID", max: 36, required: false)
     }
 
+    /// Reads an Erro as an ACS sent it, tolerating missing or malformed fields: what is there is kept (strings cut
+    /// to their bound), what is missing is empty. An Erro is reported to the app, never answered with another Erro,
+    /// so there is nothing to refuse.
+    ///
+    /// - Parameter object: A JSON object whose `messageType` is `Erro`.
+    public init(received object: JSONObject) {
+        func text(_ name: String, max: Int) -> String? {
+            guard case .string(let value)? = object[name], !value.isEmpty else { return nil }
+            return String(value.prefix(max))
+        }
+        errorCode = text("errorCode", max: 3) ?? ""
+        errorComponent = text("errorComponent", max: 1) ?? ""
+        errorDescription = text("errorDescription", max: 2048) ?? ""
+        errorDetail = text("errorDetail", max: 2048) ?? ""
+        messageVersion = text("messageVersion", max: 8) ?? ""
+        errorMessageType = text("errorMessageType", max: 4)
+        threeDSServerTransID = text("threeDSServerTransID", max: 36)
+        acsTransID = text("acsTransID", max: 36)
+        sdkTransID = text("sdkTransID", max: 36)
+        dsTransID = text("dsTransID", max: 36)
+    }
+
     /// The JSON object, in a fixed member order.
     public var json: JSONObject {
         var object: JSONObject = [:]

@@ -82,7 +82,7 @@ struct PayFlow {
         }
         indicator?.start()
         let response = try await ThreeDSServerClient(serverURL: serverURL, transport: transport).authenticate(
-            parameters: parameters, purchase: purchase, requestorAppURL: requestorAppURL)
+            parameters: parameters, purchase: purchase, requestorAppURL: requestorAppURL, challengeTimeout: timeout)
         await indicator?.stop()
         progress("3DS Server answered transStatus \(response.transStatus)")
         guard let challenge = response.challengeParameters else {

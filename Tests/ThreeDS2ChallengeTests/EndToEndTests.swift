@@ -3,6 +3,7 @@ import Logging
 import Testing
 import ThreeDS2JOSE
 import ThreeDS2Messages
+import ThreeDS2NIOTransport
 import ThreeDS2SDK
 import ThreeDS2TestLab
 import ThreeDS2TestSupport
@@ -24,6 +25,27 @@ struct EndToEndTests {
         #expect(record.directoryServerID == TestLab.rsaDirectoryServerID)
         #expect(record.deviceData["DD"]?.objectValue?["C018"] == .string(run.parameters.sdkTransactionID))
         #expect(record.deviceData["DV"] == .string("1.7"))
+    }
+
+    @Test("sdkMaxTimeout follows the challenge timeout the app will give, in whole minutes")
+    func sdkMaxTimeout() async throws {
+        let lab = try await LabPool.shared.lab()
+        let service = ThreeDS2Service()
+        try service.initialize(configParameters: try lab.sdkConfiguration(dataDirectory: temporaryDirectory()))
+        defer { try? service.cleanup() }
+        let transport = try lab.makeTransport()
+        for (timeout, expected) in [(Duration.seconds(5 * 60), "05"), (.seconds(12 * 60 + 30), "12")] {
+            let transaction = try service.createTransaction(directoryServerID: TestLab.rsaDirectoryServerID)
+            let parameters = try transaction.getAuthenticationRequestParameters()
+            _ = try await ThreeDSServerClient(serverURL: lab.baseURL, transport: transport).authenticate(
+                parameters: parameters,
+                purchase: Purchase(cardNumber: Scenario.frictionlessY.cardNumber, amount: "1", currency: "978"),
+                challengeTimeout: timeout)
+            let record = try #require(
+                lab.authentications.first { $0.request["sdkTransID"] == .string(parameters.sdkTransactionID) })
+            #expect(record.request["sdkMaxTimeout"] == .string(expected))
+        }
+        try await transport.shutdown()
     }
 
     @Test("transaction IDs are opaque: an ACS writing upper-case UUIDs gets its own spelling back, kid included")

@@ -105,10 +105,14 @@ struct ChallengeStateMachineTests {
             errorCode: "305", errorComponent: "A", errorDescription: "D", errorDetail: "X", errorMessageType: "CReq",
             messageVersion: "2.2.0", threeDSServerTransID: nil, acsTransID: nil, sdkTransID: nil)
         #expect(m.handle(.messageReceived(erro.json)) == [.finish(.protocolError(erro))])
+        // An Erro missing fields is still reported as received, and never answered with an Erro.
         var malformed = machine()
         _ = malformed.handle(.start)
-        let actions = malformed.handle(.messageReceived(["messageType": .string("Erro")]))
-        #expect(actions.first?.erro?.errorCode == "201")
+        let actions = malformed.handle(
+            .messageReceived(["messageType": .string("Erro"), "errorCode": .string("305"), "errorDetail": .integer(1)]))
+        #expect(actions.count == 1 && actions.first?.outcome?.name == "protocolError")
+        #expect(actions.first?.outcome == .protocolError(ErrorMessage(received: ["errorCode": .string("305")])))
+        #expect(actions.allSatisfy { $0.erro == nil })
     }
 
     @Test("unreadable responses send the violation; transport failures are runtime errors")
@@ -245,12 +249,36 @@ struct ChallengeStateMachineTests {
         #expect(outcome(tampered).first?.erro?.errorCode == "302")
         let broken = outcome(TransportResponse(status: 200, contentType: "application/json", body: Array("{x".utf8)))
         #expect(broken.first?.erro?.errorCode == "101")
+        // Classified by body: a JWE labelled JSON is a CRes; an Erro labelled as a JWE is an Erro.
+        let labelledJSON = try encrypted(cres(counter: 0), counter: 0)
+        var machine1 = machine()
+        _ = machine1.handle(.start)
+        #expect(
+            machine1.handle(
+                .responseReceived(
+                    TransportResponse(status: 200, contentType: "application/json", body: labelledJSON.body))
+            ).first?
+            .screen != nil)
+        let erro =
+            #"{"messageType":"Erro","errorCode":"305","errorComponent":"A","errorDescription":"D","errorDetail":"X","messageVersion":"2.2.0"}"#
+        let labelledJOSE = outcome(
+            TransportResponse(status: 200, contentType: "application/jose", body: Array(erro.utf8)))
+        #expect(labelledJOSE.count == 1 && labelledJOSE.first?.outcome?.name == "protocolError")
         var text = String(decoding: cres(counter: 0).serializedBytes, as: UTF8.self)
         text.removeLast()
         let duplicate = try encrypted(bytes: Array((text + #","acsUiType":"02"}"#).utf8), counter: 0)
         #expect(outcome(duplicate).first?.erro?.errorCode == "204", "a repeated member is Erro 204, by its error code")
         let gateway = outcome(TransportResponse(status: 502, contentType: "text/html", body: Array("<html>".utf8)))
         #expect(gateway.count == 1 && gateway.first?.outcome?.name == "runtimeError")
+    }
+
+    @Test("an answer over the size bound is the ACS's failure: Erro 101 about the CRes, protocol error")
+    func oversizeResponse() {
+        var m = machine()
+        _ = m.handle(.start)
+        let actions = m.handle(.transportFailed(TransportError(.responseTooLarge, "big")))
+        #expect(actions.first?.erro?.errorCode == "101" && actions.first?.erro?.errorMessageType == "CRes")
+        #expect(actions.last?.outcome?.name == "protocolError")
     }
 
     @Test("a transport deadline is the exchange bound: Erro 402 and timed out, as the response timer")

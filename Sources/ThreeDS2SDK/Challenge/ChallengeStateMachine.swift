@@ -60,7 +60,8 @@ struct ChallengeStateMachine: Sendable {
     static let maxCounter = 255
     /// How long the ACS has to answer each CReq.
     static let responseTimeout: Duration = .seconds(10)
-    /// The largest CRes accepted, as received.
+    /// The largest CRes accepted, as received (the compact JWE, before decryption). `acsHTML` may be 100 KB of
+    /// base64url, which is about 140 KB once encrypted and encoded again, so the bound is 256 KB, not 64 KB.
     static let maxResponseBytes = 256 * 1024
 
     private(set) var phase: Phase = .notStarted
@@ -94,6 +95,13 @@ struct ChallengeStateMachine: Sendable {
             case .responseReceived(let response): return handle(interpret(response))
             case .messageReceived(let object): return receive(object)
             case .responseUnreadable(let violation): return fail(violation, messageType: "CRes")
+            case .transportFailed(let error) where error.code == .responseTooLarge:
+                // An answer over the bound is the ACS's failure, like any other unusable CRes.
+                return fail(
+                    ProtocolViolation(
+                        .messageReceivedInvalid, detail: "CRes",
+                        explanation: "the ACS answered with more than \(Self.maxResponseBytes) bytes"),
+                    messageType: "CRes")
             case .transportFailed(let error) where error.code == .timedOut:
                 // The transport's own deadline is the exchange bound too: the same outcome as the timer.
                 return timeout(detail: "Challenge request timed-out", messageType: "CReq")
@@ -124,13 +132,12 @@ struct ChallengeStateMachine: Sendable {
         }
     }
 
-    /// Reads an HTTP response as the protocol allows: a JSON object whose `messageType` is `Erro` is an Erro
-    /// whatever the status; any other JSON is a plaintext CRes, which is never accepted; everything else must be a
-    /// compact JWE that decrypts under the channel keys.
+    /// Reads an HTTP response by its body, never by its `Content-Type` (ACSs label both ways wrongly): a JSON object
+    /// whose `messageType` is `Erro` is an Erro whatever the status; any other JSON is a plaintext CRes, which is
+    /// never accepted; everything else must be a compact JWE that decrypts under the channel keys.
     private mutating func interpret(_ response: TransportResponse) -> Event {
         let firstByte = response.body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
-        let isJSON = response.contentType?.lowercased().contains("json") == true || firstByte == UInt8(ascii: "{")
-        if isJSON {
+        if firstByte == UInt8(ascii: "{") {
             guard
                 case .object(let object)? = try? JSONParser(limits: .init(maxBytes: 64 * 1024, maxDepth: 8)).parse(
                     response.body)
@@ -162,11 +169,8 @@ struct ChallengeStateMachine: Sendable {
 
     private mutating func receive(_ object: JSONObject) -> [Action] {
         if object.messageType == "Erro" {
-            do {
-                return finish(.protocolError(try ErrorMessage(json: object)))
-            } catch {
-                return fail(error, messageType: "Erro")
-            }
+            // Reported as received, even without its optional (or some required) fields; never answered with an Erro.
+            return finish(.protocolError(ErrorMessage(received: object)))
         }
         let expectation = ChallengeResponseExpectation(
             identifiers: identifiers, messageVersion: builder.messageVersion, acsCounter: acsCounter)

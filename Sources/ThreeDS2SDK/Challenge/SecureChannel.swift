@@ -19,7 +19,8 @@ struct SecureChannel: Sendable {
         encrypter = try JWE.DirectEncrypter(
             key: keys.sdkToACS(requestEncryption), encryption: requestEncryption, keyID: acsTransID)
         decrypter = try JWE.DirectDecrypter(
-            keys: keys.acsToSDKKeys, expecting: .init(keyID: .exactly(acsTransID), maxCompactBytes: 256 * 1024))
+            keys: keys.acsToSDKKeys,
+            expecting: .init(keyID: .exactly(acsTransID), maxCompactBytes: ChallengeStateMachine.maxResponseBytes))
     }
 
     /// Encrypts a CReq whose `sdkCounterStoA` is `counter`.

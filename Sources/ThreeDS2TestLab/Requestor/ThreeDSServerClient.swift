@@ -50,10 +50,13 @@ public struct ThreeDSServerClient: Sendable {
     ///   - parameters: The transaction's AReq parameters.
     ///   - purchase: The purchase.
     ///   - requestorAppURL: The 3DS Requestor app URL (2.2.0 and later).
+    ///   - challengeTimeout: The challenge timeout the app will give the SDK, sent as `sdkMaxTimeout` in whole
+    ///     minutes (at least 05).
     /// - Returns: The JSON body.
     /// - Throws: ``JOSEError`` when the ephemeral key is not a JWK (it always is when it comes from the SDK).
     public static func requestBody(
-        parameters: AuthenticationRequestParameters, purchase: Purchase, requestorAppURL: String?
+        parameters: AuthenticationRequestParameters, purchase: Purchase, requestorAppURL: String?,
+        challengeTimeout: Duration = .seconds(5 * 60)
     ) throws(JOSEError)
         -> JSONObject
     {
@@ -62,7 +65,8 @@ public struct ThreeDSServerClient: Sendable {
             "sdkTransID": .string(parameters.sdkTransactionID), "sdkAppID": .string(parameters.sdkAppID),
             "sdkReferenceNumber": .string(parameters.sdkReferenceNumber),
             "sdkEphemPubKey": .object(try P256PublicJWK(jsonString: parameters.sdkEphemeralPublicKey).jsonObject),
-            "sdkEncData": .string(parameters.deviceData), "sdkMaxTimeout": .string("05"),
+            "sdkEncData": .string(parameters.deviceData),
+            "sdkMaxTimeout": .string(Self.maxTimeoutText(challengeTimeout)),
             "deviceRenderOptions": .object([
                 "sdkInterface": .string("03"),
                 "sdkUiType": .array(parameters.messageVersion.uiTypes.map { .string($0.rawValue) }),
@@ -74,17 +78,26 @@ public struct ThreeDSServerClient: Sendable {
         return body
     }
 
+    /// `sdkMaxTimeout`: whole minutes, two digits, at least 05 (the SDK refuses shorter challenge timeouts).
+    static func maxTimeoutText(_ timeout: Duration) -> String {
+        let minutes = min(99, max(5, Int(timeout.components.seconds / 60)))
+        return minutes < 10 ? "0\(minutes)" : "\(minutes)"
+    }
+
     /// Sends the authentication request and reads the answer.
     ///
     /// - Throws: ``ThreeDS2Error`` of kind `runtime` naming what failed (transport, status, or a malformed answer).
     public func authenticate(
-        parameters: AuthenticationRequestParameters, purchase: Purchase, requestorAppURL: String? = nil
+        parameters: AuthenticationRequestParameters, purchase: Purchase, requestorAppURL: String? = nil,
+        challengeTimeout: Duration = .seconds(5 * 60)
     ) async throws(ThreeDS2Error)
         -> AuthenticationResponse
     {
         let body: JSONObject
         do {
-            body = try Self.requestBody(parameters: parameters, purchase: purchase, requestorAppURL: requestorAppURL)
+            body = try Self.requestBody(
+                parameters: parameters, purchase: purchase, requestorAppURL: requestorAppURL,
+                challengeTimeout: challengeTimeout)
         } catch {
             throw ThreeDS2Error(.runtime, "the AReq parameters could not be encoded", underlying: error)
         }
