@@ -83,7 +83,7 @@ public struct ChallengeRequestBuilder: Sendable {
                     counter: counter, answer: ChallengeAnswer(.submitEmpty, whitelisting: answer.whitelisting),
                     askedWhitelisting: askedWhitelisting)
             }
-            guard text.count <= 45 else {
+            guard text.utf8.count <= 45 else {
                 throw ProtocolViolation(
                     .invalidFormat, detail: "challengeDataEntry", explanation: "the entry is longer than 45 characters")
             }
@@ -95,14 +95,14 @@ public struct ChallengeRequestBuilder: Sendable {
                     askedWhitelisting: askedWhitelisting)
             }
             let joined = keys.joined(separator: ",")
-            guard joined.count <= 45 else {
+            guard joined.utf8.count <= 45 else {
                 throw ProtocolViolation(
                     .invalidFormat, detail: "challengeDataEntry",
                     explanation: "the selection is longer than 45 characters")
             }
             object["challengeDataEntry"] = .string(joined)
         case .submitHTML(let formData):
-            guard formData.count <= 256 else {
+            guard formData.utf8.count <= 256 else {
                 throw ProtocolViolation(
                     .invalidFormat, detail: "challengeHTMLDataEntry",
                     explanation: "the form data is longer than 256 characters")

@@ -27,6 +27,16 @@ struct EndToEndTests {
         #expect(record.deviceData["DV"] == .string("1.7"))
     }
 
+    @Test("an answer over the entry limit is refused on the screen, never a runtime error with nothing sent")
+    func entryTooLong() async throws {
+        let run = try await run(.text, answers: [.text(String(repeating: "7", count: 46))])
+        #expect(run.outcome == .cancelled, "the script could not give its answer, so it cancelled")
+        #expect(run.presenter.problems.first?.contains("too long") == true)
+        let record = try #require(run.record)
+        #expect(record.requests.last?["challengeCancel"] == .string("01"))
+        #expect(!record.requests.contains { $0["challengeDataEntry"] != nil })
+    }
+
     @Test("sdkMaxTimeout follows the challenge timeout the app will give, in whole minutes")
     func sdkMaxTimeout() async throws {
         let lab = try await LabPool.shared.lab()

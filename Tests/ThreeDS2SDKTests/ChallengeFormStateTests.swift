@@ -57,6 +57,30 @@ struct ChallengeFormStateTests {
         #expect(state.apply(.activate) == ChallengeAnswer(.submitText("4242")), "Enter in the field submits")
     }
 
+    @Test("entry limits are UTF-8 bytes, enforced on the screen: typing stops, a whole answer is refused with a note")
+    func entryLimits() throws {
+        var state = ChallengeFormState(screen: try screen("01"))
+        _ = state.apply(.type(String(repeating: "é", count: 30)))
+        #expect(state.entry == String(repeating: "é", count: 22) && state.note != nil, "44 of 45 bytes kept")
+        #expect(state.apply(.setEntry(String(repeating: "1", count: 46))) == nil && state.note != nil)
+        #expect(state.entry.utf8.count == 44, "a refused answer leaves the entry as it was")
+        #expect(state.apply(.setEntry(String(repeating: "1", count: 45))) == nil && state.note == nil)
+        #expect(state.apply(.submit()) == ChallengeAnswer(.submitText(String(repeating: "1", count: 45))))
+
+        let longKeys: JSONValue = .array((0..<4).map { .object(["option-key-number-\($0)": .string("L\($0)")]) })
+        var multi = ChallengeFormState(screen: try screen("03", ["challengeSelectInfo": longKeys]))
+        #expect(multi.apply(.select((0..<4).map { "option-key-number-\($0)" })) == nil && multi.note != nil)
+        _ = multi.apply(.select(["option-key-number-0", "option-key-number-1"]))
+        #expect(
+            multi.apply(.submit()) == ChallengeAnswer(.submitSelection(["option-key-number-0", "option-key-number-1"])))
+
+        let page = try screen("05", ["acsHTML": .string(Base64.urlEncode(Array("<form></form>".utf8)))])
+        let form = HTMLForm(controls: [HTMLForm.Control(kind: "textarea", name: "t", value: "")])
+        var html = ChallengeFormState(screen: page, htmlReader: FixedFormReader(form: form))
+        _ = html.apply(.setHTMLFields(["t": String(repeating: "x", count: 300)]))
+        #expect(html.apply(.submit()) == nil && html.note?.contains("256") == true)
+    }
+
     @Test("an empty submission: challengeNoEntry from 2.2.0, refused on the screen in 2.1.0")
     func emptySubmission() throws {
         var modern = ChallengeFormState(screen: try screen("01"))

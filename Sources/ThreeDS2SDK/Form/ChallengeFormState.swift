@@ -13,7 +13,7 @@ public enum FormAction: Sendable, Hashable {
     case type(String)
     /// Deletes the last character of the focused field.
     case deleteBackward
-    /// Replaces the code entry's text (a native text field bound to it).
+    /// Replaces the code entry's text (a native text field bound to it); refused with a note when too long.
     case setEntry(String)
     /// Toggles the focused control: an option, the trust question, a section, an HTML checkbox or radio.
     case toggle
@@ -48,8 +48,11 @@ public enum FormAction: Sendable, Hashable {
 /// when an empty submission is allowed, entry length limits, selection order, the HTML form's submission data, and
 /// carrying the trust answer.
 public struct ChallengeFormState: Sendable {
-    /// The longest text entry (`challengeDataEntry`, 45 characters).
+    /// The longest text entry or selection (`challengeDataEntry`, 45), counted in UTF-8 bytes: an entry within it is
+    /// within the limit however an ACS counts.
     public static let maxEntryLength = 45
+    /// The longest HTML form data (`challengeHTMLDataEntry`, 256), in UTF-8 bytes.
+    public static let maxHTMLDataLength = 256
 
     /// The layout.
     public private(set) var layout: ChallengeLayout
@@ -166,7 +169,12 @@ public struct ChallengeFormState: Sendable {
         case .deleteBackward:
             edit { $0.isEmpty ? $0 : String($0.dropLast()) }
         case .setEntry(let text):
-            entry = String(text.prefix(Self.maxEntryLength))
+            // A whole answer that is too long is refused, not cut: the cardholder sees why and keeps control.
+            guard text.utf8.count <= Self.maxEntryLength else {
+                note = Self.tooLong(Self.maxEntryLength)
+                return nil
+            }
+            entry = text
         case .toggle:
             return toggle()
         case .activate:
@@ -177,7 +185,12 @@ public struct ChallengeFormState: Sendable {
                 note = "the screen has no option \"\(unknown)\""
                 return nil
             }
-            chosen = screen.uiType == .singleSelect ? Array(keys.prefix(1)) : keys
+            let picked = screen.uiType == .singleSelect ? Array(keys.prefix(1)) : keys
+            guard picked.joined(separator: ",").utf8.count <= Self.maxEntryLength else {
+                note = Self.tooLong(Self.maxEntryLength)
+                return nil
+            }
+            chosen = picked
         case .setTrust(let value):
             if screen.whitelistingText != nil { trust = value }
         case .setHTMLFields(let fields):
@@ -198,6 +211,20 @@ public struct ChallengeFormState: Sendable {
         return nil
     }
 
+    /// The text cut to the entry limit (whole characters), with a note when it had to be cut.
+    private mutating func bounded(_ text: String) -> String {
+        guard text.utf8.count > Self.maxEntryLength else { return text }
+        note = Self.tooLong(Self.maxEntryLength)
+        var kept = ""
+        for character in text {
+            guard kept.utf8.count + character.utf8.count <= Self.maxEntryLength else { break }
+            kept.append(character)
+        }
+        return kept
+    }
+
+    private static func tooLong(_ limit: Int) -> String { "The entry is too long: at most \(limit) characters." }
+
     private mutating func move(by step: Int) {
         let order = focusOrder
         guard let position = order.firstIndex(of: focus), !order.isEmpty else { return }
@@ -217,7 +244,7 @@ public struct ChallengeFormState: Sendable {
     private mutating func edit(_ change: (String) -> String) {
         switch layout.elements[focus] {
         case .textField:
-            entry = String(change(entry).prefix(Self.maxEntryLength))
+            entry = bounded(change(entry))
         case .htmlControl(let index):
             guard var current = form, current.controls.indices.contains(index), current.controls[index].isTextLike
             else { return }
@@ -244,7 +271,13 @@ public struct ChallengeFormState: Sendable {
         switch layout.elements[focus] {
         case .option(let key, _, let multiple):
             if multiple {
-                if let found = chosen.firstIndex(of: key) { chosen.remove(at: found) } else { chosen.append(key) }
+                if let found = chosen.firstIndex(of: key) {
+                    chosen.remove(at: found)
+                } else if (chosen + [key]).joined(separator: ",").utf8.count <= Self.maxEntryLength {
+                    chosen.append(key)
+                } else {
+                    note = Self.tooLong(Self.maxEntryLength)
+                }
             } else {
                 chosen = [key]
             }
@@ -286,6 +319,10 @@ public struct ChallengeFormState: Sendable {
             return html(button: control.value.isEmpty ? control.name : control.value)
         case .htmlLink(let index):
             guard let links = form?.links, links.indices.contains(index) else { return nil }
+            guard links[index].query.utf8.count <= Self.maxHTMLDataLength else {
+                note = Self.tooLong(Self.maxHTMLDataLength)
+                return nil
+            }
             return ChallengeAnswer(.submitHTML(links[index].query), whitelisting: trust)
         case .toolbar, .images, .heading, .text, .htmlText:
             return nil
@@ -328,12 +365,18 @@ public struct ChallengeFormState: Sendable {
             note = "the screen has no HTML form"
             return nil
         }
+        let data: String
         do {
-            return ChallengeAnswer(.submitHTML(try form.submission(button: button)), whitelisting: trust)
+            data = try form.submission(button: button)
         } catch {
             note = error.description
             return nil
         }
+        guard data.utf8.count <= Self.maxHTMLDataLength else {
+            note = Self.tooLong(Self.maxHTMLDataLength)
+            return nil
+        }
+        return ChallengeAnswer(.submitHTML(data), whitelisting: trust)
     }
 }
 
