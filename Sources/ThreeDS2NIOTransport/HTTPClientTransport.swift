@@ -32,6 +32,9 @@ public final class HTTPClientTransport: ChallengeTransport {
         }
         var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
         configuration.redirectConfiguration = .disallow
+        // A refused connection fails at once instead of being retried until the deadline, where it would be
+        // indistinguishable from an ACS that does not answer.
+        configuration.connectionPool.retryConnectionEstablishment = false
         configuration.timeout = .init(connect: .seconds(10), read: .seconds(10))
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
@@ -42,15 +45,45 @@ public final class HTTPClientTransport: ChallengeTransport {
     /// - Returns: The response.
     /// - Throws: ``TransportError`` classified by cause.
     public func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
-        do {
-            let response = try await client.execute(Self.convert(request), timeout: Self.timeAmount(request.timeout))
-            var buffer = try await response.body.collect(upTo: request.maxResponseBytes)
-            return TransportResponse(
-                status: Int(response.status.code), contentType: response.headers.first(name: "Content-Type"),
-                body: buffer.readBytes(length: buffer.readableBytes) ?? [])
-        } catch {
-            throw Self.classify(error, request: request)
+        let client = self.client
+        // AsyncHTTPClient's deadline covers the head; the race makes it cover the body too, so a server that trickles
+        // its answer a byte at a time cannot hold a caller past the request's deadline.
+        let result = await withTaskGroup(of: Result<TransportResponse, TransportError>?.self) { group in
+            group.addTask {
+                do {
+                    let response = try await client.execute(
+                        Self.convert(request), timeout: Self.timeAmount(request.timeout))
+                    var buffer = try await response.body.collect(upTo: request.maxResponseBytes)
+                    return .success(
+                        TransportResponse(
+                            status: Int(response.status.code),
+                            contentType: response.headers.first(name: "Content-Type"),
+                            body: buffer.readBytes(length: buffer.readableBytes) ?? []))
+                } catch {
+                    return .failure(Self.classify(error, request: request))
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: request.timeout)
+                return Task.isCancelled
+                    ? nil
+                    : .failure(
+                        TransportError(
+                            .timedOut,
+                            "\(request.method.rawValue) \(request.url.absoluteString) did not answer in full in time"))
+            }
+            var first: Result<TransportResponse, TransportError> = .failure(
+                TransportError(.cancelled, "\(request.method.rawValue) \(request.url.absoluteString) was cancelled"))
+            for await value in group {
+                if let value {
+                    first = value
+                    break
+                }
+            }
+            group.cancelAll()
+            return first
         }
+        return try result.get()
     }
 
     /// The AsyncHTTPClient request for a transport request.

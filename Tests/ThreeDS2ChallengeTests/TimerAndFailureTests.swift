@@ -25,6 +25,28 @@ final class SilentPresenter: ChallengePresenter, Sendable {
     }
 }
 
+/// A presenter that never returns, even when cancelled (a careless custom presenter, or a UI blocked elsewhere). It
+/// is released when the test ends.
+final class StuckPresenter: ChallengePresenter, Sendable {
+    private let waiting = Mutex<CheckedContinuation<Void, Never>?>(nil)
+    let presented = Mutex(false)
+
+    func present(_ screen: ChallengeScreen) async -> ChallengeAnswer {
+        await withCheckedContinuation { continuation in
+            waiting.withLock { $0 = continuation }
+            presented.withLock { $0 = true }
+        }
+        return ChallengeAnswer(.submitText("123456"))
+    }
+
+    func waitUntilPresented() async throws {
+        for _ in 0..<2000 where !presented.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(presented.withLock { $0 }, "no screen was presented within 10 s")
+    }
+
+    func release() { waiting.withLock { $0 }?.resume() }
+}
+
 /// A transport that fails every request.
 struct BrokenTransport: ChallengeTransport {
     func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
@@ -121,6 +143,70 @@ struct TimerAndFailureTests {
         #expect(record.requests.count == 1)
         #expect(record.errors.first?["errorCode"] == .string("402"))
         #expect(record.errors.first?["errorDetail"] == .string("Timeout expiry reached for the transaction"))
+        try await transport.shutdown()
+    }
+
+    @Test("a presenter that ignores cancellation cannot hold the challenge: the overall timer ends it, once")
+    func stuckPresenter() async throws {
+        let lab = try await LabPool.shared.lab()
+        let (_, transaction, parameters, transport) = try await prepare(.text, lab: lab)
+        let clock = TestClock()
+        let presenter = StuckPresenter()
+        let receiver = RecordingReceiver()
+        let task = Task {
+            try await transaction.challenge(
+                parameters, presenter: presenter, timeout: .seconds(300), transport: transport, clock: clock)
+        }
+        try await presenter.waitUntilPresented()
+        let outcome = try await drive(clock, step: .seconds(20), task)
+        #expect(outcome == .timedOut)
+        let record = try #require(await lab.acsRecord(acsTransID: parameters.acsTransactionID))
+        #expect(record.errors.count == 1 && record.errors.first?["errorCode"] == .string("402"))
+        presenter.release()
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(record.requests.count == 1, "the late answer was never sent")
+        #expect(receiver.calls.withLock { $0.isEmpty })
+        try await transport.shutdown()
+    }
+
+    @Test("the app cancelling the challenge's task ends it as cancelled; the ACS is told with challengeCancel 01")
+    func appCancellation() async throws {
+        let lab = try await LabPool.shared.lab()
+        let (_, transaction, parameters, transport) = try await prepare(.text, lab: lab)
+        let presenter = SilentPresenter()
+        let task = Task {
+            try await transaction.challenge(
+                parameters, presenter: presenter, timeout: .seconds(300), transport: transport)
+        }
+        try await presenter.waitUntilPresented()
+        task.cancel()
+        #expect(try await task.value == .cancelled)
+        let record = try #require(await lab.acsRecord(acsTransID: parameters.acsTransactionID))
+        #expect(record.requests.last?["challengeCancel"] == .string("01") && record.errors.isEmpty)
+        try await transport.shutdown()
+    }
+
+    @Test("closing the transaction during the challenge ends it as cancelled; a second challenge is refused")
+    func closeAndSecondChallenge() async throws {
+        let lab = try await LabPool.shared.lab()
+        let (_, transaction, parameters, transport) = try await prepare(.text, lab: lab)
+        let presenter = SilentPresenter()
+        let receiver = RecordingReceiver()
+        try transaction.doChallenge(
+            challengeParameters: parameters, challengeStatusReceiver: receiver, timeout: .seconds(300),
+            presenter: presenter, transport: transport)
+        do {
+            try transaction.doChallenge(
+                challengeParameters: parameters, challengeStatusReceiver: receiver, timeout: .seconds(300),
+                presenter: presenter, transport: transport)
+            Issue.record("a second challenge on the same transaction was accepted")
+        } catch {
+            #expect(error.kind == .runtime && error.message.contains("one challenge"))
+        }
+        try await presenter.waitUntilPresented()
+        transaction.close()
+        for _ in 0..<2000 where receiver.calls.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(receiver.calls.withLock { $0 } == ["cancelled"])
         try await transport.shutdown()
     }
 

@@ -71,6 +71,18 @@ struct TransportConformanceTests {
         #expect(error?.code == .responseTooLarge)
     }
 
+    @Test(
+        "the deadline covers the whole response: a server trickling its body is timedOut",
+        arguments: TransportUnderTest.allCases)
+    func trickle(_ kind: TransportUnderTest) async throws {
+        let (transport, lab) = try await kind.make()
+        let request = TransportRequest(
+            method: .get, url: lab.baseURL.appendingPathComponent("test/trickle"), timeout: .seconds(1),
+            maxResponseBytes: 1024)
+        let error = await failure(of: transport, request)
+        #expect(error?.code == .timedOut)
+    }
+
     @Test("a refused connection is connectionFailed", arguments: TransportUnderTest.allCases)
     func refused(_ kind: TransportUnderTest) async throws {
         let (transport, _) = try await kind.make()

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 import ThreeDS2JOSE
 import ThreeDS2Messages
 
@@ -32,17 +33,27 @@ struct ChallengeSession {
                     method: .post, url: acsURL, contentType: Self.requestContentType, body: sent.body,
                     timeout: clock.now.duration(to: timerEnd),
                     maxResponseBytes: ChallengeStateMachine.maxResponseBytes)
-                let result = await Self.race(clock: clock, until: timerEnd) {
-                    () -> Result<TransportResponse, TransportError> in
-                    do throws(TransportError) {
-                        return .success(try await transport.send(request))
-                    } catch {
-                        return .failure(error)
+                let result: RaceResult<Result<TransportResponse, TransportError>>
+                if Task.isCancelled {
+                    // The app cancelled: the CReq (a cancel) still goes out, in a task of its own, bounded by its
+                    // deadline; its answer is not awaited.
+                    let post = Task { try? await transport.send(request) }
+                    _ = await post.value
+                    result = .cancelled
+                } else {
+                    result = await Self.race(clock: clock, until: timerEnd) {
+                        () -> Result<TransportResponse, TransportError> in
+                        do throws(TransportError) {
+                            return .success(try await transport.send(request))
+                        } catch {
+                            return .failure(error)
+                        }
                     }
                 }
                 let event: ChallengeStateMachine.Event
                 switch result {
                 case .timedOut: event = overallFirst ? .overallTimedOut : .responseTimedOut
+                case .cancelled: event = .appCancelled
                 case .finished(.failure(let error)): event = .transportFailed(error)
                 case .finished(.success(let response)):
                     emit(.challengeResponseReceived)
@@ -53,6 +64,7 @@ struct ChallengeSession {
                 let result = await Self.race(clock: clock, until: deadline) { await presenter.present(screen) }
                 switch result {
                 case .timedOut: pending += machine.handle(.overallTimedOut)
+                case .cancelled: pending += machine.handle(.appCancelled)
                 case .finished(let answer): pending += machine.handle(.answered(answer))
                 }
             case .sendError(let message):
@@ -76,23 +88,80 @@ struct ChallengeSession {
     enum RaceResult<T: Sendable>: Sendable {
         case finished(T)
         case timedOut
+        case cancelled
     }
 
-    /// Runs `operation` against a timer on `clock` that ends at `deadline`; whichever ends first wins and the other is
-    /// cancelled. The deadline is absolute, so time spent before the timer starts is never added to it.
+    /// Runs `operation` against a timer on `clock` that ends at `deadline`. Whichever ends first wins; the other is
+    /// cancelled and **not awaited**, so an operation that ignores cancellation (a presenter that never returns, a
+    /// transport that trickles) cannot hold the challenge past its deadline. The deadline is absolute, so time spent
+    /// before the timer starts is never added to it. Cancelling the calling task ends the race as `cancelled`.
     static func race<C: Clock, T: Sendable>(
         clock: C, until deadline: C.Instant, _ operation: @escaping @Sendable () async -> T
     ) async -> RaceResult<T> {
+        if Task.isCancelled { return .cancelled }
         guard clock.now < deadline else { return .timedOut }
-        return await withTaskGroup(of: RaceResult<T>.self) { group in
-            group.addTask { .finished(await operation()) }
-            group.addTask {
-                try? await clock.sleep(until: deadline, tolerance: nil)
-                return .timedOut
+        let first = FirstResult<RaceResult<T>>()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                first.install(continuation)
+                let work = Task { first.resume(.finished(await operation())) }
+                let timer = Task {
+                    guard (try? await clock.sleep(until: deadline, tolerance: nil)) != nil else { return }
+                    first.resume(.timedOut)
+                }
+                first.onResume {
+                    work.cancel()
+                    timer.cancel()
+                }
             }
-            let first = await group.next() ?? .timedOut
-            group.cancelAll()
-            return first
+        } onCancel: {
+            first.resume(.cancelled)
         }
+    }
+}
+
+/// A continuation resumed once, by whichever of several racers gets there first; later results are dropped.
+private final class FirstResult<T: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<T, Never>?
+        var early: T?
+        var cleanup: (@Sendable () -> Void)?
+        var done = false
+    }
+
+    private let state = Mutex(State())
+
+    func install(_ continuation: CheckedContinuation<T, Never>) {
+        let early: T? = state.withLock { state in
+            if let early = state.early { return early }
+            state.continuation = continuation
+            return nil
+        }
+        if let early { continuation.resume(returning: early) }
+    }
+
+    func onResume(_ cleanup: @escaping @Sendable () -> Void) {
+        let runNow = state.withLock { state in
+            if state.done { return true }
+            state.cleanup = cleanup
+            return false
+        }
+        if runNow { cleanup() }
+    }
+
+    func resume(_ value: T) {
+        let (continuation, cleanup): (CheckedContinuation<T, Never>?, (@Sendable () -> Void)?) = state.withLock {
+            state in
+            guard !state.done else { return (nil, nil) }
+            state.done = true
+            if state.continuation == nil { state.early = value }
+            defer {
+                state.continuation = nil
+                state.cleanup = nil
+            }
+            return (state.continuation, state.cleanup)
+        }
+        continuation?.resume(returning: value)
+        cleanup?()
     }
 }

@@ -30,6 +30,8 @@ struct ChallengeStateMachine: Sendable {
         case overallTimedOut
         /// The cardholder answered the screen on show.
         case answered(ChallengeAnswer)
+        /// The app cancelled the challenge (its task was cancelled, or the transaction closed).
+        case appCancelled
     }
 
     enum Action: Sendable, Hashable {
@@ -86,6 +88,7 @@ struct ChallengeStateMachine: Sendable {
             switch event {
             case .start: return send(answer: nil)
             case .overallTimedOut: return finish(.timedOut)
+            case .appCancelled: return finish(.cancelled)
             case .responseReceived, .messageReceived, .responseUnreadable, .transportFailed, .responseTimedOut,
                 .answered:
                 return []
@@ -110,11 +113,15 @@ struct ChallengeStateMachine: Sendable {
             case .responseTimedOut: return timeout(detail: "Challenge request timed-out", messageType: "CReq")
             case .overallTimedOut:
                 return timeout(detail: "Timeout expiry reached for the transaction", messageType: "CReq")
+            // A CReq is outstanding: its answer no longer matters.
+            case .appCancelled: return finish(.cancelled)
             case .start, .answered: return []
             }
         case .presenting:
             switch event {
             case .answered(let answer): return send(answer: answer)
+            // The ACS is told, as for a cardholder's cancel; its answer is not awaited.
+            case .appCancelled: return send(answer: ChallengeAnswer(.cancel))
             case .overallTimedOut:
                 return timeout(detail: "Timeout expiry reached for the transaction", messageType: "CRes")
             case .start, .responseReceived, .messageReceived, .responseUnreadable, .transportFailed,
@@ -125,7 +132,7 @@ struct ChallengeStateMachine: Sendable {
             switch event {
             // Whatever the ACS says to a cancel, or if it says nothing, the cardholder cancelled.
             case .responseReceived, .messageReceived, .responseUnreadable, .transportFailed, .responseTimedOut,
-                .overallTimedOut:
+                .overallTimedOut, .appCancelled:
                 return finish(.cancelled)
             case .start, .answered: return []
             }

@@ -29,11 +29,10 @@ extension Transaction {
     ) throws(ThreeDS2Error) {
         try validate(challengeParameters, timeout: timeout)
         let sdkTransactionID = self.sdkTransactionID
+        let task = start(
+            challengeParameters, presenter: presenter, timeout: timeout, transport: transport, clock: ContinuousClock())
         Task {
-            let outcome = await self.runChallenge(
-                challengeParameters, presenter: presenter, timeout: timeout, transport: transport,
-                clock: ContinuousClock())
-            challengeStatusReceiver.deliver(outcome, sdkTransactionID: sdkTransactionID)
+            challengeStatusReceiver.deliver(await task.value, sdkTransactionID: sdkTransactionID)
         }
     }
 
@@ -52,8 +51,28 @@ extension Transaction {
         transport: any ChallengeTransport = URLSessionTransport(), clock: C
     ) async throws(ThreeDS2Error) -> ChallengeOutcome where C.Duration == Duration {
         try validate(parameters, timeout: timeout)
-        return await runChallenge(
-            parameters, presenter: presenter, timeout: timeout, transport: transport, clock: clock)
+        let task = start(parameters, presenter: presenter, timeout: timeout, transport: transport, clock: clock)
+        // Cancelling the caller's task cancels the challenge, which then ends as cancelled.
+        return await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            task.cancel()
+        }
+    }
+
+    /// Starts the challenge in its own task, which ``close()`` can cancel.
+    private func start<C: Clock>(
+        _ parameters: ChallengeParameters, presenter: any ChallengePresenter, timeout: Duration,
+        transport: any ChallengeTransport, clock: C
+    ) -> Task<ChallengeOutcome, Never> where C.Duration == Duration {
+        state.withLock { state in
+            let task = Task {
+                await self.runChallenge(
+                    parameters, presenter: presenter, timeout: timeout, transport: transport, clock: clock)
+            }
+            state.challengeTask = task
+            return task
+        }
     }
 
     /// ``challenge(_:presenter:timeout:transport:clock:)`` on the continuous clock.
@@ -86,7 +105,15 @@ extension Transaction {
         if let url = parameters.threeDSRequestorAppURL, url.count > 256 || URL(string: url)?.scheme == nil {
             throw .invalidInput("challenge parameter threeDSRequestorAppURL must be a URL of at most 256 characters")
         }
-        guard !isClosed else { throw .runtime("transaction \(sdkTransactionID) is closed") }
+        let refusal: String? = state.withLock { state in
+            if state.ephemeralKey == nil { return "transaction \(sdkTransactionID) is closed" }
+            if state.challengeStarted {
+                return "transaction \(sdkTransactionID) already has a challenge; a transaction runs one challenge"
+            }
+            state.challengeStarted = true
+            return nil
+        }
+        if let refusal { throw .runtime(refusal) }
     }
 
     private func runChallenge<C: Clock>(

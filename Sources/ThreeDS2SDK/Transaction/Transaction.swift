@@ -19,6 +19,10 @@ public final class Transaction: Sendable {
     struct State {
         var ephemeralKey: P256.KeyAgreement.PrivateKey?
         var parameters: AuthenticationRequestParameters?
+        /// Set when a challenge starts: a transaction runs one challenge (two would reuse counters and IVs).
+        var challengeStarted = false
+        /// The running challenge, cancelled by ``Transaction/close()``.
+        var challengeTask: Task<ChallengeOutcome, Never>?
     }
 
     let state: Mutex<State>
@@ -105,13 +109,16 @@ public final class Transaction: Sendable {
 
     /// Releases the ephemeral key and everything derived from it. Calling it again does nothing.
     public func close() {
-        let wasOpen = state.withLock { state in
+        let (wasOpen, running) = state.withLock { state in
             defer {
                 state.ephemeralKey = nil
                 state.parameters = nil
+                state.challengeTask = nil
             }
-            return state.ephemeralKey != nil
+            return (state.ephemeralKey != nil, state.challengeTask)
         }
+        // A challenge still running ends as cancelled.
+        running?.cancel()
         if wasOpen { context.emit(.transactionClosed(sdkTransactionID: sdkTransactionID)) }
     }
 }

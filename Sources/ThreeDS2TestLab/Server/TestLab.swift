@@ -141,6 +141,18 @@ public final class TestLab: Sendable {
                 status: .ok, headers: [.contentType: "image/png"],
                 body: .init(byteBuffer: ByteBuffer(bytes: LabImages.png)))
         }
+        // A hostile server for transport tests: the answer arrives one byte every 200 ms, for a minute.
+        router.get("test/trickle") { _, _ -> Response in
+            Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: ResponseBody { writer in
+                    for _ in 0..<300 {
+                        try await writer.write(ByteBuffer(bytes: [UInt8(ascii: " ")]))
+                        try await Task.sleep(for: .milliseconds(200))
+                    }
+                    try await writer.finish(nil)
+                })
+        }
         router.get("images/large.png") { _, _ -> Response in
             Response(
                 status: .ok, headers: [.contentType: "image/png"],
