@@ -69,7 +69,7 @@ public struct X5CVerifier: Sendable {
             if time < certificate.notValidBefore || time > certificate.notValidAfter {
                 throw JOSEError(
                     .certificateExpired,
-                    "x5c[\(index)] (\(certificate.subject)) is valid from \(certificate.notValidBefore) to "
+                    "x5c[\(index)] (\(CertificateName.readable(certificate.subject))) is valid from \(certificate.notValidBefore) to "
                         + "\(certificate.notValidAfter), not at \(time)")
             }
         }
@@ -86,7 +86,7 @@ public struct X5CVerifier: Sendable {
             let reasons = failures.prefix(3).map { "\($0.policyFailureReason)" }.joined(separator: "; ")
             throw JOSEError(
                 .untrustedCertificateChain,
-                "x5c chain of \(leaf.subject) does not lead to a trusted root: \(reasons.isEmpty ? "no path" : reasons)"
+                "x5c chain of \(CertificateName.readable(leaf.subject)) does not lead to a trusted root: \(reasons.isEmpty ? "no path" : reasons)"
             )
         }
         let keyUsage: KeyUsage?
@@ -97,7 +97,8 @@ public struct X5CVerifier: Sendable {
         }
         if let keyUsage, !keyUsage.digitalSignature {
             throw JOSEError(
-                .keyUsageNotPermitted, "x5c[0] (\(leaf.subject)) key usage does not allow digital signatures")
+                .keyUsageNotPermitted,
+                "x5c[0] (\(CertificateName.readable(leaf.subject))) key usage does not allow digital signatures")
         }
         switch parsed.algorithm {
         case .ps256:

@@ -19,12 +19,12 @@ struct ResolvedDirectoryServer: Sendable {
     let displayName: String?
     let deviceDataEncryption: ContentEncryption
 
-    init(_ server: DirectoryServer) throws(ThreeDS2Error) {
+    init(_ server: DirectoryServer, now: Date = Date()) throws(ThreeDS2Error) {
         id = server.id
         keyID = server.keyID
         displayName = server.displayName
         deviceDataEncryption = server.deviceDataEncryption
-        encryptionKey = try Self.parseKey(server.encryptionKey, serverID: server.id)
+        encryptionKey = try Self.parseKey(server.encryptionKey, serverID: server.id, now: now)
         let roots = try PEMBundle.certificates(
             server.rootCertificates, what: "directory server \(server.id) root certificates")
         guard !roots.isEmpty else {
@@ -33,14 +33,17 @@ struct ResolvedDirectoryServer: Sendable {
         self.roots = roots
     }
 
-    private static func parseKey(_ text: String, serverID: String) throws(ThreeDS2Error) -> EncryptionKey {
+    private static func parseKey(_ text: String, serverID: String, now: Date) throws(ThreeDS2Error) -> EncryptionKey {
         let what = "directory server \(serverID) encryption key"
         let publicKey: Certificate.PublicKey
+        var certificate: Certificate?
         do {
             if text.contains("-----BEGIN") {
                 let document = try PEMDocument(pemString: text)
                 switch document.discriminator {
-                case "CERTIFICATE": publicKey = try Certificate(pemDocument: document).publicKey
+                case "CERTIFICATE":
+                    certificate = try Certificate(pemDocument: document)
+                    publicKey = certificate!.publicKey
                 case "PUBLIC KEY": publicKey = try Certificate.PublicKey(pemDocument: document)
                 default:
                     throw ThreeDS2Error.invalidInput(
@@ -48,8 +51,9 @@ struct ResolvedDirectoryServer: Sendable {
                 }
             } else {
                 let der = try Base64.standardDecode(text.filter { !$0.isWhitespace }, what: what)
-                if let certificate = try? Certificate(derEncoded: der) {
-                    publicKey = certificate.publicKey
+                if let parsed = try? Certificate(derEncoded: der) {
+                    certificate = parsed
+                    publicKey = parsed.publicKey
                 } else {
                     publicKey = try Certificate.PublicKey(derEncoded: der)
                 }
@@ -61,6 +65,7 @@ struct ResolvedDirectoryServer: Sendable {
                 "\(what) is not a readable certificate or public key (RSA needs at least 2048 bits, EC must be P-256)",
                 underlying: error)
         }
+        if let certificate { try checkUsable(certificate, what: what, now: now) }
         if let ec = P256.Signing.PublicKey(publicKey) {
             do {
                 return .p256(try P256.KeyAgreement.PublicKey(rawRepresentation: ec.rawRepresentation))
@@ -73,6 +78,24 @@ struct ResolvedDirectoryServer: Sendable {
             return .rsa(subjectPublicKeyInfoDER: Array(rsa.derRepresentation))
         }
         throw .invalidInput("\(what) is neither RSA nor P-256")
+    }
+
+    /// An encryption certificate must be within its validity dates, and when it states a key usage, allow key
+    /// encipherment (RSA) or key agreement (EC): device data encrypted to a key the DS no longer accepts is lost.
+    private static func checkUsable(_ certificate: Certificate, what: String, now: Date) throws(ThreeDS2Error) {
+        let subject = CertificateName.readable(certificate.subject)
+        guard certificate.notValidBefore <= now else {
+            throw .invalidInput("\(what) (\(subject)) is not valid before \(certificate.notValidBefore)")
+        }
+        guard now <= certificate.notValidAfter else {
+            throw .invalidInput("\(what) (\(subject)) expired on \(certificate.notValidAfter)")
+        }
+        guard let usage = try? certificate.extensions.keyUsage else { return }
+        let isEC = P256.Signing.PublicKey(certificate.publicKey) != nil
+        guard isEC ? usage.keyAgreement : usage.keyEncipherment else {
+            throw .invalidInput(
+                "\(what) (\(subject)) does not allow \(isEC ? "key agreement" : "key encipherment") in its key usage")
+        }
     }
 }
 
