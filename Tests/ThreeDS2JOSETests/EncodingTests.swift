@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Testing
 import ThreeDS2JOSE
@@ -130,5 +131,21 @@ struct JSONTests {
         object["z"] = .bool(true)
         #expect(object.names == ["y", "z"])
         #expect(object.serialized == #"{"y":"a","z":true}"#)
+    }
+}
+
+@Suite("Key material")
+struct WipeTests {
+    @Test("Wipe.zero clears an array in place, whatever its length; the KDF still derives the vector key")
+    func wipe() throws {
+        for count in [0, 1, 32, 1000] {
+            var bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &+ 1) }
+            Wipe.zero(&bytes)
+            #expect(bytes.count == count && bytes.allSatisfy { $0 == 0 })
+        }
+        let vector = Vectors.entry("emvco_sdk_acs_channel")
+        let key = ConcatKDF.emvcoKey(
+            sharedSecret: vector.hex("z_hex"), partyVInfo: vector.string("sdk_reference_number"))
+        #expect(key.withUnsafeBytes { Array($0) } == vector.hex("cek_hex"))
     }
 }

@@ -25,9 +25,12 @@ public enum ECDHKeyDerivation: Sendable, Hashable {
         case .standard(let u, let v):
             (algorithmID, partyU, partyV) = (Array(encryption.rawValue.utf8), u, v)
         }
-        let bytes = try ConcatKDF.deriveKey(
-            sharedSecret: sharedSecret.rawBytes, keyLengthBits: encryption.keyByteCount * 8,
+        var secret = sharedSecret.rawBytes
+        defer { Wipe.zero(&secret) }
+        var bytes = try ConcatKDF.deriveKey(
+            sharedSecret: secret, keyLengthBits: encryption.keyByteCount * 8,
             algorithmID: algorithmID, partyUInfo: partyU, partyVInfo: partyV)
+        defer { Wipe.zero(&bytes) }
         return SymmetricKey(data: bytes)
     }
 }

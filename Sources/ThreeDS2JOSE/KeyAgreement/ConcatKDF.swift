@@ -46,11 +46,12 @@ public enum ConcatKDF {
         while output.count < keyLength {
             var hash = SHA256()
             hash.update(data: bigEndian32(counter))
-            hash.update(data: Array(sharedSecret))
+            hash.update(data: sharedSecret)
             hash.update(data: otherInfo)
             output.append(contentsOf: hash.finalize())
             counter += 1
         }
+        defer { Wipe.zero(&output) }
         return Array(output.prefix(keyLength))
     }
 
@@ -64,9 +65,10 @@ public enum ConcatKDF {
     /// - Returns: The 32-byte key.
     public static func emvcoKey(sharedSecret: some DataProtocol, partyVInfo: String) -> SymmetricKey {
         do {
-            let bytes = try deriveKey(
+            var bytes = try deriveKey(
                 sharedSecret: sharedSecret, keyLengthBits: 256, algorithmID: [UInt8](), partyUInfo: [UInt8](),
                 partyVInfo: Array(partyVInfo.utf8))
+            defer { Wipe.zero(&bytes) }
             return SymmetricKey(data: bytes)
         } catch {
             preconditionFailure("256 bits is a valid Concat KDF length: \(error)")

@@ -42,7 +42,7 @@ struct ChallengeSetup: Sendable {
         guard content.sdkEphemeralPublicKey == P256PublicJWK(ephemeralKey.publicKey) else {
             throw ChallengeFailure(.signedContent, "the ACS signed content names a different SDK ephemeral key")
         }
-        let secret: [UInt8]
+        var secret: [UInt8]
         do {
             secret = try ephemeralKey.sharedSecretFromKeyAgreement(with: content.acsEphemeralPublicKey.keyAgreementKey)
                 .withUnsafeBytes { Array($0) }
@@ -51,6 +51,8 @@ struct ChallengeSetup: Sendable {
         }
         // Transaction IDs are opaque: sent back exactly as the 3DS Server and ACS wrote them (an ACS that writes
         // upper-case UUIDs looks them up, and the JWE kid, byte for byte).
+        // The channel keys are SymmetricKeys from here on; the raw secret goes now.
+        defer { Wipe.zero(&secret) }
         let identifiers = TransactionIdentifiers(
             threeDSServerTransID: parameters.threeDSServerTransactionID,
             acsTransID: parameters.acsTransactionID, sdkTransID: sdkTransactionID)
