@@ -7,7 +7,7 @@ public import ThreeDS2SDK
     import libxml2
 #endif
 
-/// The libxml2 HTML form reader: the first form's controls in document order (hidden inputs included), the links
+/// The libxml2 HTML form reader: every form's controls in document order (hidden inputs included), the links
 /// that submit to the SDK's reserved URL, and the page's visible text (scripts and styles left out). On Linux it
 /// links the system's libxml2 through the `CLibXML2` module; on Apple platforms it uses the SDK's `libxml2` module.
 public struct LibXML2FormReader: HTMLFormReader {
@@ -22,6 +22,7 @@ public struct LibXML2FormReader: HTMLFormReader {
         var controls: [HTMLForm.Control] = []
         var links: [HTMLForm.SubmissionLink] = []
         var method = "get"
+        var formCount = 0
         var action: String?
         var textParts: [String] = []
         let bytes = Array(html.utf8)
@@ -38,7 +39,6 @@ public struct LibXML2FormReader: HTMLFormReader {
         if let document {
             defer { xmlFreeDoc(document) }
             var inForm = false
-            var formSeen = false
             func walk(_ node: UnsafeMutablePointer<xmlNode>?) {
                 var current = node
                 while let element = current {
@@ -53,12 +53,14 @@ public struct LibXML2FormReader: HTMLFormReader {
                     if name == "script" || name == "style" || name == "head" { continue }
                     var enteredForm = false
                     switch name {
-                    case "form" where !formSeen:
-                        formSeen = true
+                    case "form" where !inForm:
+                        if formCount == 0 {
+                            method = (Self.attribute(element, "method") ?? "get").lowercased()
+                            action = Self.attribute(element, "action")
+                        }
+                        formCount += 1
                         inForm = true
                         enteredForm = true
-                        method = (Self.attribute(element, "method") ?? "get").lowercased()
-                        action = Self.attribute(element, "action")
                     case "input" where inForm:
                         let type = (Self.attribute(element, "type") ?? "text").lowercased()
                         let defaultValue = type == "checkbox" || type == "radio" ? "on" : ""
@@ -68,7 +70,8 @@ public struct LibXML2FormReader: HTMLFormReader {
                                 value: Self.attribute(element, "value") ?? defaultValue,
                                 checked: Self.attribute(element, "checked") != nil, options: [],
                                 disabled: Self.attribute(element, "disabled") != nil,
-                                label: Self.attribute(element, "value") ?? Self.attribute(element, "alt") ?? ""))
+                                label: Self.attribute(element, "value") ?? Self.attribute(element, "alt") ?? "",
+                                form: formCount - 1))
                     case "button" where inForm:
                         let type = (Self.attribute(element, "type") ?? "submit").lowercased()
                         let label = Self.content(element).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -77,13 +80,13 @@ public struct LibXML2FormReader: HTMLFormReader {
                                 kind: "button/\(type)", name: Self.attribute(element, "name"),
                                 value: Self.attribute(element, "value") ?? "",
                                 checked: false, options: [], disabled: Self.attribute(element, "disabled") != nil,
-                                label: label))
+                                label: label, form: formCount - 1))
                     case "textarea" where inForm:
                         controls.append(
                             HTMLForm.Control(
                                 kind: "textarea", name: Self.attribute(element, "name"), value: Self.content(element),
                                 checked: false, options: [],
-                                disabled: Self.attribute(element, "disabled") != nil, label: ""))
+                                disabled: Self.attribute(element, "disabled") != nil, label: "", form: formCount - 1))
                     case "select" where inForm:
                         var options: [HTMLForm.Option] = []
                         var child = element.pointee.children
@@ -103,7 +106,7 @@ public struct LibXML2FormReader: HTMLFormReader {
                                 kind: Self.attribute(element, "multiple") != nil ? "select/multiple" : "select",
                                 name: Self.attribute(element, "name"),
                                 value: "", checked: false, options: options,
-                                disabled: Self.attribute(element, "disabled") != nil, label: ""))
+                                disabled: Self.attribute(element, "disabled") != nil, label: "", form: formCount - 1))
                     case "a":
                         if let href = Self.attribute(element, "href"), let query = HTMLForm.challengeQuery(href) {
                             links.append(
@@ -126,7 +129,8 @@ public struct LibXML2FormReader: HTMLFormReader {
             walk(xmlDocGetRootElement(document))
         }
         return HTMLForm(
-            controls: controls, method: method, action: action, links: links, text: textParts.joined(separator: " "))
+            controls: controls, method: method, action: action, formCount: formCount, links: links,
+            text: textParts.joined(separator: " "))
     }
 
     private static func name(_ node: UnsafeMutablePointer<xmlNode>) -> String {

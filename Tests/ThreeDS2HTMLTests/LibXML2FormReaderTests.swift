@@ -55,3 +55,31 @@ struct HTMLFormTests {
         #expect(LibXML2FormReader().form(fromHTML: "").controls.isEmpty)
     }
 }
+
+@Suite("HTML pages with several forms")
+struct SeveralFormsTests {
+    let page = """
+        <p>Choose</p>
+        <form action="https://emv3ds/challenge" method="post"><input name="otp" value="1"><input type=submit name=a value=Verify></form>
+        <form action="https://emv3ds/challenge"><input type=hidden name=action value=resend><button>Send a new code</button></form>
+        <form action="https://emv3ds/challenge"><button name="cancel" value="1">Cancel</button></form>
+        <form action="https://emv3ds/challenge"><button>Continue</button></form>
+        """
+
+    @Test("every form is read, in document order, each control knowing its form")
+    func read() {
+        let form = LibXML2FormReader().form(fromHTML: page)
+        #expect(form.formCount == 4 && form.method == "post")
+        #expect(form.controls.map(\.form) == [0, 0, 1, 1, 2, 3])
+    }
+
+    @Test("a button submits its own form's fields only; a form with no fields still submits")
+    func submitsItsForm() throws {
+        let form = LibXML2FormReader().form(fromHTML: page)
+        #expect(try form.submission(button: "Verify") == "otp=1&a=Verify")
+        #expect(try form.submission(button: "Send a new code") == "action=resend")
+        #expect(try form.submission(button: "Cancel") == "cancel=1")
+        #expect(try form.submission(button: "Continue") == "")
+        #expect(try form.submission() == "otp=1&a=Verify", "nothing pressed: the first form's first button")
+    }
+}

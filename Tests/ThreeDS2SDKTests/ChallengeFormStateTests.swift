@@ -151,6 +151,26 @@ struct ChallengeFormStateTests {
         #expect(read.note?.contains("nope") == true)
     }
 
+    @Test("HTML with several forms: activating a later form's button answers with that form's data only")
+    func severalForms() throws {
+        let page = try screen("05", ["acsHTML": .string(Base64.urlEncode(Array("<form></form>".utf8)))])
+        let form = HTMLForm(
+            controls: [
+                HTMLForm.Control(kind: "input/text", name: "otp", value: "12", form: 0),
+                HTMLForm.Control(kind: "input/submit", name: "go", value: "Verify", form: 0),
+                HTMLForm.Control(kind: "input/hidden", name: "action", value: "resend", form: 1),
+                HTMLForm.Control(kind: "button/submit", name: nil, value: "", label: "Send a new code", form: 1),
+                HTMLForm.Control(kind: "button/submit", name: nil, value: "", label: "Continue", form: 2),
+            ], formCount: 3)
+        var state = ChallengeFormState(screen: page, htmlReader: FixedFormReader(form: form))
+        let resend = try #require(
+            state.layout.elements.firstIndex { $0 == .htmlControl(index: 3) }, "the second form's button is laid out")
+        _ = state.apply(.focus(resend))
+        #expect(state.apply(.activate) == ChallengeAnswer(.submitHTML("action=resend")))
+        #expect(state.apply(.submit(button: "Continue")) == ChallengeAnswer(.submitHTML("")), "no fields, still sent")
+        #expect(state.apply(.submit(button: "Verify")) == ChallengeAnswer(.submitHTML("otp=12&go=Verify")))
+    }
+
     @Test("the reserved URL maps to challengeHTMLDataEntry; other URLs do not")
     func reservedURL() {
         #expect(HTMLForm.challengeQuery("https://emv3ds/challenge?otp=1&x=%20") == "otp=1&x=%20")

@@ -315,8 +315,7 @@ public struct ChallengeFormState: Sendable {
             guard let form, form.controls.indices.contains(index), form.controls[index].isSubmitButton else {
                 return toggle()
             }
-            let control = form.controls[index]
-            return html(button: control.value.isEmpty ? control.name : control.value)
+            return htmlAnswer(form.submission(pressing: index))
         case .htmlLink(let index):
             guard let links = form?.links, links.indices.contains(index) else { return nil }
             guard links[index].query.utf8.count <= Self.maxHTMLDataLength else {
@@ -372,6 +371,10 @@ public struct ChallengeFormState: Sendable {
             note = error.description
             return nil
         }
+        return htmlAnswer(data)
+    }
+
+    private mutating func htmlAnswer(_ data: String) -> ChallengeAnswer? {
         guard data.utf8.count <= Self.maxHTMLDataLength else {
             note = Self.tooLong(Self.maxHTMLDataLength)
             return nil

@@ -1,9 +1,10 @@
 import Foundation
 
-/// The form of an ACS HTML challenge page, as an ``HTMLFormReader`` found it, submitted the way a browser submits a form:
-/// the successful controls in document order (hidden inputs included, only the pressed submit button), encoded as
-/// `application/x-www-form-urlencoded`. A link to `https://emv3ds/challenge?…` also counts as a submission; its
-/// query is the data. Nothing is fetched and no script runs.
+/// The forms of an ACS HTML challenge page, as an ``HTMLFormReader`` found them, submitted the way a browser submits
+/// a form: the successful controls of the pressed button's form in document order (hidden inputs included, only the
+/// pressed submit button), encoded as `application/x-www-form-urlencoded`. Every `<form>` of the page is usable; a
+/// form with no fields still submits. A link to `https://emv3ds/challenge?…` also counts as a submission; its query
+/// is the data. Nothing is fetched and no script runs.
 public struct HTMLForm: Sendable, Hashable {
     /// One form control, in document order.
     public struct Control: Sendable, Hashable {
@@ -21,6 +22,8 @@ public struct HTMLForm: Sendable, Hashable {
         public var disabled: Bool
         /// The visible label of a button.
         public var label: String
+        /// Which `<form>` of the page the control belongs to, counted from 0 in document order.
+        public var form: Int
 
         /// Creates a control.
         ///
@@ -32,10 +35,12 @@ public struct HTMLForm: Sendable, Hashable {
         ///   - options: A select's options.
         ///   - disabled: Whether it is disabled.
         ///   - label: A button's visible label, or the field's label.
+        ///   - form: Which `<form>` of the page it belongs to (0 for the first).
         public init(
             kind: String, name: String?, value: String, checked: Bool = false, options: [Option] = [],
-            disabled: Bool = false, label: String = ""
+            disabled: Bool = false, label: String = "", form: Int = 0
         ) {
+            self.form = form
             self.kind = kind
             self.name = name
             self.value = value
@@ -89,12 +94,14 @@ public struct HTMLForm: Sendable, Hashable {
         }
     }
 
-    /// The controls of the first form, in document order.
+    /// The controls of every form, in document order; each knows its form.
     public var controls: [Control]
-    /// The form's `method` (lower case; `get` when absent).
+    /// The first form's `method` (lower case; `get` when absent).
     public let method: String
-    /// The form's `action`.
+    /// The first form's `action`.
     public let action: String?
+    /// How many `<form>` elements the page has.
+    public let formCount: Int
     /// Links that submit.
     public let links: [SubmissionLink]
     /// The visible text of the page (scripts and styles excluded), whitespace collapsed.
@@ -114,15 +121,17 @@ public struct HTMLForm: Sendable, Hashable {
     /// Creates a form from what a reader found on a page.
     ///
     /// - Parameters:
-    ///   - controls: The controls of the first form, in document order.
-    ///   - method: The form's method, lower case.
-    ///   - action: The form's action.
+    ///   - controls: The controls of every form, in document order.
+    ///   - method: The first form's method, lower case.
+    ///   - action: The first form's action.
+    ///   - formCount: How many forms the page has (at least one more than the highest control's form).
     ///   - links: The links that submit.
     ///   - text: The page's visible text.
     public init(
-        controls: [Control], method: String = "get", action: String? = nil, links: [SubmissionLink] = [],
-        text: String = ""
+        controls: [Control], method: String = "get", action: String? = nil, formCount: Int = 1,
+        links: [SubmissionLink] = [], text: String = ""
     ) {
+        self.formCount = max(formCount, (controls.map(\.form).max() ?? -1) + 1)
         self.controls = controls
         self.method = method
         self.action = action
@@ -183,19 +192,33 @@ public struct HTMLForm: Sendable, Hashable {
         {
             return link.query
         }
-        let controls = try filling(fields).controls
-        let submitters = controls.indices.filter { controls[$0].isSubmitButton && !controls[$0].disabled }
+        let filled = try filling(fields)
+        let submitters = filled.controls.indices.filter {
+            filled.controls[$0].isSubmitButton && !filled.controls[$0].disabled
+        }
         let pressed: Int?
         if let button {
-            guard let index = submitters.first(where: { Self.matches(controls[$0], button) }) else {
+            guard let index = submitters.first(where: { Self.matches(filled.controls[$0], button) }) else {
                 throw SubmissionError(description: "the page has no submit button or link \"\(button)\"")
             }
             pressed = index
         } else {
             pressed = submitters.first
         }
+        return filled.submission(pressing: pressed)
+    }
+
+    /// The submission data when the control at `pressed` (an index in ``controls``) is pressed: that control's form
+    /// only; the first form, with no button, when `pressed` is `nil`.
+    ///
+    /// - Parameter pressed: The pressed submit control's index.
+    /// - Returns: The urlencoded form data.
+    public func submission(pressing pressed: Int?) -> String {
+        let pressed = pressed.flatMap { controls.indices.contains($0) && controls[$0].isSubmitButton ? $0 : nil }
+        // Only the pressed button's form is submitted (the first form when nothing is pressed).
+        let submitted = pressed.map { controls[$0].form } ?? controls.first?.form ?? 0
         var pairs: [(String, String)] = []
-        for (index, control) in controls.enumerated() {
+        for (index, control) in controls.enumerated() where control.form == submitted {
             guard let name = control.name, !name.isEmpty, !control.disabled else { continue }
             switch control.kind {
             case "input/checkbox", "input/radio":
