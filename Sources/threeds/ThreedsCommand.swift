@@ -178,6 +178,16 @@ struct Pay: AsyncParsableCommand {
         }
     }
 
+    /// An error as the person who typed the command can act on it: configuration errors name the option and file.
+    func describe(_ error: any Error) -> String {
+        guard let error = error as? ThreeDS2Error, let parameter = error.parameter else { return "\(error)" }
+        switch parameter {
+        case "ds:\(dsID).encryptionKey": return "--ds-cert \(dsCert): \(error.message)"
+        case "ds:\(dsID).rootCertificates": return "--ds-root \(dsRoot.joined(separator: ", ")): \(error.message)"
+        default: return "\(error)"
+        }
+    }
+
     /// The card number from --card or --card-file (a file, or - for standard input), trimmed of whitespace.
     func cardNumber() throws -> String {
         if let card { return card }
@@ -223,7 +233,7 @@ struct Pay: AsyncParsableCommand {
             code = emit(try await flow.run { if !json { print($0) } }, json: json)
         } catch {
             let result = PaymentResult(
-                flow: "none", outcome: "runtimeError", sdkTransID: "", runtimeError: ("setup", "\(error)"))
+                flow: "none", outcome: "runtimeError", sdkTransID: "", runtimeError: ("setup", describe(error)))
             code = emit(result, json: json)
         }
         try? await transport.shutdown()

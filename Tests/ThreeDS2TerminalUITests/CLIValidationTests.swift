@@ -67,6 +67,26 @@ struct CLIValidationTests {
         }
     }
 
+    @Test("an expired directory-server certificate is named by option and file, before anything is sent")
+    func expiredCertificate() async throws {
+        let (lab, pki) = try await TerminalLab.shared.get()
+        let root = try CertificateAuthority.makeRoot(commonName: "Old DS Root", key: .makeP256())
+        let expired = try CertificateAuthority.issue(
+            commonName: "Old DS", key: .makeP256(), role: .encryption, issuer: root,
+            notValidBefore: Date(timeIntervalSinceNow: -2 * 86400), notValidAfter: Date(timeIntervalSinceNow: -86400))
+        let path = "\(pki)/expired-ds.pem"
+        try Data(try expired.certificatePEM.utf8).write(to: URL(fileURLWithPath: path))
+        let before = lab.authentications.count
+        let (status, output) = try runThreeds([
+            "pay", "--server", lab.baseURL.absoluteString, "--ds-id", TestLab.ecDirectoryServerID, "--ds-cert", path,
+            "--ds-root", "\(pki)/ds-root.pem", "--tls-root", "\(pki)/tls-root.pem", "--card", Scenario.text.cardNumber,
+            "--amount", "1", "--currency", "978",
+        ])
+        #expect(status == 1)
+        #expect(output.contains("--ds-cert \(path): ") && output.contains("CN=Old DS) expired on"), "\(output)")
+        #expect(lab.authentications.count == before, "nothing reached the 3DS Server")
+    }
+
     @Test("a card read from standard input pays through the TestLab")
     func cardFromStandardInput() async throws {
         let (lab, pki) = try await TerminalLab.shared.get()

@@ -24,11 +24,23 @@ struct ResolvedDirectoryServer: Sendable {
         keyID = server.keyID
         displayName = server.displayName
         deviceDataEncryption = server.deviceDataEncryption
-        encryptionKey = try Self.parseKey(server.encryptionKey, serverID: server.id, now: now)
-        let roots = try PEMBundle.certificates(
-            server.rootCertificates, what: "directory server \(server.id) root certificates")
+        do {
+            encryptionKey = try Self.parseKey(server.encryptionKey, serverID: server.id, now: now)
+        } catch {
+            throw error.concerning("ds:\(server.id).encryptionKey")
+        }
+        let roots: [Certificate]
+        do {
+            roots = try PEMBundle.certificates(
+                server.rootCertificates, what: "directory server \(server.id) root certificates")
+        } catch {
+            throw error.concerning("ds:\(server.id).rootCertificates")
+        }
         guard !roots.isEmpty else {
-            throw .invalidInput("directory server \(server.id) has no root certificate for ACS signed content")
+            throw ThreeDS2Error.invalidInput(
+                "directory server \(server.id) has no root certificate for ACS signed content"
+            )
+            .concerning("ds:\(server.id).rootCertificates")
         }
         self.roots = roots
     }

@@ -21,6 +21,9 @@ public struct ThreeDS2Error: Error, Sendable, CustomStringConvertible {
     public let message: String
     /// The cause, when there is one.
     public let underlying: (any Error & Sendable)?
+    /// The configuration parameter at fault, as `group.name` (for example `ds:A000000004.encryptionKey`), when an
+    /// invalid-input error concerns one: callers map it to their own option or file without reading the message.
+    public let parameter: String?
 
     /// Creates an error.
     ///
@@ -28,10 +31,19 @@ public struct ThreeDS2Error: Error, Sendable, CustomStringConvertible {
     ///   - kind: The kind of error.
     ///   - message: What was wrong.
     ///   - underlying: The cause, if any.
-    public init(_ kind: Kind, _ message: String, underlying: (any Error & Sendable)? = nil) {
+    ///   - parameter: The configuration parameter at fault, if any.
+    public init(
+        _ kind: Kind, _ message: String, underlying: (any Error & Sendable)? = nil, parameter: String? = nil
+    ) {
         self.kind = kind
         self.message = message
         self.underlying = underlying
+        self.parameter = parameter
+    }
+
+    /// The same error, naming the configuration parameter at fault.
+    func concerning(_ parameter: String) -> ThreeDS2Error {
+        ThreeDS2Error(kind, message, underlying: underlying, parameter: parameter)
     }
 
     /// `kind: message (cause)`.
