@@ -46,44 +46,21 @@ public final class HTTPClientTransport: ChallengeTransport {
     /// - Throws: ``TransportError`` classified by cause.
     public func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
         let client = self.client
-        // AsyncHTTPClient's deadline covers the head; the race makes it cover the body too, so a server that trickles
-        // its answer a byte at a time cannot hold a caller past the request's deadline.
-        let result = await withTaskGroup(of: Result<TransportResponse, TransportError>?.self) { group in
-            group.addTask {
-                do {
-                    let response = try await client.execute(
-                        Self.convert(request), timeout: Self.timeAmount(request.timeout))
-                    var buffer = try await response.body.collect(upTo: request.maxResponseBytes)
-                    return .success(
-                        TransportResponse(
-                            status: Int(response.status.code),
-                            contentType: response.headers.first(name: "Content-Type"),
-                            body: buffer.readBytes(length: buffer.readableBytes) ?? []))
-                } catch {
-                    return .failure(Self.classify(error, request: request))
-                }
+        // AsyncHTTPClient's deadline covers the head; the request's deadline covers the body too, so a server that
+        // trickles its answer a byte at a time cannot hold the caller.
+        return try await request.withinDeadline {
+            do {
+                let response = try await client.execute(
+                    Self.convert(request), timeout: Self.timeAmount(request.timeout))
+                var buffer = try await response.body.collect(upTo: request.maxResponseBytes)
+                return .success(
+                    TransportResponse(
+                        status: Int(response.status.code), contentType: response.headers.first(name: "Content-Type"),
+                        body: buffer.readBytes(length: buffer.readableBytes) ?? []))
+            } catch {
+                return .failure(Self.classify(error, request: request))
             }
-            group.addTask {
-                try? await Task.sleep(for: request.timeout)
-                return Task.isCancelled
-                    ? nil
-                    : .failure(
-                        TransportError(
-                            .timedOut,
-                            "\(request.method.rawValue) \(request.url.absoluteString) did not answer in full in time"))
-            }
-            var first: Result<TransportResponse, TransportError> = .failure(
-                TransportError(.cancelled, "\(request.method.rawValue) \(request.url.absoluteString) was cancelled"))
-            for await value in group {
-                if let value {
-                    first = value
-                    break
-                }
-            }
-            group.cancelAll()
-            return first
         }
-        return try result.get()
     }
 
     /// The AsyncHTTPClient request for a transport request.
@@ -97,7 +74,7 @@ public final class HTTPClientTransport: ChallengeTransport {
 
     /// Sorts an AsyncHTTPClient or NIO error into a transport error code, keeping the error itself.
     static func classify(_ error: any Error, request: TransportRequest) -> TransportError {
-        let target = "\(request.method.rawValue) \(request.url.absoluteString)"
+        let target = request.target
         switch error {
         case is NIOTooManyBytesError:
             return TransportError(

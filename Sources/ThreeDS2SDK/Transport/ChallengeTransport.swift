@@ -111,6 +111,45 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
     public var description: String { "\(code.rawValue): \(message)" }
 }
 
+extension TransportRequest {
+    /// `METHOD url`, for messages.
+    public var target: String { "\(method.rawValue) \(url.absoluteString)" }
+
+    /// Runs `exchange` under the request's deadline for the whole response: when the deadline passes first the
+    /// exchange is cancelled and the result is ``TransportError/Code/timedOut``; when the calling task is cancelled,
+    /// ``TransportError/Code/cancelled``. Adapters wrap their client call in it, so no client's idle or head-only
+    /// timeout can let a trickling server hold the caller.
+    ///
+    /// - Parameter exchange: The adapter's request, returning a response or a classified error.
+    /// - Returns: The response.
+    /// - Throws: ``TransportError``.
+    public func withinDeadline(
+        _ exchange: @escaping @Sendable () async -> Result<TransportResponse, TransportError>
+    ) async throws(TransportError) -> TransportResponse {
+        let timeout = self.timeout
+        let target = self.target
+        let result = await withTaskGroup(of: Result<TransportResponse, TransportError>?.self) { group in
+            group.addTask { await exchange() }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return Task.isCancelled
+                    ? nil : .failure(TransportError(.timedOut, "\(target) did not answer in full in time"))
+            }
+            var first: Result<TransportResponse, TransportError> = .failure(
+                TransportError(.cancelled, "\(target) was cancelled"))
+            for await value in group {
+                if let value {
+                    first = value
+                    break
+                }
+            }
+            group.cancelAll()
+            return first
+        }
+        return try result.get()
+    }
+}
+
 /// How the SDK reaches the ACS and fetches challenge images: one request, one response. The core never builds a
 /// transport itself; ``URLSessionTransport`` is the default, and the `ThreeDS2NIOTransport` module offers one
 /// built on AsyncHTTPClient with custom trust roots.

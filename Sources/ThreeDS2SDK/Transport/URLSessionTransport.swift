@@ -38,42 +38,28 @@ public final class URLSessionTransport: ChallengeTransport {
     public func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
         let urlRequest = Self.convert(request)
         let session = self.session
-        let result: Result<(Data, URLResponse), any Error> = await withTaskGroup(
-            of: Result<(Data, URLResponse), any Error>?.self
-        ) { group in
-            group.addTask {
-                do { return .success(try await session.data(for: urlRequest)) } catch { return .failure(error) }
+        // URLRequest's own timeout is only an idle timer; the request's deadline covers the whole response.
+        return try await request.withinDeadline {
+            let data: Data
+            let response: URLResponse
+            do {
+                (data, response) = try await session.data(for: urlRequest)
+            } catch {
+                return .failure(Self.classify(error, target: request.target))
             }
-            group.addTask {
-                // The deadline covers the whole response; URLRequest's own timeout is only an idle timer.
-                try? await Task.sleep(for: request.timeout)
-                return Task.isCancelled ? nil : .failure(TransportError(.timedOut, "no answer in time"))
-            }
-            var first: Result<(Data, URLResponse), any Error> = .failure(CancellationError())
-            for await value in group {
-                if let value {
-                    first = value
-                    break
-                }
-            }
-            group.cancelAll()
-            return first
-        }
-        let target = "\(request.method.rawValue) \(request.url.absoluteString)"
-        switch result {
-        case .success(let (data, response)):
             guard let http = response as? HTTPURLResponse else {
-                throw TransportError(.other, "\(target) did not return an HTTP response")
+                return .failure(TransportError(.other, "\(request.target) did not return an HTTP response"))
             }
             guard data.count <= request.maxResponseBytes else {
-                throw TransportError(
-                    .responseTooLarge, "the response to \(target) is larger than \(request.maxResponseBytes) bytes")
+                return .failure(
+                    TransportError(
+                        .responseTooLarge,
+                        "the response to \(request.target) is larger than \(request.maxResponseBytes) bytes"))
             }
-            return TransportResponse(
-                status: http.statusCode, contentType: http.value(forHTTPHeaderField: "Content-Type"),
-                body: Array(data))
-        case .failure(let error):
-            throw Self.classify(error, target: target)
+            return .success(
+                TransportResponse(
+                    status: http.statusCode, contentType: http.value(forHTTPHeaderField: "Content-Type"),
+                    body: Array(data)))
         }
     }
 
@@ -90,9 +76,6 @@ public final class URLSessionTransport: ChallengeTransport {
 
     /// Sorts a `URLError` into a transport error code.
     static func classify(_ error: any Error, target: String) -> TransportError {
-        if let error = error as? TransportError {
-            return TransportError(error.code, "\(target): \(error.message)")
-        }
         if error is CancellationError {
             return TransportError(.cancelled, "\(target) was cancelled", underlying: error)
         }
