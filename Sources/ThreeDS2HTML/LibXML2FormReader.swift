@@ -17,7 +17,7 @@ public struct LibXML2FormReader: HTMLFormReader {
     /// Reads a page with libxml2's HTML parser; network access and error output are switched off.
     ///
     /// - Parameter html: The page.
-    /// - Returns: The first form's controls, the submitting links and the visible text.
+    /// - Returns: Every form's controls (each knowing its form), the submitting links and the visible text.
     public func form(fromHTML html: String) -> HTMLForm {
         var controls: [HTMLForm.Control] = []
         var links: [HTMLForm.SubmissionLink] = []

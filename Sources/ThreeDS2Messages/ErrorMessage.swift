@@ -84,6 +84,15 @@ public struct ErrorMessage: Sendable, Hashable {
         self.dsTransID = dsTransID
     }
 
+    /// The Erro fields a peer may send, in the order they are checked, with their length bounds and whether they
+    /// are required.
+    private static let fields: [(name: String, max: Int, required: Bool)] = [
+        ("errorCode", 3, true), ("errorComponent", 1, true), ("errorDescription", 2048, true),
+        ("errorDetail", 2048, true), ("messageVersion", 8, true), ("errorMessageType", 4, false),
+        ("threeDSServerTransID", 36, false), ("acsTransID", 36, false), ("sdkTransID", 36, false),
+        ("dsTransID", 36, false),
+    ]
+
     /// Reads an Erro received from a peer. Only `messageType` "Erro" and the required fields are checked; lengths
     /// are bounded so a hostile peer cannot make the SDK keep a large message.
     ///
@@ -94,31 +103,23 @@ public struct ErrorMessage: Sendable, Hashable {
             throw ProtocolViolation(
                 .messageReceivedInvalid, detail: "messageType", explanation: "the message is not an Erro")
         }
-        func field(_ name: String, max: Int, required: Bool) throws(ProtocolViolation) -> String? {
+        for rule in Self.fields {
+            let name = rule.name
             guard let value = object[name] else {
-                if required {
+                if rule.required {
                     throw ProtocolViolation(
                         .requiredElementMissing, detail: name, explanation: "Erro field `\(name)` is missing")
                 }
-                return nil
+                continue
             }
-            guard case .string(let text) = value, !text.isEmpty, text.count <= max else {
+            guard case .string(let text) = value, !text.isEmpty, text.count <= rule.max else {
                 throw ProtocolViolation(
                     .invalidFormat, detail: name,
-                    explanation: "Erro field `\(name)` is not a string of 1–\(max) characters")
+                    explanation: "Erro field `\(name)` is not a string of 1–\(rule.max) characters")
             }
-            return text
         }
-        errorCode = try field("errorCode", max: 3, required: true) ?? ""
-        errorComponent = try field("errorComponent", max: 1, required: true) ?? ""
-        errorDescription = try field("errorDescription", max: 2048, required: true) ?? ""
-        errorDetail = try field("errorDetail", max: 2048, required: true) ?? ""
-        messageVersion = try field("messageVersion", max: 8, required: true) ?? ""
-        errorMessageType = try field("errorMessageType", max: 4, required: false)
-        threeDSServerTransID = try field("threeDSServerTransID", max: 36, required: false)
-        acsTransID = try field("acsTransID", max: 36, required: false)
-        sdkTransID = try field("sdkTransID", max: 36, required: false)
-        dsTransID = try field("dsTransID", max: 36, required: false)
+        // Every field is within its bound now, so the tolerant reading keeps each exactly as sent.
+        self.init(received: object)
     }
 
     /// Reads an Erro as an ACS sent it, tolerating missing or malformed fields: what is there is kept (strings cut
@@ -127,20 +128,22 @@ public struct ErrorMessage: Sendable, Hashable {
     ///
     /// - Parameter object: A JSON object whose `messageType` is `Erro`.
     public init(received object: JSONObject) {
-        func text(_ name: String, max: Int) -> String? {
-            guard case .string(let value)? = object[name], !value.isEmpty else { return nil }
-            return String(value.prefix(max))
+        func text(_ name: String) -> String? {
+            guard case .string(let value)? = object[name], !value.isEmpty,
+                let rule = Self.fields.first(where: { $0.name == name })
+            else { return nil }
+            return String(value.prefix(rule.max))
         }
-        errorCode = text("errorCode", max: 3) ?? ""
-        errorComponent = text("errorComponent", max: 1) ?? ""
-        errorDescription = text("errorDescription", max: 2048) ?? ""
-        errorDetail = text("errorDetail", max: 2048) ?? ""
-        messageVersion = text("messageVersion", max: 8) ?? ""
-        errorMessageType = text("errorMessageType", max: 4)
-        threeDSServerTransID = text("threeDSServerTransID", max: 36)
-        acsTransID = text("acsTransID", max: 36)
-        sdkTransID = text("sdkTransID", max: 36)
-        dsTransID = text("dsTransID", max: 36)
+        errorCode = text("errorCode") ?? ""
+        errorComponent = text("errorComponent") ?? ""
+        errorDescription = text("errorDescription") ?? ""
+        errorDetail = text("errorDetail") ?? ""
+        messageVersion = text("messageVersion") ?? ""
+        errorMessageType = text("errorMessageType")
+        threeDSServerTransID = text("threeDSServerTransID")
+        acsTransID = text("acsTransID")
+        sdkTransID = text("sdkTransID")
+        dsTransID = text("dsTransID")
     }
 
     /// The JSON object, in a fixed member order.

@@ -356,8 +356,6 @@ struct Demo: AsyncParsableCommand {
 /// Card data stays on TLS: plain http is refused for every URL the CLI contacts, except loopback when
 /// `--allow-http` says so.
 enum PlainHTTPPolicy {
-    static let loopbackHosts: Set<String> = ["127.0.0.1", "localhost", "::1", "[::1]"]
-
     static func check(_ text: String, option: String, allowHTTP: Bool) throws {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty
         else {
@@ -366,7 +364,7 @@ enum PlainHTTPPolicy {
         switch scheme {
         case "https":
             return
-        case "http" where loopbackHosts.contains(host.lowercased()):
+        case "http" where url.hasLoopbackHost:
             guard allowHTTP else {
                 throw ValidationError(
                     "\(option) uses plain http; add --allow-http to allow it on loopback (testing only)")

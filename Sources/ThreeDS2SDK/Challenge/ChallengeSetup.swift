@@ -20,9 +20,6 @@ struct ChallengeSetup: Sendable {
         let machine: ChallengeStateMachine
     }
 
-    /// Hosts that count as loopback for the plain-HTTP test opt-in.
-    static let loopbackHosts: Set<String> = ["127.0.0.1", "localhost", "::1", "[::1]"]
-
     func prepare(_ parameters: ChallengeParameters, ephemeralKey: P256.KeyAgreement.PrivateKey)
         async throws(ChallengeFailure) -> Prepared
     {
@@ -49,10 +46,10 @@ struct ChallengeSetup: Sendable {
         } catch {
             throw ChallengeFailure(.keyAgreement, "ECDH with the ACS ephemeral key failed: \(error)")
         }
-        // Transaction IDs are opaque: sent back exactly as the 3DS Server and ACS wrote them (an ACS that writes
-        // upper-case UUIDs looks them up, and the JWE kid, byte for byte).
         // The channel keys are SymmetricKeys from here on; the raw secret goes now.
         defer { Wipe.zero(&secret) }
+        // Transaction IDs are opaque: sent back exactly as the 3DS Server and ACS wrote them (an ACS that writes
+        // upper-case UUIDs looks them up, and the JWE kid, byte for byte).
         let identifiers = TransactionIdentifiers(
             threeDSServerTransID: parameters.threeDSServerTransactionID,
             acsTransID: parameters.acsTransactionID, sdkTransID: sdkTransactionID)
@@ -76,8 +73,7 @@ struct ChallengeSetup: Sendable {
         else {
             throw ChallengeFailure(.acsURL, "acsURL is not an absolute URL")
         }
-        let loopback = Self.loopbackHosts.contains(host.lowercased())
-        guard scheme == "https" || (scheme == "http" && loopback && allowsPlainHTTPLoopback) else {
+        guard scheme == "https" || (scheme == "http" && url.hasLoopbackHost && allowsPlainHTTPLoopback) else {
             throw ChallengeFailure(
                 .acsURL, "acsURL must use https (plain http only on loopback, when the configuration allows it)")
         }

@@ -71,7 +71,7 @@ struct ChallengeStateMachine: Sendable {
     private(set) var acsCounter = 0
     private var askedWhitelisting = false
     let builder: ChallengeRequestBuilder
-    private var channel: SecureChannel
+    private let channel: SecureChannel
 
     init(builder: ChallengeRequestBuilder, channel: SecureChannel) {
         self.builder = builder
@@ -142,7 +142,7 @@ struct ChallengeStateMachine: Sendable {
     /// Reads an HTTP response by its body, never by its `Content-Type` (ACSs label both ways wrongly): a JSON object
     /// whose `messageType` is `Erro` is an Erro whatever the status; any other JSON is a plaintext CRes, which is
     /// never accepted; everything else must be a compact JWE that decrypts under the channel keys.
-    private mutating func interpret(_ response: TransportResponse) -> Event {
+    private func interpret(_ response: TransportResponse) -> Event {
         let firstByte = response.body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
         if firstByte == UInt8(ascii: "{") {
             guard
