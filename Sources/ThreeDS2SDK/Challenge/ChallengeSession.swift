@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import Synchronization
 import ThreeDS2JOSE
 import ThreeDS2Messages
 
@@ -33,7 +32,7 @@ struct ChallengeSession {
                     method: .post, url: acsURL, contentType: Self.requestContentType, body: sent.body,
                     timeout: clock.now.duration(to: timerEnd),
                     maxResponseBytes: ChallengeStateMachine.maxResponseBytes)
-                let result: RaceResult<Result<TransportResponse, TransportError>>
+                let result: Race.Result<Result<TransportResponse, TransportError>>
                 if Task.isCancelled {
                     // The app cancelled: the CReq (a cancel) still goes out, in a task of its own, bounded by its
                     // deadline; its answer is not awaited.
@@ -41,7 +40,7 @@ struct ChallengeSession {
                     _ = await post.value
                     result = .cancelled
                 } else {
-                    result = await Self.race(clock: clock, until: timerEnd) {
+                    result = await Race.first(clock: clock, until: timerEnd) {
                         () -> Result<TransportResponse, TransportError> in
                         do throws(TransportError) {
                             return .success(try await transport.send(request))
@@ -61,7 +60,7 @@ struct ChallengeSession {
                 }
                 pending += machine.handle(event)
             case .present(let screen):
-                let result = await Self.race(clock: clock, until: deadline) { await presenter.present(screen) }
+                let result = await Race.first(clock: clock, until: deadline) { await presenter.present(screen) }
                 switch result {
                 case .timedOut: pending += machine.handle(.overallTimedOut)
                 case .cancelled: pending += machine.handle(.appCancelled)
@@ -83,85 +82,5 @@ struct ChallengeSession {
         }
         // The machine ends every path with `.finish`; reaching this line would be a bug in it, reported, not crashed on.
         return .runtimeError(ChallengeFailure(.internalError, "the challenge ended without an outcome"))
-    }
-
-    enum RaceResult<T: Sendable>: Sendable {
-        case finished(T)
-        case timedOut
-        case cancelled
-    }
-
-    /// Runs `operation` against a timer on `clock` that ends at `deadline`. Whichever ends first wins; the other is
-    /// cancelled and **not awaited**, so an operation that ignores cancellation (a presenter that never returns, a
-    /// transport that trickles) cannot hold the challenge past its deadline. The deadline is absolute, so time spent
-    /// before the timer starts is never added to it. Cancelling the calling task ends the race as `cancelled`.
-    static func race<C: Clock, T: Sendable>(
-        clock: C, until deadline: C.Instant, _ operation: @escaping @Sendable () async -> T
-    ) async -> RaceResult<T> {
-        if Task.isCancelled { return .cancelled }
-        guard clock.now < deadline else { return .timedOut }
-        let first = FirstResult<RaceResult<T>>()
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                first.install(continuation)
-                let work = Task { first.resume(.finished(await operation())) }
-                let timer = Task {
-                    guard (try? await clock.sleep(until: deadline, tolerance: nil)) != nil else { return }
-                    first.resume(.timedOut)
-                }
-                first.onResume {
-                    work.cancel()
-                    timer.cancel()
-                }
-            }
-        } onCancel: {
-            first.resume(.cancelled)
-        }
-    }
-}
-
-/// A continuation resumed once, by whichever of several racers gets there first; later results are dropped.
-private final class FirstResult<T: Sendable>: Sendable {
-    private struct State {
-        var continuation: CheckedContinuation<T, Never>?
-        var early: T?
-        var cleanup: (@Sendable () -> Void)?
-        var done = false
-    }
-
-    private let state = Mutex(State())
-
-    func install(_ continuation: CheckedContinuation<T, Never>) {
-        let early: T? = state.withLock { state in
-            if let early = state.early { return early }
-            state.continuation = continuation
-            return nil
-        }
-        if let early { continuation.resume(returning: early) }
-    }
-
-    func onResume(_ cleanup: @escaping @Sendable () -> Void) {
-        let runNow = state.withLock { state in
-            if state.done { return true }
-            state.cleanup = cleanup
-            return false
-        }
-        if runNow { cleanup() }
-    }
-
-    func resume(_ value: T) {
-        let (continuation, cleanup): (CheckedContinuation<T, Never>?, (@Sendable () -> Void)?) = state.withLock {
-            state in
-            guard !state.done else { return (nil, nil) }
-            state.done = true
-            if state.continuation == nil { state.early = value }
-            defer {
-                state.continuation = nil
-                state.cleanup = nil
-            }
-            return (state.continuation, state.cleanup)
-        }
-        continuation?.resume(returning: value)
-        cleanup?()
     }
 }

@@ -116,8 +116,8 @@ extension TransportRequest {
     public var target: String { "\(method.rawValue) \(url.absoluteString)" }
 
     /// Runs `exchange` under the request's deadline for the whole response: when the deadline passes first the
-    /// exchange is cancelled and the result is ``TransportError/Code/timedOut``; when the calling task is cancelled,
-    /// ``TransportError/Code/cancelled``. Adapters wrap their client call in it, so no client's idle or head-only
+    /// exchange is cancelled (and not waited for) and the result is ``TransportError/Code/timedOut``; when the calling
+    /// task is cancelled, ``TransportError/Code/cancelled``. Adapters wrap their client call in it, so no client's idle or head-only
     /// timeout can let a trickling server hold the caller.
     ///
     /// - Parameter exchange: The adapter's request, returning a response or a classified error.
@@ -126,27 +126,12 @@ extension TransportRequest {
     public func withinDeadline(
         _ exchange: @escaping @Sendable () async -> Result<TransportResponse, TransportError>
     ) async throws(TransportError) -> TransportResponse {
-        let timeout = self.timeout
-        let target = self.target
-        let result = await withTaskGroup(of: Result<TransportResponse, TransportError>?.self) { group in
-            group.addTask { await exchange() }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return Task.isCancelled
-                    ? nil : .failure(TransportError(.timedOut, "\(target) did not answer in full in time"))
-            }
-            var first: Result<TransportResponse, TransportError> = .failure(
-                TransportError(.cancelled, "\(target) was cancelled"))
-            for await value in group {
-                if let value {
-                    first = value
-                    break
-                }
-            }
-            group.cancelAll()
-            return first
+        let clock = ContinuousClock()
+        switch await Race.first(clock: clock, until: clock.now.advanced(by: timeout), exchange) {
+        case .finished(let result): return try result.get()
+        case .timedOut: throw TransportError(.timedOut, "\(target) did not answer in full in time")
+        case .cancelled: throw TransportError(.cancelled, "\(target) was cancelled")
         }
-        return try result.get()
     }
 }
 
