@@ -2,8 +2,8 @@ public import ThreeDS2JOSE
 
 /// What the cardholder did on a challenge screen.
 public enum CardholderAction: Sendable, Hashable {
-    /// Submitted a text entry (UI 01).
-    case submitText(String)
+    /// Submitted a text entry (UI 01); `second` is the second entry box's text (2.3.1), when the screen has one.
+    case submitText(String, second: String? = nil)
     /// Submitted the chosen option keys (UI 02/03); sent in option order, comma-separated.
     case submitSelection([String])
     /// Submitted an HTML form: the form data as the page would send it (UI 05/06).
@@ -12,30 +12,53 @@ public enum CardholderAction: Sendable, Hashable {
     case submitEmpty
     /// Asked for a new code.
     case resend
-    /// Continued after authenticating out of band (UI 04).
-    case oobContinue
+    /// Pressed the additional-code button (`challengeAddLabel`, 2.3.1).
+    case additionalCode
+    /// Continued an out-of-band screen (UI 04, or UI 06 without form data): pressed continue, or `automatic`ally on
+    /// coming back from the bank's app.
+    case oobContinue(automatic: Bool = false)
     /// Continued from an information screen (UI 07, 2.3.1).
     case informationContinue
     /// Cancelled the challenge.
     case cancel
 }
 
-/// A cardholder's answer to a screen: the action, and the answer to the whitelisting / trust-list question when the
-/// screen asked one.
+/// A cardholder's answer to a screen: the action, the answers to the consent questions the screen asked, and
+/// whether opening the bank's app failed.
 public struct ChallengeAnswer: Sendable, Hashable {
     /// The action.
     public var action: CardholderAction
-    /// `true` to trust the merchant, `false` not to, `nil` when not asked or not answered.
+    /// The trust-list (2.3.1) / whitelisting (2.2.0) answer: `true` to trust the merchant, `false` not to, `nil` when
+    /// not asked or left untouched.
     public var whitelisting: Bool?
+    /// The device-binding answer (2.3.1): `true` to bind, `false` not to, `nil` when not asked or left untouched.
+    public var deviceBinding: Bool?
+    /// Whether opening the bank's app (`oobAppURL`) failed on this screen (`oobAppStatus` `01`, 2.3.1).
+    public var oobAppOpenFailed: Bool
 
     /// Creates an answer.
-    public init(_ action: CardholderAction, whitelisting: Bool? = nil) {
+    public init(
+        _ action: CardholderAction, whitelisting: Bool? = nil, deviceBinding: Bool? = nil,
+        oobAppOpenFailed: Bool = false
+    ) {
         self.action = action
         self.whitelisting = whitelisting
+        self.deviceBinding = deviceBinding
+        self.oobAppOpenFailed = oobAppOpenFailed
     }
 }
 
-/// Builds CReq messages (protocol reference §2).
+/// What a 2.3.1 CReq says about opening the bank's app (`oobAppURLInd`, Table A.1).
+public enum OOBAppURLIndicator: String, Sendable, Hashable, CaseIterable {
+    /// `01`: the SDK can open an `oobAppURL`.
+    case supported = "01"
+    /// `02`: the device cannot (no presenter able to open apps).
+    case notSupportedByDevice = "02"
+    /// `03`: the 3DS Requestor app does not allow it.
+    case notSupportedByRequestor = "03"
+}
+
+/// Builds CReq messages (protocol reference §2; 2.3.1 per v231-reference §1 and its Table 1.1).
 public struct ChallengeRequestBuilder: Sendable {
     /// The transaction identifiers.
     public let identifiers: TransactionIdentifiers
@@ -43,26 +66,33 @@ public struct ChallengeRequestBuilder: Sendable {
     public let messageVersion: MessageVersion
     /// The 3DS Requestor app URL, sent in every CReq from 2.2.0 when set.
     public let requestorAppURL: String?
+    /// What every 2.3.1 CReq says about opening the bank's app.
+    public let oobAppURLIndicator: OOBAppURLIndicator
 
     /// Creates a builder.
-    public init(identifiers: TransactionIdentifiers, messageVersion: MessageVersion, requestorAppURL: String?) {
+    public init(
+        identifiers: TransactionIdentifiers, messageVersion: MessageVersion, requestorAppURL: String?,
+        oobAppURLIndicator: OOBAppURLIndicator = .notSupportedByDevice
+    ) {
         self.identifiers = identifiers
         self.messageVersion = messageVersion
         self.requestorAppURL = requestorAppURL
+        self.oobAppURLIndicator = oobAppURLIndicator
     }
 
-    /// A CReq: the first (no answer) carries only the identifiers, type, version, counter and app URL; later ones
-    /// carry exactly one cardholder action, plus the whitelisting / trust-list answer whenever the previous screen
-    /// asked (`N` / `02` when the cardholder did not tick it).
+    /// A CReq: the first (no answer) carries only the identifiers, type, version, counter, app URL and (2.3.1)
+    /// `oobAppURLInd`; later ones carry exactly one cardholder action for the screen answered, plus the answer to
+    /// every consent question that screen asked (`N` when the cardholder left it untouched; never with a cancel),
+    /// plus `oobAppStatus` when opening the bank's app failed.
     ///
     /// - Parameters:
     ///   - counter: `sdkCounterStoA`, 0…255.
     ///   - answer: The cardholder's answer, or `nil` for the first CReq.
-    ///   - askedWhitelisting: Whether the previous CRes asked the whitelisting / trust-list question.
+    ///   - screen: The screen answered (`nil` for the first CReq).
     /// - Returns: The CReq JSON object.
-    /// - Throws: ``ProtocolViolation`` of code 203 when an entry breaks a length or version rule (the SDK must not
-    ///   send it).
-    public func request(counter: Int, answer: ChallengeAnswer?, askedWhitelisting: Bool = false)
+    /// - Throws: ``ProtocolViolation`` of code 203 when the answer breaks a length, screen or version rule (the SDK
+    ///   must not send it).
+    public func request(counter: Int, answer: ChallengeAnswer?, answering screen: ChallengeScreen? = nil)
         throws(ProtocolViolation) -> JSONObject
     {
         var object: JSONObject = [
@@ -75,71 +105,120 @@ public struct ChallengeRequestBuilder: Sendable {
         if messageVersion.carriesRequestorAppURL, let requestorAppURL {
             object["threeDSRequestorAppURL"] = .string(requestorAppURL)
         }
+        if messageVersion.carriesOOBAppURLIndicator {
+            object["oobAppURLInd"] = .string(oobAppURLIndicator.rawValue)
+        }
         guard let answer else { return object }
+        let uiType = screen?.uiType
         switch answer.action {
-        case .submitText(let text):
-            guard !text.isEmpty else {
+        case .submitText(let text, let second):
+            let secondText = second ?? ""
+            guard !text.isEmpty || !secondText.isEmpty else {
                 return try request(
-                    counter: counter, answer: ChallengeAnswer(.submitEmpty, whitelisting: answer.whitelisting),
-                    askedWhitelisting: askedWhitelisting)
+                    counter: counter, answer: answer.with(.submitEmpty), answering: screen)
             }
-            guard text.utf8.count <= 45 else {
-                throw ProtocolViolation(
-                    .invalidFormat, detail: "challengeDataEntry", explanation: "the entry is longer than 45 characters")
+            try Self.check(uiType, in: [.text], "challengeDataEntry")
+            if !text.isEmpty { object["challengeDataEntry"] = .string(try Self.bounded(text, "challengeDataEntry")) }
+            if !secondText.isEmpty {
+                guard messageVersion.hasEntryBoxes, (screen?.entryBoxes.count ?? 0) > 1 else {
+                    throw ProtocolViolation(
+                        .invalidFormat, detail: "challengeDataEntryTwo",
+                        explanation: "the screen has no second entry box")
+                }
+                object["challengeDataEntryTwo"] = .string(try Self.bounded(secondText, "challengeDataEntryTwo"))
             }
-            object["challengeDataEntry"] = .string(text)
         case .submitSelection(let keys):
             guard !keys.isEmpty else {
-                return try request(
-                    counter: counter, answer: ChallengeAnswer(.submitEmpty, whitelisting: answer.whitelisting),
-                    askedWhitelisting: askedWhitelisting)
+                return try request(counter: counter, answer: answer.with(.submitEmpty), answering: screen)
             }
-            let joined = keys.joined(separator: ",")
-            guard joined.utf8.count <= 45 else {
-                throw ProtocolViolation(
-                    .invalidFormat, detail: "challengeDataEntry",
-                    explanation: "the selection is longer than 45 characters")
-            }
-            object["challengeDataEntry"] = .string(joined)
+            try Self.check(uiType, in: [.singleSelect, .multiSelect], "challengeDataEntry")
+            object["challengeDataEntry"] = .string(try Self.bounded(keys.joined(separator: ","), "challengeDataEntry"))
         case .submitHTML(let formData):
+            try Self.check(uiType, in: [.html, .htmlOutOfBand], "challengeHTMLDataEntry")
             guard formData.utf8.count <= 256 else {
                 throw ProtocolViolation(
                     .invalidFormat, detail: "challengeHTMLDataEntry",
                     explanation: "the form data is longer than 256 characters")
             }
             object["challengeHTMLDataEntry"] = .string(formData)
+            // UI 06: the cardholder pressed the page's continue; the form data goes with oobContinue 01.
+            if uiType == .htmlOutOfBand { object["oobContinue"] = messageVersion.oobContinueValue(automatic: false) }
         case .submitEmpty:
             guard messageVersion.allowsNoEntry else {
                 throw ProtocolViolation(
                     .invalidFormat, detail: "challengeNoEntry",
                     explanation: "an empty submission needs message version 2.2.0 or later")
             }
+            try Self.check(uiType, in: [.text, .singleSelect, .multiSelect], "challengeNoEntry")
             object["challengeNoEntry"] = .string("Y")
         case .resend:
+            if messageVersion.limitsResendToText { try Self.check(uiType, in: [.text], "resendChallenge") }
             object["resendChallenge"] = .string("Y")
-        case .oobContinue:
-            object["oobContinue"] = messageVersion.oobContinueValue
+        case .additionalCode:
+            guard messageVersion.hasAdditionalCode, screen == nil || screen?.additionalCodeLabel != nil else {
+                throw ProtocolViolation(
+                    .invalidFormat, detail: "challengeAddCode",
+                    explanation: "the screen offers no additional-code button")
+            }
+            object["challengeAddCode"] = .string("Y")
+        case .oobContinue(let automatic):
+            try Self.check(uiType, in: [.outOfBand, .htmlOutOfBand], "oobContinue")
+            object["oobContinue"] = messageVersion.oobContinueValue(automatic: automatic)
         case .informationContinue:
             guard messageVersion.hasInformationContinue else {
                 throw ProtocolViolation(
                     .invalidFormat, detail: "infoContinueIndicator",
                     explanation: "information screens need message version 2.3.1")
             }
+            try Self.check(uiType, in: [.information], "infoContinueIndicator")
             object["infoContinueIndicator"] = .bool(true)
         case .cancel:
             object["challengeCancel"] = .string("01")
         }
-        // Once asked, the question is always answered with the cardholder's action, "no" when the box was left
+        if answer.oobAppOpenFailed, answer.action != .cancel, messageVersion.hasOOBAppURL,
+            uiType == .outOfBand || uiType == .htmlOutOfBand
+        {
+            object["oobAppStatus"] = .string("01")
+        }
+        // Once asked, a consent question is answered with the cardholder's action, "N" when the box was left
         // untouched, as certified SDKs do; never with a cancel.
-        if askedWhitelisting, let question = messageVersion.trustQuestion, answer.action != .cancel {
+        guard let screen, answer.action != .cancel else { return object }
+        if screen.whitelistingText != nil, let question = messageVersion.trustQuestion {
             object[question.entryField] = .string(question.entryValue(answer.whitelisting ?? false))
         }
+        if screen.deviceBindingText != nil, messageVersion.hasDeviceBinding {
+            object["deviceBindingDataEntry"] = .string(answer.deviceBinding == true ? "Y" : "N")
+        }
         return object
+    }
+
+    /// Refuses an action the answered screen's UI type does not allow (no check before the first screen).
+    private static func check(_ uiType: UIType?, in allowed: Set<UIType>, _ field: String) throws(ProtocolViolation) {
+        guard let uiType, !allowed.contains(uiType) else { return }
+        throw ProtocolViolation(
+            .invalidFormat, detail: field, explanation: "`\(field)` does not answer a UI type \(uiType.rawValue) screen"
+        )
+    }
+
+    private static func bounded(_ text: String, _ field: String) throws(ProtocolViolation) -> String {
+        guard text.utf8.count <= 45 else {
+            throw ProtocolViolation(
+                .invalidFormat, detail: field, explanation: "the entry is longer than 45 characters")
+        }
+        return text
     }
 
     /// `%03d`.
     public static func counterText(_ counter: Int) -> String {
         let digits = String(counter)
         return String(repeating: "0", count: max(0, 3 - digits.count)) + digits
+    }
+}
+
+extension ChallengeAnswer {
+    fileprivate func with(_ action: CardholderAction) -> ChallengeAnswer {
+        var copy = self
+        copy.action = action
+        return copy
     }
 }

@@ -19,16 +19,20 @@ public struct ChallengeResponseExpectation: Sendable, Hashable {
     public var acsCounter: Int
     /// IDs of the message extensions the SDK recognises.
     public var recognisedExtensions: Set<String>
+    /// Whether the CReq said the SDK can open the bank's app (`oobAppURLInd` `01`): only then may a 2.3.1 CRes carry
+    /// `oobAppURL` / `oobAppLabel`.
+    public var opensOOBApps: Bool
 
     /// Creates the expectation.
     public init(
         identifiers: TransactionIdentifiers, messageVersion: MessageVersion, acsCounter: Int,
-        recognisedExtensions: Set<String> = []
+        recognisedExtensions: Set<String> = [], opensOOBApps: Bool = false
     ) {
         self.identifiers = identifiers
         self.messageVersion = messageVersion
         self.acsCounter = acsCounter
         self.recognisedExtensions = recognisedExtensions
+        self.opensOOBApps = opensOOBApps
     }
 }
 
@@ -96,7 +100,9 @@ public enum ChallengeResponseValidator {
         guard completion == "Y" || completion == "N" else {
             throw .invalid("challengeCompletionInd", "was \(completion), expected Y or N")
         }
-        try validateExtensions(object["messageExtension"], recognised: expectation.recognisedExtensions)
+        try validateExtensions(
+            object["messageExtension"], recognised: expectation.recognisedExtensions,
+            max: expectation.messageVersion.maxMessageExtensions)
 
         if completion == "Y" {
             guard let status = try reader.string("transStatus"), !status.isEmpty else { throw .missing("transStatus") }
@@ -105,14 +111,16 @@ public enum ChallengeResponseValidator {
             }
             return .final(transStatus: status)
         }
-        return .screen(try screen(reader, version: expectation.messageVersion))
+        return .screen(try screen(reader, expectation: expectation))
     }
 
-    private static func validateExtensions(_ value: JSONValue?, recognised: Set<String>) throws(ProtocolViolation) {
+    private static func validateExtensions(_ value: JSONValue?, recognised: Set<String>, max: Int)
+        throws(ProtocolViolation)
+    {
         guard let value else { return }
         guard case .array(let extensions) = value else { throw .invalid("messageExtension", "is not an array") }
-        guard extensions.count <= 10 else {
-            throw .invalid("messageExtension", "has \(extensions.count) entries; at most 10")
+        guard extensions.count <= max else {
+            throw .invalid("messageExtension", "has \(extensions.count) entries; at most \(max)")
         }
         guard value.serialized.count <= 81_920 else {
             throw .invalid("messageExtension", "is longer than 81920 characters")
@@ -139,89 +147,213 @@ public enum ChallengeResponseValidator {
         }
     }
 
-    private static func screen(_ reader: FieldReader, version: MessageVersion) throws(ProtocolViolation)
-        -> ChallengeScreen
+    // Which fields each UI type needs: protocol reference §3 and Table A.18 for 2.1.0/2.2.0 (as certified SDKs
+    // check them, UL TC_SDK_10268…10292), Table A.20 for 2.3.1 (v231-reference §2.2). Fields a table marks "not
+    // present" are tolerated when they are display text (real ACS tools send `challengeInfoLabel` on 2.3.1 text
+    // screens) and ignored; 2.3.1-only fields in an earlier version's CRes are unknown fields there, so ignored too.
+    private static func screen(_ reader: FieldReader, expectation: ChallengeResponseExpectation)
+        throws(ProtocolViolation) -> ChallengeScreen
     {
+        let version = expectation.messageVersion
         guard let uiTypeValue = try reader.string("acsUiType"), !uiTypeValue.isEmpty else {
             throw .missing("acsUiType")
         }
         guard let uiType = UIType(rawValue: uiTypeValue), version.defines(uiType) else {
+            if version.reportsReservedValues, isTwoDigits(uiTypeValue, from: 8) {
+                throw .reserved("acsUiType", uiTypeValue)
+            }
             throw .invalid("acsUiType", "was \(uiTypeValue), not a UI type of version \(version)")
         }
-        let header = try reader.text("challengeInfoHeader", max: 45)
-        let infoText = try reader.text("challengeInfoText", max: 350)
-        let infoLabel = try reader.text("challengeInfoLabel", max: 45)
-        let submit = try reader.text("submitAuthenticationLabel", max: 45)
-        let oobContinue = try reader.text("oobContinueLabel", max: 45)
-        let infoContinue = try reader.text("infoContinueLabel", max: 45)
-        let indicator = try reader.string("challengeInfoTextIndicator")
-        if let indicator, indicator != "Y", indicator != "N" {
-            throw .invalid("challengeInfoTextIndicator", "was \(indicator), expected Y or N")
+        var screen = ChallengeScreen(uiType: uiType, messageVersion: version)
+        screen.header = try reader.text("challengeInfoHeader", max: 45)
+        screen.infoText = try reader.text("challengeInfoText", max: 350)
+        screen.infoLabel = try reader.text("challengeInfoLabel", max: 45)
+        screen.submitLabel = try reader.text("submitAuthenticationLabel", max: 45)
+        screen.oobContinueLabel = try reader.text("oobContinueLabel", max: 45)
+        screen.infoContinueLabel = try reader.text("infoContinueLabel", max: 45)
+        screen.additionalInfo = try reader.text("challengeAddInfo", max: 256)
+        screen.resendLabel = try reader.text("resendInformationLabel", max: 45)
+        if let indicator = try reader.string("challengeInfoTextIndicator") {
+            guard indicator == "Y" || indicator == "N" else {
+                throw .invalid("challengeInfoTextIndicator", "was \(indicator), expected Y or N")
+            }
+            screen.showsWarningIndicator = indicator == "Y"
         }
         if let resend = reader.object["resendInformationLabel"], resend == .string("") {
             throw .invalid("resendInformationLabel", "is empty")
         }
-        let whitelisting = try version.trustQuestion.flatMap { question throws(ProtocolViolation) in
-            try reader.text(question.textField, max: 64)
+        if let question = version.trustQuestion {
+            screen.whitelistingText = try reader.text(question.textField, max: 64)
+        }
+        screen.whyInfo = try section(reader, "whyInfoLabel", "whyInfoText")
+        screen.expandInfo = try section(reader, "expandInfoLabel", "expandInfoText")
+        screen.issuerImage = try image(reader, "issuerImage", version: version)
+        screen.paymentSystemImage = try image(reader, "psImage", version: version)
+        if version.hasDeviceBinding {
+            screen.deviceBindingText = try reader.text("deviceBindingInfoText", max: 64)
+        }
+        if version.hasAdditionalCode, uiType != .html, uiType != .htmlOutOfBand {
+            screen.additionalCodeLabel = try reader.text("challengeAddLabel", max: 45)
+        }
+        if version.hasEntryBoxes, let position = try reader.string("togglePositionInd") {
+            guard position == "01" else {
+                if isTwoDigits(position, from: 2) { throw .reserved("togglePositionInd", position) }
+                throw .invalid("togglePositionInd", "was \(position), expected 01")
+            }
+            screen.consentsAboveActions = true
         }
 
-        var options: [SelectOption] = []
-        var html: String?
-        var htmlRefresh: String?
+        func require(_ fields: [(String, String?)]) throws(ProtocolViolation) {
+            for (name, value) in fields where value == nil { throw .missing(name) }
+        }
+        let v231 = version.hasEntryBoxes
         switch uiType {
+        case .text where v231:
+            try require([("challengeInfoHeader", screen.header), ("challengeInfoText", screen.infoText)])
+            guard let first = try entryBox(reader, "challengeEntryBox") else { throw .missing("challengeEntryBox") }
+            screen.entryBoxes = [first]
+            if let second = try entryBox(reader, "challengeEntryBoxTwo") { screen.entryBoxes.append(second) }
+            try require([("submitAuthenticationLabel", screen.submitLabel)])
         case .text, .singleSelect, .multiSelect:
-            // Certified SDKs require these for native UIs (UL TC_SDK_10268…10286).
-            for (name, value) in [
-                ("challengeInfoHeader", header), ("challengeInfoLabel", infoLabel), ("challengeInfoText", infoText),
-                ("submitAuthenticationLabel", submit),
-            ]
-            where value == nil {
-                throw .missing(name)
-            }
+            // Certified SDKs require these for native UIs (UL TC_SDK_10268…10286); so does Table A.20.
+            try require([
+                ("challengeInfoHeader", screen.header), ("challengeInfoLabel", screen.infoLabel),
+                ("challengeInfoText", screen.infoText), ("submitAuthenticationLabel", screen.submitLabel),
+            ])
             if uiType != .text {
-                options = try selectOptions(reader)
-                guard !options.isEmpty else { throw .missing("challengeSelectInfo") }
+                screen.options = try selectOptions(reader, version: version)
+                guard !screen.options.isEmpty else { throw .missing("challengeSelectInfo") }
             }
         case .outOfBand:
-            guard oobContinue != nil else { throw .missing("oobContinueLabel") }
-            // TC_SDK_10292: with a continue label, the header and text must be there too.
-            guard header != nil else { throw .missing("challengeInfoHeader") }
-            guard infoText != nil else { throw .missing("challengeInfoText") }
+            if v231 {
+                try require([("challengeInfoHeader", screen.header), ("challengeInfoText", screen.infoText)])
+                try oobApp(reader, into: &screen, expectation: expectation, labelled: true)
+                // 2.3.1: the continue label is required only when there is no open-app button.
+                if screen.oobAppLabel == nil { try require([("oobContinueLabel", screen.oobContinueLabel)]) }
+            } else {
+                // TC_SDK_10292: with a continue label, the header and text must be there too.
+                try require([
+                    ("oobContinueLabel", screen.oobContinueLabel), ("challengeInfoHeader", screen.header),
+                    ("challengeInfoText", screen.infoText),
+                ])
+            }
         case .html, .htmlOutOfBand:
             guard let encoded = try reader.string("acsHTML"), !encoded.isEmpty else { throw .missing("acsHTML") }
-            html = try decodeHTML(encoded, field: "acsHTML")
+            let limit = v231 ? 300_000 : 140_000
+            screen.html = try decodeHTML(encoded, field: "acsHTML", limit: limit)
             if let refresh = try reader.string("acsHTMLRefresh") {
-                htmlRefresh = try decodeHTML(refresh, field: "acsHTMLRefresh")
+                screen.htmlRefresh = try decodeHTML(refresh, field: "acsHTMLRefresh", limit: limit)
+            }
+            if uiType == .htmlOutOfBand {
+                try oobApp(reader, into: &screen, expectation: expectation, labelled: false)
             }
         case .information:
-            guard header != nil || infoText != nil else { throw .missing("challengeInfoText") }
-            guard infoContinue != nil else { throw .missing("infoContinueLabel") }
+            try require([
+                ("challengeInfoHeader", screen.header), ("challengeInfoText", screen.infoText),
+                ("infoContinueLabel", screen.infoContinueLabel),
+            ])
         }
         if uiType != .singleSelect, uiType != .multiSelect, reader.object["challengeSelectInfo"] != nil {
-            _ = try selectOptions(reader)
+            _ = try selectOptions(reader, version: version)
         }
-        var oobAppURL: String?
-        var oobAppLabel: String?
-        if version.hasOOBAppURL {
-            oobAppURL = try reader.text("oobAppURL", max: 256)
-            if let url = oobAppURL, !isHTTPSURL(url) { throw .invalid("oobAppURL", "is not an https URL") }
-            oobAppLabel = try reader.text("oobAppLabel", max: 45)
-        }
-        return ChallengeScreen(
-            uiType: uiType, messageVersion: version, header: header, infoText: infoText, infoLabel: infoLabel,
-            showsWarningIndicator: indicator == "Y", additionalInfo: try reader.text("challengeAddInfo", max: 256),
-            options: options,
-            submitLabel: submit, resendLabel: try reader.text("resendInformationLabel", max: 45),
-            oobContinueLabel: oobContinue,
-            oobAppURL: oobAppURL, oobAppLabel: oobAppLabel, infoContinueLabel: infoContinue,
-            whitelistingText: whitelisting,
-            whyInfo: try section(reader, "whyInfoLabel", "whyInfoText"),
-            expandInfo: try section(reader, "expandInfoLabel", "expandInfoText"),
-            html: html, htmlRefresh: htmlRefresh, issuerImage: try image(reader, "issuerImage"),
-            paymentSystemImage: try image(reader, "psImage"))
+        return screen
     }
 
-    private static func selectOptions(_ reader: FieldReader) throws(ProtocolViolation) -> [SelectOption] {
+    /// `oobAppURL` (and, for UI 04, `oobAppLabel`): 2.3.1 only, both or neither on UI 04, and only when the CReq
+    /// said the SDK can open the bank's app (`oobAppURLInd` `01`); anything else is 203.
+    private static func oobApp(
+        _ reader: FieldReader, into screen: inout ChallengeScreen, expectation: ChallengeResponseExpectation,
+        labelled: Bool
+    ) throws(ProtocolViolation) {
+        let url = try reader.text("oobAppURL", max: 2048)
+        let label = labelled ? try reader.text("oobAppLabel", max: 45) : nil
+        guard url != nil || label != nil else { return }
+        guard expectation.opensOOBApps else {
+            throw .invalid(
+                url != nil ? "oobAppURL" : "oobAppLabel", "was sent although the CReq's oobAppURLInd was not 01")
+        }
+        guard let url else { throw .missing("oobAppURL") }
+        guard isHTTPSURL(url) else { throw .invalid("oobAppURL", "is not an https universal or app link") }
+        if labelled, label == nil { throw .missing("oobAppLabel") }
+        screen.oobAppURL = url
+        screen.oobAppLabel = label
+    }
+
+    /// An entry-box object (Table A.26); `nil` when absent.
+    private static func entryBox(_ reader: FieldReader, _ name: String) throws(ProtocolViolation) -> EntryBox? {
+        guard let value = reader.object[name], value != .null else { return nil }
+        guard case .object(let object) = value else { throw .invalid(name, "is not an object") }
+        let box = FieldReader(object: object)
+        func field(_ key: String) -> String { "\(name).\(key)" }
+        func string(_ key: String) throws(ProtocolViolation) -> String? {
+            guard let item = object[key], item != .null else { return nil }
+            guard case .string(let text) = item else {
+                throw .invalid(field(key), "is a \(item.typeName), expected a string")
+            }
+            guard !text.isEmpty else { throw .invalid(field(key), "is empty") }
+            return text
+        }
+        guard let label = try box.text("challengeDataEntryLabel", max: 45, reportedAs: field("challengeDataEntryLabel"))
+        else { throw .missing(field("challengeDataEntryLabel")) }
+        var keyboard: EntryBox.Keyboard?
+        if let raw = try string("challengeDataEntryKeyboardType") {
+            keyboard = EntryBox.Keyboard(rawValue: raw)
+            if keyboard == nil {
+                if isTwoDigits(raw, from: 3) { throw .reserved(field("challengeDataEntryKeyboardType"), raw) }
+                throw .invalid(field("challengeDataEntryKeyboardType"), "was \(raw), expected 01 or 02")
+            }
+        }
+        var autofill: EntryBox.Autofill?
+        if let enabled = try string("challengeDataEntryAutofill") {
+            guard enabled == "Y" else {
+                throw .invalid(field("challengeDataEntryAutofill"), "was \(enabled), expected Y")
+            }
+            guard let raw = try string("challengeDataEntryAutofillType") else {
+                throw .missing(field("challengeDataEntryAutofillType"))
+            }
+            autofill = EntryBox.Autofill(rawValue: raw)
+            if autofill == nil {
+                if isTwoDigits(raw, from: 3) { throw .reserved(field("challengeDataEntryAutofillType"), raw) }
+                throw .invalid(field("challengeDataEntryAutofillType"), "was \(raw), expected 01 or 02")
+            }
+        }
+        var maxLength = 45
+        if let raw = try string("challengeDataEntryLengthMax") {
+            guard raw.utf8.count == 2, raw.allSatisfy(\.isASCIIDigit), let value = Int(raw), (1...45).contains(value)
+            else {
+                throw .invalid(field("challengeDataEntryLengthMax"), "was \(raw), expected two digits 01–45")
+            }
+            maxLength = value
+        }
+        var masked = false
+        if let raw = try string("challengeDataEntryMasking") {
+            guard raw == "Y" || raw == "N" else {
+                throw .invalid(field("challengeDataEntryMasking"), "was \(raw), expected Y or N")
+            }
+            masked = raw == "Y"
+        }
+        var toggle = false
+        if let raw = try string("challengeDataEntryToggle") {
+            guard raw == "Y" || raw == "N" else {
+                throw .invalid(field("challengeDataEntryToggle"), "was \(raw), expected Y or N")
+            }
+            toggle = raw == "Y"
+        } else if masked {
+            throw .missing(field("challengeDataEntryToggle"))
+        }
+        return EntryBox(
+            label: label, keyboard: keyboard, autofill: autofill, maxLength: maxLength, isMasked: masked,
+            offersRevealToggle: masked && toggle)
+    }
+
+    /// Whether a value is two ASCII digits from `lower` to 99: the shape of a reserved code.
+    private static func isTwoDigits(_ value: String, from lower: Int) -> Bool {
+        value.utf8.count == 2 && value.allSatisfy(\.isASCIIDigit) && (Int(value) ?? 0) >= lower
+    }
+
+    private static func selectOptions(_ reader: FieldReader, version: MessageVersion) throws(ProtocolViolation)
+        -> [SelectOption]
+    {
         guard let value = reader.object["challengeSelectInfo"] else { return [] }
         guard case .array(let entries) = value else { throw .invalid("challengeSelectInfo", "is not an array") }
         var options: [SelectOption] = []
@@ -239,13 +371,15 @@ public enum ChallengeResponseValidator {
             options.append(SelectOption(key: member.name, label: label))
         }
         guard Set(options.map(\.key)).count == options.count else {
+            // 2.3.1 files a repeated array entry under 204 (Table A.4); earlier versions under 203.
+            if version.reportsDuplicateEntries { throw .duplicate("challengeSelectInfo", "repeats a key") }
             throw .invalid("challengeSelectInfo", "repeats a key")
         }
         return options
     }
 
-    private static func decodeHTML(_ encoded: String, field: String) throws(ProtocolViolation) -> String {
-        guard encoded.utf8.count <= 140_000 else { throw .invalid(field, "is larger than 100 KB") }
+    private static func decodeHTML(_ encoded: String, field: String, limit: Int) throws(ProtocolViolation) -> String {
+        guard encoded.utf8.count <= limit else { throw .invalid(field, "is longer than \(limit) characters") }
         let bytes: [UInt8]
         do {
             bytes = try Base64.urlDecode(encoded, what: field)
@@ -266,17 +400,24 @@ public enum ChallengeResponseValidator {
         return label == nil && text == nil ? nil : InformationSection(label: label, text: text)
     }
 
-    private static func image(_ reader: FieldReader, _ name: String) throws(ProtocolViolation) -> ChallengeImage? {
-        guard let value = reader.object[name] else { return nil }
+    /// `issuerImage` / `psImage`: an object of https URLs by density (2.1.0, 2.2.0) or by appearance (2.3.1,
+    /// Table A.21/A.22). Either key set is read in any version, since ACSs mix them; a single URL string is taken for
+    /// every variant.
+    private static func image(_ reader: FieldReader, _ name: String, version: MessageVersion)
+        throws(ProtocolViolation) -> ChallengeImage?
+    {
+        guard let value = reader.object[name], value != .null else { return nil }
         switch value {
         case .string(let url):
-            // 2.3.x may send one URL.
             guard url.count <= 2048, isHTTPSURL(url) else { throw .invalid(name, "is not an https URL") }
-            return ChallengeImage(medium: url, high: url, extraHigh: url)
+            return ChallengeImage(medium: url, high: url, extraHigh: url, defaultAppearance: url)
         case .object(let object):
+            guard JSONValue.object(object).serialized.count <= 6144 else {
+                throw .invalid(name, "is longer than 6144 characters")
+            }
             var urls: [String: String] = [:]
             for key in ["medium", "high", "extraHigh", "default", "dark", "monochrome"] {
-                guard let entry = object[key] else { continue }
+                guard let entry = object[key], entry != .null else { continue }
                 guard case .string(let url) = entry, url.count <= 2048, isHTTPSURL(url) else {
                     throw .invalid("\(name).\(key)", "is not an https URL")
                 }
@@ -284,8 +425,8 @@ public enum ChallengeResponseValidator {
             }
             guard !urls.isEmpty else { throw .invalid(name, "has no image URL") }
             return ChallengeImage(
-                medium: urls["medium"] ?? urls["default"], high: urls["high"] ?? urls["default"],
-                extraHigh: urls["extraHigh"])
+                medium: urls["medium"], high: urls["high"], extraHigh: urls["extraHigh"],
+                defaultAppearance: urls["default"], dark: urls["dark"], monochrome: urls["monochrome"])
         default:
             throw .invalid(name, "is not an object of image URLs")
         }
@@ -308,10 +449,15 @@ struct FieldReader {
         return text
     }
 
-    func text(_ name: String, max: Int) throws(ProtocolViolation) -> String? {
-        guard let text = try string(name) else { return nil }
+    func text(_ name: String, max: Int, reportedAs field: String? = nil) throws(ProtocolViolation) -> String? {
+        guard let value = object[name], value != .null else { return nil }
+        guard case .string(let text) = value else {
+            throw .invalid(field ?? name, "is a \(value.typeName), expected a string")
+        }
         guard !text.isEmpty else { return nil }
-        guard text.count <= max else { throw .invalid(name, "has \(text.count) characters; at most \(max)") }
+        guard text.count <= max else {
+            throw .invalid(field ?? name, "has \(text.count) characters; at most \(max)")
+        }
         return text
     }
 }

@@ -85,6 +85,45 @@ public struct MessageVersion: Sendable, Hashable, Comparable, CustomStringConver
     /// Whether a CRes may link the bank's app (`oobAppURL`, `oobAppLabel`; 2.3.1).
     public var hasOOBAppURL: Bool { isAtLeast2_3 }
 
+    /// Whether every CReq carries `oobAppURLInd` (2.3.1, Table B.3: required in every CReq, the first included).
+    public var carriesOOBAppURLIndicator: Bool { isAtLeast2_3 }
+
+    /// Whether a text screen describes its entry in `challengeEntryBox` / `challengeEntryBoxTwo` objects (2.3.1,
+    /// Table A.26) instead of `challengeInfoLabel`.
+    public var hasEntryBoxes: Bool { isAtLeast2_3 }
+
+    /// Whether a screen may offer the additional-code button (`challengeAddLabel` / `challengeAddCode`, 2.3.1).
+    public var hasAdditionalCode: Bool { isAtLeast2_3 }
+
+    /// Whether a screen may ask to bind the device (`deviceBindingInfoText` / `deviceBindingDataEntry`, 2.3.1).
+    public var hasDeviceBinding: Bool { isAtLeast2_3 }
+
+    /// Whether texts may mark `**bold**` runs (info, why and expand texts; 2.3.1).
+    public var hasBoldMarkup: Bool { isAtLeast2_3 }
+
+    /// Whether `issuerImage` / `psImage` name appearances (`default`, `dark`, `monochrome`; 2.3.1) rather than
+    /// densities (`medium`, `high`, `extraHigh`; 2.1.0 and 2.2.0).
+    public var hasAppearanceImages: Bool { isAtLeast2_3 }
+
+    /// Whether the version has reserved value ranges whose unknown values are answered with error 207 (2.3.1).
+    public var reportsReservedValues: Bool { isAtLeast2_3 }
+
+    /// Whether a repeated entry in a JSON array is error 204 (2.3.1) rather than 203.
+    public var reportsDuplicateEntries: Bool { isAtLeast2_3 }
+
+    /// Whether a resend may be asked only from a text screen (2.3.1: `resendChallenge` only for UI 01).
+    public var limitsResendToText: Bool { isAtLeast2_3 }
+
+    /// The most `messageExtension` entries a message may carry: 10, or 15 from 2.3.1.
+    public var maxMessageExtensions: Int { isAtLeast2_3 ? 15 : 10 }
+
+    /// The longest `threeDSRequestorAppURL`: 256 characters in 2.2.0, 2,048 in 2.3.1 (an https universal or app
+    /// link there); 0 when the version does not carry it.
+    public var maxRequestorAppURLLength: Int { isAtLeast2_3 ? 2048 : isAtLeast2_2 ? 256 : 0 }
+
+    /// Whether `threeDSRequestorAppURL` must be an https universal or app link (2.3.1).
+    public var requiresHTTPSRequestorAppURL: Bool { isAtLeast2_3 }
+
     /// The UI types the version defines.
     public var uiTypes: [UIType] { UIType.allCases.filter(defines) }
 
@@ -99,8 +138,14 @@ public struct MessageVersion: Sendable, Hashable, Comparable, CustomStringConver
         }
     }
 
-    /// How a CReq says the cardholder pressed an out-of-band continue: JSON `true` before 2.3.1, `"01"` in 2.3.1.
-    public var oobContinueValue: JSONValue { isAtLeast2_3 ? .string("01") : .bool(true) }
+    /// How a CReq says an out-of-band continue: JSON `true` before 2.3.1; in 2.3.1 `"01"` when the cardholder pressed
+    /// continue and `"02"` when the SDK completed it on its own (the cardholder came back from the bank's app).
+    ///
+    /// - Parameter automatic: Whether the SDK continued without the cardholder pressing the button.
+    /// - Returns: The `oobContinue` value.
+    public func oobContinueValue(automatic: Bool) -> JSONValue {
+        isAtLeast2_3 ? .string(automatic ? "02" : "01") : .bool(true)
+    }
 
     /// The question an ACS may ask about trusting the merchant, and the fields that carry it; `nil` in 2.1.0.
     public var trustQuestion: TrustQuestion? {
@@ -112,7 +157,8 @@ public struct MessageVersion: Sendable, Hashable, Comparable, CustomStringConver
 public enum TrustQuestion: Sendable, Hashable {
     /// 2.2.0: `whitelistingInfoText` asks, `whitelistingDataEntry` answers `Y` or `N`.
     case whitelisting
-    /// 2.3.1: `trustListInfoText` asks, `trustListDataEntry` answers.
+    /// 2.3.1: `trustListInfoText` asks, `trustListDataEntry` answers `Y` or `N` (Table A.1; one ACS model's
+    /// `01`/`02` follows no published table).
     case trustList
 
     /// The CRes field that asks the question.
@@ -135,10 +181,5 @@ public enum TrustQuestion: Sendable, Hashable {
     ///
     /// - Parameter trusted: Whether the cardholder trusts the merchant.
     /// - Returns: The field's value.
-    public func entryValue(_ trusted: Bool) -> String {
-        switch self {
-        case .whitelisting: trusted ? "Y" : "N"
-        case .trustList: trusted ? "01" : "02"
-        }
-    }
+    public func entryValue(_ trusted: Bool) -> String { trusted ? "Y" : "N" }
 }

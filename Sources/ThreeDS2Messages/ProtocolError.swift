@@ -12,6 +12,9 @@ public enum ProtocolErrorCode: String, Sendable, Hashable, CaseIterable {
     case invalidFormat = "203"
     /// 204: Duplicate Data Element.
     case duplicateElement = "204"
+    /// 207: a value in a range the specification reserves (for EMVCo or a DS) that the receiver does not recognise
+    /// (new in 2.3.1, Table A.4).
+    case reservedValueNotRecognised = "207"
     /// 301: Transaction ID Not Recognised.
     case transactionIDNotRecognised = "301"
     /// 302: Data Decryption Failure.
@@ -28,6 +31,7 @@ public enum ProtocolErrorCode: String, Sendable, Hashable, CaseIterable {
         case .criticalExtensionNotRecognised: "Critical Message Extension Not Recognised"
         case .invalidFormat: "Format of one or more Data Elements is Invalid according to the Specification"
         case .duplicateElement: "Duplicate Data Element"
+        case .reservedValueNotRecognised: "Reserved Data Element Value Not Recognised"
         case .transactionIDNotRecognised: "Transaction ID Not Recognised"
         case .decryptionFailure: "Data Decryption Failure"
         case .transactionTimedOut: "Transaction Timed Out"
@@ -61,6 +65,16 @@ public struct ProtocolViolation: Error, Sendable, Hashable, CustomStringConverti
 
     static func missing(_ field: String) -> ProtocolViolation {
         ProtocolViolation(.requiredElementMissing, detail: field, explanation: "CRes field `\(field)` is missing")
+    }
+
+    static func reserved(_ field: String, _ value: String) -> ProtocolViolation {
+        ProtocolViolation(
+            .reservedValueNotRecognised, detail: field,
+            explanation: "CRes field `\(field)` was \(value), a reserved value the SDK does not recognise")
+    }
+
+    static func duplicate(_ field: String, _ why: String) -> ProtocolViolation {
+        ProtocolViolation(.duplicateElement, detail: field, explanation: "CRes field `\(field)` \(why)")
     }
 
     static func invalid(_ field: String, _ why: String) -> ProtocolViolation {

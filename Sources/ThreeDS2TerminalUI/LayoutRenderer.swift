@@ -44,21 +44,25 @@ public struct LayoutRenderer: Sendable {
             case .heading(let text):
                 lines.append(style.foreground(ui.label.heading.color) + style.bold + text + style.reset)
             case .text(let text, let warning):
+                let afterApp = state.returnedFromApp && layout.screen.additionalInfo != nil
                 let shown =
-                    layout.screen.uiType == .outOfBand && state.returnedFromApp
-                    ? (layout.screen.additionalInfo ?? text) : text
-                let prefix =
-                    warning && !(state.returnedFromApp && layout.screen.additionalInfo != nil)
-                    ? "(!) \(strings[.warning]): " : ""
-                for line in wrap(prefix + shown) {
-                    lines.append(style.foreground(ui.label.text.color) + line + style.reset)
+                    layout.screen.uiType == .outOfBand && afterApp
+                    ? StyledText(plain: layout.screen.additionalInfo ?? "") : text
+                let prefix = warning && !afterApp ? "(!) \(strings[.warning]): " : ""
+                let colour = style.foreground(ui.label.text.color)
+                for line in wrap(StyledText(plain: prefix).runs + shown.runs, colour: colour) {
+                    lines.append(colour + line + style.reset)
                 }
-            case .textField(let label, let masked, _):
-                let shown = masked ? String(repeating: "•", count: state.entry.count) : state.entry
+            case .textField(let box, let settings):
+                let text = state.entries.indices.contains(box) ? state.entries[box] : ""
+                let masked = state.isMasked(box: box)
+                let shown = masked ? String(repeating: "•", count: text.count) : text
+                let toggle = settings.offersRevealToggle ? (plain ? ", Control-T shows or hides it" : " (Ctrl-T)") : ""
                 let field =
                     plain
-                    ? "Text field: \(label), \(state.entry.count) characters entered (hidden)"
-                    : "\(label): [\(shown)\(focused ? "_" : "")]"
+                    ? "Text field: \(settings.label), \(text.count) characters entered"
+                        + (masked ? " (hidden)" : ": \(text)") + toggle
+                    : "\(settings.label): [\(shown)\(focused ? "_" : "")]\(toggle)"
                 lines.append(highlight(marker + field, focused))
             case .option(let key, let label, let multiple):
                 let on = state.chosen.contains(key)
@@ -74,8 +78,12 @@ public struct LayoutRenderer: Sendable {
                     + style.background(ui.buttonCustomization(for: type).backgroundColor)
                 lines.append(
                     highlight(marker + (plain ? "Button: \(label)" : colours + "< \(label) >" + style.reset), focused))
-            case .trustChoice(let question):
-                let answer = state.trust.map { $0 ? strings[.yes] : strings[.no] } ?? "—"
+                // A terminal cannot open the bank's app: once handed on, the link is shown to open on the phone.
+                if type == .openOOBApp, state.openedApp, let link = layout.screen.oobAppURL {
+                    lines.append("    " + (plain ? "Link: " : "") + link)
+                }
+            case .consent(let kind, let question):
+                let answer = state.consent(kind).map { $0 ? strings[.yes] : strings[.no] } ?? "—"
                 lines.append(
                     highlight(
                         marker + (plain ? "Choice: \(question) \(answer) (y or n)" : "\(question) [\(answer)] (y/n)"),
@@ -88,7 +96,7 @@ public struct LayoutRenderer: Sendable {
                             + (plain
                                 ? "Section: \(label), \(open ? "open" : "closed")" : "\(open ? "▾" : "▸") \(label)"),
                         focused))
-                if open { lines += wrap(text).map { "    " + $0 } }
+                if open { lines += wrap(text.runs, colour: "").map { "    " + $0 } }
             case .htmlText(let text):
                 let current = state.form?.text ?? text
                 lines += wrap(current)
@@ -107,6 +115,7 @@ public struct LayoutRenderer: Sendable {
             plain
             ? "Keys: Tab next, Shift-Tab back, Space toggle, Enter activate, Escape cancel."
             : "Tab/↑↓ move · Space toggle · Enter submit · Esc cancel"
+                + (layout.elements.contains { if case .consent = $0 { true } else { false } } ? " · y/n answer" : "")
         lines.append("")
         lines.append(
             keys
@@ -154,6 +163,60 @@ public struct LayoutRenderer: Sendable {
 
     private func highlight(_ text: String, _ focused: Bool) -> String {
         focused && !plain && style.depth != .none ? style.reverse + text + style.reset : text
+    }
+
+    /// Wraps styled runs at the width, keeping the ACS's `\n` line breaks; bold words are drawn bold (then the
+    /// line's colour resumes) when the terminal has colour, plain otherwise.
+    func wrap(_ runs: [StyledText.Run], colour: String) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        var visible = 0
+        // The word being read: its pieces (a word may change weight inside, as in "**1234**.") and its length.
+        var word: [(text: String, bold: Bool)] = []
+        var wordLength = 0
+        func flushWord() {
+            guard wordLength > 0 else { return }
+            if visible > 0 && visible + 1 + wordLength > width {
+                lines.append(line)
+                line = ""
+                visible = 0
+            }
+            if visible > 0 {
+                line += " "
+                visible += 1
+            }
+            for piece in word {
+                line += piece.bold && !style.bold.isEmpty ? style.bold + piece.text + style.reset + colour : piece.text
+            }
+            visible += wordLength
+            word = []
+            wordLength = 0
+        }
+        for run in runs {
+            var piece = ""
+            for character in run.text {
+                if character == " " || character == "\n" {
+                    if !piece.isEmpty { word.append((piece, run.isBold)) }
+                    wordLength += piece.count
+                    piece = ""
+                    flushWord()
+                    if character == "\n" {
+                        lines.append(line)
+                        line = ""
+                        visible = 0
+                    }
+                } else {
+                    piece.append(character)
+                }
+            }
+            if !piece.isEmpty {
+                word.append((piece, run.isBold))
+                wordLength += piece.count
+            }
+        }
+        flushWord()
+        lines.append(line)
+        return lines
     }
 
     /// Wraps text at the width, keeping the ACS's `\n` line breaks.

@@ -123,6 +123,7 @@ public enum TerminalKeyDecoder {
             case 32: keys.append(.space)
             case 3: keys.append(.controlC)
             case 18: keys.append(.refresh)
+            case 20: keys.append(.reveal)
             case 8, 127: keys.append(.backspace)
             case 0..<32: break
             default:

@@ -27,33 +27,44 @@ public enum TerminalKey: Sendable, Hashable {
     case backspace
     /// Ctrl-R: show the refresh HTML.
     case refresh
+    /// Ctrl-T: show or mask a masked entry (where the ACS offers the toggle).
+    case reveal
     /// A printable character.
     case character(Character)
 }
 
 extension ChallengeFormState {
     /// The form action a key means on this screen: Tab and the arrows move, Space toggles, Enter activates, Esc and
-    /// Ctrl-C cancel, Ctrl-R refreshes; on the trust question, left/`y` answer yes and right/`n` answer no.
+    /// Ctrl-C cancel, Ctrl-R refreshes, Ctrl-T reveals a masked entry; on a consent question, left/`y` answer yes and
+    /// right/`n` answer no.
     ///
     /// - Parameter key: The key.
     /// - Returns: The action, or `nil` when the key means nothing here.
     public func action(for key: TerminalKey) -> FormAction? {
-        let onTrust: Bool
-        if case .trustChoice = focusedElement { onTrust = true } else { onTrust = false }
+        var consent: ConsentKind?
+        if case .consent(let kind, _) = focusedElement { consent = kind }
+        func answer(_ value: Bool) -> FormAction? {
+            switch consent {
+            case .trust: .setTrust(value)
+            case .deviceBinding: .setDeviceBinding(value)
+            case nil: nil
+            }
+        }
         switch key {
         case .escape, .controlC: return .cancel
         case .tab, .down: return .focusNext
         case .backTab, .up: return .focusPrevious
         case .refresh: return .refresh
-        case .left, .right: return onTrust ? .setTrust(key == .left) : nil
+        case .reveal: return .toggleReveal
+        case .left, .right: return answer(key == .left)
         case .space: return .toggle
         case .enter: return .activate
         case .backspace: return .deleteBackward
         case .character(let character):
-            guard onTrust else { return .type(String(character)) }
+            guard consent != nil else { return .type(String(character)) }
             switch character.lowercased() {
-            case "y": return .setTrust(true)
-            case "n": return .setTrust(false)
+            case "y": return answer(true)
+            case "n": return answer(false)
             default: return nil
             }
         }

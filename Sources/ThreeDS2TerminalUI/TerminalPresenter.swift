@@ -31,6 +31,9 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
     private let inlineImages: Bool
     private let imageLoader: ChallengeImageLoader?
     private let io = Mutex<TerminalIO?>(nil)
+    /// How the open-app button opens the bank's app; `nil` when the terminal cannot.
+    public let oobAppOpener: (any OOBAppOpener)?
+    private let appearance: ImageAppearance
 
     /// Creates a presenter.
     ///
@@ -40,10 +43,15 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
     ///   - strings: The SDK texts in the app's language.
     ///   - environment: The environment (for `TERM`, `COLORTERM`, `NO_COLOR`, `TERM_PROGRAM`).
     ///   - imageLoader: Fetches the issuer and payment-system images; alternative text only when `nil`.
+    ///   - oobAppOpener: Opens the bank's app from an out-of-band screen (2.3.1 `oobAppURL`); `nil` when it cannot.
+    ///   - appearance: The appearance in use, for choosing 2.3.1 issuer and payment-system images.
     public init(
         mode: Mode, customization: UiCustomization, strings: SDKStrings,
-        environment: [String: String] = ProcessInfo.processInfo.environment, imageLoader: ChallengeImageLoader? = nil
+        environment: [String: String] = ProcessInfo.processInfo.environment, imageLoader: ChallengeImageLoader? = nil,
+        oobAppOpener: (any OOBAppOpener)? = nil, appearance: ImageAppearance = .default
     ) {
+        self.oobAppOpener = oobAppOpener
+        self.appearance = appearance
         let dumb = (environment["TERM"] ?? "dumb") == "dumb"
         self.mode = dumb ? .plain : mode
         self.customization = customization
@@ -56,7 +64,8 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
     /// Shows a screen and returns the cardholder's answer.
     public func present(_ screen: ChallengeScreen) async -> ChallengeAnswer {
         let state = ChallengeFormState(
-            screen: screen, customization: customization, strings: strings, htmlReader: LibXML2FormReader())
+            screen: screen, customization: customization, strings: strings, appearance: appearance,
+            htmlReader: LibXML2FormReader())
         switch mode {
         case .fullScreen: return await fullScreen(state)
         case .line, .plain: return await lineMode(state)
@@ -100,7 +109,9 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
             case .resize:
                 draw(state)
             case .key(let key):
-                if let answer = state.handle(key) {
+                var answer = state.handle(key)
+                if answer == nil, state.appToOpen != nil { answer = await openApp(&state) }
+                if let answer {
                     TerminalIO.write("\u{1B}[H\u{1B}[2J\(strings[.processing])\r\n")
                     return answer
                 }
@@ -108,6 +119,12 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
             }
         }
         return ChallengeAnswer(.cancel)
+    }
+
+    /// Opens the bank's app the form state asked for, through the opener (a failure without one).
+    private func openApp(_ state: inout ChallengeFormState) async -> ChallengeAnswer? {
+        guard let oobAppOpener else { return state.apply(.appOpenFailed) }
+        return await state.openApp(using: oobAppOpener)
     }
 
     private func loadImages(_ layout: ChallengeLayout) async -> [String: [UInt8]] {
@@ -136,32 +153,64 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
         let renderer = LayoutRenderer(
             width: TerminalIO.size.columns, style: TerminalStyle(depth: depth), plain: mode == .plain)
         print(renderer.lines(state).joined(separator: "\n"))
-        if let question = screen.whitelistingText {
-            if let line = await prompt("\(question) [\(strings[.yes])/\(strings[.no])]: ") {
-                _ = state.apply(.setTrust(["y", "j", "o", "s", "は"].contains(line.lowercased().prefix(1))))
+        for (kind, question) in [
+            (ConsentKind.trust, screen.whitelistingText), (.deviceBinding, screen.deviceBindingText),
+        ] {
+            guard let question, let line = await prompt("\(question) [\(strings[.yes])/\(strings[.no])]: ") else {
+                continue
             }
+            let yes = ["y", "j", "o", "s", "は"].contains(line.lowercased().prefix(1))
+            _ = state.apply(kind == .trust ? .setTrust(yes) : .setDeviceBinding(yes))
         }
         let cancelWord = "'\(strings[.cancel].lowercased())'"
+        let additional = screen.additionalCodeLabel.map { ", 'additional' (\($0))" } ?? ""
         while true {
             let question: String
             switch screen.uiType {
             case .text:
                 let resend = screen.resendLabel.map { ", 'resend' (\($0))" } ?? ""
-                question = "\(screen.infoLabel ?? strings[.codeField])\(resend), or \(cancelWord): "
+                if state.entries.count > 1 {
+                    // Two entry boxes: the second is asked for first, then the first box's question submits.
+                    let label = state.entryBox(1).label
+                    if let line = await prompt("\(label): ", masked: state.isMasked(box: 1)) {
+                        _ = state.apply(.setEntry(line, box: 1))
+                        if let note = state.note { print("(!) \(note)") }
+                    }
+                }
+                question = "\(state.entryBox(0).label)\(resend)\(additional), or \(cancelWord): "
             case .singleSelect, .multiSelect:
                 for (number, option) in screen.options.enumerated() { print("  \(number + 1). \(option.label)") }
                 question = "Number\(screen.uiType == .multiSelect ? "s (comma-separated)" : ""), or \(cancelWord): "
             case .outOfBand, .information:
-                if let url = screen.oobAppURL { print("\(screen.oobAppLabel ?? strings[.openApp]): \(url)") }
-                let label = screen.oobContinueLabel ?? screen.infoContinueLabel ?? strings[.continueButton]
-                question = "Enter: \(label), or \(cancelWord): "
+                let open = screen.oobAppURL.map { "'open' (\(screen.oobAppLabel ?? strings[.openApp]): \($0)), " } ?? ""
+                let label = screen.oobContinueLabel ?? screen.infoContinueLabel
+                let enter =
+                    label != nil || screen.oobAppURL == nil ? "Enter: \(label ?? strings[.continueButton]), " : ""
+                question =
+                    "\(open)\(enter)\(additional.dropFirst(2))\(additional.isEmpty ? "" : ", ")or \(cancelWord): "
             case .html, .htmlOutOfBand:
-                question = "field=value&… then the button (e.g. 'otp=123456 Verify'), or \(cancelWord): "
+                let open = screen.oobAppURL != nil ? "'open' (\(strings[.openApp])), " : ""
+                question = "field=value&… then the button (e.g. 'otp=123456 Verify'), \(open)or \(cancelWord): "
             }
-            guard let line = await prompt(question, masked: screen.uiType == .text), !isCancel(line) else {
+            let masked = screen.uiType == .text && state.isMasked(box: 0)
+            guard let line = await prompt(question, masked: masked), !isCancel(line) else {
                 return ChallengeAnswer(.cancel)
             }
-            if let answer = lineAnswer(line, state: &state) { return answer }
+            var answer: ChallengeAnswer?
+            switch line.trimmingCharacters(in: .whitespaces).lowercased() {
+            case "additional" where screen.additionalCodeLabel != nil:
+                answer = state.apply(.additionalCode)
+            case "open" where screen.oobAppURL != nil:
+                _ = state.apply(.openApp)
+                answer = await openApp(&state)
+                if answer == nil, let note = state.note {
+                    print("(!) \(note)")
+                    continue
+                }
+            default:
+                answer = lineAnswer(line, state: &state)
+            }
+            if let answer { return answer }
             print("(!) \(state.note ?? strings[.genericError])")
         }
     }

@@ -2,6 +2,7 @@
 public enum Scenario: String, Sendable, Hashable, CaseIterable {
     case frictionlessY, frictionlessN, frictionlessA, frictionlessU, frictionlessR
     case text, singleSelect, multiSelect, outOfBand, html, information
+    case twoEntryBoxes, additionalCode, consents, htmlOutOfBand
     case faultBadTag, faultWrongCounter, faultWrongTransactionID, faultMissingField, faultCriticalExtension, faultErro,
         faultSlow
 
@@ -19,6 +20,10 @@ public enum Scenario: String, Sendable, Hashable, CaseIterable {
         case .outOfBand: "4000000000002034"
         case .html: "4000000000002042"
         case .information: "4000000000002059"
+        case .twoEntryBoxes: "4000000000002067"
+        case .additionalCode: "4000000000002075"
+        case .consents: "4000000000002083"
+        case .htmlOutOfBand: "4000000000002091"
         case .faultBadTag: "4000000000009001"
         case .faultWrongCounter: "4000000000009019"
         case .faultWrongTransactionID: "4000000000009027"
@@ -56,13 +61,23 @@ public enum Scenario: String, Sendable, Hashable, CaseIterable {
             "text code: 123456 → Y; a wrong code shows the screen again with the warning (3 wrong → N); resend shows a new screen; cancel → N"
         case .singleSelect: "single select: any one option → Y"
         case .multiSelect: "multi select: exactly q1 and q3 → Y, anything else → N"
-        case .outOfBand: "out of band: continue → Y (2.3.1 adds an app URL)"
-        case .html: "HTML form: otp 123456 with the Verify button → Y; Cancel button → N"
+        case .outOfBand:
+            "out of band: continue → Y; in 2.3.1, when the CReq says oobAppURLInd 01, an app link too: back from the app → Y (oobContinue 02), a failed open is reported (oobAppStatus 01) and continue → Y"
+        case .html:
+            "HTML form: otp 123456 with the Verify button → Y; Cancel button → N; the \"Send a new code\" link resends"
         case .information: "2.3.1 information screen: continue → text code screen (older versions: text code screen)"
+        case .twoEntryBoxes:
+            "2.3.1 two entry boxes: code 123456 (masked, reveal toggle, SMS autofill, 6 digits) and year of birth 1990 → Y (older versions: text code)"
+        case .additionalCode:
+            "2.3.1 additional-code button on the text screen: pressing it → out-of-band screen, continue → Y; the code also works (older versions: text code)"
+        case .consents:
+            "2.3.1 trust list and device binding asked above the buttons (togglePositionInd 01), then the code (2.2.0: whitelisting only)"
+        case .htmlOutOfBand:
+            "2.3.1 HTML out of band (UI 06): the page's \"I have approved\" button → Y (oobContinue 01 with the form data); with an app link, back from the app → Y (oobContinue 02 alone) (older versions: HTML form)"
         case .faultBadTag: "fault: the first CRes has a flipped tag bit (SDK sends Erro 302)"
         case .faultWrongCounter: "fault: the first CRes has acsCounterAtoS 007 (SDK sends Erro 302)"
         case .faultWrongTransactionID: "fault: the first CRes has another sdkTransID (SDK sends Erro 301)"
-        case .faultMissingField: "fault: the first CRes lacks challengeInfoLabel (SDK sends Erro 201)"
+        case .faultMissingField: "fault: the first CRes lacks challengeInfoHeader (SDK sends Erro 201)"
         case .faultCriticalExtension: "fault: the first CRes has an unknown critical extension (SDK sends Erro 202)"
         case .faultErro: "fault: the ACS answers the first CReq with an Erro 305 (SDK sends nothing back)"
         case .faultSlow: "fault: the ACS answers the first CReq after the slow delay (SDK sends Erro 402, timed out)"

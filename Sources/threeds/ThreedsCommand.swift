@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import ThreeDS2JOSE
+import ThreeDS2Messages
 import ThreeDS2NIOTransport
 import ThreeDS2SDK
 import ThreeDS2TerminalUI
@@ -44,15 +45,17 @@ enum UIChoice: String, ExpressibleByArgument, CaseIterable {
 /// The terminal presenter for the options given: full screen on a terminal, line mode otherwise, plain when asked
 /// (or when TERM is dumb).
 func terminalPresenter(
-    plain: Bool, line: Bool, locale: String?, appearance: UiCustomizationType, images: HTTPClientTransport
+    plain: Bool, line: Bool, locale: String?, appearance: AppearanceChoice, images: HTTPClientTransport,
+    oobAppOpener: (any OOBAppOpener)? = HandOverOOBAppOpener()
 )
     -> TerminalPresenter
 {
     let mode: TerminalPresenter.Mode = plain ? .plain : (line || isatty(STDIN_FILENO) == 0 ? .line : .fullScreen)
     return TerminalPresenter(
-        mode: mode, customization: demoCustomizations[appearance] ?? demoCustomization,
+        mode: mode, customization: demoCustomizations[appearance.type] ?? demoCustomization,
         strings: SDKStrings(locale: Locale(identifier: locale ?? "en_US")),
-        imageLoader: ChallengeImageLoader(transport: images))
+        imageLoader: ChallengeImageLoader(transport: images), oobAppOpener: oobAppOpener,
+        appearance: appearance.imageAppearance)
 }
 
 /// The appearance option: `default`, `dark` or `monochrome`.
@@ -60,6 +63,14 @@ enum AppearanceChoice: String, ExpressibleByArgument, CaseIterable {
     case `default`, dark, monochrome
 
     var type: UiCustomizationType {
+        switch self {
+        case .default: .default
+        case .dark: .dark
+        case .monochrome: .monochrome
+        }
+    }
+
+    var imageAppearance: ImageAppearance {
         switch self {
         case .default: .default
         case .dark: .dark
@@ -148,7 +159,22 @@ struct Pay: AsyncParsableCommand {
     @Option(help: "auto (scripted from --answers) or terminal (interactive).") var ui: UIChoice = .terminal
     @Option(help: "JSON answers file for --ui auto.") var answers: String?
     @Option(help: "The challenge timeout in minutes (5 to 60).") var timeout: Int = 5
-    @Option(name: .customLong("requestor-app-url")) var requestorAppURL: String?
+    @Option(
+        name: .customLong("requestor-app-url"),
+        help: "The app's URL for the bank's app to return to (2.3.1: an https universal or app link, at most 2048).")
+    var requestorAppURL: String?
+    @Option(
+        name: .customLong("oob-app-command"),
+        help: ArgumentHelp(
+            "A command that opens the bank's app link (2.3.1 oobAppURL), given as $1.",
+            discussion:
+                "Exit status 0 means the cardholder came back (the SDK continues on its own, oobContinue 02); anything else, or running past 5 minutes, means opening failed (oobAppStatus 01). Without it the link is shown to open by hand."
+        ))
+    var oobAppCommand: String?
+    @Flag(
+        name: .customLong("no-oob-app"),
+        help: "Say the app does not open the bank's app (2.3.1 CReqs send oobAppURLInd 03).")
+    var noOOBApp = false
     @Flag(
         name: .customLong("allow-http"),
         help: "Allow plain http to the 3DS Server and ACS on loopback (testing only); never to any other host.")
@@ -165,6 +191,9 @@ struct Pay: AsyncParsableCommand {
         try PlainHTTPPolicy.check(server, option: "--server", allowHTTP: allowHTTP)
         guard !dsRoot.isEmpty else { throw ValidationError("at least one --ds-root is required") }
         if ui == .auto, answers == nil { throw ValidationError("--ui auto needs --answers FILE") }
+        if noOOBApp, oobAppCommand != nil {
+            throw ValidationError("--no-oob-app and --oob-app-command exclude each other")
+        }
         guard (card == nil) != (cardFile == nil) else {
             throw ValidationError("give the card number with exactly one of --card-file or --card")
         }
@@ -214,14 +243,19 @@ struct Pay: AsyncParsableCommand {
                 rootCertificates: try dsRoot.map(readFile).joined(separator: "\n")))
         let tlsRoots = try tlsRoot.map(readFile)
         config.allowsPlainHTTPLoopback = allowHTTP
+        config.opensOOBApps = !noOOBApp
         guard let serverURL = URL(string: server) else { throw ValidationError("--server must be a URL") }
         let transport = try HTTPClientTransport(additionalTrustRootsPEM: tlsRoots)
         let presenter: any ChallengePresenter
         if ui == .auto, let answers {
             presenter = ScriptedPresenter(answers: try ScriptedAnswer.list(json: Array(try readFile(answers).utf8)))
         } else {
+            let opener: any OOBAppOpener =
+                oobAppCommand.map { CommandOOBAppOpener(command: $0, timeLimit: .seconds(300)) }
+                ?? HandOverOOBAppOpener()
             presenter = terminalPresenter(
-                plain: plain, line: line, locale: locale, appearance: appearance.type, images: transport)
+                plain: plain, line: line, locale: locale, appearance: appearance, images: transport,
+                oobAppOpener: opener)
         }
         let flow = PayFlow(
             configuration: config, serverURL: serverURL, directoryServerID: dsID, messageVersion: messageVersion,
@@ -304,7 +338,9 @@ struct Demo: AsyncParsableCommand {
             for scenario in scenarios {
                 if all { print("\n\(scenario.cardNumber)  \(scenario.summary)") }
                 let code = try await pay(
-                    lab: lab, card: scenario.cardNumber, answers: Self.happyPath(scenario), scenario: scenario)
+                    lab: lab, card: scenario.cardNumber,
+                    answers: Self.happyPath(scenario, messageVersion: messageVersion),
+                    scenario: scenario)
                 if !all { exit = code }
             }
         } catch {
@@ -326,12 +362,12 @@ struct Demo: AsyncParsableCommand {
                 dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("threeds-demo").path),
             serverURL: lab.baseURL, directoryServerID: TestLab.rsaDirectoryServerID, messageVersion: version,
             purchase: Purchase(cardNumber: card, amount: "1999", currency: "978"),
-            requestorAppURL: "threedsdemo://return",
+            requestorAppURL: "https://shop.testlab.example/return",
             timeout: .seconds(300),
             presenter: auto
                 ? ScriptedPresenter(answers: answers)
                 : terminalPresenter(
-                    plain: plain, line: line, locale: locale, appearance: appearance.type, images: transport),
+                    plain: plain, line: line, locale: locale, appearance: appearance, images: transport),
             transport: transport,
             verbose: verbose)
         let result = try await flow.run { if !json && !all { print($0) } }
@@ -341,15 +377,24 @@ struct Demo: AsyncParsableCommand {
     }
 
     /// The scripted answers that walk each scenario's happy path.
-    static func happyPath(_ scenario: Scenario) -> [ScriptedAnswer] {
-        switch scenario {
-        case .singleSelect: [.select(["mobile"])]
-        case .multiSelect: [.select(["q1", "q3"])]
-        case .outOfBand: [.continue()]
-        case .html: [.html(fields: ["otp": "123456"], button: "Verify")]
-        case .information: [.continue(), .text("123456")]
-        default: [.text("123456", whitelist: false)]
-        }
+    static func happyPath(_ scenario: Scenario, messageVersion: String?) -> [ScriptedAnswer] {
+        // Older versions show these 2.3.1 scenarios as their plain text-code or HTML screens.
+        let v231 = (messageVersion.flatMap { MessageVersion($0) } ?? .v2_3_1) == .v2_3_1
+        let answers: [ScriptedAnswer] =
+            switch scenario {
+            case .singleSelect: [.select(["mobile"])]
+            case .multiSelect: [.select(["q1", "q3"])]
+            case .outOfBand: [.continue()]
+            case .html: [.html(fields: ["otp": "123456"], button: "Verify")]
+            case .information where v231: [.continue(), .text("123456")]
+            case .twoEntryBoxes where v231: [.text("123456", second: "1990")]
+            case .additionalCode where v231: [.additional(), .continue()]
+            case .consents: [.text("123456", whitelist: true, deviceBinding: true)]
+            case .htmlOutOfBand where v231: [.openApp()]
+            case .htmlOutOfBand: [.html(fields: ["otp": "123456"], button: "Verify")]
+            default: [.text("123456", whitelist: false)]
+            }
+        return answers
     }
 }
 

@@ -114,7 +114,7 @@ struct EndToEndTests {
             })
         #expect(
             record.requests.allSatisfy {
-                ($0["threeDSRequestorAppURL"] == .string("shop://checkout?order=42")) == modern
+                ($0["threeDSRequestorAppURL"] == .string("https://shop.example/checkout?order=42")) == modern
             })
         switch version {
         case "2.2.0": #expect(record.requests[1]["whitelistingDataEntry"] == .string("Y"))
@@ -245,7 +245,7 @@ struct EndToEndTests {
         "protocol faults: the SDK sends the right Erro and reports protocolError",
         arguments: [
             (Scenario.faultBadTag, "302", "Data Decryption Failure"), (.faultWrongCounter, "302", "acsCounterAtoS"),
-            (.faultWrongTransactionID, "301", "sdkTransID"), (.faultMissingField, "201", "challengeInfoLabel"),
+            (.faultWrongTransactionID, "301", "sdkTransID"), (.faultMissingField, "201", "challengeInfoHeader"),
             (.faultCriticalExtension, "202", "A999999999-001"),
         ])
     func faults(scenario: Scenario, code: String, detail: String) async throws {

@@ -40,7 +40,7 @@ struct Run {
 func run(
     _ scenario: Scenario, version: String = "2.2.0", answers: [ScriptedAnswer] = [],
     directoryServerID: String = TestLab.rsaDirectoryServerID,
-    options: TestLabOptions = TestLabOptions(), requestorAppURL: String? = "shop://checkout?order=42",
+    options: TestLabOptions = TestLabOptions(), requestorAppURL: String? = "https://shop.example/checkout?order=42",
     logger: Logger = Logger(label: "threeds2.sdk")
 ) async throws -> Run {
     let lab = try await LabPool.shared.lab(options)

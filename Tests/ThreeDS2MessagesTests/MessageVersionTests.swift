@@ -36,8 +36,28 @@ struct MessageVersionTests {
         #expect(MessageVersion.v2_3_1.trustQuestion == .trustList)
         #expect(
             TrustQuestion.whitelisting.entryValue(true) == "Y" && TrustQuestion.whitelisting.entryValue(false) == "N")
-        #expect(MessageVersion.v2_2_0.oobContinueValue == .bool(true))
-        #expect(MessageVersion.v2_3_1.oobContinueValue == .string("01"))
+        #expect(TrustQuestion.trustList.entryValue(true) == "Y" && TrustQuestion.trustList.entryValue(false) == "N")
+        #expect(
+            MessageVersion.v2_2_0.oobContinueValue(automatic: false) == .bool(true)
+                && MessageVersion.v2_2_0.oobContinueValue(automatic: true) == .bool(true))
+        #expect(MessageVersion.v2_3_1.oobContinueValue(automatic: false) == .string("01"))
+        #expect(MessageVersion.v2_3_1.oobContinueValue(automatic: true) == .string("02"))
+        for version in [MessageVersion.v2_1_0, .v2_2_0] {
+            #expect(
+                !version.carriesOOBAppURLIndicator && !version.hasEntryBoxes && !version.hasAdditionalCode
+                    && !version.hasDeviceBinding && !version.hasBoldMarkup && !version.hasAppearanceImages
+                    && !version.reportsReservedValues && !version.limitsResendToText)
+            #expect(version.maxMessageExtensions == 10)
+        }
+        let v231 = MessageVersion.v2_3_1
+        #expect(
+            v231.carriesOOBAppURLIndicator && v231.hasEntryBoxes && v231.hasAdditionalCode && v231.hasDeviceBinding
+                && v231.hasBoldMarkup && v231.hasAppearanceImages && v231.reportsReservedValues
+                && v231.limitsResendToText && v231.requiresHTTPSRequestorAppURL)
+        #expect(v231.maxMessageExtensions == 15 && v231.maxRequestorAppURLLength == 2048)
+        #expect(
+            MessageVersion.v2_2_0.maxRequestorAppURLLength == 256 && MessageVersion.v2_1_0.maxRequestorAppURLLength == 0
+        )
         #expect(MessageVersion.v2_2_0.uiTypes == [.text, .singleSelect, .multiSelect, .outOfBand, .html])
         #expect(MessageVersion.v2_3_1.uiTypes == UIType.allCases)
         #expect(!MessageVersion.v2_2_0.hasInformationContinue && MessageVersion.v2_3_1.hasInformationContinue)

@@ -109,7 +109,7 @@ struct ChallengeFormStateTests {
     @Test("continue means oobContinue on UI 04 and informationContinue on UI 07, nothing elsewhere")
     func continueMapping() throws {
         var oob = ChallengeFormState(screen: try screen("04", ["oobContinueLabel": .string("Done")]))
-        #expect(oob.apply(.continueChallenge) == ChallengeAnswer(.oobContinue))
+        #expect(oob.apply(.continueChallenge) == ChallengeAnswer(.oobContinue()))
         var info = ChallengeFormState(
             screen: try screen("07", ["infoContinueLabel": .string("OK")], version: .v2_3_1))
         #expect(info.apply(.continueChallenge) == ChallengeAnswer(.informationContinue))

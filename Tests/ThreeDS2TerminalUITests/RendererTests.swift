@@ -25,7 +25,8 @@ func screen(_ fields: [String: JSONValue], version: String = "2.2.0") throws -> 
         case .screen(let screen) = try ChallengeResponseValidator.validate(
             object,
             expecting: ChallengeResponseExpectation(
-                identifiers: ids, messageVersion: try #require(MessageVersion(version)), acsCounter: 0))
+                identifiers: ids, messageVersion: try #require(MessageVersion(version)), acsCounter: 0,
+                opensOOBApps: true))
     else {
         throw ProtocolViolation(.messageReceivedInvalid, detail: "not a screen")
     }
@@ -88,7 +89,7 @@ struct SnapshotTests {
     }
 
     @Test("out of band, with the app link in 2.3.1 and the add-info after returning")
-    func outOfBand() throws {
+    func outOfBand() async throws {
         var oob = state(
             try screen(
                 [
@@ -100,9 +101,22 @@ struct SnapshotTests {
                 ], version: "2.3.1"))
         #expect(render(oob).contains("Open your app.\n› < Open bank >\n  < Done >"))
         #expect(oob.handle(.enter) == nil)
-        #expect(render(oob).contains("Welcome back.") && !render(oob).contains("Open your app."))
+        #expect(oob.appToOpen == "https://bank.example/app")
+        // The link handed on (the cardholder opens it): the screen stays with a note.
+        #expect(await oob.openApp(using: FixedOpener(result: .opened)) == nil)
+        #expect(oob.appToOpen == nil && oob.note?.contains("bank") == true)
         _ = oob.handle(.tab)
-        #expect(oob.handle(.enter) == ChallengeAnswer(.oobContinue))
+        #expect(oob.handle(.enter) == ChallengeAnswer(.oobContinue()))
+        // Without opening the app, coming back shows the add-info and continues only on the button.
+        var plain = state(
+            try screen(
+                [
+                    "acsUiType": .string("04"), "challengeInfoHeader": .string("Approve"),
+                    "challengeInfoText": .string("Open your app."), "oobContinueLabel": .string("Done"),
+                    "challengeAddInfo": .string("Welcome back."),
+                ], version: "2.3.1"))
+        #expect(plain.apply(.returnedFromApp) == nil)
+        #expect(render(plain).contains("Welcome back.") && !render(plain).contains("Open your app."))
     }
 
     @Test("HTML as readable text with its controls; no script text")
@@ -362,4 +376,10 @@ struct BrandingTests {
         let inline = LayoutRenderer(width: 60, style: TerminalStyle(depth: .truecolor), inlineImages: true).lines(state)
         #expect(inline.contains { $0.contains("\u{1B}]1337;File=inline=1") && $0.contains("AQID") })
     }
+}
+
+/// An opener that reports a fixed result.
+struct FixedOpener: OOBAppOpener {
+    let result: OOBAppOpenResult
+    func open(_ url: URL) async -> OOBAppOpenResult { result }
 }

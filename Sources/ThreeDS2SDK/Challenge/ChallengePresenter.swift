@@ -11,9 +11,15 @@ public protocol ChallengePresenter: Sendable {
 
     /// Called once when the challenge ends, whatever the outcome, so the presenter can close its UI.
     func dismiss(outcome: ChallengeOutcome) async
+
+    /// How the presenter opens the bank's app, or `nil` when it cannot (then 2.3.1 CReqs say `oobAppURLInd` `02`).
+    var oobAppOpener: (any OOBAppOpener)? { get }
 }
 
 extension ChallengePresenter {
+    /// No opener by default.
+    public var oobAppOpener: (any OOBAppOpener)? { nil }
+
     /// Does nothing by default.
     public func dismiss(outcome: ChallengeOutcome) async {}
 }

@@ -13,6 +13,8 @@ struct ChallengeSetup: Sendable {
     let sdkTransactionID: String
     let messageVersion: MessageVersion
     let allowsPlainHTTPLoopback: Bool
+    /// What every 2.3.1 CReq says about opening the bank's app.
+    var oobAppURLIndicator: OOBAppURLIndicator = .notSupportedByDevice
 
     /// What the dialogue starts from.
     struct Prepared: Sendable {
@@ -63,7 +65,7 @@ struct ChallengeSetup: Sendable {
         }
         let builder = ChallengeRequestBuilder(
             identifiers: identifiers, messageVersion: messageVersion,
-            requestorAppURL: parameters.threeDSRequestorAppURL)
+            requestorAppURL: parameters.threeDSRequestorAppURL, oobAppURLIndicator: oobAppURLIndicator)
         return Prepared(acsURL: acsURL, machine: ChallengeStateMachine(builder: builder, channel: channel))
     }
 

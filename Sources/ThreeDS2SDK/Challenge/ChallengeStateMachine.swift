@@ -69,7 +69,8 @@ struct ChallengeStateMachine: Sendable {
     private(set) var phase: Phase = .notStarted
     private(set) var sdkCounter = 0
     private(set) var acsCounter = 0
-    private var askedWhitelisting = false
+    /// The screen on show (or last shown): the next CReq answers it.
+    private var screen: ChallengeScreen?
     let builder: ChallengeRequestBuilder
     private let channel: SecureChannel
 
@@ -180,7 +181,8 @@ struct ChallengeStateMachine: Sendable {
             return finish(.protocolError(ErrorMessage(received: object)))
         }
         let expectation = ChallengeResponseExpectation(
-            identifiers: identifiers, messageVersion: builder.messageVersion, acsCounter: acsCounter)
+            identifiers: identifiers, messageVersion: builder.messageVersion, acsCounter: acsCounter,
+            opensOOBApps: builder.oobAppURLIndicator == .supported)
         let response: ChallengeResponse
         do {
             response = try ChallengeResponseValidator.validate(object, expecting: expectation)
@@ -197,7 +199,7 @@ struct ChallengeStateMachine: Sendable {
                     .runtimeError(
                         ChallengeFailure(.counter, "acsCounterAtoS would wrap past 255; the challenge cannot go on")))
             }
-            askedWhitelisting = screen.whitelistingText != nil
+            self.screen = screen
             phase = .presenting
             return [.present(screen)]
         }
@@ -211,7 +213,7 @@ struct ChallengeStateMachine: Sendable {
         }
         let request: JSONObject
         do {
-            request = try builder.request(counter: sdkCounter, answer: answer, askedWhitelisting: askedWhitelisting)
+            request = try builder.request(counter: sdkCounter, answer: answer, answering: answer == nil ? nil : screen)
         } catch {
             return finish(.runtimeError(ChallengeFailure(.invalidEntry, error.explanation)))
         }

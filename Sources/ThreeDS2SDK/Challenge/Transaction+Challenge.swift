@@ -102,8 +102,8 @@ extension Transaction {
         guard !parameters.acsSignedContent.isEmpty else {
             throw .invalidInput("challenge parameter acsSignedContent is empty")
         }
-        if let url = parameters.threeDSRequestorAppURL, url.count > 256 || URL(string: url)?.scheme == nil {
-            throw .invalidInput("challenge parameter threeDSRequestorAppURL must be a URL of at most 256 characters")
+        if let url = parameters.threeDSRequestorAppURL {
+            try Self.checkRequestorAppURL(url, version: messageVersion)
         }
         let refusal: String? = state.withLock { state in
             if state.ephemeralKey == nil { return "transaction \(sdkTransactionID) is closed" }
@@ -116,6 +116,29 @@ extension Transaction {
         if let refusal { throw .runtime(refusal) }
     }
 
+    /// `threeDSRequestorAppURL` as the version defines it: at most 256 characters with a scheme in 2.2.0; in 2.3.1 an
+    /// https universal or app link of at most 2,048 characters (Table A.1, FAQ Q43). 2.1.0 never sends it, so any
+    /// value is accepted and left out. The URL is passed on unchanged (FAQ Q24: the ACS must not expect anything
+    /// appended).
+    static func checkRequestorAppURL(_ url: String, version: MessageVersion) throws(ThreeDS2Error) {
+        guard version.carriesRequestorAppURL else { return }
+        let limit = version.maxRequestorAppURLLength
+        let parsed = URL(string: url)
+        if version.requiresHTTPSRequestorAppURL {
+            guard url.count <= limit, parsed?.scheme?.lowercased() == "https", let host = parsed?.host, !host.isEmpty
+            else {
+                throw .invalidInput(
+                    "challenge parameter threeDSRequestorAppURL must be an https universal or app link of at most "
+                        + "\(limit) characters in message version \(version)")
+            }
+        } else {
+            guard url.count <= limit, parsed?.scheme != nil else {
+                throw .invalidInput(
+                    "challenge parameter threeDSRequestorAppURL must be a URL of at most \(limit) characters")
+            }
+        }
+    }
+
     private func runChallenge<C: Clock>(
         _ parameters: ChallengeParameters, presenter: any ChallengePresenter, timeout: Duration,
         transport: any ChallengeTransport, clock: C
@@ -123,7 +146,7 @@ extension Transaction {
         let logger = context.logger
         let outcome: ChallengeOutcome
         do {
-            var session = try await prepareSession(parameters)
+            var session = try await prepareSession(parameters, presenter: presenter)
             logger.info(
                 "challenge started",
                 metadata: ["sdkTransID": "\(sdkTransactionID)", "acsTransID": "\(parameters.acsTransactionID)"])
@@ -140,16 +163,21 @@ extension Transaction {
         return outcome
     }
 
-    private func prepareSession(_ parameters: ChallengeParameters) async throws(ChallengeFailure) -> ChallengeSession {
+    private func prepareSession(_ parameters: ChallengeParameters, presenter: any ChallengePresenter)
+        async throws(ChallengeFailure) -> ChallengeSession
+    {
         context.recheck(stage: .challengeStart)
         guard let privateKey = state.withLock({ $0.ephemeralKey }) else {
             throw ChallengeFailure(.closed, "transaction \(sdkTransactionID) is closed")
         }
-        let setup = ChallengeSetup(
+        var setup = ChallengeSetup(
             directoryServerRoots: directoryServer.roots,
             sdkReferenceNumber: context.configuration.sdkReferenceNumber,
             sdkTransactionID: sdkTransactionID, messageVersion: messageVersion,
             allowsPlainHTTPLoopback: context.configuration.allowsPlainHTTPLoopback)
+        setup.oobAppURLIndicator =
+            !context.configuration.opensOOBApps
+            ? .notSupportedByRequestor : presenter.oobAppOpener == nil ? .notSupportedByDevice : .supported
         let prepared = try await setup.prepare(parameters, ephemeralKey: privateKey)
         return ChallengeSession(acsURL: prepared.acsURL, machine: prepared.machine, emit: context.emit)
     }

@@ -104,6 +104,8 @@ extension ConfigParameters {
         case minimumOSVersion
         /// The SHA-256 (hex) the app expects of its own executable; a mismatch raises SW02.
         case expectedExecutableSHA256
+        /// `false` when the app does not let the SDK open the bank's app (2.3.1 CReqs then say `oobAppURLInd` `03`).
+        case opensOOBApps
     }
 
     /// Reads one of the SDK's parameters.
@@ -148,6 +150,14 @@ extension ConfigParameters {
     public var allowsPlainHTTPLoopback: Bool {
         get { self[.allowPlainHTTPLoopback] == "true" }
         set { self[.allowPlainHTTPLoopback] = newValue ? "true" : nil }
+    }
+
+    /// Whether the app lets the SDK open the bank's out-of-band app from a challenge (2.3.1 `oobAppURL`); `true`
+    /// unless set to `false`. The SDK says it can (`oobAppURLInd` `01`) only when this is `true` and the presenter has
+    /// an ``OOBAppOpener``.
+    public var opensOOBApps: Bool {
+        get { self[.opensOOBApps] != "false" }
+        set { self[.opensOOBApps] = newValue ? nil : "false" }
     }
 
     /// The per-install data directory, overriding the per-user default.

@@ -144,6 +144,7 @@ struct ResolvedConfiguration: Sendable {
     let directoryServers: [String: ResolvedDirectoryServer]
     let restrictedParameters: Set<String>
     let allowsPlainHTTPLoopback: Bool
+    let opensOOBApps: Bool
     let dataDirectory: String?
     let minimumOSVersion: String?
     let expectedExecutableSHA256: String?
@@ -169,6 +170,7 @@ struct ResolvedConfiguration: Sendable {
             throw .invalidInput("sdk.allowPlainHTTPLoopback must be true or false, found \"\(flag)\"")
         }
         allowsPlainHTTPLoopback = parameters.allowsPlainHTTPLoopback
+        opensOOBApps = parameters.opensOOBApps
         dataDirectory = parameters.dataDirectory
         minimumOSVersion = parameters[.minimumOSVersion]
         if let hash = parameters[.expectedExecutableSHA256],

@@ -200,6 +200,8 @@ public enum ButtonType: String, Sendable, Hashable, CaseIterable {
     case resend = "RESEND"
     /// Open the out-of-band authentication app.
     case openOOBApp = "OPEN_OOB_APP"
+    /// The additional-code button (`challengeAddLabel`, 2.3.1).
+    case additional = "ADDITIONAL"
 }
 
 /// One button type's look.
@@ -271,8 +273,8 @@ public struct UiCustomization: Sendable, Hashable {
         buttons[type] = customization
     }
 
-    /// Sets the look of a button type named as a string (`SUBMIT`, `CONTINUE`, `NEXT`, `CANCEL`, `RESEND`,
-    /// `OPEN_OOB_APP`; `VERIFY` is accepted for `SUBMIT`).
+    /// Sets the look of a button type named as a string (`SUBMIT`, `CONTINUE`, `CANCEL`, `RESEND`, `OPEN_OOB_APP`,
+    /// `ADDITIONAL`; `VERIFY` is accepted for `SUBMIT`, `ADD_CH` for `ADDITIONAL`, `OOB_OPEN_APP` for `OPEN_OOB_APP`).
     ///
     /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` for an unknown name.
     public mutating func setButtonCustomization(_ customization: ButtonCustomization, for name: String)
@@ -296,6 +298,8 @@ public struct UiCustomization: Sendable, Hashable {
     private static func buttonType(_ name: String) throws(ThreeDS2Error) -> ButtonType {
         let upper = name.uppercased()
         if upper == "VERIFY" { return .submit }
+        if upper == "ADD_CH" { return .additional }
+        if upper == "OOB_OPEN_APP" { return .openOOBApp }
         guard let type = ButtonType(rawValue: upper) else {
             let known = ButtonType.allCases.map(\.rawValue).joined(separator: ", ")
             throw .invalidInput("button type \"\(name)\" is unknown; known: \(known)")

@@ -1,3 +1,4 @@
+import Foundation
 public import ThreeDS2Messages
 
 /// What a cardholder can do on a challenge screen. Presenters map their input to these (a key, a tap, a line, a
@@ -13,16 +14,21 @@ public enum FormAction: Sendable, Hashable {
     case type(String)
     /// Deletes the last character of the focused field.
     case deleteBackward
-    /// Replaces the code entry's text (a native text field bound to it); refused with a note when too long.
-    case setEntry(String)
-    /// Toggles the focused control: an option, the trust question, a section, an HTML checkbox or radio.
+    /// Replaces an entry box's text (a native text field bound to it; box 0 or, in 2.3.1, 1); refused with a note
+    /// when too long.
+    case setEntry(String, box: Int = 0)
+    /// Toggles the focused control: an option, a consent question, a section, an HTML checkbox or radio.
     case toggle
+    /// Shows or masks the focused entry box's text again, where the ACS offers the toggle (2.3.1).
+    case toggleReveal
     /// Activates the focused control: presses a button, submits from a field, chooses a single option.
     case activate
     /// Chooses exactly these options (by key) on a select screen.
     case select([String])
     /// Answers the whitelisting / trust-list question.
     case setTrust(Bool)
+    /// Answers the device-binding question (2.3.1).
+    case setDeviceBinding(Bool)
     /// Sets HTML form fields by name (text-like controls take the value; radios, checkboxes and selects pick it).
     case setHTMLFields([String: String])
     /// Submits the screen as its submit button does; on an HTML screen, presses this button or link (value, name or
@@ -30,9 +36,16 @@ public enum FormAction: Sendable, Hashable {
     case submit(button: String? = nil)
     /// Asks for a new code.
     case resend
+    /// Presses the additional-code button (2.3.1).
+    case additionalCode
     /// Continues an out-of-band or information screen.
     case continueChallenge
-    /// The cardholder opened the out-of-band app and came back.
+    /// Presses the open-app button: ``ChallengeFormState/appToOpen`` is set for the presenter's ``OOBAppOpener``.
+    case openApp
+    /// The bank's app could not be opened: the screen stays, and the next CReq says so (`oobAppStatus`).
+    case appOpenFailed
+    /// The cardholder came back from the out-of-band app: after the SDK opened it (2.3.1 `oobAppURL`) the screen
+    /// continues on its own (`oobContinue` `02`); otherwise `challengeAddInfo` is shown.
     case returnedFromApp
     /// Shows `acsHTMLRefresh` in place of the HTML (the app came back to the foreground).
     case refresh
@@ -58,12 +71,23 @@ public struct ChallengeFormState: Sendable {
     public private(set) var layout: ChallengeLayout
     /// The index (in `layout.elements`) of the focused element.
     public private(set) var focus: Int
-    /// The text entry.
-    public private(set) var entry = ""
+    /// The entry boxes' texts (one, or two on a 2.3.1 screen with `challengeEntryBoxTwo`).
+    public private(set) var entries: [String]
+    /// The entry boxes whose masked text the cardholder revealed.
+    public private(set) var revealed: Set<Int> = []
     /// The chosen option keys, in the order chosen.
     public private(set) var chosen: [String] = []
     /// The trust answer, when asked.
     public private(set) var trust: Bool?
+    /// The device-binding answer, when asked (2.3.1).
+    public private(set) var deviceBinding: Bool?
+    /// The bank's app link the presenter should open now (set by ``FormAction/openApp``, cleared by
+    /// ``openApp(using:)``).
+    public private(set) var appToOpen: String?
+    /// Whether the SDK opened the bank's app from this screen.
+    public private(set) var openedApp = false
+    /// Whether opening the bank's app failed on this screen (the next CReq carries `oobAppStatus` `01`).
+    public private(set) var appOpenFailed = false
     /// The open sections, by element index.
     public private(set) var expanded: Set<Int> = []
     /// The HTML form with the values entered so far.
@@ -86,14 +110,18 @@ public struct ChallengeFormState: Sendable {
     ///   - customization: The look for the appearance in use.
     ///   - strings: The SDK texts.
     ///   - density: The screen density, for images.
+    ///   - appearance: The appearance in use, for 2.3.1 images.
     ///   - htmlReader: Reads HTML forms into native controls; `nil` for presenters that show HTML in a web view.
     public init(
         screen: ChallengeScreen, customization: UiCustomization = UiCustomization(),
-        strings: SDKStrings = .english, density: ScreenDensity = .high, htmlReader: (any HTMLFormReader)? = nil
+        strings: SDKStrings = .english, density: ScreenDensity = .high, appearance: ImageAppearance = .default,
+        htmlReader: (any HTMLFormReader)? = nil
     ) {
         self.htmlReader = htmlReader
+        self.entries = Array(repeating: "", count: max(1, screen.entryBoxes.count))
         let layout = ChallengeLayout(
-            screen: screen, customization: customization, strings: strings, density: density, htmlReader: htmlReader)
+            screen: screen, customization: customization, strings: strings, density: density,
+            appearance: appearance, htmlReader: htmlReader)
         self.layout = layout
         self.form = layout.form
         self.focus = layout.elements.firstIndex(where: \.isFocusable) ?? 0
@@ -105,13 +133,40 @@ public struct ChallengeFormState: Sendable {
     /// The focused element.
     public var focusedElement: LayoutElement { layout.elements[focus] }
 
+    /// The first entry box's text.
+    public var entry: String { entries[0] }
+
+    /// Whether an entry box shows its text masked now.
+    ///
+    /// - Parameter box: The box index.
+    /// - Returns: `true` when the ACS asked for masking and the cardholder has not revealed it.
+    public func isMasked(box: Int) -> Bool {
+        entryBox(box).isMasked && !revealed.contains(box)
+    }
+
+    /// The settings of an entry box (the 2.1.0 / 2.2.0 box is masked, 45 long).
+    public func entryBox(_ box: Int) -> EntryBox {
+        for element in layout.elements {
+            if case .textField(let index, let settings) = element, index == box { return settings }
+        }
+        return EntryBox(label: layout.strings[.codeField])
+    }
+
+    /// The answer to a consent question, `nil` while untouched.
+    public func consent(_ kind: ConsentKind) -> Bool? {
+        switch kind {
+        case .trust: trust
+        case .deviceBinding: deviceBinding
+        }
+    }
+
     /// The indices of the focusable elements, in focus order.
     public var focusOrder: [Int] { layout.elements.indices.filter { layout.elements[$0].isFocusable } }
 
     /// Whether the screen's submit button may be pressed now: an empty entry only where `challengeNoEntry` exists.
     public var canSubmit: Bool {
         switch screen.uiType {
-        case .text: !entry.isEmpty || screen.allowsEmptySubmission
+        case .text: entries.contains { !$0.isEmpty } || screen.allowsEmptySubmission
         case .singleSelect, .multiSelect: !chosen.isEmpty || screen.allowsEmptySubmission
         default: true
         }
@@ -128,13 +183,13 @@ public struct ChallengeFormState: Sendable {
         case .images(let issuer, let paymentSystem):
             return [issuer, paymentSystem].compactMap { $0?.alternativeText }.joined(separator: ", ")
         case .heading(let text), .htmlText(let text): return text
-        case .text(let text, let warning): return warning ? "\(strings[.warning]): \(text)" : text
-        case .textField(let label, _, _): return label
+        case .text(let text, let warning): return warning ? "\(strings[.warning]): \(text.plain)" : text.plain
+        case .textField(_, let box): return box.label
         case .option(let key, let label, _):
             return "\(label), \(chosen.contains(key) ? strings[.selected] : strings[.notSelected])"
         case .button(_, let label): return label
-        case .trustChoice(let question):
-            let state = trust.map { $0 ? strings[.yes] : strings[.no] } ?? strings[.notSelected]
+        case .consent(let kind, let question):
+            let state = consent(kind).map { $0 ? strings[.yes] : strings[.no] } ?? strings[.notSelected]
             return "\(question), \(state)"
         case .section(let label, _):
             return "\(label), \(expanded.contains(index) ? strings[.showLess] : strings[.showMore])"
@@ -168,13 +223,23 @@ public struct ChallengeFormState: Sendable {
             edit { $0 + text }
         case .deleteBackward:
             edit { $0.isEmpty ? $0 : String($0.dropLast()) }
-        case .setEntry(let text):
-            // A whole answer that is too long is refused, not cut: the cardholder sees why and keeps control.
-            guard text.utf8.count <= Self.maxEntryLength else {
-                note = Self.tooLong(Self.maxEntryLength)
+        case .setEntry(let text, let box):
+            guard entries.indices.contains(box) else {
+                note = "the screen has no entry box \(box + 1)"
                 return nil
             }
-            entry = text
+            // A whole answer that is too long is refused, not cut: the cardholder sees why and keeps control.
+            let limit = entryBox(box).maxLength
+            guard text.utf8.count <= Self.maxEntryLength, text.count <= limit else {
+                note = Self.tooLong(min(limit, Self.maxEntryLength))
+                return nil
+            }
+            entries[box] = text
+        case .toggleReveal:
+            guard case .textField(let box, let settings) = focusedElement, settings.offersRevealToggle else {
+                return nil
+            }
+            if revealed.contains(box) { revealed.remove(box) } else { revealed.insert(box) }
         case .toggle:
             return toggle()
         case .activate:
@@ -193,6 +258,8 @@ public struct ChallengeFormState: Sendable {
             chosen = picked
         case .setTrust(let value):
             if screen.whitelistingText != nil { trust = value }
+        case .setDeviceBinding(let value):
+            if screen.deviceBindingText != nil { deviceBinding = value }
         case .setHTMLFields(let fields):
             setHTMLFields(fields)
         case .submit(let button):
@@ -203,21 +270,70 @@ public struct ChallengeFormState: Sendable {
                 return nil
             }
             return ChallengeAnswer(.resend)
+        case .additionalCode:
+            guard screen.additionalCodeLabel != nil else {
+                note = "the screen offers no additional-code button"
+                return nil
+            }
+            return answer(.additionalCode)
         case .continueChallenge:
             return continueAnswer()
+        case .openApp:
+            guard let url = screen.oobAppURL else {
+                note = "the screen offers no app to open"
+                return nil
+            }
+            appToOpen = url
+        case .appOpenFailed:
+            appToOpen = nil
+            appOpenFailed = true
+            note = layout.strings[.appOpenFailed]
         case .returnedFromApp:
             returnedFromApp = true
+            if openedApp, screen.oobAppURL != nil, screen.uiType == .outOfBand || screen.uiType == .htmlOutOfBand {
+                return answer(.oobContinue(automatic: true))
+            }
         }
         return nil
     }
 
-    /// The text cut to the entry limit (whole characters), with a note when it had to be cut.
-    private mutating func bounded(_ text: String) -> String {
-        guard text.utf8.count > Self.maxEntryLength else { return text }
-        note = Self.tooLong(Self.maxEntryLength)
+    /// Opens the bank's app asked for by ``FormAction/openApp`` through the presenter's opener, and applies what
+    /// happened: back from the app continues on its own, a failure keeps the screen with a note.
+    ///
+    /// - Parameter opener: The presenter's opener.
+    /// - Returns: The answer when the cardholder came back from the app; otherwise `nil`.
+    public mutating func openApp(using opener: any OOBAppOpener) async -> ChallengeAnswer? {
+        guard let link = appToOpen else { return nil }
+        appToOpen = nil
+        guard let url = URL(string: link) else { return apply(.appOpenFailed) }
+        switch await opener.open(url) {
+        case .returned:
+            openedApp = true
+            return apply(.returnedFromApp)
+        case .opened:
+            openedApp = true
+            note = layout.strings[.finishInApp]
+            return nil
+        case .failed:
+            return apply(.appOpenFailed)
+        }
+    }
+
+    /// An answer carrying the consent answers and the app-open failure of this screen.
+    private func answer(_ action: CardholderAction) -> ChallengeAnswer {
+        ChallengeAnswer(
+            action, whitelisting: trust, deviceBinding: deviceBinding,
+            oobAppOpenFailed: appOpenFailed && action != .cancel)
+    }
+
+    /// The text cut to the entry limit (whole characters, at most `limit` of them and 45 UTF-8 bytes), with a note
+    /// when it had to be cut.
+    private mutating func bounded(_ text: String, limit: Int) -> String {
+        guard text.utf8.count > Self.maxEntryLength || text.count > limit else { return text }
+        note = Self.tooLong(min(limit, Self.maxEntryLength))
         var kept = ""
         for character in text {
-            guard kept.utf8.count + character.utf8.count <= Self.maxEntryLength else { break }
+            guard kept.utf8.count + character.utf8.count <= Self.maxEntryLength, kept.count < limit else { break }
             kept.append(character)
         }
         return kept
@@ -243,8 +359,8 @@ public struct ChallengeFormState: Sendable {
 
     private mutating func edit(_ change: (String) -> String) {
         switch layout.elements[focus] {
-        case .textField:
-            entry = bounded(change(entry))
+        case .textField(let box, let settings):
+            entries[box] = bounded(change(entries[box]), limit: settings.maxLength)
         case .htmlControl(let index):
             guard var current = form, current.controls.indices.contains(index), current.controls[index].isTextLike
             else { return }
@@ -281,8 +397,10 @@ public struct ChallengeFormState: Sendable {
             } else {
                 chosen = [key]
             }
-        case .trustChoice:
+        case .consent(.trust, _):
             trust = !(trust ?? false)
+        case .consent(.deviceBinding, _):
+            deviceBinding = !(deviceBinding ?? false)
         case .section:
             if expanded.contains(focus) { expanded.remove(focus) } else { expanded.insert(focus) }
         case .htmlControl(let index):
@@ -298,10 +416,11 @@ public struct ChallengeFormState: Sendable {
     private mutating func activate() -> ChallengeAnswer? {
         switch layout.elements[focus] {
         case .button(.openOOBApp, _):
-            returnedFromApp = true
-            return nil
+            return apply(.openApp)
         case .button(.resend, _):
             return apply(.resend)
+        case .button(.additional, _):
+            return apply(.additionalCode)
         case .button(.continue, _):
             return continueAnswer()
         case .button, .textField:
@@ -309,7 +428,7 @@ public struct ChallengeFormState: Sendable {
         case .option:
             _ = toggle()
             return screen.uiType == .singleSelect ? submit() : nil
-        case .section, .trustChoice:
+        case .section, .consent:
             return toggle()
         case .htmlControl(let index):
             guard let form, form.controls.indices.contains(index), form.controls[index].isSubmitButton else {
@@ -322,7 +441,7 @@ public struct ChallengeFormState: Sendable {
                 note = Self.tooLong(Self.maxHTMLDataLength)
                 return nil
             }
-            return ChallengeAnswer(.submitHTML(links[index].query), whitelisting: trust)
+            return answer(.submitHTML(links[index].query))
         case .toolbar, .images, .heading, .text, .htmlText:
             return nil
         }
@@ -330,8 +449,8 @@ public struct ChallengeFormState: Sendable {
 
     private func continueAnswer() -> ChallengeAnswer? {
         switch screen.uiType {
-        case .information: ChallengeAnswer(.informationContinue, whitelisting: trust)
-        case .outOfBand: ChallengeAnswer(.oobContinue, whitelisting: trust)
+        case .information: answer(.informationContinue)
+        case .outOfBand: answer(.oobContinue())
         default: nil
         }
     }
@@ -343,7 +462,8 @@ public struct ChallengeFormState: Sendable {
                 note = layout.strings[.codeField]
                 return nil
             }
-            return ChallengeAnswer(entry.isEmpty ? .submitEmpty : .submitText(entry), whitelisting: trust)
+            guard entries.contains(where: { !$0.isEmpty }) else { return answer(.submitEmpty) }
+            return answer(.submitText(entries[0], second: entries.count > 1 ? entries[1] : nil))
         case .singleSelect, .multiSelect:
             guard canSubmit else {
                 note = layout.strings[.chooseOption]
@@ -351,7 +471,7 @@ public struct ChallengeFormState: Sendable {
             }
             // Sent in option order, whatever order they were chosen in.
             let ordered = screen.options.map(\.key).filter(chosen.contains)
-            return ChallengeAnswer(ordered.isEmpty ? .submitEmpty : .submitSelection(ordered), whitelisting: trust)
+            return answer(ordered.isEmpty ? .submitEmpty : .submitSelection(ordered))
         case .html, .htmlOutOfBand:
             return html(button: nil)
         case .outOfBand, .information:
@@ -379,7 +499,7 @@ public struct ChallengeFormState: Sendable {
             note = Self.tooLong(Self.maxHTMLDataLength)
             return nil
         }
-        return ChallengeAnswer(.submitHTML(data), whitelisting: trust)
+        return answer(.submitHTML(data))
     }
 }
 

@@ -13,6 +13,7 @@ public struct SDKStrings: Sendable, Hashable {
         case trustQuestion, yes, no, selected, notSelected, chooseOption, image, codeField, timedOut, genericError,
             cancelled,
             completed
+        case appOpenFailed, finishInApp
     }
 
     /// The English texts.
@@ -44,6 +45,8 @@ public struct SDKStrings: Sendable, Hashable {
             .image: "Image", .codeField: "Code entry", .timedOut: "The authentication timed out.",
             .genericError: "The authentication could not be completed.",
             .cancelled: "Authentication cancelled.", .completed: "Authentication finished.",
+            .appOpenFailed: "The bank's app could not be opened. Approve the payment another way, then continue.",
+            .finishInApp: "Approve the payment in your bank's app, then come back and continue.",
         ],
         "de": [
             .cancel: "Abbrechen", .processing: "Wird verarbeitet…", .continueButton: "Weiter", .submit: "Senden",
@@ -55,6 +58,8 @@ public struct SDKStrings: Sendable, Hashable {
             .image: "Bild", .codeField: "Codeeingabe", .timedOut: "Die Authentifizierung ist abgelaufen.",
             .genericError: "Die Authentifizierung konnte nicht abgeschlossen werden.",
             .cancelled: "Authentifizierung abgebrochen.", .completed: "Authentifizierung beendet.",
+            .appOpenFailed: "Die App der Bank ließ sich nicht öffnen. Bitte anders bestätigen und dann fortfahren.",
+            .finishInApp: "Bitte die Zahlung in der App der Bank bestätigen, dann zurückkehren und fortfahren.",
         ],
         "fr": [
             .cancel: "Annuler", .processing: "Traitement en cours…", .continueButton: "Continuer", .submit: "Valider",
@@ -66,6 +71,8 @@ public struct SDKStrings: Sendable, Hashable {
             .image: "Image", .codeField: "Saisie du code", .timedOut: "L’authentification a expiré.",
             .genericError: "L’authentification n’a pas pu aboutir.",
             .cancelled: "Authentification annulée.", .completed: "Authentification terminée.",
+            .appOpenFailed: "L’app de la banque n’a pas pu s’ouvrir. Confirmez autrement, puis continuez.",
+            .finishInApp: "Confirmez le paiement dans l’app de votre banque, puis revenez et continuez.",
         ],
         "es": [
             .cancel: "Cancelar", .processing: "Procesando…", .continueButton: "Continuar", .submit: "Enviar",
@@ -77,6 +84,8 @@ public struct SDKStrings: Sendable, Hashable {
             .image: "Imagen", .codeField: "Introducción del código", .timedOut: "La autenticación ha caducado.",
             .genericError: "No se pudo completar la autenticación.",
             .cancelled: "Autenticación cancelada.", .completed: "Autenticación finalizada.",
+            .appOpenFailed: "No se pudo abrir la app del banco. Confirme de otra forma y continúe.",
+            .finishInApp: "Confirme el pago en la app de su banco, vuelva y continúe.",
         ],
         "it": [
             .cancel: "Annulla", .processing: "Elaborazione…", .continueButton: "Continua", .submit: "Invia",
@@ -88,6 +97,8 @@ public struct SDKStrings: Sendable, Hashable {
             .image: "Immagine", .codeField: "Inserimento del codice", .timedOut: "L’autenticazione è scaduta.",
             .genericError: "Impossibile completare l’autenticazione.",
             .cancelled: "Autenticazione annullata.", .completed: "Autenticazione terminata.",
+            .appOpenFailed: "Impossibile aprire l’app della banca. Conferma in altro modo, poi continua.",
+            .finishInApp: "Conferma il pagamento nell’app della banca, poi torna e continua.",
         ],
         "nl": [
             .cancel: "Annuleren", .processing: "Bezig met verwerken…", .continueButton: "Doorgaan",
@@ -99,6 +110,8 @@ public struct SDKStrings: Sendable, Hashable {
             .image: "Afbeelding", .codeField: "Code invoeren", .timedOut: "De authenticatie is verlopen.",
             .genericError: "De authenticatie kon niet worden voltooid.",
             .cancelled: "Authenticatie geannuleerd.", .completed: "Authenticatie afgerond.",
+            .appOpenFailed: "De app van de bank kon niet worden geopend. Bevestig op een andere manier en ga verder.",
+            .finishInApp: "Bevestig de betaling in de app van uw bank, kom terug en ga verder.",
         ],
         "pt": [
             .cancel: "Cancelar", .processing: "A processar…", .continueButton: "Continuar", .submit: "Enviar",
@@ -110,6 +123,8 @@ public struct SDKStrings: Sendable, Hashable {
             .image: "Imagem", .codeField: "Introdução do código", .timedOut: "A autenticação expirou.",
             .genericError: "Não foi possível concluir a autenticação.",
             .cancelled: "Autenticação cancelada.", .completed: "Autenticação concluída.",
+            .appOpenFailed: "Não foi possível abrir a app do banco. Confirme de outra forma e continue.",
+            .finishInApp: "Confirme o pagamento na app do seu banco, volte e continue.",
         ],
         "ja": [
             .cancel: "キャンセル", .processing: "処理中…", .continueButton: "続行", .submit: "送信", .resend: "コードを再送信",
@@ -118,6 +133,8 @@ public struct SDKStrings: Sendable, Hashable {
             .chooseOption: "選択してください",
             .image: "画像", .codeField: "コード入力", .timedOut: "認証がタイムアウトしました。", .genericError: "認証を完了できませんでした。",
             .cancelled: "認証がキャンセルされました。", .completed: "認証が完了しました。",
+            .appOpenFailed: "銀行アプリを開けませんでした。別の方法で承認してから続行してください。",
+            .finishInApp: "銀行アプリで支払いを承認し、戻って続行してください。",
         ],
     ]
 }

@@ -17,8 +17,19 @@ public struct ACSRecord: Sendable {
     public var errors: [JSONObject] = []
     /// Bodies the ACS could not read (for fault tests: an SDK must never send these).
     public var unreadable: [String] = []
+    /// CReqs the ACS refused as a conforming ACS would (the Erro code and the field at fault); an SDK must never
+    /// cause one.
+    public var refusals: [ACSRefusal] = []
     /// The `transStatus` of the final CRes, once sent.
     public var finalStatus: String?
+}
+
+/// A CReq the TestLab ACS refused: the Erro code it answered with and the field at fault.
+public struct ACSRefusal: Sendable, Hashable {
+    /// The error code (201, 203, 207).
+    public let code: String
+    /// The field at fault.
+    public let field: String
 }
 
 /// A reply of the ACS endpoint.
@@ -41,6 +52,10 @@ actor AccessControlServer {
         var wrongAttempts = 0
         var step = 0
         var finished = false
+        /// The last CRes sent: the next CReq answers it.
+        var lastScreen: JSONObject?
+        /// Whether the first CReq said the SDK can open the bank's app (`oobAppURLInd` `01`, 2.3.1).
+        var opensOOBApps = false
     }
 
     private var challenges: [String: Challenge] = [:]
@@ -115,6 +130,19 @@ actor AccessControlServer {
             return erro(challenge, code: "302", description: "Data Decryption Failure", detail: "sdkCounterStoA")
         }
         challenge.expectedCounter += 1
+        do {
+            try RequestCheck(version: challenge.record.messageVersion, previous: challenge.lastScreen).check(request)
+        } catch {
+            challenge.record.refusals.append(ACSRefusal(code: error.code, field: error.field))
+            challenge.finished = true
+            let description =
+                switch error.code {
+                case "201": "Required Data Element Missing"
+                case "207": "Reserved Data Element Value Not Recognised"
+                default: "Format of one or more Data Elements is Invalid according to the Specification"
+                }
+            return erro(challenge, code: error.code, description: description, detail: error.field)
+        }
         let requestEncryption = ContentEncryption(rawValue: header["enc"]?.stringValue ?? "") ?? .a128cbcHS256
         return reply(to: request, challenge: &challenge, encryption: options.responseEncryption ?? requestEncryption)
     }
@@ -146,7 +174,7 @@ actor AccessControlServer {
             case .faultBadTag: flipTag = true
             case .faultWrongCounter: content["acsCounterAtoS"] = .string("007")
             case .faultWrongTransactionID: content["sdkTransID"] = .string(UUID().uuidString.lowercased())
-            case .faultMissingField: content["challengeInfoLabel"] = nil
+            case .faultMissingField: content["challengeInfoHeader"] = nil
             case .faultCriticalExtension:
                 content["messageExtension"] = .array([
                     .object([
@@ -158,6 +186,7 @@ actor AccessControlServer {
             default: break
             }
         }
+        challenge.lastScreen = content
         if content["challengeCompletionInd"] == .string("Y") {
             challenge.record.finalStatus = content["transStatus"]?.stringValue
             challenge.finished = true

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 import ThreeDS2HTML
 public import ThreeDS2JOSE
@@ -7,39 +7,56 @@ public import ThreeDS2SDK
 
 /// One scripted answer, in the format of the `threeds pay --answers` file.
 public enum ScriptedAnswer: Sendable, Hashable {
-    /// Submit a text entry (an empty text submits nothing, `challengeNoEntry`).
-    case text(String, whitelist: Bool? = nil)
+    /// Submit a text entry, and in 2.3.1 a second one for the second entry box (empty texts submit nothing,
+    /// `challengeNoEntry`).
+    case text(String, second: String? = nil, whitelist: Bool? = nil, deviceBinding: Bool? = nil)
     /// Submit these option keys.
-    case select([String], whitelist: Bool? = nil)
+    case select([String], whitelist: Bool? = nil, deviceBinding: Bool? = nil)
     /// Submit the HTML form with these field values, pressing this button (value, name or label; the first
     /// submit button when `nil`).
-    case html(fields: [String: String], button: String?, whitelist: Bool? = nil)
+    case html(fields: [String: String], button: String?, whitelist: Bool? = nil, deviceBinding: Bool? = nil)
     /// Continue (out of band, information screens).
-    case `continue`(whitelist: Bool? = nil)
+    case `continue`(whitelist: Bool? = nil, deviceBinding: Bool? = nil)
+    /// Press the additional-code button (2.3.1 `challengeAddLabel`).
+    case additional(whitelist: Bool? = nil, deviceBinding: Bool? = nil)
+    /// Press the open-app button; the bank's app then does `result`: `returned` continues on its own, `opened` and
+    /// `failed` keep the screen for the next answer (a failure is reported in the next CReq).
+    case openApp(result: OOBAppOpenResult = .returned)
     /// Ask for a new code.
     case resend
     /// Cancel.
     case cancel
 
-    /// Reads one answer object: `{"action":"submit","text":"123456"}`, `{"action":"submit","select":["a"]}`,
-    /// `{"action":"submit","html":{"fields":{…},"button":"…"}}`, `{"action":"continue"}`, `{"action":"resend"}`,
-    /// `{"action":"cancel"}`; any may add `"whitelist": true|false`.
+    /// Reads one answer object: `{"action":"submit","text":"123456"}` (2.3.1 may add `"text2"`),
+    /// `{"action":"submit","select":["a"]}`, `{"action":"submit","html":{"fields":{…},"button":"…"}}`,
+    /// `{"action":"continue"}`, `{"action":"additional"}`, `{"action":"openApp"}` (optionally with
+    /// `"result":"returned"|"opened"|"failed"`), `{"action":"resend"}`, `{"action":"cancel"}`; any may add
+    /// `"whitelist": true|false` (the 2.2.0 whitelisting or 2.3.1 trust-list question) and
+    /// `"deviceBinding": true|false`.
     ///
     /// - Throws: ``JOSEError`` with code `invalidHeader` describing what is wrong.
     public init(json object: JSONObject) throws(JOSEError) {
-        let whitelist = object["whitelist"]?.boolValue
+        let whitelist = try Self.flag(object, "whitelist")
+        let binding = try Self.flag(object, "deviceBinding")
         switch object["action"]?.stringValue {
         case "submit":
             if let text = object["text"] {
                 guard case .string(let value) = text else {
                     throw JOSEError(.invalidHeader, "answer \"text\" must be a string")
                 }
-                self = .text(value, whitelist: whitelist)
+                var second: String?
+                if let text2 = object["text2"] {
+                    guard case .string(let value) = text2 else {
+                        throw JOSEError(.invalidHeader, "answer \"text2\" must be a string")
+                    }
+                    second = value
+                }
+                self = .text(value, second: second, whitelist: whitelist, deviceBinding: binding)
             } else if let select = object["select"] {
                 guard case .array(let keys) = select, keys.allSatisfy({ $0.stringValue != nil }) else {
                     throw JOSEError(.invalidHeader, "answer \"select\" must be an array of strings")
                 }
-                self = .select(keys.compactMap(\.stringValue), whitelist: whitelist)
+                self = .select(keys.compactMap(\.stringValue), whitelist: whitelist, deviceBinding: binding)
             } else if let html = object["html"] {
                 guard case .object(let form) = html else {
                     throw JOSEError(.invalidHeader, "answer \"html\" must be an object")
@@ -51,15 +68,34 @@ public enum ScriptedAnswer: Sendable, Hashable {
                     }
                     fields[member.name] = value
                 }
-                self = .html(fields: fields, button: form["button"]?.stringValue, whitelist: whitelist)
+                self = .html(
+                    fields: fields, button: form["button"]?.stringValue, whitelist: whitelist, deviceBinding: binding)
             } else {
-                self = .text("", whitelist: whitelist)
+                self = .text("", whitelist: whitelist, deviceBinding: binding)
             }
-        case "continue": self = .continue(whitelist: whitelist)
+        case "continue": self = .continue(whitelist: whitelist, deviceBinding: binding)
+        case "additional": self = .additional(whitelist: whitelist, deviceBinding: binding)
+        case "openApp":
+            switch object["result"]?.stringValue {
+            case nil, "returned": self = .openApp(result: .returned)
+            case "opened": self = .openApp(result: .opened)
+            case "failed": self = .openApp(result: .failed)
+            default: throw JOSEError(.invalidHeader, "answer \"result\" must be returned, opened or failed")
+            }
         case "resend": self = .resend
         case "cancel": self = .cancel
-        default: throw JOSEError(.invalidHeader, "answer \"action\" must be submit, continue, resend or cancel")
+        default:
+            throw JOSEError(
+                .invalidHeader, "answer \"action\" must be submit, continue, additional, openApp, resend or cancel")
         }
+    }
+
+    private static func flag(_ object: JSONObject, _ name: String) throws(JOSEError) -> Bool? {
+        guard let value = object[name] else { return nil }
+        guard case .bool(let flag) = value else {
+            throw JOSEError(.invalidHeader, "answer \"\(name)\" must be true or false")
+        }
+        return flag
     }
 
     /// Reads an answers file: a JSON array of answer objects.
@@ -82,7 +118,8 @@ public enum ScriptedAnswer: Sendable, Hashable {
 }
 
 /// A headless presenter that answers each screen from a script, in order, and records what it was shown. When
-/// the script runs out, or an answer does not fit the screen, it cancels (and records why).
+/// the script runs out, or an answer does not fit the screen, it cancels (and records why). An `openApp` answer
+/// whose app does not come back keeps the screen, and the next answer applies to it.
 public final class ScriptedPresenter: ChallengePresenter {
     private struct State {
         var remaining: [ScriptedAnswer]
@@ -92,10 +129,17 @@ public final class ScriptedPresenter: ChallengePresenter {
     }
 
     private let state: Mutex<State>
+    /// Present when the script may open the bank's app (then 2.3.1 CReqs say `oobAppURLInd` `01`).
+    public let oobAppOpener: (any OOBAppOpener)?
 
     /// Creates a presenter with a script.
-    public init(answers: [ScriptedAnswer]) {
+    ///
+    /// - Parameters:
+    ///   - answers: One answer per screen (two where an app does not come back).
+    ///   - opensApps: Whether the presenter says it can open the bank's app.
+    public init(answers: [ScriptedAnswer], opensApps: Bool = true) {
         state = Mutex(State(remaining: answers))
+        oobAppOpener = opensApps ? FixedOOBAppOpener(result: .returned) : nil
     }
 
     /// The screens shown so far.
@@ -107,20 +151,25 @@ public final class ScriptedPresenter: ChallengePresenter {
 
     /// Answers from the script.
     public func present(_ screen: ChallengeScreen) async -> ChallengeAnswer {
-        state.withLock { state in
+        let number = state.withLock { state in
             state.screens.append(screen)
-            guard !state.remaining.isEmpty else {
-                state.problems.append("no scripted answer for screen \(state.screens.count) (\(screen.uiType))")
-                return ChallengeAnswer(.cancel)
-            }
-            switch Self.answer(state.remaining.removeFirst(), for: screen) {
-            case .success(let answer):
-                return answer
-            case .failure(let mismatch):
-                state.problems.append("screen \(state.screens.count): \(mismatch)")
-                return ChallengeAnswer(.cancel)
+            return state.screens.count
+        }
+        var form = ChallengeFormState(screen: screen, htmlReader: LibXML2FormReader())
+        while true {
+            let next: ScriptedAnswer? = state.withLock { $0.remaining.isEmpty ? nil : $0.remaining.removeFirst() }
+            guard let next else { return refuse("no scripted answer for screen \(number) (\(screen.uiType))") }
+            switch await Self.apply(next, to: &form) {
+            case .success(let answer?): return answer
+            case .success(nil): continue
+            case .failure(let mismatch): return refuse("screen \(number): \(mismatch)")
             }
         }
+    }
+
+    private func refuse(_ problem: String) -> ChallengeAnswer {
+        state.withLock { $0.problems.append(problem) }
+        return ChallengeAnswer(.cancel)
     }
 
     /// Records the outcome.
@@ -128,36 +177,60 @@ public final class ScriptedPresenter: ChallengePresenter {
         state.withLock { $0.outcome = outcome }
     }
 
-    /// The answer a scripted entry gives on a screen, found by applying it to the screen's form state as a
-    /// cardholder would act; `nil`, with the form state's note, when the entry does not fit the screen.
-    static func answer(_ answer: ScriptedAnswer, for screen: ChallengeScreen) -> Result<ChallengeAnswer, Mismatch> {
-        var state = ChallengeFormState(screen: screen, htmlReader: LibXML2FormReader())
+    /// Applies a scripted entry to a screen's form state as a cardholder would act: the answer it gives, `nil` when
+    /// the screen stays (an app that did not come back), or why it does not fit (the form state's note).
+    static func apply(_ answer: ScriptedAnswer, to state: inout ChallengeFormState) async
+        -> Result<ChallengeAnswer?, Mismatch>
+    {
         let actions: [FormAction]
-        let trust: Bool?
+        var consents: (trust: Bool?, binding: Bool?) = (nil, nil)
         switch answer {
-        case .text(let text, let whitelist):
-            (actions, trust) = ([.setEntry(text), .submit()], whitelist)
-        case .select(let keys, let whitelist):
-            (actions, trust) = ([.select(keys), .submit()], whitelist)
-        case .html(let fields, let button, let whitelist):
-            (actions, trust) = ([.setHTMLFields(fields), .submit(button: button)], whitelist)
-        case .continue(let whitelist):
-            (actions, trust) = ([.continueChallenge], whitelist)
+        case .text(let text, let second, let whitelist, let binding):
+            actions = [.setEntry(text)] + (second.map { [.setEntry($0, box: 1)] } ?? []) + [.submit()]
+            consents = (whitelist, binding)
+        case .select(let keys, let whitelist, let binding):
+            (actions, consents) = ([.select(keys), .submit()], (whitelist, binding))
+        case .html(let fields, let button, let whitelist, let binding):
+            (actions, consents) = ([.setHTMLFields(fields), .submit(button: button)], (whitelist, binding))
+        case .continue(let whitelist, let binding):
+            (actions, consents) = ([.continueChallenge], (whitelist, binding))
+        case .additional(let whitelist, let binding):
+            (actions, consents) = ([.additionalCode], (whitelist, binding))
+        case .openApp(let result):
+            guard state.apply(.openApp) == nil, state.appToOpen != nil else {
+                return .failure(Mismatch(description: state.note ?? "the screen offers no app to open"))
+            }
+            return .success(await state.openApp(using: FixedOOBAppOpener(result: result)))
         case .resend:
-            (actions, trust) = ([.resend], nil)
+            actions = [.resend]
         case .cancel:
-            (actions, trust) = ([.cancel], nil)
+            actions = [.cancel]
         }
-        if let trust { _ = state.apply(.setTrust(trust)) }
+        if let trust = consents.trust { _ = state.apply(.setTrust(trust)) }
+        if let binding = consents.binding { _ = state.apply(.setDeviceBinding(binding)) }
         for action in actions {
             if let result = state.apply(action) { return .success(result) }
             if let note = state.note { return .failure(Mismatch(description: note)) }
         }
-        return .failure(Mismatch(description: "the answer does not fit a \(screen.uiType) screen"))
+        return .failure(Mismatch(description: "the answer does not fit a \(state.screen.uiType) screen"))
     }
 
     /// Why a scripted answer did not fit its screen.
     struct Mismatch: Error, CustomStringConvertible {
         let description: String
     }
+}
+
+/// An opener whose app always does the same: for scripts and tests.
+public struct FixedOOBAppOpener: OOBAppOpener {
+    /// What every open reports.
+    public let result: OOBAppOpenResult
+
+    /// Creates the opener.
+    public init(result: OOBAppOpenResult) {
+        self.result = result
+    }
+
+    /// Reports ``result``.
+    public func open(_ url: URL) async -> OOBAppOpenResult { result }
 }

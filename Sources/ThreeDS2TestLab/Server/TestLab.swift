@@ -134,7 +134,12 @@ public final class TestLab: Sendable {
         }
         router.get("images/:name") { _, context -> Response in
             let name = context.parameters.get("name") ?? ""
-            guard ["issuer-medium.png", "issuer-high.png", "ps-medium.png", "ps-xhigh.png"].contains(name) else {
+            guard
+                [
+                    "issuer-medium.png", "issuer-high.png", "ps-medium.png", "ps-xhigh.png", "issuer-default.png",
+                    "issuer-dark.png", "issuer-monochrome.png", "ps-default.png", "ps-dark.png",
+                ].contains(name)
+            else {
                 return Response(status: .notFound)
             }
             return Response(

@@ -1,0 +1,154 @@
+import ThreeDS2JOSE
+import ThreeDS2Messages
+
+/// The TestLab ACS's check of each CReq, as a conforming ACS applies the tables (2.3.1: v231-reference §1 and its
+/// Table 1.1 from Annex A Tables A.1 and A.16; 2.1.0 and 2.2.0: protocol reference §2). A CReq that breaks a rule is
+/// answered with an Erro, so every end-to-end test also proves the SDK's CReqs conform.
+struct RequestCheck {
+    /// Why a CReq was refused: the Erro code and the field at fault.
+    struct Failure: Error, Equatable {
+        let code: String
+        let field: String
+    }
+
+    let version: MessageVersion
+    /// The last CRes the ACS sent, or `nil` before the first CReq.
+    let previous: JSONObject?
+
+    /// The fields a CReq may carry only from 2.3.1.
+    static let fieldsOf231 = [
+        "oobAppURLInd", "oobAppStatus", "challengeDataEntryTwo", "challengeAddCode", "trustListDataEntry",
+        "deviceBindingDataEntry", "infoContinueIndicator",
+    ]
+
+    /// The fields that each state a cardholder action.
+    static let actions = [
+        "challengeDataEntry", "challengeNoEntry", "resendChallenge", "challengeAddCode", "oobContinue",
+        "challengeHTMLDataEntry", "infoContinueIndicator", "challengeCancel",
+    ]
+
+    func check(_ request: JSONObject) throws(Failure) {
+        let v231 = version.carriesOOBAppURLIndicator
+        if !v231 {
+            for field in Self.fieldsOf231 where request[field] != nil { throw Failure(code: "203", field: field) }
+        } else if request["whitelistingDataEntry"] != nil {
+            throw Failure(code: "203", field: "whitelistingDataEntry")
+        }
+        if !version.carriesRequestorAppURL, request["threeDSRequestorAppURL"] != nil {
+            throw Failure(code: "203", field: "threeDSRequestorAppURL")
+        }
+        if v231 {
+            guard let indicator = request["oobAppURLInd"] else { throw Failure(code: "201", field: "oobAppURLInd") }
+            guard case .string(let value) = indicator, value.utf8.count == 2, value.allSatisfy(\.isNumber) else {
+                throw Failure(code: "203", field: "oobAppURLInd")
+            }
+            guard ["01", "02", "03"].contains(value) else { throw Failure(code: "207", field: "oobAppURLInd") }
+        }
+        let present = Self.actions.filter { request[$0] != nil }
+        guard let previous else {
+            // The first CReq states no action.
+            if let field = present.first { throw Failure(code: "203", field: field) }
+            return
+        }
+        let uiType = previous["acsUiType"]?.stringValue.flatMap(UIType.init(rawValue:))
+        if present == ["challengeCancel"] {
+            guard request["challengeCancel"] == .string("01") else {
+                throw Failure(code: "203", field: "challengeCancel")
+            }
+            for field in ["trustListDataEntry", "whitelistingDataEntry", "deviceBindingDataEntry", "oobAppStatus"]
+            where request[field] != nil {
+                throw Failure(code: "203", field: field)
+            }
+            return
+        }
+        try checkAction(request, present: present, uiType: uiType)
+        try checkConsents(request)
+        if let status = request["oobAppStatus"] {
+            guard status == .string("01"), uiType == .outOfBand || uiType == .htmlOutOfBand else {
+                throw Failure(code: "203", field: "oobAppStatus")
+            }
+        }
+    }
+
+    /// Exactly one action, the one the answered screen allows (Table A.16: two or more is 203).
+    private func checkAction(_ request: JSONObject, present: [String], uiType: UIType?) throws(Failure) {
+        let v231 = version.carriesOOBAppURLIndicator
+        // UI 06 answers continue with the form data: the pair is one action.
+        let combinedHTMLOOB =
+            uiType == .htmlOutOfBand && Set(present) == ["oobContinue", "challengeHTMLDataEntry"]
+        guard present.count == 1 || combinedHTMLOOB else {
+            throw Failure(code: present.isEmpty ? "201" : "203", field: present.last ?? "challengeDataEntry")
+        }
+        let allowed: Set<String> =
+            switch uiType {
+            case .text?:
+                ["challengeDataEntry", "challengeNoEntry", "resendChallenge", "challengeAddCode"]
+            case .singleSelect?, .multiSelect?:
+                v231
+                    ? ["challengeDataEntry", "challengeNoEntry", "challengeAddCode"]
+                    : ["challengeDataEntry", "challengeNoEntry", "resendChallenge"]
+            case .outOfBand?: ["oobContinue", "challengeAddCode"]
+            case .html?: ["challengeHTMLDataEntry"]
+            case .htmlOutOfBand?: ["oobContinue", "challengeHTMLDataEntry"]
+            case .information?: ["infoContinueIndicator", "challengeAddCode"]
+            case nil: []
+            }
+        for field in present where !allowed.contains(field) { throw Failure(code: "203", field: field) }
+        if let entry = request["challengeDataEntry"] {
+            guard case .string(let text) = entry, !text.isEmpty, text.utf8.count <= 45 else {
+                throw Failure(code: "203", field: "challengeDataEntry")
+            }
+        }
+        if let second = request["challengeDataEntryTwo"] {
+            guard uiType == .text, previous?["challengeEntryBoxTwo"] != nil, case .string(let text) = second,
+                !text.isEmpty, text.utf8.count <= 45, request["challengeNoEntry"] == nil,
+                request["resendChallenge"] == nil, request["challengeAddCode"] == nil
+            else { throw Failure(code: "203", field: "challengeDataEntryTwo") }
+        }
+        if let noEntry = request["challengeNoEntry"], noEntry != .string("Y") || !version.allowsNoEntry {
+            throw Failure(code: "203", field: "challengeNoEntry")
+        }
+        if let resend = request["resendChallenge"], resend != .string("Y") {
+            throw Failure(code: "203", field: "resendChallenge")
+        }
+        if let add = request["challengeAddCode"], add != .string("Y") || previous?["challengeAddLabel"] == nil {
+            throw Failure(code: "203", field: "challengeAddCode")
+        }
+        if let info = request["infoContinueIndicator"], info != .bool(true) {
+            throw Failure(code: "203", field: "infoContinueIndicator")
+        }
+        if let html = request["challengeHTMLDataEntry"] {
+            guard case .string(let text) = html, text.utf8.count <= 256 else {
+                throw Failure(code: "203", field: "challengeHTMLDataEntry")
+            }
+        }
+        if let oobContinue = request["oobContinue"] {
+            if v231 {
+                guard case .string(let value) = oobContinue, ["01", "02"].contains(value) else {
+                    throw Failure(code: "203", field: "oobContinue")
+                }
+                // UI 06: 01 goes with the form data, 02 alone.
+                if uiType == .htmlOutOfBand, (value == "01") != (request["challengeHTMLDataEntry"] != nil) {
+                    throw Failure(code: "203", field: "oobContinue")
+                }
+            } else if oobContinue != .bool(true) {
+                throw Failure(code: "203", field: "oobContinue")
+            }
+        }
+    }
+
+    /// A consent question shown by the previous CRes is answered `Y`/`N`; one not shown is not answered.
+    private func checkConsents(_ request: JSONObject) throws(Failure) {
+        var questions: [(text: String, entry: String)] = []
+        if let trust = version.trustQuestion { questions.append((trust.textField, trust.entryField)) }
+        if version.hasDeviceBinding { questions.append(("deviceBindingInfoText", "deviceBindingDataEntry")) }
+        for (text, entry) in questions {
+            let asked = previous?[text] != nil
+            switch (asked, request[entry]) {
+            case (true, nil): throw Failure(code: "201", field: entry)
+            case (true, .string("Y")?), (true, .string("N")?), (false, nil): continue
+            default: throw Failure(code: "203", field: entry)
+            }
+        }
+    }
+}
