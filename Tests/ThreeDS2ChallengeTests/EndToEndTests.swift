@@ -82,7 +82,7 @@ struct EndToEndTests {
         #expect(run.outcome == .cancelled)
         let record = try #require(run.record)
         let field = version == "2.2.0" ? "whitelistingDataEntry" : "trustListDataEntry"
-        let no: JSONValue = .string(version == "2.2.0" ? "N" : "02")
+        let no: JSONValue = .string("N")
         #expect(record.requests.count == 4)
         #expect(record.requests[0][field] == nil)
         #expect(record.requests[1][field] == no && record.requests[1]["resendChallenge"] == .string("Y"))
@@ -104,6 +104,7 @@ struct EndToEndTests {
             "threeDSServerTransID", "acsTransID", "messageType", "messageVersion", "sdkTransID", "sdkCounterStoA",
         ]
         if modern { firstKeys.insert("threeDSRequestorAppURL") }
+        if version == "2.3.1" { firstKeys.insert("oobAppURLInd") }
         #expect(Set(record.requests[0].names) == firstKeys)
         #expect(record.requests[0]["sdkCounterStoA"] == .string("000"))
         #expect(record.requests[1]["sdkCounterStoA"] == .string("001"))
@@ -118,7 +119,7 @@ struct EndToEndTests {
             })
         switch version {
         case "2.2.0": #expect(record.requests[1]["whitelistingDataEntry"] == .string("Y"))
-        case "2.3.1": #expect(record.requests[1]["trustListDataEntry"] == .string("01"))
+        case "2.3.1": #expect(record.requests[1]["trustListDataEntry"] == .string("Y"))
         default:
             #expect(
                 record.requests[1]["whitelistingDataEntry"] == nil && record.requests[1]["trustListDataEntry"] == nil)

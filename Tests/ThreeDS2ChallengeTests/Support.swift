@@ -41,11 +41,14 @@ func run(
     _ scenario: Scenario, version: String = "2.2.0", answers: [ScriptedAnswer] = [],
     directoryServerID: String = TestLab.rsaDirectoryServerID,
     options: TestLabOptions = TestLabOptions(), requestorAppURL: String? = "https://shop.example/checkout?order=42",
-    logger: Logger = Logger(label: "threeds2.sdk")
+    logger: Logger = Logger(label: "threeds2.sdk"), opensApps: Bool = true, appsAllowed: Bool = true,
+    timeout: Duration = .seconds(300)
 ) async throws -> Run {
     let lab = try await LabPool.shared.lab(options)
     let service = ThreeDS2Service(logger: logger)
-    try service.initialize(configParameters: try lab.sdkConfiguration(dataDirectory: temporaryDirectory()))
+    var configuration = try lab.sdkConfiguration(dataDirectory: temporaryDirectory())
+    configuration.opensOOBApps = appsAllowed
+    try service.initialize(configParameters: configuration)
     let transaction = try service.createTransaction(directoryServerID: directoryServerID, messageVersion: version)
     let parameters = try transaction.getAuthenticationRequestParameters()
     let transport = try lab.makeTransport()
@@ -54,11 +57,12 @@ func run(
     let purchase = Purchase(cardNumber: scenario.cardNumber, amount: "1999", currency: "978")
     let authentication = try await client.authenticate(
         parameters: parameters, purchase: purchase, requestorAppURL: requestorAppURL)
-    let presenter = ScriptedPresenter(answers: answers)
+    let presenter = ScriptedPresenter(answers: answers, opensApps: opensApps)
     var outcome: ChallengeOutcome?
     var record: ACSRecord?
     if let challenge = authentication.challengeParameters {
-        outcome = try await transaction.challenge(challenge, presenter: presenter, transport: transport)
+        outcome = try await transaction.challenge(
+            challenge, presenter: presenter, timeout: timeout, transport: transport)
         record = await lab.acsRecord(acsTransID: challenge.acsTransactionID)
     }
     try service.cleanup()

@@ -170,16 +170,87 @@ struct TerminalEndToEndTests {
         #expect(run.requests.last?["challengeDataEntry"] == .string("q1,q3"))
     }
 
-    @Test("out of band (2.3.1): the app link, the add-info on return, continue")
+    @Test("out of band (2.3.1): the app link handed over and shown, then continue (oobContinue 01)")
     func outOfBand() async throws {
         let run = try await terminalRun(.outOfBand, version: "2.3.1") { session in
             _ = try await session.wait(for: "< Open banking app >")
             try session.keys("Enter")
-            _ = try await session.wait(for: "Welcome back")
+            _ = try await session.wait(for: "https://bank.testlab.example/approve")
+            try session.keys("Tab", "Enter")
+        }
+        #expect(run.requests.first?["oobAppURLInd"] == .string("01"))
+        #expect(run.requests.last?["oobContinue"] == .string("01") && run.requests.last?["oobAppStatus"] == nil)
+        #expect(run.screen.contains("\"transStatus\":\"Y\""))
+    }
+
+    @Test("out of band (2.3.1): --oob-app-command that returns continues on its own (oobContinue 02)")
+    func outOfBandAppReturns() async throws {
+        let run = try await terminalRun(.outOfBand, version: "2.3.1", extra: "--oob-app-command true") { session in
+            _ = try await session.wait(for: "< Open banking app >")
+            try session.keys("Enter")
+        }
+        #expect(run.requests.last?["oobContinue"] == .string("02"))
+        #expect(run.screen.contains("\"transStatus\":\"Y\""))
+    }
+
+    @Test("out of band (2.3.1): an app that fails to open keeps the screen; the next CReq says oobAppStatus 01")
+    func outOfBandAppFails() async throws {
+        let run = try await terminalRun(.outOfBand, version: "2.3.1", extra: "--oob-app-command false") { session in
+            _ = try await session.wait(for: "< Open banking app >")
+            try session.keys("Enter")
+            _ = try await session.wait(for: "could not be opened")
             try session.keys("Tab", "Enter")
         }
         #expect(run.requests.last?["oobContinue"] == .string("01"))
+        #expect(run.requests.last?["oobAppStatus"] == .string("01"))
+    }
+
+    @Test("out of band (2.3.1) with --no-oob-app: oobAppURLInd 03 and no app link")
+    func outOfBandNoApp() async throws {
+        let run = try await terminalRun(.outOfBand, version: "2.3.1", extra: "--no-oob-app") { session in
+            let screen = try await session.wait(for: "< I have approved >")
+            #expect(!screen.contains("Open banking app"))
+            try session.keys("Enter")
+        }
+        #expect(run.requests.allSatisfy { $0["oobAppURLInd"] == .string("03") })
+        #expect(run.requests.last?["oobContinue"] == .string("01"))
+    }
+
+    @Test("2.3.1 two entry boxes: the first masked with a reveal toggle, the second plain; both sent")
+    func twoEntryBoxes() async throws {
+        let run = try await terminalRun(.twoEntryBoxes, version: "2.3.1") { session in
+            _ = try await session.wait(for: "Year of birth")
+            try session.keys("123456")
+            let masked = try await session.wait(for: "[••••••_]")
+            #expect(!masked.contains("123456"))
+            try session.keys("C-t")
+            _ = try await session.wait(for: "[123456_]")
+            try session.keys("Tab", "1990", "Enter")
+        }
+        #expect(run.requests.last?["challengeDataEntry"] == .string("123456"))
+        #expect(run.requests.last?["challengeDataEntryTwo"] == .string("1990"))
         #expect(run.screen.contains("\"transStatus\":\"Y\""))
+    }
+
+    @Test("2.3.1 consents above the buttons, answered from the keyboard; the additional-code button")
+    func consentsAndAdditional() async throws {
+        let consents = try await terminalRun(.consents, version: "2.3.1") { session in
+            let screen = try await session.wait(for: "Remember this device")
+            let trust = try #require(screen.range(of: "Trust this merchant"))
+            let verify = try #require(screen.range(of: "< Verify >"))
+            #expect(trust.lowerBound < verify.lowerBound, "togglePositionInd 01 puts the consents above the buttons")
+            try session.keys("123456", "Tab", "y", "Tab", "n", "Tab", "Enter")
+        }
+        #expect(consents.requests.last?["trustListDataEntry"] == .string("Y"))
+        #expect(consents.requests.last?["deviceBindingDataEntry"] == .string("N"))
+        let additional = try await terminalRun(.additionalCode, version: "2.3.1") { session in
+            _ = try await session.wait(for: "< Use my banking app instead >")
+            try session.keys("Tab", "Tab", "Tab", "Enter")
+            _ = try await session.wait(for: "< I have approved >")
+            try session.keys("Tab", "Enter")
+        }
+        #expect(additional.requests.map { $0["challengeAddCode"]?.stringValue } == [nil, "Y", nil])
+        #expect(additional.screen.contains("\"transStatus\":\"Y\""))
     }
 
     @Test("HTML: the form's field, checkbox and button from the keyboard; no script text")
