@@ -115,6 +115,12 @@ public struct StyledText: Sendable, Hashable, CustomStringConvertible {
         public let text: String
         /// Whether it is shown bold.
         public let isBold: Bool
+
+        /// Creates a run.
+        public init(text: String, isBold: Bool) {
+            self.text = text
+            self.isBold = isBold
+        }
     }
 
     /// The runs, in order; adjacent runs differ in weight.

@@ -63,7 +63,10 @@ public struct LayoutRenderer: Sendable {
                     ? "Text field: \(settings.label), \(text.count) characters entered"
                         + (masked ? " (hidden)" : ": \(text)") + toggle
                     : "\(settings.label): [\(shown)\(focused ? "_" : "")]\(toggle)"
-                lines.append(highlight(marker + field, focused))
+                let labelColour = style.foreground(
+                    ui.label.textStyle(for: box == 0 ? .dataEntryLabel : .dataEntryLabel2).color)
+                lines.append(
+                    focused || plain ? highlight(marker + field, focused) : labelColour + marker + field + style.reset)
             case .option(let key, let label, let multiple):
                 let on = state.chosen.contains(key)
                 let box =

@@ -2,10 +2,8 @@ import Testing
 import ThreeDS2JOSE
 import ThreeDS2Messages
 
-/// A validated screen of a UI type, as a 2.3.1 (or earlier) ACS would send it, with changes.
-func screen(_ uiType: UIType, version: String = "2.3.1", _ changes: [String: JSONValue?] = [:]) throws
-    -> ChallengeScreen
-{
+/// A CRes of a UI type, as a 2.3.1 (or earlier) ACS would send it, with changes.
+func cres(_ uiType: UIType, version: String = "2.3.1", _ changes: [String: JSONValue?] = [:]) -> JSONObject {
     var object = textCRes(["acsUiType": .string(uiType.rawValue)], version: version)
     let v231 = version == "2.3.1"
     switch uiType {
@@ -25,9 +23,16 @@ func screen(_ uiType: UIType, version: String = "2.3.1", _ changes: [String: JSO
     default: break
     }
     for (name, value) in changes { object[name] = value }
+    return object
+}
+
+/// A validated screen of a UI type, as a 2.3.1 (or earlier) ACS would send it, with changes.
+func screen(_ uiType: UIType, version: String = "2.3.1", _ changes: [String: JSONValue?] = [:]) throws
+    -> ChallengeScreen
+{
     guard
         case .screen(let screen) = try ChallengeResponseValidator.validate(
-            object,
+            cres(uiType, version: version, changes),
             expecting: ChallengeResponseExpectation(
                 identifiers: ids, messageVersion: MessageVersion(version)!, acsCounter: 0, opensOOBApps: true))
     else { throw ProtocolViolation(.invalidFormat, detail: "test", explanation: "not a screen") }

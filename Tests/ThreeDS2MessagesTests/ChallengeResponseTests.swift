@@ -21,13 +21,14 @@ func textCRes(_ changes: [String: JSONValue?] = [:], version: String = "2.2.0") 
 
 func expectViolation(
     _ code: ProtocolErrorCode, _ detail: String, _ object: JSONObject, version: String = "2.2.0", counter: Int = 0,
-    sourceLocation: SourceLocation = #_sourceLocation
+    opensOOBApps: Bool = true, sourceLocation: SourceLocation = #_sourceLocation
 ) {
     do {
         _ = try ChallengeResponseValidator.validate(
             object,
             expecting: ChallengeResponseExpectation(
-                identifiers: ids, messageVersion: MessageVersion(version)!, acsCounter: counter))
+                identifiers: ids, messageVersion: MessageVersion(version)!, acsCounter: counter,
+                opensOOBApps: opensOOBApps))
         Issue.record("expected \(code.rawValue) \(detail), the CRes was accepted", sourceLocation: sourceLocation)
     } catch {
         #expect(error.code == code, sourceLocation: sourceLocation)

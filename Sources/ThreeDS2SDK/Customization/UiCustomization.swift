@@ -153,9 +153,55 @@ public struct LabelCustomization: Sendable, Hashable {
     public var text = TextStyle()
     /// Text attributes of the heading.
     public var heading = TextStyle()
+    private var byType: [LabelType: TextStyle] = [:]
 
     /// Default attributes.
     public init() {}
+
+    /// Sets the text attributes of one kind of label, overriding ``text`` (or ``heading`` for the header) for it.
+    ///
+    /// - Parameters:
+    ///   - style: The attributes.
+    ///   - type: The kind of label.
+    public mutating func setTextStyle(_ style: TextStyle, for type: LabelType) {
+        byType[type] = style
+    }
+
+    /// The text attributes of one kind of label: its own when set, otherwise ``heading`` for the header and ``text``
+    /// for every other label.
+    ///
+    /// - Parameter type: The kind of label.
+    /// - Returns: The attributes.
+    public func textStyle(for type: LabelType) -> TextStyle {
+        byType[type] ?? (type == .infoHeader ? heading : text)
+    }
+}
+
+/// The kinds of label a challenge screen shows, as the vendor SDKs name them (seed 002's `LabelType`), with the
+/// 2.3.1 second entry box's label.
+public enum LabelType: String, Sendable, Hashable, CaseIterable {
+    /// `challengeInfoHeader`.
+    case infoHeader = "INFO_HEADER"
+    /// `challengeInfoText`.
+    case infoText = "INFO_TEXT"
+    /// `challengeInfoLabel`.
+    case infoLabel = "INFO_LABEL"
+    /// The whitelisting / trust-list and device-binding questions.
+    case whitelist = "WHITELIST"
+    /// `whyInfoLabel`.
+    case whyInfo = "WHY_INFO"
+    /// `whyInfoText`.
+    case whyInfoText = "WHY_INFO_TEXT"
+    /// `expandInfoLabel`.
+    case expandableInfo = "EXPANDABLE_INFO"
+    /// `expandInfoText`.
+    case expandableInfoText = "EXPANDABLE_INFO_TEXT"
+    /// The options of a select screen.
+    case selectionList = "SELECTION_LIST"
+    /// The first entry box's label (`challengeEntryBox.challengeDataEntryLabel`, 2.3.1).
+    case dataEntryLabel = "DATA_ENTRY_LABEL"
+    /// The second entry box's label (`challengeEntryBoxTwo.challengeDataEntryLabel`, 2.3.1).
+    case dataEntryLabel2 = "DATA_ENTRY_LABEL_2"
 }
 
 /// The text box where a code is entered.
@@ -257,8 +303,10 @@ public struct UiCustomization: Sendable, Hashable {
     public var toolbar = ToolbarCustomization()
     /// The labels.
     public var label = LabelCustomization()
-    /// The text box.
+    /// The text box (the first entry box in 2.3.1).
     public var textBox = TextBoxCustomization()
+    /// The second entry box (2.3.1), when it should differ from ``textBox``.
+    public var textBoxTwo: TextBoxCustomization?
     private var buttons: [ButtonType: ButtonCustomization] = [:]
 
     /// Default appearance.
