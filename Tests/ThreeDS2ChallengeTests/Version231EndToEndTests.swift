@@ -199,6 +199,32 @@ struct Version231EndToEndTests {
         #expect(run.record?.requests[1]["infoContinueIndicator"] == .bool(true))
     }
 
+    @Test(
+        "threeDSRequestorAppURL: 2.3.1 takes only an https link of at most 2048, 2.2.0 any URL of at most 256",
+        arguments: [
+            ("2.3.1", "shopapp://return", false),
+            ("2.3.1", "https://shop.example/" + String(repeating: "a", count: 2028), false),
+            ("2.3.1", "https://shop.example/" + String(repeating: "a", count: 2027), true),
+            ("2.3.1", "https:///x", false),
+            ("2.2.0", "shopapp://return", true),
+            ("2.2.0", "https://shop.example/" + String(repeating: "a", count: 240), false),
+            ("2.1.0", "anything at all", true),
+        ])
+    func requestorAppURL(version: String, url: String, accepted: Bool) async throws {
+        do {
+            let run = try await ThreeDS2ChallengeTests.run(
+                .text, version: version, answers: [.text("123456")], requestorAppURL: url)
+            #expect(accepted, "\(url.prefix(30)) (\(url.count)) was accepted in \(version)")
+            #expect(run.outcome == .completed(transStatus: "Y"))
+            try expectConforming(run, version: version)
+            let sent = run.record?.requests.map { $0["threeDSRequestorAppURL"] }
+            #expect(sent?.allSatisfy { $0 == (version == "2.1.0" ? nil : .string(url)) } == true, "passed on unchanged")
+        } catch let error as ThreeDS2Error {
+            #expect(!accepted, "\(error)")
+            #expect(error.kind == .invalidInput && error.message.contains("threeDSRequestorAppURL"))
+        }
+    }
+
     @Test("the bank's app never comes back and nobody continues: the overall timer ends it as timed out")
     func oobAppTimeout() async throws {
         let lab = try await LabPool.shared.lab()

@@ -225,6 +225,10 @@ struct ChallengeResponse231Tests {
         violation(.invalidFormat, "acsUiType", .text, ["acsUiType": .string("08")], version: "2.2.0")
         violation(.invalidFormat, "acsUiType", .htmlOutOfBand, [:], version: "2.2.0")
         violation(.requiredElementMissing, "acsHTML", .htmlOutOfBand, ["acsHTML": nil])
+        // acsHTML: up to 300,000 characters in 2.3.1.
+        let page = String(repeating: "PGI-", count: 75_000)
+        #expect(try screen(.html, ["acsHTML": .string(page)]).html?.count == 225_000)
+        violation(.invalidFormat, "acsHTML", .html, ["acsHTML": .string(page + "PGI-")])
     }
 
     @Test("a repeated select key is 204 in 2.3.1, 203 before; 15 message extensions in 2.3.1, 10 before")

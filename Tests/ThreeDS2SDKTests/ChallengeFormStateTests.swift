@@ -8,7 +8,7 @@ private let ids = TransactionIdentifiers(
     sdkTransID: "b2385523-a66c-4907-ac3c-91848e8c0067")
 
 /// A screen from CRes fields, through the real validator.
-private func screen(_ uiType: String, _ fields: [String: JSONValue] = [:], version: MessageVersion = .v2_2_0) throws
+func formScreen(_ uiType: String, _ fields: [String: JSONValue] = [:], version: MessageVersion = .v2_2_0) throws
     -> ChallengeScreen
 {
     var object: JSONObject = [
@@ -27,7 +27,12 @@ private func screen(_ uiType: String, _ fields: [String: JSONValue] = [:], versi
         ])
     }
     for (name, value) in fields.sorted(by: { $0.key < $1.key }) { object[name] = value }
-    let expectation = ChallengeResponseExpectation(identifiers: ids, messageVersion: version, acsCounter: 0)
+    if version == .v2_3_1, uiType == "01", object["challengeEntryBox"] == nil {
+        object["challengeInfoLabel"] = nil
+        object["challengeEntryBox"] = .object(["challengeDataEntryLabel": .string("Code")])
+    }
+    let expectation = ChallengeResponseExpectation(
+        identifiers: ids, messageVersion: version, acsCounter: 0, opensOOBApps: true)
     guard case .screen(let screen) = try ChallengeResponseValidator.validate(object, expecting: expectation) else {
         throw ProtocolViolation(.messageReceivedInvalid, detail: "not a screen")
     }
@@ -44,7 +49,7 @@ private struct FixedFormReader: HTMLFormReader {
 struct ChallengeFormStateTests {
     @Test("text: typing is bounded to 45 characters, backspace edits, submit sends the entry")
     func text() throws {
-        var state = ChallengeFormState(screen: try screen("01"))
+        var state = ChallengeFormState(screen: try formScreen("01"))
         guard case .textField = state.focusedElement else {
             Issue.record("the code field is not focused first")
             return
@@ -59,7 +64,7 @@ struct ChallengeFormStateTests {
 
     @Test("entry limits are UTF-8 bytes, enforced on the screen: typing stops, a whole answer is refused with a note")
     func entryLimits() throws {
-        var state = ChallengeFormState(screen: try screen("01"))
+        var state = ChallengeFormState(screen: try formScreen("01"))
         _ = state.apply(.type(String(repeating: "é", count: 30)))
         #expect(state.entry == String(repeating: "é", count: 22) && state.note != nil, "44 of 45 bytes kept")
         #expect(state.apply(.setEntry(String(repeating: "1", count: 46))) == nil && state.note != nil)
@@ -68,13 +73,13 @@ struct ChallengeFormStateTests {
         #expect(state.apply(.submit()) == ChallengeAnswer(.submitText(String(repeating: "1", count: 45))))
 
         let longKeys: JSONValue = .array((0..<4).map { .object(["option-key-number-\($0)": .string("L\($0)")]) })
-        var multi = ChallengeFormState(screen: try screen("03", ["challengeSelectInfo": longKeys]))
+        var multi = ChallengeFormState(screen: try formScreen("03", ["challengeSelectInfo": longKeys]))
         #expect(multi.apply(.select((0..<4).map { "option-key-number-\($0)" })) == nil && multi.note != nil)
         _ = multi.apply(.select(["option-key-number-0", "option-key-number-1"]))
         #expect(
             multi.apply(.submit()) == ChallengeAnswer(.submitSelection(["option-key-number-0", "option-key-number-1"])))
 
-        let page = try screen("05", ["acsHTML": .string(Base64.urlEncode(Array("<form></form>".utf8)))])
+        let page = try formScreen("05", ["acsHTML": .string(Base64.urlEncode(Array("<form></form>".utf8)))])
         let form = HTMLForm(controls: [HTMLForm.Control(kind: "textarea", name: "t", value: "")])
         var html = ChallengeFormState(screen: page, htmlReader: FixedFormReader(form: form))
         _ = html.apply(.setHTMLFields(["t": String(repeating: "x", count: 300)]))
@@ -83,60 +88,60 @@ struct ChallengeFormStateTests {
 
     @Test("an empty submission: challengeNoEntry from 2.2.0, refused on the screen in 2.1.0")
     func emptySubmission() throws {
-        var modern = ChallengeFormState(screen: try screen("01"))
+        var modern = ChallengeFormState(screen: try formScreen("01"))
         #expect(modern.canSubmit && modern.apply(.submit()) == ChallengeAnswer(.submitEmpty))
-        var old = ChallengeFormState(screen: try screen("01", version: .v2_1_0))
+        var old = ChallengeFormState(screen: try formScreen("01", version: .v2_1_0))
         #expect(!old.canSubmit)
         #expect(old.apply(.submit()) == nil && old.note != nil, "the screen says why; nothing is sent")
-        var select = ChallengeFormState(screen: try screen("02", version: .v2_1_0))
+        var select = ChallengeFormState(screen: try formScreen("02", version: .v2_1_0))
         #expect(select.apply(.submit()) == nil && select.note == SDKStrings.english[.chooseOption])
     }
 
     @Test("select: unknown keys are refused, a single select keeps one, answers go in option order")
     func select() throws {
-        var multi = ChallengeFormState(screen: try screen("03"))
+        var multi = ChallengeFormState(screen: try formScreen("03"))
         #expect(multi.apply(.select(["z"])) == nil && multi.note?.contains("z") == true)
         _ = multi.apply(.select(["c", "a"]))
         #expect(multi.apply(.submit()) == ChallengeAnswer(.submitSelection(["a", "c"])))
-        var single = ChallengeFormState(screen: try screen("02"))
+        var single = ChallengeFormState(screen: try formScreen("02"))
         _ = single.apply(.select(["b", "c"]))
         #expect(single.chosen == ["b"])
-        var keyboard = ChallengeFormState(screen: try screen("02"))
+        var keyboard = ChallengeFormState(screen: try formScreen("02"))
         _ = keyboard.apply(.focusNext)
         #expect(keyboard.apply(.activate) == ChallengeAnswer(.submitSelection(["b"])), "Enter on an option picks it")
     }
 
     @Test("continue means oobContinue on UI 04 and informationContinue on UI 07, nothing elsewhere")
     func continueMapping() throws {
-        var oob = ChallengeFormState(screen: try screen("04", ["oobContinueLabel": .string("Done")]))
+        var oob = ChallengeFormState(screen: try formScreen("04", ["oobContinueLabel": .string("Done")]))
         #expect(oob.apply(.continueChallenge) == ChallengeAnswer(.oobContinue()))
         var info = ChallengeFormState(
-            screen: try screen("07", ["infoContinueLabel": .string("OK")], version: .v2_3_1))
+            screen: try formScreen("07", ["infoContinueLabel": .string("OK")], version: .v2_3_1))
         #expect(info.apply(.continueChallenge) == ChallengeAnswer(.informationContinue))
-        var text = ChallengeFormState(screen: try screen("01"))
+        var text = ChallengeFormState(screen: try formScreen("01"))
         #expect(text.apply(.continueChallenge) == nil)
     }
 
     @Test("resend only where the ACS offers it; cancel anywhere; the trust answer travels with the action")
     func resendCancelTrust() throws {
-        var plain = ChallengeFormState(screen: try screen("01"))
+        var plain = ChallengeFormState(screen: try formScreen("01"))
         #expect(plain.apply(.resend) == nil && plain.note != nil)
         #expect(plain.apply(.cancel) == ChallengeAnswer(.cancel))
         var offered = ChallengeFormState(
-            screen: try screen(
+            screen: try formScreen(
                 "01", ["resendInformationLabel": .string("New"), "whitelistingInfoText": .string("Trust?")]))
         #expect(offered.apply(.resend) == ChallengeAnswer(.resend))
         _ = offered.apply(.setTrust(true))
         _ = offered.apply(.setEntry("1"))
         #expect(offered.apply(.submit()) == ChallengeAnswer(.submitText("1"), whitelisting: true))
-        var unasked = ChallengeFormState(screen: try screen("01"))
+        var unasked = ChallengeFormState(screen: try formScreen("01"))
         _ = unasked.apply(.setTrust(true))
         #expect(unasked.trust == nil, "no question, no answer")
     }
 
     @Test("HTML: without a reader there are no controls; with one, fields fill and the button submits")
     func html() throws {
-        let page = try screen("05", ["acsHTML": .string(Base64.urlEncode(Array("<form></form>".utf8)))])
+        let page = try formScreen("05", ["acsHTML": .string(Base64.urlEncode(Array("<form></form>".utf8)))])
         var bare = ChallengeFormState(screen: page)
         #expect(bare.form == nil && bare.apply(.submit()) == nil && bare.note != nil)
         let form = HTMLForm(
@@ -153,7 +158,7 @@ struct ChallengeFormStateTests {
 
     @Test("HTML with several forms: activating a later form's button answers with that form's data only")
     func severalForms() throws {
-        let page = try screen("05", ["acsHTML": .string(Base64.urlEncode(Array("<form></form>".utf8)))])
+        let page = try formScreen("05", ["acsHTML": .string(Base64.urlEncode(Array("<form></form>".utf8)))])
         let form = HTMLForm(
             controls: [
                 HTMLForm.Control(kind: "input/text", name: "otp", value: "12", form: 0),
@@ -182,7 +187,7 @@ struct ChallengeFormStateTests {
     @Test("focus moves over focusable elements only, wrapping; accessibility labels state what and how")
     func focusAndAccessibility() throws {
         var state = ChallengeFormState(
-            screen: try screen("03", ["whyInfoLabel": .string("Why?"), "whyInfoText": .string("Because.")]))
+            screen: try formScreen("03", ["whyInfoLabel": .string("Why?"), "whyInfoText": .string("Because.")]))
         let order = state.focusOrder
         #expect(order.allSatisfy { state.layout.elements[$0].isFocusable } && order.first == state.focus)
         for _ in order { _ = state.apply(.focusNext) }

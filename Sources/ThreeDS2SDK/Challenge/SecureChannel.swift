@@ -41,7 +41,9 @@ struct SecureChannel: Sendable {
         }
         do {
             guard
-                case .object(let object) = try JSONParser(limits: .init(maxBytes: 256 * 1024, maxDepth: 16)).parse(
+                case .object(let object) = try JSONParser(
+                    limits: .init(maxBytes: ChallengeStateMachine.maxResponseBytes, maxDepth: 16)
+                ).parse(
                     plaintext)
             else {
                 throw ProtocolViolation(

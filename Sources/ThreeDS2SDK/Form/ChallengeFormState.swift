@@ -265,11 +265,15 @@ public struct ChallengeFormState: Sendable {
         case .submit(let button):
             return screen.uiType.isHTML ? html(button: button) : submit()
         case .resend:
-            guard screen.uiType == .text, screen.resendLabel != nil else {
+            // The layout's rule: text screens, and select screens before 2.3.1 (resendChallenge is UI 01 only there).
+            let allowed =
+                screen.uiType == .text
+                || (!screen.messageVersion.limitsResendToText && [.singleSelect, .multiSelect].contains(screen.uiType))
+            guard allowed, screen.resendLabel != nil else {
                 note = "the screen offers no new code"
                 return nil
             }
-            return ChallengeAnswer(.resend)
+            return answer(.resend)
         case .additionalCode:
             guard screen.additionalCodeLabel != nil else {
                 note = "the screen offers no additional-code button"

@@ -140,6 +140,10 @@ public struct ChallengeLayout: Sendable, Hashable {
             if let label = screen.infoLabel { elements.append(.text(StyledText(plain: label), warning: false)) }
             actions.append(.button(.continue, label: screen.infoContinueLabel ?? strings[.continueButton]))
         case .html, .htmlOutOfBand:
+            // UI 06 offers the bank's app whether the page is drawn natively or in a web view.
+            if screen.uiType == .htmlOutOfBand, screen.oobAppURL != nil {
+                actions.append(.button(.openOOBApp, label: strings[.openApp]))
+            }
             guard let htmlReader else { break }
             let parsed = htmlReader.form(fromHTML: screen.html ?? "")
             form = parsed
@@ -149,9 +153,6 @@ public struct ChallengeLayout: Sendable, Hashable {
                 elements.append(.htmlControl(index: index))
             }
             elements += parsed.links.indices.map { .htmlLink(index: $0) }
-            if screen.uiType == .htmlOutOfBand, screen.oobAppURL != nil {
-                actions.append(.button(.openOOBApp, label: strings[.openApp]))
-            }
         }
         if [.text, .singleSelect, .multiSelect].contains(screen.uiType) {
             actions.append(.button(.submit, label: screen.submitLabel ?? strings[.submit]))

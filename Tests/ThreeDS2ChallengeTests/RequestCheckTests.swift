@@ -1,0 +1,110 @@
+import Testing
+import ThreeDS2JOSE
+import ThreeDS2Messages
+
+@testable import ThreeDS2TestLab
+
+/// The TestLab ACS's CReq check refuses what a conforming ACS refuses, so the end-to-end tests that pass through it
+/// prove the SDK's CReqs conform.
+@Suite("TestLab ACS: CReq checks")
+struct RequestCheckTests {
+    let base: JSONObject = [
+        "threeDSServerTransID": .string("a"), "acsTransID": .string("b"), "sdkTransID": .string("c"),
+        "messageType": .string("CReq"), "messageVersion": .string("2.3.1"), "sdkCounterStoA": .string("000"),
+    ]
+
+    func request(_ changes: [String: JSONValue?]) -> JSONObject {
+        var object = base
+        for (name, value) in changes { object[name] = value }
+        return object
+    }
+
+    func failure(_ version: MessageVersion, previous: JSONObject?, _ request: JSONObject) -> RequestCheck.Failure? {
+        do {
+            try RequestCheck(version: version, previous: previous).check(request)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test("the first 2.3.1 CReq without oobAppURLInd is 201; a reserved value 207; a bad shape 203")
+    func indicator() {
+        #expect(failure(.v2_3_1, previous: nil, base) == .init(code: "201", field: "oobAppURLInd"))
+        #expect(
+            failure(.v2_3_1, previous: nil, request(["oobAppURLInd": .string("04")]))
+                == .init(code: "207", field: "oobAppURLInd"))
+        #expect(
+            failure(.v2_3_1, previous: nil, request(["oobAppURLInd": .bool(true)]))
+                == .init(code: "203", field: "oobAppURLInd"))
+        #expect(failure(.v2_3_1, previous: nil, request(["oobAppURLInd": .string("01")])) == nil)
+        #expect(
+            failure(.v2_2_0, previous: nil, request(["oobAppURLInd": .string("01")]))
+                == .init(code: "203", field: "oobAppURLInd"))
+    }
+
+    @Test("consents: Y/N required after the question (201 missing, 203 for 01), not allowed unasked or with cancel")
+    func consents() {
+        let asked: JSONObject = ["acsUiType": .string("01"), "trustListInfoText": .string("T?")]
+        let answered = request(["oobAppURLInd": .string("01"), "challengeDataEntry": .string("1")])
+        #expect(failure(.v2_3_1, previous: asked, answered) == .init(code: "201", field: "trustListDataEntry"))
+        var old = answered
+        old["trustListDataEntry"] = .string("01")
+        #expect(failure(.v2_3_1, previous: asked, old) == .init(code: "203", field: "trustListDataEntry"))
+        var good = answered
+        good["trustListDataEntry"] = .string("N")
+        #expect(failure(.v2_3_1, previous: asked, good) == nil)
+        #expect(
+            failure(.v2_3_1, previous: ["acsUiType": .string("01")], good)
+                == .init(code: "203", field: "trustListDataEntry"))
+        var cancel = request(["oobAppURLInd": .string("01"), "challengeCancel": .string("01")])
+        #expect(failure(.v2_3_1, previous: asked, cancel) == nil)
+        cancel["trustListDataEntry"] = .string("N")
+        #expect(failure(.v2_3_1, previous: asked, cancel) == .init(code: "203", field: "trustListDataEntry"))
+    }
+
+    @Test("one action per CReq, the one the screen allows; oobContinue typed by version; UI 06 pairs")
+    func actions() {
+        let text: JSONObject = ["acsUiType": .string("01")]
+        let ind: [String: JSONValue?] = ["oobAppURLInd": .string("01")]
+        func with(_ more: [String: JSONValue?]) -> JSONObject { request(ind.merging(more) { $1 }) }
+        #expect(
+            failure(
+                .v2_3_1, previous: text, with(["challengeDataEntry": .string("1"), "resendChallenge": .string("Y")]))?
+                .code
+                == "203")
+        #expect(failure(.v2_3_1, previous: text, with([:])) == .init(code: "201", field: "challengeDataEntry"))
+        #expect(failure(.v2_3_1, previous: text, with(["oobContinue": .string("01")]))?.field == "oobContinue")
+        #expect(
+            failure(.v2_3_1, previous: ["acsUiType": .string("02")], with(["resendChallenge": .string("Y")])) != nil)
+        let oob: JSONObject = ["acsUiType": .string("04")]
+        #expect(failure(.v2_3_1, previous: oob, with(["oobContinue": .bool(true)]))?.field == "oobContinue")
+        #expect(failure(.v2_3_1, previous: oob, with(["oobContinue": .string("03")]))?.field == "oobContinue")
+        #expect(failure(.v2_3_1, previous: oob, with(["oobContinue": .string("02")])) == nil)
+        #expect(failure(.v2_2_0, previous: oob, request(["oobContinue": .string("01")]))?.field == "oobContinue")
+        #expect(failure(.v2_2_0, previous: oob, request(["oobContinue": .bool(true)])) == nil)
+        let htmlOOB: JSONObject = ["acsUiType": .string("06")]
+        #expect(failure(.v2_3_1, previous: htmlOOB, with(["oobContinue": .string("01")]))?.field == "oobContinue")
+        #expect(
+            failure(
+                .v2_3_1, previous: htmlOOB,
+                with(["oobContinue": .string("01"), "challengeHTMLDataEntry": .string("a=1")])) == nil)
+        #expect(
+            failure(
+                .v2_3_1, previous: htmlOOB,
+                with(["oobContinue": .string("02"), "challengeHTMLDataEntry": .string("a=1")]))?.field == "oobContinue")
+        #expect(failure(.v2_3_1, previous: text, with(["challengeAddCode": .string("Y")]))?.field == "challengeAddCode")
+        #expect(
+            failure(
+                .v2_3_1, previous: ["acsUiType": .string("01"), "challengeAddLabel": .string("A")],
+                with(["challengeAddCode": .string("Y")])) == nil)
+        #expect(
+            failure(
+                .v2_3_1, previous: text,
+                with(["challengeDataEntry": .string("1"), "challengeDataEntryTwo": .string("2")]))?
+                .field == "challengeDataEntryTwo")
+        #expect(
+            failure(.v2_3_1, previous: oob, with(["oobContinue": .string("01"), "oobAppStatus": .string("02")]))?.field
+                == "oobAppStatus")
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import Synchronization
+import Testing
+import ThreeDS2JOSE
+import ThreeDS2Messages
+import ThreeDS2SDK
+
+/// An opener that reports a fixed result and records the links it was given.
+private final class RecordingOpener: OOBAppOpener, Sendable {
+    let result: OOBAppOpenResult
+    let opened = Mutex<[URL]>([])
+    init(_ result: OOBAppOpenResult) { self.result = result }
+    func open(_ url: URL) async -> OOBAppOpenResult {
+        opened.withLock { $0.append(url) }
+        return result
+    }
+}
+
+@Suite("Challenge form state, 2.3.1")
+struct ChallengeFormState231Tests {
+    let twoBoxes: [String: JSONValue] = [
+        "challengeEntryBox": .object([
+            "challengeDataEntryLabel": .string("Code"), "challengeDataEntryLengthMax": .string("06"),
+            "challengeDataEntryMasking": .string("Y"), "challengeDataEntryToggle": .string("Y"),
+        ]),
+        "challengeEntryBoxTwo": .object([
+            "challengeDataEntryLabel": .string("Year"), "challengeDataEntryLengthMax": .string("04"),
+        ]),
+    ]
+
+    @Test("two entry boxes: each typed in its own field, bounded by its own length, both in the answer")
+    func twoBoxesEntry() throws {
+        var state = ChallengeFormState(screen: try formScreen("01", twoBoxes, version: .v2_3_1))
+        #expect(state.entries == ["", ""])
+        let fields = state.layout.elements.compactMap { element -> Int? in
+            if case .textField(let box, _) = element { return box }
+            return nil
+        }
+        #expect(fields == [0, 1])
+        _ = state.apply(.type("1234567"))
+        #expect(state.entries[0] == "123456" && state.note != nil, "cut at the box's 6 with a note")
+        _ = state.apply(.focusNext)
+        _ = state.apply(.type("19901"))
+        #expect(state.entries[1] == "1990")
+        #expect(
+            state.apply(.setEntry("12345", box: 1)) == nil && state.entries[1] == "1990",
+            "a whole answer too long is refused")
+        #expect(state.apply(.setEntry("x", box: 2)) == nil && state.note?.contains("no entry box 3") == true)
+        #expect(state.apply(.submit()) == ChallengeAnswer(.submitText("123456", second: "1990")))
+    }
+
+    @Test("masking follows the ACS; the reveal toggle works only where offered")
+    func reveal() throws {
+        var state = ChallengeFormState(screen: try formScreen("01", twoBoxes, version: .v2_3_1))
+        #expect(state.isMasked(box: 0) && !state.isMasked(box: 1))
+        _ = state.apply(.toggleReveal)
+        #expect(!state.isMasked(box: 0))
+        _ = state.apply(.toggleReveal)
+        #expect(state.isMasked(box: 0))
+        _ = state.apply(.focusNext)
+        _ = state.apply(.toggleReveal)
+        #expect(!state.isMasked(box: 1) && state.revealed == [])
+        // 2.2.0: one masked box, no toggle.
+        var old = ChallengeFormState(screen: try formScreen("01"))
+        _ = old.apply(.toggleReveal)
+        #expect(old.isMasked(box: 0) && old.entries.count == 1)
+    }
+
+    @Test("consents: both asked, toggled by focus or set directly, above the buttons when asked; in every answer")
+    func consents() throws {
+        let fields: [String: JSONValue] = [
+            "trustListInfoText": .string("Trust?"), "deviceBindingInfoText": .string("Bind?"),
+            "togglePositionInd": .string("01"),
+        ]
+        var state = ChallengeFormState(screen: try formScreen("01", fields, version: .v2_3_1))
+        let order = state.layout.elements.compactMap { element -> String? in
+            switch element {
+            case .consent(.trust, _): "trust"
+            case .consent(.deviceBinding, _): "binding"
+            case .button(.submit, _): "submit"
+            default: nil
+            }
+        }
+        #expect(order == ["trust", "binding", "submit"])
+        _ = state.apply(.setDeviceBinding(true))
+        _ = state.apply(.type("1"))
+        #expect(state.apply(.submit()) == ChallengeAnswer(.submitText("1", second: nil), deviceBinding: true))
+        var below = ChallengeFormState(
+            screen: try formScreen(
+                "01", ["trustListInfoText": .string("Trust?"), "resendInformationLabel": .string("Again")],
+                version: .v2_3_1))
+        let last = below.layout.elements.lastIndex { if case .consent = $0 { true } else { false } } ?? -1
+        let submit = below.layout.elements.firstIndex { if case .button(.submit, _) = $0 { true } else { false } } ?? -1
+        #expect(last > submit, "without togglePositionInd the consents follow the buttons")
+        _ = below.apply(.setDeviceBinding(true))
+        #expect(below.deviceBinding == nil, "a question not asked cannot be answered")
+        _ = below.apply(.setTrust(true))
+        #expect(below.apply(.resend) == ChallengeAnswer(.resend, whitelisting: true), "the consent goes with a resend")
+        // Resend: select screens before 2.3.1 only.
+        var select220 = ChallengeFormState(screen: try formScreen("02", ["resendInformationLabel": .string("Again")]))
+        #expect(select220.apply(.resend) == ChallengeAnswer(.resend))
+        var select231 = ChallengeFormState(
+            screen: try formScreen("02", ["resendInformationLabel": .string("Again")], version: .v2_3_1))
+        #expect(select231.apply(.resend) == nil && select231.note != nil)
+    }
+
+    @Test("the additional-code button answers challengeAddCode with the consents; refused where not offered")
+    func additional() throws {
+        var state = ChallengeFormState(
+            screen: try formScreen(
+                "02", ["challengeAddLabel": .string("Another way"), "trustListInfoText": .string("T?")],
+                version: .v2_3_1))
+        #expect(state.layout.elements.contains(.button(.additional, label: "Another way")))
+        _ = state.apply(.setTrust(true))
+        #expect(state.apply(.additionalCode) == ChallengeAnswer(.additionalCode, whitelisting: true))
+        var plain = ChallengeFormState(screen: try formScreen("01", [:], version: .v2_3_1))
+        #expect(plain.apply(.additionalCode) == nil && plain.note != nil)
+    }
+
+    @Test("open app: returned continues with oobContinue 02; opened waits for continue; failed reports on continue")
+    func openApp() async throws {
+        let fields: [String: JSONValue] = [
+            "oobContinueLabel": .string("Done"), "oobAppURL": .string("https://bank.example/app"),
+            "oobAppLabel": .string("Open"),
+        ]
+        let returned = RecordingOpener(.returned)
+        var state = ChallengeFormState(screen: try formScreen("04", fields, version: .v2_3_1))
+        #expect(state.focusedElement == .button(.openOOBApp, label: "Open"))
+        #expect(state.apply(.activate) == nil && state.appToOpen == "https://bank.example/app")
+        #expect(await state.openApp(using: returned) == ChallengeAnswer(.oobContinue(automatic: true)))
+        #expect(returned.opened.withLock { $0 } == [URL(string: "https://bank.example/app")!])
+
+        var opened = ChallengeFormState(screen: try formScreen("04", fields, version: .v2_3_1))
+        _ = opened.apply(.openApp)
+        #expect(await opened.openApp(using: RecordingOpener(.opened)) == nil)
+        #expect(opened.openedApp && opened.appToOpen == nil)
+        #expect(opened.apply(.continueChallenge) == ChallengeAnswer(.oobContinue()))
+
+        var failed = ChallengeFormState(screen: try formScreen("04", fields, version: .v2_3_1))
+        _ = failed.apply(.openApp)
+        #expect(await failed.openApp(using: RecordingOpener(.failed)) == nil)
+        #expect(failed.appOpenFailed && failed.note != nil)
+        #expect(failed.apply(.continueChallenge) == ChallengeAnswer(.oobContinue(), oobAppOpenFailed: true))
+        #expect(failed.apply(.cancel) == ChallengeAnswer(.cancel))
+
+        // Nothing to open without a link; openApp without a request does nothing.
+        var none = ChallengeFormState(
+            screen: try formScreen("04", ["oobContinueLabel": .string("Done")], version: .v2_3_1))
+        #expect(none.apply(.openApp) == nil && none.appToOpen == nil && none.note != nil)
+        #expect(await none.openApp(using: returned) == nil)
+    }
+
+    @Test("UI 06: the page's submission carries the form data; back from the app continues with 02")
+    func htmlOutOfBand() async throws {
+        let html = Base64.urlEncode(Array("<form action=\"HTTPS://EMV3DS/challenge\"></form>".utf8))
+        var state = ChallengeFormState(
+            screen: try formScreen(
+                "06", ["acsHTML": .string(html), "oobAppURL": .string("https://bank.example/app")], version: .v2_3_1))
+        #expect(state.layout.elements.contains(.button(.openOOBApp, label: "Open app")))
+        _ = state.apply(.openApp)
+        #expect(
+            await state.openApp(using: RecordingOpener(.returned)) == ChallengeAnswer(.oobContinue(automatic: true)))
+    }
+
+    @Test("2.3.1 images follow the appearance in the layout")
+    func images() throws {
+        let shown = try formScreen(
+            "01",
+            [
+                "issuerImage": .object([
+                    "default": .string("https://i.example/d.png"), "monochrome": .string("https://i.example/m.png"),
+                ])
+            ], version: .v2_3_1)
+        for (appearance, url) in [(ImageAppearance.default, "d"), (.dark, "d"), (.monochrome, "m")] {
+            let state = ChallengeFormState(screen: shown, appearance: appearance)
+            #expect(
+                state.layout.elements.contains { element in
+                    if case .images(let issuer?, _) = element { return issuer.url == "https://i.example/\(url).png" }
+                    return false
+                })
+        }
+    }
+}
