@@ -131,6 +131,8 @@ let package = Package(
             name: "jose-interop",
             dependencies: [
                 "ThreeDS2JOSE",
+                "ThreeDS2Messages",
+                "ThreeDS2SDK",
                 "ThreeDS2TestLab",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),

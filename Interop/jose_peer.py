@@ -11,6 +11,8 @@ no code with the Swift one. It runs both directions:
 2. Swift -> Python: the Swift tool encrypts and signs with every combination to the peer's keys; the peer decrypts
    and verifies each (x5c chain validated with cryptography's X.509 verifier), and checks that its own tampering of
    each Swift token is detected.
+3. Challenge flows (flow_peer.py): the peer plays the ACS, encrypting 2.3.1 and 2.2.0 CRes for every new flow; the
+   Swift tool answers them as the SDK does, and the peer decrypts and checks every CReq field against the tables.
 
 Usage: jose_peer.py PATH-TO-jose-interop
 Prints "N passed, N failed" and exits non-zero on any failure.
@@ -36,6 +38,8 @@ from cryptography.x509.oid import NameOID
 from cryptography.x509.verification import PolicyBuilder, Store
 from jwcrypto import jwe, jwk, jws
 from jwcrypto.common import json_encode
+
+import flow_peer
 
 DS_ID = "A000000004"
 ENCS = ["A128CBC-HS256", "A128GCM"]
@@ -456,6 +460,8 @@ def main():
         tally.check({c["alg"] for c in swift_cases if c["type"] == "jws"} == {"PS256", "ES256"}, "Swift JWS algs")
         check_swift_cases(material, swift_cases, tally)
         print(f"swift -> python: {len(swift_cases)} tokens checked")
+
+        flow_peer.run(tool, material_path, material, work, tally)
 
     print(f"interop: {tally.passed} passed, {tally.failed} failed")
     return 0 if tally.failed == 0 else 1

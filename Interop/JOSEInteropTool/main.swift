@@ -3,7 +3,9 @@
 //   jose-interop consume MATERIAL.json CASES.json RESULTS.json
 //       decrypts / verifies every case the Python peer produced and writes what happened to each;
 //   jose-interop produce MATERIAL.json OUT.json
-//       encrypts and signs with every alg/enc combination to the peer's keys, for the peer to check.
+//       encrypts and signs with every alg/enc combination to the peer's keys, for the peer to check;
+//   jose-interop flows MATERIAL.json FLOWS.json OUT.json
+//       answers the peer's encrypted CRes as the SDK does and encrypts the CReqs (ChallengeFlows.swift).
 //
 // MATERIAL.json holds the keys and certificates the peer generated (PEM and hex), so that neither side trusts
 // anything the other side computed.
@@ -199,9 +201,12 @@ do {
     case (5, "consume"):
         try await consume(materialPath: arguments[2], casesPath: arguments[3], resultsPath: arguments[4])
     case (4, "produce"): try produce(materialPath: arguments[2], outPath: arguments[3])
+    case (5, "flows"): try await flows(materialPath: arguments[2], flowsPath: arguments[3], outPath: arguments[4])
     default:
         FileHandle.standardError.write(
-            Data("usage: jose-interop consume MATERIAL CASES RESULTS | produce MATERIAL OUT\n".utf8))
+            Data(
+                "usage: jose-interop consume MATERIAL CASES RESULTS | produce MATERIAL OUT | flows MATERIAL FLOWS OUT\n"
+                    .utf8))
         exit(2)
     }
 } catch {
