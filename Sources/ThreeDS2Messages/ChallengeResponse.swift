@@ -106,8 +106,12 @@ public enum ChallengeResponseValidator {
 
         if completion == "Y" {
             guard let status = try reader.string("transStatus"), !status.isEmpty else { throw .missing("transStatus") }
-            guard status == "Y" || status == "N" else {
-                throw .invalid("transStatus", "was \(status); a final CRes may carry only Y or N")
+            // 2.3.1(.1) adds D (decoupled, Table A.17): whether the AReq asked for it is the 3DS Server's business,
+            // which the SDK cannot see, so D is passed on; any other value is 203 (as certified SDKs answer).
+            let allowed = expectation.messageVersion.allowsDecoupledFinalStatus ? ["Y", "N", "D"] : ["Y", "N"]
+            guard allowed.contains(status) else {
+                throw .invalid(
+                    "transStatus", "was \(status); a final CRes may carry only \(allowed.joined(separator: ", "))")
             }
             return .final(transStatus: status)
         }

@@ -88,6 +88,9 @@ public struct MessageVersion: Sendable, Hashable, Comparable, CustomStringConver
     /// Whether every CReq carries `oobAppURLInd` (2.3.1, Table B.3: required in every CReq, the first included).
     public var carriesOOBAppURLIndicator: Bool { isAtLeast2_3 }
 
+    /// Whether a final CRes may carry `transStatus` `D` (decoupled authentication; 2.3.1, Table A.17).
+    public var allowsDecoupledFinalStatus: Bool { isAtLeast2_3 }
+
     /// Whether a text screen describes its entry in `challengeEntryBox` / `challengeEntryBoxTwo` objects (2.3.1,
     /// Table A.26) instead of `challengeInfoLabel`.
     public var hasEntryBoxes: Bool { isAtLeast2_3 }

@@ -80,7 +80,8 @@ public enum Scenario: String, Sendable, Hashable, CaseIterable {
         case .faultMissingField: "fault: the first CRes lacks challengeInfoHeader (SDK sends Erro 201)"
         case .faultCriticalExtension: "fault: the first CRes has an unknown critical extension (SDK sends Erro 202)"
         case .faultErro: "fault: the ACS answers the first CReq with an Erro 305 (SDK sends nothing back)"
-        case .faultSlow: "fault: the ACS answers the first CReq after the slow delay (SDK sends Erro 402, timed out)"
+        case .faultSlow:
+            "fault: the ACS answers the first CReq after the slow delay, 11 s by default (SDK sends Erro 402, timed out)"
         }
     }
 }

@@ -248,6 +248,25 @@ struct ChallengeResponse231Tests {
             version: "2.2.0")
     }
 
+    @Test("a final CRes: Y, N and (2.3.1) D are passed on; anything else is 203")
+    func finalStatus() throws {
+        func final(_ status: String, _ version: String) -> JSONObject {
+            var object = cres(.text, version: version)
+            object["challengeCompletionInd"] = .string("Y")
+            object["transStatus"] = .string(status)
+            return object
+        }
+        for status in ["Y", "N", "D"] {
+            let response = try ChallengeResponseValidator.validate(
+                final(status, "2.3.1"),
+                expecting: ChallengeResponseExpectation(identifiers: ids, messageVersion: .v2_3_1, acsCounter: 0))
+            #expect(response == .final(transStatus: status))
+        }
+        expectViolation(.invalidFormat, "transStatus", final("D", "2.2.0"))
+        expectViolation(.invalidFormat, "transStatus", final("A", "2.3.1"), version: "2.3.1")
+        expectViolation(.requiredElementMissing, "transStatus", final("", "2.3.1"), version: "2.3.1")
+    }
+
     @Test("required per UI type (Table A.20): header and text for every native type; select labels for 02/03")
     func requiredPerType() throws {
         for uiType in [UIType.text, .singleSelect, .multiSelect, .outOfBand, .information] {
