@@ -169,14 +169,6 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
             switch screen.uiType {
             case .text:
                 let resend = screen.resendLabel.map { ", 'resend' (\($0))" } ?? ""
-                if state.entries.count > 1 {
-                    // Two entry boxes: the second is asked for first, then the first box's question submits.
-                    let label = state.entryBox(1).label
-                    if let line = await prompt("\(label): ", masked: state.isMasked(box: 1)) {
-                        _ = state.apply(.setEntry(line, box: 1))
-                        if let note = state.note { print("(!) \(note)") }
-                    }
-                }
                 question = "\(state.entryBox(0).label)\(resend)\(additional), or \(cancelWord): "
             case .singleSelect, .multiSelect:
                 for (number, option) in screen.options.enumerated() { print("  \(number + 1). \(option.label)") }
@@ -207,6 +199,12 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
                     print("(!) \(note)")
                     continue
                 }
+            case _
+            where screen.uiType == .text && state.entries.count > 1 && !(line == "resend" && screen.resendLabel != nil):
+                // Two entry boxes (2.3.1): the first line fills the first box, then the second box is asked for.
+                guard state.apply(.setEntry(line)) == nil, state.note == nil else { break }
+                let second = await prompt("\(state.entryBox(1).label): ", masked: state.isMasked(box: 1)) ?? ""
+                if state.apply(.setEntry(second, box: 1)) == nil, state.note == nil { answer = state.apply(.submit()) }
             default:
                 answer = lineAnswer(line, state: &state)
             }

@@ -232,6 +232,22 @@ struct TerminalEndToEndTests {
         #expect(run.screen.contains("\"transStatus\":\"Y\""))
     }
 
+    @Test("2.3.1 two entry boxes in line mode: the first box's line, then the second box's")
+    func twoEntryBoxesLine() async throws {
+        let run = try await terminalRun(.twoEntryBoxes, version: "2.3.1", extra: "--line") { session in
+            _ = try await session.wait(for: "[Yes/No]:")
+            try session.keys("n", "Enter")
+            _ = try await session.wait(for: "or 'cancel':")
+            try session.keys("123456", "Enter")
+            // The prompt, unindented (the drawn box above reads "  Year of birth: []").
+            _ = try await session.wait(for: "\nYear of birth:")
+            try session.keys("1990", "Enter")
+        }
+        #expect(run.requests.last?["challengeDataEntry"] == .string("123456"))
+        #expect(run.requests.last?["challengeDataEntryTwo"] == .string("1990"))
+        #expect(run.requests.last?["trustListDataEntry"] == .string("N"))
+    }
+
     @Test("2.3.1 consents above the buttons, answered from the keyboard; the additional-code button")
     func consentsAndAdditional() async throws {
         let consents = try await terminalRun(.consents, version: "2.3.1") { session in
