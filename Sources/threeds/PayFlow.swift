@@ -68,7 +68,16 @@ struct PayFlow {
         let service = ThreeDS2Service(logger: logger)
         try service.initialize(configParameters: configuration)
         defer { try? service.cleanup() }
-        for warning in try service.warnings { progress("security warning \(warning)") }
+        let warnings = try service.warnings
+        if verbose {
+            for warning in warnings { progress("security warning \(warning)") }
+        } else if !warnings.isEmpty {
+            // SW01 (root) and SW03 (virtual machine) are expected in containers and VMs, where this tool usually runs;
+            // an app would pass them to its 3DS Server, which decides. One line, details with --verbose.
+            progress(
+                "security checks: \(warnings.map(\.id).joined(separator: ", ")) raised (expected as root or in a VM or "
+                    + "container; --verbose explains)")
+        }
         let transaction = try service.createTransaction(
             directoryServerID: directoryServerID, messageVersion: messageVersion)
         defer { transaction.close() }
@@ -98,6 +107,11 @@ struct PayFlow {
         case .protocolError(let message): result.error = message
         case .runtimeError(let failure): result.runtimeError = (failure.code.rawValue, failure.message)
         case .cancelled, .timedOut: break
+        }
+        // A script that did not fit its screen cancelled only because it had to: that is the script's error.
+        if let scripted = presenter as? ScriptedPresenter, let problem = scripted.problems.first {
+            result.outcome = "runtimeError"
+            result.runtimeError = ("answers", "the answers file does not fit the challenge: \(problem)")
         }
         return result
     }

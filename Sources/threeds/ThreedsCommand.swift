@@ -13,6 +13,16 @@ struct Threeds: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "threeds",
         abstract: "EMV 3-D Secure SDK command-line tool: pay through a 3DS Server, run the TestLab, or a demo.",
+        discussion: """
+            Examples:
+              threeds demo                      pay through an in-process TestLab; answer the challenge at the keyboard
+              threeds testlab --port 8443       run the TestLab for other clients
+              threeds pay --server https://127.0.0.1:8443 --ds-id F055545342 --ds-cert testlab-pki/ds-encryption-rsa.pem \\
+                --ds-root testlab-pki/ds-root.pem --tls-root testlab-pki/tls-root.pem --card-file - --amount 1999 --currency 978
+
+            Exit status: 0 frictionless, completed or cancelled; 1 timed out, protocol or runtime error; 2 usage error.
+            """,
+        version: ThreeDS2Service.version,
         subcommands: [Pay.self, TestLabCommand.self, Demo.self])
 
     /// Usage errors exit 2, as documented; everything else keeps ArgumentParser's behaviour.
@@ -26,6 +36,9 @@ struct Threeds: AsyncParsableCommand {
             }
         } catch let exit as ExitCode {
             Foundation.exit(exit.rawValue)
+        } catch let error as CLIError {
+            warn("threeds: \(error.description)")
+            Foundation.exit(error.exitStatus)
         } catch {
             let code = exitCode(for: error)
             if code == .success || code.rawValue == 0 {
@@ -119,14 +132,6 @@ let demoCustomization: UiCustomization = {
     return ui
 }()
 
-func readFile(_ path: String) throws -> String {
-    do {
-        return try String(contentsOfFile: path, encoding: .utf8)
-    } catch {
-        throw ValidationError("cannot read \(path): \(error.localizedDescription)")
-    }
-}
-
 func emit(_ result: PaymentResult, json: Bool) -> Int32 {
     print(result.summary)
     if json { print(result.json.serialized) }
@@ -135,10 +140,21 @@ func emit(_ result: PaymentResult, json: Bool) -> Int32 {
 
 struct Pay: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Authenticate a payment through a 3DS Server, running the challenge if asked.")
+        abstract: "Authenticate a payment through a 3DS Server, running the challenge if asked.",
+        discussion: """
+            Example (against `threeds testlab`; the card number comes from standard input):
+              echo 4000000000002000 | threeds pay --server https://127.0.0.1:8443 --ds-id F055545342 \\
+                --ds-cert testlab-pki/ds-encryption-rsa.pem --ds-root testlab-pki/ds-root.pem \\
+                --tls-root testlab-pki/tls-root.pem --card-file - --amount 1999 --currency 978
+
+            Exit status: 0 frictionless, completed or cancelled; 1 timed out, protocol or runtime error; 2 usage error.
+            """)
 
     @Option(help: "The 3DS Server base URL (it must implement POST /3ds/authenticate).") var server: String
-    @Option(name: .customLong("ds-id"), help: "The directory server ID.") var dsID: String
+    @Option(
+        name: .customLong("ds-id"),
+        help: "The directory server ID (the TestLab's: F055545342 with an RSA key, F155545342 with an EC key).")
+    var dsID: String
     @Option(
         name: .customLong("ds-cert"), help: "PEM file: the directory server's encryption certificate or public key.")
     var dsCert: String
@@ -149,16 +165,19 @@ struct Pay: AsyncParsableCommand {
         [String] = []
     @Option(name: .customLong("message-version"), help: "2.1.0, 2.2.0 or 2.3.1 (default: the highest).")
     var messageVersion: String?
-    @Option(name: .customLong("sdk-reference-number")) var sdkReferenceNumber: String = TestLab
-        .exampleSDKReferenceNumber
+    @Option(
+        name: .customLong("sdk-reference-number"),
+        help: "The SDK reference number EMVCo assigned (sent in the AReq and used in the channel keys).")
+    var sdkReferenceNumber: String = TestLab.exampleSDKReferenceNumber
     @Option(help: "The card number (visible to other users in the process list; prefer --card-file).") var card: String?
     @Option(name: .customLong("card-file"), help: "A file holding the card number, or - for standard input.")
     var cardFile: String?
-    @Option(help: "The amount in minor units.") var amount: String
-    @Option(help: "The ISO 4217 numeric currency code.") var currency: String
+    @Option(parsing: .unconditional, help: "The amount in minor units, digits only (1999 for 19.99).")
+    var amount: String
+    @Option(help: "The ISO 4217 numeric currency code (978 EUR, 840 USD, 826 GBP).") var currency: String
     @Option(help: "auto (scripted from --answers) or terminal (interactive).") var ui: UIChoice = .terminal
     @Option(help: "JSON answers file for --ui auto.") var answers: String?
-    @Option(help: "The challenge timeout in minutes (5 to 60).") var timeout: Int = 5
+    @Option(parsing: .unconditional, help: "The challenge timeout in minutes (5 to 60).") var timeout: Int = 5
     @Option(
         name: .customLong("requestor-app-url"),
         help: "The app's URL for the bank's app to return to (2.3.1: an https universal or app link, at most 2048).")
@@ -191,20 +210,16 @@ struct Pay: AsyncParsableCommand {
         try PlainHTTPPolicy.check(server, option: "--server", allowHTTP: allowHTTP)
         guard !dsRoot.isEmpty else { throw ValidationError("at least one --ds-root is required") }
         if ui == .auto, answers == nil { throw ValidationError("--ui auto needs --answers FILE") }
+        if ui != .auto, answers != nil { throw ValidationError("--answers is read only with --ui auto") }
+        try InputCheck.amount(amount)
+        try InputCheck.currency(currency)
         if noOOBApp, oobAppCommand != nil {
             throw ValidationError("--no-oob-app and --oob-app-command exclude each other")
         }
         guard (card == nil) != (cardFile == nil) else {
             throw ValidationError("give the card number with exactly one of --card-file or --card")
         }
-        if let card { try Self.checkCard(card) }
-    }
-
-    /// A card number: 12–19 ASCII digits.
-    static func checkCard(_ card: String) throws {
-        guard (12...19).contains(card.count), card.allSatisfy({ $0.isASCII && $0.isNumber }) else {
-            throw ValidationError("the card number must be 12–19 digits")
-        }
+        if let card { try InputCheck.card(card) }
     }
 
     /// An error as the person who typed the command can act on it: configuration errors name the option and file.
@@ -225,10 +240,14 @@ struct Pay: AsyncParsableCommand {
         if path == "-" {
             text = readLine(strippingNewline: true) ?? ""
         } else {
-            text = try readFile(path)
+            text = try readInputFile(path, option: "--card-file", maxBytes: 1024)
         }
         let number = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        try Self.checkCard(number)
+        do {
+            try InputCheck.card(number)
+        } catch {
+            throw CLIError("--card-file \(path): the card number must be 12–19 digits")
+        }
         return number
     }
 
@@ -239,16 +258,30 @@ struct Pay: AsyncParsableCommand {
         config.appVersion = ThreeDS2Service.version
         try config.addDirectoryServer(
             DirectoryServer(
-                id: dsID, encryptionKey: try readFile(dsCert), keyID: dsKeyID,
-                rootCertificates: try dsRoot.map(readFile).joined(separator: "\n")))
-        let tlsRoots = try tlsRoot.map(readFile)
+                id: dsID, encryptionKey: try readInputFile(dsCert, option: "--ds-cert"), keyID: dsKeyID,
+                rootCertificates: try dsRoot.map { try readInputFile($0, option: "--ds-root") }.joined(separator: "\n"))
+        )
+        let tlsRoots = try tlsRoot.map { try readInputFile($0, option: "--tls-root") }
+        if let warning = InputCheck.localeWarning(locale) { warn(warning) }
+        let script = try answers.map { path in
+            do {
+                return try ScriptedAnswer.list(json: Array(try readInputFile(path, option: "--answers").utf8))
+            } catch let error as JOSEError {
+                throw CLIError("--answers \(path): \(error.detail)")
+            }
+        }
+        // Everything that can fail on the user's input fails before the HTTP client exists.
+        let number = try cardNumber()
+        if !InputCheck.passesLuhn(number) {
+            warn("warning: the card number fails the Luhn check (fine for test cards, not for real ones)")
+        }
         config.allowsPlainHTTPLoopback = allowHTTP
         config.opensOOBApps = !noOOBApp
         guard let serverURL = URL(string: server) else { throw ValidationError("--server must be a URL") }
         let transport = try HTTPClientTransport(additionalTrustRootsPEM: tlsRoots)
         let presenter: any ChallengePresenter
-        if ui == .auto, let answers {
-            presenter = ScriptedPresenter(answers: try ScriptedAnswer.list(json: Array(try readFile(answers).utf8)))
+        if ui == .auto, let script {
+            presenter = ScriptedPresenter(answers: script, opensApps: !noOOBApp)
         } else {
             let opener: any OOBAppOpener =
                 oobAppCommand.map { CommandOOBAppOpener(command: $0, timeLimit: .seconds(300)) }
@@ -259,7 +292,7 @@ struct Pay: AsyncParsableCommand {
         }
         let flow = PayFlow(
             configuration: config, serverURL: serverURL, directoryServerID: dsID, messageVersion: messageVersion,
-            purchase: Purchase(cardNumber: try cardNumber(), amount: amount, currency: currency),
+            purchase: Purchase(cardNumber: number, amount: amount, currency: currency),
             requestorAppURL: requestorAppURL,
             timeout: .seconds(timeout * 60), presenter: presenter, transport: transport, verbose: verbose)
         let code: Int32
@@ -277,16 +310,36 @@ struct Pay: AsyncParsableCommand {
 
 struct TestLabCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "testlab", abstract: "Run the TestLab (DS, 3DS Server, ACS) on loopback.")
+        commandName: "testlab", abstract: "Run the TestLab (DS, 3DS Server, ACS) on loopback.",
+        discussion: """
+            Example:
+              threeds testlab --port 8443 --pki-dir testlab-pki
+            The PEM files a client needs are written once the port is bound. Directory server IDs: F055545342 (RSA key),
+            F155545342 (EC key). Exit status: 1 when the port is in use or cannot be bound; 2 for usage errors.
+            """)
 
-    @Option(help: "The port (0 picks a free one).") var port: Int = 8443
+    @Option(parsing: .unconditional, help: "The port, 1–65535 (0 picks a free one).") var port: Int = 8443
     @Option(name: .customLong("pki-dir"), help: "Where to write the PEM files a client needs.") var pkiDir: String =
         "testlab-pki"
     @Flag(help: "Serve plain HTTP instead of HTTPS.") var http = false
+    @Flag(help: "Log every request the TestLab handles.") var verbose = false
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535, got \(port)") }
+    }
 
     func run() async throws {
         let directory = URL(fileURLWithPath: pkiDir)
-        let lab = try await TestLab.start(options: TestLabOptions(port: port, useTLS: !http, pkiDirectory: directory))
+        var logger = Logger(label: "threeds2.testlab")
+        logger.logLevel = verbose ? .info : .notice
+        let lab: TestLab
+        do {
+            lab = try await TestLab.start(
+                options: TestLabOptions(port: port, useTLS: !http, pkiDirectory: directory, logsRequests: verbose),
+                logger: logger)
+        } catch let error as TestLabError {
+            throw CLIError(error.description, exitStatus: 1)
+        }
         print("TestLab listening on \(lab.baseURL)")
         print(
             "Client PEM files in \(directory.path): ds-root.pem, ds-encryption-rsa.pem, ds-encryption-ec.pem, tls-root.pem"
@@ -300,6 +353,8 @@ struct TestLabCommand: AsyncParsableCommand {
         print("Scenarios by card number:")
         for scenario in Scenario.allCases { print("  \(scenario.cardNumber)  \(scenario.summary)") }
         print("Press Ctrl-C to stop.")
+        // Seen at once even when standard output is a pipe or a file.
+        fflush(nil)
         while !Task.isCancelled { try await Task.sleep(for: .seconds(3600)) }
     }
 }
@@ -315,7 +370,10 @@ struct Demo: AsyncParsableCommand {
             "The card number, or a scenario name (default: the text-code challenge).",
             discussion: "Scenarios: " + Scenario.allCases.map(\.rawValue).joined(separator: ", ")))
     var card: String = Scenario.text.cardNumber
-    @Option(name: .customLong("message-version")) var messageVersion: String?
+    @Option(
+        name: .customLong("message-version"),
+        help: "2.1.0, 2.2.0 or 2.3.1 (default: 2.3.1; scenarios that need 2.3.1 show their older screens otherwise).")
+    var messageVersion: String?
     @Flag(help: "Print the outcome as one JSON object on the last line.") var json = false
     @Flag(help: "Log what the SDK and the TestLab do.") var verbose = false
     @Flag(help: "Plain screens for screen readers: no colour, every control in words.") var plain = false
@@ -323,11 +381,27 @@ struct Demo: AsyncParsableCommand {
     @Option(help: "The locale for the SDK's own texts, e.g. de_DE.") var locale: String?
     @Option(help: "The appearance: default, dark or monochrome.") var appearance: AppearanceChoice = .default
 
+    func validate() throws {
+        if Scenario(cardNumber: card) == nil, Scenario(rawValue: card) == nil, !card.allSatisfy(\.isNumber) {
+            throw ValidationError(
+                "--card must be a card number or a scenario name: "
+                    + Scenario.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        if all, !auto { throw ValidationError("--all runs every scenario from a script: add --auto") }
+        if let messageVersion, MessageVersion(messageVersion) == nil {
+            throw ValidationError("--message-version must be 2.1.0, 2.2.0 or 2.3.1, got \(messageVersion)")
+        }
+    }
+
     func run() async throws {
         var labLogger = Logger(label: "threeds2.testlab")
         labLogger.logLevel = verbose ? .info : .warning
+        if let warning = InputCheck.localeWarning(locale) { warn(warning) }
         let lab = try await TestLab.start(logger: labLogger)
-        if !json { print("TestLab running on \(lab.baseURL) (its own PKI; HTTPS on loopback)") }
+        if !json {
+            print("TestLab running on \(lab.baseURL) (its own PKI; HTTPS on loopback)")
+            if !auto { print(Self.hint(for: Scenario(cardNumber: card) ?? Scenario(rawValue: card))) }
+        }
         let chosen = Scenario(cardNumber: card) ?? Scenario(rawValue: card)
         let scenarios = all ? Scenario.allCases : [chosen].compactMap { $0 }
         var exit: Int32 = 0
@@ -374,6 +448,21 @@ struct Demo: AsyncParsableCommand {
         let code = emit(result, json: json)
         try? await transport.shutdown()
         return code
+    }
+
+    /// What to do on the scenario's screens, for someone at the keyboard.
+    static func hint(for scenario: Scenario?) -> String {
+        switch scenario {
+        case .text?, .information?, .consents?, .faultSlow?, nil:
+            "The one-time code is 123456 (a wrong one shows the screen again; Esc cancels)."
+        case .twoEntryBoxes?: "The code is 123456 and the year of birth 1990 (Tab moves to the second box)."
+        case .singleSelect?: "Choose either option and submit."
+        case .multiSelect?: "Choose Train ticket and Groceries (Space toggles), then submit."
+        case .outOfBand?, .additionalCode?:
+            "Press continue to approve (2.3.1 also offers the bank's app link); the code 123456 also works on text screens."
+        case .html?, .htmlOutOfBand?: "Type 123456 in the code field and press Verify (or I have approved)."
+        default: "This scenario shows the SDK's answer to a faulty ACS."
+        }
     }
 
     /// The scripted answers that walk each scenario's happy path.

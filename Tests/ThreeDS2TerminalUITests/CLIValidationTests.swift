@@ -2,8 +2,27 @@ import Foundation
 import Testing
 import ThreeDS2TestLab
 
-/// Runs `threeds` with arguments (and optional standard input); returns the exit status and what it printed.
-func runThreeds(_ arguments: [String], input: String? = nil) throws -> (status: Int32, output: String) {
+/// Runs `threeds` with arguments (and optional standard input); returns the exit status and what it printed. The
+/// waiting happens on a thread of its own: blocking a cooperative thread could starve the in-process TestLab the
+/// child talks to (this machine has two).
+func runThreeds(_ arguments: [String], input: String? = nil) async throws -> (status: Int32, output: String) {
+    try await onOwnThread { try runThreedsBlocking(arguments, input: input) }
+}
+
+/// Runs blocking work on a new thread and resumes with its result.
+func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread {
+            do {
+                continuation.resume(returning: try work())
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }.start()
+    }
+}
+
+private func runThreedsBlocking(_ arguments: [String], input: String?) throws -> (status: Int32, output: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: TmuxSession.binary)
     process.arguments = arguments
@@ -30,9 +49,9 @@ struct CLIValidationTests {
     }
 
     @Test("plain http to a host that is not loopback is refused, with or without --allow-http")
-    func plainHTTPElsewhere() throws {
+    func plainHTTPElsewhere() async throws {
         for extra in [[], ["--allow-http"]] {
-            let (status, output) = try runThreeds(
+            let (status, output) = try await runThreeds(
                 pay("http://203.0.113.5:8080", ["--card", "4000000000002000"] + extra))
             #expect(status == 2)
             #expect(output.contains("card data is only ever sent over https"), "\(output)")
@@ -40,28 +59,28 @@ struct CLIValidationTests {
     }
 
     @Test("plain http to loopback needs --allow-http; https passes this check")
-    func plainHTTPLoopback() throws {
-        let refused = try runThreeds(pay("http://127.0.0.1:1"))
+    func plainHTTPLoopback() async throws {
+        let refused = try await runThreeds(pay("http://127.0.0.1:1"))
         #expect(refused.status == 2 && refused.output.contains("--allow-http"))
         // Past validation, the missing PEM file is the next problem: not a usage error about the URL.
-        let allowed = try runThreeds(pay("http://127.0.0.1:1", ["--card", "4000000000002000", "--allow-http"]))
+        let allowed = try await runThreeds(pay("http://127.0.0.1:1", ["--card", "4000000000002000", "--allow-http"]))
         #expect(!allowed.output.contains("plain http"))
     }
 
     @Test("the card comes from exactly one of --card or --card-file, and must be 12–19 ASCII digits")
-    func cardSources() throws {
-        let both = try runThreeds(pay("https://127.0.0.1:1", ["--card", "4000000000002000", "--card-file", "-"]))
+    func cardSources() async throws {
+        let both = try await runThreeds(pay("https://127.0.0.1:1", ["--card", "4000000000002000", "--card-file", "-"]))
         #expect(both.status == 2 && both.output.contains("exactly one"))
-        let neither = try runThreeds(pay("https://127.0.0.1:1", []))
+        let neither = try await runThreeds(pay("https://127.0.0.1:1", []))
         #expect(neither.status == 2 && neither.output.contains("exactly one"))
-        let letters = try runThreeds(pay("https://127.0.0.1:1", ["--card", "40000000000020٠٠"]))
+        let letters = try await runThreeds(pay("https://127.0.0.1:1", ["--card", "40000000000020٠٠"]))
         #expect(letters.status == 2 && letters.output.contains("12–19 digits"))
     }
 
     @Test("numbers out of range are usage errors, never a crash")
-    func ranges() throws {
+    func ranges() async throws {
         for value in ["999999999999999999", "4", "61", "-1"] {
-            let (status, output) = try runThreeds(
+            let (status, output) = try await runThreeds(
                 pay("https://127.0.0.1:1", ["--card", "4000000000002000", "--timeout", value]))
             #expect(status == 2, "--timeout \(value): \(output)")
         }
@@ -77,7 +96,7 @@ struct CLIValidationTests {
         let path = "\(pki)/expired-ds.pem"
         try Data(try expired.certificatePEM.utf8).write(to: URL(fileURLWithPath: path))
         let before = lab.authentications.count
-        let (status, output) = try runThreeds([
+        let (status, output) = try await runThreeds([
             "pay", "--server", lab.baseURL.absoluteString, "--ds-id", TestLab.ecDirectoryServerID, "--ds-cert", path,
             "--ds-root", "\(pki)/ds-root.pem", "--tls-root", "\(pki)/tls-root.pem", "--card", Scenario.text.cardNumber,
             "--amount", "1", "--currency", "978",
@@ -89,7 +108,7 @@ struct CLIValidationTests {
 
     @Test("a card read from standard input pays through the TestLab")
     func cardFromStandardInput() async throws {
-        let (lab, pki) = try await TerminalLab.shared.get()
+        let (lab, pki) = try await CLILab.shared.get()
         let answers = "\(pki)/answers.json"
         try Data(#"[{"action":"submit","text":"123456"}]"#.utf8).write(to: URL(fileURLWithPath: answers))
         let arguments = [
@@ -98,7 +117,7 @@ struct CLIValidationTests {
             "--tls-root", "\(pki)/tls-root.pem", "--card-file", "-", "--amount", "1999", "--currency", "978",
             "--ui", "auto", "--answers", answers, "--json",
         ]
-        let (status, output) = try runThreeds(arguments, input: Scenario.text.cardNumber + "\n")
+        let (status, output) = try await runThreeds(arguments, input: Scenario.text.cardNumber + "\n")
         #expect(status == 0, "\(output)")
         #expect(output.contains(#""outcome":"completed""#) && output.contains(#""transStatus":"Y""#))
         #expect(!output.contains(Scenario.text.cardNumber), "the card number is never printed")

@@ -38,13 +38,17 @@ public struct TestLabOptions: Sendable {
     /// Whether the 3DS Server and ACS write their transaction IDs in upper case, as some real ones do; the ACS then
     /// expects its own spelling back, byte for byte.
     public var upperCaseTransactionIDs: Bool
+    /// Whether each request is logged at info level (method and path only; `threeds testlab --verbose`).
+    public var logsRequests: Bool
 
     /// Creates options.
     public init(
         port: Int = 0, useTLS: Bool = true, signer: Signer = .rsa, responseEncryption: ContentEncryption? = nil,
-        slowResponseDelay: Duration = .seconds(11), pkiDirectory: URL? = nil, upperCaseTransactionIDs: Bool = false
+        slowResponseDelay: Duration = .seconds(11), pkiDirectory: URL? = nil, upperCaseTransactionIDs: Bool = false,
+        logsRequests: Bool = false
     ) {
         self.upperCaseTransactionIDs = upperCaseTransactionIDs
+        self.logsRequests = logsRequests
         self.port = port
         self.useTLS = useTLS
         self.signer = signer
@@ -111,13 +115,14 @@ public final class TestLab: Sendable {
         options: TestLabOptions = TestLabOptions(), logger: Logger = Logger(label: "threeds2.testlab")
     ) async throws -> TestLab {
         let pki = try LabPKI.make()
-        if let directory = options.pkiDirectory { try pki.writeClientFiles(to: directory) }
         let scheme = options.useTLS ? "https" : "http"
         let bound = AsyncStream<Int>.makeStream()
         let records = RecordStore()
         let (portStream, portContinuation) = bound
         let acsBox = ACSBox()
         let router = Router()
+        // threeds testlab --verbose: each request is logged, method and path only.
+        if options.logsRequests { router.add(middleware: LogRequestsMiddleware(.info)) }
         router.post("3ds/authenticate") { request, _ -> Response in
             let body = try await request.body.collect(upTo: 256 * 1024)
             guard let lab = acsBox.lab else { return Response(status: .serviceUnavailable) }
@@ -175,7 +180,7 @@ public final class TestLab: Sendable {
             server = .http1()
         }
         var serverLogger = logger
-        serverLogger.logLevel = .warning
+        serverLogger.logLevel = options.logsRequests ? .info : .warning
         let app = Application(
             router: router, server: server,
             configuration: .init(address: .hostname("127.0.0.1", port: options.port), serverName: "ThreeDS2 TestLab"),
@@ -185,12 +190,31 @@ public final class TestLab: Sendable {
             }, logger: serverLogger)
         let group = ServiceGroup(
             configuration: .init(services: [app], gracefulShutdownSignals: [], logger: serverLogger))
-        let task = Task { try await group.run() }
+        let task = Task {
+            // A listener that cannot bind ends the run at once: the port stream must end too, or start would wait.
+            defer { portContinuation.finish() }
+            try await group.run()
+        }
         var iterator = portStream.makeAsyncIterator()
         guard let port = await iterator.next(), port > 0, let baseURL = URL(string: "\(scheme)://127.0.0.1:\(port)")
         else {
             task.cancel()
+            if case .failure(let error) = await task.result {
+                if let io = error as? IOError, io.errnoCode == EADDRINUSE {
+                    throw TestLabError("port \(options.port) is in use")
+                }
+                throw TestLabError("cannot listen on 127.0.0.1:\(options.port): \(error)")
+            }
             throw TestLabError("the TestLab server did not start")
+        }
+        // Only a lab that listens writes its files: a second lab on a busy port must not replace a running one's.
+        if let directory = options.pkiDirectory {
+            do {
+                try pki.writeClientFiles(to: directory)
+            } catch {
+                await group.triggerGracefulShutdown()
+                throw error
+            }
         }
         let acs = AccessControlServer(
             options: options, imageBase: options.useTLS ? baseURL.absoluteString + "/images" : nil)
