@@ -22,6 +22,16 @@ final class TerminalIO: Sendable {
     private let continuation: AsyncStream<Event>.Continuation
     private let running = Mutex(true)
     private let original = Mutex<termios?>(nil)
+    private let signalSources = Mutex<SignalSources?>(nil)
+
+    /// The dispatch signal sources installed by ``start()``. Dispatch sources are thread-safe objects; the only call
+    /// made on them after start is `cancel()`.
+    private struct SignalSources: @unchecked Sendable {
+        let sources: [any DispatchSourceSignal]
+    }
+
+    /// The signals after which the terminal is put back (main screen, cursor, settings) before the process ends.
+    static let restoringSignals: [Int32] = [SIGTERM, SIGHUP, SIGINT]
 
     init() {
         (events, continuation) = AsyncStream.makeStream(of: Event.self)
@@ -41,6 +51,21 @@ final class TerminalIO: Sendable {
             }
             tcsetattr(STDIN_FILENO, TCSANOW, &raw)
         }
+        // Killed while the full screen is up (kill, a closed terminal, Ctrl-C from another process): put the
+        // terminal back first, then end with the signal's status.
+        let sources = Self.restoringSignals.map { number -> any DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [self] in
+                restore()
+                // Dispatch keeps the signal blocked on its threads, so it cannot simply be raised again: end with
+                // the status a shell reports for it (128 + the signal number).
+                exit(128 + number)
+            }
+            source.resume()
+            return source
+        }
+        signalSources.withLock { $0 = SignalSources(sources: sources) }
         let thread = Thread { [self] in readLoop() }
         thread.start()
     }
@@ -49,22 +74,49 @@ final class TerminalIO: Sendable {
     func stop() {
         running.withLock { $0 = false }
         if var settings = original.withLock({ $0 }) { tcsetattr(STDIN_FILENO, TCSANOW, &settings) }
+        let installed = signalSources.withLock { sources in
+            defer { sources = nil }
+            return sources?.sources ?? []
+        }
+        for source in installed { source.cancel() }
+        for number in Self.restoringSignals { signal(number, SIG_DFL) }
         continuation.finish()
+    }
+
+    /// Puts the terminal back as it was: the settings, the main screen, the cursor.
+    private func restore() {
+        if var settings = original.withLock({ $0 }) { tcsetattr(STDIN_FILENO, TCSANOW, &settings) }
+        Self.write("\u{1B}[?25h\u{1B}[?1049l")
     }
 
     /// The window size, or 80×24 when it cannot be read.
     static var size: (columns: Int, rows: Int) {
         var window = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0 else { return (80, 24) }
+        guard screen >= 0, ioctl(screen, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0 else { return (80, 24) }
         return (Int(window.ws_col), Int(window.ws_row))
     }
 
+    /// Where screens are drawn: standard output when it is a terminal; otherwise the controlling terminal
+    /// (`/dev/tty`), so that redirecting the output (`--json > result.json`) keeps escape codes out of the file and
+    /// the screens on the terminal; -1 when there is no terminal at all.
+    static let screen: Int32 = {
+        if isatty(STDOUT_FILENO) == 1 { return STDOUT_FILENO }
+        let descriptor = open("/dev/tty", O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return -1 }
+        guard isatty(descriptor) == 1 else {
+            close(descriptor)
+            return -1
+        }
+        return descriptor
+    }()
+
     static func write(_ text: String) {
+        guard screen >= 0 else { return }
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeMutableBytes {
-                systemWrite(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset)
+                systemWrite(screen, $0.baseAddress! + offset, $0.count - offset)
             }
             if written <= 0 { return }
             offset += written
@@ -105,19 +157,16 @@ public enum TerminalKeyDecoder {
             let byte = bytes[index]
             switch byte {
             case 27:
-                if index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "[") {
-                    switch bytes[index + 2] {
-                    case UInt8(ascii: "A"): keys.append(.up)
-                    case UInt8(ascii: "B"): keys.append(.down)
-                    case UInt8(ascii: "C"): keys.append(.right)
-                    case UInt8(ascii: "D"): keys.append(.left)
-                    case UInt8(ascii: "Z"): keys.append(.backTab)
-                    default: break
-                    }
-                    index += 3
-                    continue
+                // A lone Esc cancels; a whole escape sequence is read and only the keys we use mean anything, so
+                // Delete, Home, End, F1… (and Alt with a key) never cancel and never type into a field.
+                guard index + 1 < bytes.count else {
+                    keys.append(.escape)
+                    break
                 }
-                keys.append(.escape)
+                let (key, length) = Self.sequence(bytes, at: index)
+                if let key { keys.append(key) }
+                index += length
+                continue
             case 9: keys.append(.tab)
             case 10, 13: keys.append(.enter)
             case 32: keys.append(.space)
@@ -138,5 +187,43 @@ public enum TerminalKeyDecoder {
             index += 1
         }
         return keys
+    }
+
+    /// The key an escape sequence starting at `start` stands for (`nil` for keys without a use here) and the
+    /// sequence's length: CSI (`Esc [` parameters, intermediates, a final byte), SS3 (`Esc O` and one byte), or Esc
+    /// with one other character (Alt and a key).
+    static func sequence(_ bytes: [UInt8], at start: Int) -> (TerminalKey?, Int) {
+        let introducer = bytes[start + 1]
+        func arrow(_ final: UInt8) -> TerminalKey? {
+            switch final {
+            case UInt8(ascii: "A"): .up
+            case UInt8(ascii: "B"): .down
+            case UInt8(ascii: "C"): .right
+            case UInt8(ascii: "D"): .left
+            default: nil
+            }
+        }
+        switch introducer {
+        case UInt8(ascii: "["):
+            var end = start + 2
+            while end < bytes.count, (0x20...0x3F).contains(bytes[end]) { end += 1 }
+            guard end < bytes.count, (0x40...0x7E).contains(bytes[end]) else { return (nil, end - start) }
+            let final = bytes[end]
+            let hasParameters = end > start + 2
+            let key: TerminalKey? =
+                hasParameters ? nil : final == UInt8(ascii: "Z") ? .backTab : arrow(final)
+            return (key, end + 1 - start)
+        case UInt8(ascii: "O"):
+            guard start + 2 < bytes.count else { return (nil, 2) }
+            return (arrow(bytes[start + 2]), 3)
+        case 27:
+            // Esc pressed twice: one cancel.
+            return (.escape, 1)
+        default:
+            // Alt and a key: ignored (a UTF-8 character's continuation bytes are skipped as well).
+            var end = start + 2
+            while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
+            return (nil, end - start)
+        }
     }
 }

@@ -45,18 +45,23 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
     ///   - imageLoader: Fetches the issuer and payment-system images; alternative text only when `nil`.
     ///   - oobAppOpener: Opens the bank's app from an out-of-band screen (2.3.1 `oobAppURL`); `nil` when it cannot.
     ///   - appearance: The appearance in use, for choosing 2.3.1 issuer and payment-system images.
+    ///   - outputIsTerminal: Whether screens can be drawn on a terminal (standard output, or `/dev/tty` when the
+    ///     output is redirected; found out when `nil`); without one, full screen falls back to line mode and nothing
+    ///     is coloured, so no escape codes reach a pipe or a file.
     public init(
         mode: Mode, customization: UiCustomization, strings: SDKStrings,
         environment: [String: String] = ProcessInfo.processInfo.environment, imageLoader: ChallengeImageLoader? = nil,
-        oobAppOpener: (any OOBAppOpener)? = nil, appearance: ImageAppearance = .default
+        oobAppOpener: (any OOBAppOpener)? = nil, appearance: ImageAppearance = .default,
+        outputIsTerminal: Bool? = nil
     ) {
+        let outputIsTerminal = outputIsTerminal ?? (TerminalIO.screen >= 0)
         self.oobAppOpener = oobAppOpener
         self.appearance = appearance
         let dumb = (environment["TERM"] ?? "dumb") == "dumb"
-        self.mode = dumb ? .plain : mode
+        self.mode = dumb ? .plain : (mode == .fullScreen && !outputIsTerminal ? .line : mode)
         self.customization = customization
         self.strings = strings
-        self.depth = self.mode == .plain ? .none : ColorDepth.detect(environment)
+        self.depth = self.mode == .plain || !outputIsTerminal ? .none : ColorDepth.detect(environment)
         self.inlineImages = environment["TERM_PROGRAM"] == "iTerm.app"
         self.imageLoader = imageLoader
     }

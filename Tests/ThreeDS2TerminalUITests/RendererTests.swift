@@ -307,6 +307,24 @@ struct InteractionTests {
             ])
         #expect(TerminalKeyDecoder.decode(Array("aé".utf8)) == [.character("a"), .character("é")])
     }
+
+    @Test("unknown escape sequences are ignored whole: never a cancel, never a character in a field")
+    func unknownSequences() {
+        let sequences: [(String, [UInt8])] = [
+            ("Delete", [27, 91, 51, 126]), ("Home", [27, 91, 72]), ("Home (vt)", [27, 91, 49, 126]),
+            ("End", [27, 91, 70]), ("End (vt)", [27, 91, 52, 126]), ("F1", [27, 79, 80]),
+            ("F5", [27, 91, 49, 53, 126]),
+            ("Page Down", [27, 91, 54, 126]), ("Alt-x", [27, 120]), ("Ctrl-Right", [27, 91, 49, 59, 53, 67]),
+            ("Alt-é", [27, 0xC3, 0xA9]),
+        ]
+        for (name, bytes) in sequences {
+            #expect(TerminalKeyDecoder.decode([49] + bytes + [50]) == [.character("1"), .character("2")], "\(name)")
+        }
+        // Application-mode arrows (Esc O A…) still move; a lone Esc and a double Esc cancel once each.
+        #expect(TerminalKeyDecoder.decode([27, 79, 65, 27, 79, 66]) == [.up, .down])
+        #expect(TerminalKeyDecoder.decode([27]) == [.escape])
+        #expect(TerminalKeyDecoder.decode([27, 27]) == [.escape, .escape])
+    }
 }
 
 /// Records what the progress indicator was told.

@@ -44,6 +44,11 @@ struct TmuxSession {
 
     func screen() throws -> String { try tmux(["capture-pane", "-p", "-t", "0"]) }
 
+    /// A tmux format value of the pane (`#{alternate_on}`, `#{cursor_flag}`, `#{pane_pid}`).
+    func format(_ format: String) throws -> String {
+        try tmux(["display-message", "-p", "-t", "0", format]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// Waits until the screen contains `text` (20 s at most).
     func wait(for text: String) async throws -> String {
         for _ in 0..<400 {
@@ -116,6 +121,40 @@ struct TerminalEndToEndTests {
         }
         #expect(run.screen.contains("\"outcome\":\"completed\"") && run.screen.contains("EXIT=0"))
         #expect(run.requests.last?["challengeDataEntry"] == .string("123456"))
+    }
+
+    @Test("output redirected to a file: the screens still draw on the terminal, the file gets no escape codes")
+    func redirectedOutput() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("threeds-out-\(UUID()).txt").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let run = try await terminalRun(.text, extra: "> \(file)") { session in
+            _ = try await session.wait(for: "One-time code: [_]")
+            try session.keys("123456", "Enter")
+        }
+        #expect(run.requests.last?["challengeDataEntry"] == .string("123456"))
+        let written = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(written.contains(#""outcome":"completed""#), "\(written)")
+        #expect(!written.contains("\u{1B}"), "no escape code in the file")
+    }
+
+    @Test("SIGTERM or SIGHUP during a screen restores the main screen and the cursor, and ends as the signal does")
+    func signalsRestoreTheTerminal() async throws {
+        for (name, number) in [("TERM", 15), ("HUP", 1)] {
+            _ = try await terminalRun(.text) { session in
+                _ = try await session.wait(for: "One-time code: [_]")
+                #expect(try session.format("#{alternate_on}") == "1", "the challenge is on the alternate screen")
+                let pid = try session.format("#{pane_pid}")
+                // The pane runs a shell; threeds is its child.
+                let kill = Process()
+                kill.executableURL = URL(fileURLWithPath: "/usr/bin/pkill")
+                kill.arguments = ["-\(name)", "-P", pid, "-f", "threeds"]
+                try kill.run()
+                kill.waitUntilExit()
+                _ = try await session.wait(for: "EXIT=\(128 + number)")
+                #expect(try session.format("#{alternate_on}") == "0", "SIG\(name): back on the main screen")
+                #expect(try session.format("#{cursor_flag}") == "1", "SIG\(name): the cursor is visible")
+            }
+        }
     }
 
     @Test("resend from the keyboard, then the code")
