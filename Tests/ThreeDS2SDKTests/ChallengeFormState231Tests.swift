@@ -181,3 +181,51 @@ struct ChallengeFormState231Tests {
         }
     }
 }
+
+@Suite("Challenge form state: Enter as in a browser")
+struct ChallengeFormStateEnterTests {
+    @Test("Enter on a single-select option sends that option, even when it was already chosen")
+    func singleSelectEnter() throws {
+        var state = ChallengeFormState(screen: try formScreen("02"))
+        _ = state.apply(.toggle)
+        #expect(state.chosen == ["a"])
+        #expect(state.apply(.activate) == ChallengeAnswer(.submitSelection(["a"])), "not unchosen by Enter")
+    }
+
+    @Test("a single select with nothing chosen asks instead of sending challengeNoEntry; a multi select may send none")
+    func emptySingleSelect() throws {
+        var single = ChallengeFormState(screen: try formScreen("02"))
+        #expect(!single.canSubmit)
+        #expect(single.apply(.submit()) == nil && single.note != nil)
+        var multi = ChallengeFormState(screen: try formScreen("03"))
+        #expect(multi.apply(.submit()) == ChallengeAnswer(.submitEmpty))
+    }
+
+    @Test("Enter on a multi-select option sends what is ticked; Space ticks")
+    func multiSelectEnter() throws {
+        var state = ChallengeFormState(screen: try formScreen("03"))
+        _ = state.apply(.toggle)
+        _ = state.apply(.focusNext)
+        _ = state.apply(.focusNext)
+        _ = state.apply(.toggle)
+        #expect(state.apply(.activate) == ChallengeAnswer(.submitSelection(["a", "c"])))
+    }
+
+    @Test("Enter in an HTML text field submits its form with the first submit button")
+    func htmlFieldEnter() throws {
+        let form = HTMLForm(
+            controls: [
+                HTMLForm.Control(kind: "input/text", name: "otp", value: ""),
+                HTMLForm.Control(kind: "button/submit", name: "action", value: "verify", label: "Verify"),
+            ], action: "https://emv3ds/challenge", text: "Code")
+        struct Reader: HTMLFormReader {
+            let form: HTMLForm
+            func form(fromHTML html: String) -> HTMLForm { form }
+        }
+        var state = ChallengeFormState(
+            screen: try formScreen("05", ["acsHTML": .string(Base64.urlEncode(Array("<form></form>".utf8)))]),
+            htmlReader: Reader(form: form))
+        _ = state.apply(.type("123456"))
+        #expect(state.apply(.activate) == ChallengeAnswer(.submitHTML("otp=123456&action=verify")))
+    }
+}

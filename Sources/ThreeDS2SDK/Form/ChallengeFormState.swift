@@ -163,11 +163,14 @@ public struct ChallengeFormState: Sendable {
     /// The indices of the focusable elements, in focus order.
     public var focusOrder: [Int] { layout.elements.indices.filter { layout.elements[$0].isFocusable } }
 
-    /// Whether the screen's submit button may be pressed now: an empty entry only where `challengeNoEntry` exists.
+    /// Whether the screen's submit button may be pressed now: an empty entry only where `challengeNoEntry` exists; a
+    /// single select only with an option chosen.
     public var canSubmit: Bool {
         switch screen.uiType {
         case .text: entries.contains { !$0.isEmpty } || screen.allowsEmptySubmission
-        case .singleSelect, .multiSelect: !chosen.isEmpty || screen.allowsEmptySubmission
+        // A single select asks for a choice rather than sending none (challengeNoEntry stays for multi select).
+        case .singleSelect: !chosen.isEmpty
+        case .multiSelect: !chosen.isEmpty || screen.allowsEmptySubmission
         default: true
         }
     }
@@ -429,16 +432,18 @@ public struct ChallengeFormState: Sendable {
             return continueAnswer()
         case .button, .textField:
             return submit()
-        case .option:
-            _ = toggle()
-            return screen.uiType == .singleSelect ? submit() : nil
+        case .option(let key, _, _):
+            // Enter in a form submits, as in a browser: a single select takes the focused option (never unchoosing
+            // it), a multi select sends what is ticked (Space ticks).
+            if screen.uiType == .singleSelect { chosen = [key] }
+            return submit()
         case .section, .consent:
             return toggle()
         case .htmlControl(let index):
-            guard let form, form.controls.indices.contains(index), form.controls[index].isSubmitButton else {
-                return toggle()
-            }
-            return htmlAnswer(form.submission(pressing: index))
+            guard let form, form.controls.indices.contains(index) else { return nil }
+            if form.controls[index].isSubmitButton { return htmlAnswer(form.submission(pressing: index)) }
+            // Enter in a field submits the form as a browser does (its first submit button); Space toggles.
+            return html(button: nil)
         case .htmlLink(let index):
             guard let links = form?.links, links.indices.contains(index) else { return nil }
             guard links[index].query.utf8.count <= Self.maxHTMLDataLength else {
