@@ -14,10 +14,20 @@ func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             .parse(fuzzInput(data, size))
     else { return 0 }
     for version in MessageVersion.supported {
-        let expectation = ChallengeResponseExpectation(identifiers: identifiers, messageVersion: version, acsCounter: 0)
-        if case .screen(let screen)? = try? ChallengeResponseValidator.validate(object, expecting: expectation) {
+        for opensOOBApps in [false, true] {
+            let expectation = ChallengeResponseExpectation(
+                identifiers: identifiers, messageVersion: version, acsCounter: 0, opensOOBApps: opensOOBApps)
+            guard case .screen(let screen)? = try? ChallengeResponseValidator.validate(object, expecting: expectation)
+            else { continue }
             precondition(version.defines(screen.uiType), "a UI type the version does not define was accepted")
+            precondition(opensOOBApps || screen.oobAppURL == nil, "an app link the CReq did not allow was accepted")
+            precondition(
+                screen.entryBoxes.allSatisfy { (1...45).contains($0.maxLength) } && screen.entryBoxes.count <= 2,
+                "an entry box out of its bounds")
             _ = screen.refreshed()
+            for text in [screen.infoText, screen.whyInfo?.text, screen.expandInfo?.text].compactMap({ $0 }) {
+                precondition(screen.styled(text).plain.count <= text.count, "markup added text")
+            }
         }
     }
     _ = ErrorMessage(received: object)

@@ -18,7 +18,8 @@ private func screen(_ fields: JSONObject, version: MessageVersion) -> ChallengeS
         "whyInfoLabel": .string("Why"), "whyInfoText": .string("Because"),
     ]
     for member in fields.members { object[member.name] = member.value }
-    let expectation = ChallengeResponseExpectation(identifiers: identifiers, messageVersion: version, acsCounter: 0)
+    let expectation = ChallengeResponseExpectation(
+        identifiers: identifiers, messageVersion: version, acsCounter: 0, opensOOBApps: true)
     guard case .screen(let screen) = try! ChallengeResponseValidator.validate(object, expecting: expectation) else {
         fatalError("fixture is not a screen")
     }
@@ -51,9 +52,28 @@ private let screens: [ChallengeScreen] = [
     screen(
         [
             "acsUiType": .string("04"), "oobContinueLabel": .string("C"),
-            "oobAppURL": .string("https://bank.example/app"),
+            "oobAppURL": .string("https://bank.example/app"), "oobAppLabel": .string("Open"),
+            "challengeAddLabel": .string("Other"), "deviceBindingInfoText": .string("Bind?"),
         ],
         version: .v2_3_1),
+    screen(
+        [
+            "acsUiType": .string("01"),
+            "challengeEntryBox": .object([
+                "challengeDataEntryLabel": .string("Code"), "challengeDataEntryLengthMax": .string("06"),
+                "challengeDataEntryMasking": .string("Y"), "challengeDataEntryToggle": .string("Y"),
+            ]),
+            "challengeEntryBoxTwo": .object(["challengeDataEntryLabel": .string("Year")]),
+            "trustListInfoText": .string("Trust?"), "deviceBindingInfoText": .string("Bind?"),
+            "togglePositionInd": .string("01"), "challengeAddLabel": .string("Other"),
+            "resendInformationLabel": .string("R"),
+        ],
+        version: .v2_3_1),
+    screen(
+        [
+            "acsUiType": .string("06"), "acsHTML": .string(Base64.urlEncode(Array(page.utf8))),
+            "oobAppURL": .string("https://bank.example/app"),
+        ], version: .v2_3_1),
     screen(
         [
             "acsUiType": .string("05"), "acsHTML": .string(Base64.urlEncode(Array(page.utf8))),
@@ -74,7 +94,7 @@ func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     for byte in bytes.dropFirst() {
         let argument = Int(byte >> 4)
         let action: FormAction
-        switch byte & 0x0F {
+        switch byte % 24 {
         case 0: action = .focusNext
         case 1: action = .focusPrevious
         case 2: action = .type(String(UnicodeScalar(UInt8(0x30 + argument))))
@@ -89,25 +109,39 @@ func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         case 11: action = .continueChallenge
         case 12: action = .refresh
         case 13: action = .focus(argument)
-        case 14: action = .setEntry(String(repeating: "9", count: argument * 4))
-        default: action = .setHTMLFields(["otp": String(repeating: "x", count: argument * 20)])
+        case 14: action = .setEntry(String(repeating: "9", count: argument * 4), box: argument % 3)
+        case 15: action = .setHTMLFields(["otp": String(repeating: "x", count: argument * 20)])
+        case 16: action = .toggleReveal
+        case 17: action = .setDeviceBinding(argument % 2 == 0)
+        case 18: action = .additionalCode
+        case 19: action = .openApp
+        case 20: action = .appOpenFailed
+        case 21: action = .returnedFromApp
+        case 22: action = .cancel
+        default: action = .select(argument % 2 == 0 ? [] : ["a"])
         }
         let answer = state.apply(action)
         precondition(state.layout.elements[state.focus].isFocusable || state.focusOrder.isEmpty, "focus lost")
-        precondition(state.entry.utf8.count <= ChallengeFormState.maxEntryLength, "entry over its bound")
+        for (box, entry) in state.entries.enumerated() {
+            precondition(entry.utf8.count <= ChallengeFormState.maxEntryLength, "entry over its bound")
+            precondition(entry.count <= state.entryBox(box).maxLength, "entry over its box's length")
+        }
         guard let answer else { continue }
         switch answer.action {
-        case .submitText(let text): precondition(text.utf8.count <= ChallengeFormState.maxEntryLength)
+        case .submitText(let text, let second):
+            precondition(text.utf8.count <= ChallengeFormState.maxEntryLength)
+            precondition((second?.utf8.count ?? 0) <= ChallengeFormState.maxEntryLength)
         case .submitHTML(let data): precondition(data.utf8.count <= ChallengeFormState.maxHTMLDataLength)
         case .submitEmpty: precondition(chosen.allowsEmptySubmission, "an empty submission where none exists")
         default: break
         }
         if answer.whitelisting != nil { precondition(chosen.whitelistingText != nil, "an answer to no question") }
+        if answer.deviceBinding != nil { precondition(chosen.deviceBindingText != nil, "an answer to no question") }
         let builder = ChallengeRequestBuilder(
-            identifiers: identifiers, messageVersion: chosen.messageVersion, requestorAppURL: nil)
+            identifiers: identifiers, messageVersion: chosen.messageVersion, requestorAppURL: nil,
+            oobAppURLIndicator: .supported)
         precondition(
-            (try? builder.request(counter: 1, answer: answer, askedWhitelisting: chosen.whitelistingText != nil))
-                != nil || answer.action == .informationContinue,
+            (try? builder.request(counter: 1, answer: answer, answering: chosen)) != nil,
             "the form state gave an answer the CReq builder refuses: \(answer)")
         return 0
     }
