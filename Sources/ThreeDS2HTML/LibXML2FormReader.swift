@@ -25,6 +25,11 @@ public struct LibXML2FormReader: HTMLFormReader {
         var formCount = 0
         var action: String?
         var textParts: [String] = []
+        // Labels: <label for=id> by the id, and an enclosing <label> for the controls inside it.
+        var labelsByID: [String: String] = [:]
+        var controlIDs: [Int: String] = [:]
+        var enclosingLabels: [Int: String] = [:]
+        var enclosingLabel: String?
         let bytes = Array(html.utf8)
         let options = Int32(
             HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue
@@ -52,7 +57,20 @@ public struct LibXML2FormReader: HTMLFormReader {
                     let name = Self.name(element)
                     if name == "script" || name == "style" || name == "head" { continue }
                     var enteredForm = false
+                    var enteredLabel: String??
+                    if ["input", "textarea", "select"].contains(name), inForm {
+                        if let id = Self.attribute(element, "id") { controlIDs[controls.count] = id }
+                        if let enclosingLabel { enclosingLabels[controls.count] = enclosingLabel }
+                    }
                     switch name {
+                    case "label":
+                        let text = Self.content(element).trimmingCharacters(in: .whitespacesAndNewlines)
+                        if let target = Self.attribute(element, "for") {
+                            labelsByID[target] = text
+                        } else if !text.isEmpty {
+                            enteredLabel = .some(enclosingLabel)
+                            enclosingLabel = text
+                        }
                     case "form" where !inForm:
                         if formCount == 0 {
                             method = (Self.attribute(element, "method") ?? "get").lowercased()
@@ -124,9 +142,20 @@ public struct LibXML2FormReader: HTMLFormReader {
                         if !label.isEmpty { textParts.append(label) }
                     }
                     if enteredForm { inForm = false }
+                    if let previous = enteredLabel { enclosingLabel = previous }
                 }
             }
             walk(xmlDocGetRootElement(document))
+        }
+        // A field's label is the page's label for it; buttons keep their own text.
+        for index in controls.indices where !controls[index].kind.hasPrefix("button/") {
+            guard
+                !["input/submit", "input/image", "input/button", "input/reset", "input/hidden"].contains(
+                    controls[index].kind)
+            else { continue }
+            if let label = controlIDs[index].flatMap({ labelsByID[$0] }) ?? enclosingLabels[index], !label.isEmpty {
+                controls[index].label = label
+            }
         }
         return HTMLForm(
             controls: controls, method: method, action: action, formCount: formCount, links: links,

@@ -13,28 +13,50 @@ public struct LayoutRenderer: Sendable {
     public var plain: Bool
     /// Whether the terminal draws inline images (the iTerm2 image protocol); otherwise the alternative text is shown.
     public var inlineImages: Bool
+    /// Whether the screen is driven by keys (full screen): focus marker and key hints. Line modes ask in prompts,
+    /// so they show neither, nor the consent rows their prompts ask.
+    public var interactive: Bool
 
     /// Creates a renderer.
-    public init(width: Int, style: TerminalStyle, plain: Bool = false, inlineImages: Bool = false) {
+    public init(
+        width: Int, style: TerminalStyle, plain: Bool = false, inlineImages: Bool = false, interactive: Bool = true
+    ) {
         self.width = max(20, width)
         self.style = style
         self.plain = plain
         self.inlineImages = inlineImages
+        self.interactive = interactive
     }
 
     /// The lines for a state.
-    public func lines(_ state: ChallengeFormState) -> [String] {
+    public func lines(_ state: ChallengeFormState) -> [String] { render(state).lines }
+
+    /// The lines that fit a window of `rows` lines with the focused element in view: the top of the screen while
+    /// the focus is there, otherwise scrolled so the focused line sits with a line of context below it.
+    public func window(_ state: ChallengeFormState, rows: Int) -> [String] {
+        let (all, focused) = render(state)
+        let rows = max(1, rows)
+        guard all.count > rows, let focused, focused >= rows - 1 else { return Array(all.prefix(rows)) }
+        let start = min(all.count - rows, focused - rows + 2)
+        return Array(all[start..<(start + rows)])
+    }
+
+    /// The lines for a state, and the index of the focused element's first line.
+    public func render(_ state: ChallengeFormState) -> (lines: [String], focusedLine: Int?) {
+        var focusedLine: Int?
         let layout = state.layout
         let ui = layout.customization
         let strings = layout.strings
         var lines: [String] = []
         for (index, element) in layout.elements.enumerated() {
-            let focused = index == state.focus
-            let marker = focused ? (plain ? "[focus] " : "› ") : (plain ? "" : "  ")
+            let focused = interactive && index == state.focus
+            if focused { focusedLine = lines.count }
+            let marker = !interactive ? "" : focused ? (plain ? "[focus] " : "› ") : (plain ? "" : "  ")
+            if !interactive, case .consent = element { continue }
             switch element {
             case .toolbar(let title, let cancelLabel):
                 let right = plain ? "Button: \(cancelLabel) (Escape)" : "[\(cancelLabel): Esc]"
-                let gap = max(1, width - title.count - right.count)
+                let gap = max(1, width - Self.displayWidth(title) - Self.displayWidth(right))
                 let colours = style.foreground(ui.toolbar.text.color) + style.background(ui.toolbar.backgroundColor)
                 lines.append(colours + style.bold + title + String(repeating: " ", count: gap) + right + style.reset)
                 lines.append(plain ? "" : String(repeating: "─", count: width))
@@ -114,22 +136,29 @@ public struct LayoutRenderer: Sendable {
             }
         }
         if let note = state.note { lines.append("(!) \(note)") }
+        guard interactive else {
+            for warning in layout.customizationWarnings { lines.append("(customization) \(warning.message)") }
+            return (lines, focusedLine)
+        }
         let keys =
             plain
             ? "Keys: Tab next, Shift-Tab back, Space toggle, Enter activate, Escape cancel."
             : "Tab/↑↓ move · Space toggle · Enter submit · Esc cancel"
                 + (layout.elements.contains { if case .consent = $0 { true } else { false } } ? " · y/n answer" : "")
         lines.append("")
-        lines.append(
+        lines += wrap(
             keys
                 + (state.layout.screen.htmlRefresh != nil
                     ? (plain ? " Control-R reloads the page." : " · Ctrl-R reload") : ""))
         for warning in layout.customizationWarnings { lines.append("(customization) \(warning.message)") }
-        return lines
+        return (lines, focusedLine)
     }
 
     private func describe(_ control: HTMLForm.Control, plain: Bool, strings: SDKStrings) -> String {
-        let name = control.name ?? ""
+        // The field's label as the page shows it (a reader falls back to the value, which is no label); its name
+        // only when it has none.
+        let labelled = !control.label.isEmpty && control.label != control.value
+        let name = labelled ? control.label : (control.name ?? "")
         switch control.kind {
         case "input/checkbox":
             return plain
@@ -146,12 +175,23 @@ public struct LayoutRenderer: Sendable {
         case "select", "select/multiple":
             let chosen = control.options.first(where: \.selected)?.label ?? control.options.first?.label ?? ""
             return plain ? "List \(name): \(chosen)" : "\(name): [\(chosen) ▾]"
-        case "input/password":
+        case "input/password",
+            _ where Self.looksSecret(control):
             return plain
                 ? "Password field \(name), \(control.value.count) characters entered"
                 : "\(name): [\(String(repeating: "•", count: control.value.count))]"
         default:
             return plain ? "Text field \(name): \(control.value)" : "\(name): [\(control.value)]"
+        }
+    }
+
+    /// Whether a text field holds a code or password by its name or label (`otp`, `pin`, `code`, `password`): it is
+    /// masked like the native code entry.
+    static func looksSecret(_ control: HTMLForm.Control) -> Bool {
+        guard control.isTextLike else { return false }
+        let words = "\(control.name ?? "") \(control.label)".lowercased()
+        return ["otp", "pin", "code", "pass", "password", "tan"].contains { word in
+            words.split(whereSeparator: { !$0.isLetter }).contains { $0 == word }
         }
     }
 
@@ -169,17 +209,31 @@ public struct LayoutRenderer: Sendable {
     }
 
     /// Wraps styled runs at the width, keeping the ACS's `\n` line breaks; bold words are drawn bold (then the
-    /// line's colour resumes) when the terminal has colour, plain otherwise.
+    /// line's colour resumes) when the terminal has colour, plain otherwise. Widths are display columns (a CJK
+    /// character takes two); words are never split, except one wider than the whole line, which breaks between
+    /// characters (as CJK text, written without spaces, must).
     func wrap(_ runs: [StyledText.Run], colour: String) -> [String] {
         var lines: [String] = []
         var line = ""
         var visible = 0
-        // The word being read: its pieces (a word may change weight inside, as in "**1234**.") and its length.
-        var word: [(text: String, bold: Bool)] = []
-        var wordLength = 0
+        // The word being read: its characters with their weight, and its display width.
+        var word: [(character: Character, bold: Bool)] = []
+        func emit(_ pieces: ArraySlice<(character: Character, bold: Bool)>) {
+            var index = pieces.startIndex
+            while index < pieces.endIndex {
+                let bold = pieces[index].bold
+                var text = ""
+                while index < pieces.endIndex, pieces[index].bold == bold {
+                    text.append(pieces[index].character)
+                    index += 1
+                }
+                line += bold && !style.bold.isEmpty ? style.bold + text + style.reset + colour : text
+            }
+        }
         func flushWord() {
-            guard wordLength > 0 else { return }
-            if visible > 0 && visible + 1 + wordLength > width {
+            guard !word.isEmpty else { return }
+            let wordWidth = word.reduce(0) { $0 + Self.displayWidth($1.character) }
+            if visible > 0 && visible + 1 + wordWidth > width {
                 lines.append(line)
                 line = ""
                 visible = 0
@@ -188,20 +242,32 @@ public struct LayoutRenderer: Sendable {
                 line += " "
                 visible += 1
             }
-            for piece in word {
-                line += piece.bold && !style.bold.isEmpty ? style.bold + piece.text + style.reset + colour : piece.text
+            if wordWidth <= width - visible {
+                emit(word[...])
+                visible += wordWidth
+            } else {
+                // Wider than a whole line: fill lines character by character.
+                var start = 0
+                var used = visible
+                for (offset, piece) in word.enumerated() {
+                    let characterWidth = Self.displayWidth(piece.character)
+                    if used + characterWidth > width, offset > start {
+                        emit(word[start..<offset])
+                        lines.append(line)
+                        line = ""
+                        start = offset
+                        used = 0
+                    }
+                    used += characterWidth
+                }
+                emit(word[start...])
+                visible = used
             }
-            visible += wordLength
             word = []
-            wordLength = 0
         }
         for run in runs {
-            var piece = ""
             for character in run.text {
                 if character == " " || character == "\n" {
-                    if !piece.isEmpty { word.append((piece, run.isBold)) }
-                    wordLength += piece.count
-                    piece = ""
                     flushWord()
                     if character == "\n" {
                         lines.append(line)
@@ -209,12 +275,8 @@ public struct LayoutRenderer: Sendable {
                         visible = 0
                     }
                 } else {
-                    piece.append(character)
+                    word.append((character, run.isBold))
                 }
-            }
-            if !piece.isEmpty {
-                word.append((piece, run.isBold))
-                wordLength += piece.count
             }
         }
         flushWord()
@@ -224,18 +286,31 @@ public struct LayoutRenderer: Sendable {
 
     /// Wraps text at the width, keeping the ACS's `\n` line breaks.
     func wrap(_ text: String) -> [String] {
-        var lines: [String] = []
-        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            var line = ""
-            for word in paragraph.split(separator: " ") {
-                if !line.isEmpty && line.count + 1 + word.count > width {
-                    lines.append(line)
-                    line = ""
-                }
-                line += (line.isEmpty ? "" : " ") + word
-            }
-            lines.append(line)
-        }
-        return lines
+        wrap(StyledText(plain: text).runs, colour: "")
+    }
+
+    /// The columns a character takes on a terminal: 2 for East Asian wide and full-width characters, 0 for
+    /// combining marks and variation selectors, 1 otherwise.
+    ///
+    /// - Parameter character: The character.
+    /// - Returns: Its width in columns.
+    public static func displayWidth(_ character: Character) -> Int {
+        guard let first = character.unicodeScalars.first else { return 0 }
+        let value = first.value
+        if first.properties.generalCategory == .nonspacingMark || (0xFE00...0xFE0F).contains(value) { return 0 }
+        let wide: [ClosedRange<UInt32>] = [
+            0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+            0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F,
+            0x1F900...0x1F9FF, 0x20000...0x3FFFD,
+        ]
+        return wide.contains { $0.contains(value) } ? 2 : 1
+    }
+
+    /// The columns a text takes on a terminal.
+    ///
+    /// - Parameter text: The text (without escape codes).
+    /// - Returns: Its width in columns.
+    public static func displayWidth(_ text: some StringProtocol) -> Int {
+        text.reduce(0) { $0 + displayWidth($1) }
     }
 }

@@ -145,9 +145,10 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
 
     private func draw(_ state: ChallengeFormState) {
         let size = TerminalIO.size
+        // The focused element is kept in view on small terminals (the last row stays free).
         let lines = LayoutRenderer(width: size.columns, style: TerminalStyle(depth: depth), inlineImages: inlineImages)
-            .lines(state)
-        TerminalIO.write("\u{1B}[H\u{1B}[2J" + lines.prefix(max(1, size.rows - 1)).joined(separator: "\r\n"))
+            .window(state, rows: size.rows - 1)
+        TerminalIO.write("\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\r\n"))
     }
 
     /// Line mode: the screen printed once, then questions line by line, each turned into form actions. When the
@@ -156,7 +157,8 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
         var state = initial
         let screen = state.screen
         let renderer = LayoutRenderer(
-            width: TerminalIO.size.columns, style: TerminalStyle(depth: depth), plain: mode == .plain)
+            width: TerminalIO.size.columns, style: TerminalStyle(depth: depth), plain: mode == .plain,
+            interactive: false)
         print(renderer.lines(state).joined(separator: "\n"))
         for (kind, question) in [
             (ConsentKind.trust, screen.whitelistingText), (.deviceBinding, screen.deviceBindingText),

@@ -214,6 +214,7 @@ struct EndToEndTests {
             ])
         #expect(run.outcome == .completed(transStatus: "Y"))
         #expect(run.record?.requests[1]["challengeHTMLDataEntry"] == .string("action=resend"))
+        #expect(run.presenter.screens[1].html?.contains("A new code was sent") == true, "the resend is acknowledged")
         let acsTransID = run.authentication.challengeParameters?.acsTransactionID ?? ""
         #expect(
             run.record?.requests[2]["challengeHTMLDataEntry"]

@@ -73,7 +73,8 @@ struct SnapshotTests {
                   < New code >
                   ▸ Why?
 
-                Tab/↑↓ move · Space toggle · Enter submit · Esc cancel
+                Tab/↑↓ move · Space toggle · Enter submit · Esc
+                cancel
                 """)
     }
 

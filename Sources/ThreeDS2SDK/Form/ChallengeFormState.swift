@@ -514,7 +514,7 @@ public struct ChallengeFormState: Sendable {
 
 extension HTMLForm.Control {
     /// Whether the control takes typed text.
-    var isTextLike: Bool {
+    public var isTextLike: Bool {
         (kind.hasPrefix("input/") || kind == "textarea")
             && !["input/checkbox", "input/radio", "input/submit", "input/image", "input/button", "input/reset"]
                 .contains(kind)

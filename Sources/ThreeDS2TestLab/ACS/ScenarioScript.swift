@@ -44,7 +44,7 @@ enum ScenarioScript {
             if first { return merge(base, htmlScreen(txid: txid, error: false)) }
             let pairs = formPairs(request["challengeHTMLDataEntry"]?.stringValue ?? "")
             if pairs["action"] == "cancel" { return final(base, "N") }
-            if pairs["action"] == "resend" { return merge(base, htmlScreen(txid: txid, error: false)) }
+            if pairs["action"] == "resend" { return merge(base, htmlScreen(txid: txid, error: false, resent: true)) }
             if pairs["otp"] == code, pairs["action"] == "verify", pairs["txid"] == challenge.identifiers.acsTransID {
                 return final(base, "Y")
             }
@@ -250,18 +250,18 @@ enum ScenarioScript {
             ]
     }
 
-    static func htmlScreen(txid: String, error: Bool) -> JSONObject {
+    static func htmlScreen(txid: String, error: Bool, resent: Bool = false) -> JSONObject {
         [
             "acsUiType": .string("05"),
-            "acsHTML": .string(Base64.urlEncode(Array(htmlPage(txid: txid, error: error).utf8))),
+            "acsHTML": .string(Base64.urlEncode(Array(htmlPage(txid: txid, error: error, resent: resent).utf8))),
         ]
     }
 
-    static func htmlPage(txid: String, error: Bool) -> String {
+    static func htmlPage(txid: String, error: Bool, resent: Bool = false) -> String {
         """
         <!DOCTYPE html><html><head><title>Verify</title><style>body{font-family:sans-serif}</style>
         <script>document.title = 'scripts never run';</script></head><body>
-        <h1>Confirm your payment</h1>\(error ? "<p class=\"error\">The code was not correct.</p>" : "")
+        <h1>Confirm your payment</h1>\(error ? "<p class=\"error\">The code was not correct.</p>" : "")\(resent ? "<p>A new code was sent to your phone.</p>" : "")
         <p>Enter the one-time code we sent to your phone.</p>
         <form method="post" action="HTTPS://EMV3DS/challenge">
         <input type="hidden" name="txid" value="\(txid)">
