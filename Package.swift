@@ -217,6 +217,7 @@ let package = Package(
         .testTarget(
             name: "ThreeDS2TerminalUITests",
             dependencies: [
+                "ThreeDS2TestSupport",
                 "ThreeDS2TerminalUI",
                 "ThreeDS2SDK",
                 "ThreeDS2NIOTransport",

@@ -368,7 +368,8 @@ struct Demo: AsyncParsableCommand {
     @Option(
         help: ArgumentHelp(
             "The card number, or a scenario name (default: the text-code challenge).",
-            discussion: "Scenarios: " + Scenario.allCases.map(\.rawValue).joined(separator: ", ")))
+            discussion: "Scenarios (name, card number):\n"
+                + Scenario.allCases.map { "  \($0.rawValue) \($0.cardNumber)" }.joined(separator: "\n")))
     var card: String = Scenario.text.cardNumber
     @Option(
         name: .customLong("message-version"),

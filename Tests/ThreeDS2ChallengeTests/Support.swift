@@ -72,7 +72,7 @@ func run(
 }
 
 func temporaryDirectory() -> String {
-    FileManager.default.temporaryDirectory.appendingPathComponent("threeds2-e2e-\(UUID().uuidString)").path
+    scratchDirectory("e2e")
 }
 
 extension ChallengeOutcome {

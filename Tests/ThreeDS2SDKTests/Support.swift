@@ -123,9 +123,7 @@ func makeConfiguration(dataDirectory: String, restricted: Set<String> = []) thro
 
 /// A fresh temporary directory.
 func temporaryDirectory() throws -> String {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("threeds2-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url.path
+    scratchDirectory("sdk")
 }
 
 /// Asserts that `body` throws a ``ThreeDS2Error`` of `kind`, returning it.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ThreeDS2TestLab
+import ThreeDS2TestSupport
 
 /// Starts `threeds` with its standard output in a pipe and returns once `text` appeared (or the bound passed);
 /// the process is then terminated.
@@ -40,8 +41,7 @@ actor CLILab {
 
     func get() async throws -> (TestLab, String) {
         if let lab { return lab }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "threeds-cli-\(UUID().uuidString)")
+        let directory = URL(fileURLWithPath: scratchDirectory("cli-lab"))
         let started = try await TestLab.start(options: TestLabOptions(pkiDirectory: directory))
         lab = (started, directory.path)
         return (started, directory.path)
@@ -146,7 +146,7 @@ struct CLIFirstRunTests {
         }
         let (lab, _) = try await CLILab.shared.get()
         let busy = lab.baseURL.port ?? 0
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("threeds-busy-\(UUID())").path
+        let directory = scratchDirectory("busy") + "/pki"
         let (status, output) = try await runThreeds(["testlab", "--port", "\(busy)", "--pki-dir", directory])
         #expect(status == 1 && output.contains("port \(busy) is in use"), "\(output)")
         #expect(!FileManager.default.fileExists(atPath: directory), "nothing written before the port was bound")
@@ -154,8 +154,7 @@ struct CLIFirstRunTests {
 
     @Test("the testlab banner reaches a pipe at once, not when the process ends")
     func bannerFlushed() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("threeds-pipe-\(UUID())").path
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let directory = scratchDirectory("pipe") + "/pki"
         let output = try await firstOutput(
             ["testlab", "--port", "0", "--pki-dir", directory], waitingFor: "Press Ctrl-C to stop.")
         #expect(output.contains("TestLab listening on https://127.0.0.1:") && output.contains("Press Ctrl-C"))

@@ -4,6 +4,7 @@ import ThreeDS2JOSE
 import ThreeDS2Messages
 import ThreeDS2SDK
 import ThreeDS2TestLab
+import ThreeDS2TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -25,7 +26,7 @@ struct TmuxSession {
         let quoted = (["tmux", "-L", socket] + arguments).map {
             "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'"
         }
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString).txt").path
+        let output = scratchDirectory("tmux") + "/output.txt"
         let status = system(
             quoted.joined(separator: " ") + (capture ? " > '\(output)'" : " > /dev/null") + " 2>/dev/null < /dev/null")
         guard status == 0 else { throw TestLabError("tmux \(arguments.first ?? "") failed with status \(status)") }
@@ -69,8 +70,7 @@ actor TerminalLab {
 
     func get() async throws -> (TestLab, String) {
         if let lab { return lab }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "threeds-tmux-\(UUID().uuidString)")
+        let directory = URL(fileURLWithPath: scratchDirectory("tmux-lab"))
         let started = try await TestLab.start(options: TestLabOptions(pkiDirectory: directory))
         lab = (started, directory.path)
         return (started, directory.path)
@@ -125,8 +125,7 @@ struct TerminalEndToEndTests {
 
     @Test("output redirected to a file: the screens still draw on the terminal, the file gets no escape codes")
     func redirectedOutput() async throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("threeds-out-\(UUID()).txt").path
-        defer { try? FileManager.default.removeItem(atPath: file) }
+        let file = scratchDirectory("redirect") + "/out.txt"
         let run = try await terminalRun(.text, extra: "> \(file)") { session in
             _ = try await session.wait(for: "One-time code: [_]")
             try session.keys("123456", "Enter")
