@@ -22,16 +22,7 @@ final class TerminalIO: Sendable {
     private let continuation: AsyncStream<Event>.Continuation
     private let running = Mutex(true)
     private let original = Mutex<termios?>(nil)
-    private let signalSources = Mutex<SignalSources?>(nil)
-
-    /// The dispatch signal sources installed by ``start()``. Dispatch sources are thread-safe objects; the only call
-    /// made on them after start is `cancel()`.
-    private struct SignalSources: @unchecked Sendable {
-        let sources: [any DispatchSourceSignal]
-    }
-
-    /// The signals after which the terminal is put back (main screen, cursor, settings) before the process ends.
-    static let restoringSignals: [Int32] = [SIGTERM, SIGHUP, SIGINT]
+    private let restoreRegistration = Mutex<UInt64?>(nil)
 
     init() {
         (events, continuation) = AsyncStream.makeStream(of: Event.self)
@@ -53,19 +44,7 @@ final class TerminalIO: Sendable {
         }
         // Killed while the full screen is up (kill, a closed terminal, Ctrl-C from another process): put the
         // terminal back first, then end with the signal's status.
-        let sources = Self.restoringSignals.map { number -> any DispatchSourceSignal in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [self] in
-                restore()
-                // Dispatch keeps the signal blocked on its threads, so it cannot simply be raised again: end with
-                // the status a shell reports for it (128 + the signal number).
-                exit(128 + number)
-            }
-            source.resume()
-            return source
-        }
-        signalSources.withLock { $0 = SignalSources(sources: sources) }
+        restoreRegistration.withLock { $0 = TerminalRestore.register { [self] in restore() } }
         let thread = Thread { [self] in readLoop() }
         thread.start()
     }
@@ -74,12 +53,7 @@ final class TerminalIO: Sendable {
     func stop() {
         running.withLock { $0 = false }
         if var settings = original.withLock({ $0 }) { tcsetattr(STDIN_FILENO, TCSANOW, &settings) }
-        let installed = signalSources.withLock { sources in
-            defer { sources = nil }
-            return sources?.sources ?? []
-        }
-        for source in installed { source.cancel() }
-        for number in Self.restoringSignals { signal(number, SIG_DFL) }
+        if let registration = restoreRegistration.withLock({ $0 }) { TerminalRestore.unregister(registration) }
         continuation.finish()
     }
 
@@ -225,5 +199,84 @@ public enum TerminalKeyDecoder {
             while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
             return (nil, end - start)
         }
+    }
+}
+
+/// What puts the terminal back when the process is killed (SIGTERM, SIGHUP, SIGINT): the handlers are installed
+/// once per process, on first use (a cancelled dispatch signal source cannot be replaced on Linux); each registered
+/// action runs, then the process exits with the status a shell reports for the signal (128 + its number), as it would
+/// have by default.
+enum TerminalRestore {
+    /// The signals handled.
+    static let signals: [Int32] = [SIGTERM, SIGHUP, SIGINT]
+
+    private static let actions = Mutex<(next: UInt64, all: [UInt64: @Sendable () -> Void])>((0, [:]))
+
+    /// Dispatch sources are thread-safe objects; they are kept only so they stay alive.
+    private struct Sources: @unchecked Sendable {
+        let sources: [any DispatchSourceSignal]
+    }
+
+    private static let installed: Sources = Sources(
+        sources: signals.map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                for action in actions.withLock({ Array($0.all.values) }) { action() }
+                // Dispatch keeps the signal blocked on its threads, so it cannot simply be raised again.
+                exit(128 + number)
+            }
+            source.resume()
+            return source
+        })
+
+    /// Registers an action; returns what ``unregister(_:)`` takes.
+    static func register(_ action: @escaping @Sendable () -> Void) -> UInt64 {
+        _ = installed
+        return actions.withLock { state in
+            defer { state.next += 1 }
+            state.all[state.next] = action
+            return state.next
+        }
+    }
+
+    /// Removes an action.
+    static func unregister(_ registration: UInt64) {
+        _ = actions.withLock { $0.all.removeValue(forKey: registration) }
+    }
+}
+
+/// Keeps keys typed while the processing indicator shows from appearing on the terminal, and from being read as the
+/// first screen's input: echo is off until ``end()``, which also discards what was typed. The terminal is put back
+/// if the process is killed meanwhile.
+final class QuietInput: Sendable {
+    private let original: termios?
+    private let registration: UInt64?
+
+    /// Turns echo off when standard input is a terminal; does nothing otherwise.
+    init() {
+        var settings = termios()
+        guard isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &settings) == 0 else {
+            original = nil
+            registration = nil
+            return
+        }
+        original = settings
+        var quiet = settings
+        quiet.c_lflag &= ~tcflag_t(ECHO)
+        tcsetattr(STDIN_FILENO, TCSANOW, &quiet)
+        let saved = settings
+        registration = TerminalRestore.register {
+            var restored = saved
+            tcsetattr(STDIN_FILENO, TCSANOW, &restored)
+        }
+    }
+
+    /// Discards what was typed and turns echo back on.
+    func end() {
+        guard var settings = original else { return }
+        tcflush(STDIN_FILENO, TCIFLUSH)
+        tcsetattr(STDIN_FILENO, TCSANOW, &settings)
+        if let registration { TerminalRestore.unregister(registration) }
     }
 }

@@ -31,6 +31,7 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
     private let inlineImages: Bool
     private let imageLoader: ChallengeImageLoader?
     private let io = Mutex<TerminalIO?>(nil)
+    private let quiet = Mutex<QuietInput?>(nil)
     /// How the open-app button opens the bank's app; `nil` when the terminal cannot.
     public let oobAppOpener: (any OOBAppOpener)?
     private let appearance: ImageAppearance
@@ -91,11 +92,22 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
     /// Shows the processing line (with the directory server's name during the AReq).
     public func show(directoryServerName: String?) {
         let name = directoryServerName.map { " — \($0)" } ?? ""
+        // Keys typed meanwhile are neither shown nor taken as the first screen's input.
+        let previous = quiet.withLock { current in
+            defer { current = io.withLock { $0 } == nil ? QuietInput() : nil }
+            return current
+        }
+        previous?.end()
         TerminalIO.write("\(strings[.processing])\(name)\n")
     }
 
-    /// Ends the processing line.
-    public func hide() {}
+    /// Ends the processing line: what was typed meanwhile is discarded and echo is back.
+    public func hide() {
+        quiet.withLock { current in
+            defer { current = nil }
+            return current
+        }?.end()
+    }
 
     private func fullScreen(_ initial: ChallengeFormState) async -> ChallengeAnswer {
         let terminal = io.withLock { current -> TerminalIO in

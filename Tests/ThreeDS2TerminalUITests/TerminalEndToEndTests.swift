@@ -156,6 +156,19 @@ struct TerminalEndToEndTests {
         }
     }
 
+    @Test("keys typed while processing are not echoed and do not reach the first screen")
+    func typeAheadDuringProcessing() async throws {
+        let run = try await terminalRun(.text) { session in
+            _ = try await session.wait(for: "Processing…")
+            try session.keys("zq9")
+            let screen = try await session.wait(for: "One-time code: [_]")
+            #expect(!screen.contains("zq9"))
+            try session.keys("123456", "Enter")
+        }
+        #expect(run.requests.last?["challengeDataEntry"] == .string("123456"))
+        #expect(!run.screen.contains("zq9"), "nothing was echoed on the main screen")
+    }
+
     @Test("resend from the keyboard, then the code")
     func resend() async throws {
         let run = try await terminalRun(.text) { session in
