@@ -224,11 +224,24 @@ struct Pay: AsyncParsableCommand {
 
     /// An error as the person who typed the command can act on it: configuration errors name the option and file.
     func describe(_ error: any Error) -> String {
-        guard let error = error as? ThreeDS2Error, let parameter = error.parameter else { return "\(error)" }
+        guard let error = error as? ThreeDS2Error else { return "\(error)" }
+        if let transport = error.underlying as? TransportError {
+            switch transport.code {
+            case .tlsFailure:
+                let roots =
+                    tlsRoot.isEmpty ? "the system's trust roots" : "--tls-root " + tlsRoot.joined(separator: ", ")
+                return "\(error.message) (the server's certificate did not validate against \(roots))"
+            case .connectionFailed:
+                return "\(error.message) (nothing answered there: is the server running on that address and port?)"
+            default:
+                return error.message
+            }
+        }
+        guard let parameter = error.parameter else { return error.message }
         switch parameter {
         case "ds:\(dsID).encryptionKey": return "--ds-cert \(dsCert): \(error.message)"
         case "ds:\(dsID).rootCertificates": return "--ds-root \(dsRoot.joined(separator: ", ")): \(error.message)"
-        default: return "\(error)"
+        default: return error.message
         }
     }
 

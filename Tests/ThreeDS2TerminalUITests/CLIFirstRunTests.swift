@@ -160,3 +160,29 @@ struct CLIFirstRunTests {
         #expect(output.contains("TestLab listening on https://127.0.0.1:") && output.contains("Press Ctrl-C"))
     }
 }
+
+@Suite("threeds: errors a person can act on")
+struct CLIErrorMessageTests {
+    @Test("a refused connection fails at once naming the URL; a TLS failure names the trust roots used")
+    func connectionErrors() async throws {
+        let (lab, pki) = try await CLILab.shared.get()
+        let common = [
+            "--ds-id", TestLab.rsaDirectoryServerID, "--ds-cert", "\(pki)/ds-encryption-rsa.pem", "--ds-root",
+            "\(pki)/ds-root.pem", "--card", Scenario.frictionlessY.cardNumber, "--amount", "1", "--currency", "978",
+        ]
+        let started = ContinuousClock.now
+        let refused = try await runThreeds(["pay", "--server", "https://127.0.0.1:1"] + common)
+        #expect(ContinuousClock.now - started < .seconds(5), "at once, not after a timeout")
+        #expect(refused.status == 1 && refused.output.contains("https://127.0.0.1:1/3ds/authenticate"))
+        #expect(refused.output.contains("is the server running"), "\(refused.output)")
+        let untrusted = try await runThreeds(["pay", "--server", lab.baseURL.absoluteString] + common)
+        #expect(untrusted.output.contains("did not validate against the system's trust roots"), "\(untrusted.output)")
+        let wrongRoot = try await runThreeds(
+            ["pay", "--server", lab.baseURL.absoluteString, "--tls-root", "\(pki)/ds-root.pem"] + common)
+        #expect(wrongRoot.output.contains("did not validate against --tls-root \(pki)/ds-root.pem"))
+        for output in [refused.output, untrusted.output, wrongRoot.output] {
+            #expect(
+                !output.contains("connectionFailed") && !output.contains("tlsFailure") && !output.contains("runtime:"))
+        }
+    }
+}

@@ -108,7 +108,8 @@ public struct ThreeDSServerClient: Sendable {
                 contentType: "application/json; charset=UTF-8",
                 timeout: .seconds(30))
         } catch {
-            throw ThreeDS2Error(.runtime, "the 3DS Server could not be reached: \(error)")
+            // The transport throws only TransportError: its message names the URL, the code says what failed.
+            throw ThreeDS2Error(.runtime, "the 3DS Server could not be reached: \(error.message)", underlying: error)
         }
         let object: JSONObject
         do {
