@@ -248,3 +248,16 @@ let package = Package(
 for target in package.targets where target.type != .system {
     target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
 }
+
+// The SwiftUI challenge UI: Apple platforms only. The manifest is evaluated on the host, so Linux builds never see
+// this target; `.github/workflows/apple.yml` builds it for macOS and the iOS Simulator.
+#if canImport(Darwin)
+    package.products.append(.library(name: "ThreeDS2UI", targets: ["ThreeDS2UI"]))
+    package.targets.append(
+        .target(
+            name: "ThreeDS2UI",
+            dependencies: ["ThreeDS2SDK", "ThreeDS2Messages", "ThreeDS2JOSE"],
+            path: "Sources/ThreeDS2UI",
+            swiftSettings: swiftSettings
+        ))
+#endif

@@ -49,6 +49,9 @@ public enum FormAction: Sendable, Hashable {
     case returnedFromApp
     /// Shows `acsHTMLRefresh` in place of the HTML (the app came back to the foreground).
     case refresh
+    /// A web view showing the HTML page submitted this form data (``WebViewPolicy/Decision/submit(_:)``); refused
+    /// with a note when longer than 256 characters or on a screen that is not HTML.
+    case submitWebForm(String)
     /// Cancels the challenge.
     case cancel
 }
@@ -295,6 +298,16 @@ public struct ChallengeFormState: Sendable {
             appToOpen = nil
             appOpenFailed = true
             note = layout.strings[.appOpenFailed]
+        case .submitWebForm(let data):
+            guard screen.uiType == .html || screen.uiType == .htmlOutOfBand else {
+                note = "the screen is not an HTML page"
+                return nil
+            }
+            guard data.utf8.count <= Self.maxHTMLDataLength else {
+                note = Self.tooLong(Self.maxHTMLDataLength)
+                return nil
+            }
+            return answer(.submitHTML(data))
         case .returnedFromApp:
             returnedFromApp = true
             if openedApp, screen.oobAppURL != nil, screen.uiType == .outOfBand || screen.uiType == .htmlOutOfBand {

@@ -1,0 +1,51 @@
+#if canImport(SwiftUI)
+    public import ThreeDS2Messages
+    public import ThreeDS2SDK
+
+    /// A ``ChallengePresenter`` that shows each challenge screen in SwiftUI: put ``ChallengeView`` (or, from UIKit,
+    /// `ChallengeHostingController`) on screen with this presenter's ``model``, then run the challenge with it. It is
+    /// also the processing indicator (pass it to `Transaction.getProgressView(indicator:clock:)`).
+    public final class SwiftUIChallengePresenter: ChallengePresenter, ProgressIndicator {
+        /// What the views draw.
+        public let model: ChallengeViewModel
+        /// Opens the bank's app from out-of-band screens (the system's universal links).
+        public let oobAppOpener: (any OOBAppOpener)?
+
+        /// Creates a presenter.
+        ///
+        /// - Parameters:
+        ///   - customization: The look for the appearance in use.
+        ///   - strings: The SDK's texts in the app's language.
+        ///   - appearance: The appearance in use (choose `dark` in dark mode).
+        ///   - oobAppOpener: How the bank's app is opened; the system's by default, `nil` when the app forbids it.
+        @MainActor
+        public init(
+            customization: UiCustomization = UiCustomization(), strings: SDKStrings = .english,
+            appearance: ImageAppearance = .default, oobAppOpener: (any OOBAppOpener)? = SystemOOBAppOpener()
+        ) {
+            self.oobAppOpener = oobAppOpener
+            model = ChallengeViewModel(
+                customization: customization, strings: strings, appearance: appearance, opener: oobAppOpener)
+        }
+
+        /// Shows a screen and returns the cardholder's answer.
+        public func present(_ screen: ChallengeScreen) async -> ChallengeAnswer {
+            await model.present(screen)
+        }
+
+        /// Dismisses the challenge UI on every outcome.
+        public func dismiss(outcome: ChallengeOutcome) async {
+            await model.finish(outcome)
+        }
+
+        /// Shows the processing indicator.
+        public func show(directoryServerName: String?) {
+            Task { @MainActor in model.showProcessing(directoryServerName) }
+        }
+
+        /// Hides the processing indicator.
+        public func hide() {
+            Task { @MainActor in model.hideProcessing() }
+        }
+    }
+#endif
