@@ -170,6 +170,8 @@
                 get: { form.entries.indices.contains(box) ? form.entries[box] : "" },
                 set: { model.perform(.setEntry($0, box: box)) })
             let style = form.layout.customization.label.textStyle(for: box == 0 ? .dataEntryLabel : .dataEntryLabel2)
+            let customization = form.layout.customization
+            let textBox = box == 0 ? customization.textBox : (customization.textBoxTwo ?? customization.textBox)
             VStack(alignment: .leading) {
                 Text(settings.label).styled(style)
                 HStack {
@@ -181,6 +183,13 @@
                         }
                     }
                     .textFieldStyle(.roundedBorder)
+                    .styled(textBox.text)
+                    .overlay {
+                        if let border = textBox.borderColor {
+                            RoundedRectangle(cornerRadius: CGFloat(textBox.cornerRadius ?? 6))
+                                .stroke(Color(hex: border), lineWidth: CGFloat(textBox.borderWidth ?? 1))
+                        }
+                    }
                     #if os(iOS)
                         .textContentType(settings.autofill == .password ? .password : .oneTimeCode)
                         .keyboardType(settings.keyboard == .numeric ? .numberPad : .default)
