@@ -117,6 +117,9 @@ let package = Package(
         .executableTarget(
             name: "threeds",
             dependencies: [
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 "ThreeDS2SDK",
                 "ThreeDS2NIOTransport",
                 "ThreeDS2TerminalUI",

@@ -23,7 +23,7 @@ struct Threeds: AsyncParsableCommand {
             Exit status: 0 frictionless, completed or cancelled; 1 timed out, protocol or runtime error; 2 usage error.
             """,
         version: ThreeDS2Service.version,
-        subcommands: [Pay.self, TestLabCommand.self, Demo.self])
+        subcommands: [Pay.self, TestLabCommand.self, Demo.self, Inspect.self])
 
     /// Usage errors exit 2, as documented; everything else keeps ArgumentParser's behaviour.
     static func main() async {

@@ -59,6 +59,9 @@ public struct LabPKI: Sendable {
                 "ds-encryption-rsa.pem": try dsEncryptionRSA.certificatePEM,
                 "ds-encryption-ec.pem": try dsEncryptionEC.certificatePEM,
                 "tls-root.pem": try tlsRoot.certificatePEM,
+                // The test directory server's private keys, for `threeds inspect device-data` (never a real DS's).
+                "ds-decryption-rsa-key.pem": dsEncryptionRSA.privateKey.pemRepresentation,
+                "ds-decryption-ec-key.pem": dsEncryptionEC.privateKey.pemRepresentation,
             ]
         }
     }
@@ -70,7 +73,11 @@ public struct LabPKI: Sendable {
     public func writeClientFiles(to directory: URL) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         for (name, contents) in try clientFiles {
-            try Data(contents.utf8).write(to: directory.appendingPathComponent(name), options: .atomic)
+            let url = directory.appendingPathComponent(name)
+            try Data(contents.utf8).write(to: url, options: .atomic)
+            if name.hasSuffix("-key.pem") {
+                try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+            }
         }
     }
 }

@@ -1,0 +1,233 @@
+import ArgumentParser
+import Crypto
+import Foundation
+import SwiftASN1
+import ThreeDS2JOSE
+import X509
+import _CryptoExtras
+
+/// `threeds inspect`: decode and check the messages people debug, with the SDK's own checks.
+struct Inspect: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Decode and check ACS signed content or the SDK's encrypted device data.",
+        discussion: """
+            Both accept what people paste: the raw token, or JSON holding it (an ARes with acsSignedContent, an AReq
+            with sdkEncData), with whitespace and line breaks anywhere. Exit status: 0 valid, 1 invalid, 2 usage.
+            """,
+        subcommands: [InspectSignedContent.self, InspectDeviceData.self])
+
+    /// The token in what was pasted: the raw compact form, or the named member of a JSON object (at any depth), with
+    /// whitespace, line breaks and surrounding quotes removed.
+    static func token(in text: String, field: String) throws -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.hasPrefix("{") {
+            // A token pasted across lines puts line breaks inside a JSON string: without them it parses.
+            let parser = JSONParser(limits: .init(maxBytes: 1 << 20, maxDepth: 16))
+            let joined = trimmed.filter { $0 != "\n" && $0 != "\r" && $0 != "\r\n" }
+            guard
+                let value = (try? parser.parse(Array(trimmed.utf8))) ?? (try? parser.parse(Array(joined.utf8)))
+            else { throw CLIError("the input starts like JSON but is not valid JSON") }
+            guard let found = find(field, in: value) else { throw CLIError("the JSON has no \(field)") }
+            return found.filter { !$0.isWhitespace }
+        }
+        return trimmed.filter { !$0.isWhitespace && $0 != "\"" }
+    }
+
+    private static func find(_ field: String, in value: JSONValue) -> String? {
+        switch value {
+        case .object(let object):
+            if let direct = object[field]?.stringValue { return direct }
+            for member in object.members { if let found = find(field, in: member.value) { return found } }
+            return nil
+        case .array(let items):
+            for item in items { if let found = find(field, in: item) { return found } }
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    /// The input of FILE or `-` (standard input), bounded.
+    static func read(_ path: String) throws -> String {
+        guard path == "-" else { return try readInputFile(path, option: "input") }
+        let data = FileHandle.standardInput.readData(ofLength: (1 << 20) + 1)
+        guard data.count <= 1 << 20 else { throw CLIError("standard input: larger than 1024 KB") }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// A JSON value printed with two-space indentation, members in order.
+    static func pretty(_ value: JSONValue, indent: String = "") -> String {
+        switch value {
+        case .object(let object):
+            guard !object.members.isEmpty else { return "{}" }
+            let inner = indent + "  "
+            let members = object.members.map { "\(inner)\"\($0.name)\": \(pretty($0.value, indent: inner))" }
+            return "{\n" + members.joined(separator: ",\n") + "\n\(indent)}"
+        case .array(let items):
+            guard !items.isEmpty else { return "[]" }
+            let inner = indent + "  "
+            return "[\n" + items.map { inner + pretty($0, indent: inner) }.joined(separator: ",\n") + "\n\(indent)]"
+        default:
+            return value.serialized
+        }
+    }
+}
+
+/// `threeds inspect signed-content`.
+struct InspectSignedContent: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "signed-content",
+        abstract: "Decode acsSignedContent and check it as the SDK does (chain to the roots, signature, algorithm).",
+        discussion: """
+            Example (the TestLab's roots):
+              threeds inspect signed-content ares.json --ds-root testlab-pki/ds-root.pem
+            """)
+
+    @Argument(help: "A file holding the JWS (or JSON with acsSignedContent), or - for standard input.") var input:
+        String
+    @Option(name: .customLong("ds-root"), help: "PEM file: a directory server root (repeatable).") var dsRoot: [String]
+    @Option(help: "The time to check certificates at, ISO 8601 (default: now), e.g. 2019-06-01T00:00:00Z.")
+    var at: String?
+
+    func validate() throws {
+        guard !dsRoot.isEmpty else { throw ValidationError("at least one --ds-root is required") }
+        if let at, ISO8601DateFormatter().date(from: at) == nil {
+            throw ValidationError("--at must be an ISO 8601 time such as 2019-06-01T00:00:00Z, got \(at)")
+        }
+    }
+
+    func run() async throws {
+        let token = try Inspect.token(in: try Inspect.read(input), field: "acsSignedContent")
+        let roots = try dsRoot.flatMap { path -> [Certificate] in
+            let pem = try readInputFile(path, option: "--ds-root")
+            do {
+                return try PEMDocument.parseMultiple(pemString: pem).map { try Certificate(pemDocument: $0) }
+            } catch {
+                throw CLIError("--ds-root \(path): not a PEM certificate")
+            }
+        }
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3 else {
+            print("Verdict: INVALID — a compact JWS has 3 parts, this has \(parts.count)")
+            throw ExitCode(1)
+        }
+        if let bytes = try? Base64.urlDecode(parts[0]), let header = try? JSONParser().parse(bytes) {
+            print("Header:")
+            var shown = header.objectValue ?? [:]
+            shown["x5c"] = nil
+            print(Inspect.pretty(.object(shown)))
+            for (index, entry) in (header.objectValue?["x5c"]?.arrayValue ?? []).enumerated() {
+                guard let text = entry.stringValue, let der = Data(base64Encoded: text),
+                    let certificate = try? Certificate(derEncoded: Array(der))
+                else {
+                    print("x5c[\(index)]: not a DER certificate")
+                    continue
+                }
+                print("x5c[\(index)]:")
+                print("  subject:   \(CertificateName.readable(certificate.subject))")
+                print("  issuer:    \(CertificateName.readable(certificate.issuer))")
+                print("  validity:  \(certificate.notValidBefore) to \(certificate.notValidAfter)")
+                print("  key:       \(certificate.publicKey)")
+                let algorithm = "\(certificate.signatureAlgorithm)"
+                print("  signature: \(algorithm.replacingOccurrences(of: "SignatureAlgorithm.", with: ""))")
+                var usage = "none"
+                if let keyUsage = try? certificate.extensions.keyUsage { usage = "\(keyUsage)" }
+                print("  key usage: \(usage)")
+            }
+        } else {
+            print("Header: not base64url JSON")
+        }
+        if let bytes = try? Base64.urlDecode(parts[1]), let payload = try? JSONParser().parse(bytes) {
+            print("Payload:")
+            print(Inspect.pretty(payload))
+        } else {
+            print("Payload: not base64url JSON")
+        }
+        let time = at.flatMap { ISO8601DateFormatter().date(from: $0) }
+        do {
+            let verified = try await X5CVerifier(roots: roots, validationTime: time).verify(token)
+            print(
+                "Verdict: VALID — \(verified.algorithm.rawValue) signature by "
+                    + "\(CertificateName.readable(verified.chain[0].subject)), chain of \(verified.chain.count) to a "
+                    + "given root, checked at \(time.map { "\($0)" } ?? "now")")
+        } catch {
+            print("Verdict: INVALID — \(error.detail)")
+            throw ExitCode(1)
+        }
+    }
+}
+
+/// `threeds inspect device-data`.
+struct InspectDeviceData: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "device-data",
+        abstract: "Decrypt the SDK's device data (sdkEncData) with a directory server's private key.",
+        discussion: """
+            Example (the TestLab's EC directory server):
+              threeds inspect device-data areq.json --ds-key testlab-pki/ds-decryption-ec-key.pem --ds-id F155545342
+            An RSA key decrypts RSA-OAEP-256; an EC key decrypts ECDH-ES with the EMVCo profile, which needs --ds-id.
+            """)
+
+    @Argument(help: "A file holding the JWE (or JSON with sdkEncData), or - for standard input.") var input: String
+    @Option(name: .customLong("ds-key"), help: "PEM file: the directory server's private key (RSA or P-256).")
+    var dsKey: String
+    @Option(name: .customLong("ds-id"), help: "The directory server ID (the ECDH-ES PartyVInfo; EC keys only).")
+    var dsID: String?
+
+    /// The names of the EMVCo Device Information data elements.
+    static let names: [String: String] = [
+        "DV": "data version", "DD": "device data", "DPNA": "parameters not available", "SW": "security warnings",
+        "C001": "platform", "C002": "device model", "C003": "OS name", "C004": "OS version", "C005": "locale",
+        "C006": "time zone", "C007": "advertising or hardware ID", "C008": "screen resolution",
+        "C009": "device name", "C010": "IP address", "C011": "latitude", "C012": "longitude",
+        "C013": "application package name", "C014": "SDK app ID", "C015": "SDK version",
+        "C016": "SDK reference number", "C017": "date and time", "C018": "SDK transaction ID",
+        "RE01": "market or regional restriction", "RE02": "platform or version does not support it",
+        "RE03": "permission not granted", "RE04": "not captured", "SW01": "rooted or jailbroken",
+        "SW02": "tampered", "SW03": "emulator", "SW04": "debugger attached", "SW05": "OS version not supported",
+    ]
+
+    func run() async throws {
+        let token = try Inspect.token(in: try Inspect.read(input), field: "sdkEncData")
+        let pem = try readInputFile(dsKey, option: "--ds-key")
+        let key: JWEDecryptionKey
+        if let rsa = try? _RSA.Encryption.PrivateKey(pemRepresentation: pem) {
+            key = .rsaOAEP256(privateKeyDER: Array(rsa.derRepresentation))
+        } else if let ec = try? P256.KeyAgreement.PrivateKey(pemRepresentation: pem) {
+            guard let dsID else { throw CLIError("--ds-key \(dsKey) is an EC key: ECDH-ES needs --ds-id") }
+            key = .ecdhES(ec, derivation: .emvco(partyVInfo: dsID))
+        } else {
+            throw CLIError("--ds-key \(dsKey): not an RSA or P-256 private key in PEM")
+        }
+        let plaintext: [UInt8]
+        do {
+            plaintext = try JWE.decrypt(token, using: key).plaintext
+        } catch {
+            print("Verdict: INVALID — \(error.detail)")
+            throw ExitCode(1)
+        }
+        guard let value = try? JSONParser().parse(plaintext) else {
+            print("Verdict: INVALID — the plaintext is not JSON")
+            throw ExitCode(1)
+        }
+        print(Self.annotated(Inspect.pretty(value)))
+        print("Verdict: VALID — decrypted with \(key.algorithm)")
+    }
+
+    /// Each line naming a data element gets its name as a comment.
+    static func annotated(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard trimmed.hasPrefix("\""), let end = trimmed.dropFirst().firstIndex(of: "\"") else {
+                return String(line)
+            }
+            let key = String(trimmed[trimmed.index(after: trimmed.startIndex)..<end])
+            let value = trimmed[trimmed.index(after: end)...]
+            let named = names[key].map { "  (\($0))" } ?? ""
+            let valueName = names[value.trimmingCharacters(in: CharacterSet(charactersIn: ":\", "))].map {
+                "  (\($0))"
+            }
+            return String(line) + (named.isEmpty ? (valueName ?? "") : named)
+        }.joined(separator: "\n")
+    }
+}
