@@ -52,7 +52,7 @@ struct PaymentResult {
 /// Initialize → transaction → 3DS Server → challenge when asked, as an app does it.
 struct PayFlow {
     let configuration: ConfigParameters
-    let serverURL: URL
+    let requestor: Requestor
     let directoryServerID: String
     let messageVersion: String?
     let purchase: Purchase
@@ -90,8 +90,17 @@ struct PayFlow {
             transaction.getProgressView(indicator: $0, clock: ContinuousClock())
         }
         indicator?.start()
-        let response = try await ThreeDSServerClient(serverURL: serverURL, transport: transport).authenticate(
-            parameters: parameters, purchase: purchase, requestorAppURL: requestorAppURL, challengeTimeout: timeout)
+        let response: AuthenticationResponse
+        switch requestor {
+        case .server(let serverURL):
+            response = try await ThreeDSServerClient(serverURL: serverURL, transport: transport).authenticate(
+                parameters: parameters, purchase: purchase, requestorAppURL: requestorAppURL, challengeTimeout: timeout)
+        case .exec(let command, let timeLimit):
+            let body = try ThreeDSServerClient.requestBody(
+                parameters: parameters, purchase: purchase, requestorAppURL: requestorAppURL, challengeTimeout: timeout)
+            response = try await RequestorExec(command: command, timeLimit: timeLimit).authenticate(
+                body, requestorAppURL: requestorAppURL)
+        }
         await indicator?.stop()
         progress("3DS Server answered transStatus \(response.transStatus)")
         guard let challenge = response.challengeParameters else {

@@ -27,6 +27,8 @@ struct Threeds: AsyncParsableCommand {
 
     /// Usage errors exit 2, as documented; everything else keeps ArgumentParser's behaviour.
     static func main() async {
+        // Writing to a command that stopped reading (--requestor-exec, --oob-app-command) must not end the process.
+        signal(SIGPIPE, SIG_IGN)
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {
@@ -150,7 +152,19 @@ struct Pay: AsyncParsableCommand {
             Exit status: 0 frictionless, completed or cancelled; 1 timed out, protocol or runtime error; 2 usage error.
             """)
 
-    @Option(help: "The 3DS Server base URL (it must implement POST /3ds/authenticate).") var server: String
+    @Option(help: "The 3DS Server base URL (it must implement POST /3ds/authenticate).") var server: String?
+    @Option(
+        name: .customLong("requestor-exec"),
+        help: ArgumentHelp(
+            "A command that asks your 3DS Server instead of --server (run with /bin/sh -c).",
+            discussion:
+                "It gets the request JSON of the --server contract on standard input and must print one JSON object in ARes field names (transStatus; for C also threeDSServerTransID, acsTransID, acsReferenceNumber, acsSignedContent). Its standard error is shown."
+        ))
+    var requestorExec: String?
+    @Option(
+        name: .customLong("requestor-timeout"), parsing: .unconditional,
+        help: "Seconds --requestor-exec may run (1 to 600).")
+    var requestorTimeout: Int = 60
     @Option(
         name: .customLong("ds-id"),
         help: "The directory server ID (the TestLab's: F055545342 with an RSA key, F155545342 with an EC key).")
@@ -207,7 +221,13 @@ struct Pay: AsyncParsableCommand {
 
     func validate() throws {
         guard (5...60).contains(timeout) else { throw ValidationError("--timeout must be 5 to 60 minutes") }
-        try PlainHTTPPolicy.check(server, option: "--server", allowHTTP: allowHTTP)
+        guard (server == nil) != (requestorExec == nil) else {
+            throw ValidationError("give exactly one of --server URL or --requestor-exec CMD")
+        }
+        if let server { try PlainHTTPPolicy.check(server, option: "--server", allowHTTP: allowHTTP) }
+        guard (1...600).contains(requestorTimeout) else {
+            throw ValidationError("--requestor-timeout must be 1 to 600 seconds, got \(requestorTimeout)")
+        }
         guard !dsRoot.isEmpty else { throw ValidationError("at least one --ds-root is required") }
         if ui == .auto, answers == nil { throw ValidationError("--ui auto needs --answers FILE") }
         if ui != .auto, answers != nil { throw ValidationError("--answers is read only with --ui auto") }
@@ -290,7 +310,15 @@ struct Pay: AsyncParsableCommand {
         }
         config.allowsPlainHTTPLoopback = allowHTTP
         config.opensOOBApps = !noOOBApp
-        guard let serverURL = URL(string: server) else { throw ValidationError("--server must be a URL") }
+        let requestor: Requestor
+        if let requestorExec {
+            requestor = .exec(command: requestorExec, timeLimit: .seconds(requestorTimeout))
+        } else {
+            guard let server, let serverURL = URL(string: server) else {
+                throw ValidationError("--server must be a URL")
+            }
+            requestor = .server(serverURL)
+        }
         let transport = try HTTPClientTransport(additionalTrustRootsPEM: tlsRoots)
         let presenter: any ChallengePresenter
         if ui == .auto, let script {
@@ -304,7 +332,7 @@ struct Pay: AsyncParsableCommand {
                 oobAppOpener: opener)
         }
         let flow = PayFlow(
-            configuration: config, serverURL: serverURL, directoryServerID: dsID, messageVersion: messageVersion,
+            configuration: config, requestor: requestor, directoryServerID: dsID, messageVersion: messageVersion,
             purchase: Purchase(cardNumber: number, amount: amount, currency: currency),
             requestorAppURL: requestorAppURL,
             timeout: .seconds(timeout * 60), presenter: presenter, transport: transport, verbose: verbose)
@@ -448,7 +476,7 @@ struct Demo: AsyncParsableCommand {
         let flow = PayFlow(
             configuration: try lab.sdkConfiguration(
                 dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("threeds-demo").path),
-            serverURL: lab.baseURL, directoryServerID: TestLab.rsaDirectoryServerID, messageVersion: version,
+            requestor: .server(lab.baseURL), directoryServerID: TestLab.rsaDirectoryServerID, messageVersion: version,
             purchase: Purchase(cardNumber: card, amount: "1999", currency: "978"),
             requestorAppURL: "https://shop.testlab.example/return",
             timeout: .seconds(300),

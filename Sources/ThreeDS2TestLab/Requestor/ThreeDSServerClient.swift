@@ -131,6 +131,20 @@ public struct ThreeDSServerClient: Sendable {
                 "the 3DS Server answered HTTP \(response.status): \(object["error"]?.stringValue ?? object.serialized.prefix(200).description)"
             )
         }
+        return try Self.response(from: object, requestorAppURL: requestorAppURL)
+    }
+
+    /// Reads an answer in ARes field names: `transStatus`, and for a challenge (`C`) `threeDSServerTransID`,
+    /// `acsTransID`, `acsReferenceNumber` and `acsSignedContent`; any other ARes field is kept in the JSON.
+    ///
+    /// - Parameters:
+    ///   - object: The answer.
+    ///   - requestorAppURL: The app URL to pass to the challenge.
+    /// - Returns: The response.
+    /// - Throws: ``ThreeDS2Error`` of kind `runtime` naming the missing field.
+    public static func response(from object: JSONObject, requestorAppURL: String?) throws(ThreeDS2Error)
+        -> AuthenticationResponse
+    {
         guard let status = object["transStatus"]?.stringValue, !status.isEmpty else {
             throw ThreeDS2Error(.runtime, "the 3DS Server's answer has no transStatus")
         }
@@ -139,7 +153,13 @@ public struct ThreeDSServerClient: Sendable {
             guard let server = object["threeDSServerTransID"]?.stringValue, let acs = object["acsTransID"]?.stringValue,
                 let reference = object["acsReferenceNumber"]?.stringValue,
                 let signed = object["acsSignedContent"]?.stringValue
-            else { throw ThreeDS2Error(.runtime, "the 3DS Server asked for a challenge without the challenge fields") }
+            else {
+                let missing = ["threeDSServerTransID", "acsTransID", "acsReferenceNumber", "acsSignedContent"]
+                    .filter { object[$0]?.stringValue == nil }
+                throw ThreeDS2Error(
+                    .runtime,
+                    "the 3DS Server asked for a challenge without \(missing.joined(separator: ", "))")
+            }
             challenge = ChallengeParameters(
                 threeDSServerTransactionID: server, acsTransactionID: acs, acsRefNumber: reference,
                 acsSignedContent: signed,

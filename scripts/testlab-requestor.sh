@@ -1,0 +1,14 @@
+#!/bin/sh
+# A --requestor-exec command for the TestLab (or any server with the same contract): posts the request JSON from
+# standard input to POST {server}/3ds/authenticate and prints the answer.
+#
+#   threeds pay --requestor-exec "sh scripts/testlab-requestor.sh https://127.0.0.1:8443 testlab-pki/tls-root.pem" \
+#     --ds-id F055545342 --ds-cert testlab-pki/ds-encryption-rsa.pem --ds-root testlab-pki/ds-root.pem \
+#     --card-file - --amount 1999 --currency 978
+#
+# For a real 3DS Server, map the fields to its API here (jq, Python, …) and print its answer in ARes field names.
+set -eu
+server="$1"
+ca="$2"
+exec curl --silent --show-error --fail-with-body --max-time 30 --cacert "$ca" \
+    -H 'Content-Type: application/json; charset=UTF-8' --data-binary @- "$server/3ds/authenticate"
