@@ -34,20 +34,6 @@ private func firstOutputBlocking(_ arguments: [String], waitingFor text: String,
     return String(decoding: seen, as: UTF8.self)
 }
 
-/// A lab for the CLI process tests, apart from the tmux tests' lab: those find their transaction by card number.
-actor CLILab {
-    static let shared = CLILab()
-    private var lab: (TestLab, String)?
-
-    func get() async throws -> (TestLab, String) {
-        if let lab { return lab }
-        let directory = URL(fileURLWithPath: scratchDirectory("cli-lab"))
-        let started = try await TestLab.start(options: TestLabOptions(pkiDirectory: directory))
-        lab = (started, directory.path)
-        return (started, directory.path)
-    }
-}
-
 @Suite("threeds: no crash, no hang, clear errors on a first run", .serialized)
 struct CLIFirstRunTests {
     func pay(_ lab: TestLab, _ pki: String, _ extra: [String]) -> [String] {
@@ -61,7 +47,7 @@ struct CLIFirstRunTests {
 
     @Test("every problem with --answers is a usage error naming the option and file, never a crash")
     func answersProblems() async throws {
-        let (lab, pki) = try await CLILab.shared.get()
+        let (lab, pki) = try await SharedLab.cli.get()
         let directory = "\(pki)/answers-cases"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let cases: [(String, Data?, String)] = [
@@ -87,7 +73,7 @@ struct CLIFirstRunTests {
 
     @Test("an answer that does not fit its screen is an error naming the screen, exit 1, not a cancel")
     func wrongAnswerKind() async throws {
-        let (lab, pki) = try await CLILab.shared.get()
+        let (lab, pki) = try await SharedLab.cli.get()
         let path = "\(pki)/wrong-kind.json"
         try Data(#"[{"action":"submit","select":["a"]}]"#.utf8).write(to: URL(fileURLWithPath: path))
         let (status, output) = try await runThreeds(pay(lab, pki, ["--ui", "auto", "--answers", path, "--json"]))
@@ -97,7 +83,7 @@ struct CLIFirstRunTests {
 
     @Test("amounts are digits, currencies ISO 4217 numeric codes, a Luhn failure only warns")
     func purchaseFields() async throws {
-        let (lab, pki) = try await CLILab.shared.get()
+        let (lab, pki) = try await SharedLab.cli.get()
         for (option, value, message) in [
             ("--amount", "19.99", "--amount must be the amount in minor units"),
             ("--amount", "-5", "--amount must be the amount in minor units"),
@@ -119,7 +105,7 @@ struct CLIFirstRunTests {
 
     @Test("negative numbers get a range message; an unknown option is named; an unknown locale warns")
     func usage() async throws {
-        let (lab, pki) = try await CLILab.shared.get()
+        let (lab, pki) = try await SharedLab.cli.get()
         let negative = try await runThreeds(pay(lab, pki, ["--timeout", "-1"]))
         #expect(negative.status == 2 && negative.output.contains("--timeout must be 5 to 60"), "\(negative.output)")
         let unknown = try await runThreeds(pay(lab, pki, ["--frobnicate"]))
@@ -144,7 +130,7 @@ struct CLIFirstRunTests {
             let (status, output) = try await runThreeds(["testlab", "--port", port])
             #expect(status == 2 && output.contains("--port must be 0 to 65535"), "\(port): \(output)")
         }
-        let (lab, _) = try await CLILab.shared.get()
+        let (lab, _) = try await SharedLab.cli.get()
         let busy = lab.baseURL.port ?? 0
         let directory = scratchDirectory("busy") + "/pki"
         let (status, output) = try await runThreeds(["testlab", "--port", "\(busy)", "--pki-dir", directory])
@@ -165,7 +151,7 @@ struct CLIFirstRunTests {
 struct CLIErrorMessageTests {
     @Test("a refused connection fails at once naming the URL; a TLS failure names the trust roots used")
     func connectionErrors() async throws {
-        let (lab, pki) = try await CLILab.shared.get()
+        let (lab, pki) = try await SharedLab.cli.get()
         let common = [
             "--ds-id", TestLab.rsaDirectoryServerID, "--ds-cert", "\(pki)/ds-encryption-rsa.pem", "--ds-root",
             "\(pki)/ds-root.pem", "--card", Scenario.frictionlessY.cardNumber, "--amount", "1", "--currency", "978",

@@ -88,7 +88,7 @@ struct CLIValidationTests {
 
     @Test("an expired directory-server certificate is named by option and file, before anything is sent")
     func expiredCertificate() async throws {
-        let (lab, pki) = try await TerminalLab.shared.get()
+        let (lab, pki) = try await SharedLab.terminal.get()
         let root = try CertificateAuthority.makeRoot(commonName: "Old DS Root", key: .makeP256())
         let expired = try CertificateAuthority.issue(
             commonName: "Old DS", key: .makeP256(), role: .encryption, issuer: root,
@@ -108,7 +108,7 @@ struct CLIValidationTests {
 
     @Test("a card read from standard input pays through the TestLab")
     func cardFromStandardInput() async throws {
-        let (lab, pki) = try await CLILab.shared.get()
+        let (lab, pki) = try await SharedLab.cli.get()
         let answers = "\(pki)/answers.json"
         try Data(#"[{"action":"submit","text":"123456"}]"#.utf8).write(to: URL(fileURLWithPath: answers))
         let arguments = [

@@ -42,7 +42,7 @@ struct InspectTests {
             ["inspect", "signed-content", "-", "--ds-root", root, "--at", "2019-06-01T00:00:00Z"],
             input: parts.joined(separator: "."))
         #expect(tampered.status == 1 && tampered.output.contains("Verdict: INVALID"), "\(tampered.output)")
-        let (_, pki) = try await CLILab.shared.get()
+        let (_, pki) = try await SharedLab.cli.get()
         let foreign = try await runThreeds(
             ["inspect", "signed-content", jws, "--ds-root", "\(pki)/ds-root.pem", "--at", "2019-06-01T00:00:00Z"])
         #expect(foreign.status == 1 && foreign.output.contains("trusted root"), "\(foreign.output)")
@@ -52,7 +52,7 @@ struct InspectTests {
 
     @Test("device data from the SDK decrypts with the directory server's RSA or EC key, elements named")
     func deviceData() async throws {
-        let (lab, pki) = try await CLILab.shared.get()
+        let (lab, pki) = try await SharedLab.cli.get()
         let service = ThreeDS2Service()
         try service.initialize(configParameters: try lab.sdkConfiguration(dataDirectory: scratchDirectory("inspect")))
         defer { try? service.cleanup() }

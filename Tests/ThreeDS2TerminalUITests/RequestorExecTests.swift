@@ -19,7 +19,7 @@ struct RequestorExecTests {
 
     @Test("the example script joins the CLI to the TestLab: a challenge completes; the command got the AReq fields")
     func exampleScript() async throws {
-        let (lab, pki) = try await CLILab.shared.get()
+        let (lab, pki) = try await SharedLab.cli.get()
         let directory = scratchDirectory("exec")
         let answers = "\(directory)/answers.json"
         try Data(#"[{"action":"submit","text":"123456"}]"#.utf8).write(to: URL(fileURLWithPath: answers))
@@ -55,7 +55,7 @@ struct RequestorExecTests {
             (#"echo '{"acsTransID":"x"}'"#, "has no transStatus"),
         ])
     func badOutput(command: String, message: String) async throws {
-        let (_, pki) = try await CLILab.shared.get()
+        let (_, pki) = try await SharedLab.cli.get()
         let result = try await runThreeds(pay(pki, card: Scenario.text.cardNumber, ["--requestor-exec", command]))
         #expect(result.status == 1, "\(result.output)")
         #expect(result.output.contains("--requestor-exec: ") && result.output.contains(message), "\(result.output)")
@@ -64,7 +64,7 @@ struct RequestorExecTests {
 
     @Test("a command that runs too long is stopped; one that ignores its input still works")
     func timeAndInput() async throws {
-        let (_, pki) = try await CLILab.shared.get()
+        let (_, pki) = try await SharedLab.cli.get()
         let started = ContinuousClock.now
         let slow = try await runThreeds(
             pay(pki, card: Scenario.text.cardNumber, ["--requestor-exec", "sleep 20", "--requestor-timeout", "1"]))

@@ -63,14 +63,24 @@ struct TmuxSession {
     func stop() { _ = try? tmux(["kill-server"], capture: false) }
 }
 
-/// The shared lab and its PEM files.
-actor TerminalLab {
-    static let shared = TerminalLab()
+/// A lab shared by the tests of one kind, and the directory of its PEM files.
+actor SharedLab {
+    /// The lab of the tmux tests (which find their transaction by card number, so nothing else pays there).
+    static let terminal = SharedLab(name: "tmux-lab")
+    /// The lab of the CLI process tests.
+    static let cli = SharedLab(name: "cli-lab")
+
+    private let name: String
     private var lab: (TestLab, String)?
 
+    init(name: String) {
+        self.name = name
+    }
+
+    /// The running lab and the directory of its PEM files, started on first use.
     func get() async throws -> (TestLab, String) {
         if let lab { return lab }
-        let directory = URL(fileURLWithPath: scratchDirectory("tmux-lab"))
+        let directory = URL(fileURLWithPath: scratchDirectory(name))
         let started = try await TestLab.start(options: TestLabOptions(pkiDirectory: directory))
         lab = (started, directory.path)
         return (started, directory.path)
@@ -94,7 +104,7 @@ func terminalRun(
     -> (screen: String, requests: [JSONObject])
 {
     #expect(FileManager.default.isExecutableFile(atPath: TmuxSession.binary), "threeds must be built next to the tests")
-    let (lab, pki) = try await TerminalLab.shared.get()
+    let (lab, pki) = try await SharedLab.terminal.get()
     let before = lab.authentications.count
     let session = TmuxSession()
     defer { session.stop() }
