@@ -246,7 +246,7 @@
         /// Applies a customization text style: font by name and size (scaled with Dynamic Type), colour.
         func styled(_ style: TextStyle) -> some View {
             self
-                .font(style.fontName.map { .custom($0, size: CGFloat(style.fontSize ?? 17), relativeTo: .body) })
+                .font(style.fontName.map { Font.custom($0, size: CGFloat(style.fontSize ?? 17), relativeTo: .body) })
                 .foregroundStyle(style.color.map(Color.init(hex:)) ?? Color.primary)
         }
     }
