@@ -127,7 +127,7 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
                 draw(state)
             case .key(let key):
                 var answer = state.handle(key)
-                if answer == nil, state.appToOpen != nil { answer = await openApp(&state) }
+                if answer == nil, state.appToOpen != nil { answer = await state.openApp(using: oobAppOpener) }
                 if let answer {
                     TerminalIO.write("\u{1B}[H\u{1B}[2J\(strings[.processing])\r\n")
                     return answer
@@ -136,12 +136,6 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
             }
         }
         return ChallengeAnswer(.cancel)
-    }
-
-    /// Opens the bank's app the form state asked for, through the opener (a failure without one).
-    private func openApp(_ state: inout ChallengeFormState) async -> ChallengeAnswer? {
-        guard let oobAppOpener else { return state.apply(.appOpenFailed) }
-        return await state.openApp(using: oobAppOpener)
     }
 
     private func loadImages(_ layout: ChallengeLayout) async -> [String: [UInt8]] {
@@ -213,7 +207,7 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
                 answer = state.apply(.additionalCode)
             case "open" where screen.oobAppURL != nil:
                 _ = state.apply(.openApp)
-                answer = await openApp(&state)
+                answer = await state.openApp(using: oobAppOpener)
                 if answer == nil, let note = state.note {
                     print("(!) \(note)")
                     continue

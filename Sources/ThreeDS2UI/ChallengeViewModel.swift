@@ -118,10 +118,6 @@
         }
 
         private func openApp() {
-            guard let opener else {
-                perform(.appOpenFailed)
-                return
-            }
             Task {
                 guard var current = form else { return }
                 let answer = await current.openApp(using: opener)

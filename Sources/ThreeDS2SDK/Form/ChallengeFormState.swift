@@ -303,11 +303,7 @@ public struct ChallengeFormState: Sendable {
                 note = "the screen is not an HTML page"
                 return nil
             }
-            guard data.utf8.count <= Self.maxHTMLDataLength else {
-                note = Self.tooLong(Self.maxHTMLDataLength)
-                return nil
-            }
-            return answer(.submitHTML(data))
+            return htmlAnswer(data)
         case .returnedFromApp:
             returnedFromApp = true
             if openedApp, screen.oobAppURL != nil, screen.uiType == .outOfBand || screen.uiType == .htmlOutOfBand {
@@ -318,14 +314,15 @@ public struct ChallengeFormState: Sendable {
     }
 
     /// Opens the bank's app asked for by ``FormAction/openApp`` through the presenter's opener, and applies what
-    /// happened: back from the app continues on its own, a failure keeps the screen with a note.
+    /// happened: back from the app continues on its own, a failure keeps the screen with a note. A presenter without
+    /// an opener fails to open it.
     ///
-    /// - Parameter opener: The presenter's opener.
+    /// - Parameter opener: The presenter's opener, `nil` when it has none.
     /// - Returns: The answer when the cardholder came back from the app; otherwise `nil`.
-    public mutating func openApp(using opener: any OOBAppOpener) async -> ChallengeAnswer? {
+    public mutating func openApp(using opener: (any OOBAppOpener)?) async -> ChallengeAnswer? {
         guard let link = appToOpen else { return nil }
         appToOpen = nil
-        guard let url = URL(string: link) else { return apply(.appOpenFailed) }
+        guard let opener, let url = URL(string: link) else { return apply(.appOpenFailed) }
         switch await opener.open(url) {
         case .returned:
             openedApp = true
@@ -459,11 +456,7 @@ public struct ChallengeFormState: Sendable {
             return html(button: nil)
         case .htmlLink(let index):
             guard let links = form?.links, links.indices.contains(index) else { return nil }
-            guard links[index].query.utf8.count <= Self.maxHTMLDataLength else {
-                note = Self.tooLong(Self.maxHTMLDataLength)
-                return nil
-            }
-            return answer(.submitHTML(links[index].query))
+            return htmlAnswer(links[index].query)
         case .toolbar, .images, .heading, .text, .htmlText:
             return nil
         }
