@@ -276,10 +276,16 @@ public struct HTMLForm: Sendable, Hashable {
     /// - Parameter href: The link or action URL.
     /// - Returns: The `challengeHTMLDataEntry` value, or `nil`.
     public static func challengeQuery(_ href: String) -> String? {
-        guard let components = URLComponents(string: href), components.scheme?.lowercased() == "https",
-            components.host?.lowercased() == "emv3ds", components.path.lowercased() == "/challenge"
-        else { return nil }
+        guard let components = reservedURL(href), components.path.lowercased() == "/challenge" else { return nil }
         return components.percentEncodedQuery ?? ""
+    }
+
+    /// A URL on the SDK's reserved host `https://emv3ds` (any case), parsed; `nil` for any other URL.
+    static func reservedURL(_ href: String) -> URLComponents? {
+        guard let components = URLComponents(string: href), components.scheme?.lowercased() == "https",
+            components.host?.lowercased() == "emv3ds"
+        else { return nil }
+        return components
     }
 }
 

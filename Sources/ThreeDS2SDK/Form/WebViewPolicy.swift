@@ -18,9 +18,6 @@ public enum WebViewPolicy {
         case refuse
     }
 
-    /// The longest `challengeHTMLDataEntry` a submission may give.
-    public static let maxDataEntryLength = 256
-
     /// Decides one navigation.
     ///
     /// - Parameters:
@@ -34,9 +31,7 @@ public enum WebViewPolicy {
     {
         guard let url else { return .refuse }
         if isInitialLoad, url.scheme?.lowercased() == "about" { return .allow }
-        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-            components.scheme?.lowercased() == "https", components.host?.lowercased() == "emv3ds"
-        else { return .refuse }
+        guard let components = HTMLForm.reservedURL(url.absoluteString) else { return .refuse }
         switch components.path.lowercased() {
         case "/challenge":
             // A POST carries the form data in its body; a GET (a link, or a form with method get) in the query.
@@ -47,7 +42,7 @@ public enum WebViewPolicy {
             } else {
                 data = components.percentEncodedQuery ?? ""
             }
-            guard data.utf8.count <= maxDataEntryLength else { return .refuse }
+            guard data.utf8.count <= ChallengeFormState.maxHTMLDataLength else { return .refuse }
             return .submit(data)
         case "/openoobapp":
             return .openApp
