@@ -16,36 +16,10 @@ struct CommandOOBAppOpener: OOBAppOpener {
     let timeLimit: Duration
 
     func open(_ url: URL) async -> OOBAppOpenResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command + " \"$1\"", "threeds-oob-app", url.absoluteString]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.standardError
-        let finished = AsyncStream<Int32>.makeStream()
-        process.terminationHandler = { finished.continuation.yield($0.terminationStatus) }
-        do {
-            try process.run()
-        } catch {
-            return .failed
-        }
-        let status = await withTaskGroup(of: Int32?.self) { group in
-            group.addTask {
-                for await status in finished.stream { return status }
-                return nil
-            }
-            group.addTask { [timeLimit] in
-                try? await Task.sleep(for: timeLimit)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            finished.continuation.finish()
-            return first
-        }
-        guard let status else {
-            process.terminate()
-            return .failed
-        }
-        return status == 0 ? .returned : .failed
+        let outcome = await ShellCommand.run(
+            command + " \"$1\"", arguments: ["threeds-oob-app", url.absoluteString], capturingOutput: false,
+            timeLimit: timeLimit)
+        guard let outcome, !outcome.timedOut else { return .failed }
+        return outcome.status == 0 ? .returned : .failed
     }
 }
