@@ -28,7 +28,8 @@ final class TerminalIO: Sendable {
         (events, continuation) = AsyncStream.makeStream(of: Event.self)
     }
 
-    /// Switches the terminal to raw input and starts reading keys and resize signals.
+    /// Switches the terminal to raw input on the alternate screen with the cursor hidden, and starts reading keys and
+    /// resize signals.
     func start() {
         var settings = termios()
         if tcgetattr(STDIN_FILENO, &settings) == 0 {
@@ -45,14 +46,15 @@ final class TerminalIO: Sendable {
         // Killed while the full screen is up (kill, a closed terminal, Ctrl-C from another process): put the
         // terminal back first, then end with the signal's status.
         restoreRegistration.withLock { $0 = TerminalRestore.register { [self] in restore() } }
+        Self.write("\u{1B}[?1049h\u{1B}[?25l")
         let thread = Thread { [self] in readLoop() }
         thread.start()
     }
 
-    /// Restores the terminal and stops reading.
+    /// Restores the terminal (settings, main screen, cursor) and stops reading.
     func stop() {
         running.withLock { $0 = false }
-        if var settings = original.withLock({ $0 }) { tcsetattr(STDIN_FILENO, TCSANOW, &settings) }
+        restore()
         if let registration = restoreRegistration.withLock({ $0 }) { TerminalRestore.unregister(registration) }
         continuation.finish()
     }

@@ -85,7 +85,6 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
             return current
         }) {
             active.stop()
-            TerminalIO.write("\u{1B}[?25h\u{1B}[?1049l")
         }
     }
 
@@ -114,7 +113,6 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
             if let current { return current }
             let created = TerminalIO()
             created.start()
-            TerminalIO.write("\u{1B}[?1049h\u{1B}[?25l")
             current = created
             return created
         }
