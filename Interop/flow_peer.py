@@ -17,6 +17,8 @@ import uuid
 from jwcrypto import jwe, jwk
 from jwcrypto.common import json_encode
 
+from peer_common import b64u, unb64u
+
 SERVER_TRANS_ID = str(uuid.uuid4())
 SDK_TRANS_ID = str(uuid.uuid4())
 
@@ -25,12 +27,6 @@ ACTION_FIELDS = [
     "oobContinue", "challengeHTMLDataEntry", "infoContinueIndicator", "challengeCancel", "oobAppStatus",
     "trustListDataEntry", "deviceBindingDataEntry", "whitelistingDataEntry",
 ]
-
-
-def b64u(data: bytes) -> str:
-    import base64
-
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
 def cres(version: str, acs_trans_id: str, counter: int, fields: dict) -> dict:
@@ -212,7 +208,7 @@ def run(tool, material_path, material, work, tally):
                 and header.get("kid") == sent["acs_trans_id"],
                 f"flow {flow_id} CReq {counter}: header {header}",
             )
-            iv = bytes.fromhex(b64u_decode_hex(compact.split(".")[2]))
+            iv = unb64u(compact.split(".")[2])
             tally.check(iv == bytes(15) + bytes([counter]), f"flow {flow_id} CReq {counter}: IV is not the counter IV")
             creqs.append(json.loads(token.payload))
         # The first CReq, then one per step answered; a refused CRes ends the flow.
@@ -242,8 +238,3 @@ def run(tool, material_path, material, work, tally):
                 tally.check(actions == expected, f"flow {flow_id} CReq {counter}: sent {actions}, expected {expected}")
     print(f"challenge flows: {len(specs)} flows, {checked} CReqs checked")
 
-
-def b64u_decode_hex(text: str) -> str:
-    import base64
-
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)).hex()

@@ -40,17 +40,10 @@ from jwcrypto import jwe, jwk, jws
 from jwcrypto.common import json_encode
 
 import flow_peer
+from peer_common import b64u, unb64u
 
 DS_ID = "A000000004"
 ENCS = ["A128CBC-HS256", "A128GCM"]
-
-
-def b64u(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-
-def unb64u(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
 class Tally:
