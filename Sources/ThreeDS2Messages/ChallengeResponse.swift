@@ -436,7 +436,12 @@ public enum ChallengeResponseValidator {
         }
     }
 
-    static func isHTTPSURL(_ text: String) -> Bool {
+    /// Whether a text is an absolute https URL with a host: the rule for every link a CRes carries, and for the
+    /// 2.3.1 `threeDSRequestorAppURL`.
+    ///
+    /// - Parameter text: The URL as written.
+    /// - Returns: `true` for `https://host…` (any case of the scheme).
+    public static func isHTTPSURL(_ text: String) -> Bool {
         guard let url = URL(string: text), url.scheme?.lowercased() == "https", let host = url.host, !host.isEmpty
         else { return false }
         return true

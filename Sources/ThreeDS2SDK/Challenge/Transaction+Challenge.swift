@@ -123,16 +123,14 @@ extension Transaction {
     static func checkRequestorAppURL(_ url: String, version: MessageVersion) throws(ThreeDS2Error) {
         guard version.carriesRequestorAppURL else { return }
         let limit = version.maxRequestorAppURLLength
-        let parsed = URL(string: url)
         if version.requiresHTTPSRequestorAppURL {
-            guard url.count <= limit, parsed?.scheme?.lowercased() == "https", let host = parsed?.host, !host.isEmpty
-            else {
+            guard url.count <= limit, ChallengeResponseValidator.isHTTPSURL(url) else {
                 throw .invalidInput(
                     "challenge parameter threeDSRequestorAppURL must be an https universal or app link of at most "
                         + "\(limit) characters in message version \(version)")
             }
         } else {
-            guard url.count <= limit, parsed?.scheme != nil else {
+            guard url.count <= limit, URL(string: url)?.scheme != nil else {
                 throw .invalidInput(
                     "challenge parameter threeDSRequestorAppURL must be a URL of at most \(limit) characters")
             }
