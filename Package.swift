@@ -34,6 +34,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.1.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
     ],
     targets: [
         .target(
@@ -81,6 +82,11 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
+        // zlib, for the compressed histograms of HdrHistogram logs (`threeds load --histogram-log`).
+        .systemLibrary(
+            name: "CZlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         .target(
             name: "ThreeDS2HTML",
             dependencies: [
@@ -126,6 +132,8 @@ let package = Package(
                 "ThreeDS2JOSE",
                 "ThreeDS2Messages",
                 "ThreeDS2TestLab",
+                "CZlib",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -18,9 +18,12 @@ public final class HTTPClientTransport: ChallengeTransport {
 
     /// Creates the transport.
     ///
-    /// - Parameter additionalTrustRootsPEM: PEM certificates trusted in addition to the system's.
+    /// - Parameters:
+    ///   - additionalTrustRootsPEM: PEM certificates trusted in addition to the system's.
+    ///   - maxConnectionsPerHost: The most HTTP/1.1 connections kept to one host (AsyncHTTPClient's default is 8;
+    ///     a load run raises it).
     /// - Throws: ``TransportError`` of code `invalidRequest` when a root cannot be read.
-    public init(additionalTrustRootsPEM: [String] = []) throws(TransportError) {
+    public init(additionalTrustRootsPEM: [String] = [], maxConnectionsPerHost: Int = 8) throws(TransportError) {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.minimumTLSVersion = .tlsv12
         tls.certificateVerification = .fullVerification
@@ -35,6 +38,7 @@ public final class HTTPClientTransport: ChallengeTransport {
         // A refused connection fails at once instead of being retried until the deadline, where it would be
         // indistinguishable from an ACS that does not answer.
         configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(1, maxConnectionsPerHost)
         configuration.timeout = .init(connect: .seconds(10), read: .seconds(10))
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }

@@ -49,6 +49,46 @@ struct PaymentResult {
     }
 }
 
+/// The phases of a payment that `threeds load` times.
+enum Phase: String, CaseIterable, Sendable {
+    /// The whole payment (from its intended start when a rate is given).
+    case payment
+    /// The 3DS Server round trip: AReq parameters out, ARes fields back.
+    case server
+    /// One CReq/CRes exchange with the ACS.
+    case exchange
+    /// The whole challenge, first CReq to outcome.
+    case challenge
+
+    /// How the report names it.
+    var title: String {
+        switch self {
+        case .payment: "whole payment"
+        case .server: "3DS Server round trip"
+        case .exchange: "CReq/CRes exchange"
+        case .challenge: "whole challenge"
+        }
+    }
+}
+
+/// Receives the duration of each phase of a payment.
+protocol PhaseObserver: Sendable {
+    func observe(_ phase: Phase, _ duration: Duration)
+}
+
+/// A transport that reports how long each exchange took.
+struct TimedTransport: ChallengeTransport {
+    let base: any ChallengeTransport
+    let observer: any PhaseObserver
+
+    func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
+        let clock = ContinuousClock()
+        let start = clock.now
+        defer { observer.observe(.exchange, start.duration(to: clock.now)) }
+        return try await base.send(request)
+    }
+}
+
 /// Initialize → transaction → 3DS Server → challenge when asked, as an app does it.
 struct PayFlow {
     let configuration: ConfigParameters
@@ -61,6 +101,8 @@ struct PayFlow {
     let presenter: any ChallengePresenter
     let transport: HTTPClientTransport
     var verbose = false
+    /// Told how long each phase took (`threeds load`).
+    var observer: (any PhaseObserver)?
 
     func run(progress: (String) -> Void) async throws -> PaymentResult {
         var logger = Logger(label: "threeds2.sdk")
@@ -90,6 +132,8 @@ struct PayFlow {
             transaction.getProgressView(indicator: $0, clock: ContinuousClock())
         }
         indicator?.start()
+        let clock = ContinuousClock()
+        let asked = clock.now
         let response: AuthenticationResponse
         switch requestor {
         case .server(let serverURL):
@@ -102,14 +146,19 @@ struct PayFlow {
                 body, requestorAppURL: requestorAppURL)
         }
         await indicator?.stop()
+        observer?.observe(.server, asked.duration(to: clock.now))
         progress("3DS Server answered transStatus \(response.transStatus)")
         guard let challenge = response.challengeParameters else {
             return PaymentResult(
                 flow: "frictionless", outcome: "frictionless", transStatus: response.transStatus,
                 sdkTransID: parameters.sdkTransactionID)
         }
+        let challenged = clock.now
         let outcome = try await transaction.challenge(
-            challenge, presenter: presenter, timeout: timeout, transport: transport)
+            challenge, presenter: presenter, timeout: timeout,
+            transport: observer.map { TimedTransport(base: transport, observer: $0) as any ChallengeTransport }
+                ?? transport)
+        observer?.observe(.challenge, challenged.duration(to: clock.now))
         var result = PaymentResult(flow: "challenge", outcome: outcome.name, sdkTransID: parameters.sdkTransactionID)
         switch outcome {
         case .completed(let status): result.transStatus = status

@@ -17,7 +17,7 @@ actor LabPool {
 
     func lab(_ options: TestLabOptions = TestLabOptions()) async throws -> TestLab {
         let key =
-            "\(options.useTLS)-\(options.signer)-\(options.responseEncryption?.rawValue ?? "same")-\(options.slowResponseDelay)-\(options.upperCaseTransactionIDs)"
+            "\(options.useTLS)-\(options.signer)-\(options.responseEncryption?.rawValue ?? "same")-\(options.slowResponseDelay)-\(options.upperCaseTransactionIDs)-\(options.maxTransactions)"
         if let lab = labs[key] { return lab }
         let lab = try await TestLab.start(options: options)
         labs[key] = lab

@@ -58,13 +58,22 @@ actor AccessControlServer {
         var opensOOBApps = false
     }
 
-    private var challenges: [String: Challenge] = [:]
+    /// One state per challenge, bounded and expiring (``TestLabOptions/maxTransactions``,
+    /// ``TestLabOptions/transactionLifetime``).
+    private var challenges: ExpiringStore<String, Challenge>
     let options: TestLabOptions
     let imageBase: String?
 
     init(options: TestLabOptions, imageBase: String?) {
         self.options = options
         self.imageBase = imageBase
+        challenges = ExpiringStore(capacity: options.maxTransactions, lifetime: options.transactionLifetime)
+    }
+
+    /// How many challenges the ACS holds state for.
+    var transactionCount: Int {
+        challenges.prune()
+        return challenges.count
     }
 
     /// Registers a challenge; returns the ACS ephemeral public key.
@@ -77,9 +86,11 @@ actor AccessControlServer {
         let secret = try ephemeral.sharedSecretFromKeyAgreement(with: sdkEphemeralKey.keyAgreementKey).withUnsafeBytes {
             Array($0)
         }
-        challenges[identifiers.acsTransID] = Challenge(
-            record: ACSRecord(scenario: scenario, messageVersion: messageVersion), identifiers: identifiers,
-            keys: ChannelKeys(sharedSecret: secret, sdkReferenceNumber: sdkReferenceNumber))
+        challenges.insert(
+            Challenge(
+                record: ACSRecord(scenario: scenario, messageVersion: messageVersion), identifiers: identifiers,
+                keys: ChannelKeys(sharedSecret: secret, sdkReferenceNumber: sdkReferenceNumber)),
+            for: identifiers.acsTransID)
         return ephemeral.publicKey
     }
 

@@ -40,13 +40,21 @@ public struct TestLabOptions: Sendable {
     public var upperCaseTransactionIDs: Bool
     /// Whether each request is logged at info level (method and path only; `threeds testlab --verbose`).
     public var logsRequests: Bool
+    /// The most transactions the lab keeps state for (challenges in the ACS, authentication records); beyond it
+    /// the oldest are dropped, so a long load run stays within a fixed amount of memory.
+    public var maxTransactions: Int
+    /// How long the lab keeps a transaction's state. The default outlives the longest challenge timeout (60
+    /// minutes).
+    public var transactionLifetime: Duration
 
     /// Creates options.
     public init(
         port: Int = 0, useTLS: Bool = true, signer: Signer = .rsa, responseEncryption: ContentEncryption? = nil,
         slowResponseDelay: Duration = .seconds(11), pkiDirectory: URL? = nil, upperCaseTransactionIDs: Bool = false,
-        logsRequests: Bool = false
+        logsRequests: Bool = false, maxTransactions: Int = 10_000, transactionLifetime: Duration = .seconds(65 * 60)
     ) {
+        self.maxTransactions = maxTransactions
+        self.transactionLifetime = transactionLifetime
         self.upperCaseTransactionIDs = upperCaseTransactionIDs
         self.logsRequests = logsRequests
         self.port = port
@@ -117,7 +125,7 @@ public final class TestLab: Sendable {
         let pki = try LabPKI.make()
         let scheme = options.useTLS ? "https" : "http"
         let bound = AsyncStream<Int>.makeStream()
-        let records = RecordStore()
+        let records = RecordStore(capacity: options.maxTransactions, lifetime: options.transactionLifetime)
         let (portStream, portContinuation) = bound
         let acsBox = ACSBox()
         let router = Router()
@@ -235,8 +243,12 @@ public final class TestLab: Sendable {
     /// What the ACS saw of a challenge.
     public func acsRecord(acsTransID: String) async -> ACSRecord? { await acs.record(acsTransID) }
 
-    /// Every authentication request received so far.
+    /// The authentication requests received, oldest first: at most ``TestLabOptions/maxTransactions`` of them, none
+    /// older than ``TestLabOptions/transactionLifetime``.
     public var authentications: [AuthenticationRecord] { records.all }
+
+    /// How many challenges the ACS holds state for (at most ``TestLabOptions/maxTransactions``).
+    public var acsTransactionCount: Int { get async { await acs.transactionCount } }
 
     /// The authentication-request URL, `…/3ds/authenticate`.
     public var authenticateURL: URL { baseURL.appendingPathComponent("3ds/authenticate") }
@@ -391,11 +403,27 @@ enum LabImages {
     ]
 }
 
-/// The authentication records, shared with the routes.
+/// The authentication records, shared with the routes; bounded and expiring like the ACS's state.
 final class RecordStore: Sendable {
-    private let value = Mutex<[AuthenticationRecord]>([])
-    var all: [AuthenticationRecord] { value.withLock { $0 } }
-    func append(_ record: AuthenticationRecord) { value.withLock { $0.append(record) } }
+    private let value: Mutex<(store: ExpiringStore<Int, AuthenticationRecord>, next: Int)>
+
+    init(capacity: Int, lifetime: Duration) {
+        value = Mutex((ExpiringStore(capacity: capacity, lifetime: lifetime), 0))
+    }
+
+    var all: [AuthenticationRecord] {
+        value.withLock {
+            $0.store.prune()
+            return $0.store.values
+        }
+    }
+
+    func append(_ record: AuthenticationRecord) {
+        value.withLock {
+            $0.store.insert(record, for: $0.next)
+            $0.next += 1
+        }
+    }
 }
 
 /// Lets the routes, built before the lab exists, reach it once it does.

@@ -1,0 +1,242 @@
+import ArgumentParser
+import Foundation
+import ThreeDS2JOSE
+import ThreeDS2NIOTransport
+import ThreeDS2SDK
+import ThreeDS2TestLab
+
+/// What `pay` and `load` share: where the AReq parameters go, the directory server, the purchase and the limits.
+struct PaymentOptions: ParsableArguments {
+    @Option(help: "The 3DS Server base URL (it must implement POST /3ds/authenticate).") var server: String?
+    @Option(
+        name: .customLong("requestor-exec"),
+        help: ArgumentHelp(
+            "A command that asks your 3DS Server instead of --server (run with /bin/sh -c).",
+            discussion:
+                "It gets the request JSON of the --server contract on standard input and must print one JSON object in ARes field names (transStatus; for C also threeDSServerTransID, acsTransID, acsReferenceNumber, acsSignedContent). Its standard error is shown."
+        ))
+    var requestorExec: String?
+    @Option(
+        name: .customLong("requestor-timeout"), parsing: .unconditional,
+        help: "Seconds --requestor-exec may run (1 to 600).")
+    var requestorTimeout: Int = 60
+    @Option(
+        name: .customLong("ds-id"),
+        help: "The directory server ID (the TestLab's: F055545342 with an RSA key, F155545342 with an EC key).")
+    var dsID: String
+    @Option(
+        name: .customLong("ds-cert"), help: "PEM file: the directory server's encryption certificate or public key.")
+    var dsCert: String
+    @Option(name: .customLong("ds-root"), help: "PEM file: a CA root for ACS signed content (repeatable).") var dsRoot:
+        [String]
+    @Option(name: .customLong("ds-key-id"), help: "The key ID for the device-data JWE.") var dsKeyID: String?
+    @Option(name: .customLong("tls-root"), help: "PEM file: an extra TLS trust root (repeatable).") var tlsRoot:
+        [String] = []
+    @Option(name: .customLong("message-version"), help: "2.1.0, 2.2.0 or 2.3.1 (default: the highest).")
+    var messageVersion: String?
+    @Option(
+        name: .customLong("sdk-reference-number"),
+        help: "The SDK reference number EMVCo assigned (sent in the AReq and used in the channel keys).")
+    var sdkReferenceNumber: String = TestLab.exampleSDKReferenceNumber
+    @Option(help: "The card number (visible to other users in the process list; prefer --card-file).") var card: String?
+    @Option(name: .customLong("card-file"), help: "A file holding the card number, or - for standard input.")
+    var cardFile: String?
+    @Option(parsing: .unconditional, help: "The amount in minor units, digits only (1999 for 19.99).")
+    var amount: String
+    @Option(help: "The ISO 4217 numeric currency code (978 EUR, 840 USD, 826 GBP).") var currency: String
+    @Option(parsing: .unconditional, help: "The challenge timeout in minutes (5 to 60).") var timeout: Int = 5
+    @Option(
+        name: .customLong("requestor-app-url"),
+        help: "The app's URL for the bank's app to return to (2.3.1: an https universal or app link, at most 2048).")
+    var requestorAppURL: String?
+    @Flag(
+        name: .customLong("allow-http"),
+        help: "Allow plain http to the 3DS Server and ACS on loopback (testing only); never to any other host.")
+    var allowHTTP = false
+    @Flag(help: "Log what the SDK does (never anything sensitive).") var verbose = false
+
+    func validate() throws {
+        guard (5...60).contains(timeout) else { throw ValidationError("--timeout must be 5 to 60 minutes") }
+        guard (server == nil) != (requestorExec == nil) else {
+            throw ValidationError("give exactly one of --server URL or --requestor-exec CMD")
+        }
+        if let server { try PlainHTTPPolicy.check(server, option: "--server", allowHTTP: allowHTTP) }
+        guard (1...600).contains(requestorTimeout) else {
+            throw ValidationError("--requestor-timeout must be 1 to 600 seconds, got \(requestorTimeout)")
+        }
+        guard !dsRoot.isEmpty else { throw ValidationError("at least one --ds-root is required") }
+        try InputCheck.amount(amount)
+        try InputCheck.currency(currency)
+        guard (card == nil) != (cardFile == nil) else {
+            throw ValidationError("give the card number with exactly one of --card-file or --card")
+        }
+        if let card { try InputCheck.card(card) }
+    }
+
+    /// An error as the person who typed the command can act on it: configuration errors name the option and file.
+    func describe(_ error: any Error) -> String {
+        guard let error = error as? ThreeDS2Error else { return "\(error)" }
+        if let transport = error.underlying as? TransportError {
+            switch transport.code {
+            case .tlsFailure:
+                let roots =
+                    tlsRoot.isEmpty ? "the system's trust roots" : "--tls-root " + tlsRoot.joined(separator: ", ")
+                return "\(error.message) (the server's certificate did not validate against \(roots))"
+            case .connectionFailed:
+                return "\(error.message) (nothing answered there: is the server running on that address and port?)"
+            default:
+                return error.message
+            }
+        }
+        guard let parameter = error.parameter else { return error.message }
+        switch parameter {
+        case "ds:\(dsID).encryptionKey": return "--ds-cert \(dsCert): \(error.message)"
+        case "ds:\(dsID).rootCertificates": return "--ds-root \(dsRoot.joined(separator: ", ")): \(error.message)"
+        default: return error.message
+        }
+    }
+
+    /// The card number from --card or --card-file (a file, or - for standard input), trimmed of whitespace; warns
+    /// when it fails the Luhn check.
+    func cardNumber() throws -> String {
+        let number: String
+        if let card {
+            number = card
+        } else {
+            let path = cardFile ?? "-"
+            let text: String
+            if path == "-" {
+                text = readLine(strippingNewline: true) ?? ""
+            } else {
+                text = try readInputFile(path, option: "--card-file", maxBytes: 1024)
+            }
+            number = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            do {
+                try InputCheck.card(number)
+            } catch {
+                throw CLIError("--card-file \(path): the card number must be 12–19 digits")
+            }
+        }
+        if !InputCheck.passesLuhn(number) {
+            warn("warning: the card number fails the Luhn check (fine for test cards, not for real ones)")
+        }
+        return number
+    }
+
+    /// The SDK configuration: the directory server from --ds-id, --ds-cert, --ds-root and --ds-key-id.
+    func configuration(opensOOBApps: Bool) throws -> ConfigParameters {
+        var config = ConfigParameters()
+        config.sdkReferenceNumber = sdkReferenceNumber
+        config.appIdentifier = "org.threeds2.cli"
+        config.appVersion = ThreeDS2Service.version
+        try config.addDirectoryServer(
+            DirectoryServer(
+                id: dsID, encryptionKey: try readInputFile(dsCert, option: "--ds-cert"), keyID: dsKeyID,
+                rootCertificates: try dsRoot.map { try readInputFile($0, option: "--ds-root") }.joined(separator: "\n"))
+        )
+        config.allowsPlainHTTPLoopback = allowHTTP
+        config.opensOOBApps = opensOOBApps
+        return config
+    }
+
+    /// The TLS roots from --tls-root.
+    func tlsRoots() throws -> [String] { try tlsRoot.map { try readInputFile($0, option: "--tls-root") } }
+
+    /// Where the AReq parameters go.
+    func requestor() throws -> Requestor {
+        if let requestorExec { return .exec(command: requestorExec, timeLimit: .seconds(requestorTimeout)) }
+        guard let server, let serverURL = URL(string: server) else { throw ValidationError("--server must be a URL") }
+        return .server(serverURL)
+    }
+
+    /// The scripted answers from a file (`--answers`).
+    static func script(_ path: String) throws -> [ScriptedAnswer] {
+        do {
+            return try ScriptedAnswer.list(json: Array(try readInputFile(path, option: "--answers").utf8))
+        } catch let error as JOSEError {
+            throw CLIError("--answers \(path): \(error.detail)")
+        }
+    }
+}
+
+struct Pay: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Authenticate a payment through a 3DS Server, running the challenge if asked.",
+        discussion: """
+            Example (against `threeds testlab`; the card number comes from standard input):
+              echo 4000000000002000 | threeds pay --server https://127.0.0.1:8443 --ds-id F055545342 \\
+                --ds-cert testlab-pki/ds-encryption-rsa.pem --ds-root testlab-pki/ds-root.pem \\
+                --tls-root testlab-pki/tls-root.pem --card-file - --amount 1999 --currency 978
+
+            Exit status: 0 frictionless, completed or cancelled; 1 timed out, protocol or runtime error; 2 usage error.
+            """)
+
+    @OptionGroup var payment: PaymentOptions
+    @Option(help: "auto (scripted from --answers) or terminal (interactive).") var ui: UIChoice = .terminal
+    @Option(help: "JSON answers file for --ui auto.") var answers: String?
+    @Option(
+        name: .customLong("oob-app-command"),
+        help: ArgumentHelp(
+            "A command that opens the bank's app link (2.3.1 oobAppURL), given as $1.",
+            discussion:
+                "Exit status 0 means the cardholder came back (the SDK continues on its own, oobContinue 02); anything else, or running past 5 minutes, means opening failed (oobAppStatus 01). Without it the link is shown to open by hand."
+        ))
+    var oobAppCommand: String?
+    @Flag(
+        name: .customLong("no-oob-app"),
+        help: "Say the app does not open the bank's app (2.3.1 CReqs send oobAppURLInd 03).")
+    var noOOBApp = false
+    @Flag(help: "Print the outcome as one JSON object on the last line.") var json = false
+    @Flag(help: "Plain screens for screen readers: no colour, every control in words.") var plain = false
+    @Flag(help: "Line-by-line screens instead of full screen.") var line = false
+    @Option(help: "The locale for the SDK's own texts, e.g. de_DE.") var locale: String?
+    @Option(help: "The appearance: default, dark or monochrome.") var appearance: AppearanceChoice = .default
+
+    func validate() throws {
+        if ui == .auto, answers == nil { throw ValidationError("--ui auto needs --answers FILE") }
+        if ui != .auto, answers != nil { throw ValidationError("--answers is read only with --ui auto") }
+        if noOOBApp, oobAppCommand != nil {
+            throw ValidationError("--no-oob-app and --oob-app-command exclude each other")
+        }
+    }
+
+    func run() async throws {
+        let config = try payment.configuration(opensOOBApps: !noOOBApp)
+        let tlsRoots = try payment.tlsRoots()
+        if let warning = InputCheck.localeWarning(locale) { warn(warning) }
+        let script = try answers.map(PaymentOptions.script)
+        // Everything that can fail on the user's input fails before the HTTP client exists.
+        let number = try payment.cardNumber()
+        let requestor = try payment.requestor()
+        let transport = try HTTPClientTransport(additionalTrustRootsPEM: tlsRoots)
+        let presenter: any ChallengePresenter
+        if ui == .auto, let script {
+            presenter = ScriptedPresenter(answers: script, opensApps: !noOOBApp)
+        } else {
+            let opener: any OOBAppOpener =
+                oobAppCommand.map { CommandOOBAppOpener(command: $0, timeLimit: .seconds(300)) }
+                ?? HandOverOOBAppOpener()
+            presenter = terminalPresenter(
+                plain: plain, line: line, locale: locale, appearance: appearance, images: transport,
+                oobAppOpener: opener)
+        }
+        let flow = PayFlow(
+            configuration: config, requestor: requestor, directoryServerID: payment.dsID,
+            messageVersion: payment.messageVersion,
+            purchase: Purchase(cardNumber: number, amount: payment.amount, currency: payment.currency),
+            requestorAppURL: payment.requestorAppURL,
+            timeout: .seconds(payment.timeout * 60), presenter: presenter, transport: transport,
+            verbose: payment.verbose)
+        let code: Int32
+        do {
+            code = emit(try await flow.run { if !json { print($0) } }, json: json)
+        } catch {
+            let result = PaymentResult(
+                flow: "none", outcome: "runtimeError", sdkTransID: "",
+                runtimeError: ("setup", payment.describe(error)))
+            code = emit(result, json: json)
+        }
+        try? await transport.shutdown()
+        throw ExitCode(code)
+    }
+}
