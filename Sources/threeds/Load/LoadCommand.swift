@@ -127,7 +127,6 @@ extension Load {
         var histogramLog: String?
 
         func validate() throws {
-            guard !files.isEmpty else { throw ValidationError("give at least one log file") }
             guard files.count <= 1000 else { throw ValidationError("at most 1000 log files") }
         }
 

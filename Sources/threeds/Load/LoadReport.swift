@@ -2,6 +2,12 @@ import Foundation
 import Histogram
 import ThreeDS2JOSE
 
+extension LatencyHistogram {
+    /// The value at a percentile as reported: the highest value equivalent to it (HdrHistogram's convention for
+    /// output), so a histogram read back from a log reports exactly what the run did.
+    func reported(_ percentile: Double) -> UInt64 { highestEquivalentForValue(valueAtPercentile(percentile)) }
+}
+
 /// The results of a load run, as a table for people and as JSON for scripts.
 struct LoadReport {
     let plan: LoadPlan
@@ -95,7 +101,7 @@ struct LoadReport {
                 var entry = JSONObject([("count", .number(String(phase.histogram.totalCount)))])
                 if phase.histogram.totalCount > 0 {
                     for (name, value) in percentiles {
-                        entry[name] = .number(milliseconds(phase.histogram.valueAtPercentile(value)))
+                        entry[name] = .number(milliseconds(phase.histogram.reported(value)))
                     }
                     entry["max"] = .number(milliseconds(phase.histogram.max))
                 }
@@ -115,7 +121,7 @@ struct LoadReport {
             let title = Phase(rawValue: tag)?.title ?? tag
             text += "  " + title.padding(toLength: 22, withPad: " ", startingAt: 0) + cell(String(histogram.totalCount))
             if histogram.totalCount > 0 {
-                text += percentiles.map { cell(milliseconds(histogram.valueAtPercentile($0.value))) }.joined()
+                text += percentiles.map { cell(milliseconds(histogram.reported($0.value))) }.joined()
                 text += cell(milliseconds(histogram.max))
             }
             text += "\n"

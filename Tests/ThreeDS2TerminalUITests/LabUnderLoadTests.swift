@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+import ThreeDS2JOSE
+import ThreeDS2TestLab
+import ThreeDS2TestSupport
+
+/// The sockets on the lab's side that hold a file descriptor: local port `port`, by TCP state (`0A` listening, `01`
+/// established, `08` close-wait: the peer closed and the lab has not). Sockets in TIME_WAIT after the lab closed
+/// first hold none (their inode is 0) and are left out.
+func socketStates(port: Int) -> [String] {
+    let hexPort = String(format: ":%04X", port)
+    return ["/proc/net/tcp", "/proc/net/tcp6"].flatMap { path -> [String] in
+        guard let table = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
+        return table.split(separator: "\n").dropFirst().compactMap { line in
+            let fields = line.split(separator: " ")
+            guard fields.count > 9, fields[1].hasSuffix(hexPort), fields[9] != "0" else { return nil }
+            return String(fields[3])
+        }
+    }
+}
+
+@Suite("The TestLab under load")
+struct LabUnderLoadTests {
+    @Test("1,000 concurrent challenges end with exactly 1,000 outcomes; no connection or state is left over")
+    func thousandConcurrentChallenges() async throws {
+        let directory = scratchDirectory("lab-under-load")
+        let lab = try await TestLab.start(
+            options: TestLabOptions(pkiDirectory: URL(fileURLWithPath: directory), maxTransactions: 5000))
+        let port = try #require(lab.baseURL.port)
+        let answers = directory + "/answers.json"
+        try Data(#"[{"action":"submit","text":"123456"}]"#.utf8).write(to: URL(fileURLWithPath: answers))
+        let result = try await runThreeds([
+            "load", "--server", lab.baseURL.absoluteString, "--ds-id", TestLab.rsaDirectoryServerID,
+            "--ds-cert", "\(directory)/ds-encryption-rsa.pem", "--ds-root", "\(directory)/ds-root.pem",
+            "--tls-root", "\(directory)/tls-root.pem", "--card", Scenario.text.cardNumber, "--amount", "1999",
+            "--currency", "978", "--answers", answers, "--count", "1000", "--concurrency", "1000", "--json",
+        ])
+        #expect(result.status == 0, "\(result.output.suffix(2000))")
+        let line = try #require(result.output.split(separator: "\n").last { $0.hasPrefix("{") })
+        let report = try #require(try JSONParser().parse(String(line)).objectValue)
+        #expect(report["outcomes"] == .object(["completed Y": .number("1000")]))
+        #expect(report["finished"] == .number("1000"))
+        #expect(report["errors"] == .object([:]))
+        // Every challenge's state is held (all finished, none expired yet), and no more.
+        #expect(await lab.acsTransactionCount == 1000)
+        #expect(lab.authentications.count == 1000)
+        // The client has exited: the lab closes every connection it accepted; only the listener remains.
+        var states = socketStates(port: port)
+        for _ in 0..<100 where states != ["0A"] {
+            try await Task.sleep(for: .milliseconds(100))
+            states = socketStates(port: port)
+        }
+        #expect(states == ["0A"], "sockets on the lab's port: \(states.count), states \(Set(states))")
+        // Graceful shutdown waits for every request the lab is handling: it returns at once when none is left.
+        let clock = ContinuousClock()
+        let stopped = await clock.measure { await lab.stop() }
+        #expect(stopped < .seconds(5), "the lab took \(stopped) to stop")
+        #expect(socketStates(port: port).isEmpty, "the listener is closed")
+    }
+}
