@@ -18,11 +18,20 @@ public struct ChannelKeys: Sendable {
     ///   - sharedSecret: Z, the ECDH shared secret.
     ///   - sdkReferenceNumber: The SDK reference number from the AReq.
     public init(sharedSecret: [UInt8], sdkReferenceNumber: String) {
-        whole = ConcatKDF.emvcoKey(sharedSecret: sharedSecret, partyVInfo: sdkReferenceNumber)
+        self.init(derived: ConcatKDF.emvcoKey(sharedSecret: sharedSecret, partyVInfo: sdkReferenceNumber))
+    }
+
+    /// The keys from the 32-byte key the KDF derived (`threeds inspect creq|cres` with a saved key); package-only.
+    package init(derived: SymmetricKey) {
+        whole = derived
         (firstHalf, secondHalf) = whole.withUnsafeBytes {
             (SymmetricKey(data: $0[0..<16]), SymmetricKey(data: $0[16..<32]))
         }
     }
+
+    /// The 32-byte key the KDF derived, for `threeds pay --save-transaction-keys` (test use); package-only, so no
+    /// app can reach it.
+    package var derivedKey: SymmetricKey { whole }
 
     /// The key that protects CReqs under `encryption`.
     public func sdkToACS(_ encryption: ContentEncryption) -> SymmetricKey {

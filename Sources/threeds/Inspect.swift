@@ -9,12 +9,12 @@ import _CryptoExtras
 /// `threeds inspect`: decode and check the messages people debug, with the SDK's own checks.
 struct Inspect: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Decode and check ACS signed content or the SDK's encrypted device data.",
+        abstract: "Decode and check ACS signed content, the SDK's device data, or a captured CReq or CRes.",
         discussion: """
             Both accept what people paste: the raw token, or JSON holding it (an ARes with acsSignedContent, an AReq
             with sdkEncData), with whitespace and line breaks anywhere. Exit status: 0 valid, 1 invalid, 2 usage.
             """,
-        subcommands: [InspectSignedContent.self, InspectDeviceData.self])
+        subcommands: [InspectSignedContent.self, InspectDeviceData.self, InspectCReq.self, InspectCRes.self])
 
     /// The token in what was pasted: the raw compact form, or the named member of a JSON object (at any depth), with
     /// whitespace, line breaks and surrounding quotes removed.

@@ -186,6 +186,14 @@ struct Pay: AsyncParsableCommand {
         name: .customLong("no-oob-app"),
         help: "Say the app does not open the bank's app (2.3.1 CReqs send oobAppURLInd 03).")
     var noOOBApp = false
+    @Option(
+        name: .customLong("save-transaction-keys"),
+        help: ArgumentHelp(
+            "Save the challenge's channel key to this file (mode 0600) for `threeds inspect creq|cres`.",
+            discussion:
+                "Test systems only: anyone with the file can read this transaction's CReqs and CRes. Refused with a --server that is not on loopback."
+        ))
+    var saveTransactionKeys: String?
     @Flag(help: "Print the outcome as one JSON object on the last line.") var json = false
     @Flag(help: "Plain screens for screen readers: no colour, every control in words.") var plain = false
     @Flag(help: "Line-by-line screens instead of full screen.") var line = false
@@ -198,6 +206,10 @@ struct Pay: AsyncParsableCommand {
         if noOOBApp, oobAppCommand != nil {
             throw ValidationError("--no-oob-app and --oob-app-command exclude each other")
         }
+        if saveTransactionKeys != nil, let server = payment.server, URL(string: server)?.hasLoopbackHost != true {
+            throw ValidationError(
+                "--save-transaction-keys is for test systems on loopback; --server \(server) is not on loopback")
+        }
     }
 
     func run() async throws {
@@ -208,6 +220,12 @@ struct Pay: AsyncParsableCommand {
         // Everything that can fail on the user's input fails before the HTTP client exists.
         let number = try payment.cardNumber()
         let requestor = try payment.requestor()
+        if let saveTransactionKeys {
+            warn(
+                "warning: --save-transaction-keys writes this challenge's channel key to \(saveTransactionKeys): "
+                    + "anyone with the file can decrypt its CReqs and CRes. Use it on test systems only; delete it after."
+            )
+        }
         let transport = try HTTPClientTransport(additionalTrustRootsPEM: tlsRoots)
         let presenter: any ChallengePresenter
         if ui == .auto, let script {
@@ -226,7 +244,7 @@ struct Pay: AsyncParsableCommand {
             purchase: Purchase(cardNumber: number, amount: payment.amount, currency: payment.currency),
             requestorAppURL: payment.requestorAppURL,
             timeout: .seconds(payment.timeout * 60), presenter: presenter, transport: transport,
-            verbose: payment.verbose)
+            verbose: payment.verbose, keyLog: saveTransactionKeys.map { TransactionKeyFile(path: $0) })
         let code: Int32
         do {
             code = emit(try await flow.run { if !json { print($0) } }, json: json)

@@ -103,6 +103,8 @@ struct PayFlow {
     var verbose = false
     /// Told how long each phase took (`threeds load`).
     var observer: (any PhaseObserver)?
+    /// Where the channel key goes (`--save-transaction-keys`, test systems only).
+    var keyLog: (any ChannelKeyLog)?
 
     func run(progress: (String) -> Void) async throws -> PaymentResult {
         var logger = Logger(label: "threeds2.sdk")
@@ -123,6 +125,7 @@ struct PayFlow {
         let transaction = try service.createTransaction(
             directoryServerID: directoryServerID, messageVersion: messageVersion)
         defer { transaction.close() }
+        if let keyLog { transaction.logChannelKeys(to: keyLog) }
         let parameters = try transaction.getAuthenticationRequestParameters()
         progress(
             "AReq parameters built (message version \(parameters.messageVersion), sdkTransID \(parameters.sdkTransactionID))"

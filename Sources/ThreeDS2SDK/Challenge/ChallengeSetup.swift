@@ -15,6 +15,8 @@ struct ChallengeSetup: Sendable {
     let allowsPlainHTTPLoopback: Bool
     /// What every 2.3.1 CReq says about opening the bank's app.
     var oobAppURLIndicator: OOBAppURLIndicator = .notSupportedByDevice
+    /// Where the channel key goes (the CLI's `--save-transaction-keys`); `nil` for every app.
+    var keyLog: (any ChannelKeyLog)?
 
     /// What the dialogue starts from.
     struct Prepared: Sendable {
@@ -62,6 +64,12 @@ struct ChallengeSetup: Sendable {
                 requestEncryption: .a128cbcHS256)
         } catch {
             throw ChallengeFailure(.keyAgreement, "the channel keys could not be prepared: \(error)")
+        }
+        if let keyLog {
+            keyLog.record(
+                ChannelKeyEntry(
+                    identifiers: identifiers, messageVersion: messageVersion,
+                    derivedKey: ChannelKeys(sharedSecret: secret, sdkReferenceNumber: sdkReferenceNumber).derivedKey))
         }
         let builder = ChallengeRequestBuilder(
             identifiers: identifiers, messageVersion: messageVersion,

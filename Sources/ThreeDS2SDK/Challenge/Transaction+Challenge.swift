@@ -173,6 +173,7 @@ extension Transaction {
             sdkReferenceNumber: context.configuration.sdkReferenceNumber,
             sdkTransactionID: sdkTransactionID, messageVersion: messageVersion,
             allowsPlainHTTPLoopback: context.configuration.allowsPlainHTTPLoopback)
+        setup.keyLog = state.withLock { $0.keyLog }
         setup.oobAppURLIndicator =
             !context.configuration.opensOOBApps
             ? .notSupportedByRequestor : presenter.oobAppOpener == nil ? .notSupportedByDevice : .supported

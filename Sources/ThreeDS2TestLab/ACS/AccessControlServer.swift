@@ -22,6 +22,10 @@ public struct ACSRecord: Sendable {
     public var refusals: [ACSRefusal] = []
     /// The `transStatus` of the final CRes, once sent.
     public var finalStatus: String?
+    /// Each CReq body as received (the JWE compact serialization), as a capture on the wire shows it.
+    public var capturedRequests: [String] = []
+    /// Each encrypted CRes body as sent.
+    public var capturedResponses: [String] = []
 }
 
 /// A CReq the TestLab ACS refused: the Erro code it answered with and the field at fault.
@@ -119,6 +123,7 @@ actor AccessControlServer {
             return ACSReply(status: 400, contentType: "text/plain", body: Array("unknown transaction".utf8))
         }
         defer { challenges[kid] = challenge }
+        challenge.record.capturedRequests.append(text)
         let request: JSONObject
         do {
             let plaintext = try JWE.decrypt(
@@ -216,6 +221,7 @@ actor AccessControlServer {
                 compact = parts.joined(separator: ".")
             }
             reply.body = Array(compact.utf8)
+            challenge.record.capturedResponses.append(compact)
         } catch {
             return ACSReply(status: 500, contentType: "text/plain", body: Array("CRes encryption failed".utf8))
         }

@@ -1,19 +1,27 @@
-import ThreeDS2JOSE
-import ThreeDS2Messages
+package import ThreeDS2JOSE
+package import ThreeDS2Messages
 
 /// The TestLab ACS's check of each CReq, as a conforming ACS applies the tables (2.3.1: v231-reference §1 and its
 /// Table 1.1 from Annex A Tables A.1 and A.16; 2.1.0 and 2.2.0: protocol reference §2). A CReq that breaks a rule is
 /// answered with an Erro, so every end-to-end test also proves the SDK's CReqs conform.
-struct RequestCheck {
+///
+/// Package-only: `threeds inspect creq` applies the same check.
+package struct RequestCheck {
     /// Why a CReq was refused: the Erro code and the field at fault.
-    struct Failure: Error, Equatable {
-        let code: String
-        let field: String
+    package struct Failure: Error, Equatable {
+        package let code: String
+        package let field: String
     }
 
     let version: MessageVersion
     /// The last CRes the ACS sent, or `nil` before the first CReq.
     let previous: JSONObject?
+
+    /// A check for CReqs of `version` answering `previous` (`nil` for the first CReq).
+    package init(version: MessageVersion, previous: JSONObject?) {
+        self.version = version
+        self.previous = previous
+    }
 
     /// The fields a CReq may carry only from 2.3.1.
     static let fieldsOf231 = [
@@ -27,7 +35,7 @@ struct RequestCheck {
         "challengeHTMLDataEntry", "infoContinueIndicator", "challengeCancel",
     ]
 
-    func check(_ request: JSONObject) throws(Failure) {
+    package func check(_ request: JSONObject) throws(Failure) {
         let v231 = version.carriesOOBAppURLIndicator
         if !v231 {
             for field in Self.fieldsOf231 where request[field] != nil { throw Failure(code: "203", field: field) }

@@ -1,0 +1,205 @@
+import ArgumentParser
+import Crypto
+import Foundation
+import ThreeDS2JOSE
+import ThreeDS2Messages
+import ThreeDS2SDK
+import ThreeDS2TestLab
+
+/// The file `threeds pay --save-transaction-keys` writes: one JSON object with the transaction's identifiers, its
+/// message version and the 32-byte channel key (base64url), readable by its owner only (mode 0600).
+struct TransactionKeyFile: ChannelKeyLog {
+    let path: String
+
+    func record(_ entry: ChannelKeyEntry) {
+        let object = JSONObject([
+            ("threeDSServerTransID", .string(entry.identifiers.threeDSServerTransID)),
+            ("acsTransID", .string(entry.identifiers.acsTransID)),
+            ("sdkTransID", .string(entry.identifiers.sdkTransID)),
+            ("messageVersion", .string(entry.messageVersion.rawValue)),
+            ("channelKey", .string(entry.derivedKey.withUnsafeBytes { Base64.urlEncode(Array($0)) })),
+        ])
+        try? FileManager.default.removeItem(atPath: path)
+        if !FileManager.default.createFile(
+            atPath: path, contents: Data(object.serializedBytes), attributes: [.posixPermissions: 0o600])
+        {
+            warn("threeds: --save-transaction-keys \(path): cannot be written")
+        }
+    }
+
+    /// What a saved file holds.
+    struct Saved {
+        let identifiers: TransactionIdentifiers
+        let messageVersion: MessageVersion
+        let keys: ChannelKeys
+    }
+
+    /// Reads a saved file, naming what is wrong with it.
+    static func read(_ path: String) throws -> Saved {
+        let text = try readInputFile(path, option: "--transaction-keys", maxBytes: 4096)
+        guard case .object(let object)? = try? JSONParser().parse(Array(text.utf8)) else {
+            throw CLIError("--transaction-keys \(path): not a JSON object")
+        }
+        func field(_ name: String) throws -> String {
+            guard let value = object[name]?.stringValue, !value.isEmpty else {
+                throw CLIError("--transaction-keys \(path): \(name) is missing")
+            }
+            return value
+        }
+        guard let version = MessageVersion(try field("messageVersion")) else {
+            throw CLIError("--transaction-keys \(path): messageVersion is not 2.1.0, 2.2.0 or 2.3.1")
+        }
+        guard let key = try? Base64.urlDecode(try field("channelKey")), key.count == 32 else {
+            throw CLIError("--transaction-keys \(path): channelKey is not 32 bytes of base64url")
+        }
+        return Saved(
+            identifiers: TransactionIdentifiers(
+                threeDSServerTransID: try field("threeDSServerTransID"), acsTransID: try field("acsTransID"),
+                sdkTransID: try field("sdkTransID")),
+            messageVersion: version, keys: ChannelKeys(derived: SymmetricKey(data: key)))
+    }
+}
+
+/// What both channel inspectors share: the input, the key file, the decryption, the printing.
+struct ChannelInspection {
+    let saved: TransactionKeyFile.Saved
+    let token: String
+
+    init(input: String, keysPath: String, field: String) throws {
+        saved = try TransactionKeyFile.read(keysPath)
+        token = try Inspect.token(in: try Inspect.read(input), field: field)
+    }
+
+    /// Decrypts with the key of one direction, holding the header to what the SDK accepts; prints header and content.
+    func open(_ keys: [ContentEncryption: SymmetricKey], what: String) throws -> JSONObject {
+        let decrypted: JWE.Decrypted
+        do {
+            decrypted = try JWE.decrypt(
+                token, using: .direct(keys), expecting: .init(keyID: .exactly(saved.identifiers.acsTransID)))
+        } catch {
+            print("Verdict: INVALID — the \(what) does not decrypt with this transaction's key: \(error.detail)")
+            throw ExitCode(1)
+        }
+        print("JWE header: \(decrypted.header.serialized)")
+        guard case .object(let object)? = try? JSONParser().parse(decrypted.plaintext) else {
+            print("Verdict: INVALID — the decrypted \(what) is not a JSON object")
+            throw ExitCode(1)
+        }
+        print("\(what) (decrypted, \(decrypted.encryption.rawValue)):")
+        print(Inspect.pretty(.object(object)))
+        return object
+    }
+
+    /// The identifiers and version the message must carry, as the key file names them.
+    func identifierProblems(_ object: JSONObject, messageType: String) -> [String] {
+        var problems: [String] = []
+        let ids = saved.identifiers
+        for (name, expected) in [
+            ("threeDSServerTransID", ids.threeDSServerTransID), ("acsTransID", ids.acsTransID),
+            ("sdkTransID", ids.sdkTransID), ("messageVersion", saved.messageVersion.rawValue),
+            ("messageType", messageType),
+        ] where object[name] != .string(expected) {
+            problems.append("\(name) is \(object[name]?.serialized ?? "missing"), expected \"\(expected)\"")
+        }
+        return problems
+    }
+}
+
+/// `threeds inspect creq`.
+struct InspectCReq: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "creq",
+        abstract: "Decrypt a captured CReq with a transaction's saved key and check it as a conforming ACS does.",
+        discussion: """
+            The key file comes from `threeds pay --save-transaction-keys FILE` (test systems only). Example:
+              threeds inspect creq creq.jwe --transaction-keys keys.json --answering cres.jwe
+            The first CReq (sdkCounterStoA 000) is checked in full; a later one needs the CRes it answers
+            (--answering) for the action checks. Exit status: 0 valid, 1 invalid, 2 usage.
+            """)
+
+    @Argument(help: "A file holding the CReq JWE (or JSON with creq), or - for standard input.") var input: String
+    @Option(name: .customLong("transaction-keys"), help: "The file `threeds pay --save-transaction-keys` wrote.")
+    var transactionKeys: String
+    @Option(help: "A file holding the encrypted CRes this CReq answers.") var answering: String?
+
+    func run() async throws {
+        let inspection = try ChannelInspection(input: input, keysPath: transactionKeys, field: "creq")
+        let object = try inspection.open(inspection.saved.keys.sdkToACSKeys, what: "CReq")
+        var problems = inspection.identifierProblems(object, messageType: "CReq")
+        var previous: JSONObject?
+        if let answering {
+            let cres = try ChannelInspection(input: answering, keysPath: transactionKeys, field: "cres")
+            guard
+                case .object(let object)? = try? JSONParser().parse(
+                    JWE.decrypt(
+                        cres.token, using: .direct(cres.saved.keys.acsToSDKKeys),
+                        expecting: .init(keyID: .exactly(cres.saved.identifiers.acsTransID))
+                    ).plaintext)
+            else { throw CLIError("--answering \(answering): not a CRes of this transaction", exitStatus: 1) }
+            previous = object
+        }
+        let counter = object["sdkCounterStoA"]?.stringValue
+        if counter != "000", previous == nil {
+            print("Note: the action checks need the CRes this CReq answers (--answering FILE); identifiers only.")
+        } else {
+            do {
+                try RequestCheck(version: inspection.saved.messageVersion, previous: previous).check(object)
+            } catch {
+                problems.append("an ACS answers Erro \(error.code) for \(error.field)")
+            }
+        }
+        guard problems.isEmpty else {
+            print("Verdict: INVALID — " + problems.joined(separator: "; "))
+            throw ExitCode(1)
+        }
+        print("Verdict: VALID — CReq \(counter ?? "?") of transaction \(inspection.saved.identifiers.sdkTransID)")
+    }
+}
+
+/// `threeds inspect cres`.
+struct InspectCRes: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cres",
+        abstract: "Decrypt a captured CRes with a transaction's saved key and validate it as the SDK does.",
+        discussion: """
+            The key file comes from `threeds pay --save-transaction-keys FILE` (test systems only). Example:
+              threeds inspect cres cres.jwe --transaction-keys keys.json
+            The counter the SDK expects is the CRes's position in the challenge (0 for the first); by default the
+            CRes's own acsCounterAtoS is taken. Exit status: 0 valid, 1 invalid, 2 usage.
+            """)
+
+    @Argument(help: "A file holding the CRes JWE (or JSON with cres), or - for standard input.") var input: String
+    @Option(name: .customLong("transaction-keys"), help: "The file `threeds pay --save-transaction-keys` wrote.")
+    var transactionKeys: String
+    @Option(parsing: .unconditional, help: "The acsCounterAtoS the SDK expects (0 to 255).") var counter: Int?
+
+    func validate() throws {
+        if let counter, !(0...255).contains(counter) { throw ValidationError("--counter must be 0 to 255") }
+    }
+
+    func run() async throws {
+        let inspection = try ChannelInspection(input: input, keysPath: transactionKeys, field: "cres")
+        let object = try inspection.open(inspection.saved.keys.acsToSDKKeys, what: "CRes")
+        let expected = counter ?? object["acsCounterAtoS"]?.stringValue.flatMap { Int($0) } ?? 0
+        do {
+            let response = try ChallengeResponseValidator.validate(
+                object,
+                expecting: ChallengeResponseExpectation(
+                    identifiers: inspection.saved.identifiers, messageVersion: inspection.saved.messageVersion,
+                    acsCounter: expected, opensOOBApps: true))
+            print("Verdict: VALID — \(Self.describe(response))")
+        } catch {
+            print(
+                "Verdict: INVALID — the SDK answers Erro \(error.code.rawValue) (\(error.detail)): \(error.explanation)"
+            )
+            throw ExitCode(1)
+        }
+    }
+
+    static func describe(_ response: ChallengeResponse) -> String {
+        switch response {
+        case .final(let status): "final CRes, transStatus \(status)"
+        case .screen(let screen): "a challenge screen (acsUiType \(screen.uiType.rawValue))"
+        }
+    }
+}
