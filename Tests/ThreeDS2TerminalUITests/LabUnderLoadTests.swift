@@ -10,7 +10,10 @@ import ThreeDS2TestSupport
 func socketStates(port: Int) -> [String] {
     let hexPort = String(format: ":%04X", port)
     return ["/proc/net/tcp", "/proc/net/tcp6"].flatMap { path -> [String] in
-        guard let table = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
+        // Read to the end: a /proc file reports size 0, and a long table spans several reads.
+        guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
+        defer { try? handle.close() }
+        let table = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
         return table.split(separator: "\n").dropFirst().compactMap { line in
             let fields = line.split(separator: " ")
             guard fields.count > 9, fields[1].hasSuffix(hexPort), fields[9] != "0" else { return nil }
@@ -55,6 +58,11 @@ struct LabUnderLoadTests {
         let clock = ContinuousClock()
         let stopped = await clock.measure { await lab.stop() }
         #expect(stopped < .seconds(5), "the lab took \(stopped) to stop")
-        #expect(socketStates(port: port).isEmpty, "the listener is closed")
+        var remaining = socketStates(port: port)
+        for _ in 0..<50 where !remaining.isEmpty {
+            try await Task.sleep(for: .milliseconds(100))
+            remaining = socketStates(port: port)
+        }
+        #expect(remaining.isEmpty, "the listener is closed: \(remaining)")
     }
 }
