@@ -70,12 +70,17 @@ struct ChannelInspection {
         token = try Inspect.token(in: try Inspect.read(input), field: field)
     }
 
-    /// Decrypts with the key of one direction, holding the header to what the SDK accepts; prints header and content.
+    /// Decrypts `compact` with the key of one direction, holding the header to what the SDK accepts.
+    func decrypt(_ compact: String, with keys: [ContentEncryption: SymmetricKey]) throws(JOSEError) -> JWE.Decrypted {
+        try JWE.decrypt(
+            compact, using: .direct(keys), expecting: .init(keyID: .exactly(saved.identifiers.acsTransID)))
+    }
+
+    /// Decrypts the input with the key of one direction; prints header and content.
     func open(_ keys: [ContentEncryption: SymmetricKey], what: String) throws -> JSONObject {
         let decrypted: JWE.Decrypted
         do {
-            decrypted = try JWE.decrypt(
-                token, using: .direct(keys), expecting: .init(keyID: .exactly(saved.identifiers.acsTransID)))
+            decrypted = try decrypt(token, with: keys)
         } catch {
             print("Verdict: INVALID — the \(what) does not decrypt with this transaction's key: \(error.detail)")
             throw ExitCode(1)
@@ -128,13 +133,9 @@ struct InspectCReq: AsyncParsableCommand {
         var problems = inspection.identifierProblems(object, messageType: "CReq")
         var previous: JSONObject?
         if let answering {
-            let cres = try ChannelInspection(input: answering, keysPath: transactionKeys, field: "cres")
-            guard
-                case .object(let object)? = try? JSONParser().parse(
-                    JWE.decrypt(
-                        cres.token, using: .direct(cres.saved.keys.acsToSDKKeys),
-                        expecting: .init(keyID: .exactly(cres.saved.identifiers.acsTransID))
-                    ).plaintext)
+            let cres = try Inspect.token(in: try Inspect.read(answering), field: "cres")
+            guard let decrypted = try? inspection.decrypt(cres, with: inspection.saved.keys.acsToSDKKeys),
+                case .object(let object)? = try? JSONParser().parse(decrypted.plaintext)
             else { throw CLIError("--answering \(answering): not a CRes of this transaction", exitStatus: 1) }
             previous = object
         }

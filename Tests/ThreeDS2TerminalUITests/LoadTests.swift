@@ -137,6 +137,12 @@ struct LoadTests {
         }
         let text = try await runThreeds(["load", "merge", log])
         #expect(text.status == 0 && text.output.contains("Merged 1 log") && text.output.contains("whole challenge"))
+        // The merge's own log (--histogram-log) reads back as the merged histograms.
+        let mergedLog = scratchDirectory("load") + "/merged.hlog"
+        let written = try await runThreeds(["load", "merge", log, log, "--histogram-log", mergedLog])
+        #expect(written.status == 0, "\(written.output)")
+        let reread = try await runThreeds(["load", "merge", mergedLog, "--json"])
+        #expect(try report(reread.output)["phases"] == .object(mergedPhases))
     }
 
     @Test(

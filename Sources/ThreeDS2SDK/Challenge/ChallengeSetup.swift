@@ -57,20 +57,16 @@ struct ChallengeSetup: Sendable {
         let identifiers = TransactionIdentifiers(
             threeDSServerTransID: parameters.threeDSServerTransactionID,
             acsTransID: parameters.acsTransactionID, sdkTransID: sdkTransactionID)
+        let keys = ChannelKeys(sharedSecret: secret, sdkReferenceNumber: sdkReferenceNumber)
         let channel: SecureChannel
         do {
             channel = try SecureChannel(
-                sharedSecret: secret, sdkReferenceNumber: sdkReferenceNumber, acsTransID: identifiers.acsTransID,
-                requestEncryption: .a128cbcHS256)
+                keys: keys, acsTransID: identifiers.acsTransID, requestEncryption: .a128cbcHS256)
         } catch {
             throw ChallengeFailure(.keyAgreement, "the channel keys could not be prepared: \(error)")
         }
-        if let keyLog {
-            keyLog.record(
-                ChannelKeyEntry(
-                    identifiers: identifiers, messageVersion: messageVersion,
-                    derivedKey: ChannelKeys(sharedSecret: secret, sdkReferenceNumber: sdkReferenceNumber).derivedKey))
-        }
+        keyLog?.record(
+            ChannelKeyEntry(identifiers: identifiers, messageVersion: messageVersion, derivedKey: keys.derivedKey))
         let builder = ChallengeRequestBuilder(
             identifiers: identifiers, messageVersion: messageVersion,
             requestorAppURL: parameters.threeDSRequestorAppURL, oobAppURLIndicator: oobAppURLIndicator)

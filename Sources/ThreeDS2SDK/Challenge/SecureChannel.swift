@@ -14,8 +14,14 @@ struct SecureChannel: Sendable {
     init(sharedSecret: [UInt8], sdkReferenceNumber: String, acsTransID: String, requestEncryption: ContentEncryption)
         throws(JOSEError)
     {
+        try self.init(
+            keys: ChannelKeys(sharedSecret: sharedSecret, sdkReferenceNumber: sdkReferenceNumber),
+            acsTransID: acsTransID, requestEncryption: requestEncryption)
+    }
+
+    /// A channel over keys already derived.
+    init(keys: ChannelKeys, acsTransID: String, requestEncryption: ContentEncryption) throws(JOSEError) {
         self.requestEncryption = requestEncryption
-        let keys = ChannelKeys(sharedSecret: sharedSecret, sdkReferenceNumber: sdkReferenceNumber)
         encrypter = try JWE.DirectEncrypter(
             key: keys.sdkToACS(requestEncryption), encryption: requestEncryption, keyID: acsTransID)
         decrypter = try JWE.DirectDecrypter(

@@ -56,6 +56,16 @@ enum HistogramLog {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// Writes the log of `histograms` to `path` (for `--histogram-log`).
+    static func write(_ histograms: [TaggedHistogram], startTime: Double, to path: String) throws {
+        do {
+            try Data(text(histograms, startTime: startTime).utf8).write(
+                to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw CLIError("--histogram-log \(path): cannot be written", exitStatus: 1)
+        }
+    }
+
     /// The histograms of a log, by line; comment and legend lines are skipped.
     static func parse(_ text: String, source: String) throws -> [TaggedHistogram] {
         var result: [TaggedHistogram] = []
@@ -192,7 +202,7 @@ enum HistogramLog {
         let lowest = try reader.uint64()
         let highest = try reader.uint64()
         _ = try reader.uint64()
-        guard let significant = SignificantDigits(rawValue: Int8(clamping: digits)), (0...5).contains(digits) else {
+        guard (0...5).contains(digits) else {
             throw LogError("\(digits) significant digits is out of range")
         }
         guard lowest >= 1, lowest <= UInt64.max / 4, highest >= 2 * lowest, highest <= UInt64.max / 4 else {
@@ -218,7 +228,6 @@ enum HistogramLog {
             }
             index += 1
         }
-        _ = significant
         return histogram
     }
 

@@ -102,12 +102,7 @@ struct LoadRun: AsyncParsableCommand {
             peakRSSBytes: peakResidentBytes())
         if json { print(report.json.serialized) } else { print(report.text, terminator: "") }
         if let histogramLog {
-            let text = HistogramLog.text(report.taggedHistograms(), startTime: startTime)
-            do {
-                try Data(text.utf8).write(to: URL(fileURLWithPath: histogramLog), options: .atomic)
-            } catch {
-                throw CLIError("--histogram-log \(histogramLog): cannot be written", exitStatus: 1)
-            }
+            try HistogramLog.write(report.taggedHistograms(), startTime: startTime, to: histogramLog)
         }
         throw ExitCode(report.allSucceeded ? 0 : 1)
     }
@@ -162,14 +157,9 @@ extension Load {
                 print(LoadReport.latencyTable(phases), terminator: "")
             }
             if let histogramLog {
-                let log = HistogramLog.text(
+                try HistogramLog.write(
                     phases.map { TaggedHistogram(tag: $0.tag, start: 0, length: 0, histogram: $0.histogram) },
-                    startTime: Date().timeIntervalSince1970)
-                do {
-                    try Data(log.utf8).write(to: URL(fileURLWithPath: histogramLog), options: .atomic)
-                } catch {
-                    throw CLIError("--histogram-log \(histogramLog): cannot be written", exitStatus: 1)
-                }
+                    startTime: Date().timeIntervalSince1970, to: histogramLog)
             }
         }
     }

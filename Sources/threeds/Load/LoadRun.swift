@@ -26,16 +26,8 @@ extension PaymentResult {
         }
     }
 
-    /// The error a load report groups, when the payment failed.
-    var errorText: String? {
-        switch outcome {
-        case "protocolError":
-            "protocol error \(error?.errorCode ?? "?") from \(error?.errorComponent ?? "?"): \(error?.errorDescription ?? "") (\(error?.errorDetail ?? ""))"
-        case "runtimeError": "runtime error \(runtimeError?.code ?? "?"): \(runtimeError?.message ?? "")"
-        case "timedout": "challenge timed out"
-        default: nil
-        }
-    }
+    /// The error a load report groups, when the payment failed: its one-line summary, as `pay` prints it.
+    var errorText: String? { exitCode == 0 ? nil : summary }
 }
 
 /// What a load run counted and measured. Thread-safe: payments record into it as they end.
