@@ -46,9 +46,11 @@ func timePerCall(iterations: Int, _ body: () throws -> Void) rethrows -> Duratio
     return (clock.now - start) / iterations
 }
 
-/// The async form, for operations that are async themselves (certificate path validation). Composite and floor
-/// pay the same suspension costs.
-func timePerCall(iterations: Int, _ body: () async throws -> Void) async rethrows -> Duration {
+/// The async form, for operations that are async themselves (certificate path validation). The bodies are
+/// `@Sendable`, so not isolated to the main actor as closures written in top-level code otherwise are: each call
+/// then runs on the caller's executor instead of hopping to the main thread and back (two thread switches that an
+/// SDK call from a task does not pay, and which took a third of the signed-content rows).
+func timePerCall(iterations: Int, _ body: @Sendable () async throws -> Void) async rethrows -> Duration {
     let clock = ContinuousClock()
     let start = clock.now
     for _ in 0..<iterations { try await body() }
@@ -83,8 +85,8 @@ func compare(
 
 /// ``compare(_:rounds:iterations:composite:floor:)`` for async operations.
 func compareAsync(
-    _ name: String, rounds: Int, iterations: Int, composite: () async throws -> Void,
-    floor: () async throws -> Void
+    _ name: String, rounds: Int, iterations: Int, composite: @Sendable () async throws -> Void,
+    floor: @Sendable () async throws -> Void
 ) async throws -> Measurement? {
     guard selected(name) else { return nil }
     for _ in 0..<max(1, iterations / 4) {
@@ -112,18 +114,30 @@ func scaled(_ iterations: Int) -> Int { quick ? max(1, iterations / 20) : iterat
 
 var results: [Measurement?] = []
 
-// 1. P-256 key generation: a fresh SDK ephemeral key and its JWK, against the bare key generation.
+// 1. P-256 key generation: a fresh SDK ephemeral key and its JWK, against the bare scalar multiplication and the
+//    affine coordinates of its result (the scalar drawn once, outside the loop).
+let fixedScalar = P256.KeyAgreement.PrivateKey.ephemeral().rawRepresentation
+func keyGenerationFloor() throws {
+    blackHole(try P256.KeyAgreement.PrivateKey(rawRepresentation: fixedScalar).publicKey.rawRepresentation)
+}
 results.append(
     try compare(
         "P-256 key generation + JWK", rounds: rounds, iterations: scaled(2000),
-        composite: { blackHole(P256PublicJWK(P256.KeyAgreement.PrivateKey().publicKey).jsonString) },
-        floor: { blackHole(P256.KeyAgreement.PrivateKey()) }))
+        composite: { blackHole(P256PublicJWK(P256.KeyAgreement.PrivateKey.ephemeral().publicKey).jsonString) },
+        floor: keyGenerationFloor))
 
 // 2. ECDH + Concat KDF (EMVCo profile), against ECDH plus one SHA-256 over the same KDF input.
 let sdkKey = P256.KeyAgreement.PrivateKey()
 let acsKey = P256.KeyAgreement.PrivateKey().publicKey
 let reference = "3DS_LOA_SDK_PPFU_020100_00007"
 let kdfInputLength = 4 + 32 + 4 + 4 + 4 + reference.utf8.count + 4
+func keyAgreementFloor() throws {
+    let secret = try sdkKey.sharedSecretFromKeyAgreement(with: acsKey)
+    blackHole(
+        secret.withUnsafeBytes {
+            SHA256.hash(data: Array($0) + [UInt8](repeating: 0, count: kdfInputLength - 32))
+        })
+}
 results.append(
     try compare(
         "ECDH + Concat KDF", rounds: rounds, iterations: scaled(2000),
@@ -131,13 +145,7 @@ results.append(
             let secret = try sdkKey.sharedSecretFromKeyAgreement(with: acsKey)
             blackHole(ConcatKDF.emvcoKey(sharedSecret: secret.withUnsafeBytes { Array($0) }, partyVInfo: reference))
         },
-        floor: {
-            let secret = try sdkKey.sharedSecretFromKeyAgreement(with: acsKey)
-            blackHole(
-                secret.withUnsafeBytes {
-                    SHA256.hash(data: Array($0) + [UInt8](repeating: 0, count: kdfInputLength - 32))
-                })
-        }))
+        floor: keyAgreementFloor))
 
 // 3. Device data: a 2 KB JWE to an RSA-2048 and to a P-256 directory-server key.
 let deviceData = [UInt8](repeating: UInt8(ascii: "a"), count: 2048)
@@ -160,6 +168,13 @@ func cbcOpenFloor(_ ciphertext: Data, iv: [UInt8], key: SymmetricKey, aadLength:
     blackHole(try AES._CBC.decrypt(ciphertext, using: enc, iv: AES._CBC.IV(ivBytes: iv)))
 }
 
+func deviceDataRSAFloor() throws {
+    let publicKey = try _RSA.Encryption.PublicKey(derRepresentation: dsRSAPublicDER)
+    let cek = SymmetricKey(size: .bits256)
+    blackHole(try cek.withUnsafeBytes { try publicKey.encrypt(Array($0), padding: .PKCS1_OAEP_SHA256) })
+    try cbcFloor(deviceData, key: cek, aadLength: 60)
+}
+
 results.append(
     try compare(
         "device data JWE 2 KB, RSA-OAEP-256", rounds: rounds, iterations: scaled(500),
@@ -167,12 +182,7 @@ results.append(
             blackHole(
                 try JWE.encrypt(deviceData, to: .rsaOAEP256(publicKeyDER: dsRSAPublicDER), encryption: .a128cbcHS256))
         },
-        floor: {
-            let publicKey = try _RSA.Encryption.PublicKey(derRepresentation: dsRSAPublicDER)
-            let cek = SymmetricKey(size: .bits256)
-            blackHole(try cek.withUnsafeBytes { try publicKey.encrypt(Array($0), padding: .PKCS1_OAEP_SHA256) })
-            try cbcFloor(deviceData, key: cek, aadLength: 60)
-        }))
+        floor: deviceDataRSAFloor))
 
 results.append(
     try compare(
@@ -287,10 +297,46 @@ for item in channelCases {
 let root = try CertificateAuthority.makeRoot(commonName: "Bench DS Root", key: .makeRSA())
 let intermediate = try CertificateAuthority.issue(
     commonName: "Bench DS CA", key: .makeRSA(), role: .authority(pathLength: 0), issuer: root)
-let contentPayload = Array(
-    #"{"acsURL":"https://127.0.0.1:8443/acs","acsEphemPubKey":{"kty":"EC","crv":"P-256","x":"2_v-MuNZccqwM7PXlakW9oHLP5XyrjMG1UVS8OxYrgA","y":"rm1ktLmFIsP2R0YyJGXtsCbaTUesUK31Xc04tHJRolc"},"sdkEphemPubKey":{"kty":"EC","crv":"P-256","x":"C1PL42i6kmNkM61aupEAgLJ4gF1ZRzcV7lqo1TG0mL4","y":"cNToWLSdcFQKG--PGVEUQrIHP8w6TcRyj0pyFx4-ZMc"}}"#
-        .utf8)
+// The payload an ACS signs: its URL and a fresh ephemeral key (the SDK's key is checked by the SDK, not here).
+let benchACSKey = P256.KeyAgreement.PrivateKey.ephemeral()
+let contentPayload = ACSSignedContent(
+    acsURL: "https://127.0.0.1:8443/acs", acsEphemeralPublicKey: P256PublicJWK(benchACSKey.publicKey),
+    sdkEphemeralPublicKey: P256PublicJWK(P256.KeyAgreement.PrivateKey.ephemeral().publicKey)
+).json.serializedBytes
 let verifier = try X5CVerifier(roots: [root.certificate])
+
+/// One signed content and the bare work of checking it: the three certificates parsed, the path validated, the
+/// signature verified with the leaf key.
+struct SignedContentCase: Sendable {
+    let compact: String
+    let ders: [[UInt8]]
+    let signerKey: LabPrivateKey
+    let roots: CertificateStore
+
+    func floor() async throws {
+        let parts = compact.split(separator: ".").map(String.init)
+        let signingInput = Array((parts[0] + "." + parts[1]).utf8)
+        let signature = try Base64.urlDecode(parts[2])
+        let certificates = try ders.map { try Certificate(derEncoded: $0) }
+        var chainVerifier = Verifier(rootCertificates: roots) { RFC5280Policy(fixedExpiryValidationTime: Date()) }
+        blackHole(
+            await chainVerifier.validate(
+                leaf: certificates[0], intermediates: CertificateStore(certificates.dropFirst())))
+        switch signerKey {
+        case .rsa:
+            let key = _RSA.Signing.PublicKey(certificates[0].publicKey)!
+            blackHole(
+                key.isValidSignature(
+                    _RSA.Signing.RSASignature(rawRepresentation: signature), for: signingInput, padding: .PSS))
+        case .p256:
+            let key = P256.Signing.PublicKey(certificates[0].publicKey)!
+            blackHole(
+                key.isValidSignature(try P256.Signing.ECDSASignature(rawRepresentation: signature), for: signingInput))
+        }
+    }
+}
+
+var signedContents: [String: SignedContentCase] = [:]
 for (label, signerKey) in [("PS256", try LabPrivateKey.makeRSA()), ("ES256", LabPrivateKey.makeP256())] {
     let signer = try CertificateAuthority.issue(
         commonName: "Bench ACS \(label)", key: signerKey, role: .signer, issuer: intermediate)
@@ -300,37 +346,16 @@ for (label, signerKey) in [("PS256", try LabPrivateKey.makeRSA()), ("ES256", Lab
     case .rsa(let key): jwsKey = .ps256(privateKeyDER: Array(key.derRepresentation))
     case .p256(let key): jwsKey = .es256(key)
     }
-    let compact = try JWS.sign(contentPayload, with: jwsKey, certificateChain: chain)
-    let ders = try [signer.certificateDER, intermediate.certificateDER, root.certificateDER]
-    let parts = compact.split(separator: ".").map(String.init)
-    let signingInput = Array((parts[0] + "." + parts[1]).utf8)
-    let signature = try Base64.urlDecode(parts[2])
-    let roots = CertificateStore([root.certificate])
+    let item = SignedContentCase(
+        compact: try JWS.sign(contentPayload, with: jwsKey, certificateChain: chain),
+        ders: try [signer.certificateDER, intermediate.certificateDER, root.certificateDER], signerKey: signerKey,
+        roots: CertificateStore([root.certificate]))
+    signedContents[label] = item
     results.append(
         try await compareAsync(
             "ACS signed content check, \(label), 3-cert chain", rounds: rounds, iterations: scaled(300),
-            composite: { blackHole(try await verifier.verify(compact)) },
-            floor: {
-                let certificates = try ders.map { try Certificate(derEncoded: $0) }
-                var chainVerifier = Verifier(rootCertificates: roots) {
-                    RFC5280Policy(fixedExpiryValidationTime: Date())
-                }
-                blackHole(
-                    await chainVerifier.validate(
-                        leaf: certificates[0], intermediates: CertificateStore(certificates.dropFirst())))
-                switch signerKey {
-                case .rsa:
-                    let key = _RSA.Signing.PublicKey(certificates[0].publicKey)!
-                    blackHole(
-                        key.isValidSignature(
-                            _RSA.Signing.RSASignature(rawRepresentation: signature), for: signingInput, padding: .PSS))
-                case .p256:
-                    let key = P256.Signing.PublicKey(certificates[0].publicKey)!
-                    blackHole(
-                        key.isValidSignature(
-                            try P256.Signing.ECDSASignature(rawRepresentation: signature), for: signingInput))
-                }
-            }))
+            composite: { [verifier] in blackHole(try await verifier.verify(item.compact)) },
+            floor: { try await item.floor() }))
 }
 
 // 6. One challenge exchange as the SDK processes it (CReq built and encrypted, CRes decrypted, parsed and
@@ -375,6 +400,82 @@ results.append(
             try cbcFloor([UInt8](repeating: 0x61, count: creqLength), key: channelKey, aadLength: 100)
             try cbcOpenFloor(cresExchangeCiphertext, iv: cresExchangeIV, key: channelKey, aadLength: 100)
         }))
+
+// 6a. The client side of one whole payment, without the network: the ephemeral key and its JWK, the device data
+//     encrypted to the directory server (RSA-OAEP-256), the ACS signed content checked (PS256 chain) and read, ECDH
+//     and the channel keys, then two exchanges (the first CReq and the CRes with the code screen, the answer and the
+//     final CRes). The CRes are encrypted once under a fixed channel key (a fresh key per payment would need an ACS
+//     in the loop); the derivation still runs every payment. The floor is the sum of the bare primitives of the same
+//     steps, as in the rows above. The independent peer (`--peer`) does the same steps.
+let finalCResObject: JSONObject = [
+    "threeDSServerTransID": .string(exchangeIDs.threeDSServerTransID), "acsTransID": .string(acsTransID),
+    "sdkTransID": .string(exchangeIDs.sdkTransID), "acsCounterAtoS": .string("001"), "messageType": .string("CRes"),
+    "messageVersion": .string("2.2.0"), "challengeCompletionInd": .string("Y"), "transStatus": .string("Y"),
+]
+var firstCResObject = cresObject
+firstCResObject["acsCounterAtoS"] = .string("000")
+let paymentCRes = try [firstCResObject, finalCResObject].map {
+    Array(
+        try JWE.encrypt($0.serializedBytes, to: .direct(channelKey), encryption: .a128cbcHS256, keyID: acsTransID)
+            .utf8)
+}
+let paymentCResParts = try paymentCRes.map { compact in
+    let parts = String(decoding: compact, as: UTF8.self).split(separator: ".", omittingEmptySubsequences: false)
+    return (iv: try Base64.urlDecode(String(parts[2])), ciphertext: Data(try Base64.urlDecode(String(parts[3]))))
+}
+let paymentRequests = try [
+    exchangeBuilder.request(counter: 0, answer: nil),
+    exchangeBuilder.request(counter: 1, answer: ChallengeAnswer(.submitText("123456"))),
+]
+let paymentSignedContent = signedContents["PS256"]!
+
+/// The SDK's steps for one payment, through the same components the SDK runs.
+@Sendable func clientPayment() async throws {
+    let key = P256.KeyAgreement.PrivateKey.ephemeral()
+    blackHole(P256PublicJWK(key.publicKey).jsonString)
+    blackHole(try JWE.encrypt(deviceData, to: .rsaOAEP256(publicKeyDER: dsRSAPublicDER), encryption: .a128cbcHS256))
+    let verified = try await verifier.verify(paymentSignedContent.compact)
+    let content = try ACSSignedContent(payload: verified.payload)
+    let secret = try key.sharedSecretFromKeyAgreement(with: content.acsEphemeralPublicKey.keyAgreementKey)
+    blackHole(ChannelKeys(sharedSecret: secret.withUnsafeBytes { Array($0) }, sdkReferenceNumber: reference))
+    let keys = ChannelKeys(derived: channelKey)
+    let encrypter = try JWE.DirectEncrypter(
+        key: keys.sdkToACS(.a128cbcHS256), encryption: .a128cbcHS256, keyID: acsTransID)
+    let decrypter = try JWE.DirectDecrypter(
+        keys: keys.acsToSDKKeys, expecting: JWE.Expectations(keyID: .exactly(acsTransID)))
+    for counter in 0..<2 {
+        let answer = counter == 0 ? nil : ChallengeAnswer(.submitText("123456"))
+        let request = try exchangeBuilder.request(counter: counter, answer: answer)
+        blackHole(
+            try encrypter.encryptedBytes(
+                request.serializedBytes,
+                iv: ChannelKeys.counterIV(counter, encryption: .a128cbcHS256, fromSDK: true)))
+        let plaintext = try decrypter.decrypt(bytes: paymentCRes[counter]).plaintext
+        guard case .object(let object) = try JSONParser().parse(plaintext) else { preconditionFailure("not a CRes") }
+        blackHole(
+            try ChallengeResponseValidator.validate(
+                object,
+                expecting: ChallengeResponseExpectation(
+                    identifiers: exchangeIDs, messageVersion: .v2_2_0, acsCounter: counter)))
+    }
+}
+
+@Sendable func clientPaymentFloor() async throws {
+    try keyGenerationFloor()
+    try deviceDataRSAFloor()
+    try await paymentSignedContent.floor()
+    try keyAgreementFloor()
+    for counter in 0..<2 {
+        try cbcFloor(paymentRequests[counter].serializedBytes, key: channelKey, aadLength: 100)
+        try cbcOpenFloor(
+            paymentCResParts[counter].ciphertext, iv: paymentCResParts[counter].iv, key: channelKey, aadLength: 100)
+    }
+}
+
+results.append(
+    try await compareAsync(
+        "client side of one payment (no network)", rounds: rounds, iterations: scaled(200),
+        composite: { try await clientPayment() }, floor: { try await clientPaymentFloor() }))
 
 // 6b. A hostile JSON object: 30,000 members, parsed strictly (duplicate check, order kept) against Foundation's
 //     JSONSerialization of the same bytes. Lookup by name is indexed, so this stays linear in the member count.
@@ -515,6 +616,98 @@ if !challengeTimes.isEmpty {
     print(
         "full challenge (3 exchanges, TestLab over HTTPS on loopback, \(sorted.count) runs): median \(format(sorted[sorted.count / 2])), "
             + "fastest \(format(sorted[0])), slowest \(format(sorted[sorted.count - 1]))")
+}
+
+// 7c. The client's cost against an independent peer (`--peer PYTHON`): Python's `cryptography` over OpenSSL doing
+//     the same steps on the same fixtures (Interop/client_cost_peer.py), measured in the same run, the same way.
+let peerPython = CommandLine.arguments.firstIndex(of: "--peer").flatMap { index in
+    CommandLine.arguments.indices.contains(index + 1) ? CommandLine.arguments[index + 1] : nil
+}
+
+/// The median per-call time of `body` over the benchmark's rounds.
+func sdkTime(iterations: Int, _ body: @Sendable () async throws -> Void) async throws -> Duration {
+    for _ in 0..<max(1, iterations / 4) { try await body() }
+    var samples: [Duration] = []
+    for _ in 0..<rounds { samples.append(try await timePerCall(iterations: iterations, body)) }
+    return median(samples)
+}
+
+@MainActor func runPeer(python: String) async throws -> [(String, Duration, Double)] {
+    let fixtures = FileManager.default.temporaryDirectory.appendingPathComponent("threeds-peer-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: fixtures, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: fixtures) }
+    let payment: JSONObject = [
+        "deviceData": .string(String(decoding: deviceData, as: UTF8.self)),
+        "channelKey": .string(channelKey.withUnsafeBytes { $0.map { String(format: "%02x", $0) }.joined() }),
+        "sdkReferenceNumber": .string(reference),
+        "identifiers": .object([
+            "threeDSServerTransID": .string(exchangeIDs.threeDSServerTransID), "acsTransID": .string(acsTransID),
+            "sdkTransID": .string(exchangeIDs.sdkTransID),
+        ]),
+        "creq": .array(paymentRequests.map { .object($0) }),
+        "cres": .array(paymentCRes.map { .string(String(decoding: $0, as: UTF8.self)) }),
+    ]
+    let files = [
+        "root.pem": try root.certificatePEM, "ps256.jws": signedContents["PS256"]!.compact,
+        "es256.jws": signedContents["ES256"]!.compact,
+        "ds-rsa.pem": try _RSA.Encryption.PublicKey(derRepresentation: dsRSAPublicDER).pemRepresentation,
+        "payment.json": payment.serialized,
+    ]
+    for (name, text) in files {
+        try text.write(to: fixtures.appendingPathComponent(name), atomically: true, encoding: .utf8)
+    }
+    // The SDK's side first, then the peer's, each on an otherwise idle machine.
+    let sdk: [String: Duration] = [
+        "keygen_jwk": try await sdkTime(iterations: scaled(2000)) {
+            blackHole(P256PublicJWK(P256.KeyAgreement.PrivateKey.ephemeral().publicKey).jsonString)
+        },
+        "keygen": try await sdkTime(iterations: scaled(2000)) { blackHole(P256.KeyAgreement.PrivateKey.ephemeral()) },
+        // The compact forms are captured: reading the main-actor dictionary inside the loop would hop threads.
+        "signed_content_ps256": try await sdkTime(iterations: scaled(300)) {
+            [verifier, compact = signedContents["PS256"]!.compact] in blackHole(try await verifier.verify(compact))
+        },
+        "signed_content_es256": try await sdkTime(iterations: scaled(300)) {
+            [verifier, compact = signedContents["ES256"]!.compact] in blackHole(try await verifier.verify(compact))
+        },
+        "payment": try await sdkTime(iterations: scaled(200)) { try await clientPayment() },
+    ]
+    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Interop/client_cost_peer.py")
+    let process = Process()
+    let output = Pipe()
+    process.executableURL = URL(fileURLWithPath: python)
+    process.arguments = [script.path, fixtures.path, String(rounds), quick ? "20" : "1"]
+    process.standardOutput = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0, case .object(let peer) = try JSONParser().parse(Array(data)) else {
+        throw JOSEError(.malformedJSON, "the peer failed (exit \(process.terminationStatus))")
+    }
+    let rows = [
+        ("P-256 key generation + JWK", "keygen_jwk"), ("P-256 key generation alone", "keygen"),
+        ("ACS signed content check, PS256, 3-cert chain", "signed_content_ps256"),
+        ("ACS signed content check, ES256, 3-cert chain", "signed_content_es256"),
+        ("client side of one payment (no network)", "payment"),
+    ]
+    return rows.map { label, key in
+        let microseconds: Double
+        if case .number(let text) = peer[key] { microseconds = Double(text) ?? .nan } else { microseconds = .nan }
+        return (label, sdk[key]!, microseconds)
+    }
+}
+
+if let peerPython {
+    let rows = try await runPeer(python: peerPython)
+    print("")
+    print(
+        "client cost against the peer (Python cryptography/OpenSSL)".padding(toLength: 52, withPad: " ", startingAt: 0)
+            + "        SDK         peer   SDK/peer")
+    for (label, sdk, peer) in rows {
+        print(
+            label.padding(toLength: 52, withPad: " ", startingAt: 0) + "  " + format(sdk) + "  "
+                + format(.nanoseconds(Int64(peer * 1000))) + String(format: "   %.2f", seconds(sdk) * 1e6 / peer))
+    }
 }
 
 let underLoad: String? =

@@ -33,7 +33,7 @@ struct InspectChannelTests {
         #expect(result.output.contains("anyone with the file can decrypt"), "the warning is shown")
         let attributes = try FileManager.default.attributesOfItem(atPath: keys)
         #expect((attributes[.posixPermissions] as? Int) == 0o600, "the key file is private")
-        let saved = try #require(try JSONParser().parse(Array(try Data(contentsOf: URL(fileURLWithPath: keys)))))
+        let saved = try JSONParser().parse(Array(try Data(contentsOf: URL(fileURLWithPath: keys))))
         let acsTransID = try #require(saved.objectValue?["acsTransID"]?.stringValue)
         let record = try #require(await lab.acsRecord(acsTransID: acsTransID))
         #expect(record.capturedRequests.count == 3 && record.capturedResponses.count == 3)

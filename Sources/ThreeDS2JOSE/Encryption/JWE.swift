@@ -77,7 +77,7 @@ public enum JWE {
             contentKey = SymmetricKey(size: .init(bitCount: encryption.keyByteCount * 8))
             encryptedKey = try wrapRSA(contentKey, publicKeyDER: publicKeyDER)
         case .ecdhES(let recipientKey, let derivation):
-            let ephemeral = P256.KeyAgreement.PrivateKey()
+            let ephemeral = P256.KeyAgreement.PrivateKey.ephemeral()
             header["epk"] = .object(P256PublicJWK(ephemeral.publicKey).jsonObject)
             if case .standard(let partyU, let partyV) = derivation {
                 if !partyU.isEmpty { header["apu"] = .string(Base64.urlEncode(partyU)) }

@@ -14,13 +14,24 @@ public import Crypto
 public struct P256PublicJWK: Sendable, Hashable {
     /// The key for ECDH.
     public let keyAgreementKey: P256.KeyAgreement.PublicKey
-    /// The same key, for ECDSA verification.
-    public let signingKey: P256.Signing.PublicKey
+    /// The affine coordinates x ‖ y, 64 bytes: read from the key once, since every read converts the point from
+    /// BoringSSL's internal form (a field inversion).
+    private let coordinates: [UInt8]
+
+    /// The same key, for ECDSA verification. Built on each read (ECDSA keys are needed rarely; the SDK's
+    /// ephemeral keys never are).
+    public var signingKey: P256.Signing.PublicKey {
+        do {
+            return try P256.Signing.PublicKey(rawRepresentation: coordinates)
+        } catch {
+            preconditionFailure("a validated P-256 point failed to convert: \(error)")
+        }
+    }
 
     /// The x coordinate, 32 bytes big-endian.
-    public var x: [UInt8] { Array(keyAgreementKey.rawRepresentation.prefix(32)) }
+    public var x: [UInt8] { Array(coordinates[0..<32]) }
     /// The y coordinate, 32 bytes big-endian.
-    public var y: [UInt8] { Array(keyAgreementKey.rawRepresentation.suffix(32)) }
+    public var y: [UInt8] { Array(coordinates[32..<64]) }
 
     private static let privateMembers = ["d", "p", "q", "dp", "dq", "qi", "oth", "k"]
 
@@ -29,15 +40,19 @@ public struct P256PublicJWK: Sendable, Hashable {
     /// - Parameter publicKey: The key.
     public init(_ publicKey: P256.KeyAgreement.PublicKey) {
         self.keyAgreementKey = publicKey
-        self.signingKey = P256.Signing.PublicKey(rawRepresentationOf: publicKey)
+        self.coordinates = Array(publicKey.rawRepresentation)
     }
 
     /// The JWK of a signing public key.
     ///
     /// - Parameter publicKey: The key.
     public init(_ publicKey: P256.Signing.PublicKey) {
-        self.signingKey = publicKey
-        self.keyAgreementKey = P256.KeyAgreement.PublicKey(rawRepresentationOf: publicKey)
+        self.coordinates = Array(publicKey.rawRepresentation)
+        do {
+            self.keyAgreementKey = try P256.KeyAgreement.PublicKey(rawRepresentation: coordinates)
+        } catch {
+            preconditionFailure("a validated P-256 point failed to convert: \(error)")
+        }
     }
 
     /// Imports a JWK from a JSON object.
@@ -59,8 +74,8 @@ public struct P256PublicJWK: Sendable, Hashable {
         let x = try Self.coordinate(object, "x")
         let y = try Self.coordinate(object, "y")
         do {
-            self.keyAgreementKey = try P256.KeyAgreement.PublicKey(rawRepresentation: x + y)
-            self.signingKey = try P256.Signing.PublicKey(rawRepresentation: x + y)
+            self.coordinates = x + y
+            self.keyAgreementKey = try P256.KeyAgreement.PublicKey(rawRepresentation: coordinates)
         } catch {
             throw JOSEError(.pointNotOnCurve, "JWK coordinates (x, y) are not a point on P-256")
         }
@@ -116,33 +131,11 @@ public struct P256PublicJWK: Sendable, Hashable {
 
     /// Equality on the coordinates.
     public static func == (lhs: P256PublicJWK, rhs: P256PublicJWK) -> Bool {
-        lhs.keyAgreementKey.rawRepresentation == rhs.keyAgreementKey.rawRepresentation
+        lhs.coordinates == rhs.coordinates
     }
 
     /// Hashes the coordinates.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(keyAgreementKey.rawRepresentation)
-    }
-}
-
-extension P256.Signing.PublicKey {
-    /// The same curve point as a key-agreement key. Both types wrap the same validated point, so the conversion
-    /// cannot fail; it goes through the raw coordinates because the two types share no initialiser.
-    init(rawRepresentationOf key: P256.KeyAgreement.PublicKey) {
-        do {
-            try self.init(rawRepresentation: key.rawRepresentation)
-        } catch {
-            preconditionFailure("a validated P-256 point failed to convert: \(error)")
-        }
-    }
-}
-
-extension P256.KeyAgreement.PublicKey {
-    init(rawRepresentationOf key: P256.Signing.PublicKey) {
-        do {
-            try self.init(rawRepresentation: key.rawRepresentation)
-        } catch {
-            preconditionFailure("a validated P-256 point failed to convert: \(error)")
-        }
+        hasher.combine(coordinates)
     }
 }

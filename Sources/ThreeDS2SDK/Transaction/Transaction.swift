@@ -37,7 +37,7 @@ public final class Transaction: Sendable {
         self.directoryServerID = directoryServer.id
         self.context = context
         self.directoryServer = directoryServer
-        self.state = Mutex(State(ephemeralKey: P256.KeyAgreement.PrivateKey()))
+        self.state = Mutex(State(ephemeralKey: .ephemeral()))
     }
 
     /// Whether ``close()`` has been called.

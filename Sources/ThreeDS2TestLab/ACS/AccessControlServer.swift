@@ -86,7 +86,7 @@ actor AccessControlServer {
         sdkEphemeralKey: P256PublicJWK,
         sdkReferenceNumber: String
     ) throws -> P256.KeyAgreement.PublicKey {
-        let ephemeral = P256.KeyAgreement.PrivateKey()
+        let ephemeral = P256.KeyAgreement.PrivateKey.ephemeral()
         let secret = try ephemeral.sharedSecretFromKeyAgreement(with: sdkEphemeralKey.keyAgreementKey).withUnsafeBytes {
             Array($0)
         }
