@@ -63,6 +63,11 @@ struct LoadTests {
             #expect(values.first! > 0 && values == values.sorted(), "\(phase): \(values)")
         }
         #expect(json["errors"] == .object([:]))
+        // The client's CPU: positive, and per payment the total over the 30 finished payments (both printed to three
+        // decimals, so they agree within the total's rounding, 0.5 ms / 30).
+        let cpu = try #require(number(json["clientCPUSeconds"]).flatMap(Double.init))
+        let perPayment = try #require(number(json["clientCPUMillisecondsPerPayment"]).flatMap(Double.init))
+        #expect(cpu > 0 && abs(perPayment - cpu * 1000 / 30) <= 0.5 / 30 + 0.001, "\(cpu) s, \(perPayment) ms")
     }
 
     @Test("paced by --rate: frictionless payments, latency counted from the intended start")
@@ -99,6 +104,7 @@ struct LoadTests {
         for line in [
             "4 payments (4 started), at most 2 at a time", "completed Y", "whole payment", "3DS Server round trip",
             "CReq/CRes exchange", "whole challenge", "Errors: none", "Peak resident memory",
+            "ms per finished payment)",
         ] {
             #expect(result.output.contains(line), "missing \(line)")
         }

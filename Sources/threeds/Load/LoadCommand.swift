@@ -81,6 +81,7 @@ struct LoadRun: AsyncParsableCommand {
         let startTime = Date().timeIntervalSince1970
         let progress = isatty(STDERR_FILENO) == 1 ? ProgressLine(total: count, recorder: recorder) : nil
         progress?.start()
+        let cpuBefore = processCPUSeconds()
         let (started, elapsed) = await runLoad(plan, recorder: recorder) { _ in
             let flow = PayFlow(
                 configuration: config, requestor: requestor, directoryServerID: options.dsID,
@@ -95,11 +96,12 @@ struct LoadRun: AsyncParsableCommand {
                     runtimeError: ("setup", options.describe(error)))
             }
         }
+        let cpuSeconds = processCPUSeconds() - cpuBefore
         await progress?.stop()
         try? await transport.shutdown()
         let report = LoadReport(
             plan: plan, started: started, elapsed: elapsed, state: recorder.snapshot,
-            peakRSSBytes: peakResidentBytes())
+            peakRSSBytes: peakResidentBytes(), cpuSeconds: cpuSeconds)
         if json { print(report.json.serialized) } else { print(report.text, terminator: "") }
         if let histogramLog {
             try HistogramLog.write(report.taggedHistograms(), startTime: startTime, to: histogramLog)
@@ -172,6 +174,18 @@ private func checkWritable(_ path: String) throws {
     guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue,
         FileManager.default.isWritableFile(atPath: directory)
     else { throw CLIError("--histogram-log \(path): the directory does not exist or is not writable") }
+}
+
+/// The CPU time (user and system) this process has used so far, in seconds.
+func processCPUSeconds() -> Double {
+    var usage = rusage()
+    #if os(Linux)
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    #else
+        getrusage(RUSAGE_SELF, &usage)
+    #endif
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+        + Double(Int(usage.ru_utime.tv_usec) + Int(usage.ru_stime.tv_usec)) / 1e6
 }
 
 /// The process's peak resident memory.

@@ -16,6 +16,14 @@ struct LoadReport {
     let elapsed: Duration
     let state: LoadRecorder.State
     let peakRSSBytes: Int
+    /// The CPU time this process spent during the run: the SDK, the HTTP client and TLS, everything the client
+    /// side of the payments cost.
+    let cpuSeconds: Double
+
+    /// CPU milliseconds per finished payment; `nil` when none finished.
+    var cpuMillisecondsPerPayment: Double? {
+        state.finished > 0 ? cpuSeconds * 1000 / Double(state.finished) : nil
+    }
 
     /// The percentiles reported, with their JSON names.
     static let percentiles: [(name: String, value: Double)] = [
@@ -54,7 +62,11 @@ struct LoadReport {
                 .object(JSONObject(state.errors.sorted { $0.value > $1.value }.map { ($0.key, Self.int($0.value)) }))
             ),
             ("peakRSSBytes", .number(String(peakRSSBytes))),
+            ("clientCPUSeconds", .number(String(format: "%.3f", cpuSeconds))),
         ])
+        if let perPayment = cpuMillisecondsPerPayment {
+            object["clientCPUMillisecondsPerPayment"] = .number(String(format: "%.3f", perPayment))
+        }
         if state.overflow > 0 { object["latenciesBeyondOneHour"] = Self.int(state.overflow) }
         return object
     }
@@ -87,7 +99,11 @@ struct LoadReport {
             }
         }
         text += String(format: "Peak resident memory: %.1f MB\n", Double(peakRSSBytes) / 1_048_576)
-        return text
+        text += String(format: "Client CPU: %.2f s", cpuSeconds)
+        if let perPayment = cpuMillisecondsPerPayment {
+            text += String(format: " (%.2f ms per finished payment)", perPayment)
+        }
+        return text + "\n"
     }
 
     static func int(_ value: Int) -> JSONValue { .number(String(value)) }
