@@ -105,13 +105,21 @@ struct PayFlow {
     var observer: (any PhaseObserver)?
     /// Where the channel key goes (`--save-transaction-keys`, test systems only).
     var keyLog: (any ChannelKeyLog)?
+    /// A service already initialized, shared by the payments of a load run as an app shares one across its
+    /// payments; `nil` initializes one for this payment (and cleans it up after), as at an app's launch.
+    var service: ThreeDS2Service?
 
     func run(progress: (String) -> Void) async throws -> PaymentResult {
-        var logger = Logger(label: "threeds2.sdk")
-        logger.logLevel = verbose ? .info : .warning
-        let service = ThreeDS2Service(logger: logger)
-        try service.initialize(configParameters: configuration)
-        defer { try? service.cleanup() }
+        let service: ThreeDS2Service
+        if let shared = self.service {
+            service = shared
+        } else {
+            var logger = Logger(label: "threeds2.sdk")
+            logger.logLevel = verbose ? .info : .warning
+            service = ThreeDS2Service(logger: logger)
+            try service.initialize(configParameters: configuration)
+        }
+        defer { if self.service == nil { try? service.cleanup() } }
         let warnings = try service.warnings
         if verbose {
             for warning in warnings { progress("security warning \(warning)") }

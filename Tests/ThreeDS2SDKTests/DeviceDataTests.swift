@@ -192,12 +192,34 @@ struct SecurityCheckTests {
             #expect(ids(FakeSystem.clean(extraFiles: ["/sys/class/dmi/id/sys_vendor": vendor])) == ["SW03"])
         }
         #expect(ids(FakeSystem.clean(isSimulator: true)) == ["SW03"], "a simulator build, as the platform reports it")
+        // The layout /proc/cpuinfo really has: blocks per processor, tab-separated names, the flag last on its line
+        // and no final line break.
+        let block = "processor\t: 0\nmodel name\t: Test CPU\nflags\t\t: fpu vme sse2 hypervisor\nbogomips\t: 1.0\n\n"
+        let twoProcessors =
+            block + block.replacingOccurrences(of: "hypervisor\nbogomips\t: 1.0\n\n", with: "hypervisor")
+        #expect(ids(FakeSystem.clean(extraFiles: ["/proc/cpuinfo": twoProcessors])) == ["SW03"])
+        let bare = twoProcessors.replacingOccurrences(of: " hypervisor", with: " hypervisorx")
+        #expect(ids(FakeSystem.clean(extraFiles: ["/proc/cpuinfo": bare])).isEmpty, "a whole flag, not a prefix")
+        #expect(
+            ids(FakeSystem.clean(extraFiles: ["/proc/cpuinfo": "vmx flags\t: hypervisor\nflags\t: fpu\n"])).isEmpty,
+            "only a line that starts with flags")
+    }
+
+    @Test("the live probe reads environment variables as Foundation does")
+    func liveEnvironment() {
+        let probe = LiveSystemProbe()
+        for name in ["PATH", "HOME"] {
+            #expect(probe.environment(name) == ProcessInfo.processInfo.environment[name], "\(name)")
+        }
+        #expect(probe.environment("THREEDS_SURELY_UNSET_\(UInt32.random(in: 0...UInt32.max))") == nil)
     }
 
     @Test("SW04: a tracer is attached")
     func debugger() {
         let probe = FakeSystem.clean(extraFiles: ["/proc/self/status": "Name: x\nTracerPid:\t4242\n"])
         #expect(ids(probe) == ["SW04"])
+        #expect(ids(FakeSystem.clean(extraFiles: ["/proc/self/status": "Name: x\nTracerPid:\t0\nUid:\t0\n"])).isEmpty)
+        #expect(ids(FakeSystem.clean(extraFiles: ["/proc/self/status": "Name: x\nTracerPid: 77"])) == ["SW04"])
         #expect(SecurityChecks(probe: probe).run().first?.severity == .medium)
         #expect(ids(FakeSystem.clean(isTracedByKernel: true)) == ["SW04"], "P_TRACED, as the platform reports it")
     }

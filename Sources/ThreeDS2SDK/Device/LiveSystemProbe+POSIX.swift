@@ -6,6 +6,10 @@
 
 /// The POSIX calls Linux and Apple platforms share.
 extension LiveSystemProbe {
+    /// The environment variable's value, from `getenv` (`ProcessInfo.environment` copies the whole environment
+    /// into a dictionary on every read).
+    public func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+
     /// `geteuid()`.
     public var effectiveUserID: UInt32 { UInt32(geteuid()) }
 

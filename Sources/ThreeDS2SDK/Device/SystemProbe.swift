@@ -49,7 +49,4 @@ public struct LiveSystemProbe: SystemProbe {
 
     /// Whether the path exists.
     public func fileExists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
-
-    /// The environment variable's value.
-    public func environment(_ name: String) -> String? { ProcessInfo.processInfo.environment[name] }
 }

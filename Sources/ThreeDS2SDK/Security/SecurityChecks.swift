@@ -93,10 +93,12 @@ public struct SecurityChecks: Sendable {
     func virtualized() -> Warning? {
         var reasons: [String] = []
         if probe.isSimulator { reasons.append("simulator build") }
+        // Every processor's block repeats the same flags: the first `flags` line decides. Lines and words are cut on
+        // bytes (cutting a String walks characters, and /proc/cpuinfo runs to tens of kilobytes).
         if let cpuinfo = probe.readFile("/proc/cpuinfo"),
-            cpuinfo.split(separator: "\n").contains(where: {
-                $0.hasPrefix("flags") && $0.split(separator: " ").contains("hypervisor")
-            })
+            let flags = Self.firstLine(of: cpuinfo, startingWith: "flags"),
+            flags.split(whereSeparator: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") })
+                .contains(where: { $0.elementsEqual("hypervisor".utf8) })
         {
             reasons.append("CPU reports a hypervisor")
         }
@@ -121,13 +123,29 @@ public struct SecurityChecks: Sendable {
 
     func debuggerAttached() -> Warning? {
         if let status = probe.readFile("/proc/self/status"),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("TracerPid:") }),
-            let pid = Int(line.dropFirst("TracerPid:".count).trimmingCharacters(in: .whitespaces)), pid != 0
+            let line = Self.firstLine(of: status, startingWith: "TracerPid:"),
+            let pid = Int(
+                String(decoding: line.dropFirst("TracerPid:".utf8.count), as: UTF8.self)
+                    .trimmingCharacters(in: .whitespaces)),
+            pid != 0
         {
             return Warning(id: "SW04", message: "A debugger is attached (tracer process \(pid))", severity: .medium)
         }
         if probe.isTracedByKernel {
             return Warning(id: "SW04", message: "A debugger is attached", severity: .medium)
+        }
+        return nil
+    }
+
+    /// The bytes of the first line of `text` that starts with `prefix`, without its line break.
+    static func firstLine(of text: String, startingWith prefix: String) -> Substring.UTF8View? {
+        let bytes = text.utf8
+        var lineStart = bytes.startIndex
+        while lineStart < bytes.endIndex {
+            let lineEnd = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
+            let line = bytes[lineStart..<lineEnd]
+            if line.starts(with: prefix.utf8) { return line }
+            lineStart = lineEnd == bytes.endIndex ? lineEnd : bytes.index(after: lineEnd)
         }
         return nil
     }

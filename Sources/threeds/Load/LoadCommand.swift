@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Histogram
+import Logging
 import Synchronization
 import ThreeDS2JOSE
 import ThreeDS2NIOTransport
@@ -81,13 +82,21 @@ struct LoadRun: AsyncParsableCommand {
         let startTime = Date().timeIntervalSince1970
         let progress = isatty(STDERR_FILENO) == 1 ? ProgressLine(total: count, recorder: recorder) : nil
         progress?.start()
+        // One service for the run, initialized once as at an app's launch (security checks, configuration); each
+        // payment is a transaction of it, the whole flow from the AReq parameters on.
+        var sdkLogger = Logger(label: "threeds2.sdk")
+        sdkLogger.logLevel = .warning
+        let service = ThreeDS2Service(logger: sdkLogger)
+        try service.initialize(configParameters: config)
+        defer { try? service.cleanup() }
         let cpuBefore = processCPUSeconds()
         let (started, elapsed) = await runLoad(plan, recorder: recorder) { _ in
-            let flow = PayFlow(
+            var flow = PayFlow(
                 configuration: config, requestor: requestor, directoryServerID: options.dsID,
                 messageVersion: options.messageVersion, purchase: purchase, requestorAppURL: options.requestorAppURL,
                 timeout: .seconds(options.timeout * 60), presenter: ScriptedPresenter(answers: script),
                 transport: transport, observer: recorder)
+            flow.service = service
             do {
                 return try await flow.run { _ in }
             } catch {
