@@ -28,6 +28,19 @@ struct DeviceDataTests {
         return (result.header, json)
     }
 
+    @Test("C002 falls back to the machine when the DMI product name is empty or blank")
+    func blankProductName() throws {
+        for content in ["", " \n"] {
+            let probe = FakeSystem.clean(extraFiles: ["/sys/class/dmi/id/product_name": content])
+            let service = ThreeDS2Service(systemProbe: probe)
+            try service.initialize(configParameters: try makeConfiguration(dataDirectory: try temporaryDirectory()))
+            let transaction = try service.createTransaction(directoryServerID: "A000000004", messageVersion: "2.2.0")
+            let (_, json) = try decrypt(
+                try transaction.getAuthenticationRequestParameters(), ds: "A000000004", expectKid: "ds-key-1")
+            #expect(json["DD"]?.objectValue?["C002"] == .string("x86_64"), "product_name \(content.debugDescription)")
+        }
+    }
+
     @Test("RSA directory server: RSA-OAEP-256, A128CBC-HS256, kid; every field checked")
     func rsaDirectoryServer() throws {
         let directory = try temporaryDirectory()
@@ -203,6 +216,26 @@ struct SecurityCheckTests {
         #expect(
             ids(FakeSystem.clean(extraFiles: ["/proc/cpuinfo": "vmx flags\t: hypervisor\nflags\t: fpu\n"])).isEmpty,
             "only a line that starts with flags")
+    }
+
+    @Test("the live probe reads whole files up to its bound, and nothing from what is not a readable file")
+    func liveFiles() throws {
+        let probe = LiveSystemProbe()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cases: [(String, Int)] = [("empty", 0), ("small", 300), ("chunks", 40_000), ("large", (1 << 20) + 5000)]
+        for (name, size) in cases {
+            let path = directory.appendingPathComponent(name).path
+            let text = String((0..<size).map { index in Character(UnicodeScalar(UInt8(97 + index % 26))) })
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            let read = try #require(probe.readFile(path), "\(name)")
+            #expect(read.utf8.count == min(size, LiveSystemProbe.maxFileBytes), "\(name)")
+            #expect(read == String(text.prefix(LiveSystemProbe.maxFileBytes)), "\(name)")
+        }
+        #expect(probe.readFile(directory.appendingPathComponent("missing").path) == nil)
+        #expect(probe.readFile(directory.path) == nil, "a directory is not a file")
+        #expect(probe.readFile("/proc/self/status")?.contains("TracerPid:") == true)
     }
 
     @Test("the live probe reads environment variables as Foundation does")

@@ -65,7 +65,7 @@ struct DeviceInformationCollector: Sendable {
     private func read(_ id: String, _ context: DeviceInformationContext) -> Result<String, UnavailableReason> {
         switch id {
         case "C001": return .success(probe.platformName)
-        case "C002": return value(probe.readFile("/sys/class/dmi/id/product_name") ?? probe.machine)
+        case "C002": return value(nonBlank(probe.readFile("/sys/class/dmi/id/product_name")) ?? probe.machine)
         case "C003": return value(osRelease()["NAME"] ?? probe.platformName)
         case "C004": return value(osRelease()["VERSION_ID"] ?? probe.readFile("/proc/sys/kernel/osrelease"))
         case "C005": return value(Self.localeTag(context.locale))
@@ -98,6 +98,12 @@ struct DeviceInformationCollector: Sendable {
             }
         }
         return info
+    }
+
+    /// The text unless it is empty or only white space (an empty DMI file names nothing).
+    private func nonBlank(_ text: String?) -> String? {
+        guard let text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+        return text
     }
 
     private func value(_ text: String?) -> Result<String, UnavailableReason> {

@@ -43,8 +43,13 @@ public struct LiveSystemProbe: SystemProbe {
     public func readFile(_ path: String) -> String? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: Self.maxFileBytes) else { return nil }
-        return String(decoding: data, as: UTF8.self)
+        do {
+            // `nil` from the read is the end of the file at once: an empty file, whose contents are "".
+            let data = try handle.read(upToCount: Self.maxFileBytes) ?? Data()
+            return String(decoding: data, as: UTF8.self)
+        } catch {
+            return nil
+        }
     }
 
     /// Whether the path exists.
