@@ -194,7 +194,7 @@ results.append(
                     encryption: .a128cbcHS256))
         },
         floor: {
-            let ephemeral = P256.KeyAgreement.PrivateKey()
+            let ephemeral = try P256.KeyAgreement.PrivateKey(rawRepresentation: fixedScalar)
             let secret = try ephemeral.sharedSecretFromKeyAgreement(with: dsEC.publicKey)
             let cek = SymmetricKey(
                 data: secret.withUnsafeBytes { SHA256.hash(data: Array($0) + [UInt8](repeating: 0, count: 30)) })
