@@ -642,6 +642,10 @@ func sdkTime(iterations: Int, _ body: @Sendable () async throws -> Void) async t
     return median(samples)
 }
 
+struct PeerFailure: Error, CustomStringConvertible {
+    let description: String
+}
+
 @MainActor func runPeer(python: String) async throws -> [(String, Duration, Double)] {
     let fixtures = FileManager.default.temporaryDirectory.appendingPathComponent("threeds-peer-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: fixtures, withIntermediateDirectories: true)
@@ -692,7 +696,8 @@ func sdkTime(iterations: Int, _ body: @Sendable () async throws -> Void) async t
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     guard process.terminationStatus == 0, case .object(let peer) = try JSONParser().parse(Array(data)) else {
-        throw JOSEError(.malformedJSON, "the peer failed (exit \(process.terminationStatus))")
+        throw PeerFailure(
+            description: "\(python) \(script.path) exited \(process.terminationStatus) or printed no JSON object")
     }
     let rows = [
         ("P-256 key generation + JWK", "keygen_jwk"), ("P-256 key generation alone", "keygen"),
@@ -708,10 +713,16 @@ func sdkTime(iterations: Int, _ body: @Sendable () async throws -> Void) async t
 }
 
 if let peerPython {
-    let rows = try await runPeer(python: peerPython)
+    let rows: [(String, Duration, Double)]
+    do {
+        rows = try await runPeer(python: peerPython)
+    } catch {
+        FileHandle.standardError.write(Data("threeds-benchmarks: the --peer step failed: \(error)\n".utf8))
+        exit(1)
+    }
     print("")
     print(
-        "client cost against the peer (Python cryptography/OpenSSL)".padding(toLength: 52, withPad: " ", startingAt: 0)
+        "client cost, SDK against Python cryptography/OpenSSL".padding(toLength: 52, withPad: " ", startingAt: 0)
             + "        SDK         peer   SDK/peer")
     for (label, sdk, peer) in rows {
         print(
