@@ -164,14 +164,21 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
             width: TerminalIO.size.columns, style: TerminalStyle(depth: depth), plain: mode == .plain,
             interactive: false)
         print(renderer.lines(state).joined(separator: "\n"))
-        for (kind, question) in [
-            (ConsentKind.trust, screen.whitelistingText), (.deviceBinding, screen.deviceBindingText),
-        ] {
-            guard let question, let line = await prompt("\(question) [\(strings[.yes])/\(strings[.no])]: ") else {
-                continue
+        // The consent questions come after the screen's own question, once, just before the answer that carries
+        // them: the code typed (or piped) first is the code, and the end of the input leaves a consent unanswered
+        // (sent as N).
+        var consentsAsked = false
+        func askConsents() async {
+            guard !consentsAsked else { return }
+            consentsAsked = true
+            for (kind, question) in [
+                (ConsentKind.trust, screen.whitelistingText), (.deviceBinding, screen.deviceBindingText),
+            ] {
+                guard let question, let line = await prompt("\(question) [\(strings[.yes])/\(strings[.no])]: ")
+                else { continue }
+                let yes = ["y", "j", "o", "s", "は"].contains(line.lowercased().prefix(1))
+                _ = state.apply(kind == .trust ? .setTrust(yes) : .setDeviceBinding(yes))
             }
-            let yes = ["y", "j", "o", "s", "は"].contains(line.lowercased().prefix(1))
-            _ = state.apply(kind == .trust ? .setTrust(yes) : .setDeviceBinding(yes))
         }
         let cancelWord = "'\(strings[.cancel].lowercased())'"
         let additional = screen.additionalCodeLabel.map { ", 'additional' (\($0))" } ?? ""
@@ -215,8 +222,12 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
                 // Two entry boxes (2.3.1): the first line fills the first box, then the second box is asked for.
                 guard state.apply(.setEntry(line)) == nil, state.note == nil else { break }
                 let second = await prompt("\(state.entryBox(1).label): ", masked: state.isMasked(box: 1)) ?? ""
-                if state.apply(.setEntry(second, box: 1)) == nil, state.note == nil { answer = state.apply(.submit()) }
+                if state.apply(.setEntry(second, box: 1)) == nil, state.note == nil {
+                    await askConsents()
+                    answer = state.apply(.submit())
+                }
             default:
+                await askConsents()
                 answer = lineAnswer(line, state: &state)
             }
             if let answer { return answer }

@@ -103,6 +103,17 @@ struct CLIFirstRunTests {
         #expect(output.contains("security checks:") && !output.contains("security warning SW"), "one line, no details")
     }
 
+    @Test("the demo takes a piped code: the screen's question first, the consent after it; no input cancels")
+    func pipedDemo() async throws {
+        // The 2.3.1 text screen also asks the trust question; a piped code must answer the code, not the consent.
+        let code = try await runThreeds(["demo"], input: "123456\n")
+        #expect(code.status == 0 && code.output.contains("Challenge completed: transStatus Y"), "\(code.output)")
+        let withConsent = try await runThreeds(["demo", "--json"], input: "123456\nyes\n")
+        #expect(withConsent.output.contains(#""transStatus":"Y""#), "\(withConsent.output)")
+        let nothing = try await runThreeds(["demo"], input: "")
+        #expect(nothing.output.contains("Challenge cancelled by the cardholder"), "\(nothing.output)")
+    }
+
     @Test("negative numbers get a range message; an unknown option is named; an unknown locale warns")
     func usage() async throws {
         let (lab, pki) = try await SharedLab.cli.get()

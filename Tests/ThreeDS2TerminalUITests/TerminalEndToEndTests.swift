@@ -293,16 +293,16 @@ struct TerminalEndToEndTests {
         #expect(run.screen.contains("\"transStatus\":\"Y\""))
     }
 
-    @Test("2.3.1 two entry boxes in line mode: the first box's line, then the second box's")
+    @Test("2.3.1 two entry boxes in line mode: the first box's line, the second box's, then the consent")
     func twoEntryBoxesLine() async throws {
         let run = try await terminalRun(.twoEntryBoxes, version: "2.3.1", extra: "--line") { session in
-            _ = try await session.wait(for: "[Yes/No]:")
-            try session.keys("n", "Enter")
             _ = try await session.wait(for: "or 'cancel':")
             try session.keys("123456", "Enter")
             // The prompt, unindented (the drawn box above reads "  Year of birth: []").
             _ = try await session.wait(for: "\nYear of birth:")
             try session.keys("1990", "Enter")
+            _ = try await session.wait(for: "[Yes/No]:")
+            try session.keys("n", "Enter")
         }
         #expect(run.requests.last?["challengeDataEntry"] == .string("123456"))
         #expect(run.requests.last?["challengeDataEntryTwo"] == .string("1990"))
