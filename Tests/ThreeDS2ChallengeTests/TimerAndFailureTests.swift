@@ -7,6 +7,7 @@ import ThreeDS2Messages
 import ThreeDS2NIOTransport
 import ThreeDS2SDK
 import ThreeDS2TestLab
+import ThreeDS2TestSupport
 
 /// A presenter a test can wait on until its first screen is shown.
 protocol WaitingPresenter: ChallengePresenter {
@@ -104,7 +105,7 @@ func drive<T: Sendable>(_ clock: TestClock<Duration>, step: Duration, _ task: Ta
     return try await watcher.value
 }
 
-@Suite("Timers, failures and the receiver")
+@Suite("Timers, failures and the receiver", .loadGate(alone: false))
 struct TimerAndFailureTests {
     @Test("no CRes within 10 s: Erro 402 for the CReq, outcome timed out (test clock, no waiting)")
     func responseTimeout() async throws {
