@@ -19,9 +19,9 @@ extension P256.KeyAgreement.PrivateKey {
     ///
     /// Why not `P256.KeyAgreement.PrivateKey()`: on Linux swift-crypto generates through BoringSSL's FIPS path, which
     /// after the scalar multiplication signs and verifies a test message with the new key (`EC_KEY_check_fips`, a
-    /// pairwise consistency test meant for long-lived keys in a FIPS module). That test was about 60 % of the time of
-    /// an SDK key, 77 µs against 8 µs for the same key built from a drawn scalar, while the key is used for one
-    /// agreement and thrown away. The range check and the public point come from BoringSSL either way
+    /// pairwise consistency test meant for long-lived keys in a FIPS module). That path made an SDK key cost 77 µs
+    /// (`perf` put about 60 % of it in the test), against 8 µs for the same key built from a drawn scalar, while the
+    /// key is used for one agreement and thrown away. The range check and the public point come from BoringSSL either way
     /// (`EC_KEY_set_private_key`, `EC_POINT_mul`).
     ///
     /// This function's copy of the scalar is overwritten before it returns; the comparison against n does not branch
