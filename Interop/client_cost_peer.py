@@ -80,15 +80,19 @@ def verify_signed_content(compact: str, store: Store) -> dict:
     return json.loads(unb64u(encoded_payload))
 
 
-def cbc_hs256_seal(key: bytes, plaintext: bytes, iv: bytes, encoded_header: str) -> str:
-    mac_key, encryption_key = key[:16], key[16:]
+def cbc_hs256_tag(key: bytes, encoded_header: str, iv: bytes, ciphertext: bytes) -> bytes:
+    """A128CBC-HS256's tag (RFC 7518 §5.2.2): HMAC-SHA-256 with the key's first half, truncated to 16 bytes."""
+    aad = encoded_header.encode()
+    return hmac.new(key[:16], aad + iv + ciphertext + (len(aad) * 8).to_bytes(8, "big"), hashlib.sha256).digest()[:16]
+
+
+def cbc_hs256_seal(key: bytes, plaintext: bytes, iv: bytes, encoded_header: str) -> tuple:
+    """A128CBC-HS256: the ciphertext (AES-CBC with the key's second half) and its tag."""
     padder = symmetric_padding.PKCS7(128).padder()
     padded = padder.update(plaintext) + padder.finalize()
-    encryptor = Cipher(algorithms.AES(encryption_key), modes.CBC(iv)).encryptor()
+    encryptor = Cipher(algorithms.AES(key[16:]), modes.CBC(iv)).encryptor()
     ciphertext = encryptor.update(padded) + encryptor.finalize()
-    aad = encoded_header.encode()
-    tag = hmac.new(mac_key, aad + iv + ciphertext + (len(aad) * 8).to_bytes(8, "big"), hashlib.sha256).digest()[:16]
-    return encoded_header, iv, ciphertext, tag
+    return ciphertext, cbc_hs256_tag(key, encoded_header, iv, ciphertext)
 
 
 def jwe_rsa_oaep(plaintext: bytes, public_key) -> str:
@@ -96,13 +100,14 @@ def jwe_rsa_oaep(plaintext: bytes, public_key) -> str:
     content_key = os.urandom(32)
     encrypted_key = public_key.encrypt(
         content_key, padding.OAEP(mgf=padding.MGF1(hashes.SHA256()), algorithm=hashes.SHA256(), label=None))
-    _, iv, ciphertext, tag = cbc_hs256_seal(content_key, plaintext, os.urandom(16), encoded_header)
+    iv = os.urandom(16)
+    ciphertext, tag = cbc_hs256_seal(content_key, plaintext, iv, encoded_header)
     return ".".join([encoded_header, b64u(encrypted_key), b64u(iv), b64u(ciphertext), b64u(tag)])
 
 
 def jwe_direct(plaintext: bytes, key: bytes, iv: bytes, kid: str) -> str:
     encoded_header = b64u(json.dumps({"alg": "dir", "enc": "A128CBC-HS256", "kid": kid}, separators=(",", ":")).encode())
-    _, iv, ciphertext, tag = cbc_hs256_seal(key, plaintext, iv, encoded_header)
+    ciphertext, tag = cbc_hs256_seal(key, plaintext, iv, encoded_header)
     return ".".join([encoded_header, "", b64u(iv), b64u(ciphertext), b64u(tag)])
 
 
@@ -112,9 +117,7 @@ def jwe_direct_open(compact: str, key: bytes, kid: str) -> bytes:
     if header.get("alg") != "dir" or header.get("enc") != "A128CBC-HS256" or header.get("kid") != kid or encrypted_key:
         raise ValueError("header")
     iv, ciphertext, tag = unb64u(encoded_iv), unb64u(encoded_ciphertext), unb64u(encoded_tag)
-    aad = encoded_header.encode()
-    expected = hmac.new(key[:16], aad + iv + ciphertext + (len(aad) * 8).to_bytes(8, "big"), hashlib.sha256).digest()
-    if not hmac.compare_digest(expected[:16], tag):
+    if not hmac.compare_digest(cbc_hs256_tag(key, encoded_header, iv, ciphertext), tag):
         raise ValueError("tag")
     decryptor = Cipher(algorithms.AES(key[16:]), modes.CBC(iv)).decryptor()
     padded = decryptor.update(ciphertext) + decryptor.finalize()

@@ -109,16 +109,18 @@ struct PayFlow {
     /// payments; `nil` initializes one for this payment (and cleans it up after), as at an app's launch.
     var service: ThreeDS2Service?
 
+    /// A service initialized with `configuration`, as at an app's launch; the SDK logs at info level with `verbose`,
+    /// warnings only otherwise.
+    static func initializedService(_ configuration: ConfigParameters, verbose: Bool) throws -> ThreeDS2Service {
+        var logger = Logger(label: "threeds2.sdk")
+        logger.logLevel = verbose ? .info : .warning
+        let service = ThreeDS2Service(logger: logger)
+        try service.initialize(configParameters: configuration)
+        return service
+    }
+
     func run(progress: (String) -> Void) async throws -> PaymentResult {
-        let service: ThreeDS2Service
-        if let shared = self.service {
-            service = shared
-        } else {
-            var logger = Logger(label: "threeds2.sdk")
-            logger.logLevel = verbose ? .info : .warning
-            service = ThreeDS2Service(logger: logger)
-            try service.initialize(configParameters: configuration)
-        }
+        let service = try self.service ?? Self.initializedService(configuration, verbose: verbose)
         defer { if self.service == nil { try? service.cleanup() } }
         let warnings = try service.warnings
         if verbose {

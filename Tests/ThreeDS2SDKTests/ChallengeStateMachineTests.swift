@@ -14,8 +14,8 @@ private let sdkReference = "3DS_LOA_SDK_TEST_000000_00001"
 
 private func machine(_ version: MessageVersion = .v2_2_0) -> ChallengeStateMachine {
     let channel = try! SecureChannel(
-        sharedSecret: sharedSecret, sdkReferenceNumber: sdkReference, acsTransID: identifiers.acsTransID,
-        requestEncryption: .a128cbcHS256)
+        keys: ChannelKeys(sharedSecret: sharedSecret, sdkReferenceNumber: sdkReference),
+        acsTransID: identifiers.acsTransID, requestEncryption: .a128cbcHS256)
     return ChallengeStateMachine(
         builder: ChallengeRequestBuilder(identifiers: identifiers, messageVersion: version, requestorAppURL: nil),
         channel: channel)

@@ -11,15 +11,7 @@ struct SecureChannel: Sendable {
     private let encrypter: JWE.DirectEncrypter
     private let decrypter: JWE.DirectDecrypter
 
-    init(sharedSecret: [UInt8], sdkReferenceNumber: String, acsTransID: String, requestEncryption: ContentEncryption)
-        throws(JOSEError)
-    {
-        try self.init(
-            keys: ChannelKeys(sharedSecret: sharedSecret, sdkReferenceNumber: sdkReferenceNumber),
-            acsTransID: acsTransID, requestEncryption: requestEncryption)
-    }
-
-    /// A channel over keys already derived.
+    /// A channel over the transaction's derived keys.
     init(keys: ChannelKeys, acsTransID: String, requestEncryption: ContentEncryption) throws(JOSEError) {
         self.requestEncryption = requestEncryption
         encrypter = try JWE.DirectEncrypter(

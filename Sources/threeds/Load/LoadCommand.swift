@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Histogram
-import Logging
 import Synchronization
 import ThreeDS2JOSE
 import ThreeDS2NIOTransport
@@ -84,10 +83,7 @@ struct LoadRun: AsyncParsableCommand {
         progress?.start()
         // One service for the run, initialized once as at an app's launch (security checks, configuration); each
         // payment is a transaction of it, the whole flow from the AReq parameters on.
-        var sdkLogger = Logger(label: "threeds2.sdk")
-        sdkLogger.logLevel = .warning
-        let service = ThreeDS2Service(logger: sdkLogger)
-        try service.initialize(configParameters: config)
+        let service = try PayFlow.initializedService(config, verbose: false)
         defer { try? service.cleanup() }
         let cpuBefore = processCPUSeconds()
         let (started, elapsed) = await runLoad(plan, recorder: recorder) { _ in
