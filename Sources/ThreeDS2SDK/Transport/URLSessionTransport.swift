@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -43,7 +45,7 @@ public final class URLSessionTransport: ChallengeTransport {
             let data: Data
             let response: URLResponse
             do {
-                (data, response) = try await session.data(for: urlRequest)
+                (data, response) = try await Self.data(for: urlRequest, in: session)
             } catch {
                 return .failure(Self.classify(error, target: request.target))
             }
@@ -60,6 +62,52 @@ public final class URLSessionTransport: ChallengeTransport {
                 TransportResponse(
                     status: http.statusCode, contentType: http.value(forHTTPHeaderField: "Content-Type"),
                     body: Array(data)))
+        }
+    }
+
+    /// The body and response for `request`, through the completion-handler API; cancelling the calling task cancels
+    /// the request.
+    ///
+    /// Not `URLSession.data(for:)`: on Linux (swift-corelibs-foundation) its cancellation handler waits on the
+    /// session's work queue while the runtime holds the task's status lock, and a request failing at that moment
+    /// waits on that lock from the work queue, a deadlock seen in CI when a deadline cancelled a request. Here the
+    /// cancellation handler never waits: it hands the cancel to another queue.
+    static func data(for request: URLRequest, in session: URLSession) async throws -> (Data, URLResponse) {
+        let handle = DataTaskHandle()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let task = session.dataTask(with: request) { data, response, error in
+                    if let response, error == nil {
+                        continuation.resume(returning: (data ?? Data(), response))
+                    } else {
+                        continuation.resume(throwing: error ?? URLError(.badServerResponse))
+                    }
+                }
+                handle.start(task)
+            }
+        } onCancel: {
+            DispatchQueue.global().async { handle.cancel() }
+        }
+    }
+
+    /// The data task of one request, and whether it was cancelled before it existed.
+    private final class DataTaskHandle: Sendable {
+        private let state = Mutex<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
+
+        func start(_ task: URLSessionDataTask) {
+            let cancelled = state.withLock { state -> Bool in
+                state.task = task
+                return state.cancelled
+            }
+            task.resume()
+            if cancelled { task.cancel() }
+        }
+
+        func cancel() {
+            state.withLock { state -> URLSessionDataTask? in
+                state.cancelled = true
+                return state.task
+            }?.cancel()
         }
     }
 
