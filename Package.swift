@@ -11,7 +11,10 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "ThreeDS2",
-    platforms: [.macOS(.v15), .iOS(.v18)],
+    // The floor an app can adopt: iOS 16 and macOS 13 (README "Platforms"). Nothing in the package uses an API newer
+    // than that; the one lock type (`Locked`, on `OSAllocatedUnfairLock` on Apple platforms) replaces
+    // `Synchronization.Mutex`, which needs iOS 18 / macOS 15.
+    platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "ThreeDS2JOSE", targets: ["ThreeDS2JOSE"]),
         .library(name: "ThreeDS2Messages", targets: ["ThreeDS2Messages"]),
@@ -186,7 +189,7 @@ let package = Package(
         ),
         .target(
             name: "ThreeDS2TestSupport",
-            dependencies: [.product(name: "Logging", package: "swift-log")],
+            dependencies: ["ThreeDS2SDK", .product(name: "Logging", package: "swift-log")],
             path: "Tests/ThreeDS2TestSupport"
         ),
         .testTarget(

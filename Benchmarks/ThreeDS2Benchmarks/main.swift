@@ -11,7 +11,6 @@ import Crypto
 import Foundation
 import Logging
 import SwiftASN1
-import Synchronization
 import ThreeDS2JOSE
 import ThreeDS2Messages
 import ThreeDS2NIOTransport
@@ -535,7 +534,7 @@ if only == nil || "full challenge".localizedCaseInsensitiveContains(only ?? "") 
 //     run (the high-water mark is reset first, Linux).
 final class TimedExchanges: ChallengeTransport {
     let base: any ChallengeTransport
-    let times = Mutex<[Duration]>([])
+    let times = Locked<[Duration]>([])
 
     init(base: any ChallengeTransport) { self.base = base }
 

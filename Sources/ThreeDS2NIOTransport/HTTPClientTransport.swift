@@ -4,7 +4,6 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
-import Synchronization
 public import ThreeDS2SDK
 
 /// The AsyncHTTPClient transport: TLS 1.2 or newer with full certificate validation against the system roots plus
@@ -14,7 +13,7 @@ public import ThreeDS2SDK
 /// in the background, so no exit path can trip AsyncHTTPClient's not-shut-down check.
 public final class HTTPClientTransport: ChallengeTransport {
     private let client: HTTPClient
-    private let isShutDown = Mutex(false)
+    private let isShutDown = Locked(false)
 
     /// Creates the transport.
     ///

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ThreeDS2SDK
 
 #if canImport(Glibc)
     import Glibc
@@ -20,9 +20,9 @@ final class TerminalIO: Sendable {
 
     let events: AsyncStream<Event>
     private let continuation: AsyncStream<Event>.Continuation
-    private let running = Mutex(true)
-    private let original = Mutex<termios?>(nil)
-    private let restoreRegistration = Mutex<UInt64?>(nil)
+    private let running = Locked(true)
+    private let original = Locked<termios?>(nil)
+    private let restoreRegistration = Locked<UInt64?>(nil)
 
     init() {
         (events, continuation) = AsyncStream.makeStream(of: Event.self)
@@ -212,7 +212,7 @@ enum TerminalRestore {
     /// The signals handled.
     static let signals: [Int32] = [SIGTERM, SIGHUP, SIGINT]
 
-    private static let actions = Mutex<(next: UInt64, all: [UInt64: @Sendable () -> Void])>((0, [:]))
+    private static let actions = Locked<(next: UInt64, all: [UInt64: @Sendable () -> Void])>((0, [:]))
 
     /// Dispatch sources are thread-safe objects; they are kept only so they stay alive.
     private struct Sources: @unchecked Sendable {

@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 import ThreeDS2HTML
 public import ThreeDS2Messages
 public import ThreeDS2SDK
@@ -30,8 +29,8 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
     private let depth: ColorDepth
     private let inlineImages: Bool
     private let imageLoader: ChallengeImageLoader?
-    private let io = Mutex<TerminalIO?>(nil)
-    private let quiet = Mutex<QuietInput?>(nil)
+    private let io = Locked<TerminalIO?>(nil)
+    private let quiet = Locked<QuietInput?>(nil)
     /// How the open-app button opens the bank's app; `nil` when the terminal cannot.
     public let oobAppOpener: (any OOBAppOpener)?
     private let appearance: ImageAppearance

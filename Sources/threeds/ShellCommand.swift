@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ThreeDS2SDK
 
 /// Runs a user's command through `/bin/sh -c`, bounded in time: at the deadline the shell's children are stopped
 /// first (they may hold the output pipe open), then the shell. Used by `--requestor-exec` and `--oob-app-command`.
@@ -45,7 +45,7 @@ enum ShellCommand {
                     continuation.resume(returning: nil)
                     return
                 }
-                let stopped = Mutex(false)
+                let stopped = Locked(false)
                 DispatchQueue.global().asyncAfter(deadline: .now() + Double(timeLimit.components.seconds)) {
                     guard process.isRunning else { return }
                     stopped.withLock { $0 = true }

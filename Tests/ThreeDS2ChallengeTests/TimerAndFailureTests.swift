@@ -1,6 +1,5 @@
 import Clocks
 import Foundation
-import Synchronization
 import Testing
 import ThreeDS2JOSE
 import ThreeDS2Messages
@@ -16,7 +15,7 @@ protocol WaitingPresenter: ChallengePresenter {
 
 /// A presenter that never answers until cancelled; it records that a screen reached it.
 final class SilentPresenter: WaitingPresenter, Sendable {
-    let presented = Mutex(false)
+    let presented = Locked(false)
 
     /// Waits (in real time, bounded) until the first screen is on show.
     func waitUntilPresented() async throws {
@@ -34,8 +33,8 @@ final class SilentPresenter: WaitingPresenter, Sendable {
 /// A presenter that never returns, even when cancelled (a careless custom presenter, or a UI blocked elsewhere). It
 /// is released when the test ends.
 final class StuckPresenter: WaitingPresenter, Sendable {
-    private let waiting = Mutex<CheckedContinuation<Void, Never>?>(nil)
-    let presented = Mutex(false)
+    private let waiting = Locked<CheckedContinuation<Void, Never>?>(nil)
+    let presented = Locked(false)
 
     func present(_ screen: ChallengeScreen) async -> ChallengeAnswer {
         await withCheckedContinuation { continuation in
@@ -62,7 +61,7 @@ struct BrokenTransport: ChallengeTransport {
 
 /// Records the callbacks a receiver gets.
 final class RecordingReceiver: ChallengeStatusReceiver, Sendable {
-    let calls = Mutex<[String]>([])
+    let calls = Locked<[String]>([])
     func completed(_ event: CompletionEvent) { calls.withLock { $0.append("completed:\(event.transactionStatus)") } }
     func cancelled() { calls.withLock { $0.append("cancelled") } }
     func timedout() { calls.withLock { $0.append("timedout") } }
@@ -92,7 +91,7 @@ func prepare(_ scenario: Scenario, lab: TestLab, configure: (inout ConfigParamet
 
 /// Advances a test clock in steps until `task` finishes (bounded).
 func drive<T: Sendable>(_ clock: TestClock<Duration>, step: Duration, _ task: Task<T, any Error>) async throws -> T {
-    let done = Mutex(false)
+    let done = Locked(false)
     let watcher = Task {
         let value = try await task.value
         done.withLock { $0 = true }

@@ -1,6 +1,5 @@
 import Clocks
 import Foundation
-import Synchronization
 import Testing
 import ThreeDS2JOSE
 import ThreeDS2Messages
@@ -256,7 +255,7 @@ struct Version231EndToEndTests {
 
 /// Presses the open-app button on the first screen; the bank's app never comes back.
 final class AppOpeningPresenter: ChallengePresenter, Sendable {
-    let opened = Mutex(false)
+    let opened = Locked(false)
     var oobAppOpener: (any OOBAppOpener)? { HangingOpener(presenter: self) }
 
     struct HangingOpener: OOBAppOpener {

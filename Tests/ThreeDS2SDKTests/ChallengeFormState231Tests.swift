@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import ThreeDS2JOSE
 import ThreeDS2Messages
@@ -8,7 +7,7 @@ import ThreeDS2SDK
 /// An opener that reports a fixed result and records the links it was given.
 private final class RecordingOpener: OOBAppOpener, Sendable {
     let result: OOBAppOpenResult
-    let opened = Mutex<[URL]>([])
+    let opened = Locked<[URL]>([])
     init(_ result: OOBAppOpenResult) { self.result = result }
     func open(_ url: URL) async -> OOBAppOpenResult {
         opened.withLock { $0.append(url) }

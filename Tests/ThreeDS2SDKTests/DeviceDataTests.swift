@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
 import Logging
-import Synchronization
 import Testing
 import ThreeDS2JOSE
 import ThreeDS2SDK
@@ -300,7 +299,7 @@ struct SecurityCheckTests {
 
 /// A system whose tracer can change during a test.
 final class MutableSystem: SystemProbe, Sendable {
-    let tracer = Mutex(0)
+    let tracer = Locked(0)
     func readFile(_ path: String) -> String? {
         path == "/proc/self/status" ? "TracerPid:\t\(tracer.withLock { $0 })\n" : nil
     }

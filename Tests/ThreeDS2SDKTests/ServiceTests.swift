@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
 import Logging
-import Synchronization
 import Testing
 import ThreeDS2JOSE
 import ThreeDS2Messages

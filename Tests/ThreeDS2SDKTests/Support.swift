@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
 import Logging
-import Synchronization
 import Testing
 import ThreeDS2JOSE
 import ThreeDS2SDK
@@ -24,7 +23,7 @@ final class FakeSystem: SystemProbe, Sendable {
     let isSimulator: Bool
     let isTracedByKernel: Bool
     var defaultDataDirectory: URL { FileManager.default.temporaryDirectory.appendingPathComponent("fake-system") }
-    private let reads = Mutex<[String]>([])
+    private let reads = Locked<[String]>([])
 
     init(
         files: [String: String] = [:], environment: [String: String] = [:], effectiveUserID: UInt32 = 1000,
@@ -145,8 +144,8 @@ func expectSDKError<T>(
 
 /// Records client and security events.
 final class EventRecorder: ClientEventListener, SecurityEventListener, Sendable {
-    let events = Mutex<[ClientEvent]>([])
-    let securityChanges = Mutex<[([String], [String], SecurityChecks.Stage)]>([])
+    let events = Locked<[ClientEvent]>([])
+    let securityChanges = Locked<[([String], [String], SecurityChecks.Stage)]>([])
 
     func clientEvent(_ event: ClientEvent) { events.withLock { $0.append(event) } }
 

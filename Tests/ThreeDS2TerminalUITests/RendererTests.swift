@@ -1,6 +1,5 @@
 import Clocks
 import Foundation
-import Synchronization
 import Testing
 import ThreeDS2HTML
 import ThreeDS2JOSE
@@ -330,7 +329,7 @@ struct InteractionTests {
 
 /// Records what the progress indicator was told.
 final class RecordingIndicator: ProgressIndicator, Sendable {
-    let events = Mutex<[String]>([])
+    let events = Locked<[String]>([])
     func show(directoryServerName: String?) { events.withLock { $0.append("show \(directoryServerName ?? "-")") } }
     func hide() { events.withLock { $0.append("hide") } }
 }

@@ -1,10 +1,10 @@
 public import Logging
-import Synchronization
+import ThreeDS2SDK
 
 /// Collects every log record, at every level, with its metadata: the tests read it to prove nothing sensitive is
 /// logged.
 public final class LogCapture: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Locked<[String]>([])
 
     /// Creates an empty capture.
     public init() {}

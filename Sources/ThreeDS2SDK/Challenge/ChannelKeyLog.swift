@@ -1,5 +1,4 @@
 package import Crypto
-import Synchronization
 package import ThreeDS2Messages
 
 /// One transaction's channel key, as `threeds pay --save-transaction-keys` writes it so that captured CReqs and CRes

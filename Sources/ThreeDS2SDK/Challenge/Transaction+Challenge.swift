@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import Synchronization
 import ThreeDS2JOSE
 import ThreeDS2Messages
 

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// What draws the processing indicator (a terminal line, a native spinner).
 public protocol ProgressIndicator: Sendable {
@@ -17,7 +16,7 @@ public final class ProgressDialog<C: Clock>: Sendable where C.Duration == Durati
     private let indicator: any ProgressIndicator
     private let clock: C
     private let directoryServerName: String?
-    private let shownAt = Mutex<C.Instant?>(nil)
+    private let shownAt = Locked<C.Instant?>(nil)
 
     /// Creates a dialog.
     ///

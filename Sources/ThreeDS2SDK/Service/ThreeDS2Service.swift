@@ -1,6 +1,5 @@
 public import Foundation
 public import Logging
-import Synchronization
 import ThreeDS2JOSE
 import ThreeDS2Messages
 
@@ -41,8 +40,8 @@ struct ServiceContext: Sendable {
 
 /// The latest security findings, shared by the service and its transactions.
 final class WarningsBox: Sendable {
-    let value: Mutex<[Warning]>
-    init(_ warnings: [Warning]) { value = Mutex(warnings) }
+    let value: Locked<[Warning]>
+    init(_ warnings: [Warning]) { value = Locked(warnings) }
 }
 
 /// The entry point of the SDK (EMVCo `ThreeDS2Service`): initialise it once with the configuration, create a
@@ -55,7 +54,7 @@ public final class ThreeDS2Service: Sendable {
     /// The SDK version.
     public static let version = "0.1.0"
 
-    private let state = Mutex<ServiceContext?>(nil)
+    private let state = Locked<ServiceContext?>(nil)
     private let probe: any SystemProbe
     private let baseLogger: Logger
     private let clientListener: (any ClientEventListener)?

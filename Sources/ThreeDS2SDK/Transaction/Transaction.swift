@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
 import Logging
-import Synchronization
 import ThreeDS2JOSE
 public import ThreeDS2Messages
 
@@ -27,7 +26,7 @@ public final class Transaction: Sendable {
         var keyLog: (any ChannelKeyLog)?
     }
 
-    let state: Mutex<State>
+    let state: Locked<State>
     let context: ServiceContext
     let directoryServer: ResolvedDirectoryServer
 
@@ -37,7 +36,7 @@ public final class Transaction: Sendable {
         self.directoryServerID = directoryServer.id
         self.context = context
         self.directoryServer = directoryServer
-        self.state = Mutex(State(ephemeralKey: .ephemeral()))
+        self.state = Locked(State(ephemeralKey: .ephemeral()))
     }
 
     /// Whether ``close()`` has been called.

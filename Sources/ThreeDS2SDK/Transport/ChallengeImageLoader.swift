@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 
 /// Loads the issuer and payment-system images of a challenge: https only, bounded in size and time, each URL
 /// fetched once per transaction and kept only in memory.
@@ -10,7 +9,7 @@ public final class ChallengeImageLoader: Sendable {
     public static let timeout: Duration = .seconds(5)
 
     private let transport: any ChallengeTransport
-    private let cache = Mutex<[String: [UInt8]]>([:])
+    private let cache = Locked<[String: [UInt8]]>([:])
 
     /// Creates a loader.
     ///

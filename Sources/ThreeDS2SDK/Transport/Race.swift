@@ -1,4 +1,3 @@
-import Synchronization
 
 /// An operation against a deadline, for every bound in the SDK: the challenge's timers and each transport
 /// request's whole-response deadline.
@@ -48,7 +47,7 @@ private final class FirstResult<T: Sendable>: Sendable {
         var done = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func install(_ continuation: CheckedContinuation<T, Never>) {
         let early: T? = state.withLock { state in

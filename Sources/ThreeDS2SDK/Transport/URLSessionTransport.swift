@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -92,7 +91,7 @@ public final class URLSessionTransport: ChallengeTransport {
 
     /// The data task of one request, and whether it was cancelled before it existed.
     private final class DataTaskHandle: Sendable {
-        private let state = Mutex<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
+        private let state = Locked<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
 
         func start(_ task: URLSessionDataTask) {
             let cancelled = state.withLock { state -> Bool in

@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 import ThreeDS2HTML
 public import ThreeDS2JOSE
 public import ThreeDS2Messages
@@ -128,7 +127,7 @@ public final class ScriptedPresenter: ChallengePresenter {
         var outcome: ChallengeOutcome?
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// Present when the script may open the bank's app (then 2.3.1 CReqs say `oobAppURLInd` `01`).
     public let oobAppOpener: (any OOBAppOpener)?
 
@@ -138,7 +137,7 @@ public final class ScriptedPresenter: ChallengePresenter {
     ///   - answers: One answer per screen (two where an app does not come back).
     ///   - opensApps: Whether the presenter says it can open the bank's app.
     public init(answers: [ScriptedAnswer], opensApps: Bool = true) {
-        state = Mutex(State(remaining: answers))
+        state = Locked(State(remaining: answers))
         oobAppOpener = opensApps ? FixedOOBAppOpener(result: .returned) : nil
     }
 

@@ -4,10 +4,10 @@ import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
 public import Logging
+import ThreeDS2SDK
 import NIOCore
 import NIOSSL
 import ServiceLifecycle
-import Synchronization
 public import ThreeDS2JOSE
 import ThreeDS2Messages
 import X509
@@ -405,10 +405,10 @@ enum LabImages {
 
 /// The authentication records, shared with the routes; bounded and expiring like the ACS's state.
 final class RecordStore: Sendable {
-    private let value: Mutex<(store: ExpiringStore<Int, AuthenticationRecord>, next: Int)>
+    private let value: Locked<(store: ExpiringStore<Int, AuthenticationRecord>, next: Int)>
 
     init(capacity: Int, lifetime: Duration) {
-        value = Mutex((ExpiringStore(capacity: capacity, lifetime: lifetime), 0))
+        value = Locked((ExpiringStore(capacity: capacity, lifetime: lifetime), 0))
     }
 
     var all: [AuthenticationRecord] {
@@ -428,7 +428,7 @@ final class RecordStore: Sendable {
 
 /// Lets the routes, built before the lab exists, reach it once it does.
 final class ACSBox: Sendable {
-    private let value = Mutex<TestLab?>(nil)
+    private let value = Locked<TestLab?>(nil)
     var lab: TestLab? { value.withLock { $0 } }
     func set(_ lab: TestLab) { value.withLock { $0 = lab } }
 }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Histogram
-import Synchronization
 import ThreeDS2JOSE
 import ThreeDS2NIOTransport
 import ThreeDS2SDK
@@ -209,7 +208,7 @@ func peakResidentBytes() -> Int {
 final class ProgressLine: Sendable {
     let total: Int
     let recorder: LoadRecorder
-    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let task = Locked<Task<Void, Never>?>(nil)
 
     init(total: Int, recorder: LoadRecorder) {
         self.total = total

@@ -1,6 +1,6 @@
 import Foundation
+import ThreeDS2SDK
 import Histogram
-import Synchronization
 import ThreeDS2Messages
 
 /// How a load run is paced and bounded.
@@ -43,7 +43,7 @@ final class LoadRecorder: PhaseObserver {
         var overflow = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func observe(_ phase: Phase, _ duration: Duration) {
         let micros = max(1, duration.microseconds)
