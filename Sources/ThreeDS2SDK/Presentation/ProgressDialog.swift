@@ -1,4 +1,3 @@
-
 /// What draws the processing indicator (a terminal line, a native spinner).
 public protocol ProgressIndicator: Sendable {
     /// Shows the indicator, with the directory server's name while the app talks to the 3DS Server.

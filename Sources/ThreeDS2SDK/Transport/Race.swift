@@ -1,4 +1,3 @@
-
 /// An operation against a deadline, for every bound in the SDK: the challenge's timers and each transport
 /// request's whole-response deadline.
 enum Race {

@@ -4,12 +4,12 @@ import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
 public import Logging
-import ThreeDS2SDK
 import NIOCore
 import NIOSSL
 import ServiceLifecycle
 public import ThreeDS2JOSE
 import ThreeDS2Messages
+import ThreeDS2SDK
 import X509
 import _CryptoExtras
 

@@ -1,7 +1,7 @@
 import Foundation
-import ThreeDS2SDK
 import Histogram
 import ThreeDS2Messages
+import ThreeDS2SDK
 
 /// How a load run is paced and bounded.
 struct LoadPlan: Sendable {
