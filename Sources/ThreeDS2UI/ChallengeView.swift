@@ -10,14 +10,14 @@
     /// with the app's customization, Dynamic Type, VoiceOver labels from the form state and right-to-left layout.
     /// Views only read the model and send it actions.
     public struct ChallengeView: View {
-        let model: ChallengeViewModel
+        @ObservedObject var model: ChallengeViewModel
         @Environment(\.scenePhase) private var scenePhase
 
         /// Creates the view.
         ///
-        /// - Parameter model: The presenter's model (``SwiftUIChallengePresenter/model``).
+        /// - Parameter model: The presenter's model (``SwiftUIChallengePresenter/model``), observed, not owned.
         public init(model: ChallengeViewModel) {
-            self.model = model
+            _model = ObservedObject(wrappedValue: model)
         }
 
         /// The view.
@@ -37,7 +37,7 @@
                     EmptyView()
                 }
             }
-            .onChange(of: scenePhase) { _, phase in
+            .onNewValue(of: scenePhase) { phase in
                 if phase == .active { model.returnedToForeground() }
             }
         }
@@ -243,6 +243,18 @@
     }
 
     extension View {
+        /// Runs `action` with the new value each time `value` changes: through the two-value `onChange` where the
+        /// system has it (iOS 17, macOS 14), before that through the one-value `onChange(of:perform:)` (iOS 14,
+        /// macOS 11, deprecated from iOS 17 and macOS 14, where this branch never runs).
+        @ViewBuilder
+        func onNewValue<Value: Equatable>(of value: Value, perform action: @escaping (Value) -> Void) -> some View {
+            if #available(iOS 17, macOS 14, tvOS 17, watchOS 10, *) {
+                onChange(of: value) { _, newValue in action(newValue) }
+            } else {
+                onChange(of: value, perform: action)
+            }
+        }
+
         /// Applies a customization text style: font by name and size (scaled with Dynamic Type), colour.
         func styled(_ style: TextStyle) -> some View {
             self

@@ -1,13 +1,16 @@
 #if canImport(SwiftUI)
-    public import Observation
+    public import Combine
     public import ThreeDS2Messages
     public import ThreeDS2SDK
 
     /// What the SwiftUI challenge views draw: the processing indicator or the current screen's form state. Views read
     /// it and send ``perform(_:)`` actions; every protocol decision stays in ``ChallengeFormState``.
+    ///
+    /// An `ObservableObject` (iOS 13, macOS 10.15), not an Observation `@Observable` class (iOS 17, macOS 14), so
+    /// the challenge UI runs from iOS 16 and macOS 13: a view that shows it holds it as an `@ObservedObject`; the
+    /// presenter owns it.
     @MainActor
-    @Observable
-    public final class ChallengeViewModel {
+    public final class ChallengeViewModel: ObservableObject {
         /// What is on show.
         public enum Phase: Equatable {
             /// Nothing yet.
@@ -21,9 +24,9 @@
         }
 
         /// What is on show.
-        public private(set) var phase: Phase = .idle
+        @Published public private(set) var phase: Phase = .idle
         /// The current screen's form state.
-        public private(set) var form: ChallengeFormState?
+        @Published public private(set) var form: ChallengeFormState?
         /// The look, the texts and the appearance in use.
         public let customization: UiCustomization
         /// The SDK's texts in the app's language.

@@ -7,7 +7,9 @@
     /// An HTML challenge page in a locked-down web view: JavaScript off, no persistent data, nothing loaded but the
     /// page (``WebViewPolicy/lockedDownDocument(_:)`` allows https images only), and every navigation decided by
     /// ``WebViewPolicy``: a submission or link to the SDK's reserved URL becomes `challengeHTMLDataEntry`, the
-    /// open-app link opens the bank's app, anything else is refused.
+    /// open-app link opens the bank's app, anything else is refused. Main-actor isolated as the representable
+    /// protocols it conforms to in the extensions below are.
+    @MainActor
     struct ChallengeWebView {
         let html: String
         let decided: @MainActor (WebViewPolicy.Decision) -> Void
