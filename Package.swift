@@ -65,7 +65,10 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            // Apple's privacy manifest: the required-reason APIs the SDK calls (none) and the data it collects;
+            // held against the device-parameter registry by PrivacyManifestTests.
+            resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
         // Adapters around the core.
         .target(
@@ -100,7 +103,7 @@ let package = Package(
         ),
         .target(
             name: "ThreeDS2TerminalUI",
-            dependencies: ["ThreeDS2SDK", "ThreeDS2Messages", "ThreeDS2HTML"]
+            dependencies: ["ThreeDS2JOSE", "ThreeDS2SDK", "ThreeDS2Messages", "ThreeDS2HTML"]
         ),
         .target(
             name: "ThreeDS2TestLab",

@@ -390,7 +390,7 @@ public enum ChallengeResponseValidator {
         } catch {
             throw .invalid(field, "is not strict base64url (\(error.detail))")
         }
-        guard let html = String(validating: bytes, as: UTF8.self) else {
+        guard let html = String(utf8Validating: bytes) else {
             throw .invalid(field, "does not decode to UTF-8")
         }
         return html

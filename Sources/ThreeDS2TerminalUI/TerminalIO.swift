@@ -1,4 +1,5 @@
 import Foundation
+import ThreeDS2JOSE
 import ThreeDS2SDK
 
 #if canImport(Glibc)
@@ -154,7 +155,7 @@ public enum TerminalKeyDecoder {
             default:
                 var end = index + 1
                 while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
-                if let text = String(validating: bytes[index..<end], as: UTF8.self) {
+                if let text = String(utf8Validating: bytes[index..<end]) {
                     keys += text.map { .character($0) }
                 }
                 index = end

@@ -165,7 +165,10 @@ func expectJOSE<T>(_ code: JOSEError.Code, sourceLocation: SourceLocation = #_so
 @Suite("Security checks SW01–SW05")
 struct SecurityCheckTests {
     private func ids(_ probe: FakeSystem, minimum: String? = nil, hash: String? = nil) -> [String] {
-        SecurityChecks(probe: probe, minimumOSVersion: minimum, expectedExecutableSHA256: hash).run().map(\.id)
+        SecurityChecks(
+            probe: probe, minimumOSVersion: minimum.flatMap(OperatingSystemVersion.init(parsing:)),
+            expectedExecutableSHA256: hash
+        ).run().map(\.id)
     }
 
     @Test("a clean system raises nothing")
@@ -174,7 +177,8 @@ struct SecurityCheckTests {
     @Test("SW01: root, or jailbreak artefacts")
     func privileged() {
         #expect(ids(FakeSystem.clean(euid: 0)) == ["SW01"])
-        #expect(ids(FakeSystem.clean(extraFiles: ["/Applications/Cydia.app": ""])) == ["SW01"])
+        #expect(ids(FakeSystem.iPhone(files: ["/Applications/Cydia.app": ""])) == ["SW01"])
+        #expect(ids(FakeSystem.clean(extraFiles: ["/Applications/Cydia.app": ""])).isEmpty, "iOS paths on iOS only")
         #expect(SecurityChecks(probe: FakeSystem.clean(euid: 0)).run().first?.severity == .high)
     }
 
@@ -300,17 +304,25 @@ struct SecurityCheckTests {
 /// A system whose tracer can change during a test.
 final class MutableSystem: SystemProbe, Sendable {
     let tracer = Locked(0)
+    let platform = DevicePlatform.linux
     func readFile(_ path: String) -> String? {
         path == "/proc/self/status" ? "TracerPid:\t\(tracer.withLock { $0 })\n" : nil
     }
     func fileExists(_ path: String) -> Bool { false }
+    func isWritable(_ path: String) -> Bool { false }
+    func symbolicLinkDestination(_ path: String) -> String? { nil }
+    func sha256OfFile(_ path: String) -> String? { nil }
     func environment(_ name: String) -> String? { nil }
+    func sysctlString(_ name: String) -> String? { nil }
+    func sysctlInteger(_ name: String) -> Int? { nil }
+    func platformFact(_ fact: PlatformFact) -> PlatformFactValue? { nil }
+    var loadedImagePaths: [String] { [] }
+    var operatingSystemVersion: OperatingSystemVersion? { nil }
     var effectiveUserID: UInt32 { 1000 }
     var executablePath: String? { nil }
     var hostName: String? { "h" }
     var machine: String? { "m" }
     var ipAddress: String? { nil }
-    var platformName: String { "Linux" }
     var isSimulator: Bool { false }
     var isTracedByKernel: Bool { false }
     var defaultDataDirectory: URL { FileManager.default.temporaryDirectory }

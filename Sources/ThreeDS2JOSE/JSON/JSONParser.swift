@@ -222,7 +222,7 @@ private struct Reader {
             end += 1
         }
         if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
-            guard let string = String(validating: bytes[index..<end], as: UTF8.self) else {
+            guard let string = String(utf8Validating: bytes[index..<end]) else {
                 throw failure("string is not valid UTF-8")
             }
             index = end + 1
@@ -235,7 +235,7 @@ private struct Reader {
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
-                guard let string = String(validating: utf8, as: UTF8.self) else {
+                guard let string = String(utf8Validating: utf8) else {
                     throw failure("string is not valid UTF-8")
                 }
                 return string

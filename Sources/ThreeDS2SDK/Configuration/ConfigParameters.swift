@@ -94,13 +94,18 @@ extension ConfigParameters {
         case appVersion
         /// The log level: trace, debug, info, notice, warning, error or critical.
         case logLevel
-        /// Comma-separated device parameter IDs that must not be collected (reported as RE01).
+        /// Comma-separated device parameter IDs that must not be collected (reported as RE01). An ID that is not in
+        /// ``DeviceParameter/registry`` is refused at initialize.
         case restrictedParameters
+        /// Comma-separated device parameter IDs the SDK does not collect by default on this platform that the app
+        /// chooses to collect (for example `C010` on iOS); see ``DeviceParameter/collectedByDefault``.
+        case enabledParameters
         /// `true` to allow plain-HTTP URLs on the loopback interface. For testing only; off by default.
         case allowPlainHTTPLoopback
         /// The directory where the SDK keeps its per-install data (the SDK App ID).
         case dataDirectory
-        /// The minimum OS version considered supported (SW05), for example `5.10` for a Linux kernel.
+        /// The minimum OS version considered supported (SW05): `major[.minor[.patch]]`, compared with the OS's
+        /// structured version (`16.4` on iOS, `13.5` on macOS, a kernel release such as `5.10` on Linux).
         case minimumOSVersion
         /// The SHA-256 (hex) the app expects of its own executable; a mismatch raises SW02.
         case expectedExecutableSHA256
@@ -135,15 +140,21 @@ extension ConfigParameters {
         set { self[.appVersion] = newValue }
     }
 
-    /// The device parameter IDs that must not be collected.
+    /// The device parameter IDs that must not be collected, as written (validated at initialize).
     public var restrictedParameters: Set<String> {
-        get {
-            Set(
-                (self[.restrictedParameters] ?? "").split(separator: ",").map {
-                    $0.trimmingCharacters(in: .whitespaces)
-                }.filter { !$0.isEmpty })
-        }
+        get { Self.idList(self[.restrictedParameters]) }
         set { self[.restrictedParameters] = newValue.isEmpty ? nil : newValue.sorted().joined(separator: ",") }
+    }
+
+    /// The device parameter IDs the app chooses to collect although the SDK does not by default, as written
+    /// (validated at initialize).
+    public var enabledParameters: Set<String> {
+        get { Self.idList(self[.enabledParameters]) }
+        set { self[.enabledParameters] = newValue.isEmpty ? nil : newValue.sorted().joined(separator: ",") }
+    }
+
+    private static func idList(_ text: String?) -> Set<String> {
+        Set((text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
     }
 
     /// Whether plain-HTTP loopback URLs are allowed (testing only).

@@ -142,11 +142,12 @@ struct ResolvedConfiguration: Sendable {
     let appIdentifier: String
     let appVersion: String
     let directoryServers: [String: ResolvedDirectoryServer]
-    let restrictedParameters: Set<String>
+    let restrictedParameters: Set<DeviceParameterID>
+    let enabledParameters: Set<DeviceParameterID>
     let allowsPlainHTTPLoopback: Bool
     let opensOOBApps: Bool
     let dataDirectory: String?
-    let minimumOSVersion: String?
+    let minimumOSVersion: OperatingSystemVersion?
     let expectedExecutableSHA256: String?
 
     init(_ parameters: ConfigParameters) throws(ThreeDS2Error) {
@@ -165,14 +166,29 @@ struct ResolvedConfiguration: Sendable {
             servers[id] = try ResolvedDirectoryServer(server)
         }
         directoryServers = servers
-        restrictedParameters = parameters.restrictedParameters
+        restrictedParameters = try Self.parameterIDs(parameters.restrictedParameters, "restrictedParameters")
+        enabledParameters = try Self.parameterIDs(parameters.enabledParameters, "enabledParameters")
+        if let both = restrictedParameters.intersection(enabledParameters).sorted().first {
+            throw .invalidInput(
+                "device parameter \(both) is both in sdk.restrictedParameters and sdk.enabledParameters")
+        }
         if let flag = parameters[.allowPlainHTTPLoopback], flag != "true", flag != "false" {
             throw .invalidInput("sdk.allowPlainHTTPLoopback must be true or false, found \"\(flag)\"")
         }
         allowsPlainHTTPLoopback = parameters.allowsPlainHTTPLoopback
         opensOOBApps = parameters.opensOOBApps
         dataDirectory = parameters.dataDirectory
-        minimumOSVersion = parameters[.minimumOSVersion]
+        if let text = parameters[.minimumOSVersion] {
+            guard let version = OperatingSystemVersion(parsing: text),
+                text.trimmingCharacters(in: .whitespaces).allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") })
+            else {
+                throw .invalidInput(
+                    "sdk.minimumOSVersion \"\(text)\" is not a version such as 16, 16.4 or 16.4.1")
+            }
+            minimumOSVersion = version
+        } else {
+            minimumOSVersion = nil
+        }
         if let hash = parameters[.expectedExecutableSHA256],
             hash.count != 64 || !hash.allSatisfy({ $0.isHexDigit })
         {
@@ -183,6 +199,22 @@ struct ResolvedConfiguration: Sendable {
             throw .invalidInput(
                 "sdk.logLevel \"\(level)\" is not one of trace, debug, info, notice, warning, error, critical")
         }
+    }
+}
+
+extension ResolvedConfiguration {
+    /// The registered parameter IDs of a configured list; an unknown ID is refused, named, with the known ones.
+    static func parameterIDs(_ texts: Set<String>, _ name: String) throws(ThreeDS2Error) -> Set<DeviceParameterID> {
+        var ids: Set<DeviceParameterID> = []
+        for text in texts.sorted() {
+            guard let id = DeviceParameterID(text) else {
+                throw .invalidInput(
+                    "sdk.\(name) names \"\(text)\", which is not a device parameter ID; known IDs are C001–C018 and"
+                        + " I001–I015")
+            }
+            ids.insert(id)
+        }
+        return ids
     }
 }
 

@@ -13,6 +13,21 @@ public enum UnavailableReason: String, Sendable, Hashable, Error {
     case noValue = "RE04"
 }
 
+/// A collected parameter's value: text, or a list of texts (the iOS font, locale and language lists).
+public enum DeviceValue: Sendable, Hashable {
+    /// A text.
+    case text(String)
+    /// A list of texts, sent as a JSON array.
+    case list([String])
+
+    var json: JSONValue {
+        switch self {
+        case .text(let text): .string(text)
+        case .list(let items): .array(items.map { .string($0) })
+        }
+    }
+}
+
 /// The device information sent, encrypted, to the directory server: `{"DV","DD","DPNA","SW"}`.
 public struct DeviceInformation: Sendable, Hashable {
     /// The data version of the EMVCo Device Information specification this follows.
@@ -20,19 +35,34 @@ public struct DeviceInformation: Sendable, Hashable {
     /// The largest JSON accepted; the AReq field is bounded at 64,000 characters after encryption.
     public static let maxJSONCharacters = 64_000
 
-    /// Collected parameters by ID (`C001`, …).
-    public var collected: [String: String]
-    /// Parameters not available, by ID, with the reason.
-    public var unavailable: [String: UnavailableReason]
+    /// Collected parameters.
+    public var collected: [DeviceParameterID: DeviceValue]
+    /// Parameters not available, with the reason.
+    public var unavailable: [DeviceParameterID: UnavailableReason]
     /// Security warning IDs.
     public var securityWarnings: [String]
+
+    /// Creates device information.
+    ///
+    /// - Parameters:
+    ///   - collected: Collected parameters.
+    ///   - unavailable: Parameters not available, with the reason.
+    ///   - securityWarnings: Security warning IDs.
+    public init(
+        collected: [DeviceParameterID: DeviceValue] = [:], unavailable: [DeviceParameterID: UnavailableReason] = [:],
+        securityWarnings: [String] = []
+    ) {
+        self.collected = collected
+        self.unavailable = unavailable
+        self.securityWarnings = securityWarnings
+    }
 
     /// The JSON text, members in a fixed order and parameters sorted by ID.
     public var json: String {
         var dd = JSONObject()
-        for key in collected.keys.sorted() { dd[key] = .string(collected[key] ?? "") }
+        for key in collected.keys.sorted() { dd[key.rawValue] = collected[key]?.json ?? .string("") }
         var dpna = JSONObject()
-        for key in unavailable.keys.sorted() { dpna[key] = .string(unavailable[key]?.rawValue ?? "") }
+        for key in unavailable.keys.sorted() { dpna[key.rawValue] = .string(unavailable[key]?.rawValue ?? "") }
         let object: JSONObject = [
             "DV": .string(Self.dataVersion), "DD": .object(dd), "DPNA": .object(dpna),
             "SW": .array(securityWarnings.map { .string($0) }),
@@ -52,85 +82,163 @@ struct DeviceInformationContext: Sendable {
     let now: Date
 }
 
-/// Collects the common parameters C001–C018 through a ``SystemProbe``. Never prompts, never blocks on anything but
-/// small local file reads; a restricted parameter is not read at all.
+/// Collects the parameters of ``DeviceParameter/registry`` that the probe's platform reports, through the probe.
+/// Never prompts, never blocks on anything but small local reads; a restricted parameter, or one not collected by
+/// default and not enabled, is not read at all.
 struct DeviceInformationCollector: Sendable {
     let probe: any SystemProbe
-    let restricted: Set<String>
+    let restricted: Set<DeviceParameterID>
+    let enabled: Set<DeviceParameterID>
 
-    /// The common parameter IDs, in order.
-    static let parameterIDs = (1...18).map { String(format: "C%03d", $0) }
-
-    /// Reads one parameter: a value, or the reason it is unavailable.
-    private func read(_ id: String, _ context: DeviceInformationContext) -> Result<String, UnavailableReason> {
-        switch id {
-        case "C001": return .success(probe.platformName)
-        case "C002": return value(nonBlank(probe.readFile("/sys/class/dmi/id/product_name")) ?? probe.machine)
-        case "C003": return value(osRelease()["NAME"] ?? probe.platformName)
-        case "C004": return value(osRelease()["VERSION_ID"] ?? probe.readFile("/proc/sys/kernel/osrelease"))
-        case "C005": return value(Self.localeTag(context.locale))
-        case "C006": return .success(String(TimeZone.current.secondsFromGMT(for: context.now) / 60))
-        case "C007": return .failure(.unsupportedPlatform)  // a hardware or advertising ID: none on this platform
-        case "C008": return screenResolution()
-        case "C009": return value(probe.hostName)
-        case "C010": return value(probe.ipAddress)
-        case "C011", "C012": return .failure(.permissionRequired)  // location: the SDK never asks for it
-        case "C013": return value(context.appIdentifier)
-        case "C014": return value(context.sdkAppID)
-        case "C015": return value(context.sdkVersion)
-        case "C016": return value(context.sdkReferenceNumber)
-        case "C017": return .success(Self.utcTimestamp(context.now))
-        case "C018": return value(context.sdkTransactionID)
-        default: return .failure(.unsupportedPlatform)
-        }
-    }
+    /// The most characters of one text value, and the most entries and characters of one list.
+    static let maxTextCharacters = 256
+    static let maxListEntries = 1_000
+    static let maxListCharacters = 16_000
 
     func collect(_ context: DeviceInformationContext, warnings: [Warning]) -> DeviceInformation {
-        var info = DeviceInformation(collected: [:], unavailable: [:], securityWarnings: warnings.map(\.id))
-        for id in Self.parameterIDs {
-            if restricted.contains(id) {
-                info.unavailable[id] = .restricted
-                continue
-            }
-            switch read(id, context) {
-            case .success(let value): info.collected[id] = String(value.prefix(256))
-            case .failure(let reason): info.unavailable[id] = reason
+        let platform = probe.platform
+        var info = DeviceInformation(securityWarnings: warnings.map(\.id))
+        for entry in DeviceParameter.registry where entry.isReported(on: platform) {
+            switch availability(entry, on: platform) {
+            case .failure(let reason): info.unavailable[entry.id] = reason
+            case .success:
+                switch read(entry.id, on: platform, context) {
+                case .success(let value): info.collected[entry.id] = value
+                case .failure(let reason): info.unavailable[entry.id] = reason
+                }
             }
         }
         return info
     }
 
-    /// The text unless it is empty or only white space (an empty DMI file names nothing).
-    private func nonBlank(_ text: String?) -> String? {
-        guard let text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
-        return text
+    /// Whether the parameter is read at all: restricted by the app (RE01), never read (its fixed reason), not on this
+    /// platform (RE02), or off by default and not enabled by the app (RE01).
+    private func availability(_ entry: DeviceParameter, on platform: DevicePlatform) -> Result<
+        Void, UnavailableReason
+    > {
+        if restricted.contains(entry.id) { return .failure(.restricted) }
+        if let reason = entry.reasonNeverRead { return .failure(reason) }
+        guard entry.sources[platform] != nil else { return .failure(.unsupportedPlatform) }
+        if !entry.collectedByDefault.contains(platform), !enabled.contains(entry.id) { return .failure(.restricted) }
+        return .success(())
     }
 
-    private func value(_ text: String?) -> Result<String, UnavailableReason> {
+    /// Reads one parameter: a value, or the reason it is unavailable.
+    private func read(_ id: DeviceParameterID, on platform: DevicePlatform, _ context: DeviceInformationContext)
+        -> Result<DeviceValue, UnavailableReason>
+    {
+        let linux = LinuxDeviceSource(probe: probe)
+        switch id {
+        case .platform: return text(platform.rawValue)
+        case .deviceModel:
+            switch platform {
+            case .linux: return text(linux.deviceModel())
+            case .iOS, .macOS:
+                let simulated = probe.isSimulator ? probe.environment("SIMULATOR_MODEL_IDENTIFIER") : nil
+                return text(simulated ?? probe.sysctlString(platform == .iOS ? "hw.machine" : "hw.model"))
+            }
+        case .osName:
+            switch platform {
+            case .linux: return text(linux.osName())
+            case .iOS: return text(fact(.systemName).flatMap(Self.textValue) ?? platform.rawValue)
+            case .macOS: return text(platform.rawValue)
+            }
+        case .osVersion:
+            return text(platform == .linux ? linux.osVersion() : probe.operatingSystemVersion?.dottedDescription)
+        case .locale: return text(Self.localeTag(context.locale))
+        case .timeZone: return .success(.text(String(TimeZone.current.secondsFromGMT(for: context.now) / 60)))
+        case .screenResolution:
+            if platform == .linux {
+                return text(linux.screenResolution().map { "\($0.width)x\($0.height)" })
+            }
+            guard case .size(let width, let height)? = fact(.nativeScreenSize), width >= 1, height >= 1,
+                width < 1e6, height < 1e6
+            else { return .failure(.noValue) }
+            return text("\(Int(width.rounded()))x\(Int(height.rounded()))")
+        case .deviceName: return text(platform == .iOS ? fact(.deviceName).flatMap(Self.textValue) : probe.hostName)
+        case .ipAddress: return text(probe.ipAddress)
+        case .appIdentifier: return text(context.appIdentifier)
+        case .sdkAppID: return text(context.sdkAppID)
+        case .sdkVersion: return text(context.sdkVersion)
+        case .sdkReferenceNumber: return text(context.sdkReferenceNumber)
+        case .dateTime: return .success(.text(Self.utcTimestamp(context.now)))
+        case .sdkTransactionID: return text(context.sdkTransactionID)
+        default: return readPlatformFact(id)
+        }
+    }
+
+    /// The iOS parameters: one UIKit fact each, formatted here.
+    private func readPlatformFact(_ id: DeviceParameterID) -> Result<DeviceValue, UnavailableReason> {
+        switch id {
+        case .identifierForVendor: return text(fact(.identifierForVendor).flatMap(Self.textValue))
+        case .userInterfaceIdiom: return number(fact(.userInterfaceIdiom))
+        case .fontFamilyNames: return list(fact(.fontFamilyNames))
+        case .systemFontFamilyFontNames:
+            // Never empty (EMVCo test case TC_SDK_10176_001): the system font's private family usually lists no
+            // names, and an empty list is sent as one empty name.
+            guard case .texts(let names)? = fact(.systemFontFamilyFontNames) else { return .failure(.noValue) }
+            return names.isEmpty ? .success(.list([""])) : list(.texts(names))
+        case .systemFontName: return text(fact(.systemFontName).flatMap(Self.textValue))
+        case .labelFontSize: return number(fact(.labelFontSize))
+        case .buttonFontSize: return number(fact(.buttonFontSize))
+        case .smallSystemFontSize: return number(fact(.smallSystemFontSize))
+        case .systemFontSize: return number(fact(.systemFontSize))
+        case .systemLocale:
+            // NSLocale.system is the root locale on iOS: its identifier names no language, and nothing is invented.
+            guard let identifier = fact(.systemLocaleIdentifier).flatMap(Self.textValue),
+                Locale(identifier: identifier).language.languageCode != nil
+            else { return .failure(.noValue) }
+            return text(Self.localeTag(Locale(identifier: identifier)))
+        case .availableLocaleIdentifiers: return list(fact(.availableLocaleIdentifiers))
+        case .preferredLanguages: return list(fact(.preferredLanguages))
+        case .defaultTimeZone:
+            guard case .number(let seconds)? = fact(.defaultTimeZoneOffset), abs(seconds) < 86_400 else {
+                return .failure(.noValue)
+            }
+            return .success(.text(String(Int(seconds) / 60)))
+        case .appStoreReceiptURL: return text(fact(.appStoreReceiptURL).flatMap(Self.textValue))
+        case .appStoreReceiptExists:
+            guard case .flag(let exists)? = fact(.appStoreReceiptExists) else { return .failure(.noValue) }
+            return .success(.text(exists ? "true" : "false"))
+        default: return .failure(.unsupportedPlatform)
+        }
+    }
+
+    private func fact(_ fact: PlatformFact) -> PlatformFactValue? { probe.platformFact(fact) }
+
+    private static func textValue(_ value: PlatformFactValue) -> String? {
+        if case .text(let text) = value { return text }
+        return nil
+    }
+
+    private func text(_ text: String?) -> Result<DeviceValue, UnavailableReason> {
         guard let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else {
             return .failure(.noValue)
         }
-        return .success(trimmed)
+        return .success(.text(String(trimmed.prefix(Self.maxTextCharacters))))
     }
 
-    private func osRelease() -> [String: String] {
-        guard let text = probe.readFile("/etc/os-release") else { return [:] }
-        var fields: [String: String] = [:]
-        for line in text.split(separator: "\n") {
-            let parts = line.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2 else { continue }
-            fields[String(parts[0])] = parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+    private func number(_ value: PlatformFactValue?) -> Result<DeviceValue, UnavailableReason> {
+        guard case .number(let number)? = value, number.isFinite, abs(number) < 1e9 else { return .failure(.noValue) }
+        return .success(.text(Self.format(number)))
+    }
+
+    private func list(_ value: PlatformFactValue?) -> Result<DeviceValue, UnavailableReason> {
+        guard case .texts(let items)? = value, !items.isEmpty else { return .failure(.noValue) }
+        var kept: [String] = []
+        var characters = 0
+        for item in items.prefix(Self.maxListEntries) {
+            let bounded = String(item.prefix(Self.maxTextCharacters))
+            characters += bounded.count
+            guard characters <= Self.maxListCharacters else { break }
+            kept.append(bounded)
         }
-        return fields
+        return .success(.list(kept))
     }
 
-    private func screenResolution() -> Result<String, UnavailableReason> {
-        guard
-            let size = probe.readFile("/sys/class/graphics/fb0/virtual_size")?.trimmingCharacters(
-                in: .whitespacesAndNewlines),
-            case let parts = size.split(separator: ","), parts.count == 2
-        else { return .failure(.noValue) }
-        return .success("\(parts[0])x\(parts[1])")
+    /// A number as the shortest text: `17` for a whole number, `17.5` otherwise.
+    static func format(_ number: Double) -> String {
+        number == number.rounded() ? String(Int(number)) : String(number)
     }
 
     static func localeTag(_ locale: Locale) -> String {

@@ -1,21 +1,28 @@
 #if canImport(Darwin)
     import Darwin
     public import Foundation
+    import MachO
+    #if canImport(UIKit)
+        import UIKit
+    #elseif canImport(AppKit)
+        import AppKit
+    #endif
 
-    /// What only Apple platforms have: the app bundle, `sysctl`, Application Support. Compiled only by the Apple
-    /// workflow (`.github/workflows/apple.yml`).
+    /// What only Apple platforms have: the app bundle, `sysctl`, dyld, UIKit/AppKit facts, Application Support.
+    /// Compiled only by the Apple workflow (`.github/workflows/apple.yml`). Each member is one call into the platform;
+    /// what is read for which parameter or check, and how it is formatted, is decided in platform-neutral code.
     extension LiveSystemProbe {
-        /// The main bundle's executable.
-        public var executablePath: String? { Bundle.main.executablePath }
-
-        /// `iOS` or `macOS`.
-        public var platformName: String {
+        /// iOS or macOS.
+        public var platform: DevicePlatform {
             #if os(iOS)
-                "iOS"
+                .iOS
             #else
-                "macOS"
+                .macOS
             #endif
         }
+
+        /// The main bundle's executable.
+        public var executablePath: String? { Bundle.main.executablePath }
 
         /// Whether this is a simulator build.
         public var isSimulator: Bool {
@@ -33,6 +40,81 @@
             var mib: [Int32] = [CTL_KERN, KERN_PROC, KERN_PROC_PID, getpid()]
             return sysctl(&mib, UInt32(mib.count), &info, &size, nil, 0) == 0 && info.kp_proc.p_flag & P_TRACED != 0
         }
+
+        /// `sysctlbyname` for a string value.
+        public func sysctlString(_ name: String) -> String? {
+            var size = 0
+            guard sysctlbyname(name, nil, &size, nil, 0) == 0, size > 0, size <= 4096 else { return nil }
+            var buffer = [CChar](repeating: 0, count: size)
+            guard sysctlbyname(name, &buffer, &size, nil, 0) == 0 else { return nil }
+            return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+
+        /// `sysctlbyname` for a 32-bit integer value.
+        public func sysctlInteger(_ name: String) -> Int? {
+            var value: Int32 = 0
+            var size = MemoryLayout<Int32>.size
+            guard sysctlbyname(name, &value, &size, nil, 0) == 0 else { return nil }
+            return Int(value)
+        }
+
+        /// dyld's loaded images.
+        public var loadedImagePaths: [String] {
+            (0..<_dyld_image_count()).compactMap { index in _dyld_get_image_name(index).map { String(cString: $0) } }
+        }
+
+        /// `ProcessInfo.operatingSystemVersion`.
+        public var operatingSystemVersion: OperatingSystemVersion? { ProcessInfo.processInfo.operatingSystemVersion }
+
+        /// One UIKit or AppKit call, made on the main thread.
+        public func platformFact(_ fact: PlatformFact) -> PlatformFactValue? {
+            if Thread.isMainThread { return MainActor.assumeIsolated { Self.mainThreadFact(fact) } }
+            // UIKit's values are main-actor isolated; device data is built synchronously on the caller's thread.
+            return DispatchQueue.main.sync { MainActor.assumeIsolated { Self.mainThreadFact(fact) } }
+        }
+
+        #if canImport(UIKit)
+            @MainActor
+            private static func mainThreadFact(_ fact: PlatformFact) -> PlatformFactValue? {
+                let device = UIDevice.current
+                let systemFont = UIFont.systemFont(ofSize: UIFont.systemFontSize)
+                switch fact {
+                case .systemName: return .text(device.systemName)
+                case .deviceName: return .text(device.name)
+                case .identifierForVendor: return device.identifierForVendor.map { .text($0.uuidString) }
+                case .userInterfaceIdiom: return .number(Double(device.userInterfaceIdiom.rawValue))
+                case .fontFamilyNames: return .texts(UIFont.familyNames)
+                case .systemFontFamilyFontNames: return .texts(UIFont.fontNames(forFamilyName: systemFont.familyName))
+                case .systemFontName: return .text(systemFont.fontName)
+                case .labelFontSize: return .number(Double(UIFont.labelFontSize))
+                case .buttonFontSize: return .number(Double(UIFont.buttonFontSize))
+                case .smallSystemFontSize: return .number(Double(UIFont.smallSystemFontSize))
+                case .systemFontSize: return .number(Double(UIFont.systemFontSize))
+                case .systemLocaleIdentifier: return .text(NSLocale.system.identifier)
+                case .availableLocaleIdentifiers: return .texts(Locale.availableIdentifiers)
+                case .preferredLanguages: return .texts(Locale.preferredLanguages)
+                case .defaultTimeZoneOffset: return .number(Double(NSTimeZone.default.secondsFromGMT()))
+                case .appStoreReceiptURL: return Bundle.main.appStoreReceiptURL.map { .text($0.absoluteString) }
+                case .appStoreReceiptExists:
+                    return Bundle.main.appStoreReceiptURL.map { .flag(FileManager.default.fileExists(atPath: $0.path)) }
+                case .nativeScreenSize:
+                    let screen = UIApplication.shared.connectedScenes.lazy.compactMap { ($0 as? UIWindowScene)?.screen }
+                        .first
+                    return screen.map { .size(width: $0.nativeBounds.width, height: $0.nativeBounds.height) }
+                }
+            }
+        #else
+            @MainActor
+            private static func mainThreadFact(_ fact: PlatformFact) -> PlatformFactValue? {
+                switch fact {
+                case .nativeScreenSize:
+                    guard let screen = NSScreen.main else { return nil }
+                    let scale = screen.backingScaleFactor
+                    return .size(width: screen.frame.width * scale, height: screen.frame.height * scale)
+                default: return nil
+                }
+            }
+        #endif
 
         /// `Application Support/threeds2sdk` in the user domain.
         public var defaultDataDirectory: URL {

@@ -1,21 +1,114 @@
-#if os(Linux)
-    public import Foundation
+public import Foundation
 
+/// Where Linux keeps what device information and the security checks read: every Linux path the SDK opens is here.
+/// The reading goes through a ``SystemProbe`` (so tests give recorded files); only the live probe's calls are
+/// Linux-only.
+enum LinuxPaths {
+    static let osRelease = "/etc/os-release"
+    static let kernelRelease = "/proc/sys/kernel/osrelease"
+    static let productName = "/sys/class/dmi/id/product_name"
+    static let dmiVendorFiles = ["sys_vendor", "product_name", "bios_vendor"].map { "/sys/class/dmi/id/\($0)" }
+    static let framebufferSize = "/sys/class/graphics/fb0/virtual_size"
+    static let cpuInfo = "/proc/cpuinfo"
+    static let processStatus = "/proc/self/status"
+    static let preload = "/etc/ld.so.preload"
+    static let processMaps = "/proc/self/maps"
+}
+
+/// The Linux branch of device-information collection: DMI, `os-release`, the framebuffer, through the probe.
+package struct LinuxDeviceSource {
+    let probe: any SystemProbe
+
+    /// C002: the DMI product name, else the machine architecture (an empty DMI file names nothing).
+    func deviceModel() -> String? { nonBlank(probe.readFile(LinuxPaths.productName)) ?? probe.machine }
+
+    /// C003: `NAME` from `os-release`, else the platform.
+    func osName() -> String? { osRelease()["NAME"] ?? DevicePlatform.linux.rawValue }
+
+    /// C004: `VERSION_ID` from `os-release`, else the kernel release.
+    func osVersion() -> String? { osRelease()["VERSION_ID"] ?? probe.readFile(LinuxPaths.kernelRelease) }
+
+    /// C008: the framebuffer's virtual size, `W,H` in the file.
+    func screenResolution() -> (width: Int, height: Int)? {
+        guard let size = nonBlank(probe.readFile(LinuxPaths.framebufferSize)) else { return nil }
+        let parts = size.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",")
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]) else { return nil }
+        return (width, height)
+    }
+
+    private func osRelease() -> [String: String] {
+        guard let text = probe.readFile(LinuxPaths.osRelease) else { return [:] }
+        var fields: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2 else { continue }
+            fields[String(parts[0])] = parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+        }
+        return fields
+    }
+
+    private func nonBlank(_ text: String?) -> String? {
+        guard let text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+        return text
+    }
+
+    /// The distinct file paths mapped into the process, from `/proc/self/maps` text (from each line's first `/`).
+    /// Cut on bytes: the file runs to tens of kilobytes and is read at every security check.
+    package static func mappedPaths(_ maps: String) -> [String] {
+        var seen = Set<Substring>()
+        var paths: [String] = []
+        let bytes = maps.utf8
+        var lineStart = bytes.startIndex
+        while lineStart < bytes.endIndex {
+            let lineEnd = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
+            if let slash = bytes[lineStart..<lineEnd].firstIndex(of: UInt8(ascii: "/")) {
+                // Consecutive lines usually map the same file: compare with the last one before hashing.
+                let path = maps[slash..<lineEnd]
+                if paths.last.map({ !path.utf8.elementsEqual($0.utf8) }) ?? true, seen.insert(path).inserted {
+                    paths.append(String(path))
+                }
+            }
+            lineStart = lineEnd == bytes.endIndex ? lineEnd : bytes.index(after: lineEnd)
+        }
+        return paths
+    }
+}
+
+#if os(Linux)
     /// What only Linux has: `/proc`, the XDG data directory.
     extension LiveSystemProbe {
+        /// Linux.
+        public var platform: DevicePlatform { .linux }
+
         /// The resolved `/proc/self/exe`.
         public var executablePath: String? {
             try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         }
-
-        /// `Linux`.
-        public var platformName: String { "Linux" }
 
         /// Never: there are no simulator builds on Linux.
         public var isSimulator: Bool { false }
 
         /// Never: on Linux a tracer shows in `/proc/self/status` (`TracerPid`), which the checks read as a file.
         public var isTracedByKernel: Bool { false }
+
+        /// None: Linux has no `sysctlbyname`; the checks read `/proc` and `/sys` instead.
+        public func sysctlString(_ name: String) -> String? { nil }
+
+        /// None: Linux has no `sysctlbyname`.
+        public func sysctlInteger(_ name: String) -> Int? { nil }
+
+        /// The files mapped into the process (`/proc/self/maps`).
+        public var loadedImagePaths: [String] {
+            LinuxDeviceSource.mappedPaths(readFile(LinuxPaths.processMaps) ?? "")
+        }
+
+        /// The kernel release, as numbers (`6.1.0-18-amd64` is 6.1.0).
+        public var operatingSystemVersion: OperatingSystemVersion? {
+            readFile(LinuxPaths.kernelRelease).flatMap(OperatingSystemVersion.init(parsing:))
+        }
+
+        /// None: Linux has no UIKit facts.
+        public func platformFact(_ fact: PlatformFact) -> PlatformFactValue? { nil }
 
         /// `$XDG_DATA_HOME/threeds2sdk`, else `~/.local/share/threeds2sdk`.
         public var defaultDataDirectory: URL {

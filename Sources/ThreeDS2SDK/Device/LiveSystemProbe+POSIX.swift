@@ -1,3 +1,6 @@
+import Crypto
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -9,6 +12,19 @@ extension LiveSystemProbe {
     /// The environment variable's value, from `getenv` (`ProcessInfo.environment` copies the whole environment
     /// into a dictionary on every read).
     public func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+
+    /// The file's SHA-256, read in 1 MiB chunks.
+    public func sha256OfFile(_ path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        var hash = SHA256()
+        do {
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hash.update(data: chunk) }
+        } catch {
+            return nil
+        }
+        return hash.finalize().map { String(format: "%02x", $0) }.joined()
+    }
 
     /// `geteuid()`.
     public var effectiveUserID: UInt32 { UInt32(geteuid()) }

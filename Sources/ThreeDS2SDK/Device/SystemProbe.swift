@@ -1,33 +1,104 @@
 public import Foundation
 
-/// The seam through which the SDK reads its environment: files, environment variables, the user ID and the
-/// running executable. Security checks and device-information collection read nothing else, so tests give them
-/// a fake system.
+/// The seam through which the SDK reads its environment: files, environment variables, kernel values, loaded images
+/// and the platform's UI facts. Security checks and device-information collection read nothing else, and every
+/// decision about what they read lives in platform-neutral code, so tests drive the iOS, macOS and Linux branches
+/// with a fake system and recorded values.
 public protocol SystemProbe: Sendable {
+    /// The platform the code runs on; it selects the branch of the checks and of device-information collection.
+    var platform: DevicePlatform { get }
     /// The contents of a small text file, or `nil` when it cannot be read. Reads are bounded in size.
     func readFile(_ path: String) -> String?
     /// Whether a file or directory exists.
     func fileExists(_ path: String) -> Bool
+    /// Whether the process may write at the path (`access(W_OK)`; nothing is written).
+    func isWritable(_ path: String) -> Bool
+    /// Where a symbolic link at the path points, or `nil` when the path is not a symbolic link (`readlink`).
+    func symbolicLinkDestination(_ path: String) -> String?
+    /// The SHA-256 (lower-case hex) of a file's contents, or `nil` when it cannot be read.
+    func sha256OfFile(_ path: String) -> String?
     /// An environment variable.
     func environment(_ name: String) -> String?
+    /// A string-valued kernel variable (`sysctlbyname` on Apple platforms; `nil` elsewhere).
+    func sysctlString(_ name: String) -> String?
+    /// An integer-valued kernel variable (`sysctlbyname` on Apple platforms; `nil` elsewhere).
+    func sysctlInteger(_ name: String) -> Int?
+    /// The paths of the images (executable and libraries) loaded into the process.
+    var loadedImagePaths: [String] { get }
+    /// The operating system's version as the OS reports it in structured form (on Linux, the kernel release).
+    var operatingSystemVersion: OperatingSystemVersion? { get }
+    /// A fact only the platform's UI frameworks know (UIKit, AppKit), or `nil` where the platform has none.
+    func platformFact(_ fact: PlatformFact) -> PlatformFactValue?
     /// The effective user ID.
     var effectiveUserID: UInt32 { get }
     /// The path of the running executable.
     var executablePath: String? { get }
-    /// The host name.
+    /// The host name (`gethostname`).
     var hostName: String? { get }
     /// The machine architecture (uname machine).
     var machine: String? { get }
     /// The first non-loopback IP address.
     var ipAddress: String? { get }
-    /// The platform's name (device parameter C001): `Linux`, `macOS`, `iOS`.
-    var platformName: String { get }
     /// Whether the code runs in a simulator build.
     var isSimulator: Bool { get }
     /// Whether the kernel reports the process as traced by a debugger (beyond what `/proc` shows).
     var isTracedByKernel: Bool { get }
     /// Where the SDK keeps its per-install data when the app does not say.
     var defaultDataDirectory: URL { get }
+}
+
+/// A fact that only the platform's UI frameworks know; each is one call into UIKit or AppKit.
+public enum PlatformFact: String, Sendable, Hashable, CaseIterable {
+    /// `UIDevice.current.systemName`.
+    case systemName
+    /// `UIDevice.current.name` (a generic name such as "iPhone" since iOS 16).
+    case deviceName
+    /// `UIDevice.current.identifierForVendor`.
+    case identifierForVendor
+    /// `UIDevice.current.userInterfaceIdiom`'s raw value.
+    case userInterfaceIdiom
+    /// `UIFont.familyNames`.
+    case fontFamilyNames
+    /// `UIFont.fontNames(forFamilyName:)` of the system font's family.
+    case systemFontFamilyFontNames
+    /// The system font's name.
+    case systemFontName
+    /// `UIFont.labelFontSize`.
+    case labelFontSize
+    /// `UIFont.buttonFontSize`.
+    case buttonFontSize
+    /// `UIFont.smallSystemFontSize`.
+    case smallSystemFontSize
+    /// `UIFont.systemFontSize`.
+    case systemFontSize
+    /// `NSLocale.system`'s identifier.
+    case systemLocaleIdentifier
+    /// `Locale.availableIdentifiers`.
+    case availableLocaleIdentifiers
+    /// `Locale.preferredLanguages`.
+    case preferredLanguages
+    /// `NSTimeZone.default`'s offset from UTC, in seconds.
+    case defaultTimeZoneOffset
+    /// `Bundle.main.appStoreReceiptURL`.
+    case appStoreReceiptURL
+    /// Whether a file exists at `Bundle.main.appStoreReceiptURL`.
+    case appStoreReceiptExists
+    /// The main screen's size in native pixels.
+    case nativeScreenSize
+}
+
+/// The value of a ``PlatformFact`` as the platform returned it, before any formatting.
+public enum PlatformFactValue: Sendable, Hashable {
+    /// Text.
+    case text(String)
+    /// A number.
+    case number(Double)
+    /// A list of texts.
+    case texts([String])
+    /// A size.
+    case size(width: Double, height: Double)
+    /// A yes or no.
+    case flag(Bool)
 }
 
 /// The real system: the shared part; the platform calls live in `LiveSystemProbe+Linux.swift` and
@@ -54,4 +125,12 @@ public struct LiveSystemProbe: SystemProbe {
 
     /// Whether the path exists.
     public func fileExists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
+
+    /// `access(path, W_OK)`, through `FileManager.isWritableFile(atPath:)`.
+    public func isWritable(_ path: String) -> Bool { FileManager.default.isWritableFile(atPath: path) }
+
+    /// `readlink`, through `FileManager.destinationOfSymbolicLink(atPath:)`.
+    public func symbolicLinkDestination(_ path: String) -> String? {
+        try? FileManager.default.destinationOfSymbolicLink(atPath: path)
+    }
 }

@@ -25,8 +25,16 @@ public protocol ClientEventListener: Sendable {
     func clientEvent(_ event: ClientEvent)
 }
 
-/// Receives changes in the security checks' findings.
+/// Receives the security checks' findings: each one at initialize, at transaction creation and at the start of a
+/// challenge, and every change between two runs. Called synchronously on the thread that ran the checks.
 public protocol SecurityEventListener: Sendable {
+    /// Called for each warning a run of the security checks raised, at every run.
+    ///
+    /// - Parameters:
+    ///   - warning: The finding, with its ``Warning/severity``.
+    ///   - stage: Where the checks ran.
+    func securityWarningFound(_ warning: Warning, stage: SecurityChecks.Stage)
+
     /// Called when a re-run of the security checks found a different set of warnings than the run before.
     ///
     /// - Parameters:
@@ -34,4 +42,9 @@ public protocol SecurityEventListener: Sendable {
     ///   - previous: The warnings raised before.
     ///   - stage: Where the checks ran.
     func securityWarningsChanged(_ warnings: [Warning], previous: [Warning], stage: SecurityChecks.Stage)
+}
+
+extension SecurityEventListener {
+    /// Does nothing: a listener that only wants changes implements ``securityWarningsChanged(_:previous:stage:)``.
+    public func securityWarningFound(_ warning: Warning, stage: SecurityChecks.Stage) {}
 }

@@ -1,4 +1,5 @@
 public import Foundation
+import ThreeDS2JOSE
 
 /// What a web view showing an HTML challenge (UI 05, 06) may do, as a pure function a platform web view's navigation
 /// delegate calls: the page is loaded once from the SDK; a form submission or a link to the SDK's reserved URL
@@ -37,7 +38,7 @@ public enum WebViewPolicy {
             // A POST carries the form data in its body; a GET (a link, or a form with method get) in the query.
             let data: String
             if method.uppercased() == "POST" {
-                guard let body, let text = String(validating: body, as: UTF8.self) else { return .refuse }
+                guard let body, let text = String(utf8Validating: body) else { return .refuse }
                 data = text
             } else {
                 data = components.percentEncodedQuery ?? ""

@@ -1,5 +1,4 @@
-import Crypto
-import Foundation
+public import Foundation
 
 /// The EMVCo security checks SW01–SW05, each reading its inputs through a ``SystemProbe``.
 public struct SecurityChecks: Sendable {
@@ -14,17 +13,18 @@ public struct SecurityChecks: Sendable {
     }
 
     let probe: any SystemProbe
-    let minimumOSVersion: String?
+    let minimumOSVersion: OperatingSystemVersion?
     let expectedExecutableSHA256: String?
 
     /// Creates the checks.
     ///
     /// - Parameters:
-    ///   - probe: Where the checks read the system.
-    ///   - minimumOSVersion: The lowest OS (kernel on Linux) version considered supported; `nil` checks nothing.
+    ///   - probe: Where the checks read the system; the probe's platform selects the checks that apply.
+    ///   - minimumOSVersion: The lowest OS version considered supported, compared with the OS's structured version
+    ///     (the kernel release on Linux); `nil` checks nothing.
     ///   - expectedExecutableSHA256: The expected SHA-256 (lower-case hex) of the app's executable; `nil` skips.
     public init(
-        probe: any SystemProbe = LiveSystemProbe(), minimumOSVersion: String? = nil,
+        probe: any SystemProbe = LiveSystemProbe(), minimumOSVersion: OperatingSystemVersion? = nil,
         expectedExecutableSHA256: String? = nil
     ) {
         self.probe = probe
@@ -39,15 +39,49 @@ public struct SecurityChecks: Sendable {
         [privileged(), tampered(), virtualized(), debuggerAttached(), unsupportedOS()].compactMap { $0 }
     }
 
+    /// Files that exist only on a jailbroken iOS device: package managers and their data, substrate and its
+    /// successors, the rootless jailbreaks' `/var/jb`, and markers the common jailbreaks leave (iOS only).
+    public static let jailbreakPaths = [
+        "/Applications/Cydia.app", "/Applications/Sileo.app", "/Applications/Zebra.app",
+        "/Applications/Installer.app", "/Library/MobileSubstrate/MobileSubstrate.dylib",
+        "/Library/MobileSubstrate/DynamicLibraries", "/usr/lib/libsubstitute.dylib", "/usr/lib/substrate",
+        "/usr/lib/TweakInject", "/usr/lib/libhooker.dylib", "/var/lib/cydia", "/private/var/lib/apt",
+        "/private/var/lib/cydia", "/private/var/stash", "/etc/apt", "/usr/libexec/cydia", "/usr/sbin/sshd",
+        "/usr/bin/ssh", "/bin/bash", "/bin/sh", "/var/jb", "/private/preboot/jb", "/var/binpack",
+        "/.bootstrapped_electra", "/.installed_unc0ver", "/.cydia_no_stash", "/var/checkra1n.dmg",
+        "/Library/PreferenceLoader",
+    ]
+
+    /// System locations an app's sandbox never lets it write on iOS; writable means the sandbox is gone.
+    public static let systemPathsNeverWritable = ["/", "/private", "/root", "/usr", "/bin", "/sbin", "/etc/apt"]
+
+    /// System folders that are real folders on iOS and become symbolic links when a jailbreak moves ("stashes")
+    /// them to the data partition. (`/var`, `/etc` and `/tmp` are links on every iPhone and are not listed.)
+    public static let systemPathsNeverSymbolicLinks = [
+        "/Applications", "/Library/Ringtones", "/Library/Wallpaper", "/usr/include", "/usr/libexec", "/usr/share",
+        "/usr/arm-apple-darwin9",
+    ]
+
+    /// Names of hooking and instrumentation frameworks; a loaded image whose file name contains one (ignoring case)
+    /// raises SW02 on every platform.
+    public static let hookingLibraryNames = [
+        "substrate", "substitute", "frida", "cycript", "libhooker", "ellekit", "tweakinject", "sslkillswitch",
+        "systemhook", "pspawn_payload", "rocketbootstrap",
+    ]
+
     func privileged() -> Warning? {
         var reasons: [String] = []
         if probe.effectiveUserID == 0 { reasons.append("running with root privileges") }
-        for path in [
-            "/Applications/Cydia.app", "/Library/MobileSubstrate/MobileSubstrate.dylib", "/var/lib/cydia",
-            "/private/var/lib/apt",
-        ]
-        where probe.fileExists(path) {
-            reasons.append("jailbreak artefact \(path)")
+        if probe.platform == .iOS {
+            for path in Self.jailbreakPaths where probe.fileExists(path) {
+                reasons.append("jailbreak artefact \(path)")
+            }
+            for path in Self.systemPathsNeverWritable where probe.isWritable(path) {
+                reasons.append("\(path) is writable outside the sandbox")
+            }
+            for path in Self.systemPathsNeverSymbolicLinks where probe.symbolicLinkDestination(path) != nil {
+                reasons.append("\(path) is a symbolic link")
+            }
         }
         return reasons.isEmpty
             ? nil
@@ -63,13 +97,16 @@ public struct SecurityChecks: Sendable {
                 reasons.append("\(name) is set")
             }
         }
-        if let preload = probe.readFile("/etc/ld.so.preload"),
+        if probe.platform == .linux, let preload = probe.readFile(LinuxPaths.preload),
             !preload.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
         {
             reasons.append("/etc/ld.so.preload lists libraries")
         }
+        for name in Self.hookingLibraries(in: probe.loadedImagePaths) {
+            reasons.append("hooking library \(name) is loaded")
+        }
         if let expected = expectedExecutableSHA256 {
-            if let actual = executableHash() {
+            if let actual = probe.executablePath.flatMap(probe.sha256OfFile) {
                 if actual != expected { reasons.append("executable hash differs from the configured one") }
             } else {
                 reasons.append("executable could not be hashed")
@@ -82,20 +119,39 @@ public struct SecurityChecks: Sendable {
                 severity: .high)
     }
 
-    private func executableHash() -> String? {
-        guard let path = probe.executablePath, let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        var hash = SHA256()
-        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty { hash.update(data: chunk) }
-        return hash.finalize().map { String(format: "%02x", $0) }.joined()
+    /// The file names among `paths` that name a hooking framework, each once.
+    package static func hookingLibraries(in paths: [String]) -> [String] {
+        var found: [String] = []
+        for path in paths {
+            let name = path.split(separator: "/").last.map(String.init) ?? path
+            let lowered = name.lowercased()
+            if Self.hookingLibraryNames.contains(where: { lowered.contains($0) }), !found.contains(name) {
+                found.append(name)
+            }
+        }
+        return found
     }
 
     func virtualized() -> Warning? {
         var reasons: [String] = []
         if probe.isSimulator { reasons.append("simulator build") }
+        switch probe.platform {
+        case .linux: reasons += linuxVirtualization()
+        case .iOS, .macOS:
+            if probe.sysctlInteger("kern.hv_vmm_present") == 1 { reasons.append("the kernel reports a hypervisor") }
+        }
+        return reasons.isEmpty
+            ? nil
+            : Warning(
+                id: "SW03", message: "An emulator or virtual machine is being used: " + reasons.joined(separator: ", "),
+                severity: .high)
+    }
+
+    private func linuxVirtualization() -> [String] {
+        var reasons: [String] = []
         // Every processor's block repeats the same flags: the first `flags` line decides. Lines and words are cut on
         // bytes (cutting a String walks characters, and /proc/cpuinfo runs to tens of kilobytes).
-        if let cpuinfo = probe.readFile("/proc/cpuinfo"),
+        if let cpuinfo = probe.readFile(LinuxPaths.cpuInfo),
             let flags = Self.firstLine(of: cpuinfo, startingWith: "flags"),
             flags.split(whereSeparator: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") })
                 .contains(where: { $0.elementsEqual("hypervisor".utf8) })
@@ -106,23 +162,17 @@ public struct SecurityChecks: Sendable {
             "QEMU", "KVM", "VMware", "VirtualBox", "innotek", "Xen", "Bochs", "Parallels", "Microsoft Corporation",
             "Amazon EC2", "Google Compute Engine",
         ]
-        for file in ["sys_vendor", "product_name", "bios_vendor"] {
-            guard
-                let value = probe.readFile("/sys/class/dmi/id/\(file)")?.trimmingCharacters(in: .whitespacesAndNewlines)
-            else { continue }
+        for path in LinuxPaths.dmiVendorFiles {
+            guard let value = probe.readFile(path)?.trimmingCharacters(in: .whitespacesAndNewlines) else { continue }
             if let vendor = vendors.first(where: { value.localizedCaseInsensitiveContains($0) }) {
-                reasons.append("DMI \(file) names \(vendor)")
+                reasons.append("DMI \(path.split(separator: "/").last ?? "") names \(vendor)")
             }
         }
-        return reasons.isEmpty
-            ? nil
-            : Warning(
-                id: "SW03", message: "An emulator or virtual machine is being used: " + reasons.joined(separator: ", "),
-                severity: .high)
+        return reasons
     }
 
     func debuggerAttached() -> Warning? {
-        if let status = probe.readFile("/proc/self/status"),
+        if probe.platform == .linux, let status = probe.readFile(LinuxPaths.processStatus),
             let line = Self.firstLine(of: status, startingWith: "TracerPid:"),
             let pid = Int(
                 String(decoding: line.dropFirst("TracerPid:".utf8.count), as: UTF8.self)
@@ -151,29 +201,15 @@ public struct SecurityChecks: Sendable {
     }
 
     func unsupportedOS() -> Warning? {
-        guard let minimum = minimumOSVersion else { return nil }
-        let current =
-            probe.readFile("/proc/sys/kernel/osrelease")?.trimmingCharacters(in: .whitespacesAndNewlines)
-            ?? ProcessInfo.processInfo.operatingSystemVersionString
-        guard Self.version(current, isAtLeast: minimum) else {
+        guard let minimum = minimumOSVersion, let current = probe.operatingSystemVersion else { return nil }
+        guard current.isAtLeast(minimum) else {
             return Warning(
-                id: "SW05", message: "The OS version \(current) is below the supported minimum \(minimum)",
+                id: "SW05",
+                message:
+                    "The OS version \(current.dottedDescription) is below the supported minimum"
+                    + " \(minimum.dottedDescription)",
                 severity: .high)
         }
         return nil
-    }
-
-    /// Compares dotted numeric versions, ignoring any suffix after the numbers ("6.1.0-18-amd64" → 6.1.0).
-    static func version(_ version: String, isAtLeast minimum: String) -> Bool {
-        func numbers(_ text: String) -> [Int] {
-            let numeric = text.prefix { $0.isNumber || $0 == "." }
-            return numeric.split(separator: ".").map { Int($0) ?? 0 }
-        }
-        let (lhs, rhs) = (numbers(version), numbers(minimum))
-        for index in 0..<max(lhs.count, rhs.count) {
-            let (a, b) = (index < lhs.count ? lhs[index] : 0, index < rhs.count ? rhs[index] : 0)
-            if a != b { return a > b }
-        }
-        return true
     }
 }

@@ -20,10 +20,11 @@ struct ServiceContext: Sendable {
 
     func emit(_ event: ClientEvent) { clientListener?.clientEvent(event) }
 
-    /// Re-runs the security checks and tells the listener when the findings changed.
+    /// Re-runs the security checks, tells the listener each finding, and tells it when the findings changed.
     @discardableResult
     func recheck(stage: SecurityChecks.Stage) -> [Warning] {
         let current = checks.run()
+        for warning in current { securityListener?.securityWarningFound(warning, stage: stage) }
         let previous = warningsBox.value.withLock { warnings in
             defer { warnings = current }
             return warnings
@@ -65,7 +66,8 @@ public final class ThreeDS2Service: Sendable {
     /// - Parameters:
     ///   - logger: Where the SDK logs; nothing sensitive is ever logged at any level.
     ///   - clientEventListener: Told what the SDK does (messages built, transactions created, …).
-    ///   - securityEventListener: Told when re-run security checks find something new.
+    ///   - securityEventListener: Told each security finding at initialize and at every later check, and when the
+    ///     findings change.
     ///   - systemProbe: Where device information and security checks read the system (a fake in tests).
     public init(
         logger: Logger = Logger(label: "threeds2.sdk"), clientEventListener: (any ClientEventListener)? = nil,
@@ -126,7 +128,9 @@ public final class ThreeDS2Service: Sendable {
                 let context = ServiceContext(
                     configuration: configuration, locale: locale ?? Locale.current, uiCustomizations: uiCustomizations,
                     sdkAppID: sdkAppID,
-                    collector: DeviceInformationCollector(probe: probe, restricted: configuration.restrictedParameters),
+                    collector: DeviceInformationCollector(
+                        probe: probe, restricted: configuration.restrictedParameters,
+                        enabled: configuration.enabledParameters),
                     checks: checks,
                     logger: logger, clientListener: clientListener, securityListener: securityListener,
                     warningsBox: WarningsBox(checks.run()))
@@ -137,6 +141,7 @@ public final class ThreeDS2Service: Sendable {
             }
         }
         let context = try result.get()
+        for warning in context.warnings { securityListener?.securityWarningFound(warning, stage: .initialization) }
         for warning in uiCustomizations.values.flatMap(\.contrastWarnings) {
             logger.warning("UI customization", metadata: ["warning": "\(warning)"])
         }
