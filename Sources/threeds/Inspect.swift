@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import SwiftASN1
 import ThreeDS2JOSE
+import ThreeDS2SDK
 import X509
 import _CryptoExtras
 
@@ -174,18 +175,14 @@ struct InspectDeviceData: AsyncParsableCommand {
     @Option(name: .customLong("ds-id"), help: "The directory server ID (the ECDH-ES PartyVInfo; EC keys only).")
     var dsID: String?
 
-    /// The names of the EMVCo Device Information data elements.
+    /// The names of the EMVCo Device Information data elements: the parameters' from the SDK's registry
+    /// (C001–C018, I001–I015), the members', the reasons' and the warnings' here.
     static let names: [String: String] = [
         "DV": "data version", "DD": "device data", "DPNA": "parameters not available", "SW": "security warnings",
-        "C001": "platform", "C002": "device model", "C003": "OS name", "C004": "OS version", "C005": "locale",
-        "C006": "time zone", "C007": "advertising or hardware ID", "C008": "screen resolution",
-        "C009": "device name", "C010": "IP address", "C011": "latitude", "C012": "longitude",
-        "C013": "application package name", "C014": "SDK app ID", "C015": "SDK version",
-        "C016": "SDK reference number", "C017": "date and time", "C018": "SDK transaction ID",
         "RE01": "market or regional restriction", "RE02": "platform or version does not support it",
         "RE03": "permission not granted", "RE04": "not captured", "SW01": "rooted or jailbroken",
         "SW02": "tampered", "SW03": "emulator", "SW04": "debugger attached", "SW05": "OS version not supported",
-    ]
+    ].merging(DeviceParameter.registry.map { ($0.id.rawValue, $0.title.lowercased()) }) { own, _ in own }
 
     func run() async throws {
         let token = try Inspect.token(in: try Inspect.read(input), field: "sdkEncData")

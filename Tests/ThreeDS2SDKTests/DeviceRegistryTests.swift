@@ -283,22 +283,17 @@ struct AppleSecurityCheckTests {
         #expect(message?.contains("FridaGadget.dylib") == true)
     }
 
-    @Test("the Linux image list is read from /proc/self/maps, each path once")
-    func mappedPaths() {
-        let maps = """
-            55d0a000-55d0b000 r--p 00000000 08:01 1234 /usr/bin/threeds
-            55d0b000-55d0c000 r-xp 00001000 08:01 1234 /usr/bin/threeds
-            7f00a000-7f00b000 rw-p 00000000 00:00 0
-            7f00c000-7f00d000 r-xp 00000000 08:01 99 /usr/lib/x86_64-linux-gnu/libc.so.6
-            7f00e000-7f00f000 r--p 00000000 08:01 1234 /usr/bin/threeds
-            7ffd0000-7ffd1000 rw-p 00000000 00:00 0 [stack]
-            """
+    @Test("the live Linux probe lists this process's shared objects; a hooking name among them is found")
+    func liveImages() {
+        let images = LiveSystemProbe().loadedImagePaths
+        #expect(images.contains { $0.hasSuffix("/libc.so.6") }, "\(images)")
+        #expect(images.contains { $0.contains("libswiftCore") })
+        #expect(SecurityChecks.hookingLibraries(in: images).isEmpty)
         #expect(
-            LiveSystemProbe().loadedImagePaths.contains { $0.contains("libc") || $0.contains("ThreeDS2") },
-            "the live probe reads this process's maps")
+            SecurityChecks.hookingLibraries(in: images + ["/tmp/re.frida.server/frida-agent-64.so"]) == [
+                "frida-agent-64.so"
+            ])
         #expect(SecurityChecks.hookingLibraries(in: ["/a/b/FRIDA-gadget.so", "/c/frida-gadget.so"]).count == 2)
-        let parsed = LinuxDeviceSource.mappedPaths(maps)
-        #expect(parsed == ["/usr/bin/threeds", "/usr/lib/x86_64-linux-gnu/libc.so.6"])
     }
 
     @Test("SW03 on Apple platforms: the kernel's hypervisor flag, or a simulator build")
