@@ -228,7 +228,7 @@ def flows():
              "A128CBC-HS256", [], ("error", "202", "A000000004-001")),
         ]),
         ("bridging-critical-2.3.1", "2.3.1", True, [
-            (text_231(messageExtension=bridging_cres()["messageExtension"]), "A128CBC-HS256", [],
+            (text_231(messageExtension=bridging_cres(critical=True)["messageExtension"]), "A128CBC-HS256", [],
              ("error", "202", BRIDGING_ID)),
         ]),
     ]
