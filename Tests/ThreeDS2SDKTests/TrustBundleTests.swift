@@ -349,6 +349,55 @@ struct TrustBundleTests {
         #expect(error?.message.contains("absent.pem cannot be read") == true)
     }
 
+    @Test("the chain goes through the bundle's intermediates to a root; without them it is reported unchained")
+    func intermediates() throws {
+        let root = try DSFixture.get().root
+        let intermediate = try CertificateAuthority.issue(
+            commonName: "Scheme Issuing CA", key: .makeP256(), role: .authority(pathLength: 0), issuer: root)
+        let leaf = try CertificateAuthority.issue(
+            commonName: "DS via CA", key: .makeP256(), role: .encryption, issuer: intermediate)
+        let stranger = try CertificateAuthority.makeRoot(commonName: "Stranger", key: .makeP256())
+        let forged = try CertificateAuthority.issue(
+            commonName: "Scheme Issuing CA", key: .makeP256(), role: .authority(pathLength: 0), issuer: stranger)
+        func bundle(_ intermediates: [IssuedCertificate]?) throws -> DirectoryServerReport {
+            let list =
+                try intermediates.map {
+                    ",\"intermediateCertificates\":["
+                        + (try $0.map { "{\"pem\":\(quoted(try $0.certificatePEM))}" }.joined(separator: ",")) + "]"
+                } ?? ""
+            let json = """
+                {"format":"threeds2-trust-bundle/1","directoryServers":[{"id":"A000000004",
+                 "encryptionCertificates":[{"pem":\(quoted(try leaf.certificatePEM))}],
+                 "rootCertificates":[{"pem":\(quoted(try root.certificatePEM))}]\(list)}]}
+                """
+            return try #require(try TrustBundle(json: Array(json.utf8), baseDirectory: nil).evaluate().first)
+        }
+        let through = try bundle([intermediate])
+        #expect(through.chosen?.chainsToRoot == true)
+        #expect(through.chosen?.chain == ["CN=Scheme Issuing CA", "CN=Test DS Root"])
+        // The chain is a diagnostic: the certificate is still used without it.
+        let without = try bundle(nil)
+        #expect(without.chosen?.chainsToRoot == false && without.chosen?.chain == [] && without.failure == nil)
+        // Same name, other key: the signature does not check, so no chain.
+        #expect(try bundle([forged]).chosen?.chainsToRoot == false)
+        #expect(try bundle([forged, intermediate]).chosen?.chain == ["CN=Scheme Issuing CA", "CN=Test DS Root"])
+        var config = ConfigParameters()
+        var server = try #require(
+            try TrustBundle(
+                json: Array(
+                    """
+                    {"format":"threeds2-trust-bundle/1","directoryServers":[{"id":"A000000004",
+                     "encryptionCertificates":[{"pem":\(quoted(try leaf.certificatePEM))}],
+                     "rootCertificates":[{"pem":\(quoted(try root.certificatePEM))}],
+                     "intermediateCertificates":[{"pem":\(quoted(try intermediate.certificatePEM))}]}]}
+                    """.utf8), baseDirectory: nil
+            ).directoryServers.first)
+        try config.addDirectoryServer(server)
+        #expect(config.directoryServer(id: "A000000004") == server)
+        server.intermediateCertificates = "garbage"
+        #expect(server.evaluate().failure?.parameter == "ds:A000000004.intermediateCertificates")
+    }
+
     @Test("the TestLab's PKI folder is a trust bundle of its two directory servers")
     func testLabBundle() throws {
         let pki = try LabPKI.make()

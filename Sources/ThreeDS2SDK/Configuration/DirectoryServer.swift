@@ -30,6 +30,9 @@ public struct DirectoryServer: Sendable, Hashable {
     public var encryptionKeys: [EncryptionKey]
     /// One or more PEM root certificates for ACS signed content.
     public var rootCertificates: String
+    /// PEM CA certificates between an encryption certificate and its root, if the scheme issues through any. They
+    /// serve the chain shown by diagnostics (``EncryptionKeyReport/chain``) only; ACS signed content brings its own.
+    public var intermediateCertificates: String = ""
     /// The name shown on the processing screen; the registered scheme's name (``CardScheme``) when `nil`.
     public var displayName: String?
     /// The content encryption of device data; A128CBC-HS256 unless the directory server asks for A128GCM.
@@ -92,13 +95,15 @@ public struct DirectoryServer: Sendable, Hashable {
     ///   - rootCertificates: One or more PEM CA roots.
     ///   - displayName: The name shown while processing; the registered scheme's name when `nil`.
     ///   - deviceDataEncryption: The device-data `enc`.
+    ///   - intermediateCertificates: PEM CA certificates between the encryption certificates and the roots, if any.
     public init(
         id: String, encryptionKeys: [EncryptionKey], rootCertificates: String, displayName: String? = nil,
-        deviceDataEncryption: ContentEncryption = .a128cbcHS256
+        deviceDataEncryption: ContentEncryption = .a128cbcHS256, intermediateCertificates: String = ""
     ) {
         self.id = id
         self.encryptionKeys = encryptionKeys
         self.rootCertificates = rootCertificates
+        self.intermediateCertificates = intermediateCertificates
         self.displayName = displayName
         self.deviceDataEncryption = deviceDataEncryption
     }
@@ -124,7 +129,7 @@ extension ConfigParameters {
     private static let directoryServerGroupPrefix = "ds:"
 
     private enum DirectoryServerField: String {
-        case encryptionKey, keyID, rootCertificates, displayName, deviceDataEncryption
+        case encryptionKey, keyID, rootCertificates, intermediateCertificates, displayName, deviceDataEncryption
     }
 
     /// Adds a directory server.
@@ -146,6 +151,9 @@ extension ConfigParameters {
             set(group, DirectoryServerField.keyID.rawValue + suffix, entry.keyID)
         }
         set(group, DirectoryServerField.rootCertificates.rawValue, server.rootCertificates)
+        set(
+            group, DirectoryServerField.intermediateCertificates.rawValue,
+            server.intermediateCertificates.isEmpty ? nil : server.intermediateCertificates)
         set(group, DirectoryServerField.displayName.rawValue, server.displayName)
         set(group, DirectoryServerField.deviceDataEncryption.rawValue, server.deviceDataEncryption.rawValue)
     }
@@ -174,6 +182,7 @@ extension ConfigParameters {
             rootCertificates: value(group, DirectoryServerField.rootCertificates.rawValue) ?? "",
             displayName: value(group, DirectoryServerField.displayName.rawValue),
             deviceDataEncryption: value(group, DirectoryServerField.deviceDataEncryption.rawValue).flatMap(
-                ContentEncryption.init(rawValue:)) ?? .a128cbcHS256)
+                ContentEncryption.init(rawValue:)) ?? .a128cbcHS256,
+            intermediateCertificates: value(group, DirectoryServerField.intermediateCertificates.rawValue) ?? "")
     }
 }

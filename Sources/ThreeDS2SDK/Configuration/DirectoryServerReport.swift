@@ -39,7 +39,8 @@ public struct EncryptionKeyReport: Sendable {
     public let notValidAfter: Date?
     /// The key usages the certificate states, or `nil` when it states none (or is a bare key).
     public let keyUsage: [String]?
-    /// The subjects from this certificate's issuer up to a root of the bundle, when it chains to one.
+    /// The subjects from this certificate's issuer (through the directory server's intermediates, if any) up to one
+    /// of its roots, when it chains to one.
     public let chain: [String]
     /// Whether the certificate chains to a root of the directory server (signature checked at every step).
     public let chainsToRoot: Bool
@@ -105,6 +106,13 @@ extension DirectoryServer {
             roots = []
             failure = error.concerning("ds:\(id).rootCertificates")
         }
+        var intermediates: [Certificate] = []
+        do {
+            intermediates = try PEMBundle.certificates(
+                intermediateCertificates, what: "directory server \(id) intermediate certificates")
+        } catch {
+            failure = failure ?? error.concerning("ds:\(id).intermediateCertificates")
+        }
         if failure == nil, roots.isEmpty {
             failure = ThreeDS2Error.invalidInput(
                 "directory server \(id) has no root certificate for ACS signed content"
@@ -113,7 +121,7 @@ extension DirectoryServer {
         let keys = encryptionKeys.enumerated().map { index, entry in
             Self.report(
                 entry, position: index + 1, what: encryptionKeys.count == 1 ? what : "\(what) \(index + 1)",
-                roots: roots, date: date)
+                roots: roots, intermediates: intermediates, date: date)
         }
         let chosen =
             keys.filter { $0.status == .valid }.max {
@@ -155,7 +163,8 @@ extension DirectoryServer {
     }
 
     private static func report(
-        _ entry: EncryptionKey, position: Int, what: String, roots: [Certificate], date: Date
+        _ entry: EncryptionKey, position: Int, what: String, roots: [Certificate], intermediates: [Certificate],
+        date: Date
     ) -> EncryptionKeyReport {
         func unreadable(_ problem: String) -> EncryptionKeyReport {
             EncryptionKeyReport(
@@ -213,7 +222,7 @@ extension DirectoryServer {
             status = .valid
             problem = nil
         }
-        let chain = Self.chain(from: certificate, roots: roots)
+        let chain = Self.chain(from: certificate, roots: roots, intermediates: intermediates)
         return EncryptionKeyReport(
             position: position, keyID: entry.keyID, subject: subject,
             issuer: CertificateName.readable(certificate.issuer), keyType: keyType, keySize: keySize,
@@ -222,12 +231,25 @@ extension DirectoryServer {
             problem: problem, parsed: parsed)
     }
 
-    /// The issuer subjects up to a root whose signature checks, or `nil`; a root may issue the key directly.
-    private static func chain(from certificate: Certificate, roots: [Certificate]) -> [String]? {
-        for root in roots where root.subject == certificate.issuer {
-            if root.publicKey.isValidSignature(certificate.signature, for: certificate) {
-                return [CertificateName.readable(root.subject)]
+    /// The issuer subjects up to a root, every signature checked, or `nil`: a root issued the key directly, or
+    /// through at most four of the directory server's intermediates.
+    private static func chain(from certificate: Certificate, roots: [Certificate], intermediates: [Certificate])
+        -> [String]?
+    {
+        func issuer(of child: Certificate, among candidates: [Certificate]) -> Certificate? {
+            candidates.first {
+                $0.subject == child.issuer && $0.publicKey.isValidSignature(child.signature, for: child)
             }
+        }
+        var current = certificate
+        var path: [String] = []
+        for _ in 0...4 {
+            if let root = issuer(of: current, among: roots) {
+                return path + [CertificateName.readable(root.subject)]
+            }
+            guard let next = issuer(of: current, among: intermediates), next != current else { return nil }
+            path.append(CertificateName.readable(next.subject))
+            current = next
         }
         return nil
     }

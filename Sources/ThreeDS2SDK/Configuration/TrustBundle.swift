@@ -19,7 +19,9 @@ import ThreeDS2JOSE
 /// ```
 ///
 /// `name` (the registered scheme's name when absent) and `deviceDataEncryption` (A128CBC-HS256 when absent) are
-/// optional; `keyID` is optional per certificate. A certificate is given inline (`pem`: PEM text, or base64 DER) or
+/// optional; `keyID` is optional per certificate. An optional `intermediateCertificates` array (same form as
+/// `rootCertificates`) lists CA certificates between the encryption certificates and their root, for the chain
+/// diagnostics show. A certificate is given inline (`pem`: PEM text, or base64 DER) or
 /// as a `file` beside the bundle: a relative path with no `..` component. Unknown members are refused, so a typo
 /// does not silently drop a certificate.
 public struct TrustBundle: Sendable, Hashable {
@@ -82,7 +84,11 @@ public struct TrustBundle: Sendable, Hashable {
             let at = "\(source): directoryServers[\(index)]"
             guard let entry = entry.objectValue else { throw .invalidInput("\(at) is not an object") }
             try Self.allow(
-                entry, ["id", "name", "deviceDataEncryption", "encryptionCertificates", "rootCertificates"], at: at)
+                entry,
+                [
+                    "id", "name", "deviceDataEncryption", "encryptionCertificates", "rootCertificates",
+                    "intermediateCertificates",
+                ], at: at)
             guard let id = entry["id"]?.stringValue, DirectoryServerID(id).isWellFormed else {
                 throw .invalidInput("\(at): \"id\" must be a directory server ID of ten hexadecimal characters")
             }
@@ -105,6 +111,12 @@ public struct TrustBundle: Sendable, Hashable {
             let keys = try Self.certificates(
                 entry["encryptionCertificates"], keyIDs: true, at: named, base: baseDirectory)
             let roots = try Self.certificates(entry["rootCertificates"], keyIDs: false, at: named, base: baseDirectory)
+            let intermediates =
+                entry["intermediateCertificates"] == nil
+                ? []
+                : try Self.certificates(
+                    entry["intermediateCertificates"], keyIDs: false, at: named, base: baseDirectory,
+                    member: "intermediateCertificates")
             guard !keys.isEmpty else { throw .invalidInput("\(named) has no encryption certificate") }
             guard !roots.isEmpty else {
                 throw .invalidInput("\(named) has no root certificate for ACS signed content")
@@ -112,15 +124,16 @@ public struct TrustBundle: Sendable, Hashable {
             servers.append(
                 DirectoryServer(
                     id: id, encryptionKeys: keys, rootCertificates: roots.map(\.key).joined(separator: "\n"),
-                    displayName: name, deviceDataEncryption: encryption))
+                    displayName: name, deviceDataEncryption: encryption,
+                    intermediateCertificates: intermediates.map(\.key).joined(separator: "\n")))
         }
         directoryServers = servers
     }
 
     private static func certificates(
-        _ value: JSONValue?, keyIDs: Bool, at: String, base: URL?
+        _ value: JSONValue?, keyIDs: Bool, at: String, base: URL?, member: String? = nil
     ) throws(ThreeDS2Error) -> [DirectoryServer.EncryptionKey] {
-        let member = keyIDs ? "encryptionCertificates" : "rootCertificates"
+        let member = member ?? (keyIDs ? "encryptionCertificates" : "rootCertificates")
         guard let list = value?.arrayValue else { throw .invalidInput("\(at): \"\(member)\" must be an array") }
         var result: [DirectoryServer.EncryptionKey] = []
         for (index, item) in list.enumerated() {
