@@ -99,10 +99,11 @@ public struct ChallengeRequestBuilder: Sendable {
         bridgingVersion = received.version
     }
 
-    /// A CReq: the first (no answer) carries only the identifiers, type, version, counter, app URL and (2.3.1)
-    /// `oobAppURLInd`; later ones carry exactly one cardholder action for the screen answered, plus the answer to
-    /// every consent question that screen asked (`N` when the cardholder left it untouched; never with a cancel),
-    /// plus `oobAppStatus` when opening the bank's app failed.
+    /// A CReq: the first (no answer) carries only the identifiers, type, version, counter, app URL, (2.3.1)
+    /// `oobAppURLInd` and (2.2.0, ``announcesBridging``) the Bridging announcement; later ones carry exactly one
+    /// cardholder action for the screen answered, plus the answer to every consent question that screen asked (`N`
+    /// when the cardholder left it untouched; never with a cancel), plus `oobAppStatus` when opening the bank's app
+    /// failed (2.3.1), plus Bridging's continue value when the cardholder came back from the app it linked (2.2.0).
     ///
     /// - Parameters:
     ///   - counter: `sdkCounterStoA`, 0…255.
