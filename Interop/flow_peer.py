@@ -7,6 +7,12 @@ The peer then decrypts every CReq with jwcrypto and checks it against its own re
 (v231-reference §1 and Table 1.1): the identifiers and counter, oobAppURLInd in every 2.3.1 CReq and never
 before, no action in the first CReq, and exactly the action, consent and status fields the answer calls for.
 A CRes the SDK must refuse is checked for the exact error code and field.
+
+Every CReq's messageExtension is checked too, against the peer's own reading of the bridging reference: each entry
+has exactly name, id, criticalityIndicator and data within their lengths; Bridging (A000000802-004) appears only in
+2.2.0, only when the SDK can open apps and sent threeDSRequestorAppURL, non-critical, announced in the first CReq
+(version 1.0, oobAppURLInd 01) and again only in the continue CReq after the cardholder came back from the bank's
+app the CRes linked through it (oobContinue 02, in the version the ACS answered with); nowhere else.
 """
 
 import json
@@ -63,6 +69,47 @@ HTML_OOB_PAGE = (
     '<html><body><p>Approve in your app.</p><form action="HTTPS://EMV3DS/challenge" method="post">'
     '<button type="submit" name="action" value="approved">I have approved</button></form></body></html>'
 )
+
+
+BRIDGING_ID = "A000000802-004"
+
+
+def bridging_cres(version="1.0", url="https://bank.example/approve?t=1", label="Open bank app", critical=False,
+                  beside=False) -> dict:
+    """A 2.2.0 out-of-band screen whose Bridging extension links the bank's app."""
+    data = {"challengeData": {"oobAppURL": url, "oobAppLabel": label}}
+    entry = {"name": "Bridging", "id": BRIDGING_ID, "criticalityIndicator": critical, "data": data}
+    if beside:
+        entry["version"] = version
+    else:
+        data["version"] = version
+    return oob(False, messageExtension=[entry])
+
+
+def bridging_creq(version: str, returned: bool) -> list:
+    """The Bridging entry the SDK must send, as the bridging reference describes it."""
+    challenge_data = {"oobAppURLInd": "01"}
+    if returned:
+        challenge_data["oobContinue"] = "02"
+    return [{"name": "Bridging", "id": BRIDGING_ID, "criticalityIndicator": False,
+             "data": {"version": version, "challengeData": challenge_data}}]
+
+
+def extension_shape_ok(value) -> bool:
+    if not isinstance(value, list) or not value or len(value) > 10:
+        return False
+    for entry in value:
+        if not isinstance(entry, dict) or set(entry) != {"name", "id", "criticalityIndicator", "data"}:
+            return False
+        if not (isinstance(entry["name"], str) and 0 < len(entry["name"]) <= 64):
+            return False
+        if not (isinstance(entry["id"], str) and 0 < len(entry["id"]) <= 64):
+            return False
+        if not isinstance(entry["criticalityIndicator"], bool) or not isinstance(entry["data"], dict):
+            return False
+        if len(json.dumps(entry["data"], separators=(",", ":"))) > 8059:
+            return False
+    return True
 
 
 def flows():
@@ -151,6 +198,39 @@ def flows():
              "A128CBC-HS256", [], ("error", "207", "challengeEntryBox.challengeDataEntryKeyboardType")),
         ]),
         ("info-in-2.2.0", "2.2.0", True, [(info, "A128CBC-HS256", [], ("error", "203", "acsUiType"))]),
+        ("bridging-returned", "2.2.0", True, [
+            (bridging_cres(), "A128CBC-HS256", [{"action": "openApp"}],
+             {"oobContinue": True, "messageExtension": bridging_creq("1.0", returned=True)}),
+        ]),
+        ("bridging-v2-beside-critical", "2.2.0", True, [
+            (bridging_cres(version="2.0", beside=True, critical=True), "A128GCM", [{"action": "openApp"}],
+             {"oobContinue": True, "messageExtension": bridging_creq("2.0", returned=True)}),
+        ]),
+        ("bridging-failed-open", "2.2.0", True, [
+            (bridging_cres(), "A128CBC-HS256", [{"action": "openApp", "result": "failed"}, {"action": "continue"}],
+             {"oobContinue": True}),
+        ]),
+        ("bridging-http-link", "2.2.0", True, [
+            (bridging_cres(url="http://bank.example/a"), "A128CBC-HS256", [{"action": "continue"}],
+             {"oobContinue": True}),
+        ]),
+        ("bridging-no-opener", "2.2.0", False, [
+            (bridging_cres(), "A128CBC-HS256", [{"action": "continue"}], {"oobContinue": True}),
+        ]),
+        ("bridging-then-text", "2.2.0", True, [
+            (dict(text_220, messageExtension=bridging_cres()["messageExtension"]), "A128CBC-HS256",
+             [dict(submit, whitelist=False)], {"challengeDataEntry": "123456", "whitelistingDataEntry": "N"}),
+        ]),
+        ("bridging-other-critical", "2.2.0", True, [
+            (oob(False, messageExtension=[
+                bridging_cres()["messageExtension"][0],
+                {"name": "X", "id": "A000000004-001", "criticalityIndicator": True, "data": {}}]),
+             "A128CBC-HS256", [], ("error", "202", "A000000004-001")),
+        ]),
+        ("bridging-critical-2.3.1", "2.3.1", True, [
+            (text_231(messageExtension=bridging_cres(critical=True)["messageExtension"]), "A128CBC-HS256", [],
+             ("error", "202", BRIDGING_ID)),
+        ]),
     ]
 
 
@@ -231,10 +311,24 @@ def run(tool, material_path, material, work, tally):
             else:
                 tally.check("oobAppURLInd" not in creq, f"flow {flow_id} CReq {counter}: oobAppURLInd before 2.3.1")
             actions = {name: creq[name] for name in ACTION_FIELDS if name in creq}
+            extension = creq.get("messageExtension")
+            if extension is not None:
+                tally.check(extension_shape_ok(extension), f"flow {flow_id} CReq {counter}: messageExtension {extension}")
             if counter == 0:
                 tally.check(actions == {}, f"flow {flow_id}: the first CReq states an action: {actions}")
+                # Announced in the first 2.2.0 CReq exactly when the SDK can open apps and has an app URL.
+                announce = (
+                    bridging_creq("1.0", returned=False)
+                    if version == "2.2.0" and opens_apps and creq.get("threeDSRequestorAppURL") else None
+                )
+                tally.check(extension == announce, f"flow {flow_id} CReq 0: messageExtension {extension}, expected {announce}")
             else:
-                expected = steps[counter - 1][3]
+                expected = dict(steps[counter - 1][3])
+                expected_extension = expected.pop("messageExtension", None)
                 tally.check(actions == expected, f"flow {flow_id} CReq {counter}: sent {actions}, expected {expected}")
+                tally.check(
+                    extension == expected_extension,
+                    f"flow {flow_id} CReq {counter}: messageExtension {extension}, expected {expected_extension}",
+                )
     print(f"challenge flows: {len(specs)} flows, {checked} CReqs checked")
 

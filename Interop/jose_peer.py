@@ -12,7 +12,8 @@ no code with the Swift one. It runs both directions:
    and verifies each (x5c chain validated with cryptography's X.509 verifier), and checks that its own tampering of
    each Swift token is detected.
 3. Challenge flows (flow_peer.py): the peer plays the ACS, encrypting 2.3.1 and 2.2.0 CRes for every new flow; the
-   Swift tool answers them as the SDK does, and the peer decrypts and checks every CReq field against the tables.
+   Swift tool answers them as the SDK does, and the peer decrypts and checks every CReq field against the tables,
+   and every CReq's message extension against the Bridging rules (2.2.0).
 
 Usage: jose_peer.py PATH-TO-jose-interop
 Prints "N passed, N failed" and exits non-zero on any failure.

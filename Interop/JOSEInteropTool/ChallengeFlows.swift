@@ -7,7 +7,8 @@
 // does: the first CReq, then for each step it decrypts the CRes with the material's direct key, validates it as the
 // SDK does, answers it through the scripted presenter (the shared form state), builds the CReq answering that screen
 // and encrypts it (A128CBC-HS256, counter IV, kid = acsTransID). OUT.json gets, per flow, the CReqs and the first
-// validation error, if any, for the peer to check against its own reading of the tables.
+// validation error, if any, for the peer to check against its own reading of the tables (and, in 2.2.0, of the
+// bridging reference for the Bridging message extension).
 
 import Crypto
 import Foundation
@@ -33,7 +34,7 @@ func flows(materialPath: String, flowsPath: String, outPath: String) async throw
         let identifiers = TransactionIdentifiers(
             threeDSServerTransID: try material.string("flow_server_trans_id"), acsTransID: acsTransID,
             sdkTransID: try material.string("flow_sdk_trans_id"))
-        let builder = ChallengeRequestBuilder(
+        var builder = ChallengeRequestBuilder(
             identifiers: identifiers, messageVersion: version, requestorAppURL: "https://shop.example/return",
             oobAppURLIndicator: opensApps ? .supported : .notSupportedByDevice)
         var requests: [JSONValue] = []
@@ -61,8 +62,10 @@ func flows(materialPath: String, flowsPath: String, outPath: String) async throw
                     object,
                     expecting: ChallengeResponseExpectation(
                         identifiers: identifiers, messageVersion: version, acsCounter: counter,
-                        opensOOBApps: opensApps))
+                        opensOOBApps: opensApps, announcedBridging: builder.announcesBridging))
                 guard case .screen(let screen) = response else { break }
+                // As the SDK's state machine does: later CReqs use the Bridging version the ACS answered with.
+                if let bridging = screen.bridging { builder.adoptBridging(bridging) }
                 let script = try answers.map { value throws(JOSEError) -> ScriptedAnswer in
                     guard let answer = value.objectValue else { throw JOSEError(.invalidHeader, "answer") }
                     return try ScriptedAnswer(json: answer)

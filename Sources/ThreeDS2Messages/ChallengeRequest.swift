@@ -68,6 +68,10 @@ public struct ChallengeRequestBuilder: Sendable {
     public let requestorAppURL: String?
     /// What every 2.3.1 CReq says about opening the bank's app.
     public let oobAppURLIndicator: OOBAppURLIndicator
+    /// The Bridging version the CReqs carry, `nil` when they carry no Bridging: ``Bridging/Version/v1_0`` in a 2.2.0
+    /// challenge whose app can open the bank's app (``oobAppURLIndicator`` `01`) and gave its requestor app URL,
+    /// then the version the ACS answered with (``adoptBridging(_:)``).
+    public private(set) var bridgingVersion: Bridging.Version?
 
     /// Creates a builder.
     public init(
@@ -78,12 +82,28 @@ public struct ChallengeRequestBuilder: Sendable {
         self.messageVersion = messageVersion
         self.requestorAppURL = requestorAppURL
         self.oobAppURLIndicator = oobAppURLIndicator
+        let hasAppURL = !(requestorAppURL ?? "").isEmpty
+        bridgingVersion =
+            messageVersion.carriesBridging && hasAppURL && oobAppURLIndicator == .supported ? .v1_0 : nil
     }
 
-    /// A CReq: the first (no answer) carries only the identifiers, type, version, counter, app URL and (2.3.1)
-    /// `oobAppURLInd`; later ones carry exactly one cardholder action for the screen answered, plus the answer to
-    /// every consent question that screen asked (`N` when the cardholder left it untouched; never with a cancel),
-    /// plus `oobAppStatus` when opening the bank's app failed.
+    /// Whether the CReqs announce Bridging, so a CRes may answer with it.
+    public var announcesBridging: Bool { bridgingVersion != nil }
+
+    /// Keeps the Bridging version a CRes answered with (the pairing rule: one version per transaction, the ACS's);
+    /// a version the SDK does not know ends Bridging for the transaction. Nothing changes when the CReqs carry none.
+    ///
+    /// - Parameter received: What the CRes's Bridging extension said.
+    public mutating func adoptBridging(_ received: Bridging.Received) {
+        guard bridgingVersion != nil else { return }
+        bridgingVersion = received.version
+    }
+
+    /// A CReq: the first (no answer) carries only the identifiers, type, version, counter, app URL, (2.3.1)
+    /// `oobAppURLInd` and (2.2.0, ``announcesBridging``) the Bridging announcement; later ones carry exactly one
+    /// cardholder action for the screen answered, plus the answer to every consent question that screen asked (`N`
+    /// when the cardholder left it untouched; never with a cancel), plus `oobAppStatus` when opening the bank's app
+    /// failed (2.3.1), plus Bridging's continue value when the cardholder came back from the app it linked (2.2.0).
     ///
     /// - Parameters:
     ///   - counter: `sdkCounterStoA`, 0…255.
@@ -108,7 +128,15 @@ public struct ChallengeRequestBuilder: Sendable {
         if messageVersion.carriesOOBAppURLIndicator {
             object["oobAppURLInd"] = .string(oobAppURLIndicator.rawValue)
         }
-        guard let answer else { return object }
+        guard let answer else {
+            // The first CReq announces Bridging, inviting the ACS to answer with it.
+            if let bridgingVersion {
+                object["messageExtension"] = .array([
+                    Bridging.requestExtension(version: bridgingVersion, returnedFromApp: false)
+                ])
+            }
+            return object
+        }
         let uiType = screen?.uiType
         switch answer.action {
         case .submitText(let text, let second):
@@ -164,6 +192,12 @@ public struct ChallengeRequestBuilder: Sendable {
         case .oobContinue(let automatic):
             try Self.check(uiType, in: [.outOfBand, .htmlOutOfBand], "oobContinue")
             object["oobContinue"] = messageVersion.oobContinueValue(automatic: automatic)
+            // Back from the bank's app the CRes's Bridging link opened: the extension's continue value too.
+            if automatic, uiType == .outOfBand, screen?.bridging != nil, let bridgingVersion {
+                object["messageExtension"] = .array([
+                    Bridging.requestExtension(version: bridgingVersion, returnedFromApp: true)
+                ])
+            }
         case .informationContinue:
             guard messageVersion.hasInformationContinue else {
                 throw ProtocolViolation(

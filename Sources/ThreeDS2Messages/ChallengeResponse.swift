@@ -22,12 +22,15 @@ public struct ChallengeResponseExpectation: Sendable, Hashable {
     /// Whether the CReq said the SDK can open the bank's app (`oobAppURLInd` `01`): only then may a 2.3.1 CRes carry
     /// `oobAppURL` / `oobAppLabel`.
     public var opensOOBApps: Bool
+    /// Whether the CReqs announced Bridging (2.2.0): only then is a CRes's Bridging app link offered.
+    public var announcedBridging: Bool
 
     /// Creates the expectation.
     public init(
         identifiers: TransactionIdentifiers, messageVersion: MessageVersion, acsCounter: Int,
-        recognisedExtensions: Set<String> = [], opensOOBApps: Bool = false
+        recognisedExtensions: Set<String> = [], opensOOBApps: Bool = false, announcedBridging: Bool = false
     ) {
+        self.announcedBridging = announcedBridging
         self.identifiers = identifiers
         self.messageVersion = messageVersion
         self.acsCounter = acsCounter
@@ -100,8 +103,12 @@ public enum ChallengeResponseValidator {
         guard completion == "Y" || completion == "N" else {
             throw .invalid("challengeCompletionInd", "was \(completion), expected Y or N")
         }
+        // Bridging is recognised in 2.2.0, so a CRes marking it critical is processed; elsewhere it is one more
+        // extension (ignored, or 202 when critical).
         try validateExtensions(
-            object["messageExtension"], recognised: expectation.recognisedExtensions,
+            object["messageExtension"],
+            recognised: expectation.recognisedExtensions.union(
+                expectation.messageVersion.carriesBridging ? [Bridging.id] : []),
             max: expectation.messageVersion.maxMessageExtensions)
 
         if completion == "Y" {
@@ -169,6 +176,9 @@ public enum ChallengeResponseValidator {
             throw .invalid("acsUiType", "was \(uiTypeValue), not a UI type of version \(version)")
         }
         var screen = ChallengeScreen(uiType: uiType, messageVersion: version)
+        if expectation.announcedBridging, version.carriesBridging {
+            screen.bridging = Bridging.read(reader.object["messageExtension"])
+        }
         screen.header = try reader.text("challengeInfoHeader", max: 45)
         screen.infoText = try reader.text("challengeInfoText", max: 350)
         screen.infoLabel = try reader.text("challengeInfoLabel", max: 45)
@@ -240,6 +250,11 @@ public enum ChallengeResponseValidator {
                     ("oobContinueLabel", screen.oobContinueLabel), ("challengeInfoHeader", screen.header),
                     ("challengeInfoText", screen.infoText),
                 ])
+                // 2.2.0: the bank's app as the Bridging extension links it, in a version the SDK knows.
+                if let bridging = screen.bridging, bridging.version != nil, let url = bridging.appURL {
+                    screen.oobAppURL = url
+                    screen.oobAppLabel = bridging.appLabel
+                }
             }
         case .html, .htmlOutOfBand:
             guard let encoded = try reader.string("acsHTML"), !encoded.isEmpty else { throw .missing("acsHTML") }

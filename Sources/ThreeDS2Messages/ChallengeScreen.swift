@@ -249,10 +249,12 @@ public struct ChallengeScreen: Sendable, Hashable {
     public internal(set) var additionalCodeLabel: String?
     /// The out-of-band continue button label.
     public internal(set) var oobContinueLabel: String?
-    /// The out-of-band app URL (2.3.1), https only.
+    /// The out-of-band app URL (2.3.1, or 2.2.0's Bridging extension), https only.
     public internal(set) var oobAppURL: String?
     /// The out-of-band app button label (2.3.1).
     public internal(set) var oobAppLabel: String?
+    /// What the CRes's Bridging extension said (2.2.0, when the CReqs announced it), if it carried one.
+    public internal(set) var bridging: Bridging.Received?
     /// The information-continue label (2.3.1, UI type 07).
     public internal(set) var infoContinueLabel: String?
     /// The whitelisting (2.2.0) / trust-list (2.3.1) question; the next CReq must answer it.

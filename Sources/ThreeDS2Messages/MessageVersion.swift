@@ -88,6 +88,10 @@ public struct MessageVersion: Sendable, Hashable, Comparable, CustomStringConver
     /// Whether every CReq carries `oobAppURLInd` (2.3.1, Table B.3: required in every CReq, the first included).
     public var carriesOOBAppURLIndicator: Bool { isAtLeast2_3 }
 
+    /// Whether the bank's-app link travels in the Bridging message extension (``Bridging``): 2.2.0 only (2.3.1 has
+    /// core fields for it, 2.1.0 nothing).
+    public var carriesBridging: Bool { isAtLeast2_2 && !isAtLeast2_3 }
+
     /// Whether a final CRes may carry `transStatus` `D` (decoupled authentication; 2.3.1, Table A.17).
     public var allowsDecoupledFinalStatus: Bool { isAtLeast2_3 }
 

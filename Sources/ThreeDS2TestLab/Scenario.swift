@@ -2,7 +2,7 @@
 public enum Scenario: String, Sendable, Hashable, CaseIterable {
     case frictionlessY, frictionlessN, frictionlessA, frictionlessU, frictionlessR
     case text, singleSelect, multiSelect, outOfBand, html, information
-    case twoEntryBoxes, additionalCode, consents, htmlOutOfBand
+    case twoEntryBoxes, additionalCode, consents, htmlOutOfBand, bridging
     case faultBadTag, faultWrongCounter, faultWrongTransactionID, faultMissingField, faultCriticalExtension, faultErro,
         faultSlow
 
@@ -24,6 +24,7 @@ public enum Scenario: String, Sendable, Hashable, CaseIterable {
         case .additionalCode: "4000000000002075"
         case .consents: "4000000000002083"
         case .htmlOutOfBand: "4000000000002091"
+        case .bridging: "5200000000002102"
         case .faultBadTag: "4000000000009001"
         case .faultWrongCounter: "4000000000009019"
         case .faultWrongTransactionID: "4000000000009027"
@@ -74,6 +75,8 @@ public enum Scenario: String, Sendable, Hashable, CaseIterable {
             "2.3.1 trust list and device binding asked above the buttons (togglePositionInd 01), then the code (2.2.0: whitelisting only)"
         case .htmlOutOfBand:
             "2.3.1 HTML out of band (UI 06): the page's \"I have approved\" button → Y (oobContinue 01 with the form data); with an app link, back from the app → Y (oobContinue 02 alone) (older versions: HTML form)"
+        case .bridging:
+            "Mastercard-like 2.2.0 out of band with the Bridging extension: when the first CReq announces it, the CRes links the bank's app in it; back from the app → Y (oobContinue true, Bridging oobContinue 02); a failed open or continue → Y (2.3.1: as out of band)"
         case .faultBadTag: "fault: the first CRes has a flipped tag bit (SDK sends Erro 302)"
         case .faultWrongCounter: "fault: the first CRes has acsCounterAtoS 007 (SDK sends Erro 302)"
         case .faultWrongTransactionID: "fault: the first CRes has another sdkTransID (SDK sends Erro 301)"

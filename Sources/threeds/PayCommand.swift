@@ -25,10 +25,18 @@ struct PaymentOptions: ParsableArguments {
         help: "The directory server ID (the TestLab's: F055545342 with an RSA key, F155545342 with an EC key).")
     var dsID: String
     @Option(
+        name: .customLong("trust-bundle"),
+        help: ArgumentHelp(
+            "A trust bundle file, or a folder holding trust-bundle.json (the TestLab's --pki-dir is one).",
+            discussion:
+                "The --ds-id entry's encryption certificates and roots come from it (instead of --ds-cert and --ds-root); of several certificates the newest valid one is used."
+        ))
+    var trustBundle: String?
+    @Option(
         name: .customLong("ds-cert"), help: "PEM file: the directory server's encryption certificate or public key.")
-    var dsCert: String
+    var dsCert: String?
     @Option(name: .customLong("ds-root"), help: "PEM file: a CA root for ACS signed content (repeatable).") var dsRoot:
-        [String]
+        [String] = []
     @Option(name: .customLong("ds-key-id"), help: "The key ID for the device-data JWE.") var dsKeyID: String?
     @Option(name: .customLong("tls-root"), help: "PEM file: an extra TLS trust root (repeatable).") var tlsRoot:
         [String] = []
@@ -64,7 +72,17 @@ struct PaymentOptions: ParsableArguments {
         guard (1...600).contains(requestorTimeout) else {
             throw ValidationError("--requestor-timeout must be 1 to 600 seconds, got \(requestorTimeout)")
         }
-        guard !dsRoot.isEmpty else { throw ValidationError("at least one --ds-root is required") }
+        if trustBundle != nil {
+            guard dsCert == nil, dsRoot.isEmpty, dsKeyID == nil else {
+                throw ValidationError(
+                    "--trust-bundle gives the certificates and key IDs: leave out --ds-cert, --ds-root and --ds-key-id")
+            }
+        } else {
+            guard dsCert != nil else {
+                throw ValidationError("give --ds-cert FILE (with --ds-root) or --trust-bundle PATH")
+            }
+            guard !dsRoot.isEmpty else { throw ValidationError("at least one --ds-root is required") }
+        }
         try InputCheck.amount(amount)
         try InputCheck.currency(currency)
         guard (card == nil) != (cardFile == nil) else {
@@ -89,8 +107,11 @@ struct PaymentOptions: ParsableArguments {
             }
         }
         guard let parameter = error.parameter else { return error.message }
+        if let trustBundle, parameter.hasPrefix("ds:\(dsID).") {
+            return "--trust-bundle \(trustBundle): \(error.message)"
+        }
         switch parameter {
-        case "ds:\(dsID).encryptionKey": return "--ds-cert \(dsCert): \(error.message)"
+        case "ds:\(dsID).encryptionKey": return "--ds-cert \(dsCert ?? ""): \(error.message)"
         case "ds:\(dsID).rootCertificates": return "--ds-root \(dsRoot.joined(separator: ", ")): \(error.message)"
         default: return error.message
         }
@@ -123,17 +144,33 @@ struct PaymentOptions: ParsableArguments {
         return number
     }
 
-    /// The SDK configuration: the directory server from --ds-id, --ds-cert, --ds-root and --ds-key-id.
+    /// The SDK configuration: the directory server --ds-id from --trust-bundle, or from --ds-cert, --ds-root and
+    /// --ds-key-id.
     func configuration(opensOOBApps: Bool) throws -> ConfigParameters {
         var config = ConfigParameters()
         config.sdkReferenceNumber = sdkReferenceNumber
         config.appIdentifier = "org.threeds2.cli"
         config.appVersion = ThreeDS2Service.version
-        try config.addDirectoryServer(
-            DirectoryServer(
-                id: dsID, encryptionKey: try readInputFile(dsCert, option: "--ds-cert"), keyID: dsKeyID,
-                rootCertificates: try dsRoot.map { try readInputFile($0, option: "--ds-root") }.joined(separator: "\n"))
-        )
+        if let trustBundle {
+            let bundle: TrustBundle
+            do {
+                bundle = try TrustBundle(contentsOf: URL(fileURLWithPath: trustBundle))
+            } catch {
+                throw CLIError("--trust-bundle \(trustBundle): \(error.message)")
+            }
+            guard let server = bundle.directoryServers.first(where: { $0.id == dsID }) else {
+                let listed = bundle.directoryServers.map(\.id).joined(separator: ", ")
+                throw CLIError("--trust-bundle \(trustBundle) has no directory server \(dsID); it lists \(listed)")
+            }
+            try config.addDirectoryServer(server)
+        } else if let dsCert {
+            try config.addDirectoryServer(
+                DirectoryServer(
+                    id: dsID, encryptionKey: try readInputFile(dsCert, option: "--ds-cert"), keyID: dsKeyID,
+                    rootCertificates: try dsRoot.map { try readInputFile($0, option: "--ds-root") }.joined(
+                        separator: "\n"))
+            )
+        }
         config.allowsPlainHTTPLoopback = allowHTTP
         config.opensOOBApps = opensOOBApps
         return config
@@ -167,6 +204,8 @@ struct Pay: AsyncParsableCommand {
               echo 4000000000002000 | threeds pay --server https://127.0.0.1:8443 --ds-id F055545342 \\
                 --ds-cert testlab-pki/ds-encryption-rsa.pem --ds-root testlab-pki/ds-root.pem \\
                 --tls-root testlab-pki/tls-root.pem --card-file - --amount 1999 --currency 978
+            or with the TestLab's trust bundle instead of --ds-cert and --ds-root:
+              ... --ds-id F055545342 --trust-bundle testlab-pki --tls-root testlab-pki/tls-root.pem ...
 
             Exit status: 0 frictionless, completed or cancelled; 1 timed out, protocol or runtime error; 2 usage error.
             """)

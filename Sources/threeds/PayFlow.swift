@@ -132,6 +132,7 @@ struct PayFlow {
                 "security checks: \(warnings.map(\.id).joined(separator: ", ")) raised (expected as root or in a VM or "
                     + "container; --verbose explains)")
         }
+        for warning in try service.directoryServerWarnings { progress("warning \(warning.id): \(warning.message)") }
         let transaction = try service.createTransaction(
             directoryServerID: directoryServerID, messageVersion: messageVersion)
         defer { transaction.close() }

@@ -23,7 +23,7 @@ struct Threeds: AsyncParsableCommand {
             Exit status: 0 frictionless, completed or cancelled; 1 timed out, protocol or runtime error; 2 usage error.
             """,
         version: ThreeDS2Service.version,
-        subcommands: [Pay.self, Load.self, TestLabCommand.self, Demo.self, Inspect.self])
+        subcommands: [Pay.self, Load.self, TestLabCommand.self, Demo.self, Inspect.self, DirectoryServerCommand.self])
 
     /// Usage errors exit 2, as documented; everything else keeps ArgumentParser's behaviour.
     static func main() async {
@@ -176,6 +176,9 @@ struct TestLabCommand: AsyncParsableCommand {
         print(
             "Client PEM files in \(directory.path): ds-root.pem, ds-encryption-rsa.pem, ds-encryption-ec.pem, tls-root.pem"
         )
+        print(
+            "Trust bundle of both directory servers: \(directory.appendingPathComponent(TrustBundle.fileName).path) "
+                + "(threeds pay --trust-bundle \(pkiDir); threeds ds check \(pkiDir))")
         print("Try:")
         print(
             "  echo \(Scenario.text.cardNumber) | swift run threeds pay --server \(lab.baseURL) --ds-id \(TestLab.rsaDirectoryServerID) "
@@ -291,7 +294,7 @@ struct Demo: AsyncParsableCommand {
         case .twoEntryBoxes?: "The code is 123456 and the year of birth 1990 (Tab moves to the second box)."
         case .singleSelect?: "Choose either option and submit."
         case .multiSelect?: "Choose Train ticket and Groceries (Space toggles), then submit."
-        case .outOfBand?, .additionalCode?:
+        case .outOfBand?, .additionalCode?, .bridging?:
             "Press continue to approve (2.3.1 also offers the bank's app link); the code 123456 also works on text screens."
         case .html?, .htmlOutOfBand?: "Type 123456 in the code field and press Verify (or I have approved)."
         default: "This scenario shows the SDK's answer to a faulty ACS."
@@ -306,7 +309,7 @@ struct Demo: AsyncParsableCommand {
             switch scenario {
             case .singleSelect: [.select(["mobile"])]
             case .multiSelect: [.select(["q1", "q3"])]
-            case .outOfBand: [.continue()]
+            case .outOfBand, .bridging: [.continue()]
             case .html: [.html(fields: ["otp": "123456"], button: "Verify")]
             case .information where v231: [.continue(), .text("123456")]
             case .twoEntryBoxes where v231: [.text("123456", second: "1990")]

@@ -107,4 +107,78 @@ struct RequestCheckTests {
             failure(.v2_3_1, previous: oob, with(["oobContinue": .string("01"), "oobAppStatus": .string("02")]))?.field
                 == "oobAppStatus")
     }
+    @Test("Bridging: 2.2.0 only, non-critical, known version, with an app URL; later only the continue after the app")
+    func bridging() {
+        let url: JSONValue = .string("https://shop.example/return")
+        let announce = Bridging.requestExtension(version: .v1_0, returnedFromApp: false)
+        let back = Bridging.requestExtension(version: .v1_0, returnedFromApp: true)
+        func v220(_ changes: [String: JSONValue?]) -> JSONObject {
+            var object = request(changes)
+            object["messageVersion"] = .string("2.2.0")
+            return object
+        }
+        let refused = RequestCheck.Failure(code: "203", field: "messageExtension")
+        #expect(
+            failure(
+                .v2_2_0, previous: nil, v220(["threeDSRequestorAppURL": url, "messageExtension": .array([announce])]))
+                == nil)
+        // No app URL, 2.1.0, 2.3.1, critical, an unknown version, a continue value in the first CReq.
+        #expect(failure(.v2_2_0, previous: nil, v220(["messageExtension": .array([announce])])) == refused)
+        #expect(failure(.v2_1_0, previous: nil, v220(["messageExtension": .array([announce])])) == refused)
+        #expect(
+            failure(
+                .v2_3_1, previous: nil,
+                request([
+                    "oobAppURLInd": .string("01"), "threeDSRequestorAppURL": url,
+                    "messageExtension": .array([announce]),
+                ])) == refused)
+        func edited(_ entry: JSONValue, _ change: (inout JSONObject) -> Void) -> JSONValue {
+            var object = entry.objectValue ?? [:]
+            change(&object)
+            return .object(object)
+        }
+        let critical = edited(announce) { $0["criticalityIndicator"] = .bool(true) }
+        let unknown = edited(announce) {
+            $0["data"] = .object(["version": .string("3.0"), "challengeData": .object(["oobAppURLInd": .string("01")])])
+        }
+        for entry in [critical, unknown, back] {
+            #expect(
+                failure(
+                    .v2_2_0, previous: nil, v220(["threeDSRequestorAppURL": url, "messageExtension": .array([entry])]))
+                    == refused)
+        }
+        // After a CRes whose Bridging linked the app: the continue with 02 passes; other CReqs may not carry it.
+        let linked: JSONObject = [
+            "acsUiType": .string("04"), "oobContinueLabel": .string("Done"),
+            "messageExtension": .array([
+                .object([
+                    "name": .string("Bridging"), "id": .string(Bridging.id), "criticalityIndicator": .bool(false),
+                    "data": .object([
+                        "version": .string("1.0"),
+                        "challengeData": .object([
+                            "oobAppURL": .string("https://bank.example/a"), "oobAppLabel": .string("Open"),
+                        ]),
+                    ]),
+                ])
+            ]),
+        ]
+        let continued = v220([
+            "threeDSRequestorAppURL": url, "oobContinue": .bool(true), "messageExtension": .array([back]),
+        ])
+        #expect(failure(.v2_2_0, previous: linked, continued) == nil)
+        var announcedAgain = continued
+        announcedAgain["messageExtension"] = .array([announce])
+        #expect(failure(.v2_2_0, previous: linked, announcedAgain) == refused)
+        let plain: JSONObject = ["acsUiType": .string("04"), "oobContinueLabel": .string("Done")]
+        #expect(failure(.v2_2_0, previous: plain, continued) == refused)
+        let other = edited(back) {
+            $0["data"] = .object([
+                "version": .string("2.0"),
+                "challengeData": .object(["oobAppURLInd": .string("01"), "oobContinue": .string("02")]),
+            ])
+        }
+        var wrongVersion = continued
+        wrongVersion["messageExtension"] = .array([other])
+        #expect(failure(.v2_2_0, previous: linked, wrongVersion) == refused)
+    }
 }

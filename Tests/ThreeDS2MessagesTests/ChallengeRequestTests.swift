@@ -57,8 +57,11 @@ struct ChallengeRequestTests {
     @Test("the first CReq: identifiers, type, version, counter, the app URL from 2.2.0, oobAppURLInd in 2.3.1")
     func first() throws {
         #expect(Set(try builder("2.1.0").request(counter: 0, answer: nil).names) == Self.identifiersAndCounter)
-        let v220 = try builder("2.2.0").request(counter: 0, answer: nil)
+        let v220 = try builder("2.2.0", indicator: .notSupportedByDevice).request(counter: 0, answer: nil)
         #expect(Set(v220.names) == Self.identifiersAndCounter.union(["threeDSRequestorAppURL"]))
+        // An app that can open the bank's app also announces the Bridging extension in 2.2.0 (BridgingTests).
+        let bridged = try builder("2.2.0").request(counter: 0, answer: nil)
+        #expect(Set(bridged.names) == Self.identifiersAndCounter.union(["threeDSRequestorAppURL", "messageExtension"]))
         for indicator in OOBAppURLIndicator.allCases {
             let v231 = try builder("2.3.1", indicator: indicator).request(counter: 0, answer: nil)
             #expect(Set(v231.names) == Self.identifiersAndCounter.union(["threeDSRequestorAppURL", "oobAppURLInd"]))

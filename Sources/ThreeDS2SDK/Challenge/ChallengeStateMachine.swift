@@ -72,7 +72,7 @@ struct ChallengeStateMachine: Sendable {
     private(set) var acsCounter = 0
     /// The screen on show (or last shown): the next CReq answers it.
     private var screen: ChallengeScreen?
-    let builder: ChallengeRequestBuilder
+    private(set) var builder: ChallengeRequestBuilder
     private let channel: SecureChannel
 
     init(builder: ChallengeRequestBuilder, channel: SecureChannel) {
@@ -183,7 +183,7 @@ struct ChallengeStateMachine: Sendable {
         }
         let expectation = ChallengeResponseExpectation(
             identifiers: identifiers, messageVersion: builder.messageVersion, acsCounter: acsCounter,
-            opensOOBApps: builder.oobAppURLIndicator == .supported)
+            opensOOBApps: builder.oobAppURLIndicator == .supported, announcedBridging: builder.announcesBridging)
         let response: ChallengeResponse
         do {
             response = try ChallengeResponseValidator.validate(object, expecting: expectation)
@@ -200,6 +200,8 @@ struct ChallengeStateMachine: Sendable {
                     .runtimeError(
                         ChallengeFailure(.counter, "acsCounterAtoS would wrap past 255; the challenge cannot go on")))
             }
+            // The pairing rule: the transaction's later CReqs use the Bridging version the ACS answered with.
+            if let bridging = screen.bridging { builder.adoptBridging(bridging) }
             self.screen = screen
             phase = .presenting
             return [.present(screen)]

@@ -163,9 +163,10 @@ extension ConfigParameters {
         set { self[.allowPlainHTTPLoopback] = newValue ? "true" : nil }
     }
 
-    /// Whether the app lets the SDK open the bank's out-of-band app from a challenge (2.3.1 `oobAppURL`); `true`
-    /// unless set to `false`. The SDK says it can (`oobAppURLInd` `01`) only when this is `true` and the presenter has
-    /// an ``OOBAppOpener``.
+    /// Whether the app lets the SDK open the bank's out-of-band app from a challenge (2.3.1 `oobAppURL`, 2.2.0's
+    /// Bridging extension); `true` unless set to `false`. The SDK says it can (`oobAppURLInd` `01`; in 2.2.0 the
+    /// Bridging announcement, which also needs the `threeDSRequestorAppURL`) only when this is `true` and the
+    /// presenter has an ``OOBAppOpener``.
     public var opensOOBApps: Bool {
         get { self[.opensOOBApps] != "false" }
         set { self[.opensOOBApps] = newValue ? nil : "false" }

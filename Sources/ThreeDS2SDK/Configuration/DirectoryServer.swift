@@ -1,23 +1,75 @@
 public import ThreeDS2JOSE
 
-/// A directory server the app works with: its ID, the key device data is encrypted to, and the CA roots that
+/// A directory server the app works with: its ID, the keys device data may be encrypted to, and the CA roots that
 /// ACS signed content must chain to.
+///
+/// A directory server may list several encryption keys so that a certificate rotation overlaps: at initialize the
+/// SDK uses the newest certificate valid that day (``DirectoryServer/evaluate(at:)``).
 public struct DirectoryServer: Sendable, Hashable {
+    /// One encryption key of a directory server, with the key ID the directory server knows it by.
+    public struct EncryptionKey: Sendable, Hashable {
+        /// A PEM certificate or PEM public key, or the base64 of a DER certificate or SubjectPublicKeyInfo.
+        public var key: String
+        /// The key ID sent as the device-data JWE `kid`, when the directory server wants one.
+        public var keyID: String?
+
+        /// Creates a key entry.
+        ///
+        /// - Parameters:
+        ///   - key: The certificate or public key.
+        ///   - keyID: The `kid`, if any.
+        public init(key: String, keyID: String? = nil) {
+            self.key = key
+            self.keyID = keyID
+        }
+    }
+
     /// The directory server ID (the payment system's RID, for example `A000000004`).
     public var id: String
-    /// The encryption key: a PEM certificate or PEM public key, or the base64 of a DER certificate or
-    /// SubjectPublicKeyInfo. RSA keys get RSA-OAEP-256, P-256 keys ECDH-ES.
-    public var encryptionKey: String
-    /// The key ID sent as the device-data JWE `kid`, when the directory server wants one.
-    public var keyID: String?
+    /// The encryption keys, at least one; certificates carry validity dates, of which the SDK uses the newest valid.
+    public var encryptionKeys: [EncryptionKey]
     /// One or more PEM root certificates for ACS signed content.
     public var rootCertificates: String
-    /// The name shown on the processing screen.
+    /// PEM CA certificates between an encryption certificate and its root, if the scheme issues through any. They
+    /// serve the chain shown by diagnostics (``EncryptionKeyReport/chain``) only; ACS signed content brings its own.
+    public var intermediateCertificates: String = ""
+    /// The name shown on the processing screen; the registered scheme's name (``CardScheme``) when `nil`.
     public var displayName: String?
     /// The content encryption of device data; A128CBC-HS256 unless the directory server asks for A128GCM.
     public var deviceDataEncryption: ContentEncryption
 
-    /// Creates a directory server entry.
+    /// The first encryption key: a PEM certificate or PEM public key, or the base64 of a DER certificate or
+    /// SubjectPublicKeyInfo. RSA keys get RSA-OAEP-256, P-256 keys ECDH-ES.
+    public var encryptionKey: String {
+        get { encryptionKeys.first?.key ?? "" }
+        set {
+            if encryptionKeys.isEmpty {
+                encryptionKeys = [EncryptionKey(key: newValue)]
+            } else {
+                encryptionKeys[0].key = newValue
+            }
+        }
+    }
+
+    /// The key ID of the first encryption key.
+    public var keyID: String? {
+        get { encryptionKeys.first?.keyID }
+        set {
+            if encryptionKeys.isEmpty {
+                encryptionKeys = [EncryptionKey(key: "", keyID: newValue)]
+            } else {
+                encryptionKeys[0].keyID = newValue
+            }
+        }
+    }
+
+    /// The directory server ID, typed.
+    public var directoryServerID: DirectoryServerID { DirectoryServerID(id) }
+
+    /// The name to show: ``displayName``, else the registered scheme's name, else `nil`.
+    public var resolvedDisplayName: String? { displayName ?? CardScheme.registered(directoryServerID)?.name }
+
+    /// Creates a directory server entry with one encryption key.
     ///
     /// - Parameters:
     ///   - id: The directory server ID.
@@ -30,12 +82,46 @@ public struct DirectoryServer: Sendable, Hashable {
         id: String, encryptionKey: String, keyID: String? = nil, rootCertificates: String, displayName: String? = nil,
         deviceDataEncryption: ContentEncryption = .a128cbcHS256
     ) {
+        self.init(
+            id: id, encryptionKeys: [EncryptionKey(key: encryptionKey, keyID: keyID)],
+            rootCertificates: rootCertificates, displayName: displayName, deviceDataEncryption: deviceDataEncryption)
+    }
+
+    /// Creates a directory server entry with several encryption keys (a rotation).
+    ///
+    /// - Parameters:
+    ///   - id: The directory server ID.
+    ///   - encryptionKeys: The encryption certificates or public keys with their key IDs.
+    ///   - rootCertificates: One or more PEM CA roots.
+    ///   - displayName: The name shown while processing; the registered scheme's name when `nil`.
+    ///   - deviceDataEncryption: The device-data `enc`.
+    ///   - intermediateCertificates: PEM CA certificates between the encryption certificates and the roots, if any.
+    public init(
+        id: String, encryptionKeys: [EncryptionKey], rootCertificates: String, displayName: String? = nil,
+        deviceDataEncryption: ContentEncryption = .a128cbcHS256, intermediateCertificates: String = ""
+    ) {
         self.id = id
-        self.encryptionKey = encryptionKey
-        self.keyID = keyID
+        self.encryptionKeys = encryptionKeys
         self.rootCertificates = rootCertificates
+        self.intermediateCertificates = intermediateCertificates
         self.displayName = displayName
         self.deviceDataEncryption = deviceDataEncryption
+    }
+
+    /// Creates an entry for a registered card scheme: the ID and name come from the registry.
+    ///
+    /// - Parameters:
+    ///   - scheme: The scheme.
+    ///   - encryptionKeys: The encryption certificates with their key IDs.
+    ///   - rootCertificates: One or more PEM CA roots.
+    ///   - deviceDataEncryption: The device-data `enc`.
+    public init(
+        scheme: CardScheme, encryptionKeys: [EncryptionKey], rootCertificates: String,
+        deviceDataEncryption: ContentEncryption = .a128cbcHS256
+    ) {
+        self.init(
+            id: scheme.id.rawValue, encryptionKeys: encryptionKeys, rootCertificates: rootCertificates,
+            displayName: scheme.name, deviceDataEncryption: deviceDataEncryption)
     }
 }
 
@@ -43,7 +129,7 @@ extension ConfigParameters {
     private static let directoryServerGroupPrefix = "ds:"
 
     private enum DirectoryServerField: String {
-        case encryptionKey, keyID, rootCertificates, displayName, deviceDataEncryption
+        case encryptionKey, keyID, rootCertificates, intermediateCertificates, displayName, deviceDataEncryption
     }
 
     /// Adds a directory server.
@@ -56,9 +142,18 @@ extension ConfigParameters {
         guard value(group, DirectoryServerField.encryptionKey.rawValue) == nil else {
             throw .invalidInput("directory server \(server.id) is already configured")
         }
-        set(group, DirectoryServerField.encryptionKey.rawValue, server.encryptionKey)
-        set(group, DirectoryServerField.keyID.rawValue, server.keyID)
+        guard !server.encryptionKeys.isEmpty else {
+            throw .invalidInput("directory server \(server.id) has no encryption key")
+        }
+        for (index, entry) in server.encryptionKeys.enumerated() {
+            let suffix = index == 0 ? "" : ".\(index + 1)"
+            set(group, DirectoryServerField.encryptionKey.rawValue + suffix, entry.key)
+            set(group, DirectoryServerField.keyID.rawValue + suffix, entry.keyID)
+        }
         set(group, DirectoryServerField.rootCertificates.rawValue, server.rootCertificates)
+        set(
+            group, DirectoryServerField.intermediateCertificates.rawValue,
+            server.intermediateCertificates.isEmpty ? nil : server.intermediateCertificates)
         set(group, DirectoryServerField.displayName.rawValue, server.displayName)
         set(group, DirectoryServerField.deviceDataEncryption.rawValue, server.deviceDataEncryption.rawValue)
     }
@@ -77,11 +172,17 @@ extension ConfigParameters {
     public func directoryServer(id: String) -> DirectoryServer? {
         let group = Self.directoryServerGroupPrefix + id
         guard let key = value(group, DirectoryServerField.encryptionKey.rawValue) else { return nil }
+        var keys = [DirectoryServer.EncryptionKey(key: key, keyID: value(group, DirectoryServerField.keyID.rawValue))]
+        while let next = value(group, DirectoryServerField.encryptionKey.rawValue + ".\(keys.count + 1)") {
+            keys.append(
+                .init(key: next, keyID: value(group, DirectoryServerField.keyID.rawValue + ".\(keys.count + 1)")))
+        }
         return DirectoryServer(
-            id: id, encryptionKey: key, keyID: value(group, DirectoryServerField.keyID.rawValue),
+            id: id, encryptionKeys: keys,
             rootCertificates: value(group, DirectoryServerField.rootCertificates.rawValue) ?? "",
             displayName: value(group, DirectoryServerField.displayName.rawValue),
             deviceDataEncryption: value(group, DirectoryServerField.deviceDataEncryption.rawValue).flatMap(
-                ContentEncryption.init(rawValue:)) ?? .a128cbcHS256)
+                ContentEncryption.init(rawValue:)) ?? .a128cbcHS256,
+            intermediateCertificates: value(group, DirectoryServerField.intermediateCertificates.rawValue) ?? "")
     }
 }

@@ -19,95 +19,24 @@ struct ResolvedDirectoryServer: Sendable {
     let displayName: String?
     let deviceDataEncryption: ContentEncryption
 
+    /// When the certificate in use ends within 30 days, the warning saying so.
+    let expiryWarning: Warning?
+
+    /// The key chosen as ``DirectoryServer/evaluate(at:)`` decides; refused when there is none.
     init(_ server: DirectoryServer, now: Date = Date()) throws(ThreeDS2Error) {
+        let report = server.evaluate(at: now)
+        if let failure = report.failure { throw failure }
+        guard let chosen = report.chosen, let key = chosen.parsed else {
+            throw ThreeDS2Error.invalidInput("directory server \(server.id) has no usable encryption key")
+                .concerning("ds:\(server.id).encryptionKey")
+        }
         id = server.id
-        keyID = server.keyID
-        displayName = server.displayName
+        encryptionKey = key
+        keyID = chosen.keyID
+        roots = report.parsedRoots
+        displayName = report.name
         deviceDataEncryption = server.deviceDataEncryption
-        do {
-            encryptionKey = try Self.parseKey(server.encryptionKey, serverID: server.id, now: now)
-        } catch {
-            throw error.concerning("ds:\(server.id).encryptionKey")
-        }
-        let roots: [Certificate]
-        do {
-            roots = try PEMBundle.certificates(
-                server.rootCertificates, what: "directory server \(server.id) root certificates")
-        } catch {
-            throw error.concerning("ds:\(server.id).rootCertificates")
-        }
-        guard !roots.isEmpty else {
-            throw ThreeDS2Error.invalidInput(
-                "directory server \(server.id) has no root certificate for ACS signed content"
-            )
-            .concerning("ds:\(server.id).rootCertificates")
-        }
-        self.roots = roots
-    }
-
-    private static func parseKey(_ text: String, serverID: String, now: Date) throws(ThreeDS2Error) -> EncryptionKey {
-        let what = "directory server \(serverID) encryption key"
-        let publicKey: Certificate.PublicKey
-        var certificate: Certificate?
-        do {
-            if text.contains("-----BEGIN") {
-                let document = try PEMDocument(pemString: text)
-                switch document.discriminator {
-                case "CERTIFICATE":
-                    certificate = try Certificate(pemDocument: document)
-                    publicKey = certificate!.publicKey
-                case "PUBLIC KEY": publicKey = try Certificate.PublicKey(pemDocument: document)
-                default:
-                    throw ThreeDS2Error.invalidInput(
-                        "\(what) is a PEM \(document.discriminator), expected a CERTIFICATE or PUBLIC KEY")
-                }
-            } else {
-                let der = try Base64.standardDecode(text.filter { !$0.isWhitespace }, what: what)
-                if let parsed = try? Certificate(derEncoded: der) {
-                    certificate = parsed
-                    publicKey = parsed.publicKey
-                } else {
-                    publicKey = try Certificate.PublicKey(derEncoded: der)
-                }
-            }
-        } catch let error as ThreeDS2Error {
-            throw error
-        } catch {
-            throw .invalidInput(
-                "\(what) is not a readable certificate or public key (RSA needs at least 2048 bits, EC must be P-256)",
-                underlying: error)
-        }
-        if let certificate { try checkUsable(certificate, what: what, now: now) }
-        if let ec = P256.Signing.PublicKey(publicKey) {
-            do {
-                return .p256(try P256.KeyAgreement.PublicKey(rawRepresentation: ec.rawRepresentation))
-            } catch {
-                throw .invalidInput("\(what) is not a valid P-256 key", underlying: error)
-            }
-        }
-        // swift-certificates refuses RSA keys under 2048 bits when parsing, so any RSA key here is large enough.
-        if let rsa = _RSA.Signing.PublicKey(publicKey) {
-            return .rsa(subjectPublicKeyInfoDER: Array(rsa.derRepresentation))
-        }
-        throw .invalidInput("\(what) is neither RSA nor P-256")
-    }
-
-    /// An encryption certificate must be within its validity dates, and when it states a key usage, allow key
-    /// encipherment (RSA) or key agreement (EC): device data encrypted to a key the DS no longer accepts is lost.
-    private static func checkUsable(_ certificate: Certificate, what: String, now: Date) throws(ThreeDS2Error) {
-        let subject = CertificateName.readable(certificate.subject)
-        guard certificate.notValidBefore <= now else {
-            throw .invalidInput("\(what) (\(subject)) is not valid before \(certificate.notValidBefore)")
-        }
-        guard now <= certificate.notValidAfter else {
-            throw .invalidInput("\(what) (\(subject)) expired on \(certificate.notValidAfter)")
-        }
-        guard let usage = try? certificate.extensions.keyUsage else { return }
-        let isEC = P256.Signing.PublicKey(certificate.publicKey) != nil
-        guard isEC ? usage.keyAgreement : usage.keyEncipherment else {
-            throw .invalidInput(
-                "\(what) (\(subject)) does not allow \(isEC ? "key agreement" : "key encipherment") in its key usage")
-        }
+        expiryWarning = report.warning
     }
 }
 
@@ -142,6 +71,10 @@ struct ResolvedConfiguration: Sendable {
     let appIdentifier: String
     let appVersion: String
     let directoryServers: [String: ResolvedDirectoryServer]
+    /// The warnings about directory-server certificates ending soon, by directory server ID.
+    var directoryServerWarnings: [Warning] {
+        directoryServers.keys.sorted().compactMap { directoryServers[$0]?.expiryWarning }
+    }
     let restrictedParameters: Set<DeviceParameterID>
     let enabledParameters: Set<DeviceParameterID>
     let allowsPlainHTTPLoopback: Bool
@@ -150,7 +83,7 @@ struct ResolvedConfiguration: Sendable {
     let minimumOSVersion: OperatingSystemVersion?
     let expectedExecutableSHA256: String?
 
-    init(_ parameters: ConfigParameters) throws(ThreeDS2Error) {
+    init(_ parameters: ConfigParameters, now: Date = Date()) throws(ThreeDS2Error) {
         guard let reference = parameters.sdkReferenceNumber, !reference.isEmpty else {
             throw .invalidInput("configuration parameter sdk.sdkReferenceNumber is required")
         }
@@ -163,7 +96,7 @@ struct ResolvedConfiguration: Sendable {
         var servers: [String: ResolvedDirectoryServer] = [:]
         for id in parameters.directoryServerIDs {
             guard let server = parameters.directoryServer(id: id) else { continue }
-            servers[id] = try ResolvedDirectoryServer(server)
+            servers[id] = try ResolvedDirectoryServer(server, now: now)
         }
         directoryServers = servers
         restrictedParameters = try Self.parameterIDs(parameters.restrictedParameters, "restrictedParameters")

@@ -145,6 +145,9 @@ public final class ThreeDS2Service: Sendable {
         for warning in uiCustomizations.values.flatMap(\.contrastWarnings) {
             logger.warning("UI customization", metadata: ["warning": "\(warning)"])
         }
+        for warning in configuration.directoryServerWarnings {
+            logger.warning("directory server certificate", metadata: ["warning": "\(warning)"])
+        }
         logger.info(
             "3DS SDK initialised",
             metadata: [
@@ -167,6 +170,15 @@ public final class ThreeDS2Service: Sendable {
     /// - Throws: ``ThreeDS2Error`` of kind `notInitialized`.
     public var warnings: [Warning] {
         get throws(ThreeDS2Error) { try context().warnings }
+    }
+
+    /// Warnings about the directory servers' certificates found at initialize: one
+    /// ``Warning/directoryServerCertificateExpiring`` per directory server whose encryption certificate in use ends
+    /// within 30 days. They are not security findings and never reach device data's `SW`.
+    ///
+    /// - Throws: ``ThreeDS2Error`` of kind `notInitialized`.
+    public var directoryServerWarnings: [Warning] {
+        get throws(ThreeDS2Error) { try context().configuration.directoryServerWarnings }
     }
 
     /// Warnings about the UI customization (text/background contrast under 4.5:1).

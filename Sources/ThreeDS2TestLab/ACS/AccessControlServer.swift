@@ -60,6 +60,8 @@ actor AccessControlServer {
         var lastScreen: JSONObject?
         /// Whether the first CReq said the SDK can open the bank's app (`oobAppURLInd` `01`, 2.3.1).
         var opensOOBApps = false
+        /// The Bridging version the first CReq announced (2.2.0), answered in the same version.
+        var bridgingVersion: String?
     }
 
     /// One state per challenge, bounded and expiring (``TestLabOptions/maxTransactions``,

@@ -52,6 +52,7 @@ package struct RequestCheck {
             }
             guard ["01", "02", "03"].contains(value) else { throw Failure(code: "207", field: "oobAppURLInd") }
         }
+        try checkExtensions(request)
         let present = Self.actions.filter { request[$0] != nil }
         guard let previous else {
             // The first CReq states no action.
@@ -142,6 +143,40 @@ package struct RequestCheck {
             } else if oobContinue != .bool(true) {
                 throw Failure(code: "203", field: "oobContinue")
             }
+        }
+    }
+
+    /// `messageExtension`: well-formed entries; Bridging (2.2.0 only, bridging reference) non-critical with a known
+    /// version and `oobAppURLInd` `01`, with a requestor app URL, in the first CReq (no continue value) or in the
+    /// continue CReq after the bank's app the previous CRes linked through it (`oobContinue` `02`, in the version that
+    /// CRes answered with). Any other CReq carrying it is 203.
+    private func checkExtensions(_ request: JSONObject) throws(Failure) {
+        guard let value = request["messageExtension"] else { return }
+        let field = "messageExtension"
+        guard case .array(let entries) = value, !entries.isEmpty, entries.count <= version.maxMessageExtensions else {
+            throw Failure(code: "203", field: field)
+        }
+        for entry in entries {
+            guard case .object(let object) = entry, case .string(let name)? = object["name"], !name.isEmpty,
+                case .string(let id)? = object["id"], !id.isEmpty,
+                case .bool(let critical)? = object["criticalityIndicator"],
+                case .object(let data)? = object["data"]
+            else { throw Failure(code: "203", field: field) }
+            guard id == Bridging.id else { continue }
+            guard version.carriesBridging, name == Bridging.name, !critical,
+                case .string(let appURL)? = request["threeDSRequestorAppURL"], !appURL.isEmpty,
+                let sent = data["version"]?.stringValue.flatMap(Bridging.Version.init(rawValue:)),
+                let challengeData = data["challengeData"]?.objectValue,
+                challengeData["oobAppURLInd"] == .string("01")
+            else { throw Failure(code: "203", field: field) }
+            let allowed: Set<String> = previous == nil ? ["oobAppURLInd"] : ["oobAppURLInd", "oobContinue"]
+            guard challengeData.names.allSatisfy(allowed.contains) else { throw Failure(code: "203", field: field) }
+            guard let previous else { continue }
+            // Later: only the continue after the bank's app the previous CRes linked, in that CRes's version.
+            guard let answered = Bridging.read(previous["messageExtension"]), answered.appURL != nil,
+                answered.version == sent, request["oobContinue"] == .bool(true),
+                challengeData["oobContinue"] == .string("02")
+            else { throw Failure(code: "203", field: field) }
         }
     }
 

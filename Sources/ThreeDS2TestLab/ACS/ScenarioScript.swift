@@ -17,6 +17,9 @@ enum ScenarioScript {
         let v231 = version.carriesOOBAppURLIndicator
         let first = !RequestCheck.actions.contains { request[$0] != nil }
         if first { challenge.opensOOBApps = request["oobAppURLInd"] == .string("01") }
+        if first, version.carriesBridging, let announced = Bridging.read(request["messageExtension"]) {
+            challenge.bridgingVersion = announced.version?.rawValue
+        }
         if request["challengeCancel"] != nil { return final(base, "N") }
         // After the additional-code button: the out-of-band screen, continue finishes.
         if challenge.lastScreen?["acsUiType"] == .string("04"), challenge.record.scenario == .additionalCode {
@@ -30,7 +33,7 @@ enum ScenarioScript {
         case .multiSelect:
             if first { return merge(base, selectScreen(multiple: true)) }
             return final(base, request["challengeDataEntry"] == .string("q1,q3") ? "Y" : "N")
-        case .outOfBand:
+        case .outOfBand, .bridging:
             if first || request["oobContinue"] == nil { return merge(base, oobScreen(challenge)) }
             return final(base, "Y")
         case .htmlOutOfBand where v231:
@@ -109,6 +112,20 @@ enum ScenarioScript {
         if challenge.record.messageVersion.hasOOBAppURL, challenge.opensOOBApps {
             screen["oobAppURL"] = .string(bankAppURL)
             screen["oobAppLabel"] = .string("Open banking app")
+        }
+        // 2.2.0, Mastercard-like: the same link in the Bridging extension, in the version the SDK announced.
+        if challenge.record.scenario == .bridging, let version = challenge.bridgingVersion {
+            screen["messageExtension"] = .array([
+                .object([
+                    "name": .string(Bridging.name), "id": .string(Bridging.id), "criticalityIndicator": .bool(false),
+                    "data": .object([
+                        "version": .string(version),
+                        "challengeData": .object([
+                            "oobAppURL": .string(bankAppURL), "oobAppLabel": .string("Open banking app"),
+                        ]),
+                    ]),
+                ])
+            ])
         }
         return screen
     }

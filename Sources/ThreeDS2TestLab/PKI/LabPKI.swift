@@ -1,5 +1,7 @@
 public import Foundation
 import SwiftASN1
+import ThreeDS2JOSE
+import ThreeDS2SDK
 import X509
 
 /// The TestLab's own PKI, made fresh at each start: a directory-server root and intermediate, ACS signers (RSA for
@@ -62,8 +64,35 @@ public struct LabPKI: Sendable {
                 // The test directory server's private keys, for `threeds inspect device-data` (never a real DS's).
                 "ds-decryption-rsa-key.pem": dsEncryptionRSA.privateKey.pemRepresentation,
                 "ds-decryption-ec-key.pem": dsEncryptionEC.privateKey.pemRepresentation,
+                TrustBundle.fileName: Self.trustBundleJSON,
             ]
         }
+    }
+
+    /// The lab's two directory servers as a trust bundle (``TrustBundle``) whose certificates are the PEM files
+    /// beside it, so the folder ``writeClientFiles(to:)`` fills is a bundle folder.
+    static var trustBundleJSON: String {
+        func entry(_ id: String, name: String, key: String, keyID: String) -> JSONValue {
+            .object([
+                "id": .string(id), "name": .string(name),
+                "encryptionCertificates": .array([
+                    .object(["keyID": .string(keyID), "file": .string(key)])
+                ]),
+                "rootCertificates": .array([.object(["file": .string("ds-root.pem")])]),
+            ])
+        }
+        let bundle: JSONValue = .object([
+            "format": .string(TrustBundle.format),
+            "directoryServers": .array([
+                entry(
+                    TestLab.rsaDirectoryServerID, name: "TestLab DS (RSA)", key: "ds-encryption-rsa.pem",
+                    keyID: "testlab-rsa"),
+                entry(
+                    TestLab.ecDirectoryServerID, name: "TestLab DS (EC)", key: "ds-encryption-ec.pem",
+                    keyID: "testlab-ec"),
+            ]),
+        ])
+        return bundle.serialized + "\n"
     }
 
     /// Writes ``clientFiles`` to a directory (created if needed).

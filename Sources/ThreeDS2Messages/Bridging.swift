@@ -1,0 +1,81 @@
+public import ThreeDS2JOSE
+
+/// The Bridging message extension (`A000000802-004`), through which a 2.2.0 challenge carries the bank's-app link
+/// that 2.3.1 has as core fields (bridging reference in the project's shared documentation).
+///
+/// The SDK announces it in the first CReq of a 2.2.0 challenge whose app can open the bank's app and gave its
+/// `threeDSRequestorAppURL`; a CRes answering with it may link the bank's app (`challengeData.oobAppURL` and
+/// `oobAppLabel`); the continue CReq after the cardholder came back from that app carries it again with
+/// `oobContinue` `02`. It is never sent in 2.1.0 or 2.3.1.
+public enum Bridging {
+    /// The extension's `id`.
+    public static let id = "A000000802-004"
+    /// The extension's `name`.
+    public static let name = "Bridging"
+
+    /// The versions of the extension the SDK knows. The pairing rule keeps one version for a whole transaction: the
+    /// SDK offers ``Version/v1_0`` and from then on uses the version the ACS answered with.
+    public enum Version: String, Sendable, Hashable, CaseIterable {
+        /// `1.0`.
+        case v1_0 = "1.0"
+        /// `2.0`.
+        case v2_0 = "2.0"
+    }
+
+    /// What the SDK read from a CRes's Bridging extension.
+    public struct Received: Sendable, Hashable {
+        /// The version the ACS answered with, when it is one the SDK knows.
+        public let version: Version?
+        /// The version as sent, when it is not one the SDK knows.
+        public let unknownVersion: String?
+        /// The bank's app link, when both it and the label were present and it is an https URL with a host.
+        public let appURL: String?
+        /// The app button's label, present exactly when ``appURL`` is.
+        public let appLabel: String?
+    }
+
+    /// The extension object a CReq carries.
+    ///
+    /// - Parameters:
+    ///   - version: The version (``Version/v1_0`` until the ACS answered with another).
+    ///   - returnedFromApp: `true` for the continue CReq after the cardholder came back from the bank's app
+    ///     (`oobContinue` `02`); `false` for the announcement.
+    /// - Returns: The `messageExtension` entry (non-critical).
+    public static func requestExtension(version: Version, returnedFromApp: Bool) -> JSONValue {
+        var challengeData: JSONObject = ["oobAppURLInd": .string(OOBAppURLIndicator.supported.rawValue)]
+        if returnedFromApp { challengeData["oobContinue"] = .string("02") }
+        return .object([
+            "name": .string(name), "id": .string(id), "criticalityIndicator": .bool(false),
+            "data": .object(["version": .string(version.rawValue), "challengeData": .object(challengeData)]),
+        ])
+    }
+
+    /// Reads the Bridging entry of a `messageExtension` array, if there is one. The version is read from
+    /// `data.version` or, failing that, beside `data` (as one shipping SDK writes it); the app link is taken only
+    /// when both `oobAppURL` and `oobAppLabel` are strings within their lengths and the link is https with a host.
+    ///
+    /// - Parameter extensions: The message's `messageExtension` value (already checked for shape).
+    /// - Returns: What it says, or `nil` when the message has no Bridging entry.
+    public static func read(_ extensions: JSONValue?) -> Received? {
+        guard let entries = extensions?.arrayValue,
+            let entry = entries.compactMap(\.objectValue).first(where: { $0["id"] == .string(id) })
+        else { return nil }
+        let data = entry["data"]?.objectValue
+        let versionText = data?["version"]?.stringValue ?? entry["version"]?.stringValue
+        let version = versionText.flatMap(Version.init(rawValue:))
+        let challengeData = data?["challengeData"]?.objectValue
+        var url = challengeData?["oobAppURL"]?.stringValue
+        var label = challengeData?["oobAppLabel"]?.stringValue
+        if let link = url, let text = label, !text.isEmpty, text.count <= 45, link.utf8.count <= 2048,
+            ChallengeResponseValidator.isHTTPSURL(link)
+        {
+            url = link
+            label = text
+        } else {
+            url = nil
+            label = nil
+        }
+        return Received(
+            version: version, unknownVersion: version == nil ? versionText : nil, appURL: url, appLabel: label)
+    }
+}
