@@ -184,6 +184,13 @@ let package = Package(
             dependencies: ["MinimalCheckout", "ThreeDS2SDK", "ThreeDS2Messages", "ThreeDS2TestLab"],
             path: "Examples/MinimalCheckout/Tests/MinimalCheckoutTests"
         ),
+        // Runs one transport exchange against a hostile server in a process of its own, so the transport tests can
+        // hold its peak memory to a bound without the noise of tests running beside them.
+        .executableTarget(
+            name: "hostile-transport-probe",
+            dependencies: ["ThreeDS2SDK", "ThreeDS2NIOTransport", "ThreeDS2TestLab", "ThreeDS2TestSupport"],
+            path: "Tests/HostileTransportProbe"
+        ),
         .target(
             name: "ThreeDS2TestSupport",
             dependencies: [.product(name: "Logging", package: "swift-log")],
@@ -223,7 +230,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ThreeDS2HTMLTests",
-            dependencies: ["ThreeDS2HTML", "ThreeDS2SDK"]
+            dependencies: ["ThreeDS2HTML", "ThreeDS2SDK", "ThreeDS2Messages", "ThreeDS2JOSE"]
         ),
         .testTarget(
             name: "ThreeDS2TerminalUITests",
