@@ -52,7 +52,7 @@ private func probe(_ kind: String, _ path: String, bound: Int) async throws -> P
 
 /// Each transport against a hostile server, in a probe process: URLSession over plain HTTP on loopback (Linux
 /// URLSession cannot take a private TLS root), AsyncHTTPClient over HTTPS on 127.0.0.1 with the server's root.
-@Suite("Transports against hostile servers")
+@Suite("Transports against hostile servers", .serialized)
 struct HostileServerTransportTests {
     static let kinds = ["urlSession", "asyncHTTPClient"]
 

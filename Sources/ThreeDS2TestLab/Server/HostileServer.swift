@@ -165,12 +165,27 @@ enum GzipBomb {
             for bit in 0..<width where value & (1 << UInt64(bit)) != 0 { reversed |= 1 << UInt64(width - 1 - bit) }
             put(reversed, width)
         }
+        func match() {
+            code(0b1100_0101, 8)  // length 258 (symbol 285)
+            code(0, 5)  // distance 1
+        }
         put(1, 1)  // BFINAL
         put(1, 2)  // BTYPE 01, fixed Huffman
         code(0x30, 8)  // literal 0
-        for _ in 0..<matches {
-            code(0b1100_0101, 8)  // length 258 (symbol 285)
-            code(0, 5)  // distance 1
+        // Eight matches are 104 bits, 13 whole bytes: from the second group of eight on, every group leaves the bit
+        // writer as it found it and writes the same 13 bytes, so they are copied rather than encoded again (the bomb
+        // is made in milliseconds even in a debug build).
+        let groups = matches / 8
+        if groups >= 2 {
+            for _ in 0..<8 { match() }
+            let before = out.count
+            for _ in 0..<8 { match() }
+            let pattern = Array(out[before...])
+            out.reserveCapacity(out.count + pattern.count * (groups - 2) + 16)
+            for _ in 2..<groups { out.append(contentsOf: pattern) }
+            for _ in 0..<(matches - groups * 8) { match() }
+        } else {
+            for _ in 0..<matches { match() }
         }
         code(0, 7)  // end of block
         if count > 0 { put(0, 8 - count) }
