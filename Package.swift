@@ -190,6 +190,13 @@ let package = Package(
             dependencies: ["MinimalCheckout", "ThreeDS2SDK", "ThreeDS2Messages", "ThreeDS2TestLab"],
             path: "Examples/MinimalCheckout/Tests/MinimalCheckoutTests"
         ),
+        // Runs one transport exchange against a hostile server in a process of its own, so the transport tests can
+        // hold its peak memory to a bound without the noise of tests running beside them.
+        .executableTarget(
+            name: "hostile-transport-probe",
+            dependencies: ["ThreeDS2SDK", "ThreeDS2NIOTransport", "ThreeDS2TestLab", "ThreeDS2TestSupport"],
+            path: "Tests/HostileTransportProbe"
+        ),
         .target(
             name: "ThreeDS2TestSupport",
             dependencies: ["ThreeDS2SDK", .product(name: "Logging", package: "swift-log")],
@@ -229,7 +236,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ThreeDS2HTMLTests",
-            dependencies: ["ThreeDS2HTML", "ThreeDS2SDK"]
+            dependencies: ["ThreeDS2HTML", "ThreeDS2SDK", "ThreeDS2Messages", "ThreeDS2JOSE"]
         ),
         .testTarget(
             name: "ThreeDS2TerminalUITests",

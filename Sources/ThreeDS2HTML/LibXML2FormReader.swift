@@ -10,7 +10,19 @@ public import ThreeDS2SDK
 /// The libxml2 HTML form reader: every form's controls in document order (hidden inputs included), the links
 /// that submit to the SDK's reserved URL, and the page's visible text (scripts and styles left out). On Linux it
 /// links the system's libxml2 through the `CLibXML2` module; on Apple platforms it uses the SDK's `libxml2` module.
+///
+/// Costs are bounded: a label's, button's, option's or link's text is read once, at most
+/// ``maxLabelCharacters`` characters and ``maxLabelNodes`` nodes of its subtree, so nested labels cannot make one
+/// page cost quadratic time; and a page nested deeper than ``maxDepth`` elements is an invalid page
+/// (``HTMLForm/invalidReason``), never a page whose deeper part (libxml2 stops at 256 levels) silently vanishes.
 public struct LibXML2FormReader: HTMLFormReader {
+    /// The most characters (Unicode scalars) of a label's text that are read.
+    public static let maxLabelCharacters = 256
+    /// The most nodes of a label's subtree that are visited for its text.
+    public static let maxLabelNodes = 1024
+    /// The deepest element nesting a readable page may have (below libxml2's own cap of 256).
+    public static let maxDepth = 200
+
     /// Creates the reader.
     public init() {}
 
@@ -41,12 +53,17 @@ public struct LibXML2FormReader: HTMLFormReader {
                 }
             } ?? nil
         }
+        var tooDeep = false
         if let document {
             defer { xmlFreeDoc(document) }
             var inForm = false
-            func walk(_ node: UnsafeMutablePointer<xmlNode>?) {
+            func walk(_ node: UnsafeMutablePointer<xmlNode>?, depth: Int) {
+                guard depth <= Self.maxDepth else {
+                    tooDeep = true
+                    return
+                }
                 var current = node
-                while let element = current {
+                while let element = current, !tooDeep {
                     defer { current = element.pointee.next }
                     if element.pointee.type == XML_TEXT_NODE {
                         let content = Self.content(element).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -58,13 +75,14 @@ public struct LibXML2FormReader: HTMLFormReader {
                     if name == "script" || name == "style" || name == "head" { continue }
                     var enteredForm = false
                     var enteredLabel: String??
+                    var buttonLabel: String?
                     if ["input", "textarea", "select"].contains(name), inForm {
                         if let id = Self.attribute(element, "id") { controlIDs[controls.count] = id }
                         if let enclosingLabel { enclosingLabels[controls.count] = enclosingLabel }
                     }
                     switch name {
                     case "label":
-                        let text = Self.content(element).trimmingCharacters(in: .whitespacesAndNewlines)
+                        let text = Self.labelText(element)
                         if let target = Self.attribute(element, "for") {
                             labelsByID[target] = text
                         } else if !text.isEmpty {
@@ -92,7 +110,8 @@ public struct LibXML2FormReader: HTMLFormReader {
                                 form: formCount - 1))
                     case "button" where inForm:
                         let type = (Self.attribute(element, "type") ?? "submit").lowercased()
-                        let label = Self.content(element).trimmingCharacters(in: .whitespacesAndNewlines)
+                        let label = Self.labelText(element)
+                        buttonLabel = label
                         controls.append(
                             HTMLForm.Control(
                                 kind: "button/\(type)", name: Self.attribute(element, "name"),
@@ -113,7 +132,7 @@ public struct LibXML2FormReader: HTMLFormReader {
                             guard option.pointee.type == XML_ELEMENT_NODE, Self.name(option) == "option" else {
                                 continue
                             }
-                            let label = Self.content(option).trimmingCharacters(in: .whitespacesAndNewlines)
+                            let label = Self.labelText(option)
                             options.append(
                                 HTMLForm.Option(
                                     value: Self.attribute(option, "value") ?? label, label: label,
@@ -129,23 +148,28 @@ public struct LibXML2FormReader: HTMLFormReader {
                         if let href = Self.attribute(element, "href"), let query = HTMLForm.challengeQuery(href) {
                             links.append(
                                 HTMLForm.SubmissionLink(
-                                    label: Self.content(element).trimmingCharacters(in: .whitespacesAndNewlines),
+                                    label: Self.labelText(element),
                                     query: query))
                         }
                     default:
                         break
                     }
                     if name != "select", name != "textarea", name != "button" {
-                        walk(element.pointee.children)
+                        walk(element.pointee.children, depth: depth + 1)
                     } else if name == "button" {
-                        let label = Self.content(element).trimmingCharacters(in: .whitespacesAndNewlines)
+                        let label = buttonLabel ?? Self.labelText(element)
                         if !label.isEmpty { textParts.append(label) }
                     }
                     if enteredForm { inForm = false }
                     if let previous = enteredLabel { enclosingLabel = previous }
                 }
             }
-            walk(xmlDocGetRootElement(document))
+            walk(xmlDocGetRootElement(document), depth: 1)
+        }
+        if tooDeep {
+            return HTMLForm(
+                controls: [], formCount: 0,
+                invalidReason: "the page nests elements deeper than \(Self.maxDepth) levels")
         }
         // A field's label is the page's label for it; buttons keep their own text.
         for index in controls.indices where !controls[index].kind.hasPrefix("button/") {
@@ -170,6 +194,38 @@ public struct LibXML2FormReader: HTMLFormReader {
         guard let value = xmlGetProp(node, name) else { return nil }
         defer { free(value) }
         return String(cString: value)
+    }
+
+    /// The text of an element's subtree for a label: read once, at most ``maxLabelCharacters`` characters from at
+    /// most ``maxLabelNodes`` nodes (scripts and styles left out), whitespace trimmed.
+    static func labelText(_ node: UnsafeMutablePointer<xmlNode>) -> String {
+        var scalars = String.UnicodeScalarView()
+        var visited = 0
+        // Each entry is the next sibling to visit at one level of the subtree.
+        var stack: [UnsafeMutablePointer<xmlNode>?] = [node.pointee.children]
+        while let top = stack.last, scalars.count < maxLabelCharacters, visited < maxLabelNodes {
+            guard let current = top else {
+                stack.removeLast()
+                continue
+            }
+            stack[stack.count - 1] = current.pointee.next
+            visited += 1
+            if current.pointee.type == XML_TEXT_NODE || current.pointee.type == XML_CDATA_SECTION_NODE,
+                let content = current.pointee.content
+            {
+                // Only as many bytes as the remaining characters can take (4 per character in UTF-8).
+                let wanted = (maxLabelCharacters - scalars.count) * 4
+                var length = 0
+                while length < wanted, content[length] != 0 { length += 1 }
+                let piece = String(decoding: UnsafeBufferPointer(start: content, count: length), as: UTF8.self)
+                scalars.append(contentsOf: piece.unicodeScalars.prefix(maxLabelCharacters - scalars.count))
+            } else if current.pointee.type == XML_ELEMENT_NODE, current.pointee.children != nil,
+                !["script", "style"].contains(name(current))
+            {
+                stack.append(current.pointee.children)
+            }
+        }
+        return String(scalars).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     private static func content(_ node: UnsafeMutablePointer<xmlNode>) -> String {

@@ -19,7 +19,7 @@ public struct ACSSignedContent: Sendable, Hashable {
         guard case .object(let object) = value else {
             throw JOSEError(.invalidHeader, "ACS signed content is not a JSON object")
         }
-        guard case .string(let url)? = object["acsURL"], !url.isEmpty, url.count <= 2048 else {
+        guard case .string(let url)? = object["acsURL"], !url.isEmpty, PeerText.fits(url, max: 2048) else {
             throw JOSEError(.invalidHeader, "ACS signed content has no acsURL of at most 2048 characters")
         }
         guard let acsKey = object["acsEphemPubKey"] else {

@@ -75,7 +75,7 @@ public enum ChallengeResponseValidator {
             let value = try reader.string(name) ?? ""
             guard value.count == 36, UUID(uuidString: value) != nil else { throw .invalid(name, "is not a UUID") }
             // The UUID shape is checked in any case; the value must be the one sent, byte for byte.
-            guard value == expected else {
+            guard value.utf8.elementsEqual(expected.utf8) else {
                 throw ProtocolViolation(
                     .transactionIDNotRecognised, detail: name,
                     explanation: "CRes field `\(name)` was \(value), expected \(expected)")
@@ -133,16 +133,16 @@ public enum ChallengeResponseValidator {
         guard extensions.count <= max else {
             throw .invalid("messageExtension", "has \(extensions.count) entries; at most \(max)")
         }
-        guard value.serialized.count <= 81_920 else {
+        guard PeerText.fits(value.serialized, max: 81_920) else {
             throw .invalid("messageExtension", "is longer than 81920 characters")
         }
         var unrecognisedCritical: [String] = []
         for element in extensions {
             guard case .object(let ext) = element,
-                case .string(let name)? = ext["name"], !name.isEmpty, name.count <= 64,
-                case .string(let id)? = ext["id"], !id.isEmpty, id.count <= 64,
+                case .string(let name)? = ext["name"], !name.isEmpty, PeerText.fits(name, max: 64),
+                case .string(let id)? = ext["id"], !id.isEmpty, PeerText.fits(id, max: 64),
                 case .bool(let critical)? = ext["criticalityIndicator"],
-                case .object(let data)? = ext["data"], JSONValue.object(data).serialized.count <= 8059
+                case .object(let data)? = ext["data"], PeerText.fits(JSONValue.object(data).serialized, max: 8059)
             else {
                 throw .invalid(
                     "messageExtension", "has an entry without a valid name, id, criticalityIndicator and data")
@@ -378,8 +378,8 @@ public enum ChallengeResponseValidator {
         var options: [SelectOption] = []
         for entry in entries {
             guard case .object(let pair) = entry, pair.count == 1, let member = pair.members.first,
-                case .string(let label) = member.value, !member.name.isEmpty, member.name.count <= 45, !label.isEmpty,
-                label.count <= 45
+                case .string(let label) = member.value, !member.name.isEmpty, PeerText.fits(member.name, max: 45),
+                !label.isEmpty, PeerText.fits(label, max: 45)
             else {
                 throw .invalid(
                     "challengeSelectInfo", "has an entry that is not one name/value pair of 1–45 characters each")
@@ -387,6 +387,8 @@ public enum ChallengeResponseValidator {
             guard !member.name.contains(",") else {
                 throw .invalid("challengeSelectInfo", "has a key containing a comma")
             }
+            try FieldReader.checkDisplayable(member.name, field: "challengeSelectInfo")
+            try FieldReader.checkDisplayable(label, field: "challengeSelectInfo")
             options.append(SelectOption(key: member.name, label: label))
         }
         guard Set(options.map(\.key)).count == options.count else {
@@ -428,16 +430,16 @@ public enum ChallengeResponseValidator {
         guard let value = reader.object[name], value != .null else { return nil }
         switch value {
         case .string(let url):
-            guard url.count <= 2048, isHTTPSURL(url) else { throw .invalid(name, "is not an https URL") }
+            guard PeerText.fits(url, max: 2048), isHTTPSURL(url) else { throw .invalid(name, "is not an https URL") }
             return ChallengeImage(medium: url, high: url, extraHigh: url, defaultAppearance: url)
         case .object(let object):
-            guard JSONValue.object(object).serialized.count <= 6144 else {
+            guard PeerText.fits(JSONValue.object(object).serialized, max: 6144) else {
                 throw .invalid(name, "is longer than 6144 characters")
             }
             var urls: [String: String] = [:]
             for key in ["medium", "high", "extraHigh", "default", "dark", "monochrome"] {
                 guard let entry = object[key], entry != .null else { continue }
-                guard case .string(let url) = entry, url.count <= 2048, isHTTPSURL(url) else {
+                guard case .string(let url) = entry, PeerText.fits(url, max: 2048), isHTTPSURL(url) else {
                     throw .invalid("\(name).\(key)", "is not an https URL")
                 }
                 urls[key] = url
@@ -479,10 +481,21 @@ struct FieldReader {
             throw .invalid(field ?? name, "is a \(value.typeName), expected a string")
         }
         guard !text.isEmpty else { return nil }
-        guard text.count <= max else {
-            throw .invalid(field ?? name, "has \(text.count) characters; at most \(max)")
+        guard PeerText.fits(text, max: max) else {
+            throw .invalid(field ?? name, "has more than \(max) characters")
         }
+        try Self.checkDisplayable(text, field: field ?? name)
         return text
+    }
+
+    /// A display field with a control or bidirectional control character is invalid (``PeerText``).
+    static func checkDisplayable(_ text: String, field: String) throws(ProtocolViolation) {
+        if let scalar = PeerText.forbiddenScalar(in: text) {
+            throw .invalid(
+                field,
+                "carries the control character U+\(String(scalar.value, radix: 16, uppercase: true)), "
+                    + "which a display field may not")
+        }
     }
 }
 

@@ -112,7 +112,7 @@ public struct ErrorMessage: Sendable, Hashable {
                 }
                 continue
             }
-            guard case .string(let text) = value, !text.isEmpty, text.count <= rule.max else {
+            guard case .string(let text) = value, !text.isEmpty, PeerText.fits(text, max: rule.max) else {
                 throw ProtocolViolation(
                     .invalidFormat, detail: name,
                     explanation: "Erro field `\(name)` is not a string of 1–\(rule.max) characters")
@@ -132,7 +132,7 @@ public struct ErrorMessage: Sendable, Hashable {
             guard case .string(let value)? = object[name], !value.isEmpty,
                 let rule = Self.fields.first(where: { $0.name == name })
             else { return nil }
-            return String(value.prefix(rule.max))
+            return String(String.UnicodeScalarView(value.unicodeScalars.prefix(rule.max)))
         }
         errorCode = text("errorCode") ?? ""
         errorComponent = text("errorComponent") ?? ""

@@ -54,10 +54,20 @@ public struct ProtocolViolation: Error, Sendable, Hashable, CustomStringConverti
     ///   - code: The error code.
     ///   - detail: The data element or short reason, as sent in `errorDetail`.
     ///   - explanation: A readable explanation.
+    ///
+    /// Both texts often quote what a peer sent; they are kept safe here, once: control and bidirectional characters
+    /// written as visible escapes (``PeerText/escapedForTerminal(_:keepingLineBreaks:)``) and each cut to 2,048
+    /// characters (the bound of `errorDetail`).
     public init(_ code: ProtocolErrorCode, detail: String, explanation: String? = nil) {
         self.code = code
-        self.detail = detail
-        self.explanation = explanation ?? "\(code.standardDescription): \(detail)"
+        self.detail = Self.safe(detail)
+        self.explanation = Self.safe(explanation ?? "\(code.standardDescription): \(detail)")
+    }
+
+    private static func safe(_ text: String) -> String {
+        let escaped = PeerText.escapedForTerminal(text)
+        guard !PeerText.fits(escaped, max: 2048) else { return escaped }
+        return String(String.UnicodeScalarView(escaped.unicodeScalars.prefix(2047))) + "…"
     }
 
     /// `code detail: explanation`.

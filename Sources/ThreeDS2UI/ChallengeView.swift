@@ -190,9 +190,12 @@
                                 .stroke(Color(hex: border), lineWidth: CGFloat(textBox.borderWidth ?? 1))
                         }
                     }
+                    // Challenge data is never learnt by the keyboard (autocorrect keeps what it sees), masked or not.
+                    .autocorrectionDisabled(true)
                     #if os(iOS)
                         .textContentType(settings.autofill == .password ? .password : .oneTimeCode)
                         .keyboardType(settings.keyboard == .numeric ? .numberPad : .default)
+                        .textInputAutocapitalization(.never)
                     #endif
                     if settings.offersRevealToggle {
                         Button {

@@ -5,10 +5,10 @@
     import WebKit
 
     /// An HTML challenge page in a locked-down web view: JavaScript off, no persistent data, nothing loaded but the
-    /// page (``WebViewPolicy/lockedDownDocument(_:)`` allows https images only), and every navigation decided by
-    /// ``WebViewPolicy``: a submission or link to the SDK's reserved URL becomes `challengeHTMLDataEntry`, the
-    /// open-app link opens the bank's app, anything else is refused. Main-actor isolated as the representable
-    /// protocols it conforms to in the extensions below are.
+    /// page (``WebViewPolicy/lockedDownDocument(_:)`` allows images only as `data:` URLs), no link previews, and
+    /// every navigation decided by ``WebViewPolicy``: a submission or link to the SDK's reserved URL becomes
+    /// `challengeHTMLDataEntry`, the open-app link opens the bank's app, anything else is refused. Main-actor
+    /// isolated as the representable protocols it conforms to in the extensions below are.
     @MainActor
     struct ChallengeWebView {
         let html: String
@@ -21,6 +21,8 @@
             configuration.defaultWebpagePreferences.allowsContentJavaScript = false
             configuration.websiteDataStore = .nonPersistent()
             let view = WKWebView(frame: .zero, configuration: configuration)
+            // A long press must not preview (load) a link's target outside the navigation policy.
+            view.allowsLinkPreview = false
             view.navigationDelegate = coordinator
             coordinator.load(html, into: view)
             return view

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ThreeDS2Messages
 import ThreeDS2SDK
 
 /// An error found while running a command, as the person who typed it can act on it: one line, naming the option
@@ -105,7 +106,29 @@ enum InputCheck {
     }
 }
 
-/// Writes one line to standard error.
+/// Writes one line to standard error, made safe for a terminal (``terminalSafe(_:)``).
 func warn(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+    FileHandle.standardError.write(Data((terminalSafe(line) + "\n").utf8))
+}
+
+/// Prints one line to standard output, made safe for a terminal (``terminalSafe(_:)``): every line the CLI prints
+/// may quote a peer (a token's JSON, a certificate name, an ACS's error text).
+func say(_ line: String) {
+    print(terminalSafe(line))
+}
+
+/// Text with every control character other than the line feed, and every bidirectional control, written as a
+/// visible `\u{…}` escape, so nothing a peer wrote can act on the terminal (rename it, move the cursor, reorder
+/// what is read).
+func terminalSafe(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: { $0 != "\n" && PeerText.isControlOrBidi($0) }) else { return text }
+    var out = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+        if scalar != "\n", PeerText.isControlOrBidi(scalar) {
+            out.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+        } else {
+            out.append(scalar)
+        }
+    }
+    return String(out)
 }

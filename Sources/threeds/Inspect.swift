@@ -62,7 +62,9 @@ struct Inspect: AsyncParsableCommand {
         case .object(let object):
             guard !object.members.isEmpty else { return "{}" }
             let inner = indent + "  "
-            let members = object.members.map { "\(inner)\"\($0.name)\": \(pretty($0.value, indent: inner))" }
+            let members = object.members.map {
+                "\(inner)\(JSONValue.string($0.name).serialized): \(pretty($0.value, indent: inner))"
+            }
             return "{\n" + members.joined(separator: ",\n") + "\n\(indent)}"
         case .array(let items):
             guard !items.isEmpty else { return "[]" }
@@ -109,50 +111,50 @@ struct InspectSignedContent: AsyncParsableCommand {
         }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else {
-            print("Verdict: INVALID — a compact JWS has 3 parts, this has \(parts.count)")
+            say("Verdict: INVALID — a compact JWS has 3 parts, this has \(parts.count)")
             throw ExitCode(1)
         }
         if let bytes = try? Base64.urlDecode(parts[0]), let header = try? JSONParser().parse(bytes) {
-            print("Header:")
+            say("Header:")
             var shown = header.objectValue ?? [:]
             shown["x5c"] = nil
-            print(Inspect.pretty(.object(shown)))
+            say(Inspect.pretty(.object(shown)))
             for (index, entry) in (header.objectValue?["x5c"]?.arrayValue ?? []).enumerated() {
                 guard let text = entry.stringValue, let der = Data(base64Encoded: text),
                     let certificate = try? Certificate(derEncoded: Array(der))
                 else {
-                    print("x5c[\(index)]: not a DER certificate")
+                    say("x5c[\(index)]: not a DER certificate")
                     continue
                 }
-                print("x5c[\(index)]:")
-                print("  subject:   \(CertificateName.readable(certificate.subject))")
-                print("  issuer:    \(CertificateName.readable(certificate.issuer))")
-                print("  validity:  \(certificate.notValidBefore) to \(certificate.notValidAfter)")
-                print("  key:       \(certificate.publicKey)")
+                say("x5c[\(index)]:")
+                say("  subject:   \(CertificateName.readable(certificate.subject))")
+                say("  issuer:    \(CertificateName.readable(certificate.issuer))")
+                say("  validity:  \(certificate.notValidBefore) to \(certificate.notValidAfter)")
+                say("  key:       \(certificate.publicKey)")
                 let algorithm = "\(certificate.signatureAlgorithm)"
-                print("  signature: \(algorithm.replacingOccurrences(of: "SignatureAlgorithm.", with: ""))")
+                say("  signature: \(algorithm.replacingOccurrences(of: "SignatureAlgorithm.", with: ""))")
                 var usage = "none"
                 if let keyUsage = try? certificate.extensions.keyUsage { usage = "\(keyUsage)" }
-                print("  key usage: \(usage)")
+                say("  key usage: \(usage)")
             }
         } else {
-            print("Header: not base64url JSON")
+            say("Header: not base64url JSON")
         }
         if let bytes = try? Base64.urlDecode(parts[1]), let payload = try? JSONParser().parse(bytes) {
-            print("Payload:")
-            print(Inspect.pretty(payload))
+            say("Payload:")
+            say(Inspect.pretty(payload))
         } else {
-            print("Payload: not base64url JSON")
+            say("Payload: not base64url JSON")
         }
         let time = at.flatMap { ISO8601DateFormatter().date(from: $0) }
         do {
             let verified = try await X5CVerifier(roots: roots, validationTime: time).verify(token)
-            print(
+            say(
                 "Verdict: VALID — \(verified.algorithm.rawValue) signature by "
                     + "\(CertificateName.readable(verified.chain[0].subject)), chain of \(verified.chain.count) to a "
                     + "given root, checked at \(time.map { "\($0)" } ?? "now")")
         } catch {
-            print("Verdict: INVALID — \(error.detail)")
+            say("Verdict: INVALID — \(error.detail)")
             throw ExitCode(1)
         }
     }
@@ -200,15 +202,15 @@ struct InspectDeviceData: AsyncParsableCommand {
         do {
             plaintext = try JWE.decrypt(token, using: key).plaintext
         } catch {
-            print("Verdict: INVALID — \(error.detail)")
+            say("Verdict: INVALID — \(error.detail)")
             throw ExitCode(1)
         }
         guard let value = try? JSONParser().parse(plaintext) else {
-            print("Verdict: INVALID — the plaintext is not JSON")
+            say("Verdict: INVALID — the plaintext is not JSON")
             throw ExitCode(1)
         }
-        print(Self.annotated(Inspect.pretty(value)))
-        print("Verdict: VALID — decrypted with \(key.algorithm)")
+        say(Self.annotated(Inspect.pretty(value)))
+        say("Verdict: VALID — decrypted with \(key.algorithm)")
     }
 
     /// Each line naming a data element gets its name as a comment.

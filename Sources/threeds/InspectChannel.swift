@@ -19,11 +19,10 @@ struct TransactionKeyFile: ChannelKeyLog {
             ("messageVersion", .string(entry.messageVersion.rawValue)),
             ("channelKey", .string(entry.derivedKey.withUnsafeBytes { Base64.urlEncode(Array($0)) })),
         ])
-        try? FileManager.default.removeItem(atPath: path)
-        if !FileManager.default.createFile(
-            atPath: path, contents: Data(object.serializedBytes), attributes: [.posixPermissions: 0o600])
-        {
-            warn("threeds: --save-transaction-keys \(path): cannot be written")
+        do {
+            try SecretFile.write(object.serializedBytes, to: path)
+        } catch {
+            warn("threeds: --save-transaction-keys \(path): cannot be written (\(error))")
         }
     }
 
@@ -82,16 +81,16 @@ struct ChannelInspection {
         do {
             decrypted = try decrypt(token, with: keys)
         } catch {
-            print("Verdict: INVALID — the \(what) does not decrypt with this transaction's key: \(error.detail)")
+            say("Verdict: INVALID — the \(what) does not decrypt with this transaction's key: \(error.detail)")
             throw ExitCode(1)
         }
-        print("JWE header: \(decrypted.header.serialized)")
+        say("JWE header: \(decrypted.header.serialized)")
         guard case .object(let object)? = try? JSONParser().parse(decrypted.plaintext) else {
-            print("Verdict: INVALID — the decrypted \(what) is not a JSON object")
+            say("Verdict: INVALID — the decrypted \(what) is not a JSON object")
             throw ExitCode(1)
         }
-        print("\(what) (decrypted, \(decrypted.encryption.rawValue)):")
-        print(Inspect.pretty(.object(object)))
+        say("\(what) (decrypted, \(decrypted.encryption.rawValue)):")
+        say(Inspect.pretty(.object(object)))
         return object
     }
 
@@ -141,7 +140,7 @@ struct InspectCReq: AsyncParsableCommand {
         }
         let counter = object["sdkCounterStoA"]?.stringValue
         if counter != "000", previous == nil {
-            print("Note: the action checks need the CRes this CReq answers (--answering FILE); identifiers only.")
+            say("Note: the action checks need the CRes this CReq answers (--answering FILE); identifiers only.")
         } else {
             do {
                 try RequestCheck(version: inspection.saved.messageVersion, previous: previous).check(object)
@@ -150,10 +149,10 @@ struct InspectCReq: AsyncParsableCommand {
             }
         }
         guard problems.isEmpty else {
-            print("Verdict: INVALID — " + problems.joined(separator: "; "))
+            say("Verdict: INVALID — " + problems.joined(separator: "; "))
             throw ExitCode(1)
         }
-        print("Verdict: VALID — CReq \(counter ?? "?") of transaction \(inspection.saved.identifiers.sdkTransID)")
+        say("Verdict: VALID — CReq \(counter ?? "?") of transaction \(inspection.saved.identifiers.sdkTransID)")
     }
 }
 
@@ -188,9 +187,9 @@ struct InspectCRes: AsyncParsableCommand {
                 expecting: ChallengeResponseExpectation(
                     identifiers: inspection.saved.identifiers, messageVersion: inspection.saved.messageVersion,
                     acsCounter: expected, opensOOBApps: true))
-            print("Verdict: VALID — \(Self.describe(response))")
+            say("Verdict: VALID — \(Self.describe(response))")
         } catch {
-            print(
+            say(
                 "Verdict: INVALID — the SDK answers Erro \(error.code.rawValue) (\(error.detail)): \(error.explanation)"
             )
             throw ExitCode(1)

@@ -230,7 +230,7 @@ struct Pay: AsyncParsableCommand {
         help: ArgumentHelp(
             "Save the challenge's channel key to this file (mode 0600) for `threeds inspect creq|cres`.",
             discussion:
-                "Test systems only: anyone with the file can read this transaction's CReqs and CRes. Refused with a --server that is not on loopback."
+                "Test systems only: anyone with the file can read this transaction's CReqs and CRes. Refused with a --server, or an ACS URL, that is not on loopback."
         ))
     var saveTransactionKeys: String?
     @Flag(help: "Print the outcome as one JSON object on the last line.") var json = false
@@ -286,7 +286,7 @@ struct Pay: AsyncParsableCommand {
             verbose: payment.verbose, keyLog: saveTransactionKeys.map { TransactionKeyFile(path: $0) })
         let code: Int32
         do {
-            code = emit(try await flow.run { if !json { print($0) } }, json: json)
+            code = emit(try await flow.run { if !json { say($0) } }, json: json)
         } catch {
             let result = PaymentResult(
                 flow: "none", outcome: "runtimeError", sdkTransID: "",

@@ -44,10 +44,10 @@ struct Threeds: AsyncParsableCommand {
         } catch {
             let code = exitCode(for: error)
             if code == .success || code.rawValue == 0 {
-                print(fullMessage(for: error))
+                say(fullMessage(for: error))
                 Foundation.exit(0)
             }
-            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            warn(fullMessage(for: error))
             Foundation.exit(2)
         }
     }
@@ -135,8 +135,8 @@ let demoCustomization: UiCustomization = {
 }()
 
 func emit(_ result: PaymentResult, json: Bool) -> Int32 {
-    print(result.summary)
-    if json { print(result.json.serialized) }
+    say(result.summary)
+    if json { say(result.json.serialized) }
     return result.exitCode
 }
 
@@ -280,7 +280,7 @@ struct Demo: AsyncParsableCommand {
                     plain: plain, line: line, locale: locale, appearance: appearance, images: transport),
             transport: transport,
             verbose: verbose)
-        let result = try await flow.run { if !json && !all { print($0) } }
+        let result = try await flow.run { if !json && !all { say($0) } }
         let code = emit(result, json: json)
         try? await transport.shutdown()
         return code

@@ -127,6 +127,20 @@ struct JWETests {
         #expect(try JWE.decrypt(without, using: setup.key, expecting: .init(keyID: .any)).plaintext == [1])
     }
 
+    @Test("kid is compared byte for byte: a canonically equivalent spelling is another kid")
+    func keyIDBytes() throws {
+        let setup = try setup(.direct, .a128gcm)
+        // "Å" as one precomposed character and as A + combining ring: equal as Swift strings, different bytes.
+        let decomposed = try JWE.encrypt([1], to: setup.recipient, encryption: .a128gcm, keyID: "A\u{30A}")
+        #expect("A\u{30A}" == "\u{C5}")
+        expectJOSEError(.unexpectedKeyID) {
+            try JWE.decrypt(decomposed, using: setup.key, expecting: .init(keyID: .exactly("\u{C5}")))
+        }
+        #expect(
+            try JWE.decrypt(decomposed, using: setup.key, expecting: .init(keyID: .exactly("A\u{30A}"))).plaintext
+                == [1])
+    }
+
     @Test("an enc the caller does not accept, or has no key for, is refused")
     func unexpectedEnc() throws {
         let cbcKey = SymmetricKey(size: .bits256)

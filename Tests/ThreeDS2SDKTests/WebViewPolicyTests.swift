@@ -49,12 +49,16 @@ struct WebViewPolicyTests {
         #expect(WebViewPolicy.decide(url: URL(string: "HTTPS://EMV3DS/openoobApp"), isInitialLoad: false) == .openApp)
     }
 
-    @Test("the loaded document starts with a policy that allows no script and no network but https images")
+    @Test("the loaded document starts with a policy that allows no script and no network, images only inline")
     func lockedDown() {
         let document = WebViewPolicy.lockedDownDocument("<html><body><script>x()</script></body></html>")
         #expect(document.hasPrefix("<meta http-equiv=\"Content-Security-Policy\""))
         #expect(document.contains("script-src 'none'") && document.contains("default-src 'none'"))
-        #expect(document.contains("img-src https: data:") && document.contains("form-action https://emv3ds"))
+        #expect(document.contains("img-src data:;") && document.contains("form-action https://emv3ds"))
+        // No network source at all: an https image would be a tracking beacon.
+        #expect(
+            !WebViewPolicy.contentSecurityPolicy.replacingOccurrences(of: "form-action https://emv3ds", with: "")
+                .contains("https:"))
         #expect(document.hasSuffix("<html><body><script>x()</script></body></html>"))
     }
 

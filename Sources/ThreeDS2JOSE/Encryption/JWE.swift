@@ -229,7 +229,8 @@ public enum JWE {
             self.encryption = encryption
             if case .exactly(let expectedKeyID) = expectations.keyID {
                 let keyID = try header.optionalString("kid")
-                guard keyID == expectedKeyID else {
+                // Byte for byte: `String ==` would take canonically equivalent spellings as equal.
+                guard let keyID, keyID.utf8.elementsEqual(expectedKeyID.utf8) else {
                     throw JOSEError(
                         .unexpectedKeyID,
                         "JWE header \"kid\" is \(keyID.map { "\"\($0)\"" } ?? "missing"), expected \"\(expectedKeyID)\""

@@ -22,10 +22,31 @@ public enum CertificateName {
                 case .RDNAttributeType.stateOrProvinceName: label = "ST"
                 default: label = "\(attribute.type)"
                 }
-                parts.append("\(label)=\(text(attribute.value))")
+                parts.append("\(label)=\(visible(text(attribute.value)))")
             }
         }
         return parts.joined(separator: ", ")
+    }
+
+    /// A name is whatever the certificate's maker wrote: control and bidirectional control characters are shown as
+    /// `\u{…}` escapes, never passed on to a terminal or a log.
+    static func visible(_ text: String) -> String {
+        func unsafe(_ scalar: Unicode.Scalar) -> Bool {
+            switch scalar.value {
+            case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: true
+            default: false
+            }
+        }
+        guard text.unicodeScalars.contains(where: unsafe) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if unsafe(scalar) {
+                out.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
     }
 
     private static func text(_ value: RelativeDistinguishedName.Attribute.Value) -> String {

@@ -14,7 +14,8 @@ import _CryptoExtras
 /// 3. validity: every `x5c` certificate must be within its validity period at the validation time
 ///    (`certificateExpired`, naming which);
 /// 4. path: RFC 5280 validation from `x5c[0]` through the other `x5c` certificates to one of the roots, at the
-///    validation time (`untrustedCertificateChain`);
+///    validation time, composed with ``SignerPolicy`` (the signer is no CA and may sign content, issuers carry
+///    `keyCertSign`, no SHA-1 or MD5 signatures) (`untrustedCertificateChain`);
 /// 5. key usage: when the leaf has a key-usage extension it must allow digital signatures
 ///    (`keyUsageNotPermitted`);
 /// 6. the leaf key matches `alg` (RSA ≥ 2048 bits for PS256, P-256 for ES256), and the signature verifies.
@@ -76,6 +77,7 @@ public struct X5CVerifier: Sendable {
         let leaf = certificates[0]
         var verifier = Verifier(rootCertificates: roots) {
             RFC5280Policy(fixedExpiryValidationTime: time)
+            SignerPolicy()
         }
         let result = await verifier.validate(leaf: leaf, intermediates: CertificateStore(certificates.dropFirst()))
         let chain: [Certificate]

@@ -19,7 +19,8 @@ struct ChallengeSession {
     ) async -> ChallengeOutcome where C.Duration == Duration {
         let deadline = clock.now.advanced(by: timeout)
         let acsURL = self.acsURL
-        var pending = machine.handle(.start)
+        // Cancelled before anything was sent (during setup): the challenge ends as cancelled with no network at all.
+        var pending = machine.handle(Task.isCancelled ? .appCancelled : .start)
         while !pending.isEmpty {
             switch pending.removeFirst() {
             case .send(let sent):
@@ -33,7 +34,10 @@ struct ChallengeSession {
                     timeout: clock.now.duration(to: timerEnd),
                     maxResponseBytes: ChallengeStateMachine.maxResponseBytes)
                 let result: Race.Result<Result<TransportResponse, TransportError>>
-                if Task.isCancelled {
+                if Task.isCancelled, sent.request["challengeCancel"] == nil {
+                    // The app cancelled before an ordinary CReq went out: it is not sent at all.
+                    result = .cancelled
+                } else if Task.isCancelled {
                     // The app cancelled: the CReq (a cancel) still goes out, in a task of its own, bounded by its
                     // deadline; its answer is not awaited.
                     let post = Task { try? await transport.send(request) }

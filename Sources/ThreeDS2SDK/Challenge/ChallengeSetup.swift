@@ -40,6 +40,12 @@ struct ChallengeSetup: Sendable {
             throw ChallengeFailure(.signedContent, "the ACS signed content is malformed: \(error)")
         }
         let acsURL = try checkedACSURL(content.acsURL)
+        // The channel key leaves the SDK only for an ACS on this machine: the rule is applied here, where the ACS
+        // URL is known, whatever fronts the 3DS Server (`--server`, `--requestor-exec`).
+        if keyLog != nil, !acsURL.hasLoopbackHost {
+            throw ChallengeFailure(
+                .acsURL, "the channel key is saved only for an ACS on loopback; the ACS URL's host is not")
+        }
         guard content.sdkEphemeralPublicKey == P256PublicJWK(ephemeralKey.publicKey) else {
             throw ChallengeFailure(.signedContent, "the ACS signed content names a different SDK ephemeral key")
         }

@@ -95,7 +95,7 @@ extension Transaction {
                 throw .invalidInput("challenge parameter \(name) must be a UUID, was \"\(value.prefix(40))\"")
             }
         }
-        guard !parameters.acsRefNumber.isEmpty, parameters.acsRefNumber.count <= 32 else {
+        guard !parameters.acsRefNumber.isEmpty, PeerText.fits(parameters.acsRefNumber, max: 32) else {
             throw .invalidInput("challenge parameter acsRefNumber must be 1–32 characters")
         }
         guard !parameters.acsSignedContent.isEmpty else {
@@ -123,13 +123,13 @@ extension Transaction {
         guard version.carriesRequestorAppURL else { return }
         let limit = version.maxRequestorAppURLLength
         if version.requiresHTTPSRequestorAppURL {
-            guard url.count <= limit, ChallengeResponseValidator.isHTTPSURL(url) else {
+            guard PeerText.fits(url, max: limit), ChallengeResponseValidator.isHTTPSURL(url) else {
                 throw .invalidInput(
                     "challenge parameter threeDSRequestorAppURL must be an https universal or app link of at most "
                         + "\(limit) characters in message version \(version)")
             }
         } else {
-            guard url.count <= limit, URL(string: url)?.scheme != nil else {
+            guard PeerText.fits(url, max: limit), URL(string: url)?.scheme != nil else {
                 throw .invalidInput(
                     "challenge parameter threeDSRequestorAppURL must be a URL of at most \(limit) characters")
             }

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import SwiftASN1
 import ThreeDS2JOSE
+import ThreeDS2Messages
 import X509
 import _CryptoExtras
 
@@ -87,8 +88,9 @@ struct ResolvedConfiguration: Sendable {
         guard let reference = parameters.sdkReferenceNumber, !reference.isEmpty else {
             throw .invalidInput("configuration parameter sdk.sdkReferenceNumber is required")
         }
-        guard reference.count <= 32 else {
-            throw .invalidInput("sdk.sdkReferenceNumber is \(reference.count) characters; at most 32 are allowed")
+        guard PeerText.fits(reference, max: 32) else {
+            throw .invalidInput(
+                "sdk.sdkReferenceNumber is \(PeerText.length(reference)) characters; at most 32 are allowed")
         }
         sdkReferenceNumber = reference
         appIdentifier = parameters.appIdentifier ?? ProcessInfo.processInfo.processName

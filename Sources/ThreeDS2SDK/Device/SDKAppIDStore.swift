@@ -22,10 +22,8 @@ struct SDKAppIDStore: Sendable {
             "appIdentifier": .string(appIdentifier), "appVersion": .string(appVersion), "sdkAppID": .string(id),
         ]
         do {
-            try FileManager.default.createDirectory(
-                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            try Data(record.serialized.utf8).write(to: file, options: .atomic)
-            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+            // Created 0600 in a 0700 folder, never readable by others in between.
+            try SecretFile.write(Array(record.serialized.utf8), to: file.path)
         } catch {
             throw .runtime("the SDK App ID could not be stored in \(directory.path)", underlying: error)
         }

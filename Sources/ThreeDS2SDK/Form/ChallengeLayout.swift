@@ -147,6 +147,11 @@ public struct ChallengeLayout: Sendable, Hashable {
             guard let htmlReader else { break }
             let parsed = htmlReader.form(fromHTML: screen.html ?? "")
             form = parsed
+            if let reason = parsed.invalidReason {
+                // An invalid page offers nothing to submit: the reason is shown and the cardholder can cancel.
+                elements.append(.htmlText("\(strings[.genericError]) (\(reason))"))
+                break
+            }
             if !parsed.text.isEmpty { elements.append(.htmlText(parsed.text)) }
             for (index, control) in parsed.controls.enumerated()
             where control.kind != "input/hidden" && !control.disabled {

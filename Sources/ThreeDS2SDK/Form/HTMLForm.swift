@@ -1,4 +1,5 @@
 import Foundation
+import ThreeDS2Messages
 
 /// The forms of an ACS HTML challenge page, as an ``HTMLFormReader`` found them, submitted the way a browser submits
 /// a form: the successful controls of the pressed button's form in document order (hidden inputs included, only the
@@ -106,6 +107,9 @@ public struct HTMLForm: Sendable, Hashable {
     public let links: [SubmissionLink]
     /// The visible text of the page (scripts and styles excluded), whitespace collapsed.
     public let text: String
+    /// Why the page cannot be used, when it cannot (for example, nested deeper than the reader reads): such a page
+    /// offers no controls, and presenters show the reason instead of a partial form.
+    public let invalidReason: String?
 
     /// What went wrong with a submission.
     public struct SubmissionError: Error, Sendable, CustomStringConvertible {
@@ -127,16 +131,28 @@ public struct HTMLForm: Sendable, Hashable {
     ///   - formCount: How many forms the page has (at least one more than the highest control's form).
     ///   - links: The links that submit.
     ///   - text: The page's visible text.
+    ///   - invalidReason: Why the page cannot be used, when it cannot.
+    ///
+    /// The page is peer text: every label, option label, link label and the page text are neutralised here, once
+    /// (control and bidirectional characters become spaces, ``PeerText``); submitted values are kept as written.
     public init(
         controls: [Control], method: String = "get", action: String? = nil, formCount: Int = 1,
-        links: [SubmissionLink] = [], text: String = ""
+        links: [SubmissionLink] = [], text: String = "", invalidReason: String? = nil
     ) {
         self.formCount = max(formCount, (controls.map(\.form).max() ?? -1) + 1)
-        self.controls = controls
+        self.controls = controls.map { control in
+            var control = control
+            control.label = PeerText.neutralised(control.label)
+            control.options = control.options.map {
+                Option(value: $0.value, label: PeerText.neutralised($0.label), selected: $0.selected)
+            }
+            return control
+        }
         self.method = method
         self.action = action
-        self.links = links
-        self.text = text
+        self.links = links.map { SubmissionLink(label: PeerText.neutralised($0.label), query: $0.query) }
+        self.text = PeerText.neutralised(text)
+        self.invalidReason = invalidReason
     }
 
     /// The form with field values set by control name: text-like controls take the value; radios and checkboxes

@@ -53,7 +53,9 @@ public enum WebViewPolicy {
     }
 
     /// The page as the web view loads it: a Content-Security-Policy first in the document allows no script, no
-    /// frame, no form target but the reserved URL, and no network but https images and inline styles.
+    /// frame, no form target but the reserved URL, and no network at all: images only as `data:` URLs inside the page
+    /// (the specification's HTML carries no external reference; an image fetched from any https host would tell
+    /// that host who is paying when), styles only inline.
     ///
     /// - Parameter html: The decoded `acsHTML` (or `acsHTMLRefresh`).
     /// - Returns: The document to load.
@@ -63,6 +65,6 @@ public enum WebViewPolicy {
 
     /// The Content-Security-Policy of ``lockedDownDocument(_:)``.
     public static let contentSecurityPolicy =
-        "default-src 'none'; img-src https: data:; style-src 'unsafe-inline'; form-action https://emv3ds; "
+        "default-src 'none'; img-src data:; style-src 'unsafe-inline'; form-action https://emv3ds; "
         + "frame-src 'none'; script-src 'none'"
 }

@@ -1,6 +1,10 @@
 import Dispatch
 import Foundation
 
+#if canImport(Security)
+    import Security
+#endif
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
@@ -11,9 +15,14 @@ import Foundation
 /// custom trust roots.
 ///
 /// Redirects are refused (the ACS URL is the one the ACS signed), no cookies or cache are kept, the whole response
-/// must arrive before the request's deadline, and a body over the request's bound is refused.
+/// must arrive before the request's deadline, and the body is bounded as it arrives: a length announced over the
+/// request's bound is refused before any body is read, and the bytes delivered (after any content decoding the
+/// system applies, so a gzip bomb is counted as what it expands to) are counted chunk by chunk, the request being
+/// cancelled as soon as the count passes the bound. Memory held for one response is therefore the bound plus one
+/// delivered chunk.
 public final class URLSessionTransport: ChallengeTransport {
     private let session: URLSession
+    private let delegate: SessionDelegate
 
     /// Creates the transport with an ephemeral session: no cookies, cache or credentials persisted.
     public init() {
@@ -24,7 +33,9 @@ public final class URLSessionTransport: ChallengeTransport {
         #if canImport(Darwin)
             configuration.tlsMinimumSupportedProtocolVersion = .TLSv12
         #endif
-        session = URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
+        let delegate = SessionDelegate()
+        self.delegate = delegate
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
 
     deinit {
@@ -39,49 +50,47 @@ public final class URLSessionTransport: ChallengeTransport {
     public func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
         let urlRequest = Self.convert(request)
         let session = self.session
+        let delegate = self.delegate
         // URLRequest's own timeout is only an idle timer; the request's deadline covers the whole response.
         return try await request.withinDeadline {
-            let data: Data
+            let data: [UInt8]
             let response: URLResponse
             do {
-                (data, response) = try await Self.data(for: urlRequest, in: session)
+                (data, response) = try await Self.data(
+                    for: urlRequest, limit: request.maxResponseBytes, in: session, delegate: delegate)
+            } catch is ResponseTooLarge {
+                return .failure(
+                    TransportError(
+                        .responseTooLarge,
+                        "the response to \(request.target) is larger than \(request.maxResponseBytes) bytes"))
             } catch {
                 return .failure(Self.classify(error, target: request.target))
             }
             guard let http = response as? HTTPURLResponse else {
                 return .failure(TransportError(.other, "\(request.target) did not return an HTTP response"))
             }
-            guard data.count <= request.maxResponseBytes else {
-                return .failure(
-                    TransportError(
-                        .responseTooLarge,
-                        "the response to \(request.target) is larger than \(request.maxResponseBytes) bytes"))
-            }
             return .success(
                 TransportResponse(
-                    status: http.statusCode, contentType: http.value(forHTTPHeaderField: "Content-Type"),
-                    body: Array(data)))
+                    status: http.statusCode, contentType: http.value(forHTTPHeaderField: "Content-Type"), body: data))
         }
     }
 
-    /// The body and response for `request`, through the completion-handler API; cancelling the calling task cancels
-    /// the request.
+    /// The body and response for `request`, read through the session's delegate and refused as soon as it passes
+    /// `limit` bytes; cancelling the calling task cancels the request.
     ///
     /// Not `URLSession.data(for:)`: on Linux (swift-corelibs-foundation) its cancellation handler waits on the
     /// session's work queue while the runtime holds the task's status lock, and a request failing at that moment
     /// waits on that lock from the work queue, a deadlock seen in CI when a deadline cancelled a request. Here the
-    /// cancellation handler never waits: it hands the cancel to another queue.
-    static func data(for request: URLRequest, in session: URLSession) async throws -> (Data, URLResponse) {
+    /// cancellation handler never waits: it hands the cancel to another queue. `data(for:)` would also collect the
+    /// whole body before the bound could be applied.
+    static func data(
+        for request: URLRequest, limit: Int, in session: URLSession, delegate: SessionDelegate
+    ) async throws -> ([UInt8], URLResponse) {
         let handle = DataTaskHandle()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let task = session.dataTask(with: request) { data, response, error in
-                    if let response, error == nil {
-                        continuation.resume(returning: (data ?? Data(), response))
-                    } else {
-                        continuation.resume(throwing: error ?? URLError(.badServerResponse))
-                    }
-                }
+                let task = session.dataTask(with: request)
+                delegate.register(task, BoundedReceiver(limit: limit, continuation: continuation))
                 handle.start(task)
             }
         } onCancel: {
@@ -147,12 +156,120 @@ public final class URLSessionTransport: ChallengeTransport {
     }
 }
 
-/// Answers every redirect with "do not follow": the redirect response itself is returned.
-private final class RedirectRefusal: NSObject, URLSessionTaskDelegate, Sendable {
+/// The body was refused for passing the request's bound (announced or counted).
+struct ResponseTooLarge: Error {}
+
+/// One request's body as it arrives, bounded, and the continuation its end resumes. Guarded by the delegate's lock.
+final class BoundedReceiver {
+    let limit: Int
+    let continuation: CheckedContinuation<([UInt8], URLResponse), any Error>
+    var response: URLResponse?
+    var body: [UInt8] = []
+    var tooLarge = false
+
+    init(limit: Int, continuation: CheckedContinuation<([UInt8], URLResponse), any Error>) {
+        self.limit = limit
+        self.continuation = continuation
+    }
+}
+
+/// The session's delegate: refuses every redirect (the redirect response itself is returned) and bounds each
+/// task's body as it arrives. Its state is behind one lock; it never calls into the session while holding it, and
+/// cancels over-long tasks from another queue, never waiting.
+final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let receivers = Locked<[Int: BoundedReceiver]>([:])
+
+    func register(_ task: URLSessionTask, _ receiver: BoundedReceiver) {
+        receivers.withLock { $0[task.taskIdentifier] = receiver }
+    }
+
+    /// Runs `body` on the task's receiver under the lock; `true` when the task must be cancelled.
+    private func withReceiver(_ task: URLSessionTask, _ body: (BoundedReceiver) -> Bool) -> Bool {
+        receivers.withLock { receivers in
+            guard let receiver = receivers[task.taskIdentifier], !receiver.tooLarge else { return false }
+            return body(receiver)
+        }
+    }
+
+    private static func cancelLater(_ task: URLSessionTask) {
+        let task = UncheckedTask(task: task)
+        DispatchQueue.global().async { task.task.cancel() }
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        let refuse = withReceiver(dataTask) { receiver in
+            receiver.response = response
+            // An announced length over the bound is refused before any of the body is read.
+            if response.expectedContentLength > Int64(receiver.limit) { receiver.tooLarge = true }
+            return receiver.tooLarge
+        }
+        completionHandler(refuse ? .cancel : .allow)
+        if refuse { Self.cancelLater(dataTask) }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let refuse = withReceiver(dataTask) { receiver in
+            guard data.count <= receiver.limit - receiver.body.count else {
+                receiver.tooLarge = true
+                receiver.body = []
+                return true
+            }
+            receiver.body.append(contentsOf: data)
+            return false
+        }
+        if refuse { Self.cancelLater(dataTask) }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let receiver = receivers.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+        guard let receiver else { return }
+        if receiver.tooLarge {
+            receiver.continuation.resume(throwing: ResponseTooLarge())
+        } else if let error {
+            receiver.continuation.resume(throwing: error)
+        } else if let response = receiver.response ?? task.response {
+            receiver.continuation.resume(returning: (receiver.body, response))
+        } else {
+            receiver.continuation.resume(throwing: URLError(.badServerResponse))
+        }
+    }
+
+    #if canImport(Security)
+        /// Apple platforms: after the system's own trust evaluation (default handling), the leaf must also name the
+        /// host as RFC 9525 says (``ServiceIdentity``), the same rule as every other transport.
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+            completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+        ) {
+            guard challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust,
+                let trust = challenge.protectionSpace.serverTrust
+            else {
+                completionHandler(.performDefaultHandling, nil)
+                return
+            }
+            let leaf = (SecTrustCopyCertificateChain(trust) as? [SecCertificate])?.first
+            let der = leaf.map { Array(SecCertificateCopyData($0) as Data) } ?? []
+            guard ServiceIdentity.matches(certificateDER: der, host: challenge.protectionSpace.host) else {
+                completionHandler(.cancelAuthenticationChallenge, nil)
+                return
+            }
+            completionHandler(.performDefaultHandling, nil)
+        }
+    #endif
+
     func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         completionHandler(nil)
     }
+}
+
+/// A task handed to another queue for cancelling (`URLSessionTask` is thread-safe but not marked `Sendable`
+/// everywhere).
+private struct UncheckedTask: @unchecked Sendable {
+    let task: URLSessionTask
 }

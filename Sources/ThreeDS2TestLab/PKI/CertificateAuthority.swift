@@ -52,6 +52,16 @@ public struct IssuedCertificate: Sendable {
     /// Its private key.
     public var privateKey: LabPrivateKey
 
+    /// Pairs a certificate with its key (for certificates a test builds itself).
+    ///
+    /// - Parameters:
+    ///   - certificate: The certificate.
+    ///   - privateKey: Its private key.
+    public init(certificate: Certificate, privateKey: LabPrivateKey) {
+        self.certificate = certificate
+        self.privateKey = privateKey
+    }
+
     /// The PEM of the certificate.
     public var certificatePEM: String {
         get throws { try certificate.serializeAsPEM().pemString }

@@ -100,13 +100,11 @@ public struct LabPKI: Sendable {
     /// - Parameter directory: The directory.
     /// - Throws: A file-system error.
     public func writeClientFiles(to directory: URL) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // The folder holds private keys: made 0700; every file is created 0600 (the keys never readable by others,
+        // not even for a moment; the certificates need no wider access than their owner's either).
+        try SecretFile.makeDirectory(directory.path)
         for (name, contents) in try clientFiles {
-            let url = directory.appendingPathComponent(name)
-            try Data(contents.utf8).write(to: url, options: .atomic)
-            if name.hasSuffix("-key.pem") {
-                try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
-            }
+            try SecretFile.write(Array(contents.utf8), to: directory.appendingPathComponent(name).path)
         }
     }
 }
