@@ -184,7 +184,7 @@ struct InspectDeviceData: AsyncParsableCommand {
         "RE01": "market or regional restriction", "RE02": "platform or version does not support it",
         "RE03": "permission not granted", "RE04": "not captured", "SW01": "rooted or jailbroken",
         "SW02": "tampered", "SW03": "emulator", "SW04": "debugger attached", "SW05": "OS version not supported",
-    ].merging(DeviceParameter.registry.map { ($0.id.rawValue, $0.title.lowercased()) }) { own, _ in own }
+    ].merging(DeviceParameter.registry.map { ($0.id.rawValue, $0.title) }) { own, _ in own }
 
     func run() async throws {
         let token = try Inspect.token(in: try Inspect.read(input), field: "sdkEncData")
