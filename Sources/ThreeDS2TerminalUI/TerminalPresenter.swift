@@ -35,6 +35,8 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
     /// How the open-app button opens the bank's app; `nil` when the terminal cannot.
     public let oobAppOpener: (any OOBAppOpener)?
     private let appearance: ImageAppearance
+    /// Where keys and lines are read.
+    private let input: Int32
 
     /// Creates a presenter.
     ///
@@ -49,13 +51,16 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
     ///   - outputIsTerminal: Whether screens can be drawn on a terminal (standard output, or `/dev/tty` when the
     ///     output is redirected; found out when `nil`); without one, full screen falls back to line mode and nothing
     ///     is coloured, so no escape codes reach a pipe or a file.
+    ///   - input: The file descriptor keys and lines are read from: standard input by default, or the controlling
+    ///     terminal (see ``openControllingTerminal()``) when standard input held something else, such as the card.
     public init(
         mode: Mode, customization: UiCustomization, strings: SDKStrings,
         environment: [String: String] = ProcessInfo.processInfo.environment, imageLoader: ChallengeImageLoader? = nil,
         oobAppOpener: (any OOBAppOpener)? = nil, appearance: ImageAppearance = .default,
-        outputIsTerminal: Bool? = nil
+        outputIsTerminal: Bool? = nil, input: Int32 = STDIN_FILENO
     ) {
         let outputIsTerminal = outputIsTerminal ?? (TerminalIO.screen >= 0)
+        self.input = input
         self.oobAppOpener = oobAppOpener
         self.appearance = appearance
         let dumb = (environment["TERM"] ?? "dumb") == "dumb"
@@ -65,6 +70,19 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
         self.depth = self.mode == .plain || !outputIsTerminal ? .none : ColorDepth.detect(environment)
         self.inlineImages = environment["TERM_PROGRAM"] == "iTerm.app"
         self.imageLoader = imageLoader
+    }
+
+    /// Opens the controlling terminal (`/dev/tty`) for reading, as password prompts do when standard input is taken.
+    ///
+    /// - Returns: The file descriptor, or `nil` when the process has no terminal.
+    public static func openControllingTerminal() -> Int32? {
+        let descriptor = open("/dev/tty", O_RDWR | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        guard isatty(descriptor) == 1 else {
+            close(descriptor)
+            return nil
+        }
+        return descriptor
     }
 
     /// Shows a screen and returns the cardholder's answer.
@@ -93,7 +111,7 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
         let name = directoryServerName.map { " — \($0)" } ?? ""
         // Keys typed meanwhile are neither shown nor taken as the first screen's input.
         let previous = quiet.withLock { current in
-            defer { current = io.withLock { $0 } == nil ? QuietInput() : nil }
+            defer { current = io.withLock { $0 } == nil ? QuietInput(input: input) : nil }
             return current
         }
         previous?.end()
@@ -111,7 +129,7 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
     private func fullScreen(_ initial: ChallengeFormState) async -> ChallengeAnswer {
         let terminal = io.withLock { current -> TerminalIO in
             if let current { return current }
-            let created = TerminalIO()
+            let created = TerminalIO(input: input)
             created.start()
             current = created
             return created
@@ -124,6 +142,12 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
             case .resize:
                 draw(state)
             case .key(let key):
+                if key == .enter, Self.wouldSendNoEntry(state) {
+                    // An empty Enter is a slip, not an answer: the ACS would count it as a wrong code.
+                    draw(state)
+                    TerminalIO.write("\r\n(!) \(strings[.codeField])")
+                    continue
+                }
                 var answer = state.handle(key)
                 if answer == nil, state.appToOpen != nil { answer = await state.openApp(using: oobAppOpener) }
                 if let answer {
@@ -134,6 +158,16 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
             }
         }
         return ChallengeAnswer(.cancel)
+    }
+
+    /// Whether Enter would submit a text screen with every entry box empty (which 2.2.0 and later send as
+    /// `challengeNoEntry`, spending an attempt).
+    static func wouldSendNoEntry(_ state: ChallengeFormState) -> Bool {
+        guard state.screen.uiType == .text, state.entries.allSatisfy(\.isEmpty) else { return false }
+        switch state.focusedElement {
+        case .textField, .button(.submit, _): return true
+        default: return false
+        }
     }
 
     private func loadImages(_ layout: ChallengeLayout) async -> [String: [UInt8]] {
@@ -168,17 +202,25 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
         // them: the code typed (or piped) first is the code, and the end of the input leaves a consent unanswered
         // (sent as N).
         var consentsAsked = false
-        func askConsents() async {
-            guard !consentsAsked else { return }
+        /// Asks the consent questions once; `false` when the cardholder cancelled on one (Esc, Ctrl-C, the word).
+        func askConsents() async -> Bool {
+            guard !consentsAsked else { return true }
             consentsAsked = true
             for (kind, question) in [
                 (ConsentKind.trust, screen.whitelistingText), (.deviceBinding, screen.deviceBindingText),
             ] {
-                guard let question, let line = await prompt("\(question) [\(strings[.yes])/\(strings[.no])]: ")
-                else { continue }
-                let yes = ["y", "j", "o", "s", "は"].contains(line.lowercased().prefix(1))
-                _ = state.apply(kind == .trust ? .setTrust(yes) : .setDeviceBinding(yes))
+                guard let question else { continue }
+                switch await prompt("\(question) [\(strings[.yes])/\(strings[.no])]: ") {
+                case .end:
+                    continue
+                case .cancel:
+                    return false
+                case .line(let line):
+                    let yes = ["y", "j", "o", "s", "は"].contains(line.lowercased().prefix(1))
+                    _ = state.apply(kind == .trust ? .setTrust(yes) : .setDeviceBinding(yes))
+                }
             }
+            return true
         }
         let cancelWord = "'\(strings[.cancel].lowercased())'"
         let additional = screen.additionalCodeLabel.map { ", 'additional' (\($0))" } ?? ""
@@ -203,8 +245,14 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
                 question = "field=value&… then the button (e.g. 'otp=123456 Verify'), \(open)or \(cancelWord): "
             }
             let masked = screen.uiType == .text && state.isMasked(box: 0)
-            guard let line = await prompt(question, masked: masked), !isCancel(line) else {
+            guard case .line(let line) = await prompt(question, masked: masked) else {
                 return ChallengeAnswer(.cancel)
+            }
+            if line.trimmingCharacters(in: .whitespaces).isEmpty, screen.uiType != .outOfBand,
+                screen.uiType != .information
+            {
+                // An empty Enter asks again: sent, it would spend an attempt (or send no choice).
+                continue
             }
             var answer: ChallengeAnswer?
             switch line.trimmingCharacters(in: .whitespaces).lowercased() {
@@ -221,13 +269,18 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
             where screen.uiType == .text && state.entries.count > 1 && !(line == "resend" && screen.resendLabel != nil):
                 // Two entry boxes (2.3.1): the first line fills the first box, then the second box is asked for.
                 guard state.apply(.setEntry(line)) == nil, state.note == nil else { break }
-                let second = await prompt("\(state.entryBox(1).label): ", masked: state.isMasked(box: 1)) ?? ""
+                let second: String
+                switch await prompt("\(state.entryBox(1).label): ", masked: state.isMasked(box: 1)) {
+                case .cancel: return ChallengeAnswer(.cancel)
+                case .end: second = ""
+                case .line(let line): second = line
+                }
                 if state.apply(.setEntry(second, box: 1)) == nil, state.note == nil {
-                    await askConsents()
+                    guard await askConsents() else { return ChallengeAnswer(.cancel) }
                     answer = state.apply(.submit())
                 }
             default:
-                await askConsents()
+                guard await askConsents() else { return ChallengeAnswer(.cancel) }
                 answer = lineAnswer(line, state: &state)
             }
             if let answer { return answer }
@@ -269,26 +322,43 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
         return word == "cancel" || word == strings[.cancel].lowercased()
     }
 
-    /// Reads a line on a dedicated thread (never blocking the cooperative pool), with echo off when masked.
-    private func prompt(_ text: String, masked: Bool = false) async -> String? {
+    /// What one question got: a line, the end of the input, or a cancel (Esc, Ctrl-C or the cancel word).
+    private enum Typed {
+        case line(String)
+        case end
+        case cancel
+    }
+
+    /// Reads a line on a dedicated thread (never blocking the cooperative pool), with echo off when masked. Ctrl-C
+    /// and a line holding Esc cancel; arrow keys typed into the line are dropped.
+    private func prompt(_ text: String, masked: Bool = false) async -> Typed {
         TerminalIO.write(text)
-        return await withCheckedContinuation { continuation in
+        let input = input
+        let read = await withCheckedContinuation { continuation in
             let thread = Thread {
                 var settings = termios()
-                let isTerminal = isatty(STDIN_FILENO) == 1 && tcgetattr(STDIN_FILENO, &settings) == 0
+                let isTerminal = isatty(input) == 1 && tcgetattr(input, &settings) == 0
                 if masked && isTerminal {
                     var silent = settings
                     silent.c_lflag &= ~tcflag_t(ECHO)
-                    tcsetattr(STDIN_FILENO, TCSANOW, &silent)
+                    tcsetattr(input, TCSANOW, &silent)
                 }
-                let line = readLine()
+                let line = PromptInput.read(from: input)
                 if masked && isTerminal {
-                    tcsetattr(STDIN_FILENO, TCSANOW, &settings)
-                    TerminalIO.write("\n")
+                    tcsetattr(input, TCSANOW, &settings)
                 }
+                if masked && isTerminal || line == .interrupted { TerminalIO.write("\n") }
                 continuation.resume(returning: line)
             }
             thread.start()
+        }
+        switch read {
+        case .end: return .end
+        case .interrupted: return .cancel
+        case .line(let line):
+            if PromptInput.holdsEscape(line) { return .cancel }
+            let typed = line.contains("\u{1B}") ? PromptInput.withoutEscapeSequences(line) : line
+            return isCancel(typed) ? .cancel : .line(typed)
         }
     }
 }

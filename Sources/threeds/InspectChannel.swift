@@ -1,6 +1,7 @@
 import ArgumentParser
 import Crypto
 import Foundation
+import Synchronization
 import ThreeDS2JOSE
 import ThreeDS2Messages
 import ThreeDS2SDK
@@ -8,8 +9,21 @@ import ThreeDS2TestLab
 
 /// The file `threeds pay --save-transaction-keys` writes: one JSON object with the transaction's identifiers, its
 /// message version and the 32-byte channel key (base64url), readable by its owner only (mode 0600).
-struct TransactionKeyFile: ChannelKeyLog {
+final class TransactionKeyFile: ChannelKeyLog {
     let path: String
+    private let failures = Mutex<[String]>([])
+
+    /// A key file at `path`, created empty (mode 0600) now so that a path that cannot be written is a usage error
+    /// before the payment, not a warning after it.
+    init(checking path: String) throws {
+        self.path = path
+        try? FileManager.default.removeItem(atPath: path)
+        guard FileManager.default.createFile(atPath: path, contents: Data(), attributes: [.posixPermissions: 0o600])
+        else { throw CLIError("--save-transaction-keys \(path): cannot be written") }
+    }
+
+    /// The files that could not be written.
+    var failed: [String] { failures.withLock { $0 } }
 
     func record(_ entry: ChannelKeyEntry) {
         let object = JSONObject([
@@ -23,7 +37,7 @@ struct TransactionKeyFile: ChannelKeyLog {
         if !FileManager.default.createFile(
             atPath: path, contents: Data(object.serializedBytes), attributes: [.posixPermissions: 0o600])
         {
-            warn("threeds: --save-transaction-keys \(path): cannot be written")
+            failures.withLock { $0.append(path) }
         }
     }
 

@@ -96,6 +96,30 @@ struct PaymentOptions: ParsableArguments {
         }
     }
 
+    /// A challenge's transport failure with what to check: for TLS, the trust roots used and the option that adds
+    /// one; for a refused connection, whether the ACS runs there.
+    func explain(_ result: PaymentResult) -> PaymentResult {
+        guard let code = result.transportCode, let failure = result.runtimeError else { return result }
+        var explained = result
+        switch code {
+        case .tlsFailure:
+            let roots =
+                tlsRoot.isEmpty
+                ? "the system's trust roots; add the ACS's TLS root with --tls-root FILE"
+                : "--tls-root " + tlsRoot.joined(separator: ", ")
+            explained.runtimeError = (
+                failure.code, "\(failure.message) (the ACS's certificate did not validate against \(roots))"
+            )
+        case .connectionFailed:
+            explained.runtimeError = (
+                failure.code, "\(failure.message) (nothing answered there: is the ACS running on that address?)"
+            )
+        default:
+            break
+        }
+        return explained
+    }
+
     /// The card number from --card or --card-file (a file, or - for standard input), trimmed of whitespace; warns
     /// when it fails the Luhn check.
     func cardNumber() throws -> String {
@@ -168,7 +192,11 @@ struct Pay: AsyncParsableCommand {
                 --ds-cert testlab-pki/ds-encryption-rsa.pem --ds-root testlab-pki/ds-root.pem \\
                 --tls-root testlab-pki/tls-root.pem --card-file - --amount 1999 --currency 978
 
-            Exit status: 0 frictionless, completed or cancelled; 1 timed out, protocol or runtime error; 2 usage error.
+            Without --ui auto the challenge is answered at the keyboard; when standard input holds the card, the keys
+            are read from the terminal itself (/dev/tty). Esc or Ctrl-C cancels (challengeCancel 01).
+
+            Exit status: 0 frictionless, completed or cancelled; 1 timed out, protocol or runtime error, or a file
+            that could not be saved; 2 usage error.
             """)
 
     @OptionGroup var payment: PaymentOptions
@@ -194,6 +222,14 @@ struct Pay: AsyncParsableCommand {
                 "Test systems only: anyone with the file can read this transaction's CReqs and CRes. Refused with a --server that is not on loopback."
         ))
     var saveTransactionKeys: String?
+    @Option(
+        name: .customLong("save-messages"),
+        help: ArgumentHelp(
+            "Save the AReq parameters, the ARes and each CReq and CRes to this directory for `threeds inspect`.",
+            discussion:
+                "Writes areq.json (without the card number), ares.json, creq-1.jwe, cres-1.jwe, creq-2.jwe, … (mode 0600). Test systems only: with the transaction keys, anyone with the files can read the challenge. Refused with a --server that is not on loopback."
+        ))
+    var saveMessages: String?
     @Flag(help: "Print the outcome as one JSON object on the last line.") var json = false
     @Flag(help: "Plain screens for screen readers: no colour, every control in words.") var plain = false
     @Flag(help: "Line-by-line screens instead of full screen.") var line = false
@@ -206,9 +242,11 @@ struct Pay: AsyncParsableCommand {
         if noOOBApp, oobAppCommand != nil {
             throw ValidationError("--no-oob-app and --oob-app-command exclude each other")
         }
-        if saveTransactionKeys != nil, let server = payment.server, URL(string: server)?.hasLoopbackHost != true {
-            throw ValidationError(
-                "--save-transaction-keys is for test systems on loopback; --server \(server) is not on loopback")
+        for (option, value) in [("--save-transaction-keys", saveTransactionKeys), ("--save-messages", saveMessages)]
+        where value != nil {
+            if let server = payment.server, URL(string: server)?.hasLoopbackHost != true {
+                throw ValidationError("\(option) is for test systems on loopback; --server \(server) is not on loopback")
+            }
         }
     }
 
@@ -217,9 +255,27 @@ struct Pay: AsyncParsableCommand {
         let tlsRoots = try payment.tlsRoots()
         if let warning = InputCheck.localeWarning(locale) { warn(warning) }
         let script = try answers.map(PaymentOptions.script)
+        // The card on standard input leaves the keyboard to the terminal itself, as password prompts do.
+        var input = STDIN_FILENO
+        if ui == .terminal, payment.cardFile == "-" {
+            guard let terminal = TerminalPresenter.openControllingTerminal() else {
+                throw CLIError(
+                    "the card number came from standard input and there is no terminal to answer the challenge at: "
+                        + "give the answers with --ui auto --answers FILE, or the card with --card-file FILE and "
+                        + "the answers on standard input")
+            }
+            input = terminal
+        }
         // Everything that can fail on the user's input fails before the HTTP client exists.
         let number = try payment.cardNumber()
         let requestor = try payment.requestor()
+        let keyFile = try saveTransactionKeys.map { try TransactionKeyFile(checking: $0) }
+        let capture = try saveMessages.map { try MessageCapture(directory: $0) }
+        if let saveMessages {
+            warn(
+                "warning: --save-messages writes this payment's messages to \(saveMessages): with the channel key, "
+                    + "anyone with them can read its challenge. Use it on test systems only; delete them after.")
+        }
         if let saveTransactionKeys {
             warn(
                 "warning: --save-transaction-keys writes this challenge's channel key to \(saveTransactionKeys): "
@@ -236,7 +292,7 @@ struct Pay: AsyncParsableCommand {
                 ?? HandOverOOBAppOpener()
             presenter = terminalPresenter(
                 plain: plain, line: line, locale: locale, appearance: appearance, images: transport,
-                oobAppOpener: opener)
+                oobAppOpener: opener, input: input)
         }
         let flow = PayFlow(
             configuration: config, requestor: requestor, directoryServerID: payment.dsID,
@@ -244,10 +300,10 @@ struct Pay: AsyncParsableCommand {
             purchase: Purchase(cardNumber: number, amount: payment.amount, currency: payment.currency),
             requestorAppURL: payment.requestorAppURL,
             timeout: .seconds(payment.timeout * 60), presenter: presenter, transport: transport,
-            verbose: payment.verbose, keyLog: saveTransactionKeys.map { TransactionKeyFile(path: $0) })
-        let code: Int32
+            verbose: payment.verbose, keyLog: keyFile, capture: capture)
+        var code: Int32
         do {
-            code = emit(try await flow.run { if !json { print($0) } }, json: json)
+            code = emit(payment.explain(try await flow.run { if !json { print($0) } }), json: json)
         } catch {
             let result = PaymentResult(
                 flow: "none", outcome: "runtimeError", sdkTransID: "",
@@ -255,6 +311,11 @@ struct Pay: AsyncParsableCommand {
             code = emit(result, json: json)
         }
         try? await transport.shutdown()
+        // What was asked to be saved and could not be is a failed run, whatever the payment's outcome.
+        for path in (keyFile?.failed ?? []) + (capture?.failed ?? []) {
+            warn("threeds: \(path): cannot be written")
+            code = 1
+        }
         throw ExitCode(code)
     }
 }

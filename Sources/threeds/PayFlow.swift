@@ -14,6 +14,8 @@ struct PaymentResult {
     var sdkTransID: String
     var error: ErrorMessage?
     var runtimeError: (code: String, message: String)?
+    /// The transport's failure code, when a CReq could not be sent (for a hint naming the option to check).
+    var transportCode: TransportError.Code?
 
     var json: JSONObject {
         var object: JSONObject = ["flow": .string(flow), "outcome": .string(outcome)]
@@ -44,7 +46,7 @@ struct PaymentResult {
         case "timedout": "Challenge timed out"
         case "protocolError":
             "Protocol error \(error?.errorCode ?? "?") from component \(error?.errorComponent ?? "?"): \(error?.errorDescription ?? "") (\(error?.errorDetail ?? ""))"
-        default: "Runtime error \(runtimeError?.code ?? "?"): \(runtimeError?.message ?? "")"
+        default: "Runtime error: \(runtimeError?.message ?? "unknown")"
         }
     }
 }
@@ -105,6 +107,8 @@ struct PayFlow {
     var observer: (any PhaseObserver)?
     /// Where the channel key goes (`--save-transaction-keys`, test systems only).
     var keyLog: (any ChannelKeyLog)?
+    /// Where the messages go (`--save-messages`, test systems only).
+    var capture: MessageCapture?
     /// A service already initialized, shared by the payments of a load run as an app shares one across its
     /// payments; `nil` initializes one for this payment (and cleans it up after), as at an app's launch.
     var service: ThreeDS2Service?
@@ -148,6 +152,12 @@ struct PayFlow {
         let clock = ContinuousClock()
         let asked = clock.now
         let response: AuthenticationResponse
+        if let capture {
+            capture.saveRequest(
+                try ThreeDSServerClient.requestBody(
+                    parameters: parameters, purchase: purchase, requestorAppURL: requestorAppURL,
+                    challengeTimeout: timeout))
+        }
         switch requestor {
         case .server(let serverURL):
             response = try await ThreeDSServerClient(serverURL: serverURL, transport: transport).authenticate(
@@ -159,6 +169,7 @@ struct PayFlow {
                 body, requestorAppURL: requestorAppURL)
         }
         await indicator?.stop()
+        capture?.saveResponse(response.json)
         observer?.observe(.server, asked.duration(to: clock.now))
         progress("3DS Server answered transStatus \(response.transStatus)")
         guard let challenge = response.challengeParameters else {
@@ -167,16 +178,19 @@ struct PayFlow {
                 sdkTransID: parameters.sdkTransactionID)
         }
         let challenged = clock.now
+        var channel: any ChallengeTransport = transport
+        if let observer { channel = TimedTransport(base: channel, observer: observer) }
+        if let capture { channel = CapturingTransport(base: channel, capture: capture) }
         let outcome = try await transaction.challenge(
-            challenge, presenter: presenter, timeout: timeout,
-            transport: observer.map { TimedTransport(base: transport, observer: $0) as any ChallengeTransport }
-                ?? transport)
+            challenge, presenter: presenter, timeout: timeout, transport: channel)
         observer?.observe(.challenge, challenged.duration(to: clock.now))
         var result = PaymentResult(flow: "challenge", outcome: outcome.name, sdkTransID: parameters.sdkTransactionID)
         switch outcome {
         case .completed(let status): result.transStatus = status
         case .protocolError(let message): result.error = message
-        case .runtimeError(let failure): result.runtimeError = (failure.code.rawValue, failure.message)
+        case .runtimeError(let failure):
+            result.runtimeError = (failure.code.rawValue, failure.message)
+            result.transportCode = failure.transportCode
         case .cancelled, .timedOut: break
         }
         // A script that did not fit its screen cancelled only because it had to: that is the script's error.

@@ -61,16 +61,16 @@ enum UIChoice: String, ExpressibleByArgument, CaseIterable {
 /// (or when TERM is dumb).
 func terminalPresenter(
     plain: Bool, line: Bool, locale: String?, appearance: AppearanceChoice, images: HTTPClientTransport,
-    oobAppOpener: (any OOBAppOpener)? = HandOverOOBAppOpener()
+    oobAppOpener: (any OOBAppOpener)? = HandOverOOBAppOpener(), input: Int32 = STDIN_FILENO
 )
     -> TerminalPresenter
 {
-    let mode: TerminalPresenter.Mode = plain ? .plain : (line || isatty(STDIN_FILENO) == 0 ? .line : .fullScreen)
+    let mode: TerminalPresenter.Mode = plain ? .plain : (line || isatty(input) == 0 ? .line : .fullScreen)
     return TerminalPresenter(
         mode: mode, customization: demoCustomizations[appearance.type] ?? demoCustomization,
         strings: SDKStrings(locale: Locale(identifier: locale ?? "en_US")),
         imageLoader: ChallengeImageLoader(transport: images), oobAppOpener: oobAppOpener,
-        appearance: appearance.imageAppearance)
+        appearance: appearance.imageAppearance, input: input)
 }
 
 /// The appearance option: `default`, `dark` or `monochrome`.

@@ -26,8 +26,14 @@ struct LoadRun: AsyncParsableCommand {
                 --amount 1999 --currency 978 --answers answers.json --count 200 --concurrency 20
 
             Latencies are in milliseconds. With --rate, a payment's latency counts from when it should have started,
-            so queueing in a slow server shows (no coordinated omission). Exit status: 0 when every payment completed,
-            was frictionless or was cancelled; 1 otherwise; 2 usage error.
+            so queueing in a slow server shows (no coordinated omission).
+
+            Ctrl-C (SIGINT) or SIGTERM stops starting payments, gives those in flight --stop-grace seconds to end
+            (a second Ctrl-C cancels them at once), then prints the summary of what finished and writes the
+            --histogram-log.
+
+            Exit status: 0 when every payment completed, was frictionless or was cancelled; 1 otherwise; 2 usage
+            error; 130 interrupted by SIGINT, 143 by SIGTERM (after the summary).
             """)
 
     @OptionGroup var payment: PaymentOptions
@@ -51,8 +57,13 @@ struct LoadRun: AsyncParsableCommand {
         name: .customLong("histogram-log"),
         help: "Write the latency histograms to this file as an HdrHistogram log (merge with `threeds load merge`).")
     var histogramLog: String?
+    @Option(
+        name: .customLong("stop-grace"), parsing: .unconditional,
+        help: "Seconds the payments in flight get to end after Ctrl-C or SIGTERM before they are cancelled (0 to 600).")
+    var stopGrace: Int = 10
 
     func validate() throws {
+        guard (0...600).contains(stopGrace) else { throw ValidationError("--stop-grace must be 0 to 600 seconds") }
         guard (1...1_000_000).contains(count) else { throw ValidationError("--count must be 1 to 1000000") }
         guard (1...5000).contains(concurrency) else { throw ValidationError("--concurrency must be 1 to 5000") }
         if let rate, !(0.01...100_000).contains(rate) {
@@ -86,7 +97,12 @@ struct LoadRun: AsyncParsableCommand {
         let service = try PayFlow.initializedService(config, verbose: false)
         defer { try? service.cleanup() }
         let cpuBefore = processCPUSeconds()
-        let (started, elapsed) = await runLoad(plan, recorder: recorder) { _ in
+        let interruption = LoadInterruption()
+        let handlers = interruption.install()
+        let answersGiven = answers != nil
+        let (started, elapsed) = await runLoad(
+            plan, recorder: recorder, interruption: interruption, stopGrace: .seconds(stopGrace)
+        ) { _ in
             var flow = PayFlow(
                 configuration: config, requestor: requestor, directoryServerID: options.dsID,
                 messageVersion: options.messageVersion, purchase: purchase, requestorAppURL: options.requestorAppURL,
@@ -94,7 +110,11 @@ struct LoadRun: AsyncParsableCommand {
                 transport: transport, observer: recorder)
             flow.service = service
             do {
-                return try await flow.run { _ in }
+                var result = options.explain(try await flow.run { _ in })
+                if !answersGiven, result.runtimeError?.code == "answers" {
+                    result.runtimeError = ("answers", "the challenge needs answers: give --answers FILE")
+                }
+                return result
             } catch {
                 return PaymentResult(
                     flow: "none", outcome: "runtimeError", sdkTransID: "",
@@ -104,13 +124,16 @@ struct LoadRun: AsyncParsableCommand {
         let cpuSeconds = processCPUSeconds() - cpuBefore
         await progress?.stop()
         try? await transport.shutdown()
-        let report = LoadReport(
+        var report = LoadReport(
             plan: plan, started: started, elapsed: elapsed, state: recorder.snapshot,
             peakRSSBytes: peakResidentBytes(), cpuSeconds: cpuSeconds)
+        report.interruptedBy = interruption.signal
         if json { print(report.json.serialized) } else { print(report.text, terminator: "") }
         if let histogramLog {
             try HistogramLog.write(report.taggedHistograms(), startTime: startTime, to: histogramLog)
         }
+        withExtendedLifetime(handlers) {}
+        if let signal = report.interruptedBy { throw ExitCode(128 + signal) }
         throw ExitCode(report.allSucceeded ? 0 : 1)
     }
 }
