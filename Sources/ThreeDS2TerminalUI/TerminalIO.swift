@@ -325,7 +325,7 @@ enum PromptInput: Equatable {
 
     /// Reads one line from `input` without stdio buffering (so nothing after it is taken from a pipe), polling every
     /// 100 ms so that Ctrl-C, delivered as SIGINT while the terminal is in line mode, ends the question.
-    static func read(from input: Int32) -> PromptInput {
+    static func typed(from input: Int32) -> PromptInput {
         let interrupted = Mutex(false)
         let registration = TerminalRestore.intercept { interrupted.withLock { $0 = true } }
         defer { TerminalRestore.release(registration) }

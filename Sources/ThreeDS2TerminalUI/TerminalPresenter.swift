@@ -37,6 +37,9 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
     private let appearance: ImageAppearance
     /// Where keys and lines are read.
     private let input: Int32
+    /// A line of help for the person at the keyboard (the demo's "the code is 123456"), shown on every screen: on
+    /// the last row in full screen, before the question in line mode.
+    public let hint: String?
 
     /// Creates a presenter.
     ///
@@ -53,14 +56,16 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
     ///     is coloured, so no escape codes reach a pipe or a file.
     ///   - input: The file descriptor keys and lines are read from: standard input by default, or the controlling
     ///     terminal (see ``openControllingTerminal()``) when standard input held something else, such as the card.
+    ///   - hint: A line of help shown on every screen (the last row in full screen); none when `nil`.
     public init(
         mode: Mode, customization: UiCustomization, strings: SDKStrings,
         environment: [String: String] = ProcessInfo.processInfo.environment, imageLoader: ChallengeImageLoader? = nil,
         oobAppOpener: (any OOBAppOpener)? = nil, appearance: ImageAppearance = .default,
-        outputIsTerminal: Bool? = nil, input: Int32 = STDIN_FILENO
+        outputIsTerminal: Bool? = nil, input: Int32 = STDIN_FILENO, hint: String? = nil
     ) {
         let outputIsTerminal = outputIsTerminal ?? (TerminalIO.screen >= 0)
         self.input = input
+        self.hint = hint
         self.oobAppOpener = oobAppOpener
         self.appearance = appearance
         let dumb = (environment["TERM"] ?? "dumb") == "dumb"
@@ -184,9 +189,17 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
     private func draw(_ state: ChallengeFormState) {
         let size = TerminalIO.size
         // The focused element is kept in view on small terminals (the last row stays free).
+        // The last row stays free; the hint, when there is one, takes the row above it.
+        let hintRows = hint == nil ? 0 : 1
         let lines = LayoutRenderer(width: size.columns, style: TerminalStyle(depth: depth), inlineImages: inlineImages)
-            .window(state, rows: size.rows - 1)
-        TerminalIO.write("\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\r\n"))
+            .window(state, rows: size.rows - 1 - hintRows)
+        var text = "\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\r\n")
+        if let hint {
+            let fitted =
+                LayoutRenderer(width: size.columns, style: TerminalStyle(depth: .none)).wrap(hint).first ?? ""
+            text += "\u{1B}[\(max(1, size.rows - 1));1H" + fitted
+        }
+        TerminalIO.write(text)
     }
 
     /// Line mode: the screen printed once, then questions line by line, each turned into form actions. When the
@@ -198,6 +211,7 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
             width: TerminalIO.size.columns, style: TerminalStyle(depth: depth), plain: mode == .plain,
             interactive: false)
         print(renderer.lines(state).joined(separator: "\n"))
+        if let hint { print("(\(hint))") }
         // The consent questions come after the screen's own question, once, just before the answer that carries
         // them: the code typed (or piped) first is the code, and the end of the input leaves a consent unanswered
         // (sent as N).
@@ -343,7 +357,7 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
                     silent.c_lflag &= ~tcflag_t(ECHO)
                     tcsetattr(input, TCSANOW, &silent)
                 }
-                let line = PromptInput.read(from: input)
+                let line = PromptInput.typed(from: input)
                 if masked && isTerminal {
                     tcsetattr(input, TCSANOW, &settings)
                 }

@@ -11,8 +11,11 @@ struct Inspect: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Decode and check ACS signed content, the SDK's device data, or a captured CReq or CRes.",
         discussion: """
-            Both accept what people paste: the raw token, or JSON holding it (an ARes with acsSignedContent, an AReq
-            with sdkEncData), with whitespace and line breaks anywhere. Exit status: 0 valid, 1 invalid, 2 usage.
+            Each takes what people paste: the raw token, or JSON holding it (an ARes
+            with acsSignedContent, an AReq with sdkEncData), with whitespace and line
+            breaks anywhere; `threeds pay --save-messages DIR` writes such files.
+
+            Exit status: 0 valid, 1 invalid, 2 usage error.
             """,
         subcommands: [InspectSignedContent.self, InspectDeviceData.self, InspectCReq.self, InspectCRes.self])
 
@@ -79,8 +82,9 @@ struct InspectSignedContent: AsyncParsableCommand {
         commandName: "signed-content",
         abstract: "Decode acsSignedContent and check it as the SDK does (chain to the roots, signature, algorithm).",
         discussion: """
-            Example (the TestLab's roots):
-              threeds inspect signed-content ares.json --ds-root testlab-pki/ds-root.pem
+            Example (the TestLab's roots; ares.json from `pay --save-messages`):
+              threeds inspect signed-content messages/ares.json \\
+                --ds-root testlab-pki/ds-root.pem
             """)
 
     @Argument(help: "A file holding the JWS (or JSON with acsSignedContent), or - for standard input.") var input:
@@ -163,9 +167,12 @@ struct InspectDeviceData: AsyncParsableCommand {
         commandName: "device-data",
         abstract: "Decrypt the SDK's device data (sdkEncData) with a directory server's private key.",
         discussion: """
-            Example (the TestLab's EC directory server):
-              threeds inspect device-data areq.json --ds-key testlab-pki/ds-decryption-ec-key.pem --ds-id F155545342
-            An RSA key decrypts RSA-OAEP-256; an EC key decrypts ECDH-ES with the EMVCo profile, which needs --ds-id.
+            Example (the TestLab's RSA directory server; `pay --save-messages`):
+              threeds inspect device-data messages/areq.json \\
+                --ds-key testlab-pki/ds-decryption-rsa-key.pem --ds-id F055545342
+
+            An RSA key decrypts RSA-OAEP-256; an EC key decrypts ECDH-ES with the
+            EMVCo profile, which needs --ds-id (the TestLab's: F155545342).
             """)
 
     @Argument(help: "A file holding the JWE (or JSON with sdkEncData), or - for standard input.") var input: String

@@ -130,10 +130,15 @@ struct InspectCReq: AsyncParsableCommand {
         commandName: "creq",
         abstract: "Decrypt a captured CReq with a transaction's saved key and check it as a conforming ACS does.",
         discussion: """
-            The key file comes from `threeds pay --save-transaction-keys FILE` (test systems only). Example:
-              threeds inspect creq creq.jwe --transaction-keys keys.json --answering cres.jwe
-            The first CReq (sdkCounterStoA 000) is checked in full; a later one needs the CRes it answers
-            (--answering) for the action checks. Exit status: 0 valid, 1 invalid, 2 usage.
+            The files come from `threeds pay --save-transaction-keys FILE
+            --save-messages DIR` (test systems only). Example:
+              threeds inspect creq messages/creq-2.jwe --transaction-keys keys.json \\
+                --answering messages/cres-1.jwe
+
+            The first CReq (sdkCounterStoA 000) is checked in full; a later one
+            needs the CRes it answers (--answering) for the action checks.
+
+            Exit status: 0 valid, 1 invalid, 2 usage error.
             """)
 
     @Argument(help: "A file holding the CReq JWE (or JSON with creq), or - for standard input.") var input: String
@@ -177,10 +182,14 @@ struct InspectCRes: AsyncParsableCommand {
         commandName: "cres",
         abstract: "Decrypt a captured CRes with a transaction's saved key and validate it as the SDK does.",
         discussion: """
-            The key file comes from `threeds pay --save-transaction-keys FILE` (test systems only). Example:
-              threeds inspect cres cres.jwe --transaction-keys keys.json
-            The counter the SDK expects is the CRes's position in the challenge (0 for the first); by default the
-            CRes's own acsCounterAtoS is taken. Exit status: 0 valid, 1 invalid, 2 usage.
+            The files come from `threeds pay --save-transaction-keys FILE
+            --save-messages DIR` (test systems only). Example:
+              threeds inspect cres messages/cres-1.jwe --transaction-keys keys.json
+
+            The counter the SDK expects is the CRes's position in the challenge (0
+            for the first); by default the CRes's own acsCounterAtoS is taken.
+
+            Exit status: 0 valid, 1 invalid, 2 usage error.
             """)
 
     @Argument(help: "A file holding the CRes JWE (or JSON with cres), or - for standard input.") var input: String

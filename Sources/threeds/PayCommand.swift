@@ -3,6 +3,7 @@ import Foundation
 import ThreeDS2JOSE
 import ThreeDS2NIOTransport
 import ThreeDS2SDK
+import ThreeDS2TerminalUI
 import ThreeDS2TestLab
 
 /// What `pay` and `load` share: where the AReq parameters go, the directory server, the purchase and the limits.
@@ -187,16 +188,18 @@ struct Pay: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Authenticate a payment through a 3DS Server, running the challenge if asked.",
         discussion: """
-            Example (against `threeds testlab`; the card number comes from standard input):
-              echo 4000000000002000 | threeds pay --server https://127.0.0.1:8443 --ds-id F055545342 \\
-                --ds-cert testlab-pki/ds-encryption-rsa.pem --ds-root testlab-pki/ds-root.pem \\
-                --tls-root testlab-pki/tls-root.pem --card-file - --amount 1999 --currency 978
+            Example (against `threeds testlab`; the card number on standard input):
+              echo 4000000000002000 | threeds pay --server https://127.0.0.1:8443 \\
+                --ds-id F055545342 --ds-cert testlab-pki/ds-encryption-rsa.pem \\
+                --ds-root testlab-pki/ds-root.pem --tls-root testlab-pki/tls-root.pem \\
+                --card-file - --amount 1999 --currency 978
 
-            Without --ui auto the challenge is answered at the keyboard; when standard input holds the card, the keys
-            are read from the terminal itself (/dev/tty). Esc or Ctrl-C cancels (challengeCancel 01).
+            Without --ui auto the challenge is answered at the keyboard; when
+            standard input holds the card, keys are read from the terminal itself
+            (/dev/tty). Esc or Ctrl-C cancels (challengeCancel 01).
 
-            Exit status: 0 frictionless, completed or cancelled; 1 timed out, protocol or runtime error, or a file
-            that could not be saved; 2 usage error.
+            Exit status: 0 frictionless, completed or cancelled; 1 timed out, protocol
+            or runtime error, or a file that could not be saved; 2 usage error.
             """)
 
     @OptionGroup var payment: PaymentOptions

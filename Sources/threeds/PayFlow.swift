@@ -44,10 +44,28 @@ struct PaymentResult {
         case "completed": "Challenge completed: transStatus \(transStatus ?? "?")"
         case "cancelled": "Challenge cancelled by the cardholder"
         case "timedout": "Challenge timed out"
-        case "protocolError":
-            "Protocol error \(error?.errorCode ?? "?") from component \(error?.errorComponent ?? "?"): \(error?.errorDescription ?? "") (\(error?.errorDetail ?? ""))"
+        case "protocolError": Self.protocolErrorText(error)
         default: "Runtime error: \(runtimeError?.message ?? "unknown")"
         }
+    }
+}
+
+extension PaymentResult {
+    /// `Protocol error 302 from the SDK: Data Decryption Failure (detail)`: the component in words, the detail only
+    /// when it says more than the description.
+    static func protocolErrorText(_ error: ErrorMessage?) -> String {
+        guard let error else { return "Protocol error" }
+        let component =
+            switch error.errorComponent {
+            case "C": "the SDK"
+            case "A": "the ACS"
+            case "S": "the 3DS Server"
+            case "D": "the directory server"
+            default: "component \(error.errorComponent)"
+            }
+        let detail = error.errorDetail.trimmingCharacters(in: .whitespaces)
+        let extra = detail.isEmpty || detail == error.errorDescription ? "" : " (\(detail))"
+        return "Protocol error \(error.errorCode) from \(component): \(error.errorDescription)\(extra)"
     }
 }
 

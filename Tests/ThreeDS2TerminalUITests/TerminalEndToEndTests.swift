@@ -50,9 +50,9 @@ struct TmuxSession {
         try tmux(["display-message", "-p", "-t", "0", format]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Waits until the screen contains `text` (20 s at most).
-    func wait(for text: String) async throws -> String {
-        for _ in 0..<400 {
+    /// Waits until the screen contains `text` (20 s unless told).
+    func wait(for text: String, seconds: Int = 20) async throws -> String {
+        for _ in 0..<(seconds * 20) {
             let current = try screen()
             if current.contains(text) { return current }
             try await Task.sleep(for: .milliseconds(50))

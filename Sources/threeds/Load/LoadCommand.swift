@@ -19,21 +19,26 @@ struct LoadRun: AsyncParsableCommand {
         abstract:
             "Drive many payments through a 3DS Server and its ACS and report outcomes and latencies (the default).",
         discussion: """
-            Each payment is the whole SDK flow: AReq parameters, the 3DS Server (--server or --requestor-exec), the
-            signed-content checks and the challenge, answered from --answers. Example against `threeds testlab`:
-              threeds load --server https://127.0.0.1:8443 --ds-id F055545342 --ds-cert testlab-pki/ds-encryption-rsa.pem \\
-                --ds-root testlab-pki/ds-root.pem --tls-root testlab-pki/tls-root.pem --card 4000000000002000 \\
-                --amount 1999 --currency 978 --answers answers.json --count 200 --concurrency 20
+            Each payment is the whole SDK flow: AReq parameters, the 3DS Server
+            (--server or --requestor-exec), the signed-content checks and the
+            challenge, answered from --answers. Example against `threeds testlab`:
+              echo '[{"action":"submit","text":"123456"}]' > answers.json
+              threeds load --server https://127.0.0.1:8443 --ds-id F055545342 \\
+                --ds-cert testlab-pki/ds-encryption-rsa.pem \\
+                --ds-root testlab-pki/ds-root.pem --tls-root testlab-pki/tls-root.pem \\
+                --card 4000000000002000 --amount 1999 --currency 978 \\
+                --answers answers.json --count 200 --concurrency 20
 
-            Latencies are in milliseconds. With --rate, a payment's latency counts from when it should have started,
-            so queueing in a slow server shows (no coordinated omission).
+            Latencies are in milliseconds. With --rate, a payment's latency counts
+            from when it should have started, so queueing in a slow server shows.
 
-            Ctrl-C (SIGINT) or SIGTERM stops starting payments, gives those in flight --stop-grace seconds to end
-            (a second Ctrl-C cancels them at once), then prints the summary of what finished and writes the
-            --histogram-log.
+            Ctrl-C (SIGINT) or SIGTERM stops starting payments and gives those in
+            flight --stop-grace seconds (a second Ctrl-C: none), then prints the
+            summary of what finished and writes the --histogram-log.
 
-            Exit status: 0 when every payment completed, was frictionless or was cancelled; 1 otherwise; 2 usage
-            error; 130 interrupted by SIGINT, 143 by SIGTERM (after the summary).
+            Exit status: 0 when every payment completed, was frictionless or was
+            cancelled; 1 otherwise; 2 usage error; 130 after SIGINT, 143 after
+            SIGTERM (the summary printed first).
             """)
 
     @OptionGroup var payment: PaymentOptions
@@ -127,7 +132,7 @@ struct LoadRun: AsyncParsableCommand {
         var report = LoadReport(
             plan: plan, started: started, elapsed: elapsed, state: recorder.snapshot,
             peakRSSBytes: peakResidentBytes(), cpuSeconds: cpuSeconds)
-        report.interruptedBy = interruption.signal
+        report.interruptedBy = interruption.received
         if json { print(report.json.serialized) } else { print(report.text, terminator: "") }
         if let histogramLog {
             try HistogramLog.write(report.taggedHistograms(), startTime: startTime, to: histogramLog)
@@ -143,7 +148,8 @@ extension Load {
         static let configuration = CommandConfiguration(
             abstract: "Merge HdrHistogram logs from several load runs and report the combined latencies.",
             discussion: """
-                Histograms with the same tag (phase) are added: `threeds load merge a.hlog b.hlog --json`.
+                Histograms with the same tag (phase) are added:
+                  threeds load merge a.hlog b.hlog --json
                 """)
 
         @Argument(help: "HdrHistogram log files (from `threeds load --histogram-log`).") var files: [String]

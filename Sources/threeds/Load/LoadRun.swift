@@ -94,7 +94,7 @@ final class LoadInterruption: Sendable {
     }
 
     /// The first signal delivered, if any.
-    var signal: Int32? { first.withLock { $0 } }
+    var received: Int32? { first.withLock { $0 } }
 
     /// Dispatch sources are thread-safe objects; they are kept only so they stay alive.
     private struct Sources: @unchecked Sendable {
@@ -189,7 +189,7 @@ func runLoad(
             guard let event = await group.next() else { return }
             handle(event)
         }
-        while started < plan.count, !expired, !stopping, interruption?.signal == nil, clock.now < deadline {
+        while started < plan.count, !expired, !stopping, interruption?.received == nil, clock.now < deadline {
             if inFlight >= plan.concurrency {
                 await collect()
                 continue
@@ -199,10 +199,10 @@ func runLoad(
                 intended = start.advanced(by: .seconds(Double(started) / rate))
                 guard intended < deadline else { break }
                 // Paced in steps of at most 100 ms, so an interruption is seen while waiting for the next start.
-                while intended > clock.now, interruption?.signal == nil {
+                while intended > clock.now, interruption?.received == nil {
                     try? await Task.sleep(until: min(intended, clock.now.advanced(by: .milliseconds(100))), clock: clock)
                 }
-                if interruption?.signal != nil { break }
+                if interruption?.received != nil { break }
             }
             let index = started
             started += 1
@@ -215,7 +215,7 @@ func runLoad(
             }
         }
         // Interrupted: the watcher reports it too; collect until it has, so that the grace period runs.
-        if interruption?.signal != nil { while !stopping, !expired { await collect() } }
+        if interruption?.received != nil { while !stopping, !expired { await collect() } }
         while inFlight > 0, !expired { await collect() }
         // Stops the watchdog and the watcher (or, past the deadline, the payments still running); the group then
         // waits for all.
