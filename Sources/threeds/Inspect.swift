@@ -85,6 +85,8 @@ struct InspectSignedContent: AsyncParsableCommand {
             Example (the TestLab's roots; ares.json from `pay --save-messages`):
               threeds inspect signed-content messages/ares.json \\
                 --ds-root testlab-pki/ds-root.pem
+
+            Exit status: 0 valid, 1 invalid, 2 usage error.
             """)
 
     @Argument(help: "A file holding the JWS (or JSON with acsSignedContent), or - for standard input.") var input:
@@ -173,6 +175,8 @@ struct InspectDeviceData: AsyncParsableCommand {
 
             An RSA key decrypts RSA-OAEP-256; an EC key decrypts ECDH-ES with the
             EMVCo profile, which needs --ds-id (the TestLab's: F155545342).
+
+            Exit status: 0 valid, 1 invalid, 2 usage error.
             """)
 
     @Argument(help: "A file holding the JWE (or JSON with sdkEncData), or - for standard input.") var input: String

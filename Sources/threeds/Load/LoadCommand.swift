@@ -10,6 +10,14 @@ import ThreeDS2TestLab
 struct Load: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Load runs: many payments through a 3DS Server and its ACS, and merging their histogram logs.",
+        discussion: """
+            Without a subcommand, `threeds load` is `threeds load run`; `threeds load
+            run --help` lists its options. Example (the log of a run, and others):
+              threeds load merge run.hlog
+
+            Exit status: 0 when every payment succeeded (merge: the logs were read);
+            1 otherwise; 2 usage error; 130 or 143 when a run is interrupted.
+            """,
         subcommands: [LoadRun.self, Merge.self], defaultSubcommand: LoadRun.self)
 }
 
@@ -148,8 +156,11 @@ extension Load {
         static let configuration = CommandConfiguration(
             abstract: "Merge HdrHistogram logs from several load runs and report the combined latencies.",
             discussion: """
-                Histograms with the same tag (phase) are added:
-                  threeds load merge a.hlog b.hlog --json
+                Histograms with the same tag (phase) are added. Example (the logs of
+                runs on several machines):
+                  threeds load merge run.hlog --json
+
+                Exit status: 0 merged; 1 a log cannot be read; 2 usage error.
                 """)
 
         @Argument(help: "HdrHistogram log files (from `threeds load --histogram-log`).") var files: [String]
