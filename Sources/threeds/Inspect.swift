@@ -19,6 +19,16 @@ struct Inspect: AsyncParsableCommand {
             """,
         subcommands: [InspectSignedContent.self, InspectDeviceData.self, InspectCReq.self, InspectCRes.self])
 
+    /// A certificate's key as a person names it (`RSA 2048-bit`, `EC P-256`), never a Swift type name.
+    static func describe(_ key: Certificate.PublicKey) -> String {
+        if let rsa = _RSA.Signing.PublicKey(key) { return "RSA \(rsa.keySizeInBits)-bit" }
+        if P256.Signing.PublicKey(key) != nil { return "EC P-256" }
+        if P384.Signing.PublicKey(key) != nil { return "EC P-384" }
+        if P521.Signing.PublicKey(key) != nil { return "EC P-521" }
+        if Curve25519.Signing.PublicKey(key) != nil { return "Ed25519" }
+        return "a key of an algorithm 3-D Secure does not use"
+    }
+
     /// The token in what was pasted: the raw compact form, or the named member of a JSON object (at any depth), with
     /// whitespace, line breaks and surrounding quotes removed.
     static func token(in text: String, field: String) throws -> String {
@@ -133,7 +143,7 @@ struct InspectSignedContent: AsyncParsableCommand {
                 print("  subject:   \(CertificateName.readable(certificate.subject))")
                 print("  issuer:    \(CertificateName.readable(certificate.issuer))")
                 print("  validity:  \(certificate.notValidBefore) to \(certificate.notValidAfter)")
-                print("  key:       \(certificate.publicKey)")
+                print("  key:       \(Inspect.describe(certificate.publicKey))")
                 let algorithm = "\(certificate.signatureAlgorithm)"
                 print("  signature: \(algorithm.replacingOccurrences(of: "SignatureAlgorithm.", with: ""))")
                 var usage = "none"
@@ -214,7 +224,14 @@ struct InspectDeviceData: AsyncParsableCommand {
         do {
             plaintext = try JWE.decrypt(token, using: key).plaintext
         } catch {
-            print("Verdict: INVALID — \(error.detail)")
+            // A tag that does not match almost always means the wrong key, or for ECDH-ES the wrong DS ID.
+            let reason =
+                error.code == .authenticationFailed
+                ? "the device data do not decrypt with --ds-key \(dsKey)"
+                    + (dsID.map { " and --ds-id \($0)" } ?? "")
+                    + ": they were encrypted to another directory server's key (or, for an EC key, another DS ID)"
+                : error.detail
+            print("Verdict: INVALID — \(reason)")
             throw ExitCode(1)
         }
         guard let value = try? JSONParser().parse(plaintext) else {

@@ -106,4 +106,45 @@ struct FirstUseMessagesTests {
         let slow = try await runThreeds(["demo", "--card", "faultSlow", "--json"], input: "")
         #expect(!slow.output.contains("The one-time code is"), "\(slow.output)")
     }
+
+    @Test("a requestor command's bad output is described once: no \"the command's answer's answer\"")
+    func requestorWording() async throws {
+        let (lab, pki) = try await SharedLab.cli.get()
+        var arguments = pay(lab, pki, [])
+        let index = try #require(arguments.firstIndex(of: "--server"))
+        arguments.replaceSubrange(index...(index + 1), with: ["--requestor-exec", #"echo '{"acsTransID":"x"}'"#])
+        let (status, output) = try await runThreeds(arguments)
+        #expect(status == 1, "\(output)")
+        #expect(output.contains("--requestor-exec: the command's output has no transStatus"), "\(output)")
+        #expect(!output.contains("answer's answer") && !output.contains("runtime:"), "\(output)")
+    }
+
+    @Test("inspect names keys as people do and explains a device-data key or DS ID that does not fit")
+    func inspectWording() async throws {
+        let (lab, pki) = try await SharedLab.cli.get()
+        let directory = scratchDirectory("wording")
+        let keys = directory + "/keys.json"
+        // Paid through the EC directory server (ECDH-ES), whose device data name the DS ID in the key derivation.
+        var arguments = pay(
+            lab, pki,
+            ["--ui", "auto", "--answers", LoadTests.answers, "--save-messages", directory, "--save-transaction-keys", keys])
+        arguments[arguments.firstIndex(of: TestLab.rsaDirectoryServerID)!] = TestLab.ecDirectoryServerID
+        arguments[arguments.firstIndex(of: "\(pki)/ds-encryption-rsa.pem")!] = "\(pki)/ds-encryption-ec.pem"
+        let paid = try await runThreeds(arguments)
+        #expect(paid.status == 0, "\(paid.output)")
+        let content = try await runThreeds(
+            ["inspect", "signed-content", directory + "/ares.json", "--ds-root", "\(pki)/ds-root.pem"])
+        let keyLines = content.output.split(separator: "\n").filter { $0.contains("key:  ") }
+        #expect(!keyLines.isEmpty && keyLines.allSatisfy { $0.contains("RSA 2048-bit") || $0.contains("EC P-256") },
+            "\(keyLines)")
+        #expect(!content.output.contains(".PublicKey"), "\(content.output)")
+        // The right EC key with another directory server's ID: the derived key differs, so the tag does not match.
+        let wrong = try await runThreeds([
+            "inspect", "device-data", directory + "/areq.json", "--ds-key", "\(pki)/ds-decryption-ec-key.pem",
+            "--ds-id", TestLab.rsaDirectoryServerID,
+        ])
+        #expect(wrong.status == 1, "\(wrong.output)")
+        #expect(wrong.output.contains("encrypted to another directory server's key"), "\(wrong.output)")
+        #expect(!wrong.output.contains("authenticationFailed") && !wrong.output.contains("tag does not match"))
+    }
 }
