@@ -37,6 +37,11 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
     private let appearance: ImageAppearance
     /// Where keys and lines are read.
     private let input: Int32
+    private let ended = Mutex(false)
+
+    /// Whether a question met the end of the input (line mode: a pipe or file that ran out) rather than an answer;
+    /// the challenge was then cancelled, though not by a person.
+    public var inputEnded: Bool { ended.withLock { $0 } }
     /// A line of help for the person at the keyboard (the demo's "the code is 123456"), shown on every screen: on
     /// the last row in full screen, before the question in line mode.
     public let hint: String?
@@ -259,9 +264,9 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
                 question = "field=value&… then the button (e.g. 'otp=123456 Verify'), \(open)or \(cancelWord): "
             }
             let masked = screen.uiType == .text && state.isMasked(box: 0)
-            guard case .line(let line) = await prompt(question, masked: masked) else {
-                return ChallengeAnswer(.cancel)
-            }
+            let typed = await prompt(question, masked: masked)
+            if typed == .end { ended.withLock { $0 = true } }
+            guard case .line(let line) = typed else { return ChallengeAnswer(.cancel) }
             if line.trimmingCharacters(in: .whitespaces).isEmpty, screen.uiType != .outOfBand,
                 screen.uiType != .information
             {
@@ -337,7 +342,7 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
     }
 
     /// What one question got: a line, the end of the input, or a cancel (Esc, Ctrl-C or the cancel word).
-    private enum Typed {
+    private enum Typed: Equatable {
         case line(String)
         case end
         case cancel

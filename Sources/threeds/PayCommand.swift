@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ThreeDS2JOSE
+import ThreeDS2Messages
 import ThreeDS2NIOTransport
 import ThreeDS2SDK
 import ThreeDS2TerminalUI
@@ -66,6 +67,9 @@ struct PaymentOptions: ParsableArguments {
             throw ValidationError("--requestor-timeout must be 1 to 600 seconds, got \(requestorTimeout)")
         }
         guard !dsRoot.isEmpty else { throw ValidationError("at least one --ds-root is required") }
+        if let messageVersion, MessageVersion(messageVersion)?.isSupported != true {
+            throw ValidationError("--message-version must be 2.1.0, 2.2.0 or 2.3.1, got \(messageVersion)")
+        }
         try InputCheck.amount(amount)
         try InputCheck.currency(currency)
         guard (card == nil) != (cardFile == nil) else {

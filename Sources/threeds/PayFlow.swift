@@ -4,6 +4,7 @@ import ThreeDS2JOSE
 import ThreeDS2Messages
 import ThreeDS2NIOTransport
 import ThreeDS2SDK
+import ThreeDS2TerminalUI
 import ThreeDS2TestLab
 
 /// The outcome of one payment, as `--json` prints it.
@@ -16,6 +17,8 @@ struct PaymentResult {
     var runtimeError: (code: String, message: String)?
     /// The transport's failure code, when a CReq could not be sent (for a hint naming the option to check).
     var transportCode: TransportError.Code?
+    /// Why a cancelled challenge was cancelled, when not by the cardholder.
+    var cancelReason: String?
 
     var json: JSONObject {
         var object: JSONObject = ["flow": .string(flow), "outcome": .string(outcome)]
@@ -42,7 +45,7 @@ struct PaymentResult {
         switch outcome {
         case "frictionless": "Frictionless: transStatus \(transStatus ?? "?")"
         case "completed": "Challenge completed: transStatus \(transStatus ?? "?")"
-        case "cancelled": "Challenge cancelled by the cardholder"
+        case "cancelled": cancelReason.map { "Challenge cancelled: \($0)" } ?? "Challenge cancelled by the cardholder"
         case "timedout": "Challenge timed out"
         case "protocolError": Self.protocolErrorText(error)
         default: "Runtime error: \(runtimeError?.message ?? "unknown")"
@@ -210,6 +213,11 @@ struct PayFlow {
             result.runtimeError = (failure.code.rawValue, failure.message)
             result.transportCode = failure.transportCode
         case .cancelled, .timedOut: break
+        }
+        if case .cancelled = outcome, let terminal = presenter as? TerminalPresenter, terminal.inputEnded {
+            result.cancelReason =
+                "standard input ended before an answer (the ACS got challengeCancel 01); type the answer at a "
+                + "terminal, or give --ui auto --answers FILE"
         }
         // A script that did not fit its screen cancelled only because it had to: that is the script's error.
         if let scripted = presenter as? ScriptedPresenter, let problem = scripted.problems.first {

@@ -273,7 +273,7 @@ struct Demo: AsyncParsableCommand {
                     + Scenario.allCases.map(\.rawValue).joined(separator: ", "))
         }
         if all, !auto { throw ValidationError("--all runs every scenario from a script: add --auto") }
-        if let messageVersion, MessageVersion(messageVersion) == nil {
+        if let messageVersion, MessageVersion(messageVersion)?.isSupported != true {
             throw ValidationError("--message-version must be 2.1.0, 2.2.0 or 2.3.1, got \(messageVersion)")
         }
     }

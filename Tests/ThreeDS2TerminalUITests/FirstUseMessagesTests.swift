@@ -147,4 +147,19 @@ struct FirstUseMessagesTests {
         #expect(wrong.output.contains("encrypted to another directory server's key"), "\(wrong.output)")
         #expect(!wrong.output.contains("authenticationFailed") && !wrong.output.contains("tag does not match"))
     }
+
+    @Test("internal words stay out: an untrusted signed-content chain in a sentence; a bad version is a usage error")
+    func noInternalWords() async throws {
+        let (lab, pki) = try await SharedLab.cli.get()
+        var arguments = pay(lab, pki, ["--ui", "auto", "--answers", LoadTests.answers])
+        arguments[arguments.firstIndex(of: "\(pki)/ds-root.pem")!] = "\(pki)/tls-root.pem"
+        let (status, output) = try await runThreeds(arguments)
+        #expect(status == 1, "\(output)")
+        #expect(output.contains("Runtime error: the ACS signed content failed verification: x5c chain"), "\(output)")
+        #expect(!output.contains("untrustedCertificateChain") && !output.contains("signedContent:"), "\(output)")
+        let version = try await runThreeds(pay(lab, pki, ["--message-version", "9.9.9"]))
+        #expect(version.status == 2 && version.output.contains("--message-version must be 2.1.0, 2.2.0 or 2.3.1"))
+        let demo = try await runThreeds(["demo", "--message-version", "9.9.9"])
+        #expect(demo.status == 2 && demo.output.contains("--message-version must be 2.1.0, 2.2.0 or 2.3.1"))
+    }
 }
