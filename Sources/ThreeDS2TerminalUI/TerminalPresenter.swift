@@ -261,7 +261,17 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
                     "\(open)\(enter)\(additional.dropFirst(2))\(additional.isEmpty ? "" : ", ")or \(cancelWord): "
             case .html, .htmlOutOfBand:
                 let open = screen.oobAppURL != nil ? "'open' (\(strings[.openApp])), " : ""
-                question = "field=value&… then the button (e.g. 'otp=123456 Verify'), \(open)or \(cancelWord): "
+                let buttons = Self.submitButtons(state).joined(separator: ", ")
+                let pressing = buttons.isEmpty ? "" : " (to press another button, add it after a space: \(buttons))"
+                if let field = Self.onlyEntry(state) {
+                    question = "\(field.label.isEmpty ? (field.name ?? "") : field.label)\(pressing), \(open)or \(cancelWord): "
+                } else {
+                    let names = state.form?.controls.compactMap { control -> String? in
+                        guard Self.isEntry(control), let name = control.name else { return nil }
+                        return control.label.isEmpty ? name : "\(name) (\(control.label))"
+                    }.joined(separator: ", ") ?? ""
+                    question = "field=value&… (fields: \(names)) then a button (\(buttons)), \(open)or \(cancelWord): "
+                }
             }
             let masked = screen.uiType == .text && state.isMasked(box: 0)
             let typed = await prompt(question, masked: masked)
@@ -326,7 +336,11 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
         case .html, .htmlOutOfBand:
             let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
             var fields: [String: String] = [:]
-            for pair in (parts.first ?? "").split(separator: "&") {
+            if let only = Self.onlyEntry(state), let name = only.name, !(parts.first ?? "").contains("=") {
+                // One field to fill: the line is its value, as a person types a code.
+                fields[name] = parts.first ?? ""
+            }
+            for pair in (parts.first ?? "").split(separator: "&") where fields.isEmpty {
                 let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
                 if kv.count == 2 { fields[kv[0]] = kv[1] }
             }
@@ -334,6 +348,24 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
             if state.note != nil { return nil }
             return state.apply(.submit(button: parts.count > 1 ? parts[1] : nil))
         }
+    }
+
+    /// Whether an HTML control takes typed text (not hidden, not a button, box or list).
+    static func isEntry(_ control: HTMLForm.Control) -> Bool {
+        guard !control.disabled, control.name != nil else { return false }
+        let typed = ["text", "password", "tel", "number", "email", "search", "url"]
+        return control.kind == "textarea" || typed.contains { control.kind == "input/\($0)" }
+    }
+
+    /// The one field of an HTML form that takes typed text, when there is exactly one.
+    static func onlyEntry(_ state: ChallengeFormState) -> HTMLForm.Control? {
+        let entries = state.form?.controls.filter(isEntry) ?? []
+        return entries.count == 1 ? entries[0] : nil
+    }
+
+    /// The labels of an HTML form's submit buttons, in page order.
+    static func submitButtons(_ state: ChallengeFormState) -> [String] {
+        (state.form?.controls ?? []).filter { $0.isSubmitButton && !$0.disabled }.map { $0.label.isEmpty ? $0.value : $0.label }
     }
 
     private func isCancel(_ line: String) -> Bool {

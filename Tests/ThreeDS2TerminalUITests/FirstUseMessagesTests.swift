@@ -162,4 +162,17 @@ struct FirstUseMessagesTests {
         let demo = try await runThreeds(["demo", "--message-version", "9.9.9"])
         #expect(demo.status == 2 && demo.output.contains("--message-version must be 2.1.0, 2.2.0 or 2.3.1"))
     }
+
+    @Test("an HTML form with one field takes a bare code in line and plain mode; no attempt is spent on field names")
+    func bareCodeOnHTML() async throws {
+        for environment in [["TERM": "xterm-256color"], ["TERM": "dumb"]] {
+            let (status, output) = try await runThreeds(
+                ["demo", "--card", "html", "--line", "--json"], input: "123456\n", environment: environment)
+            #expect(status == 0, "\(environment): \(output)")
+            #expect(output.contains(#""outcome":"completed""#) && output.contains(#""transStatus":"Y""#), "\(output)")
+            #expect(!output.contains("The code was not correct"), "no attempt was spent: \(output)")
+        }
+        let button = try await runThreeds(["demo", "--card", "html", "--line", "--json"], input: "123456 Verify\n")
+        #expect(button.output.contains(#""transStatus":"Y""#), "\(button.output)")
+    }
 }
