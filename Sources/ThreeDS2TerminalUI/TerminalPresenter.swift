@@ -264,12 +264,14 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
                 let buttons = Self.submitButtons(state).joined(separator: ", ")
                 let pressing = buttons.isEmpty ? "" : " (to press another button, add it after a space: \(buttons))"
                 if let field = Self.onlyEntry(state) {
-                    question = "\(field.label.isEmpty ? (field.name ?? "") : field.label)\(pressing), \(open)or \(cancelWord): "
+                    question =
+                        "\(field.label.isEmpty ? (field.name ?? "") : field.label)\(pressing), \(open)or \(cancelWord): "
                 } else {
-                    let names = state.form?.controls.compactMap { control -> String? in
-                        guard Self.isEntry(control), let name = control.name else { return nil }
-                        return control.label.isEmpty ? name : "\(name) (\(control.label))"
-                    }.joined(separator: ", ") ?? ""
+                    let names =
+                        state.form?.controls.compactMap { control -> String? in
+                            guard Self.isEntry(control), let name = control.name else { return nil }
+                            return control.label.isEmpty ? name : "\(name) (\(control.label))"
+                        }.joined(separator: ", ") ?? ""
                     question = "field=value&… (fields: \(names)) then a button (\(buttons)), \(open)or \(cancelWord): "
                 }
             }
@@ -365,7 +367,9 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
 
     /// The labels of an HTML form's submit buttons, in page order.
     static func submitButtons(_ state: ChallengeFormState) -> [String] {
-        (state.form?.controls ?? []).filter { $0.isSubmitButton && !$0.disabled }.map { $0.label.isEmpty ? $0.value : $0.label }
+        (state.form?.controls ?? []).filter { $0.isSubmitButton && !$0.disabled }.map {
+            $0.label.isEmpty ? $0.value : $0.label
+        }
     }
 
     private func isCancel(_ line: String) -> Bool {

@@ -252,7 +252,8 @@ struct Pay: AsyncParsableCommand {
         for (option, value) in [("--save-transaction-keys", saveTransactionKeys), ("--save-messages", saveMessages)]
         where value != nil {
             if let server = payment.server, URL(string: server)?.hasLoopbackHost != true {
-                throw ValidationError("\(option) is for test systems on loopback; --server \(server) is not on loopback")
+                throw ValidationError(
+                    "\(option) is for test systems on loopback; --server \(server) is not on loopback")
             }
         }
     }

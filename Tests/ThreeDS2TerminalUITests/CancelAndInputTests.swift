@@ -76,8 +76,8 @@ struct CancelAndInputTests {
     @Test("an empty Enter asks again in line, plain and full-screen mode: no CReq is spent on it")
     func emptyEnterAsksAgain() async throws {
         for mode in Self.lineModes {
-            let run = try await terminalRun(.text, version: "2.2.0", environment: mode.environment, extra: mode.extra)
-            { session in
+            let run = try await terminalRun(.text, version: "2.2.0", environment: mode.environment, extra: mode.extra) {
+                session in
                 _ = try await session.wait(for: "or 'cancel'")
                 try session.keys("Enter")
                 try await Task.sleep(for: .milliseconds(300))

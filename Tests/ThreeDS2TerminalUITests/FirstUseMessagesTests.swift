@@ -127,7 +127,10 @@ struct FirstUseMessagesTests {
         // Paid through the EC directory server (ECDH-ES), whose device data name the DS ID in the key derivation.
         var arguments = pay(
             lab, pki,
-            ["--ui", "auto", "--answers", LoadTests.answers, "--save-messages", directory, "--save-transaction-keys", keys])
+            [
+                "--ui", "auto", "--answers", LoadTests.answers, "--save-messages", directory, "--save-transaction-keys",
+                keys,
+            ])
         arguments[arguments.firstIndex(of: TestLab.rsaDirectoryServerID)!] = TestLab.ecDirectoryServerID
         arguments[arguments.firstIndex(of: "\(pki)/ds-encryption-rsa.pem")!] = "\(pki)/ds-encryption-ec.pem"
         let paid = try await runThreeds(arguments)
@@ -135,7 +138,8 @@ struct FirstUseMessagesTests {
         let content = try await runThreeds(
             ["inspect", "signed-content", directory + "/ares.json", "--ds-root", "\(pki)/ds-root.pem"])
         let keyLines = content.output.split(separator: "\n").filter { $0.contains("key:  ") }
-        #expect(!keyLines.isEmpty && keyLines.allSatisfy { $0.contains("RSA 2048-bit") || $0.contains("EC P-256") },
+        #expect(
+            !keyLines.isEmpty && keyLines.allSatisfy { $0.contains("RSA 2048-bit") || $0.contains("EC P-256") },
             "\(keyLines)")
         #expect(!content.output.contains(".PublicKey"), "\(content.output)")
         // The right EC key with another directory server's ID: the derived key differs, so the tag does not match.

@@ -126,7 +126,8 @@ struct InterruptAndCaptureTests {
         #expect(paid.status == 0, "\(paid.output)")
         #expect(paid.output.contains("warning: --save-messages writes this payment's messages"), "\(paid.output)")
         let files = try FileManager.default.contentsOfDirectory(atPath: messages).sorted()
-        #expect(files == ["areq.json", "ares.json", "creq-1.jwe", "creq-2.jwe", "cres-1.jwe", "cres-2.jwe"], "\(files)")
+        #expect(
+            files == ["areq.json", "ares.json", "creq-1.jwe", "creq-2.jwe", "cres-1.jwe", "cres-2.jwe"], "\(files)")
         for file in files {
             let mode = try FileManager.default.attributesOfItem(atPath: "\(messages)/\(file)")[.posixPermissions]
             #expect((mode as? NSNumber)?.intValue == 0o600, "\(file)")

@@ -89,7 +89,8 @@ struct ReadmeCommandsTests {
 
     /// Every subcommand with a help text.
     static let subcommands: [[String]] = [
-        [], ["pay"], ["load"], ["load", "run"], ["load", "merge"], ["testlab"], ["demo"], ["inspect"], ["inspect", "signed-content"],
+        [], ["pay"], ["load"], ["load", "run"], ["load", "merge"], ["testlab"], ["demo"], ["inspect"],
+        ["inspect", "signed-content"],
         ["inspect", "device-data"], ["inspect", "creq"], ["inspect", "cres"],
     ]
 

@@ -31,7 +31,8 @@ struct ChallengeSetup: Sendable {
         do {
             verified = try await X5CVerifier(roots: directoryServerRoots).verify(parameters.acsSignedContent)
         } catch {
-            throw ChallengeFailure(.signedContent, "the ACS signed content failed verification: \(humanReadable(error))")
+            throw ChallengeFailure(
+                .signedContent, "the ACS signed content failed verification: \(humanReadable(error))")
         }
         let content: ACSSignedContent
         do {

@@ -442,7 +442,6 @@ final class ACSBox: Sendable {
     func set(_ lab: TestLab) { value.withLock { $0 = lab } }
 }
 
-/// A TestLab failure with a readable description.
 /// A running lab's claim on its PKI directory: an exclusive `flock` on `.testlab.lock` there, which holds the lab's
 /// URL; the system drops it when the process ends, however it ends.
 final class PKIDirectoryLock: Sendable {
@@ -494,6 +493,7 @@ final class PKIDirectoryLock: Sendable {
     deinit { release() }
 }
 
+/// A TestLab failure with a readable description.
 public struct TestLabError: Error, Sendable, CustomStringConvertible {
     /// What went wrong.
     public let description: String

@@ -200,7 +200,8 @@ func runLoad(
                 guard intended < deadline else { break }
                 // Paced in steps of at most 100 ms, so an interruption is seen while waiting for the next start.
                 while intended > clock.now, interruption?.received == nil {
-                    try? await Task.sleep(until: min(intended, clock.now.advanced(by: .milliseconds(100))), clock: clock)
+                    try? await Task.sleep(
+                        until: min(intended, clock.now.advanced(by: .milliseconds(100))), clock: clock)
                 }
                 if interruption?.received != nil { break }
             }
