@@ -39,7 +39,8 @@ struct CancelAndInputTests {
     @Test("line and plain mode: Esc (then Enter) cancels with challengeCancel 01 and exit 0, using no attempt")
     func escapeInLineModes() async throws {
         for mode in Self.lineModes {
-            let run = try await terminalRun(.text, environment: mode.environment, extra: mode.extra) { session in
+            let run = try await terminalRun(.text, environment: mode.environment, extra: mode.extra, lab: .cancel) {
+                session in
                 _ = try await session.wait(for: "or 'cancel'")
                 try session.keys("Escape", "Enter")
             }
@@ -52,7 +53,8 @@ struct CancelAndInputTests {
     @Test("line and plain mode: Ctrl-C cancels with challengeCancel 01 and exit 0, never 130")
     func controlCInLineModes() async throws {
         for mode in Self.lineModes {
-            let run = try await terminalRun(.text, environment: mode.environment, extra: mode.extra) { session in
+            let run = try await terminalRun(.text, environment: mode.environment, extra: mode.extra, lab: .cancel) {
+                session in
                 _ = try await session.wait(for: "or 'cancel'")
                 try session.keys("C-c")
             }
@@ -63,7 +65,7 @@ struct CancelAndInputTests {
 
     @Test("line mode: Ctrl-C on the consent question cancels as well")
     func controlCOnConsent() async throws {
-        let run = try await terminalRun(.consents, version: "2.3.1", extra: "--line") { session in
+        let run = try await terminalRun(.consents, version: "2.3.1", extra: "--line", lab: .cancel) { session in
             _ = try await session.wait(for: "or 'cancel'")
             try session.keys("123456", "Enter")
             _ = try await session.wait(for: "[Yes/No]")
@@ -76,8 +78,9 @@ struct CancelAndInputTests {
     @Test("an empty Enter asks again in line, plain and full-screen mode: no CReq is spent on it")
     func emptyEnterAsksAgain() async throws {
         for mode in Self.lineModes {
-            let run = try await terminalRun(.text, version: "2.2.0", environment: mode.environment, extra: mode.extra) {
-                session in
+            let run = try await terminalRun(
+                .text, version: "2.2.0", environment: mode.environment, extra: mode.extra, lab: .cancel
+            ) { session in
                 _ = try await session.wait(for: "or 'cancel'")
                 try session.keys("Enter")
                 try await Task.sleep(for: .milliseconds(300))
@@ -91,7 +94,7 @@ struct CancelAndInputTests {
             #expect(run.requests.count == 2, "\(mode.name): the first CReq and the one with the code")
             #expect(run.requests.allSatisfy { $0["challengeNoEntry"] == nil }, "\(mode.name)")
         }
-        let full = try await terminalRun(.text, version: "2.2.0") { session in
+        let full = try await terminalRun(.text, version: "2.2.0", lab: .cancel) { session in
             _ = try await session.wait(for: "One-time code: [_]")
             try session.keys("Enter")
             _ = try await session.wait(for: "(!) Code entry")
@@ -103,7 +106,7 @@ struct CancelAndInputTests {
 
     @Test("the card on standard input: the challenge reads the keyboard from /dev/tty, full screen")
     func cardOnStandardInput() async throws {
-        let (lab, pki) = try await SharedLab.terminal.get()
+        let (lab, pki) = try await SharedLab.cancel.get()
         let before = lab.authentications.count
         let session = TmuxSession()
         defer { session.stop() }
@@ -145,7 +148,7 @@ struct CancelAndInputTests {
         let file = scratchDirectory("oob") + "/arguments.txt"
         // Prints the number of arguments, then each one: what `xdg-open "$1"` or `open "$1"` would receive.
         let command = "--oob-app-command 'printf \"%s\\n\" \"$#\" \"$@\" > \(file)'"
-        let run = try await terminalRun(.outOfBand, version: "2.3.1", extra: command) { session in
+        let run = try await terminalRun(.outOfBand, version: "2.3.1", extra: command, lab: .cancel) { session in
             _ = try await session.wait(for: "< Open banking app >")
             try session.keys("Enter")
         }
@@ -155,8 +158,9 @@ struct CancelAndInputTests {
         #expect(run.requests.last?["oobContinue"] == .string("02"), "the command returned 0: back from the app")
         #expect(run.screen.contains(#""transStatus":"Y""#))
         // `sleep 1` as the README's example of a slow opener: it must not get the link as a second argument.
-        let sleeping = try await terminalRun(.outOfBand, version: "2.3.1", extra: "--oob-app-command 'sleep 1'") {
-            session in
+        let sleeping = try await terminalRun(
+            .outOfBand, version: "2.3.1", extra: "--oob-app-command 'sleep 1'", lab: .cancel
+        ) { session in
             _ = try await session.wait(for: "< Open banking app >")
             try session.keys("Enter")
         }

@@ -196,7 +196,7 @@ struct ReadmeCommandsTests {
         let line = try #require(output.split(separator: "\n").first { $0.contains("| swift run threeds pay") })
         // That TestLab stopped when its banner was read, so the command runs against one of ours, its URL and PEM
         // directory put in; every option is as the banner wrote it.
-        let (lab, pki) = try await SharedLab.terminal.get()
+        let (lab, pki) = try await SharedLab.readme.get()
         var command = line.trimmingCharacters(in: .whitespaces)
         command = command.replacingOccurrences(of: "swift run threeds", with: TmuxSession.binary)
         let bannerURL = try #require(command.split(separator: " ").first { $0.hasPrefix("https://127.0.0.1:") })
