@@ -212,3 +212,49 @@ struct ReadmeCommandsTests {
         #expect(screen.contains("Challenge completed: transStatus Y") && screen.contains("EXIT=0"), "\(screen)")
     }
 }
+
+@Suite("Adoption: licence, package line and the challenge snippets")
+struct AdoptionTests {
+    func read(_ path: String) throws -> String {
+        try String(contentsOf: ReadmeCommands.root.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    /// The ```swift blocks of a Markdown text.
+    func swiftBlocks(_ text: String) -> [String] {
+        text.components(separatedBy: "```swift\n").dropFirst().compactMap { $0.components(separatedBy: "```").first }
+    }
+
+    @Test("Apache-2.0 LICENSE with NOTICE; the README's package line names products the manifest declares")
+    func licenceAndPackageLine() throws {
+        let licence = try read("LICENSE")
+        #expect(licence.contains("Apache License") && licence.contains("Version 2.0, January 2004"))
+        #expect(licence.contains("Grant of Patent License"), "the patent terms are part of the licence")
+        #expect(try read("NOTICE").contains("Apache License, Version 2.0"))
+        let readme = try read("README.md")
+        let manifest = try read("Package.swift")
+        let package = try #require(swiftBlocks(readme).first { $0.hasPrefix("// Package.swift") })
+        #expect(package.contains(#".package(url: "https://github.com/"#) && package.contains(#"from: "0.1.0")"#))
+        for product in ["ThreeDS2SDK", "ThreeDS2UI"] {
+            #expect(package.contains(#".product(name: "\#(product)""#))
+            #expect(manifest.contains(#".library(name: "\#(product)""#), "\(product) is a product of the package")
+        }
+        #expect(readme.contains("iOS 16, macOS 13") && readme.contains("semantic versions"))
+    }
+
+    @Test("the README and the DocC integration article hold the same SwiftUI and UIKit challenge code")
+    func snippetsAgree() throws {
+        let readme = swiftBlocks(try read("README.md"))
+        let article = swiftBlocks(try read("Sources/ThreeDS2SDK/Docs.docc/Integration.md"))
+        let swiftUI = try #require(readme.first { $0.hasPrefix("import SwiftUI") })
+        let uiKit = try #require(readme.first { $0.contains("UIViewController") })
+        #expect(article.contains(swiftUI) && article.contains(uiKit))
+        // Each names the public API as declared: the presenter, the views and the challenge call.
+        for snippet in [swiftUI, uiKit] {
+            #expect(snippet.contains("SwiftUIChallengePresenter()") && snippet.contains("transaction.challenge("))
+            #expect(snippet.contains("threeDSServerTransactionID:") && snippet.contains("acsRefNumber:"))
+        }
+        #expect(swiftUI.contains("ChallengeView(model: presenter.model)"))
+        #expect(uiKit.contains("ChallengeHostingController(presenter: presenter)"))
+        #expect(uiKit.contains("getProgressView(indicator: presenter, clock: ContinuousClock())"))
+    }
+}
