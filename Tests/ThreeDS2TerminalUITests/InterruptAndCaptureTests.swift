@@ -54,7 +54,8 @@ final class OutputCollector: @unchecked Sendable {
     }
 }
 
-@Suite("threeds load interrupted; pay --save-messages and the files inspect reads", .serialized)
+@Suite(
+    "threeds load interrupted; pay --save-messages and the files inspect reads", .serialized, .loadGate(alone: false))
 struct InterruptAndCaptureTests {
     func load(_ lab: TestLab, _ pki: String, card: Scenario, _ extra: [String]) -> [String] {
         [

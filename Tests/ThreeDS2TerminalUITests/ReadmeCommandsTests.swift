@@ -63,7 +63,8 @@ enum ReadmeCommands {
     }
 }
 
-@Suite("Every command in the README, --help and the banner runs as written (tmux)", .serialized)
+@Suite(
+    "Every command in the README, --help and the banner runs as written (tmux)", .serialized, .loadGate(alone: false))
 struct ReadmeCommandsTests {
     @Test("the README's command blocks are read whole: continuation lines joined, comments dropped")
     func readsTheBlocks() throws {
