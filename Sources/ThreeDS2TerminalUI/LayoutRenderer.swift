@@ -33,12 +33,39 @@ public struct LayoutRenderer: Sendable {
 
     /// The lines that fit a window of `rows` lines with the focused element in view: the top of the screen while
     /// the focus is there, otherwise scrolled so the focused line sits with a line of context below it.
+    /// The key hints stay on the last rows whatever is scrolled, as long as two rows of the screen remain above them.
     public func window(_ state: ChallengeFormState, rows: Int) -> [String] {
-        let (all, focused) = render(state)
-        let rows = max(1, rows)
-        guard all.count > rows, let focused, focused >= rows - 1 else { return Array(all.prefix(rows)) }
+        let (lines, focused) = render(state)
+        let footer = Array(lines.suffix(footerCount(state)))
+        var all = Array(lines.dropLast(footer.count))
+        var rows = max(1, rows)
+        let keepsFooter = all.count + footer.count > rows && rows - footer.count >= 2
+        if keepsFooter { rows -= footer.count } else { all = lines }
+        guard all.count > rows, let focused, focused >= rows - 1 else {
+            return Array(all.prefix(rows)) + (keepsFooter ? footer : [])
+        }
         let start = min(all.count - rows, focused - rows + 2)
-        return Array(all[start..<(start + rows)])
+        return Array(all[start..<(start + rows)]) + (keepsFooter ? footer : [])
+    }
+
+    /// How many of the last lines ``render(_:)`` draws are the key hints (none in line modes).
+    private func footerCount(_ state: ChallengeFormState) -> Int {
+        guard interactive else { return 0 }
+        return keyHints(state).count + state.layout.customizationWarnings.count
+    }
+
+    /// The key hints, wrapped at the width.
+    private func keyHints(_ state: ChallengeFormState) -> [String] {
+        let layout = state.layout
+        let keys =
+            plain
+            ? "Keys: Tab next, Shift-Tab back, Space toggle, Enter activate, Escape cancel."
+            : "Tab/↑↓ move · Space toggle · Enter submit · Esc cancel"
+                + (layout.elements.contains { if case .consent = $0 { true } else { false } } ? " · y/n answer" : "")
+        return wrap(
+            keys
+                + (state.layout.screen.htmlRefresh != nil
+                    ? (plain ? " Control-R reloads the page." : " · Ctrl-R reload") : ""))
     }
 
     /// The lines for a state, and the index of the focused element's first line.
@@ -55,7 +82,9 @@ public struct LayoutRenderer: Sendable {
             if !interactive, case .consent = element { continue }
             switch element {
             case .toolbar(let title, let cancelLabel):
-                let right = plain ? "Button: \(cancelLabel) (Escape)" : "[\(cancelLabel): Esc]"
+                var right = plain ? "Button: \(cancelLabel) (Escape)" : "[\(cancelLabel): Esc]"
+                // A narrow terminal keeps the title whole and the cancel key in view rather than wrapping mid-word.
+                if Self.displayWidth(title) + 1 + Self.displayWidth(right) > width, !plain { right = "[Esc]" }
                 let gap = max(1, width - Self.displayWidth(title) - Self.displayWidth(right))
                 let colours = style.foreground(ui.toolbar.text.color) + style.background(ui.toolbar.backgroundColor)
                 lines.append(colours + style.bold + title + String(repeating: " ", count: gap) + right + style.reset)
@@ -135,21 +164,13 @@ public struct LayoutRenderer: Sendable {
                 lines.append(highlight(marker + (plain ? "Link: \(link.label)" : "<\(link.label)>"), focused))
             }
         }
-        if let note = state.note { lines.append("(!) \(note)") }
+        if let note = state.note { lines += wrap("(!) \(note)") }
         guard interactive else {
             for warning in layout.customizationWarnings { lines.append("(customization) \(warning.message)") }
             return (lines, focusedLine)
         }
-        let keys =
-            plain
-            ? "Keys: Tab next, Shift-Tab back, Space toggle, Enter activate, Escape cancel."
-            : "Tab/↑↓ move · Space toggle · Enter submit · Esc cancel"
-                + (layout.elements.contains { if case .consent = $0 { true } else { false } } ? " · y/n answer" : "")
         lines.append("")
-        lines += wrap(
-            keys
-                + (state.layout.screen.htmlRefresh != nil
-                    ? (plain ? " Control-R reloads the page." : " · Ctrl-R reload") : ""))
+        lines += keyHints(state)
         for warning in layout.customizationWarnings { lines.append("(customization) \(warning.message)") }
         return (lines, focusedLine)
     }

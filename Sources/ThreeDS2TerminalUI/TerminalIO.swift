@@ -24,8 +24,11 @@ final class TerminalIO: Sendable {
     private let running = Locked(true)
     private let original = Locked<termios?>(nil)
     private let restoreRegistration = Locked<UInt64?>(nil)
+    /// Where keys are read: standard input, or the controlling terminal when standard input held something else.
+    let input: Int32
 
-    init() {
+    init(input: Int32 = STDIN_FILENO) {
+        self.input = input
         (events, continuation) = AsyncStream.makeStream(of: Event.self)
     }
 
@@ -33,7 +36,7 @@ final class TerminalIO: Sendable {
     /// resize signals.
     func start() {
         var settings = termios()
-        if tcgetattr(STDIN_FILENO, &settings) == 0 {
+        if tcgetattr(input, &settings) == 0 {
             original.withLock { $0 = settings }
             var raw = settings
             raw.c_lflag &= ~tcflag_t(ECHO | ICANON | ISIG | IEXTEN)
@@ -42,7 +45,7 @@ final class TerminalIO: Sendable {
                 bytes[Int(VMIN)] = 1
                 bytes[Int(VTIME)] = 0
             }
-            tcsetattr(STDIN_FILENO, TCSANOW, &raw)
+            tcsetattr(input, TCSANOW, &raw)
         }
         // Killed while the full screen is up (kill, a closed terminal, Ctrl-C from another process): put the
         // terminal back first, then end with the signal's status.
@@ -62,7 +65,7 @@ final class TerminalIO: Sendable {
 
     /// Puts the terminal back as it was: the settings, the main screen, the cursor.
     private func restore() {
-        if var settings = original.withLock({ $0 }) { tcsetattr(STDIN_FILENO, TCSANOW, &settings) }
+        if var settings = original.withLock({ $0 }) { tcsetattr(input, TCSANOW, &settings) }
         Self.write("\u{1B}[?25h\u{1B}[?1049l")
     }
 
@@ -109,9 +112,9 @@ final class TerminalIO: Sendable {
                 lastSize = size
                 continuation.yield(.resize)
             }
-            var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+            var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
             guard poll(&descriptor, 1, 100) > 0 else { continue }
-            let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, 64) }
+            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, 64) }
             if count <= 0 {
                 continuation.yield(.key(.escape))
                 return
@@ -214,6 +217,8 @@ enum TerminalRestore {
     static let signals: [Int32] = [SIGTERM, SIGHUP, SIGINT]
 
     private static let actions = Locked<(next: UInt64, all: [UInt64: @Sendable () -> Void])>((0, [:]))
+    /// What takes Ctrl-C (SIGINT) instead of ending the process: a line-mode question, which answers it as a cancel.
+    private static let interceptors = Locked<(next: UInt64, all: [UInt64: @Sendable () -> Void])>((0, [:]))
 
     /// Dispatch sources are thread-safe objects; they are kept only so they stay alive.
     private struct Sources: @unchecked Sendable {
@@ -225,6 +230,13 @@ enum TerminalRestore {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
+                if number == SIGINT {
+                    let takers = interceptors.withLock { Array($0.all.values) }
+                    if !takers.isEmpty {
+                        for taker in takers { taker() }
+                        return
+                    }
+                }
                 for action in actions.withLock({ Array($0.all.values) }) { action() }
                 // Dispatch keeps the signal blocked on its threads, so it cannot simply be raised again.
                 exit(128 + number)
@@ -247,6 +259,22 @@ enum TerminalRestore {
     static func unregister(_ registration: UInt64) {
         _ = actions.withLock { $0.all.removeValue(forKey: registration) }
     }
+
+    /// Lets `action` take Ctrl-C (SIGINT) instead of the process ending, until ``release(_:)``; returns what that
+    /// takes.
+    static func intercept(_ action: @escaping @Sendable () -> Void) -> UInt64 {
+        _ = installed
+        return interceptors.withLock { state in
+            defer { state.next += 1 }
+            state.all[state.next] = action
+            return state.next
+        }
+    }
+
+    /// Ends an ``intercept(_:)``.
+    static func release(_ registration: UInt64) {
+        _ = interceptors.withLock { $0.all.removeValue(forKey: registration) }
+    }
 }
 
 /// Keeps keys typed while the processing indicator shows from appearing on the terminal, and from being read as the
@@ -256,10 +284,13 @@ final class QuietInput: Sendable {
     private let original: termios?
     private let registration: UInt64?
 
-    /// Turns echo off when standard input is a terminal; does nothing otherwise.
-    init() {
+    private let input: Int32
+
+    /// Turns echo off when the input is a terminal; does nothing otherwise.
+    init(input: Int32 = STDIN_FILENO) {
+        self.input = input
         var settings = termios()
-        guard isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &settings) == 0 else {
+        guard isatty(input) == 1, tcgetattr(input, &settings) == 0 else {
             original = nil
             registration = nil
             return
@@ -267,19 +298,76 @@ final class QuietInput: Sendable {
         original = settings
         var quiet = settings
         quiet.c_lflag &= ~tcflag_t(ECHO)
-        tcsetattr(STDIN_FILENO, TCSANOW, &quiet)
+        tcsetattr(input, TCSANOW, &quiet)
         let saved = settings
         registration = TerminalRestore.register {
             var restored = saved
-            tcsetattr(STDIN_FILENO, TCSANOW, &restored)
+            tcsetattr(input, TCSANOW, &restored)
         }
     }
 
     /// Discards what was typed and turns echo back on.
     func end() {
         guard var settings = original else { return }
-        tcflush(STDIN_FILENO, TCIFLUSH)
-        tcsetattr(STDIN_FILENO, TCSANOW, &settings)
+        tcflush(input, TCIFLUSH)
+        tcsetattr(input, TCSANOW, &settings)
         if let registration { TerminalRestore.unregister(registration) }
+    }
+}
+
+/// One typed line as line mode reads it: what was typed, the end of the input, or Ctrl-C.
+enum PromptInput: Equatable {
+    case line(String)
+    case end
+    case interrupted
+
+    /// The most bytes a line holds; the rest of a longer line is dropped.
+    static let maxBytes = 4096
+
+    /// Reads one line from `input` without stdio buffering (so nothing after it is taken from a pipe), polling every
+    /// 100 ms so that Ctrl-C, delivered as SIGINT while the terminal is in line mode, ends the question.
+    static func typed(from input: Int32) -> PromptInput {
+        let interrupted = Locked(false)
+        let registration = TerminalRestore.intercept { interrupted.withLock { $0 = true } }
+        defer { TerminalRestore.release(registration) }
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            if interrupted.withLock({ $0 }) { return .interrupted }
+            var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 100) > 0 else { continue }
+            let count = read(input, &byte, 1)
+            if count < 0, errno == EINTR || errno == EAGAIN { continue }
+            if count <= 0 { return bytes.isEmpty ? .end : .line(String(decoding: bytes, as: UTF8.self)) }
+            if byte == 10 { break }
+            if bytes.count < maxBytes { bytes.append(byte) }
+        }
+        if bytes.last == 13 { bytes.removeLast() }
+        return .line(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// Whether a typed line is Esc: line mode cannot see a key before Enter, so a line holding a lone Esc (not the
+    /// start of an arrow or other key's sequence) cancels, whatever else it holds.
+    static func holdsEscape(_ line: String) -> Bool {
+        let bytes = Array(line.utf8)
+        for index in bytes.indices where bytes[index] == 27 {
+            let next = index + 1 < bytes.count ? bytes[index + 1] : nil
+            if next != UInt8(ascii: "[") && next != UInt8(ascii: "O") { return true }
+        }
+        return false
+    }
+
+    /// A typed line with any escape sequences (arrow keys pressed in line mode) removed.
+    static func withoutEscapeSequences(_ line: String) -> String {
+        let keys = TerminalKeyDecoder.decode(Array(line.utf8))
+        return String(
+            keys.compactMap { key -> Character? in
+                switch key {
+                case .character(let character): character
+                case .space: " "
+                case .tab: "\t"
+                default: nil
+                }
+            })
     }
 }

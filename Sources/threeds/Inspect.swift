@@ -12,10 +12,23 @@ struct Inspect: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Decode and check ACS signed content, the SDK's device data, or a captured CReq or CRes.",
         discussion: """
-            Both accept what people paste: the raw token, or JSON holding it (an ARes with acsSignedContent, an AReq
-            with sdkEncData), with whitespace and line breaks anywhere. Exit status: 0 valid, 1 invalid, 2 usage.
+            Each takes what people paste: the raw token, or JSON holding it (an ARes
+            with acsSignedContent, an AReq with sdkEncData), with whitespace and line
+            breaks anywhere; `threeds pay --save-messages DIR` writes such files.
+
+            Exit status: 0 valid, 1 invalid, 2 usage error.
             """,
         subcommands: [InspectSignedContent.self, InspectDeviceData.self, InspectCReq.self, InspectCRes.self])
+
+    /// A certificate's key as a person names it (`RSA 2048-bit`, `EC P-256`), never a Swift type name.
+    static func describe(_ key: Certificate.PublicKey) -> String {
+        if let rsa = _RSA.Signing.PublicKey(key) { return "RSA \(rsa.keySizeInBits)-bit" }
+        if P256.Signing.PublicKey(key) != nil { return "EC P-256" }
+        if P384.Signing.PublicKey(key) != nil { return "EC P-384" }
+        if P521.Signing.PublicKey(key) != nil { return "EC P-521" }
+        if Curve25519.Signing.PublicKey(key) != nil { return "Ed25519" }
+        return "a key of an algorithm 3-D Secure does not use"
+    }
 
     /// The token in what was pasted: the raw compact form, or the named member of a JSON object (at any depth), with
     /// whitespace, line breaks and surrounding quotes removed.
@@ -82,8 +95,11 @@ struct InspectSignedContent: AsyncParsableCommand {
         commandName: "signed-content",
         abstract: "Decode acsSignedContent and check it as the SDK does (chain to the roots, signature, algorithm).",
         discussion: """
-            Example (the TestLab's roots):
-              threeds inspect signed-content ares.json --ds-root testlab-pki/ds-root.pem
+            Example (the TestLab's roots; ares.json from `pay --save-messages`):
+              threeds inspect signed-content messages/ares.json \\
+                --ds-root testlab-pki/ds-root.pem
+
+            Exit status: 0 valid, 1 invalid, 2 usage error.
             """)
 
     @Argument(help: "A file holding the JWS (or JSON with acsSignedContent), or - for standard input.") var input:
@@ -130,7 +146,7 @@ struct InspectSignedContent: AsyncParsableCommand {
                 say("  subject:   \(CertificateName.readable(certificate.subject))")
                 say("  issuer:    \(CertificateName.readable(certificate.issuer))")
                 say("  validity:  \(certificate.notValidBefore) to \(certificate.notValidAfter)")
-                say("  key:       \(certificate.publicKey)")
+                say("  key:       \(Inspect.describe(certificate.publicKey))")
                 let algorithm = "\(certificate.signatureAlgorithm)"
                 say("  signature: \(algorithm.replacingOccurrences(of: "SignatureAlgorithm.", with: ""))")
                 var usage = "none"
@@ -166,9 +182,14 @@ struct InspectDeviceData: AsyncParsableCommand {
         commandName: "device-data",
         abstract: "Decrypt the SDK's device data (sdkEncData) with a directory server's private key.",
         discussion: """
-            Example (the TestLab's EC directory server):
-              threeds inspect device-data areq.json --ds-key testlab-pki/ds-decryption-ec-key.pem --ds-id F155545342
-            An RSA key decrypts RSA-OAEP-256; an EC key decrypts ECDH-ES with the EMVCo profile, which needs --ds-id.
+            Example (the TestLab's RSA directory server; `pay --save-messages`):
+              threeds inspect device-data messages/areq.json \\
+                --ds-key testlab-pki/ds-decryption-rsa-key.pem --ds-id F055545342
+
+            An RSA key decrypts RSA-OAEP-256; an EC key decrypts ECDH-ES with the
+            EMVCo profile, which needs --ds-id (the TestLab's: F155545342).
+
+            Exit status: 0 valid, 1 invalid, 2 usage error.
             """)
 
     @Argument(help: "A file holding the JWE (or JSON with sdkEncData), or - for standard input.") var input: String
@@ -202,7 +223,14 @@ struct InspectDeviceData: AsyncParsableCommand {
         do {
             plaintext = try JWE.decrypt(token, using: key).plaintext
         } catch {
-            say("Verdict: INVALID — \(error.detail)")
+            // A tag that does not match almost always means the wrong key, or for ECDH-ES the wrong DS ID.
+            let reason =
+                error.code == .authenticationFailed
+                ? "the device data do not decrypt with --ds-key \(dsKey)"
+                    + (dsID.map { " and --ds-id \($0)" } ?? "")
+                    + ": they were encrypted to another directory server's key (or, for an EC key, another DS ID)"
+                : error.detail
+            say("Verdict: INVALID — \(reason)")
             throw ExitCode(1)
         }
         guard let value = try? JSONParser().parse(plaintext) else {

@@ -8,8 +8,21 @@ import ThreeDS2TestLab
 
 /// The file `threeds pay --save-transaction-keys` writes: one JSON object with the transaction's identifiers, its
 /// message version and the 32-byte channel key (base64url), readable by its owner only (mode 0600).
-struct TransactionKeyFile: ChannelKeyLog {
+final class TransactionKeyFile: ChannelKeyLog {
     let path: String
+    private let failures = Locked<[String]>([])
+
+    /// A key file at `path`, created empty (mode 0600) now so that a path that cannot be written is a usage error
+    /// before the payment, not a warning after it.
+    init(checking path: String) throws {
+        self.path = path
+        try? FileManager.default.removeItem(atPath: path)
+        guard FileManager.default.createFile(atPath: path, contents: Data(), attributes: [.posixPermissions: 0o600])
+        else { throw CLIError("--save-transaction-keys \(path): cannot be written") }
+    }
+
+    /// The files that could not be written.
+    var failed: [String] { failures.withLock { $0 } }
 
     func record(_ entry: ChannelKeyEntry) {
         let object = JSONObject([
@@ -22,7 +35,7 @@ struct TransactionKeyFile: ChannelKeyLog {
         do {
             try SecretFile.write(object.serializedBytes, to: path)
         } catch {
-            warn("threeds: --save-transaction-keys \(path): cannot be written (\(error))")
+            failures.withLock { $0.append(path) }
         }
     }
 
@@ -115,10 +128,15 @@ struct InspectCReq: AsyncParsableCommand {
         commandName: "creq",
         abstract: "Decrypt a captured CReq with a transaction's saved key and check it as a conforming ACS does.",
         discussion: """
-            The key file comes from `threeds pay --save-transaction-keys FILE` (test systems only). Example:
-              threeds inspect creq creq.jwe --transaction-keys keys.json --answering cres.jwe
-            The first CReq (sdkCounterStoA 000) is checked in full; a later one needs the CRes it answers
-            (--answering) for the action checks. Exit status: 0 valid, 1 invalid, 2 usage.
+            The files come from `threeds pay --save-transaction-keys FILE
+            --save-messages DIR` (test systems only). Example:
+              threeds inspect creq messages/creq-2.jwe --transaction-keys keys.json \\
+                --answering messages/cres-1.jwe
+
+            The first CReq (sdkCounterStoA 000) is checked in full; a later one
+            needs the CRes it answers (--answering) for the action checks.
+
+            Exit status: 0 valid, 1 invalid, 2 usage error.
             """)
 
     @Argument(help: "A file holding the CReq JWE (or JSON with creq), or - for standard input.") var input: String
@@ -162,10 +180,14 @@ struct InspectCRes: AsyncParsableCommand {
         commandName: "cres",
         abstract: "Decrypt a captured CRes with a transaction's saved key and validate it as the SDK does.",
         discussion: """
-            The key file comes from `threeds pay --save-transaction-keys FILE` (test systems only). Example:
-              threeds inspect cres cres.jwe --transaction-keys keys.json
-            The counter the SDK expects is the CRes's position in the challenge (0 for the first); by default the
-            CRes's own acsCounterAtoS is taken. Exit status: 0 valid, 1 invalid, 2 usage.
+            The files come from `threeds pay --save-transaction-keys FILE
+            --save-messages DIR` (test systems only). Example:
+              threeds inspect cres messages/cres-1.jwe --transaction-keys keys.json
+
+            The counter the SDK expects is the CRes's position in the challenge (0
+            for the first); by default the CRes's own acsCounterAtoS is taken.
+
+            Exit status: 0 valid, 1 invalid, 2 usage error.
             """)
 
     @Argument(help: "A file holding the CRes JWE (or JSON with cres), or - for standard input.") var input: String

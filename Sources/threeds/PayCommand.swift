@@ -1,8 +1,10 @@
 import ArgumentParser
 import Foundation
 import ThreeDS2JOSE
+import ThreeDS2Messages
 import ThreeDS2NIOTransport
 import ThreeDS2SDK
+import ThreeDS2TerminalUI
 import ThreeDS2TestLab
 
 /// What `pay` and `load` share: where the AReq parameters go, the directory server, the purchase and the limits.
@@ -83,6 +85,9 @@ struct PaymentOptions: ParsableArguments {
             }
             guard !dsRoot.isEmpty else { throw ValidationError("at least one --ds-root is required") }
         }
+        if let messageVersion, MessageVersion(messageVersion)?.isSupported != true {
+            throw ValidationError("--message-version must be 2.1.0, 2.2.0 or 2.3.1, got \(messageVersion)")
+        }
         try InputCheck.amount(amount)
         try InputCheck.currency(currency)
         guard (card == nil) != (cardFile == nil) else {
@@ -115,6 +120,30 @@ struct PaymentOptions: ParsableArguments {
         case "ds:\(dsID).rootCertificates": return "--ds-root \(dsRoot.joined(separator: ", ")): \(error.message)"
         default: return error.message
         }
+    }
+
+    /// A challenge's transport failure with what to check: for TLS, the trust roots used and the option that adds
+    /// one; for a refused connection, whether the ACS runs there.
+    func explain(_ result: PaymentResult) -> PaymentResult {
+        guard let code = result.transportCode, let failure = result.runtimeError else { return result }
+        var explained = result
+        switch code {
+        case .tlsFailure:
+            let roots =
+                tlsRoot.isEmpty
+                ? "the system's trust roots; add the ACS's TLS root with --tls-root FILE"
+                : "--tls-root " + tlsRoot.joined(separator: ", ")
+            explained.runtimeError = (
+                failure.code, "\(failure.message) (the ACS's certificate did not validate against \(roots))"
+            )
+        case .connectionFailed:
+            explained.runtimeError = (
+                failure.code, "\(failure.message) (nothing answered there: is the ACS running on that address?)"
+            )
+        default:
+            break
+        }
+        return explained
     }
 
     /// The card number from --card or --card-file (a file, or - for standard input), trimmed of whitespace; warns
@@ -200,14 +229,23 @@ struct Pay: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Authenticate a payment through a 3DS Server, running the challenge if asked.",
         discussion: """
-            Example (against `threeds testlab`; the card number comes from standard input):
-              echo 4000000000002000 | threeds pay --server https://127.0.0.1:8443 --ds-id F055545342 \\
-                --ds-cert testlab-pki/ds-encryption-rsa.pem --ds-root testlab-pki/ds-root.pem \\
-                --tls-root testlab-pki/tls-root.pem --card-file - --amount 1999 --currency 978
+            Example (against `threeds testlab`; the card number on standard input):
+              echo 4000000000002000 | threeds pay --server https://127.0.0.1:8443 \\
+                --ds-id F055545342 --ds-cert testlab-pki/ds-encryption-rsa.pem \\
+                --ds-root testlab-pki/ds-root.pem --tls-root testlab-pki/tls-root.pem \\
+                --card-file - --amount 1999 --currency 978
             or with the TestLab's trust bundle instead of --ds-cert and --ds-root:
-              ... --ds-id F055545342 --trust-bundle testlab-pki --tls-root testlab-pki/tls-root.pem ...
+              echo 4000000000002000 | threeds pay --server https://127.0.0.1:8443 \\
+                --ds-id F055545342 --trust-bundle testlab-pki \\
+                --tls-root testlab-pki/tls-root.pem \\
+                --card-file - --amount 1999 --currency 978
 
-            Exit status: 0 frictionless, completed or cancelled; 1 timed out, protocol or runtime error; 2 usage error.
+            Without --ui auto the challenge is answered at the keyboard; when
+            standard input holds the card, keys are read from the terminal itself
+            (/dev/tty). Esc or Ctrl-C cancels (challengeCancel 01).
+
+            Exit status: 0 frictionless, completed or cancelled; 1 timed out, protocol
+            or runtime error, or a file that could not be saved; 2 usage error.
             """)
 
     @OptionGroup var payment: PaymentOptions
@@ -233,6 +271,14 @@ struct Pay: AsyncParsableCommand {
                 "Test systems only: anyone with the file can read this transaction's CReqs and CRes. Refused with a --server, or an ACS URL, that is not on loopback."
         ))
     var saveTransactionKeys: String?
+    @Option(
+        name: .customLong("save-messages"),
+        help: ArgumentHelp(
+            "Save the AReq parameters, the ARes and each CReq and CRes to this directory for `threeds inspect`.",
+            discussion:
+                "Writes areq.json (without the card number), ares.json, creq-1.jwe, cres-1.jwe, creq-2.jwe, … (mode 0600). Test systems only: with the transaction keys, anyone with the files can read the challenge. Refused with a --server that is not on loopback."
+        ))
+    var saveMessages: String?
     @Flag(help: "Print the outcome as one JSON object on the last line.") var json = false
     @Flag(help: "Plain screens for screen readers: no colour, every control in words.") var plain = false
     @Flag(help: "Line-by-line screens instead of full screen.") var line = false
@@ -245,9 +291,12 @@ struct Pay: AsyncParsableCommand {
         if noOOBApp, oobAppCommand != nil {
             throw ValidationError("--no-oob-app and --oob-app-command exclude each other")
         }
-        if saveTransactionKeys != nil, let server = payment.server, URL(string: server)?.hasLoopbackHost != true {
-            throw ValidationError(
-                "--save-transaction-keys is for test systems on loopback; --server \(server) is not on loopback")
+        for (option, value) in [("--save-transaction-keys", saveTransactionKeys), ("--save-messages", saveMessages)]
+        where value != nil {
+            if let server = payment.server, URL(string: server)?.hasLoopbackHost != true {
+                throw ValidationError(
+                    "\(option) is for test systems on loopback; --server \(server) is not on loopback")
+            }
         }
     }
 
@@ -256,9 +305,27 @@ struct Pay: AsyncParsableCommand {
         let tlsRoots = try payment.tlsRoots()
         if let warning = InputCheck.localeWarning(locale) { warn(warning) }
         let script = try answers.map(PaymentOptions.script)
+        // The card on standard input leaves the keyboard to the terminal itself, as password prompts do.
+        var input = STDIN_FILENO
+        if ui == .terminal, payment.cardFile == "-" {
+            guard let terminal = TerminalPresenter.openControllingTerminal() else {
+                throw CLIError(
+                    "the card number came from standard input and there is no terminal to answer the challenge at: "
+                        + "give the answers with --ui auto --answers FILE, or the card with --card-file FILE and "
+                        + "the answers on standard input")
+            }
+            input = terminal
+        }
         // Everything that can fail on the user's input fails before the HTTP client exists.
         let number = try payment.cardNumber()
         let requestor = try payment.requestor()
+        let keyFile = try saveTransactionKeys.map { try TransactionKeyFile(checking: $0) }
+        let capture = try saveMessages.map { try MessageCapture(directory: $0) }
+        if let saveMessages {
+            warn(
+                "warning: --save-messages writes this payment's messages to \(saveMessages): with the channel key, "
+                    + "anyone with them can read its challenge. Use it on test systems only; delete them after.")
+        }
         if let saveTransactionKeys {
             warn(
                 "warning: --save-transaction-keys writes this challenge's channel key to \(saveTransactionKeys): "
@@ -275,7 +342,7 @@ struct Pay: AsyncParsableCommand {
                 ?? HandOverOOBAppOpener()
             presenter = terminalPresenter(
                 plain: plain, line: line, locale: locale, appearance: appearance, images: transport,
-                oobAppOpener: opener)
+                oobAppOpener: opener, input: input)
         }
         let flow = PayFlow(
             configuration: config, requestor: requestor, directoryServerID: payment.dsID,
@@ -283,10 +350,10 @@ struct Pay: AsyncParsableCommand {
             purchase: Purchase(cardNumber: number, amount: payment.amount, currency: payment.currency),
             requestorAppURL: payment.requestorAppURL,
             timeout: .seconds(payment.timeout * 60), presenter: presenter, transport: transport,
-            verbose: payment.verbose, keyLog: saveTransactionKeys.map { TransactionKeyFile(path: $0) })
-        let code: Int32
+            verbose: payment.verbose, keyLog: keyFile, capture: capture)
+        var code: Int32
         do {
-            code = emit(try await flow.run { if !json { say($0) } }, json: json)
+            code = emit(payment.explain(try await flow.run { if !json { say($0) } }), json: json)
         } catch {
             let result = PaymentResult(
                 flow: "none", outcome: "runtimeError", sdkTransID: "",
@@ -294,6 +361,11 @@ struct Pay: AsyncParsableCommand {
             code = emit(result, json: json)
         }
         try? await transport.shutdown()
+        // What was asked to be saved and could not be is a failed run, whatever the payment's outcome.
+        for path in (keyFile?.failed ?? []) + (capture?.failed ?? []) {
+            warn("threeds: \(path): cannot be written")
+            code = 1
+        }
         throw ExitCode(code)
     }
 }

@@ -4,6 +4,7 @@ import ThreeDS2JOSE
 import ThreeDS2Messages
 import ThreeDS2NIOTransport
 import ThreeDS2SDK
+import ThreeDS2TerminalUI
 import ThreeDS2TestLab
 
 /// The outcome of one payment, as `--json` prints it.
@@ -14,6 +15,10 @@ struct PaymentResult {
     var sdkTransID: String
     var error: ErrorMessage?
     var runtimeError: (code: String, message: String)?
+    /// The transport's failure code, when a CReq could not be sent (for a hint naming the option to check).
+    var transportCode: TransportError.Code?
+    /// Why a cancelled challenge was cancelled, when not by the cardholder.
+    var cancelReason: String?
 
     var json: JSONObject {
         var object: JSONObject = ["flow": .string(flow), "outcome": .string(outcome)]
@@ -40,12 +45,30 @@ struct PaymentResult {
         switch outcome {
         case "frictionless": "Frictionless: transStatus \(transStatus ?? "?")"
         case "completed": "Challenge completed: transStatus \(transStatus ?? "?")"
-        case "cancelled": "Challenge cancelled by the cardholder"
+        case "cancelled": cancelReason.map { "Challenge cancelled: \($0)" } ?? "Challenge cancelled by the cardholder"
         case "timedout": "Challenge timed out"
-        case "protocolError":
-            "Protocol error \(error?.errorCode ?? "?") from component \(error?.errorComponent ?? "?"): \(error?.errorDescription ?? "") (\(error?.errorDetail ?? ""))"
-        default: "Runtime error \(runtimeError?.code ?? "?"): \(runtimeError?.message ?? "")"
+        case "protocolError": Self.protocolErrorText(error)
+        default: "Runtime error: \(runtimeError?.message ?? "unknown")"
         }
+    }
+}
+
+extension PaymentResult {
+    /// `Protocol error 302 from the SDK: Data Decryption Failure (detail)`: the component in words, the detail only
+    /// when it says more than the description.
+    static func protocolErrorText(_ error: ErrorMessage?) -> String {
+        guard let error else { return "Protocol error" }
+        let component =
+            switch error.errorComponent {
+            case "C": "the SDK"
+            case "A": "the ACS"
+            case "S": "the 3DS Server"
+            case "D": "the directory server"
+            default: "component \(error.errorComponent)"
+            }
+        let detail = error.errorDetail.trimmingCharacters(in: .whitespaces)
+        let extra = detail.isEmpty || detail == error.errorDescription ? "" : " (\(detail))"
+        return "Protocol error \(error.errorCode) from \(component): \(error.errorDescription)\(extra)"
     }
 }
 
@@ -105,6 +128,8 @@ struct PayFlow {
     var observer: (any PhaseObserver)?
     /// Where the channel key goes (`--save-transaction-keys`, test systems only).
     var keyLog: (any ChannelKeyLog)?
+    /// Where the messages go (`--save-messages`, test systems only).
+    var capture: MessageCapture?
     /// A service already initialized, shared by the payments of a load run as an app shares one across its
     /// payments; `nil` initializes one for this payment (and cleans it up after), as at an app's launch.
     var service: ThreeDS2Service?
@@ -149,6 +174,12 @@ struct PayFlow {
         let clock = ContinuousClock()
         let asked = clock.now
         let response: AuthenticationResponse
+        if let capture {
+            capture.saveRequest(
+                try ThreeDSServerClient.requestBody(
+                    parameters: parameters, purchase: purchase, requestorAppURL: requestorAppURL,
+                    challengeTimeout: timeout))
+        }
         switch requestor {
         case .server(let serverURL):
             response = try await ThreeDSServerClient(serverURL: serverURL, transport: transport).authenticate(
@@ -160,6 +191,7 @@ struct PayFlow {
                 body, requestorAppURL: requestorAppURL)
         }
         await indicator?.stop()
+        capture?.saveResponse(response.json)
         observer?.observe(.server, asked.duration(to: clock.now))
         progress("3DS Server answered transStatus \(response.transStatus)")
         guard let challenge = response.challengeParameters else {
@@ -168,17 +200,25 @@ struct PayFlow {
                 sdkTransID: parameters.sdkTransactionID)
         }
         let challenged = clock.now
+        var channel: any ChallengeTransport = transport
+        if let observer { channel = TimedTransport(base: channel, observer: observer) }
+        if let capture { channel = CapturingTransport(base: channel, capture: capture) }
         let outcome = try await transaction.challenge(
-            challenge, presenter: presenter, timeout: timeout,
-            transport: observer.map { TimedTransport(base: transport, observer: $0) as any ChallengeTransport }
-                ?? transport)
+            challenge, presenter: presenter, timeout: timeout, transport: channel)
         observer?.observe(.challenge, challenged.duration(to: clock.now))
         var result = PaymentResult(flow: "challenge", outcome: outcome.name, sdkTransID: parameters.sdkTransactionID)
         switch outcome {
         case .completed(let status): result.transStatus = status
         case .protocolError(let message): result.error = message
-        case .runtimeError(let failure): result.runtimeError = (failure.code.rawValue, failure.message)
+        case .runtimeError(let failure):
+            result.runtimeError = (failure.code.rawValue, failure.message)
+            result.transportCode = failure.transportCode
         case .cancelled, .timedOut: break
+        }
+        if case .cancelled = outcome, let terminal = presenter as? TerminalPresenter, terminal.inputEnded {
+            result.cancelReason =
+                "standard input ended before an answer (the ACS got challengeCancel 01); type the answer at a "
+                + "terminal, or give --ui auto --answers FILE"
         }
         // A script that did not fit its screen cancelled only because it had to: that is the script's error.
         if let scripted = presenter as? ScriptedPresenter, let problem = scripted.problems.first {

@@ -48,7 +48,9 @@ struct RequestorExec {
             return try ThreeDSServerClient.response(from: object, requestorAppURL: requestorAppURL)
         } catch {
             throw CLIError(
-                "\(option): \(error.message.replacingOccurrences(of: "the 3DS Server", with: "the command's answer"))",
+                "\(option): "
+                    + error.message.replacingOccurrences(of: "the 3DS Server's answer", with: "the command's output")
+                    .replacingOccurrences(of: "the 3DS Server", with: "the command"),
                 exitStatus: 1)
         }
     }

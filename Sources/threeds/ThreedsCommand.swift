@@ -15,12 +15,15 @@ struct Threeds: AsyncParsableCommand {
         abstract: "EMV 3-D Secure SDK command-line tool: pay through a 3DS Server, run the TestLab, or a demo.",
         discussion: """
             Examples:
-              threeds demo                      pay through an in-process TestLab; answer the challenge at the keyboard
-              threeds testlab --port 8443       run the TestLab for other clients
-              threeds pay --server https://127.0.0.1:8443 --ds-id F055545342 --ds-cert testlab-pki/ds-encryption-rsa.pem \\
-                --ds-root testlab-pki/ds-root.pem --tls-root testlab-pki/tls-root.pem --card-file - --amount 1999 --currency 978
+              threeds demo                  pay through an in-process TestLab
+              threeds testlab --port 8443   run the TestLab for other clients
+              echo 4000000000002000 | threeds pay --server https://127.0.0.1:8443 \\
+                --ds-id F055545342 --ds-cert testlab-pki/ds-encryption-rsa.pem \\
+                --ds-root testlab-pki/ds-root.pem --tls-root testlab-pki/tls-root.pem \\
+                --card-file - --amount 1999 --currency 978
 
-            Exit status: 0 frictionless, completed or cancelled; 1 timed out, protocol or runtime error; 2 usage error.
+            Exit status: 0 frictionless, completed or cancelled; 1 timed out, protocol
+            or runtime error; 2 usage error.
             """,
         version: ThreeDS2Service.version,
         subcommands: [Pay.self, Load.self, TestLabCommand.self, Demo.self, Inspect.self, DirectoryServerCommand.self])
@@ -47,9 +50,45 @@ struct Threeds: AsyncParsableCommand {
                 say(fullMessage(for: error))
                 Foundation.exit(0)
             }
-            warn(fullMessage(for: error))
+            let message = fullMessage(for: error)
+            if let typo = Self.misspeltOption(message: message, arguments: Array(CommandLine.arguments.dropFirst())) {
+                warn("threeds: unknown option \(typo.given); did you mean \(typo.meant)?")
+            }
+            warn(message)
             Foundation.exit(2)
         }
+    }
+}
+
+extension Threeds {
+    /// An option the user gave that is a near miss of one the parser reports missing (`--ds-crt` for `--ds-cert`):
+    /// ArgumentParser reports the missing option first, which hides the typo.
+    static func misspeltOption(message: String, arguments: [String]) -> (given: String, meant: String)? {
+        let missing = message.components(separatedBy: "'").filter { $0.hasPrefix("--") }.map {
+            String($0.prefix { $0 != " " && $0 != "<" })
+        }
+        for argument in arguments where argument.hasPrefix("--") {
+            let given = String(argument.prefix { $0 != "=" })
+            for meant in missing where given != meant && editDistance(given, meant) <= 2 {
+                return (given, meant)
+            }
+        }
+        return nil
+    }
+
+    /// The Levenshtein distance between two short strings.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a)
+        let b = Array(b)
+        var previous = Array(0...b.count)
+        for i in 1...max(1, a.count) where !a.isEmpty {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...max(1, b.count) where !b.isEmpty {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
     }
 }
 
@@ -61,16 +100,16 @@ enum UIChoice: String, ExpressibleByArgument, CaseIterable {
 /// (or when TERM is dumb).
 func terminalPresenter(
     plain: Bool, line: Bool, locale: String?, appearance: AppearanceChoice, images: HTTPClientTransport,
-    oobAppOpener: (any OOBAppOpener)? = HandOverOOBAppOpener()
+    oobAppOpener: (any OOBAppOpener)? = HandOverOOBAppOpener(), input: Int32 = STDIN_FILENO, hint: String? = nil
 )
     -> TerminalPresenter
 {
-    let mode: TerminalPresenter.Mode = plain ? .plain : (line || isatty(STDIN_FILENO) == 0 ? .line : .fullScreen)
+    let mode: TerminalPresenter.Mode = plain ? .plain : (line || isatty(input) == 0 ? .line : .fullScreen)
     return TerminalPresenter(
         mode: mode, customization: demoCustomizations[appearance.type] ?? demoCustomization,
         strings: SDKStrings(locale: Locale(identifier: locale ?? "en_US")),
         imageLoader: ChallengeImageLoader(transport: images), oobAppOpener: oobAppOpener,
-        appearance: appearance.imageAppearance)
+        appearance: appearance.imageAppearance, input: input, hint: hint)
 }
 
 /// The appearance option: `default`, `dark` or `monochrome`.
@@ -146,8 +185,12 @@ struct TestLabCommand: AsyncParsableCommand {
         discussion: """
             Example:
               threeds testlab --port 8443 --pki-dir testlab-pki
-            The PEM files a client needs are written once the port is bound. Directory server IDs: F055545342 (RSA key),
-            F155545342 (EC key). Exit status: 1 when the port is in use or cannot be bound; 2 for usage errors.
+
+            The PEM files a client needs are written once the port is bound.
+            Directory server IDs: F055545342 (RSA key), F155545342 (EC key).
+
+            Exit status: 1 when the port is in use or cannot be bound, or the PKI
+            directory is in use by another TestLab; 2 for usage errors.
             """)
 
     @Option(parsing: .unconditional, help: "The port, 1–65535 (0 picks a free one).") var port: Int = 8443
@@ -196,7 +239,16 @@ struct TestLabCommand: AsyncParsableCommand {
 
 struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Start an in-process TestLab on loopback and pay through it.")
+        abstract: "Start an in-process TestLab on loopback and pay through it.",
+        discussion: """
+            Examples:
+              threeds demo                the text-code challenge (the code is 123456)
+              threeds demo --card html    another scenario, by name or card number
+              threeds demo --auto --all   every scenario, answered from a script
+
+            Exit status: 0 frictionless, completed or cancelled; 1 timed out, protocol
+            or runtime error; 2 usage error.
+            """)
 
     @Flag(help: "Answer the challenge from a script instead of the keyboard.") var auto = false
     @Flag(help: "With --auto: run every TestLab scenario and print the table.") var all = false
@@ -224,7 +276,7 @@ struct Demo: AsyncParsableCommand {
                     + Scenario.allCases.map(\.rawValue).joined(separator: ", "))
         }
         if all, !auto { throw ValidationError("--all runs every scenario from a script: add --auto") }
-        if let messageVersion, MessageVersion(messageVersion) == nil {
+        if let messageVersion, MessageVersion(messageVersion)?.isSupported != true {
             throw ValidationError("--message-version must be 2.1.0, 2.2.0 or 2.3.1, got \(messageVersion)")
         }
     }
@@ -234,10 +286,7 @@ struct Demo: AsyncParsableCommand {
         labLogger.logLevel = verbose ? .info : .warning
         if let warning = InputCheck.localeWarning(locale) { warn(warning) }
         let lab = try await TestLab.start(logger: labLogger)
-        if !json {
-            print("TestLab running on \(lab.baseURL) (its own PKI; HTTPS on loopback)")
-            if !auto { print(Self.hint(for: Scenario(cardNumber: card) ?? Scenario(rawValue: card))) }
-        }
+        if !json { print("TestLab running on \(lab.baseURL) (its own PKI; HTTPS on loopback)") }
         let chosen = Scenario(cardNumber: card) ?? Scenario(rawValue: card)
         let scenarios = all ? Scenario.allCases : [chosen].compactMap { $0 }
         var exit: Int32 = 0
@@ -277,7 +326,8 @@ struct Demo: AsyncParsableCommand {
             presenter: auto
                 ? ScriptedPresenter(answers: answers)
                 : terminalPresenter(
-                    plain: plain, line: line, locale: locale, appearance: appearance, images: transport),
+                    plain: plain, line: line, locale: locale, appearance: appearance, images: transport,
+                    hint: Self.hint(for: Scenario(cardNumber: card))),
             transport: transport,
             verbose: verbose)
         let result = try await flow.run { if !json && !all { say($0) } }
@@ -286,18 +336,20 @@ struct Demo: AsyncParsableCommand {
         return code
     }
 
-    /// What to do on the scenario's screens, for someone at the keyboard.
-    static func hint(for scenario: Scenario?) -> String {
+    /// What to do on the scenario's screens, for someone at the keyboard, in the words the screens use; `nil` when no
+    /// screen will show (frictionless cards, other card numbers, a faulty ACS that never shows one).
+    static func hint(for scenario: Scenario?) -> String? {
         switch scenario {
-        case .text?, .information?, .consents?, .faultSlow?, nil:
-            "The one-time code is 123456 (a wrong one shows the screen again; Esc cancels)."
+        case .text?, .information?, .consents?:
+            "The one-time code is 123456 (a wrong one shows the screen again). Esc cancels."
         case .twoEntryBoxes?: "The code is 123456 and the year of birth 1990 (Tab moves to the second box)."
         case .singleSelect?: "Choose either option and submit."
         case .multiSelect?: "Choose Train ticket and Groceries (Space toggles), then submit."
-        case .outOfBand?, .additionalCode?, .bridging?:
-            "Press continue to approve (2.3.1 also offers the bank's app link); the code 123456 also works on text screens."
-        case .html?, .htmlOutOfBand?: "Type 123456 in the code field and press Verify (or I have approved)."
-        default: "This scenario shows the SDK's answer to a faulty ACS."
+        case .outOfBand?, .bridging?: "Press “I have approved” (or open the bank's app link, then come back)."
+        case .additionalCode?: "The code is 123456; the additional-code button leads to an approval screen."
+        case .html?: "Type 123456 in the code field and press Verify."
+        case .htmlOutOfBand?: "Press “I have approved”."
+        default: nil
         }
     }
 

@@ -5,8 +5,10 @@ import ThreeDS2TestLab
 /// Runs `threeds` with arguments (and optional standard input); returns the exit status and what it printed. The
 /// waiting happens on a thread of its own: blocking a cooperative thread could starve the in-process TestLab the
 /// child talks to (this machine has two).
-func runThreeds(_ arguments: [String], input: String? = nil) async throws -> (status: Int32, output: String) {
-    try await onOwnThread { try runThreedsBlocking(arguments, input: input) }
+func runThreeds(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) async throws -> (
+    status: Int32, output: String
+) {
+    try await onOwnThread { try runThreedsBlocking(arguments, input: input, environment: environment) }
 }
 
 /// Runs blocking work on a new thread and resumes with its result.
@@ -22,10 +24,15 @@ func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async 
     }
 }
 
-private func runThreedsBlocking(_ arguments: [String], input: String?) throws -> (status: Int32, output: String) {
+private func runThreedsBlocking(_ arguments: [String], input: String?, environment: [String: String]) throws -> (
+    status: Int32, output: String
+) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: TmuxSession.binary)
     process.arguments = arguments
+    if !environment.isEmpty {
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     let output = Pipe()
     process.standardOutput = output
     process.standardError = output

@@ -80,3 +80,33 @@ struct ScreenFitTests {
         #expect(text.contains("Nickname: [Jo]"), "\(text)")
     }
 }
+
+@Suite("Small terminals keep the key hints and whole words")
+struct SmallTerminalHintTests {
+    @Test("at 40×12, scrolled to the last element, the key hints still show on the last rows; no line is wider")
+    func hintsAtFortyByTwelve() throws {
+        let fit = ScreenFitTests()
+        var form = state(try screen(fit.long))
+        let renderer = LayoutRenderer(width: 40, style: TerminalStyle(depth: .none))
+        for _ in 0..<(form.focusOrder.count - 1) { _ = form.apply(.focusNext) }
+        let window = renderer.window(form, rows: 11)
+        #expect(window.count <= 11)
+        #expect(window.contains { $0.contains("Esc cancel") }, "the hint bar shows: \(window)")
+        #expect(window.contains { $0.hasPrefix("› ▸ Need help?") }, "the focused element too: \(window)")
+        #expect(window.allSatisfy { LayoutRenderer.displayWidth($0) <= 40 }, "\(window)")
+        let top = renderer.window(state(try screen(fit.long)), rows: 11)
+        #expect(top.contains { $0.contains("Esc cancel") }, "at the top as well: \(top)")
+    }
+
+    @Test("a title too long for the toolbar keeps its words whole; a note is wrapped at the width")
+    func narrowToolbarAndNote() throws {
+        let fit = ScreenFitTests()
+        var form = state(try screen(fit.long))
+        _ = form.apply(.select(["no-such-option-at-all"]))
+        let lines = LayoutRenderer(width: 24, style: TerminalStyle(depth: .none)).lines(form)
+        #expect(LayoutRenderer.displayWidth(lines[0]) <= 24 && lines[0].hasPrefix("Secure checkout"), "\(lines[0])")
+        let note = lines.drop { !$0.hasPrefix("(!) the screen") }.prefix(2)
+        #expect(note.count == 2, "the note wraps: \(lines)")
+        #expect(note.allSatisfy { LayoutRenderer.displayWidth($0) <= 24 }, "\(note)")
+    }
+}

@@ -50,9 +50,9 @@ struct TmuxSession {
         try tmux(["display-message", "-p", "-t", "0", format]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Waits until the screen contains `text` (20 s at most).
-    func wait(for text: String) async throws -> String {
-        for _ in 0..<400 {
+    /// Waits until the screen contains `text` (20 s unless told).
+    func wait(for text: String, seconds: Int = 20) async throws -> String {
+        for _ in 0..<(seconds * 20) {
             let current = try screen()
             if current.contains(text) { return current }
             try await Task.sleep(for: .milliseconds(50))
@@ -69,6 +69,11 @@ actor SharedLab {
     static let terminal = SharedLab(name: "tmux-lab")
     /// The lab of the CLI process tests.
     static let cli = SharedLab(name: "cli-lab")
+    /// The lab of the cancel and input tests through tmux (their suite runs beside the renderer's, with the same
+    /// cards).
+    static let cancel = SharedLab(name: "tmux-cancel-lab")
+    /// The lab of the README and banner commands through tmux.
+    static let readme = SharedLab(name: "tmux-readme-lab")
 
     private let name: String
     private var lab: (TestLab, String)?
@@ -99,12 +104,12 @@ func payCommand(lab: TestLab, pki: String, card: String, version: String, extra:
 /// Runs one terminal session, returns the final screen and what the ACS received.
 func terminalRun(
     _ scenario: Scenario, version: String = "2.1.0", environment: String = "TERM=xterm-256color", extra: String = "",
-    _ interact: (TmuxSession) async throws -> Void
+    lab shared: SharedLab = .terminal, _ interact: (TmuxSession) async throws -> Void
 ) async throws
     -> (screen: String, requests: [JSONObject])
 {
     #expect(FileManager.default.isExecutableFile(atPath: TmuxSession.binary), "threeds must be built next to the tests")
-    let (lab, pki) = try await SharedLab.terminal.get()
+    let (lab, pki) = try await shared.get()
     let before = lab.authentications.count
     let session = TmuxSession()
     defer { session.stop() }

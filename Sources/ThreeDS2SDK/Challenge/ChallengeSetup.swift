@@ -31,13 +31,14 @@ struct ChallengeSetup: Sendable {
         do {
             verified = try await X5CVerifier(roots: directoryServerRoots).verify(parameters.acsSignedContent)
         } catch {
-            throw ChallengeFailure(.signedContent, "the ACS signed content failed verification: \(error)")
+            throw ChallengeFailure(
+                .signedContent, "the ACS signed content failed verification: \(humanReadable(error))")
         }
         let content: ACSSignedContent
         do {
             content = try ACSSignedContent(payload: verified.payload)
         } catch {
-            throw ChallengeFailure(.signedContent, "the ACS signed content is malformed: \(error)")
+            throw ChallengeFailure(.signedContent, "the ACS signed content is malformed: \(humanReadable(error))")
         }
         let acsURL = try checkedACSURL(content.acsURL)
         // The channel key leaves the SDK only for an ACS on this machine: the rule is applied here, where the ACS
@@ -54,7 +55,7 @@ struct ChallengeSetup: Sendable {
             secret = try ephemeralKey.sharedSecretFromKeyAgreement(with: content.acsEphemeralPublicKey.keyAgreementKey)
                 .withUnsafeBytes { Array($0) }
         } catch {
-            throw ChallengeFailure(.keyAgreement, "ECDH with the ACS ephemeral key failed: \(error)")
+            throw ChallengeFailure(.keyAgreement, "ECDH with the ACS ephemeral key failed: \(humanReadable(error))")
         }
         // The channel keys are SymmetricKeys from here on; the raw secret goes now.
         defer { Wipe.zero(&secret) }
@@ -69,7 +70,7 @@ struct ChallengeSetup: Sendable {
             channel = try SecureChannel(
                 keys: keys, acsTransID: identifiers.acsTransID, requestEncryption: .a128cbcHS256)
         } catch {
-            throw ChallengeFailure(.keyAgreement, "the channel keys could not be prepared: \(error)")
+            throw ChallengeFailure(.keyAgreement, "the channel keys could not be prepared: \(humanReadable(error))")
         }
         keyLog?.record(
             ChannelKeyEntry(identifiers: identifiers, messageVersion: messageVersion, derivedKey: keys.derivedKey))
@@ -91,4 +92,10 @@ struct ChallengeSetup: Sendable {
         }
         return url
     }
+}
+
+/// An error as a sentence for a person: a JOSE error's detail without its code name (`untrustedCertificateChain: …`),
+/// anything else as it describes itself.
+func humanReadable(_ error: any Error) -> String {
+    (error as? JOSEError)?.detail ?? "\(error)"
 }

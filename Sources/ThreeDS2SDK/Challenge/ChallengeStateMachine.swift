@@ -224,7 +224,9 @@ struct ChallengeStateMachine: Sendable {
         do {
             body = try channel.encrypt(request, counter: sdkCounter)
         } catch {
-            return finish(.runtimeError(ChallengeFailure(.encryption, "the CReq could not be encrypted: \(error)")))
+            return finish(
+                .runtimeError(ChallengeFailure(.encryption, "the CReq could not be encrypted: \(humanReadable(error))"))
+            )
         }
         let sent = SentRequest(
             request: request, counter: sdkCounter, body: body, responseTimeout: Self.responseTimeout)

@@ -35,7 +35,7 @@ struct SecureChannel: Sendable {
         } catch {
             throw ProtocolViolation(
                 .decryptionFailure, detail: "Data Decryption Failure",
-                explanation: "CRes could not be decrypted: \(error)")
+                explanation: "CRes could not be decrypted: \(humanReadable(error))")
         }
         do {
             guard
@@ -56,7 +56,7 @@ struct SecureChannel: Sendable {
             throw ProtocolViolation(
                 duplicate ? .duplicateElement : .messageReceivedInvalid,
                 detail: duplicate ? "duplicate data element" : "Invalid Formatted Message",
-                explanation: "CRes plaintext is not valid JSON: \(error)")
+                explanation: "CRes plaintext is not valid JSON: \(humanReadable(error))")
         }
     }
 }

@@ -35,6 +35,18 @@ public enum ScriptedAnswer: Sendable, Hashable {
     ///
     /// - Throws: ``JOSEError`` with code `invalidHeader` describing what is wrong.
     public init(json object: JSONObject) throws(JOSEError) {
+        // A misspelt member ("txt") would otherwise be ignored and the answer sent without it.
+        let action = object["action"]?.stringValue ?? ""
+        let allowed: [String] =
+            ["action", "whitelist", "deviceBinding"]
+            + (action == "submit" ? ["text", "text2", "select", "html"] : action == "openApp" ? ["result"] : [])
+        let actions = ["submit", "continue", "additional", "openApp", "resend", "cancel"]
+        if actions.contains(action), let unknown = object.names.first(where: { !allowed.contains($0) }) {
+            throw JOSEError(
+                .invalidHeader,
+                "answer \"\(action)\" has an unknown member \"\(unknown)\" (it takes "
+                    + allowed.map { "\"\($0)\"" }.joined(separator: ", ") + ")")
+        }
         let whitelist = try Self.flag(object, "whitelist")
         let binding = try Self.flag(object, "deviceBinding")
         switch object["action"]?.stringValue {

@@ -98,11 +98,14 @@ public final class TestLab: Sendable {
     private let records: RecordStore
     private let serverTask: Task<Void, any Error>
     private let serviceGroup: ServiceGroup
+    /// Holds the PKI directory for this lab while it runs.
+    private let directoryLock: PKIDirectoryLock?
 
     private init(
         pki: LabPKI, baseURL: URL, options: TestLabOptions, acs: AccessControlServer, records: RecordStore,
-        serverTask: Task<Void, any Error>, serviceGroup: ServiceGroup
+        serverTask: Task<Void, any Error>, serviceGroup: ServiceGroup, directoryLock: PKIDirectoryLock?
     ) {
+        self.directoryLock = directoryLock
         self.pki = pki
         self.baseURL = baseURL
         self.options = options
@@ -216,19 +219,24 @@ public final class TestLab: Sendable {
             throw TestLabError("the TestLab server did not start")
         }
         // Only a lab that listens writes its files: a second lab on a busy port must not replace a running one's.
+        var directoryLock: PKIDirectoryLock?
         if let directory = options.pkiDirectory {
             do {
+                // A second lab on another port must not replace the files of one still running.
+                directoryLock = try PKIDirectoryLock(directory, url: baseURL)
                 try pki.writeClientFiles(to: directory)
             } catch {
                 await group.triggerGracefulShutdown()
-                throw error
+                _ = await task.result
+                if let error = error as? TestLabError { throw error }
+                throw TestLabError("the PEM files cannot be written to \(directory.path)")
             }
         }
         let acs = AccessControlServer(
             options: options, imageBase: options.useTLS ? baseURL.absoluteString + "/images" : nil)
         let lab = TestLab(
             pki: pki, baseURL: baseURL, options: options, acs: acs, records: records, serverTask: task,
-            serviceGroup: group)
+            serviceGroup: group, directoryLock: directoryLock)
         acsBox.set(lab)
         logger.info("TestLab listening", metadata: ["url": "\(baseURL)"])
         return lab
@@ -238,6 +246,7 @@ public final class TestLab: Sendable {
     public func stop() async {
         await serviceGroup.triggerGracefulShutdown()
         _ = await serverTask.result
+        directoryLock?.release()
     }
 
     /// What the ACS saw of a challenge.
@@ -431,6 +440,57 @@ final class ACSBox: Sendable {
     private let value = Locked<TestLab?>(nil)
     var lab: TestLab? { value.withLock { $0 } }
     func set(_ lab: TestLab) { value.withLock { $0 = lab } }
+}
+
+/// A running lab's claim on its PKI directory: an exclusive `flock` on `.testlab.lock` there, which holds the lab's
+/// URL; the system drops it when the process ends, however it ends.
+final class PKIDirectoryLock: Sendable {
+    private let descriptor = Locked<Int32>(-1)
+
+    /// Creates the directory when missing and takes the lock.
+    ///
+    /// - Throws: ``TestLabError`` naming the problem: a file in the way, an unwritable directory, or another running
+    ///   lab (with its URL).
+    init(_ directory: URL, url: URL) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw TestLabError("\(directory.path) is a file, not a directory for the PEM files")
+            }
+        } else {
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            } catch {
+                throw TestLabError("the directory \(directory.path) cannot be created")
+            }
+        }
+        let path = directory.appendingPathComponent(".testlab.lock").path
+        let opened = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard opened >= 0 else { throw TestLabError("\(directory.path) is not writable") }
+        guard flock(opened, LOCK_EX | LOCK_NB) == 0 else {
+            var buffer = [UInt8](repeating: 0, count: 256)
+            let count = read(opened, &buffer, buffer.count)
+            close(opened)
+            let other = String(decoding: buffer.prefix(max(0, count)), as: UTF8.self)
+            throw TestLabError(
+                "another TestLab\(other.isEmpty ? "" : " (\(other))") is using \(directory.path); "
+                    + "give this one its own PKI directory")
+        }
+        _ = ftruncate(opened, 0)
+        let text = Array(url.absoluteString.utf8)
+        _ = text.withUnsafeBytes { write(opened, $0.baseAddress, $0.count) }
+        descriptor.withLock { $0 = opened }
+    }
+
+    /// Releases the lock.
+    func release() {
+        descriptor.withLock {
+            if $0 >= 0 { close($0) }
+            $0 = -1
+        }
+    }
+
+    deinit { release() }
 }
 
 /// A TestLab failure with a readable description.

@@ -9,6 +9,14 @@ import ThreeDS2TestLab
 struct Load: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Load runs: many payments through a 3DS Server and its ACS, and merging their histogram logs.",
+        discussion: """
+            Without a subcommand, `threeds load` is `threeds load run`; `threeds load
+            run --help` lists its options. Example (the log of a run, and others):
+              threeds load merge run.hlog
+
+            Exit status: 0 when every payment succeeded (merge: the logs were read);
+            1 otherwise; 2 usage error; 130 or 143 when a run is interrupted.
+            """,
         subcommands: [LoadRun.self, Merge.self], defaultSubcommand: LoadRun.self)
 }
 
@@ -18,15 +26,26 @@ struct LoadRun: AsyncParsableCommand {
         abstract:
             "Drive many payments through a 3DS Server and its ACS and report outcomes and latencies (the default).",
         discussion: """
-            Each payment is the whole SDK flow: AReq parameters, the 3DS Server (--server or --requestor-exec), the
-            signed-content checks and the challenge, answered from --answers. Example against `threeds testlab`:
-              threeds load --server https://127.0.0.1:8443 --ds-id F055545342 --ds-cert testlab-pki/ds-encryption-rsa.pem \\
-                --ds-root testlab-pki/ds-root.pem --tls-root testlab-pki/tls-root.pem --card 4000000000002000 \\
-                --amount 1999 --currency 978 --answers answers.json --count 200 --concurrency 20
+            Each payment is the whole SDK flow: AReq parameters, the 3DS Server
+            (--server or --requestor-exec), the signed-content checks and the
+            challenge, answered from --answers. Example against `threeds testlab`:
+              echo '[{"action":"submit","text":"123456"}]' > answers.json
+              threeds load --server https://127.0.0.1:8443 --ds-id F055545342 \\
+                --ds-cert testlab-pki/ds-encryption-rsa.pem \\
+                --ds-root testlab-pki/ds-root.pem --tls-root testlab-pki/tls-root.pem \\
+                --card 4000000000002000 --amount 1999 --currency 978 \\
+                --answers answers.json --count 200 --concurrency 20
 
-            Latencies are in milliseconds. With --rate, a payment's latency counts from when it should have started,
-            so queueing in a slow server shows (no coordinated omission). Exit status: 0 when every payment completed,
-            was frictionless or was cancelled; 1 otherwise; 2 usage error.
+            Latencies are in milliseconds. With --rate, a payment's latency counts
+            from when it should have started, so queueing in a slow server shows.
+
+            Ctrl-C (SIGINT) or SIGTERM stops starting payments and gives those in
+            flight --stop-grace seconds (a second Ctrl-C: none), then prints the
+            summary of what finished and writes the --histogram-log.
+
+            Exit status: 0 when every payment completed, was frictionless or was
+            cancelled; 1 otherwise; 2 usage error; 130 after SIGINT, 143 after
+            SIGTERM (the summary printed first).
             """)
 
     @OptionGroup var payment: PaymentOptions
@@ -50,8 +69,13 @@ struct LoadRun: AsyncParsableCommand {
         name: .customLong("histogram-log"),
         help: "Write the latency histograms to this file as an HdrHistogram log (merge with `threeds load merge`).")
     var histogramLog: String?
+    @Option(
+        name: .customLong("stop-grace"), parsing: .unconditional,
+        help: "Seconds the payments in flight get to end after Ctrl-C or SIGTERM before they are cancelled (0 to 600).")
+    var stopGrace: Int = 10
 
     func validate() throws {
+        guard (0...600).contains(stopGrace) else { throw ValidationError("--stop-grace must be 0 to 600 seconds") }
         guard (1...1_000_000).contains(count) else { throw ValidationError("--count must be 1 to 1000000") }
         guard (1...5000).contains(concurrency) else { throw ValidationError("--concurrency must be 1 to 5000") }
         if let rate, !(0.01...100_000).contains(rate) {
@@ -85,7 +109,12 @@ struct LoadRun: AsyncParsableCommand {
         let service = try PayFlow.initializedService(config, verbose: false)
         defer { try? service.cleanup() }
         let cpuBefore = processCPUSeconds()
-        let (started, elapsed) = await runLoad(plan, recorder: recorder) { _ in
+        let interruption = LoadInterruption()
+        let handlers = interruption.install()
+        let answersGiven = answers != nil
+        let (started, elapsed) = await runLoad(
+            plan, recorder: recorder, interruption: interruption, stopGrace: .seconds(stopGrace)
+        ) { _ in
             var flow = PayFlow(
                 configuration: config, requestor: requestor, directoryServerID: options.dsID,
                 messageVersion: options.messageVersion, purchase: purchase, requestorAppURL: options.requestorAppURL,
@@ -93,7 +122,11 @@ struct LoadRun: AsyncParsableCommand {
                 transport: transport, observer: recorder)
             flow.service = service
             do {
-                return try await flow.run { _ in }
+                var result = options.explain(try await flow.run { _ in })
+                if !answersGiven, result.runtimeError?.code == "answers" {
+                    result.runtimeError = ("answers", "the challenge needs answers: give --answers FILE")
+                }
+                return result
             } catch {
                 return PaymentResult(
                     flow: "none", outcome: "runtimeError", sdkTransID: "",
@@ -103,13 +136,16 @@ struct LoadRun: AsyncParsableCommand {
         let cpuSeconds = processCPUSeconds() - cpuBefore
         await progress?.stop()
         try? await transport.shutdown()
-        let report = LoadReport(
+        var report = LoadReport(
             plan: plan, started: started, elapsed: elapsed, state: recorder.snapshot,
             peakRSSBytes: peakResidentBytes(), cpuSeconds: cpuSeconds)
+        report.interruptedBy = interruption.received
         if json { print(report.json.serialized) } else { print(report.text, terminator: "") }
         if let histogramLog {
             try HistogramLog.write(report.taggedHistograms(), startTime: startTime, to: histogramLog)
         }
+        withExtendedLifetime(handlers) {}
+        if let signal = report.interruptedBy { throw ExitCode(128 + signal) }
         throw ExitCode(report.allSucceeded ? 0 : 1)
     }
 }
@@ -119,7 +155,11 @@ extension Load {
         static let configuration = CommandConfiguration(
             abstract: "Merge HdrHistogram logs from several load runs and report the combined latencies.",
             discussion: """
-                Histograms with the same tag (phase) are added: `threeds load merge a.hlog b.hlog --json`.
+                Histograms with the same tag (phase) are added. Example (the logs of
+                runs on several machines):
+                  threeds load merge run.hlog --json
+
+                Exit status: 0 merged; 1 a log cannot be read; 2 usage error.
                 """)
 
         @Argument(help: "HdrHistogram log files (from `threeds load --histogram-log`).") var files: [String]

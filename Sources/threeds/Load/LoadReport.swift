@@ -19,6 +19,8 @@ struct LoadReport {
     /// The CPU time this process spent during the run: the SDK, the HTTP client and TLS, everything the client
     /// side of the payments cost.
     let cpuSeconds: Double
+    /// The signal that interrupted the run (SIGINT, SIGTERM), if one did.
+    var interruptedBy: Int32?
 
     /// CPU milliseconds per finished payment; `nil` when none finished.
     var cpuMillisecondsPerPayment: Double? {
@@ -68,6 +70,7 @@ struct LoadReport {
             object["clientCPUMillisecondsPerPayment"] = .number(String(format: "%.3f", perPayment))
         }
         if state.overflow > 0 { object["latenciesBeyondOneHour"] = Self.int(state.overflow) }
+        if let interruptedBy { object["interruptedBy"] = .string(LoadInterruption.name(interruptedBy)) }
         return object
     }
 
@@ -81,6 +84,11 @@ struct LoadReport {
             "\(total) payments (\(started) started), \(pacing), in "
                 + String(format: "%.2f s: %.1f payments/s", seconds, throughput)
         ]
+        if let interruptedBy {
+            lines.append(
+                "Interrupted by \(LoadInterruption.name(interruptedBy)): no payment started after it; "
+                    + "\(state.finished) finished")
+        }
         lines.append("Outcomes:")
         for (kind, count) in state.outcomes.sorted(by: { $0.value > $1.value }) {
             lines.append("  " + kind.padding(toLength: 24, withPad: " ", startingAt: 0) + String(count))

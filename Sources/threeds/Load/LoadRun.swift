@@ -74,38 +74,122 @@ extension Duration {
     var microseconds: Int64 { components.seconds * 1_000_000 + components.attoseconds / 1_000_000_000_000 }
 }
 
+/// What stops a load run from outside: SIGINT (Ctrl-C) or SIGTERM. The first signal stops new payments and gives
+/// those in flight a bounded time to end; a second one ends that time at once. Either way the run reports what
+/// finished.
+final class LoadInterruption: Sendable {
+    /// The signals delivered, in order.
+    let signals: AsyncStream<Int32>
+    private let continuation: AsyncStream<Int32>.Continuation
+    private let first = Locked<Int32?>(nil)
+
+    init() {
+        (signals, continuation) = AsyncStream.makeStream(of: Int32.self)
+    }
+
+    /// Records a signal.
+    func deliver(_ number: Int32) {
+        first.withLock { if $0 == nil { $0 = number } }
+        continuation.yield(number)
+    }
+
+    /// The first signal delivered, if any.
+    var received: Int32? { first.withLock { $0 } }
+
+    /// Dispatch sources are thread-safe objects; they are kept only so they stay alive.
+    private struct Sources: @unchecked Sendable {
+        let sources: [any DispatchSourceSignal]
+    }
+
+    /// Takes SIGINT and SIGTERM for this run instead of ending the process; returns what keeps the handlers alive.
+    func install() -> some Sendable {
+        Sources(
+            sources: [SIGINT, SIGTERM].map { number in
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler { [self] in deliver(number) }
+                source.resume()
+                return source
+            })
+    }
+
+    /// How a shell names the signal.
+    static func name(_ number: Int32) -> String {
+        switch number {
+        case SIGINT: "SIGINT"
+        case SIGTERM: "SIGTERM"
+        default: "signal \(number)"
+        }
+    }
+}
+
 /// Runs a plan: at most `concurrency` payments at a time, paced by `rate` when given, none started after
-/// `maxDuration`. Returns how many were started and how long the run took.
+/// `maxDuration` or after an interruption; payments in flight at an interruption get `stopGrace` to end, then are
+/// cancelled (as they are at `maxDuration`). Returns how many were started and how long the run took.
 func runLoad(
-    _ plan: LoadPlan, recorder: LoadRecorder, payment: @escaping @Sendable (Int) async -> PaymentResult
+    _ plan: LoadPlan, recorder: LoadRecorder, interruption: LoadInterruption? = nil,
+    stopGrace: Duration = .seconds(10), payment: @escaping @Sendable (Int) async -> PaymentResult
 ) async -> (started: Int, elapsed: Duration) {
+    /// What a child task of the run reports when it ends.
+    enum Event: Sendable {
+        case finished, deadline, interrupted, graceOver, idle
+    }
     let clock = ContinuousClock()
     let start = clock.now
     let deadline = start.advanced(by: plan.maxDuration)
     var started = 0
-    await withTaskGroup(of: Bool.self) { group in
-        // The watchdog: at the deadline the payments still running are cancelled. Children return whether they
-        // are the watchdog firing.
+    await withTaskGroup(of: Event.self) { group in
+        // The watchdog: at the deadline the payments still running are cancelled.
         group.addTask {
             do {
                 try await Task.sleep(until: deadline, clock: clock)
-                return true
+                return .deadline
             } catch {
-                return false
+                return .idle
+            }
+        }
+        if let interruption {
+            group.addTask {
+                for await _ in interruption.signals { return .interrupted }
+                return .idle
             }
         }
         var inFlight = 0
         var expired = false
-        func collect() async {
-            guard let fired = await group.next() else { return }
-            if fired {
+        var stopping = false
+        func handle(_ event: Event) {
+            switch event {
+            case .finished:
+                inFlight -= 1
+            case .deadline, .graceOver:
                 expired = true
                 group.cancelAll()
-            } else {
-                inFlight -= 1
+            case .interrupted:
+                stopping = true
+                let graceEnd = clock.now.advanced(by: stopGrace)
+                // In-flight payments get until graceEnd; a second signal ends the wait at once.
+                group.addTask {
+                    await withTaskGroup(of: Void.self) { race in
+                        race.addTask { try? await Task.sleep(until: graceEnd, clock: clock) }
+                        if let interruption {
+                            race.addTask {
+                                for await _ in interruption.signals { return }
+                            }
+                        }
+                        await race.next()
+                        race.cancelAll()
+                    }
+                    return Task.isCancelled ? .idle : .graceOver
+                }
+            case .idle:
+                break
             }
         }
-        while started < plan.count, !expired, clock.now < deadline {
+        func collect() async {
+            guard let event = await group.next() else { return }
+            handle(event)
+        }
+        while started < plan.count, !expired, !stopping, interruption?.received == nil, clock.now < deadline {
             if inFlight >= plan.concurrency {
                 await collect()
                 continue
@@ -113,10 +197,13 @@ func runLoad(
             var intended = clock.now
             if let rate = plan.rate {
                 intended = start.advanced(by: .seconds(Double(started) / rate))
-                if intended > clock.now {
-                    guard intended < deadline else { break }
-                    try? await Task.sleep(until: intended, clock: clock)
+                guard intended < deadline else { break }
+                // Paced in steps of at most 100 ms, so an interruption is seen while waiting for the next start.
+                while intended > clock.now, interruption?.received == nil {
+                    try? await Task.sleep(
+                        until: min(intended, clock.now.advanced(by: .milliseconds(100))), clock: clock)
                 }
+                if interruption?.received != nil { break }
             }
             let index = started
             started += 1
@@ -125,11 +212,14 @@ func runLoad(
             group.addTask {
                 let result = await payment(index)
                 recorder.finish(result, duration: measuredFrom.duration(to: clock.now))
-                return false
+                return .finished
             }
         }
+        // Interrupted: the watcher reports it too; collect until it has, so that the grace period runs.
+        if interruption?.received != nil { while !stopping, !expired { await collect() } }
         while inFlight > 0, !expired { await collect() }
-        // Stops the watchdog (or, past the deadline, the payments still running); the group then waits for all.
+        // Stops the watchdog and the watcher (or, past the deadline, the payments still running); the group then
+        // waits for all.
         group.cancelAll()
     }
     return (started, start.duration(to: clock.now))
