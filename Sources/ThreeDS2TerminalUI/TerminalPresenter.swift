@@ -24,8 +24,12 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
 
     /// The mode in use.
     public let mode: Mode
-    private let customization: UiCustomization
-    private let strings: SDKStrings
+    /// The presenter's own look and texts, overriding what `initialize` got (`nil`: the SDK's).
+    private let customization: UiCustomization?
+    private let fixedStrings: SDKStrings?
+    /// The texts of the latest settings the SDK handed over.
+    private let sdkStrings = Locked<SDKStrings?>(nil)
+    private var strings: SDKStrings { fixedStrings ?? sdkStrings.withLock { $0 } ?? .english }
     private let depth: ColorDepth
     private let inlineImages: Bool
     private let imageLoader: ChallengeImageLoader?
@@ -39,8 +43,9 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
     ///
     /// - Parameters:
     ///   - mode: The mode; plain is forced when `TERM` is `dumb`.
-    ///   - customization: The look.
-    ///   - strings: The SDK texts in the app's language.
+    ///   - customization: A look for this presenter only; `nil` (the default) draws what `initialize` got, resolved
+    ///     for `appearance`.
+    ///   - strings: The SDK texts for this presenter only; `nil` uses those of the locale `initialize` got.
     ///   - environment: The environment (for `TERM`, `COLORTERM`, `NO_COLOR`, `TERM_PROGRAM`).
     ///   - imageLoader: Fetches the issuer and payment-system images; alternative text only when `nil`.
     ///   - oobAppOpener: Opens the bank's app from an out-of-band screen (2.3.1 `oobAppURL`); `nil` when it cannot.
@@ -49,7 +54,7 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
     ///     output is redirected; found out when `nil`); without one, full screen falls back to line mode and nothing
     ///     is coloured, so no escape codes reach a pipe or a file.
     public init(
-        mode: Mode, customization: UiCustomization, strings: SDKStrings,
+        mode: Mode, customization: UiCustomization? = nil, strings: SDKStrings? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment, imageLoader: ChallengeImageLoader? = nil,
         oobAppOpener: (any OOBAppOpener)? = nil, appearance: ImageAppearance = .default,
         outputIsTerminal: Bool? = nil
@@ -60,17 +65,25 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
         let dumb = (environment["TERM"] ?? "dumb") == "dumb"
         self.mode = dumb ? .plain : (mode == .fullScreen && !outputIsTerminal ? .line : mode)
         self.customization = customization
-        self.strings = strings
+        self.fixedStrings = strings
         self.depth = self.mode == .plain || !outputIsTerminal ? .none : ColorDepth.detect(environment)
         self.inlineImages = environment["TERM_PROGRAM"] == "iTerm.app"
         self.imageLoader = imageLoader
     }
 
-    /// Shows a screen and returns the cardholder's answer.
+    /// Shows a screen, with the presenter's own look or the defaults, and returns the cardholder's answer.
     public func present(_ screen: ChallengeScreen) async -> ChallengeAnswer {
-        let state = ChallengeFormState(
-            screen: screen, customization: customization, strings: strings, appearance: appearance,
-            htmlReader: LibXML2FormReader())
+        await present(screen, settings: PresentationSettings())
+    }
+
+    /// Shows a screen with what `initialize` got (unless the presenter has its own look or texts) and returns the
+    /// cardholder's answer.
+    public func present(_ screen: ChallengeScreen, settings: PresentationSettings) async -> ChallengeAnswer {
+        sdkStrings.withLock { $0 = settings.strings }
+        var settings = settings
+        if let fixedStrings { settings.strings = fixedStrings }
+        if let customization { settings.uiCustomizations = [.default: customization] }
+        let state = settings.formState(for: screen, appearance: appearance, htmlReader: LibXML2FormReader())
         switch mode {
         case .fullScreen: return await fullScreen(state)
         case .line, .plain: return await lineMode(state)

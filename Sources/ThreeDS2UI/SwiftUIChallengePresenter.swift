@@ -38,14 +38,16 @@
             await model.finish(outcome)
         }
 
-        /// Shows the processing indicator.
+        /// Shows the processing indicator (the SDK calls it on the main actor).
+        @MainActor
         public func show(directoryServerName: String?) {
-            Task { @MainActor in model.showProcessing(directoryServerName) }
+            model.showProcessing(directoryServerName)
         }
 
-        /// Hides the processing indicator.
+        /// Hides the processing indicator (the SDK calls it on the main actor).
+        @MainActor
         public func hide() {
-            Task { @MainActor in model.hideProcessing() }
+            model.hideProcessing()
         }
     }
 #endif

@@ -199,8 +199,10 @@ struct Pay: AsyncParsableCommand {
     @Flag(help: "Line-by-line screens instead of full screen.") var line = false
     @Option(help: "The locale for the SDK's own texts, e.g. de_DE.") var locale: String?
     @Option(help: "The appearance: default, dark or monochrome.") var appearance: AppearanceChoice = .default
+    @Option(name: .customLong("ui-customization"), help: UiCustomizationOption.help) var uiCustomization: String?
 
     func validate() throws {
+        _ = try UiCustomizationOption.load(uiCustomization)
         if ui == .auto, answers == nil { throw ValidationError("--ui auto needs --answers FILE") }
         if ui != .auto, answers != nil { throw ValidationError("--answers is read only with --ui auto") }
         if noOOBApp, oobAppCommand != nil {
@@ -235,8 +237,7 @@ struct Pay: AsyncParsableCommand {
                 oobAppCommand.map { CommandOOBAppOpener(command: $0, timeLimit: .seconds(300)) }
                 ?? HandOverOOBAppOpener()
             presenter = terminalPresenter(
-                plain: plain, line: line, locale: locale, appearance: appearance, images: transport,
-                oobAppOpener: opener)
+                plain: plain, line: line, appearance: appearance, images: transport, oobAppOpener: opener)
         }
         let flow = PayFlow(
             configuration: config, requestor: requestor, directoryServerID: payment.dsID,
@@ -244,7 +245,9 @@ struct Pay: AsyncParsableCommand {
             purchase: Purchase(cardNumber: number, amount: payment.amount, currency: payment.currency),
             requestorAppURL: payment.requestorAppURL,
             timeout: .seconds(payment.timeout * 60), presenter: presenter, transport: transport,
-            verbose: payment.verbose, keyLog: saveTransactionKeys.map { TransactionKeyFile(path: $0) })
+            verbose: payment.verbose, keyLog: saveTransactionKeys.map { TransactionKeyFile(path: $0) },
+            uiCustomizations: try UiCustomizationOption.load(uiCustomization),
+            locale: Locale(identifier: locale ?? "en_US"))
         let code: Int32
         do {
             code = emit(try await flow.run { if !json { print($0) } }, json: json)

@@ -133,6 +133,9 @@ public struct ChallengeFormState: Sendable {
     /// The screen on show.
     public var screen: ChallengeScreen { layout.screen }
 
+    /// The look of every element, resolved for the appearance in use: what presenters draw.
+    public var style: ResolvedStyle { layout.style }
+
     /// The focused element.
     public var focusedElement: LayoutElement { layout.elements[focus] }
 
@@ -369,7 +372,7 @@ public struct ChallengeFormState: Sendable {
         refreshed = true
         layout = ChallengeLayout(
             screen: screen.refreshed(), customization: layout.customization, strings: layout.strings,
-            htmlReader: htmlReader)
+            density: layout.density, appearance: layout.appearance, htmlReader: htmlReader)
         form = layout.form
         focus = layout.elements.firstIndex(where: \.isFocusable) ?? 0
     }

@@ -1,5 +1,4 @@
 public import Foundation
-public import ThreeDS2Messages
 public import ThreeDS2SDK
 
 #if canImport(FoundationNetworking)
@@ -52,53 +51,64 @@ public struct MinimalCheckout: Sendable {
         defer { try? service.cleanup() }
         let transaction = try service.createTransaction(directoryServerID: directoryServerID)
         defer { transaction.close() }
-        let parameters = try transaction.getAuthenticationRequestParameters()
-        let answer = try await authenticate(
-            parameters, cardNumber: cardNumber, amount: amount, currency: currency)
-        guard let status = answer["transStatus"] as? String else {
+        let presenter = CodePresenter(code: code)
+        // The SDK's part of the AReq, with the render options of the presenter that will show the challenge.
+        let request = try transaction.authenticationRequest(presenter: presenter)
+        let answer = try await authenticate(request, cardNumber: cardNumber, amount: amount, currency: currency)
+        guard let status = try? JSONDecoder().decode(Status.self, from: answer).transStatus else {
             throw CheckoutError(message: "the backend's answer has no transStatus")
         }
         guard status == "C" else { return .frictionless(transStatus: status) }
-        guard let serverID = answer["threeDSServerTransID"] as? String, let acsID = answer["acsTransID"] as? String,
-            let reference = answer["acsReferenceNumber"] as? String,
-            let signed = answer["acsSignedContent"] as? String
-        else {
+        let challenge: ChallengeParameters
+        do {
+            challenge = try JSONDecoder().decode(ChallengeParameters.self, from: answer)
+        } catch {
             throw CheckoutError(message: "the backend asked for a challenge without its parameters")
         }
-        let challenge = ChallengeParameters(
-            threeDSServerTransactionID: serverID, acsTransactionID: acsID, acsRefNumber: reference,
-            acsSignedContent: signed)
-        let outcome = try await transaction.challenge(
-            challenge, presenter: CodePresenter(code: code), transport: URLSessionTransport())
+        let outcome = try await transaction.challenge(challenge, presenter: presenter, transport: URLSessionTransport())
         return .challenged(outcome)
     }
 
-    /// The backend call: the AReq parameters and the purchase as JSON.
+    /// The ARes field the checkout branches on.
+    private struct Status: Decodable {
+        let transStatus: String
+    }
+
+    /// The backend's request: the SDK's AReq fields and the purchase the app owns.
+    private struct BackendRequest: Encodable {
+        let request: AuthenticationRequest
+        let acctNumber: String
+        let purchaseAmount: String
+        let purchaseCurrency: String
+
+        private enum CodingKeys: String, CodingKey {
+            case acctNumber, purchaseAmount, purchaseCurrency
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            try request.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(acctNumber, forKey: .acctNumber)
+            try container.encode(purchaseAmount, forKey: .purchaseAmount)
+            try container.encode(purchaseCurrency, forKey: .purchaseCurrency)
+        }
+    }
+
+    /// The backend call: the AReq fields and the purchase as JSON; the answer in ARes field names.
     private func authenticate(
-        _ parameters: AuthenticationRequestParameters, cardNumber: String, amount: String, currency: String
-    ) async throws -> [String: Any] {
-        let key = try JSONSerialization.jsonObject(with: Data(parameters.sdkEphemeralPublicKey.utf8))
-        let body: [String: Any] = [
-            "messageVersion": parameters.messageVersion.rawValue, "deviceChannel": "01",
-            "sdkTransID": parameters.sdkTransactionID, "sdkAppID": parameters.sdkAppID,
-            "sdkReferenceNumber": parameters.sdkReferenceNumber, "sdkEphemPubKey": key,
-            "sdkEncData": parameters.deviceData, "sdkMaxTimeout": "05",
-            "deviceRenderOptions": [
-                "sdkInterface": "03", "sdkUiType": parameters.messageVersion.uiTypes.map(\.rawValue),
-            ],
-            "acctNumber": cardNumber, "purchaseAmount": amount, "purchaseCurrency": currency,
-        ]
+        _ areq: AuthenticationRequest, cardNumber: String, amount: String, currency: String
+    ) async throws -> Data {
         var request = URLRequest(url: backend.appendingPathComponent("3ds/authenticate"))
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = try JSONSerialization.data(withJSONObject: body)
+        request.httpBody = try JSONEncoder().encode(
+            BackendRequest(
+                request: areq, acctNumber: cardNumber, purchaseAmount: amount, purchaseCurrency: currency))
         let (data, response) = try await URLSession.shared.data(for: request)
-        guard (response as? HTTPURLResponse)?.statusCode == 200,
-            let answer = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-        else {
+        guard (response as? HTTPURLResponse)?.statusCode == 200 else {
             throw CheckoutError(message: "the backend did not answer with a JSON object")
         }
-        return answer
+        return data
     }
 }
 
