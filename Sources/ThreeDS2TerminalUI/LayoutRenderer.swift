@@ -71,11 +71,8 @@ public struct LayoutRenderer: Sendable {
                         style.foreground(heading.color) + (heading.isBold ? style.bold : "") + text + style.reset,
                         columns: Self.displayWidth(text), heading.alignment))
             case .text(let text, let warning):
-                let afterApp = state.returnedFromApp && layout.screen.additionalInfo != nil
-                let shown =
-                    layout.screen.uiType == .outOfBand && afterApp
-                    ? StyledText(plain: layout.screen.additionalInfo ?? "") : text
-                let prefix = warning && !afterApp ? "(!) \(strings[.warning]): " : ""
+                let (shown, warns) = state.shownText(text, warning: warning)
+                let prefix = warns ? "(!) \(strings[.warning]): " : ""
                 let label = look.label(.infoText)
                 let colour = style.foreground(label.color)
                 for line in wrap(StyledText(plain: prefix).runs + shown.runs, colour: colour) {
@@ -162,7 +159,7 @@ public struct LayoutRenderer: Sendable {
     }
 
     /// A line moved to its alignment within the width (plain mode and left alignment leave it as it is).
-    private func aligned(_ line: String, columns: Int, _ alignment: TextAlignment) -> String {
+    private func aligned(_ line: String, columns: Int, _ alignment: CustomizationAlignment) -> String {
         guard !plain, columns < width else { return line }
         switch alignment {
         case .left: return line

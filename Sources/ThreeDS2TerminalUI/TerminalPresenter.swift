@@ -30,6 +30,8 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
     /// The texts of the latest settings the SDK handed over.
     private let sdkStrings = Locked<SDKStrings?>(nil)
     private var strings: SDKStrings { fixedStrings ?? sdkStrings.withLock { $0 } ?? .english }
+    /// The transaction's image loader, from the latest settings (used when the presenter was given none).
+    private let sdkImageLoader = Locked<ChallengeImageLoader?>(nil)
     private let depth: ColorDepth
     private let inlineImages: Bool
     private let imageLoader: ChallengeImageLoader?
@@ -80,6 +82,7 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
     /// cardholder's answer.
     public func present(_ screen: ChallengeScreen, settings: PresentationSettings) async -> ChallengeAnswer {
         sdkStrings.withLock { $0 = settings.strings }
+        sdkImageLoader.withLock { $0 = settings.imageLoader }
         var settings = settings
         if let fixedStrings { settings.strings = fixedStrings }
         if let customization { settings.uiCustomizations = [.default: customization] }
@@ -136,9 +139,9 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
             case .resize:
                 draw(state)
             case .key(let key):
-                var answer = state.handle(key)
-                if answer == nil, state.appToOpen != nil { answer = await state.openApp(using: oobAppOpener) }
-                if let answer {
+                var effect: FormEffect?
+                if let action = state.action(for: key) { effect = await state.perform(action, opener: oobAppOpener) }
+                if case .send(let answer)? = effect {
                     TerminalIO.write("\u{1B}[H\u{1B}[2J\(strings[.processing])\r\n")
                     return answer
                 }
@@ -149,7 +152,7 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
     }
 
     private func loadImages(_ layout: ChallengeLayout) async -> [String: [UInt8]] {
-        guard let imageLoader, inlineImages else { return [:] }
+        guard let imageLoader = imageLoader ?? sdkImageLoader.withLock({ $0 }), inlineImages else { return [:] }
         var images: [String: [UInt8]] = [:]
         for case .images(let issuer, let paymentSystem) in layout.elements {
             for reference in [issuer, paymentSystem].compactMap({ $0 }) {
@@ -223,11 +226,12 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
             case "additional" where screen.additionalCodeLabel != nil:
                 answer = state.apply(.additionalCode)
             case "open" where screen.oobAppURL != nil:
-                _ = state.apply(.openApp)
-                answer = await state.openApp(using: oobAppOpener)
-                if answer == nil, let note = state.note {
+                switch await state.perform(.openApp, opener: oobAppOpener) {
+                case .send(let sent): answer = sent
+                case .showNote(let note):
                     print("(!) \(note)")
                     continue
+                case .openApp, nil: continue
                 }
             case _
             where screen.uiType == .text && state.entries.count > 1 && !(line == "resend" && screen.resendLabel != nil):

@@ -27,40 +27,75 @@
         @Published public private(set) var phase: Phase = .idle
         /// The current screen's form state.
         @Published public private(set) var form: ChallengeFormState?
-        /// The look, the texts and the appearance in use.
-        public let customization: UiCustomization
-        /// The SDK's texts in the app's language.
-        public let strings: SDKStrings
-        /// The appearance in use (2.3.1 images).
-        public let appearance: ImageAppearance
+        /// The presenter's own look, overriding what `initialize` got (`nil`: the SDK's).
+        public let customization: UiCustomization?
+        /// The presenter's own texts (`nil`: those of the locale `initialize` got).
+        private let fixedStrings: SDKStrings?
+        /// The appearance the app pinned; `nil` follows the system (``systemAppearance``).
+        public let pinnedAppearance: ImageAppearance?
+        /// The system's appearance, reported by ``ChallengeView`` from its colour scheme.
+        @Published public private(set) var systemAppearance: ImageAppearance = .default
+        /// What the SDK handed over with the latest screen (look per appearance, texts, image loader).
+        @Published public private(set) var settings = PresentationSettings()
         /// Called once the challenge ends, whatever the outcome.
         public var onFinish: ((ChallengeOutcome) -> Void)?
 
         private var pending: CheckedContinuation<ChallengeAnswer, Never>?
         private let opener: (any OOBAppOpener)?
 
+        /// The appearance in use: the pinned one, else the system's.
+        public var appearance: ImageAppearance { pinnedAppearance ?? systemAppearance }
+        /// The SDK's texts in use.
+        public var strings: SDKStrings { fixedStrings ?? settings.strings }
+        /// The look of the current appearance, resolved (the processing indicator draws its `progress`).
+        public var style: ResolvedStyle { effectiveSettings.style(for: appearance) }
+
         /// Creates a model.
         ///
         /// - Parameters:
-        ///   - customization: The look for the appearance in use.
-        ///   - strings: The SDK's texts.
-        ///   - appearance: The appearance in use.
+        ///   - customization: A look for this presenter only; `nil` draws what `initialize` got.
+        ///   - strings: Texts for this presenter only; `nil` uses those of the locale `initialize` got.
+        ///   - appearance: The appearance to pin; `nil` follows the system's colour scheme.
         ///   - opener: How the bank's app is opened.
         public init(
-            customization: UiCustomization, strings: SDKStrings, appearance: ImageAppearance,
+            customization: UiCustomization?, strings: SDKStrings?, appearance: ImageAppearance?,
             opener: (any OOBAppOpener)?
         ) {
             self.customization = customization
-            self.strings = strings
-            self.appearance = appearance
+            self.fixedStrings = strings
+            self.pinnedAppearance = appearance
             self.opener = opener
         }
 
-        /// Shows a screen and waits for the cardholder's answer; a cancelled task answers with a cancel.
-        func present(_ screen: ChallengeScreen) async -> ChallengeAnswer {
+        /// The settings with the presenter's own look and texts applied.
+        private var effectiveSettings: PresentationSettings {
+            var effective = settings
+            if let fixedStrings { effective.strings = fixedStrings }
+            if let customization { effective.uiCustomizations = [.default: customization] }
+            return effective
+        }
+
+        /// Follows the system's colour scheme (unless the app pinned an appearance): the next screen draws the dark
+        /// customization and dark images; the screen on show is drawn again when nothing has been entered on it.
+        ///
+        /// - Parameter dark: Whether the system is in dark mode.
+        public func systemColorSchemeChanged(dark: Bool) {
+            let next: ImageAppearance = dark ? .dark : .default
+            guard next != systemAppearance else { return }
+            systemAppearance = next
+            if let current = form, current.entries.allSatisfy(\.isEmpty), current.chosen.isEmpty,
+                pinnedAppearance == nil
+            {
+                form = effectiveSettings.formState(for: current.screen, appearance: appearance)
+            }
+        }
+
+        /// Shows a screen with what `initialize` got and waits for the cardholder's answer; a cancelled task answers
+        /// with a cancel.
+        func present(_ screen: ChallengeScreen, settings: PresentationSettings) async -> ChallengeAnswer {
             pending?.resume(returning: ChallengeAnswer(.cancel))
-            form = ChallengeFormState(
-                screen: screen, customization: customization, strings: strings, appearance: appearance)
+            self.settings = settings
+            form = effectiveSettings.formState(for: screen, appearance: appearance)
             phase = .screen
             return await withTaskCancellationHandler {
                 await withCheckedContinuation { continuation in
@@ -81,12 +116,15 @@
         /// - Parameter action: The action.
         public func perform(_ action: FormAction) {
             guard var current = form else { return }
-            let answer = current.apply(action)
-            form = current
-            if let answer {
+            switch current.perform(action) {
+            case .send(let answer)?:
+                form = current
                 self.answer(answer)
-            } else if current.appToOpen != nil {
+            case .openApp?:
+                form = current
                 openApp()
+            case .showNote?, nil:
+                form = current
             }
         }
 

@@ -140,7 +140,7 @@ let setterCases: [SetterCase] = {
             button("height", { try $0.setHeight(48) }, { $0.height == 48 }),
             button(
                 "padding", { try $0.setPadding(start: 1, top: 2, end: 3, bottom: 4) },
-                { $0.padding == EdgeInsets(start: 1, top: 2, end: 3, bottom: 4) }),
+                { $0.padding == ButtonPadding(start: 1, top: 2, end: 3, bottom: 4) }),
         ]
     }
     return cases
@@ -268,8 +268,8 @@ struct UiCustomizationJSONTests {
         let submit = light.button(.submit)
         #expect(submit.backgroundColor?.description == "#1B7F3B" && submit.height == 48 && submit.cornerRadius == 8)
         #expect(submit.borderWidth == 1 && submit.borderColor?.description == "#145A2A")
-        #expect(submit.padding == EdgeInsets(start: 16, top: 8, end: 16, bottom: 8) && submit.text.fontSize == 17)
-        #expect(light.button(.next).padding == EdgeInsets(start: 4, top: 4, end: 4, bottom: 4))
+        #expect(submit.padding == ButtonPadding(start: 16, top: 8, end: 16, bottom: 8) && submit.text.fontSize == 17)
+        #expect(light.button(.next).padding == ButtonPadding(start: 4, top: 4, end: 4, bottom: 4))
         #expect(light.button(.cancel).text.color?.description == "#C0392B")
         #expect(light.progress.indicatorColor?.description == "#0B3D91" && light.progress.text.fontSize == 13)
         #expect(settings.style(for: .dark).toolbar.headerText == "Acme Bank (dark)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThreeDS2TestLab
 import ThreeDS2TestSupport
 
 @Suite("threeds --ui-customization", .serialized)
@@ -23,6 +24,13 @@ struct UiCustomizationCLITests {
 
     @Test("unknown keys, bad colours and unreadable files are usage errors naming the key")
     func usageErrors() async throws {
+        let (lab, pki) = try await SharedLab.cli.get()
+        let pay = [
+            "pay", "--server", lab.baseURL.absoluteString, "--ds-id", TestLab.rsaDirectoryServerID,
+            "--ds-cert", "\(pki)/ds-encryption-rsa.pem", "--ds-root", "\(pki)/ds-root.pem",
+            "--tls-root", "\(pki)/tls-root.pem", "--card", Scenario.text.cardNumber, "--amount", "1999",
+            "--currency", "978",
+        ]
         let directory = scratchDirectory("ui-customization")
         for (json, key) in [
             (
@@ -33,13 +41,7 @@ struct UiCustomizationCLITests {
         ] {
             let file = directory + "/bad.json"
             try Data(json.utf8).write(to: URL(fileURLWithPath: file))
-            for command in [
-                ["demo"],
-                [
-                    "pay", "--server", "https://127.0.0.1:1", "--ds-id", "A000000003", "--card",
-                    "4000000000002000", "--amount", "1", "--currency", "978",
-                ],
-            ] {
+            for command in [["demo"], pay] {
                 let run = try await runThreeds(command + ["--ui-customization", file])
                 #expect(run.status == 2 && run.output.contains(key), "\(command[0]): \(run.output)")
             }

@@ -144,7 +144,7 @@ extension Transaction {
         let logger = context.logger
         let outcome: ChallengeOutcome
         do {
-            var session = try await prepareSession(parameters, presenter: presenter)
+            var session = try await prepareSession(parameters, presenter: presenter, transport: transport)
             logger.debug(
                 "challenge started",
                 metadata: ["sdkTransID": "\(sdkTransactionID)", "acsTransID": "\(parameters.acsTransactionID)"])
@@ -161,7 +161,9 @@ extension Transaction {
         return outcome
     }
 
-    private func prepareSession(_ parameters: ChallengeParameters, presenter: any ChallengePresenter)
+    private func prepareSession(
+        _ parameters: ChallengeParameters, presenter: any ChallengePresenter, transport: any ChallengeTransport
+    )
         async throws(ChallengeFailure) -> ChallengeSession
     {
         context.recheck(stage: .challengeStart)
@@ -181,6 +183,8 @@ extension Transaction {
         let prepared = try await setup.prepare(parameters, ephemeralKey: privateKey)
         var session = ChallengeSession(acsURL: prepared.acsURL, machine: prepared.machine, emit: context.emit)
         session.settings = presentationSettings
+        // The screens' images come through the challenge's transport, each fetched once per transaction.
+        session.settings.imageLoader = ChallengeImageLoader(transport: transport)
         return session
     }
 }

@@ -16,9 +16,9 @@ public struct ResolvedStyle: Sendable, Hashable {
         /// Whether the text is drawn bold (the heading and the toolbar title).
         public var isBold: Bool
         /// The alignment.
-        public var alignment: TextAlignment
+        public var alignment: CustomizationAlignment
 
-        init(_ style: TextStyle, bold: Bool = false, alignment: TextAlignment = .left) {
+        init(_ style: TextStyle, bold: Bool = false, alignment: CustomizationAlignment = .left) {
             color = style.color
             fontName = style.fontName
             fontSize = style.fontSize
@@ -73,7 +73,7 @@ public struct ResolvedStyle: Sendable, Hashable {
         /// The height in points.
         public var height: Int?
         /// The space around the label.
-        public var padding: EdgeInsets?
+        public var padding: ButtonPadding?
 
         init(_ button: ButtonCustomization) {
             text = Text(button.text, alignment: .center)
@@ -169,20 +169,29 @@ public struct ResolvedStyle: Sendable, Hashable {
 ///
 /// An app that wants another look for one challenge passes its own settings to the presenter that draws it
 /// (`TerminalPresenter(customization:)`, `SwiftUIChallengePresenter(customization:)`); that is the one override.
-public struct PresentationSettings: Sendable, Hashable {
+public struct PresentationSettings: Sendable {
     /// The customization for each appearance; a missing appearance falls back to the default one.
     public var uiCustomizations: [UiCustomizationType: UiCustomization]
     /// The SDK's texts.
     public var strings: SDKStrings
+    /// The one owner of the screens' images: it fetches through the challenge's transport (https only, bounded)
+    /// and keeps each image once per transaction. `nil` outside a challenge; presenters then show the alternative
+    /// text.
+    public var imageLoader: ChallengeImageLoader?
 
     /// Creates settings.
     ///
     /// - Parameters:
     ///   - uiCustomizations: The customization for each appearance.
     ///   - strings: The SDK's texts.
-    public init(uiCustomizations: [UiCustomizationType: UiCustomization] = [:], strings: SDKStrings = .english) {
+    ///   - imageLoader: Fetches the screens' images.
+    public init(
+        uiCustomizations: [UiCustomizationType: UiCustomization] = [:], strings: SDKStrings = .english,
+        imageLoader: ChallengeImageLoader? = nil
+    ) {
         self.uiCustomizations = uiCustomizations
         self.strings = strings
+        self.imageLoader = imageLoader
     }
 
     /// The customization type for an image appearance.

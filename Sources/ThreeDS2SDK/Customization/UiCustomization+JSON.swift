@@ -76,9 +76,9 @@ private struct CustomizationReader {
         return number
     }
 
-    func alignment(_ value: JSONValue, _ path: String) throws(ThreeDS2Error) -> TextAlignment {
+    func alignment(_ value: JSONValue, _ path: String) throws(ThreeDS2Error) -> CustomizationAlignment {
         let text = try string(value, path)
-        guard let alignment = TextAlignment(rawValue: text) else {
+        guard let alignment = CustomizationAlignment(rawValue: text) else {
             throw .invalidInput("UI customization \(path) \"\(text)\" is not left, center or right")
         }
         return alignment

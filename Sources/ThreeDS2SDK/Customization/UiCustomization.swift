@@ -154,14 +154,14 @@ public struct LabelCustomization: Sendable, Hashable {
     /// Text attributes of the heading.
     public var heading = TextStyle()
     private var byType: [LabelType: TextStyle] = [:]
-    private var alignments: [LabelType: TextAlignment] = [:]
+    private var alignments: [LabelType: CustomizationAlignment] = [:]
     /// The heading's alignment (EMVCo `setHeadingTextAlignment`); `nil` leaves it to the platform (leading).
-    public private(set) var headingAlignment: TextAlignment?
+    public private(set) var headingAlignment: CustomizationAlignment?
 
     /// Sets the heading's alignment (the `INFO_HEADER` label unless that type has its own).
     ///
     /// - Parameter alignment: The alignment.
-    public mutating func setHeadingTextAlignment(_ alignment: TextAlignment) {
+    public mutating func setHeadingTextAlignment(_ alignment: CustomizationAlignment) {
         headingAlignment = alignment
     }
 
@@ -170,7 +170,7 @@ public struct LabelCustomization: Sendable, Hashable {
     /// - Parameters:
     ///   - alignment: The alignment.
     ///   - type: The label type.
-    public mutating func setTextAlignment(_ alignment: TextAlignment, for type: LabelType) {
+    public mutating func setTextAlignment(_ alignment: CustomizationAlignment, for type: LabelType) {
         alignments[type] = alignment
     }
 
@@ -178,7 +178,7 @@ public struct LabelCustomization: Sendable, Hashable {
     ///
     /// - Parameter type: The label type.
     /// - Returns: The alignment, when set.
-    public func textAlignment(for type: LabelType) -> TextAlignment? {
+    public func textAlignment(for type: LabelType) -> CustomizationAlignment? {
         alignments[type] ?? (type == .infoHeader ? headingAlignment : nil)
     }
 
@@ -211,7 +211,7 @@ public struct LabelCustomization: Sendable, Hashable {
 }
 
 /// A text alignment (EMVCo label and heading alignment), in reading order: `left` is the leading edge.
-public enum TextAlignment: String, Sendable, Hashable, CaseIterable {
+public enum CustomizationAlignment: String, Sendable, Hashable, CaseIterable {
     /// The leading edge.
     case left
     /// Centred.
@@ -221,7 +221,7 @@ public enum TextAlignment: String, Sendable, Hashable, CaseIterable {
 }
 
 /// Space around a button's text, in points (EMVCo `setPadding(start, top, end, bottom)`).
-public struct EdgeInsets: Sendable, Hashable {
+public struct ButtonPadding: Sendable, Hashable {
     /// Leading.
     public var start: Int
     /// Top.
@@ -354,7 +354,7 @@ public struct ButtonCustomization: Sendable, Hashable {
     /// The height in points; `nil` leaves it to the platform.
     public private(set) var height: Int?
     /// The space around the text; `nil` leaves it to the platform.
-    public private(set) var padding: EdgeInsets?
+    public private(set) var padding: ButtonPadding?
 
     /// Sets the height (EMVCo `setHeight`).
     ///
@@ -373,7 +373,7 @@ public struct ButtonCustomization: Sendable, Hashable {
     ///   - bottom: Bottom points.
     /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` when a side is negative.
     public mutating func setPadding(start: Int, top: Int, end: Int, bottom: Int) throws(ThreeDS2Error) {
-        padding = EdgeInsets(
+        padding = ButtonPadding(
             start: try Measure.nonNegative(start, "button padding start"),
             top: try Measure.nonNegative(top, "button padding top"),
             end: try Measure.nonNegative(end, "button padding end"),

@@ -196,10 +196,12 @@ public final class ScriptedPresenter: ChallengePresenter {
         case .additional(let whitelist, let binding):
             (actions, consents) = ([.additionalCode], (whitelist, binding))
         case .openApp(let result):
-            guard state.apply(.openApp) == nil, state.appToOpen != nil else {
+            switch await state.perform(.openApp, opener: FixedOOBAppOpener(result: result)) {
+            case .send(let answer): return .success(answer)
+            case .showNote where !state.openedApp && !state.appOpenFailed, nil:
                 return .failure(Mismatch(description: state.note ?? "the screen offers no app to open"))
+            case .showNote, .openApp: return .success(nil)
             }
-            return .success(await state.openApp(using: FixedOOBAppOpener(result: result)))
         case .resend:
             actions = [.resend]
         case .cancel:
