@@ -49,29 +49,27 @@ public struct MinimalCheckout: Sendable {
         let service = ThreeDS2Service()
         try service.initialize(configParameters: configuration)
         defer { try? service.cleanup() }
-        let transaction = try service.createTransaction(directoryServerID: directoryServerID)
-        defer { transaction.close() }
-        let presenter = CodePresenter(code: code)
-        // The SDK's part of the AReq, with the render options of the presenter that will show the challenge.
-        let request = try transaction.authenticationRequest(presenter: presenter)
-        let answer = try await authenticate(request, cardNumber: cardNumber, amount: amount, currency: currency)
-        guard let status = try? JSONDecoder().decode(Status.self, from: answer).transStatus else {
-            throw CheckoutError(message: "the backend's answer has no transStatus")
+        // One call: the SDK creates the transaction, builds the AReq value (with the presenter's render options),
+        // shows progress while the backend is asked, runs the challenge, and closes the transaction.
+        let outcome = await service.authenticate(
+            directoryServerID: directoryServerID, presenter: CodePresenter(code: code),
+            transport: URLSessionTransport()
+        ) { request in
+            let answer = try await authenticate(request, cardNumber: cardNumber, amount: amount, currency: currency)
+            do {
+                return try JSONDecoder().decode(RequestorResult.self, from: answer)
+            } catch {
+                throw CheckoutError(message: "the backend's answer is not an ARes: \(error)")
+            }
         }
-        guard status == "C" else { return .frictionless(transStatus: status) }
-        let challenge: ChallengeParameters
-        do {
-            challenge = try JSONDecoder().decode(ChallengeParameters.self, from: answer)
-        } catch {
-            throw CheckoutError(message: "the backend asked for a challenge without its parameters")
+        switch outcome {
+        case .frictionless(let status): return .frictionless(transStatus: status)
+        case .challenged(let challenge): return .challenged(challenge)
+        case .cancelled: throw CancellationError()
+        case .failed(let error):
+            if let backend = error.underlying as? CheckoutError { throw backend }
+            throw error
         }
-        let outcome = try await transaction.challenge(challenge, presenter: presenter, transport: URLSessionTransport())
-        return .challenged(outcome)
-    }
-
-    /// The ARes field the checkout branches on.
-    private struct Status: Decodable {
-        let transStatus: String
     }
 
     /// The backend's request: the SDK's AReq fields and the purchase the app owns.
