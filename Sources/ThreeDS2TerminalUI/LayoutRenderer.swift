@@ -72,7 +72,8 @@ public struct LayoutRenderer: Sendable {
     public func render(_ state: ChallengeFormState) -> (lines: [String], focusedLine: Int?) {
         var focusedLine: Int?
         let layout = state.layout
-        let ui = layout.customization
+        // The look resolved for the appearance in use (from initialize, through the form state).
+        let look = layout.style
         let strings = layout.strings
         var lines: [String] = []
         for (index, element) in layout.elements.enumerated() {
@@ -86,23 +87,25 @@ public struct LayoutRenderer: Sendable {
                 // A narrow terminal keeps the title whole and the cancel key in view rather than wrapping mid-word.
                 if Self.displayWidth(title) + 1 + Self.displayWidth(right) > width, !plain { right = "[Esc]" }
                 let gap = max(1, width - Self.displayWidth(title) - Self.displayWidth(right))
-                let colours = style.foreground(ui.toolbar.text.color) + style.background(ui.toolbar.backgroundColor)
+                let colours = style.foreground(look.toolbar.text.color) + style.background(look.toolbar.backgroundColor)
                 lines.append(colours + style.bold + title + String(repeating: " ", count: gap) + right + style.reset)
                 lines.append(plain ? "" : String(repeating: "─", count: width))
             case .images(let issuer, let paymentSystem):
                 lines.append(
                     [issuer, paymentSystem].compactMap { $0.map { image($0, state) } }.joined(separator: "  "))
             case .heading(let text):
-                lines.append(style.foreground(ui.label.heading.color) + style.bold + text + style.reset)
+                let heading = look.label(.infoHeader)
+                lines.append(
+                    aligned(
+                        style.foreground(heading.color) + (heading.isBold ? style.bold : "") + text + style.reset,
+                        columns: Self.displayWidth(text), heading.alignment))
             case .text(let text, let warning):
-                let afterApp = state.returnedFromApp && layout.screen.additionalInfo != nil
-                let shown =
-                    layout.screen.uiType == .outOfBand && afterApp
-                    ? StyledText(plain: layout.screen.additionalInfo ?? "") : text
-                let prefix = warning && !afterApp ? "(!) \(strings[.warning]): " : ""
-                let colour = style.foreground(ui.label.text.color)
+                let (shown, warns) = state.shownText(text, warning: warning)
+                let prefix = warns ? "(!) \(strings[.warning]): " : ""
+                let label = look.label(.infoText)
+                let colour = style.foreground(label.color)
                 for line in wrap(StyledText(plain: prefix).runs + shown.runs, colour: colour) {
-                    lines.append(colour + line + style.reset)
+                    lines.append(aligned(colour + line + style.reset, columns: visibleWidth(line), label.alignment))
                 }
             case .textField(let box, let settings):
                 let text = state.entries.indices.contains(box) ? state.entries[box] : ""
@@ -114,8 +117,7 @@ public struct LayoutRenderer: Sendable {
                     ? "Text field: \(settings.label), \(text.count) characters entered"
                         + (masked ? " (hidden)" : ": \(text)") + toggle
                     : "\(settings.label): [\(shown)\(focused ? "_" : "")]\(toggle)"
-                let labelColour = style.foreground(
-                    ui.label.textStyle(for: box == 0 ? .dataEntryLabel : .dataEntryLabel2).color)
+                let labelColour = style.foreground(look.label(box == 0 ? .dataEntryLabel : .dataEntryLabel2).color)
                 lines.append(
                     focused || plain ? highlight(marker + field, focused) : labelColour + marker + field + style.reset)
             case .option(let key, let label, let multiple):
@@ -125,11 +127,13 @@ public struct LayoutRenderer: Sendable {
                     ? (multiple ? "Checkbox" : "Radio button")
                         + " \(label), \(on ? strings[.selected] : strings[.notSelected])"
                     : (multiple ? (on ? "[x] " : "[ ] ") : (on ? "(•) " : "( ) ")) + label
-                lines.append(highlight(marker + box, focused))
+                let colour = style.foreground(look.label(.selectionList).color)
+                lines.append(
+                    focused || plain || colour.isEmpty
+                        ? highlight(marker + box, focused) : colour + marker + box + style.reset)
             case .button(let type, let label):
-                let colours =
-                    style.foreground(ui.buttonCustomization(for: type).text.color)
-                    + style.background(ui.buttonCustomization(for: type).backgroundColor)
+                let button = look.button(type)
+                let colours = style.foreground(button.text.color) + style.background(button.backgroundColor)
                 lines.append(
                     highlight(marker + (plain ? "Button: \(label)" : colours + "< \(label) >" + style.reset), focused))
                 // A terminal cannot open the bank's app: once handed on, the link is shown to open on the phone.
@@ -173,6 +177,32 @@ public struct LayoutRenderer: Sendable {
         lines += keyHints(state)
         for warning in layout.customizationWarnings { lines.append("(customization) \(warning.message)") }
         return (lines, focusedLine)
+    }
+
+    /// A line moved to its alignment within the width (plain mode and left alignment leave it as it is).
+    private func aligned(_ line: String, columns: Int, _ alignment: CustomizationAlignment) -> String {
+        guard !plain, columns < width else { return line }
+        switch alignment {
+        case .left: return line
+        case .center: return String(repeating: " ", count: (width - columns) / 2) + line
+        case .right: return String(repeating: " ", count: width - columns) + line
+        }
+    }
+
+    /// The columns of a line that may hold escape codes.
+    private func visibleWidth(_ line: String) -> Int {
+        var columns = 0
+        var inEscape = false
+        for character in line {
+            if inEscape {
+                if character.isLetter { inEscape = false }
+            } else if character == "\u{1B}" {
+                inEscape = true
+            } else {
+                columns += Self.displayWidth(character)
+            }
+        }
+        return columns
     }
 
     private func describe(_ control: HTMLForm.Control, plain: Bool, strings: SDKStrings) -> String {

@@ -24,8 +24,14 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
 
     /// The mode in use.
     public let mode: Mode
-    private let customization: UiCustomization
-    private let strings: SDKStrings
+    /// The presenter's own look and texts, overriding what `initialize` got (`nil`: the SDK's).
+    private let customization: UiCustomization?
+    private let fixedStrings: SDKStrings?
+    /// The texts of the latest settings the SDK handed over.
+    private let sdkStrings = Locked<SDKStrings?>(nil)
+    private var strings: SDKStrings { fixedStrings ?? sdkStrings.withLock { $0 } ?? .english }
+    /// The transaction's image loader, from the latest settings (used when the presenter was given none).
+    private let sdkImageLoader = Locked<ChallengeImageLoader?>(nil)
     private let depth: ColorDepth
     private let inlineImages: Bool
     private let imageLoader: ChallengeImageLoader?
@@ -49,8 +55,9 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
     ///
     /// - Parameters:
     ///   - mode: The mode; plain is forced when `TERM` is `dumb`.
-    ///   - customization: The look.
-    ///   - strings: The SDK texts in the app's language.
+    ///   - customization: A look for this presenter only; `nil` (the default) draws what `initialize` got, resolved
+    ///     for `appearance`.
+    ///   - strings: The SDK texts for this presenter only; `nil` uses those of the locale `initialize` got.
     ///   - environment: The environment (for `TERM`, `COLORTERM`, `NO_COLOR`, `TERM_PROGRAM`).
     ///   - imageLoader: Fetches the issuer and payment-system images; alternative text only when `nil`.
     ///   - oobAppOpener: Opens the bank's app from an out-of-band screen (2.3.1 `oobAppURL`); `nil` when it cannot.
@@ -62,7 +69,7 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
     ///     terminal (see ``openControllingTerminal()``) when standard input held something else, such as the card.
     ///   - hint: A line of help shown on every screen (the last row in full screen); none when `nil`.
     public init(
-        mode: Mode, customization: UiCustomization, strings: SDKStrings,
+        mode: Mode, customization: UiCustomization? = nil, strings: SDKStrings? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment, imageLoader: ChallengeImageLoader? = nil,
         oobAppOpener: (any OOBAppOpener)? = nil, appearance: ImageAppearance = .default,
         outputIsTerminal: Bool? = nil, input: Int32 = STDIN_FILENO, hint: String? = nil
@@ -75,7 +82,7 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
         let dumb = (environment["TERM"] ?? "dumb") == "dumb"
         self.mode = dumb ? .plain : (mode == .fullScreen && !outputIsTerminal ? .line : mode)
         self.customization = customization
-        self.strings = strings
+        self.fixedStrings = strings
         self.depth = self.mode == .plain || !outputIsTerminal ? .none : ColorDepth.detect(environment)
         self.inlineImages = environment["TERM_PROGRAM"] == "iTerm.app"
         self.imageLoader = imageLoader
@@ -94,11 +101,20 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
         return descriptor
     }
 
-    /// Shows a screen and returns the cardholder's answer.
+    /// Shows a screen, with the presenter's own look or the defaults, and returns the cardholder's answer.
     public func present(_ screen: ChallengeScreen) async -> ChallengeAnswer {
-        let state = ChallengeFormState(
-            screen: screen, customization: customization, strings: strings, appearance: appearance,
-            htmlReader: LibXML2FormReader())
+        await present(screen, settings: PresentationSettings())
+    }
+
+    /// Shows a screen with what `initialize` got (unless the presenter has its own look or texts) and returns the
+    /// cardholder's answer.
+    public func present(_ screen: ChallengeScreen, settings: PresentationSettings) async -> ChallengeAnswer {
+        sdkStrings.withLock { $0 = settings.strings }
+        sdkImageLoader.withLock { $0 = settings.imageLoader }
+        var settings = settings
+        if let fixedStrings { settings.strings = fixedStrings }
+        if let customization { settings.uiCustomizations = [.default: customization] }
+        let state = settings.formState(for: screen, appearance: appearance, htmlReader: LibXML2FormReader())
         switch mode {
         case .fullScreen: return await fullScreen(state)
         case .line, .plain: return await lineMode(state)
@@ -157,9 +173,9 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
                     TerminalIO.write("\r\n(!) \(strings[.codeField])")
                     continue
                 }
-                var answer = state.handle(key)
-                if answer == nil, state.appToOpen != nil { answer = await state.openApp(using: oobAppOpener) }
-                if let answer {
+                var effect: FormEffect?
+                if let action = state.action(for: key) { effect = await state.perform(action, opener: oobAppOpener) }
+                if case .send(let answer)? = effect {
                     TerminalIO.write("\u{1B}[H\u{1B}[2J\(strings[.processing])\r\n")
                     return answer
                 }
@@ -180,7 +196,7 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
     }
 
     private func loadImages(_ layout: ChallengeLayout) async -> [String: [UInt8]] {
-        guard let imageLoader, inlineImages else { return [:] }
+        guard let imageLoader = imageLoader ?? sdkImageLoader.withLock({ $0 }), inlineImages else { return [:] }
         var images: [String: [UInt8]] = [:]
         for case .images(let issuer, let paymentSystem) in layout.elements {
             for reference in [issuer, paymentSystem].compactMap({ $0 }) {
@@ -289,11 +305,12 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
             case "additional" where screen.additionalCodeLabel != nil:
                 answer = state.apply(.additionalCode)
             case "open" where screen.oobAppURL != nil:
-                _ = state.apply(.openApp)
-                answer = await state.openApp(using: oobAppOpener)
-                if answer == nil, let note = state.note {
+                switch await state.perform(.openApp, opener: oobAppOpener) {
+                case .send(let sent): answer = sent
+                case .showNote(let note):
                     print("(!) \(note)")
                     continue
+                case .openApp, nil: continue
                 }
             case _
             where screen.uiType == .text && state.entries.count > 1 && !(line == "resend" && screen.resendLabel != nil):

@@ -12,6 +12,7 @@
     public struct ChallengeView: View {
         @ObservedObject var model: ChallengeViewModel
         @Environment(\.scenePhase) private var scenePhase
+        @Environment(\.colorScheme) private var colorScheme
 
         /// Creates the view.
         ///
@@ -27,11 +28,14 @@
                 case .screen:
                     if let form = model.form { ScreenView(model: model, form: form) }
                 case .processing(let name):
+                    let progress = model.style.progress
                     VStack(spacing: 12) {
-                        ProgressView()
-                        Text(model.strings[.processing])
-                        if let name { Text(name).font(.footnote).foregroundStyle(.secondary) }
+                        ProgressView().tint(progress.indicatorColor.map(Color.init(hex:)))
+                        Text(model.strings[.processing]).styled(progress.text)
+                        if let name { Text(name).font(.footnote).styled(progress.text) }
                     }
+                    .padding()
+                    .background(progress.backgroundColor.map(Color.init(hex:)) ?? Color.clear)
                     .accessibilityElement(children: .combine)
                 case .idle, .finished:
                     EmptyView()
@@ -40,6 +44,9 @@
             .onNewValue(of: scenePhase) { phase in
                 if phase == .active { model.returnedToForeground() }
             }
+            // The system's dark mode picks the DARK customization and dark images unless the app pinned one.
+            .onAppear { model.systemColorSchemeChanged(dark: colorScheme == .dark) }
+            .onNewValue(of: colorScheme) { scheme in model.systemColorSchemeChanged(dark: scheme == .dark) }
         }
     }
 
@@ -74,6 +81,7 @@
                 }
                 .padding()
             }
+            .background(form.style.screenBackground.map(Color.init(hex:)) ?? Color.clear)
         }
     }
 
@@ -85,29 +93,32 @@
         let element: LayoutElement
 
         var body: some View {
-            let ui = form.layout.customization
+            // The look resolved in the core for the appearance in use: one style per element.
+            let style = form.style
             switch element {
             case .toolbar(let title, let cancelLabel):
                 HStack {
-                    Text(title).font(.headline).styled(ui.toolbar.text)
+                    Text(title).font(.headline).styled(style.toolbar.text)
                     Spacer()
-                    Button(cancelLabel) { model.perform(.cancel) }.styled(ui.toolbar.text)
+                    Button(cancelLabel) { model.perform(.cancel) }.styled(style.toolbar.text)
                 }
                 .padding(8)
-                .background(ui.toolbar.backgroundColor.map(Color.init(hex:)) ?? Color.clear)
+                .background(style.toolbar.backgroundColor.map(Color.init(hex:)) ?? Color.clear)
             case .images(let issuer, let paymentSystem):
                 HStack {
-                    if let issuer { BoundedImage(reference: issuer) }
+                    if let issuer { BoundedImage(reference: issuer, loader: model.settings.imageLoader) }
                     Spacer()
-                    if let paymentSystem { BoundedImage(reference: paymentSystem) }
+                    if let paymentSystem { BoundedImage(reference: paymentSystem, loader: model.settings.imageLoader) }
                 }
             case .heading(let text):
-                Text(text).font(.title2.bold()).styled(ui.label.textStyle(for: .infoHeader))
+                Text(text).font(.title2.bold()).styled(style.label(.infoHeader))
                     .accessibilityAddTraits(.isHeader)
             case .text(let text, let warning):
+                // challengeAddInfo replaces the text once the cardholder is back from the bank's app (the core decides).
+                let shown = form.shownText(text, warning: warning)
                 HStack(alignment: .top) {
-                    if warning { Image(systemName: "exclamationmark.triangle.fill").foregroundStyle(.orange) }
-                    styledText(text).styled(ui.label.textStyle(for: .infoText))
+                    if shown.warning { Image(systemName: "exclamationmark.triangle.fill").foregroundStyle(.orange) }
+                    styledText(shown.text).styled(style.label(.infoText))
                 }
             case .textField(let box, let settings):
                 EntryBoxView(model: model, form: form, index: index, box: box, settings: settings)
@@ -121,27 +132,49 @@
                         label,
                         systemImage: multiple
                             ? (chosen ? "checkmark.square.fill" : "square")
-                            : (chosen ? "largecircle.fill.circle" : "circle"))
+                            : (chosen ? "largecircle.fill.circle" : "circle")
+                    )
+                    .styled(style.label(.selectionList))
                 }
                 .accessibilityAddTraits(chosen ? .isSelected : [])
             case .button(let type, let label):
-                let look = ui.buttonCustomization(for: type)
+                let look = style.button(type)
+                let shape = RoundedRectangle(cornerRadius: CGFloat(look.cornerRadius ?? 8))
                 Button {
                     model.perform(.focus(index))
                     model.perform(.activate)
                 } label: {
-                    Text(label).styled(look.text).frame(maxWidth: .infinity).padding(10)
+                    Text(label).styled(look.text)
+                        .frame(maxWidth: .infinity, minHeight: look.height.map { CGFloat($0) })
+                        .padding(
+                            look.padding.map {
+                                SwiftUI.EdgeInsets(
+                                    top: CGFloat($0.top), leading: CGFloat($0.start), bottom: CGFloat($0.bottom),
+                                    trailing: CGFloat($0.end))
+                            } ?? SwiftUI.EdgeInsets(top: 10, leading: 10, bottom: 10, trailing: 10))
                 }
                 .background(look.backgroundColor.map(Color.init(hex:)) ?? Color.accentColor.opacity(0.15))
-                .clipShape(RoundedRectangle(cornerRadius: CGFloat(look.cornerRadius ?? 8)))
+                .clipShape(shape)
+                .overlay {
+                    if let border = look.borderColor {
+                        shape.stroke(Color(hex: border), lineWidth: CGFloat(look.borderWidth ?? 1))
+                    }
+                }
             case .consent(let kind, let question):
                 Toggle(
-                    question,
                     isOn: Binding(
                         get: { form.consent(kind) ?? false },
-                        set: { model.perform(kind == .trust ? .setTrust($0) : .setDeviceBinding($0)) }))
+                        set: { model.perform(kind == .trust ? .setTrust($0) : .setDeviceBinding($0)) })
+                ) {
+                    Text(question).styled(style.label(.whitelist))
+                }
             case .section(let label, let text):
-                DisclosureGroup(label) { styledText(text) }
+                let why = form.screen.whyInfo.map { ($0.label ?? form.layout.strings[.showMore]) == label } ?? false
+                DisclosureGroup {
+                    styledText(text).styled(style.label(why ? .whyInfoText : .expandableInfoText))
+                } label: {
+                    Text(label).styled(style.label(why ? .whyInfo : .expandableInfo))
+                }
             case .htmlText, .htmlControl, .htmlLink:
                 // A web view shows the page itself; these elements exist only with a native form reader.
                 EmptyView()
@@ -169,9 +202,8 @@
             let text = Binding(
                 get: { form.entries.indices.contains(box) ? form.entries[box] : "" },
                 set: { model.perform(.setEntry($0, box: box)) })
-            let style = form.layout.customization.label.textStyle(for: box == 0 ? .dataEntryLabel : .dataEntryLabel2)
-            let customization = form.layout.customization
-            let textBox = box == 0 ? customization.textBox : (customization.textBoxTwo ?? customization.textBox)
+            let style = form.style.label(box == 0 ? .dataEntryLabel : .dataEntryLabel2)
+            let textBox = form.style.textBox(box)
             VStack(alignment: .leading) {
                 Text(settings.label).styled(style)
                 HStack {
@@ -215,6 +247,8 @@
     /// alternative text for VoiceOver and while it loads.
     struct BoundedImage: View {
         let reference: ImageReference
+        /// The transaction's loader (its transport, its once-per-transaction cache); alternative text without one.
+        let loader: ChallengeImageLoader?
         @State private var image: CGImage?
 
         var body: some View {
@@ -227,8 +261,7 @@
             }
             .accessibilityLabel(reference.alternativeText)
             .task(id: reference.url) {
-                let loader = ChallengeImageLoader(transport: URLSessionTransport())
-                guard let bytes = await loader.image(for: reference),
+                guard let loader, let bytes = await loader.image(for: reference),
                     let source = CGImageSourceCreateWithData(Data(bytes) as CFData, nil)
                 else { return }
                 image = CGImageSourceCreateImageAtIndex(source, 0, nil)
@@ -258,11 +291,22 @@
             }
         }
 
-        /// Applies a customization text style: font by name and size (scaled with Dynamic Type), colour.
-        func styled(_ style: TextStyle) -> some View {
-            self
+        /// Applies a resolved text style: font by name and size (scaled with Dynamic Type), colour, weight and
+        /// alignment.
+        func styled(_ style: ResolvedStyle.Text) -> some View {
+            let alignment: (SwiftUI.TextAlignment, Alignment) =
+                switch style.alignment {
+                case .left: (.leading, .leading)
+                case .center: (.center, .center)
+                case .right: (.trailing, .trailing)
+                }
+            return
+                self
                 .font(style.fontName.map { Font.custom($0, size: CGFloat(style.fontSize ?? 17), relativeTo: .body) })
+                .fontWeight(style.isBold ? .bold : nil)
                 .foregroundStyle(style.color.map(Color.init(hex:)) ?? Color.primary)
+                .multilineTextAlignment(alignment.0)
+                .frame(maxWidth: style.alignment == .left ? nil : .infinity, alignment: alignment.1)
         }
     }
 #endif

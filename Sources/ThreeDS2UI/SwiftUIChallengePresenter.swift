@@ -14,23 +14,29 @@
         /// Creates a presenter.
         ///
         /// - Parameters:
-        ///   - customization: The look for the appearance in use.
-        ///   - strings: The SDK's texts in the app's language.
-        ///   - appearance: The appearance in use (choose `dark` in dark mode).
+        ///   - customization: A look for this presenter only; `nil` (the default) draws what `initialize` got, for
+        ///     the appearance in use.
+        ///   - strings: Texts for this presenter only; `nil` uses those of the locale `initialize` got.
+        ///   - appearance: An appearance to pin; `nil` (the default) follows the system's colour scheme.
         ///   - oobAppOpener: How the bank's app is opened; the system's by default, `nil` when the app forbids it.
         @MainActor
         public init(
-            customization: UiCustomization = UiCustomization(), strings: SDKStrings = .english,
-            appearance: ImageAppearance = .default, oobAppOpener: (any OOBAppOpener)? = SystemOOBAppOpener()
+            customization: UiCustomization? = nil, strings: SDKStrings? = nil, appearance: ImageAppearance? = nil,
+            oobAppOpener: (any OOBAppOpener)? = SystemOOBAppOpener()
         ) {
             self.oobAppOpener = oobAppOpener
             model = ChallengeViewModel(
                 customization: customization, strings: strings, appearance: appearance, opener: oobAppOpener)
         }
 
-        /// Shows a screen and returns the cardholder's answer.
+        /// Shows a screen with the presenter's own look (or the defaults) and returns the cardholder's answer.
         public func present(_ screen: ChallengeScreen) async -> ChallengeAnswer {
-            await model.present(screen)
+            await model.present(screen, settings: PresentationSettings())
+        }
+
+        /// Shows a screen with what `initialize` got and returns the cardholder's answer.
+        public func present(_ screen: ChallengeScreen, settings: PresentationSettings) async -> ChallengeAnswer {
+            await model.present(screen, settings: settings)
         }
 
         /// Dismisses the challenge UI on every outcome.
@@ -38,14 +44,16 @@
             await model.finish(outcome)
         }
 
-        /// Shows the processing indicator.
+        /// Shows the processing indicator (the SDK calls it on the main actor).
+        @MainActor
         public func show(directoryServerName: String?) {
-            Task { @MainActor in model.showProcessing(directoryServerName) }
+            model.showProcessing(directoryServerName)
         }
 
-        /// Hides the processing indicator.
+        /// Hides the processing indicator (the SDK calls it on the main actor).
+        @MainActor
         public func hide() {
-            Task { @MainActor in model.hideProcessing() }
+            model.hideProcessing()
         }
     }
 #endif

@@ -284,8 +284,10 @@ struct Pay: AsyncParsableCommand {
     @Flag(help: "Line-by-line screens instead of full screen.") var line = false
     @Option(help: "The locale for the SDK's own texts, e.g. de_DE.") var locale: String?
     @Option(help: "The appearance: default, dark or monochrome.") var appearance: AppearanceChoice = .default
+    @Option(name: .customLong("ui-customization"), help: UiCustomizationOption.help) var uiCustomization: String?
 
     func validate() throws {
+        _ = try UiCustomizationOption.load(uiCustomization)
         if ui == .auto, answers == nil { throw ValidationError("--ui auto needs --answers FILE") }
         if ui != .auto, answers != nil { throw ValidationError("--answers is read only with --ui auto") }
         if noOOBApp, oobAppCommand != nil {
@@ -341,8 +343,8 @@ struct Pay: AsyncParsableCommand {
                 oobAppCommand.map { CommandOOBAppOpener(command: $0, timeLimit: .seconds(300)) }
                 ?? HandOverOOBAppOpener()
             presenter = terminalPresenter(
-                plain: plain, line: line, locale: locale, appearance: appearance, images: transport,
-                oobAppOpener: opener, input: input)
+                plain: plain, line: line, appearance: appearance, images: transport, oobAppOpener: opener,
+                input: input)
         }
         let flow = PayFlow(
             configuration: config, requestor: requestor, directoryServerID: payment.dsID,
@@ -350,7 +352,9 @@ struct Pay: AsyncParsableCommand {
             purchase: Purchase(cardNumber: number, amount: payment.amount, currency: payment.currency),
             requestorAppURL: payment.requestorAppURL,
             timeout: .seconds(payment.timeout * 60), presenter: presenter, transport: transport,
-            verbose: payment.verbose, keyLog: keyFile, capture: capture)
+            verbose: payment.verbose, keyLog: keyFile, capture: capture,
+            uiCustomizations: try UiCustomizationOption.load(uiCustomization),
+            locale: Locale(identifier: locale ?? "en_US"))
         var code: Int32
         do {
             code = emit(payment.explain(try await flow.run { if !json { say($0) } }), json: json)

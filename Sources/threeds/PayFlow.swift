@@ -133,19 +133,30 @@ struct PayFlow {
     /// A service already initialized, shared by the payments of a load run as an app shares one across its
     /// payments; `nil` initializes one for this payment (and cleans it up after), as at an app's launch.
     var service: ThreeDS2Service?
+    /// The look per appearance and the locale given to `initialize` (the presenter draws what the SDK resolved).
+    var uiCustomizations: [UiCustomizationType: UiCustomization] = demoCustomizations
+    var locale: Locale?
 
-    /// A service initialized with `configuration`, as at an app's launch; the SDK logs at info level with `verbose`,
-    /// warnings only otherwise.
-    static func initializedService(_ configuration: ConfigParameters, verbose: Bool) throws -> ThreeDS2Service {
+    /// A service initialized with `configuration`, the look per appearance and the locale, as at an app's launch;
+    /// the SDK logs at debug level with `verbose`, warnings only otherwise.
+    static func initializedService(
+        _ configuration: ConfigParameters, verbose: Bool,
+        uiCustomizations: [UiCustomizationType: UiCustomization] = demoCustomizations, locale: Locale? = nil
+    ) throws -> ThreeDS2Service {
         var logger = Logger(label: "threeds2.sdk")
-        logger.logLevel = verbose ? .info : .warning
+        logger.logLevel = verbose ? .debug : .warning
         let service = ThreeDS2Service(logger: logger)
-        try service.initialize(configParameters: configuration)
+        try service.initialize(
+            configParameters: configuration, locale: locale ?? Locale(identifier: "en_US"),
+            uiCustomizations: uiCustomizations)
         return service
     }
 
     func run(progress: (String) -> Void) async throws -> PaymentResult {
-        let service = try self.service ?? Self.initializedService(configuration, verbose: verbose)
+        let service =
+            try self.service
+            ?? Self.initializedService(
+                configuration, verbose: verbose, uiCustomizations: uiCustomizations, locale: locale)
         defer { if self.service == nil { try? service.cleanup() } }
         let warnings = try service.warnings
         if verbose {
@@ -170,7 +181,7 @@ struct PayFlow {
         let indicator = (presenter as? any ProgressIndicator).map {
             transaction.getProgressView(indicator: $0, clock: ContinuousClock())
         }
-        indicator?.start()
+        await indicator?.start()
         let clock = ContinuousClock()
         let asked = clock.now
         let response: AuthenticationResponse

@@ -97,18 +97,16 @@ enum UIChoice: String, ExpressibleByArgument, CaseIterable {
 }
 
 /// The terminal presenter for the options given: full screen on a terminal, line mode otherwise, plain when asked
-/// (or when TERM is dumb).
+/// (or when TERM is dumb). It draws the look and texts the SDK was initialised with, for the appearance chosen.
 func terminalPresenter(
-    plain: Bool, line: Bool, locale: String?, appearance: AppearanceChoice, images: HTTPClientTransport,
+    plain: Bool, line: Bool, appearance: AppearanceChoice, images: HTTPClientTransport,
     oobAppOpener: (any OOBAppOpener)? = HandOverOOBAppOpener(), input: Int32 = STDIN_FILENO, hint: String? = nil
 )
     -> TerminalPresenter
 {
     let mode: TerminalPresenter.Mode = plain ? .plain : (line || isatty(input) == 0 ? .line : .fullScreen)
     return TerminalPresenter(
-        mode: mode, customization: demoCustomizations[appearance.type] ?? demoCustomization,
-        strings: SDKStrings(locale: Locale(identifier: locale ?? "en_US")),
-        imageLoader: ChallengeImageLoader(transport: images), oobAppOpener: oobAppOpener,
+        mode: mode, imageLoader: ChallengeImageLoader(transport: images), oobAppOpener: oobAppOpener,
         appearance: appearance.imageAppearance, input: input, hint: hint)
 }
 
@@ -268,8 +266,10 @@ struct Demo: AsyncParsableCommand {
     @Flag(help: "Line-by-line screens instead of full screen.") var line = false
     @Option(help: "The locale for the SDK's own texts, e.g. de_DE.") var locale: String?
     @Option(help: "The appearance: default, dark or monochrome.") var appearance: AppearanceChoice = .default
+    @Option(name: .customLong("ui-customization"), help: UiCustomizationOption.help) var uiCustomization: String?
 
     func validate() throws {
+        _ = try UiCustomizationOption.load(uiCustomization)
         if Scenario(cardNumber: card) == nil, Scenario(rawValue: card) == nil, !card.allSatisfy(\.isNumber) {
             throw ValidationError(
                 "--card must be a card number or a scenario name: "
@@ -326,10 +326,11 @@ struct Demo: AsyncParsableCommand {
             presenter: auto
                 ? ScriptedPresenter(answers: answers)
                 : terminalPresenter(
-                    plain: plain, line: line, locale: locale, appearance: appearance, images: transport,
+                    plain: plain, line: line, appearance: appearance, images: transport,
                     hint: Self.hint(for: Scenario(cardNumber: card))),
             transport: transport,
-            verbose: verbose)
+            verbose: verbose, uiCustomizations: try UiCustomizationOption.load(uiCustomization),
+            locale: Locale(identifier: locale ?? "en_US"))
         let result = try await flow.run { if !json && !all { say($0) } }
         let code = emit(result, json: json)
         try? await transport.shutdown()

@@ -48,7 +48,7 @@ struct CardSchemeRegistryTests {
     }
 
     @Test("a scheme configured by its ID alone gets the registry's name on the progress view")
-    func displayName() throws {
+    func displayName() async throws {
         let ds = try DSFixture.get()
         var config = try makeConfiguration(dataDirectory: try temporaryDirectory())
         try config.addDirectoryServer(
@@ -72,7 +72,7 @@ struct CardSchemeRegistryTests {
         let recorder = Recorder { name in names.withLock { $0.append(name) } }
         for id in ["A000000065", "A000000025", "A000000003", "A000000004"] {
             let transaction = try service.createTransaction(directoryServerID: id, messageVersion: "2.2.0")
-            transaction.getProgressView(indicator: recorder, clock: ContinuousClock()).start()
+            await transaction.getProgressView(indicator: recorder, clock: ContinuousClock()).start()
             transaction.close()
         }
         // A configured name wins over the registry's ("Test Scheme" for A000000004).

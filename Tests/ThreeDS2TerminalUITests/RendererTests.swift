@@ -341,8 +341,8 @@ struct ProgressTests {
         let clock = TestClock()
         let indicator = RecordingIndicator()
         let dialog = ProgressDialog(indicator: indicator, clock: clock, directoryServerName: "Scheme DS")
-        dialog.start()
-        dialog.start()
+        await dialog.start()
+        await dialog.start()
         let stopped = Task { await dialog.stop() }
         await clock.advance(by: .seconds(1))
         try await Task.sleep(for: .milliseconds(20))
@@ -351,7 +351,7 @@ struct ProgressTests {
         await stopped.value
         #expect(indicator.events.withLock { $0 } == ["show Scheme DS", "hide"])
         let late = ProgressDialog(indicator: indicator, clock: clock, directoryServerName: nil)
-        late.start()
+        await late.start()
         await clock.advance(by: .seconds(3))
         await late.stop()
         #expect(indicator.events.withLock { $0 }.suffix(2) == ["show -", "hide"])

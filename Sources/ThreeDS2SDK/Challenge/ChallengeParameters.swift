@@ -123,21 +123,24 @@ public struct RuntimeErrorEvent: Sendable, Hashable {
 }
 
 /// Receives the one outcome of a challenge (EMVCo `ChallengeStatusReceiver`).
+///
+/// The requirements are main-actor isolated: the SDK calls the receiver on the main actor, so a `@MainActor` view
+/// model conforms as written and may update its UI from the callback.
 public protocol ChallengeStatusReceiver: Sendable {
     /// The challenge completed with a final CRes.
-    func completed(_ event: CompletionEvent)
+    @MainActor func completed(_ event: CompletionEvent)
     /// The cardholder cancelled.
-    func cancelled()
+    @MainActor func cancelled()
     /// The challenge timed out.
-    func timedout()
+    @MainActor func timedout()
     /// A protocol error.
-    func protocolError(_ event: ProtocolErrorEvent)
+    @MainActor func protocolError(_ event: ProtocolErrorEvent)
     /// A runtime error.
-    func runtimeError(_ event: RuntimeErrorEvent)
+    @MainActor func runtimeError(_ event: RuntimeErrorEvent)
 }
 
 extension ChallengeStatusReceiver {
-    func deliver(_ outcome: ChallengeOutcome, sdkTransactionID: String) {
+    @MainActor func deliver(_ outcome: ChallengeOutcome, sdkTransactionID: String) {
         switch outcome {
         case .completed(let status):
             completed(CompletionEvent(sdkTransactionID: sdkTransactionID, transactionStatus: status))

@@ -9,6 +9,8 @@ struct ChallengeSession {
     let acsURL: URL
     var machine: ChallengeStateMachine
     let emit: @Sendable (ClientEvent) -> Void
+    /// What `initialize` got for the screens, handed to the presenter with each screen.
+    var settings = PresentationSettings()
 
     static let requestContentType = "application/jose; charset=UTF-8"
     static let errorContentType = "application/json; charset=UTF-8"
@@ -64,14 +66,17 @@ struct ChallengeSession {
                 }
                 pending += machine.handle(event)
             case .present(let screen):
-                let result = await Race.first(clock: clock, until: deadline) { await presenter.present(screen) }
+                let settings = self.settings
+                let result = await Race.first(clock: clock, until: deadline) {
+                    await presenter.present(screen, settings: settings)
+                }
                 switch result {
                 case .timedOut: pending += machine.handle(.overallTimedOut)
                 case .cancelled: pending += machine.handle(.appCancelled)
                 case .finished(let answer): pending += machine.handle(.answered(answer))
                 }
             case .sendError(let message):
-                logger.notice(
+                logger.debug(
                     "Erro sent",
                     metadata: ["errorCode": "\(message.errorCode)", "errorDetail": "\(message.errorDetail)"])
                 // Fire and forget, but bounded by the transport's own (wall-clock) deadline: the outcome waits at

@@ -9,7 +9,7 @@ extension Transaction {
     /// How long the SDK waits for each CRes.
     public static let responseTimeout: Duration = ChallengeStateMachine.responseTimeout
 
-    /// Runs the challenge and reports the outcome to `receiver`, exactly once.
+    /// Runs the challenge and reports the outcome to `receiver`, exactly once, on the main actor.
     ///
     /// The parameters are checked before anything starts; the challenge itself runs in a task, and every failure
     /// after that point is an outcome, never an exception.
@@ -31,7 +31,8 @@ extension Transaction {
         let task = start(
             challengeParameters, presenter: presenter, timeout: timeout, transport: transport, clock: ContinuousClock())
         Task {
-            challengeStatusReceiver.deliver(await task.value, sdkTransactionID: sdkTransactionID)
+            let outcome = await task.value
+            await challengeStatusReceiver.deliver(outcome, sdkTransactionID: sdkTransactionID)
         }
     }
 
@@ -143,8 +144,8 @@ extension Transaction {
         let logger = context.logger
         let outcome: ChallengeOutcome
         do {
-            var session = try await prepareSession(parameters, presenter: presenter)
-            logger.info(
+            var session = try await prepareSession(parameters, presenter: presenter, transport: transport)
+            logger.debug(
                 "challenge started",
                 metadata: ["sdkTransID": "\(sdkTransactionID)", "acsTransID": "\(parameters.acsTransactionID)"])
             outcome = await session.run(
@@ -153,14 +154,16 @@ extension Transaction {
             outcome = .runtimeError(error)
         }
         await presenter.dismiss(outcome: outcome)
-        logger.info(
+        logger.debug(
             "challenge finished", metadata: ["sdkTransID": "\(sdkTransactionID)", "outcome": "\(outcome.name)"])
         // The channel keys lived in the session, which is gone; the ephemeral key goes now.
         close()
         return outcome
     }
 
-    private func prepareSession(_ parameters: ChallengeParameters, presenter: any ChallengePresenter)
+    private func prepareSession(
+        _ parameters: ChallengeParameters, presenter: any ChallengePresenter, transport: any ChallengeTransport
+    )
         async throws(ChallengeFailure) -> ChallengeSession
     {
         context.recheck(stage: .challengeStart)
@@ -173,10 +176,15 @@ extension Transaction {
             sdkTransactionID: sdkTransactionID, messageVersion: messageVersion,
             allowsPlainHTTPLoopback: context.configuration.allowsPlainHTTPLoopback)
         setup.keyLog = state.withLock { $0.keyLog }
+        let canOpenApps = await presenter.oobAppOpener != nil
         setup.oobAppURLIndicator =
             !context.configuration.opensOOBApps
-            ? .notSupportedByRequestor : presenter.oobAppOpener == nil ? .notSupportedByDevice : .supported
+            ? .notSupportedByRequestor : canOpenApps ? .supported : .notSupportedByDevice
         let prepared = try await setup.prepare(parameters, ephemeralKey: privateKey)
-        return ChallengeSession(acsURL: prepared.acsURL, machine: prepared.machine, emit: context.emit)
+        var session = ChallengeSession(acsURL: prepared.acsURL, machine: prepared.machine, emit: context.emit)
+        session.settings = presentationSettings
+        // The screens' images come through the challenge's transport, each fetched once per transaction.
+        session.settings.imageLoader = ChallengeImageLoader(transport: transport)
+        return session
     }
 }

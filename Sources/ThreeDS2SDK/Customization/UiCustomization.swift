@@ -154,6 +154,39 @@ public struct LabelCustomization: Sendable, Hashable {
     /// Text attributes of the heading.
     public var heading = TextStyle()
     private var byType: [LabelType: TextStyle] = [:]
+    private var alignments: [LabelType: CustomizationAlignment] = [:]
+    /// The heading's alignment (EMVCo `setHeadingTextAlignment`); `nil` leaves it to the platform (leading).
+    public private(set) var headingAlignment: CustomizationAlignment?
+
+    /// Sets the heading's alignment (the `INFO_HEADER` label unless that type has its own).
+    ///
+    /// - Parameter alignment: The alignment.
+    public mutating func setHeadingTextAlignment(_ alignment: CustomizationAlignment) {
+        headingAlignment = alignment
+    }
+
+    /// Sets one label type's alignment.
+    ///
+    /// - Parameters:
+    ///   - alignment: The alignment.
+    ///   - type: The label type.
+    public mutating func setTextAlignment(_ alignment: CustomizationAlignment, for type: LabelType) {
+        alignments[type] = alignment
+    }
+
+    /// A label type's alignment: its own, the heading's for `INFO_HEADER`, else `nil` (leading).
+    ///
+    /// - Parameter type: The label type.
+    /// - Returns: The alignment, when set.
+    public func textAlignment(for type: LabelType) -> CustomizationAlignment? {
+        alignments[type] ?? (type == .infoHeader ? headingAlignment : nil)
+    }
+
+    /// Whether a label type has a text style of its own (else it takes ``text``, or ``heading`` for `INFO_HEADER`).
+    ///
+    /// - Parameter type: The label type.
+    /// - Returns: Whether it has one.
+    public func hasOwnTextStyle(for type: LabelType) -> Bool { byType[type] != nil }
 
     /// Default attributes.
     public init() {}
@@ -174,6 +207,36 @@ public struct LabelCustomization: Sendable, Hashable {
     /// - Returns: The attributes.
     public func textStyle(for type: LabelType) -> TextStyle {
         byType[type] ?? (type == .infoHeader ? heading : text)
+    }
+}
+
+/// A text alignment (EMVCo label and heading alignment), in reading order: `left` is the leading edge.
+public enum CustomizationAlignment: String, Sendable, Hashable, CaseIterable {
+    /// The leading edge.
+    case left
+    /// Centred.
+    case center
+    /// The trailing edge.
+    case right
+}
+
+/// Space around a button's text, in points (EMVCo `setPadding(start, top, end, bottom)`).
+public struct ButtonPadding: Sendable, Hashable {
+    /// Leading.
+    public var start: Int
+    /// Top.
+    public var top: Int
+    /// Trailing.
+    public var end: Int
+    /// Bottom.
+    public var bottom: Int
+
+    /// Creates insets.
+    public init(start: Int, top: Int, end: Int, bottom: Int) {
+        self.start = start
+        self.top = top
+        self.end = end
+        self.bottom = bottom
     }
 }
 
@@ -240,6 +303,8 @@ public enum ButtonType: String, Sendable, Hashable, CaseIterable {
     case submit = "SUBMIT"
     /// Continue (out-of-band, information screens).
     case `continue` = "CONTINUE"
+    /// Next: moves on to the next step without answering (EMVCo `NEXT`).
+    case next = "NEXT"
     /// Cancel the challenge.
     case cancel = "CANCEL"
     /// Ask for a new code.
@@ -285,6 +350,64 @@ public struct ButtonCustomization: Sendable, Hashable {
     public mutating func setBorderColor(_ hex: String) throws(ThreeDS2Error) {
         borderColor = try HexColor(hex, field: "button border colour")
     }
+
+    /// The height in points; `nil` leaves it to the platform.
+    public private(set) var height: Int?
+    /// The space around the text; `nil` leaves it to the platform.
+    public private(set) var padding: ButtonPadding?
+
+    /// Sets the height (EMVCo `setHeight`).
+    ///
+    /// - Parameter value: Points, positive.
+    /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` when not positive.
+    public mutating func setHeight(_ value: Int) throws(ThreeDS2Error) {
+        height = try Measure.positive(value, "button height")
+    }
+
+    /// Sets the padding (EMVCo `setPadding`).
+    ///
+    /// - Parameters:
+    ///   - start: Leading points.
+    ///   - top: Top points.
+    ///   - end: Trailing points.
+    ///   - bottom: Bottom points.
+    /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` when a side is negative.
+    public mutating func setPadding(start: Int, top: Int, end: Int, bottom: Int) throws(ThreeDS2Error) {
+        padding = ButtonPadding(
+            start: try Measure.nonNegative(start, "button padding start"),
+            top: try Measure.nonNegative(top, "button padding top"),
+            end: try Measure.nonNegative(end, "button padding end"),
+            bottom: try Measure.nonNegative(bottom, "button padding bottom"))
+    }
+}
+
+/// The processing indicator's look (the seeds' `ProgressBarColor`).
+public struct ProgressCustomization: Sendable, Hashable {
+    /// The indicator's text (the directory server's name, "Processing").
+    public var text = TextStyle()
+    /// The spinner or bar colour.
+    public private(set) var indicatorColor: HexColor?
+    /// The background behind the indicator.
+    public private(set) var backgroundColor: HexColor?
+
+    /// Creates an empty customization.
+    public init() {}
+
+    /// Sets the spinner or bar colour.
+    ///
+    /// - Parameter hex: `#RRGGBB` or `#AARRGGBB`.
+    /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` for a bad colour.
+    public mutating func setIndicatorColor(_ hex: String) throws(ThreeDS2Error) {
+        indicatorColor = try HexColor(hex, field: "progress indicator colour")
+    }
+
+    /// Sets the background behind the indicator.
+    ///
+    /// - Parameter hex: `#RRGGBB` or `#AARRGGBB`.
+    /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` for a bad colour.
+    public mutating func setBackgroundColor(_ hex: String) throws(ThreeDS2Error) {
+        backgroundColor = try HexColor(hex, field: "progress background colour")
+    }
 }
 
 /// The appearance a customization applies to (EMVCo 2.3: default, dark and monochrome).
@@ -307,6 +430,18 @@ public struct UiCustomization: Sendable, Hashable {
     public var textBox = TextBoxCustomization()
     /// The second entry box (2.3.1), when it should differ from ``textBox``.
     public var textBoxTwo: TextBoxCustomization?
+    /// The processing indicator's look.
+    public var progress = ProgressCustomization()
+    /// The screen's background colour (EMVCo `setBackground`); `nil` leaves it to the platform.
+    public private(set) var backgroundColor: HexColor?
+
+    /// Sets the screen's background colour (EMVCo `setBackground`).
+    ///
+    /// - Parameter hex: `#RRGGBB` or `#AARRGGBB`.
+    /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` for a bad colour.
+    public mutating func setBackground(_ hex: String) throws(ThreeDS2Error) {
+        backgroundColor = try HexColor(hex, field: "screen background colour")
+    }
     private var buttons: [ButtonType: ButtonCustomization] = [:]
 
     /// Default appearance.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import ThreeDS2Messages
 
 /// What a cardholder can do on a challenge screen. Presenters map their input to these (a key, a tap, a line, a
@@ -54,6 +54,17 @@ public enum FormAction: Sendable, Hashable {
     case submitWebForm(String)
     /// Cancels the challenge.
     case cancel
+}
+
+/// What a presenter must do after a cardholder action (``ChallengeFormState/perform(_:)``).
+public enum FormEffect: Sendable, Hashable {
+    /// Send this answer to the SDK: the screen is done.
+    case send(ChallengeAnswer)
+    /// Open the bank's app at this https link, then report back (``ChallengeFormState/openApp(using:)``);
+    /// ``ChallengeFormState/perform(_:opener:)`` does both.
+    case openApp(URL)
+    /// Keep the screen and show this note (why an answer could not be sent, or what to do in the bank's app).
+    case showNote(String)
 }
 
 /// The state of one challenge screen, shared by every presenter: the layout, what the cardholder has entered, the
@@ -132,6 +143,21 @@ public struct ChallengeFormState: Sendable {
 
     /// The screen on show.
     public var screen: ChallengeScreen { layout.screen }
+
+    /// The look of every element, resolved for the appearance in use: what presenters draw.
+    public var style: ResolvedStyle { layout.style }
+
+    /// What a ``LayoutElement/text(_:warning:)`` element shows now: on an out-of-band screen, once the cardholder is
+    /// back from the bank's app, `challengeAddInfo` replaces the information text (without the warning).
+    ///
+    /// - Parameters:
+    ///   - text: The element's text.
+    ///   - warning: The element's warning flag.
+    /// - Returns: The text and warning to draw.
+    public func shownText(_ text: StyledText, warning: Bool) -> (text: StyledText, warning: Bool) {
+        guard returnedFromApp, let info = screen.additionalInfo else { return (text, warning) }
+        return screen.uiType == .outOfBand ? (StyledText(plain: info), false) : (text, false)
+    }
 
     /// The focused element.
     public var focusedElement: LayoutElement { layout.elements[focus] }
@@ -336,6 +362,36 @@ public struct ChallengeFormState: Sendable {
         }
     }
 
+    /// Applies an action and says what the presenter must do: send an answer, open the bank's app, or show a note;
+    /// `nil` when it only redraws.
+    ///
+    /// - Parameter action: What the cardholder did.
+    /// - Returns: The effect.
+    public mutating func perform(_ action: FormAction) -> FormEffect? {
+        if let answer = apply(action) { return .send(answer) }
+        if let link = appToOpen {
+            if let url = URL(string: link) { return .openApp(url) }
+            if let answer = apply(.appOpenFailed) { return .send(answer) }
+        }
+        return note.map(FormEffect.showNote)
+    }
+
+    /// Applies an action and carries out the open-app round trip itself (the one place it is written): when the
+    /// action asks for the bank's app, it is opened through `opener` and what happened is applied (back from the app
+    /// continues on its own; a failure keeps the screen with a note). What is left for the presenter is to send the
+    /// answer or show the note.
+    ///
+    /// - Parameters:
+    ///   - action: What the cardholder did.
+    ///   - opener: The presenter's opener, `nil` when it cannot open apps (then opening fails).
+    /// - Returns: ``FormEffect/send(_:)``, ``FormEffect/showNote(_:)`` or `nil`; never ``FormEffect/openApp(_:)``.
+    public mutating func perform(_ action: FormAction, opener: (any OOBAppOpener)?) async -> FormEffect? {
+        let effect = perform(action)
+        guard case .openApp = effect else { return effect }
+        if let answer = await openApp(using: opener) { return .send(answer) }
+        return note.map(FormEffect.showNote)
+    }
+
     /// An answer carrying the consent answers and the app-open failure of this screen.
     private func answer(_ action: CardholderAction) -> ChallengeAnswer {
         ChallengeAnswer(
@@ -369,7 +425,7 @@ public struct ChallengeFormState: Sendable {
         refreshed = true
         layout = ChallengeLayout(
             screen: screen.refreshed(), customization: layout.customization, strings: layout.strings,
-            htmlReader: htmlReader)
+            density: layout.density, appearance: layout.appearance, htmlReader: htmlReader)
         form = layout.form
         focus = layout.elements.firstIndex(where: \.isFocusable) ?? 0
     }

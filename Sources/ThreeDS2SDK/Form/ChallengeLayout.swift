@@ -69,6 +69,12 @@ public struct ChallengeLayout: Sendable, Hashable {
     public let elements: [LayoutElement]
     /// The customization applied.
     public let customization: UiCustomization
+    /// The customization resolved for the appearance: what presenters draw.
+    public let style: ResolvedStyle
+    /// The screen density images were chosen for.
+    public let density: ScreenDensity
+    /// The appearance in use (its customization and its 2.3.1 images).
+    public let appearance: ImageAppearance
     /// The SDK's own texts.
     public let strings: SDKStrings
     /// The parsed form of an HTML screen.
@@ -90,6 +96,9 @@ public struct ChallengeLayout: Sendable, Hashable {
     ) {
         self.screen = screen
         self.customization = customization
+        self.style = ResolvedStyle(customization, appearance: PresentationSettings.customizationType(for: appearance))
+        self.density = density
+        self.appearance = appearance
         self.strings = strings
         var elements: [LayoutElement] = [
             .toolbar(

@@ -1,9 +1,12 @@
 /// What draws the processing indicator (a terminal line, a native spinner).
+///
+/// Both requirements are main-actor isolated: the SDK always calls them on the main actor, so a `@MainActor` view
+/// model conforms as written, and a nonisolated type (a terminal line) conforms with plain methods.
 public protocol ProgressIndicator: Sendable {
     /// Shows the indicator, with the directory server's name while the app talks to the 3DS Server.
-    func show(directoryServerName: String?)
+    @MainActor func show(directoryServerName: String?)
     /// Hides it.
-    func hide()
+    @MainActor func hide()
 }
 
 /// The processing indicator (EMVCo `ProgressDialog`): once shown, it stays at least ``minimumVisible`` so it
@@ -29,24 +32,24 @@ public final class ProgressDialog<C: Clock>: Sendable where C.Duration == Durati
         self.directoryServerName = directoryServerName
     }
 
-    /// Shows the indicator.
-    public func start() {
+    /// Shows the indicator (on the main actor).
+    public func start() async {
         let first = shownAt.withLock { shown -> Bool in
             guard shown == nil else { return false }
             shown = clock.now
             return true
         }
-        if first { indicator.show(directoryServerName: directoryServerName) }
+        if first { await indicator.show(directoryServerName: directoryServerName) }
     }
 
-    /// Hides the indicator once it has been visible for at least ``minimumVisible``.
+    /// Hides the indicator (on the main actor) once it has been visible for at least ``minimumVisible``.
     public func stop() async {
         guard let shown = shownAt.withLock({ $0 }) else { return }
         // Sleep to an absolute deadline: the time between reading the clock and sleeping can't stretch the wait.
         let deadline = shown.advanced(by: Self.minimumVisible)
         if clock.now < deadline { try? await clock.sleep(until: deadline, tolerance: nil) }
         shownAt.withLock { $0 = nil }
-        indicator.hide()
+        await indicator.hide()
     }
 }
 
@@ -62,6 +65,12 @@ extension Transaction {
     where C.Duration == Duration {
         ProgressDialog(
             indicator: indicator, clock: clock, directoryServerName: directoryServer.displayName ?? directoryServer.id)
+    }
+
+    /// What `initialize` got for the challenge screens (the customization per appearance and the strings for the
+    /// locale); the SDK hands it to the presenter with every screen.
+    public var presentationSettings: PresentationSettings {
+        PresentationSettings(uiCustomizations: context.uiCustomizations, strings: strings)
     }
 
     /// The SDK's strings for the locale the service was initialised with.

@@ -64,7 +64,9 @@ public final class ThreeDS2Service: Sendable {
     /// Creates an uninitialised service.
     ///
     /// - Parameters:
-    ///   - logger: Where the SDK logs; nothing sensitive is ever logged at any level.
+    ///   - logger: Where the SDK logs; nothing sensitive is ever logged at any level. The lifecycle and every
+    ///     transaction log at `debug` (a library's level: an app that never set up logging sees nothing); only
+    ///     problems (a poor UI customization contrast, changed security findings) log above it.
     ///   - clientEventListener: Told what the SDK does (messages built, transactions created, …).
     ///   - securityEventListener: Told each security finding at initialize and at every later check, and when the
     ///     findings change.
@@ -148,7 +150,7 @@ public final class ThreeDS2Service: Sendable {
         for warning in configuration.directoryServerWarnings {
             logger.warning("directory server certificate", metadata: ["warning": "\(warning)"])
         }
-        logger.info(
+        logger.debug(
             "3DS SDK initialised",
             metadata: [
                 "version": "\(Self.version)", "warnings": "\(context.warnings.map(\.id))",
@@ -228,7 +230,7 @@ public final class ThreeDS2Service: Sendable {
         let version = try MessageVersion.resolve(messageVersion)
         context.recheck(stage: .transactionCreation)
         let transaction = Transaction(context: context, directoryServer: server, messageVersion: version)
-        context.logger.info(
+        context.logger.debug(
             "transaction created",
             metadata: [
                 "sdkTransID": "\(transaction.sdkTransactionID)", "messageVersion": "\(version.rawValue)",
@@ -252,7 +254,7 @@ public final class ThreeDS2Service: Sendable {
         guard let context else {
             throw ThreeDS2Error(.notInitialized, "the 3DS SDK is not initialised; nothing to clean up")
         }
-        context.logger.info("3DS SDK cleaned up")
+        context.logger.debug("3DS SDK cleaned up")
         context.emit(.cleanedUp)
     }
 }

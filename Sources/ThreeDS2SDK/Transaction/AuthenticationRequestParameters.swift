@@ -8,6 +8,9 @@ public struct AuthenticationRequestParameters: Sendable, Hashable {
     public let deviceData: String
     /// The SDK ephemeral public key (`sdkEphemPubKey`) as the JSON text of a P-256 JWK.
     public let sdkEphemeralPublicKey: String
+    /// The same key as the members of the JWK object (`kty`, `crv`, `x`, `y`): what the AReq carries
+    /// (``AuthenticationRequest`` encodes it as an object).
+    public let sdkEphemeralPublicKeyJWK: [String: String]
     /// The SDK App ID (`sdkAppID`).
     public let sdkAppID: String
     /// The SDK reference number (`sdkReferenceNumber`).

@@ -101,9 +101,12 @@ public final class Transaction: Sendable {
                 "sdkTransID": "\(sdkTransactionID)", "collected": "\(info.collected.count)",
                 "unavailable": "\(info.unavailable.count)",
             ])
+        let jwk = P256PublicJWK(publicKey).jsonObject
+        var members: [String: String] = [:]
+        for name in jwk.names { members[name] = jwk[name]?.stringValue }
         return AuthenticationRequestParameters(
             sdkTransactionID: sdkTransactionID, deviceData: deviceData,
-            sdkEphemeralPublicKey: P256PublicJWK(publicKey).jsonString,
+            sdkEphemeralPublicKey: jwk.serialized, sdkEphemeralPublicKeyJWK: members,
             sdkAppID: context.sdkAppID, sdkReferenceNumber: context.configuration.sdkReferenceNumber,
             messageVersion: messageVersion)
     }

@@ -80,8 +80,7 @@ public struct ThreeDSServerClient: Sendable {
 
     /// `sdkMaxTimeout`: whole minutes, two digits, at least 05 (the SDK refuses shorter challenge timeouts).
     static func maxTimeoutText(_ timeout: Duration) -> String {
-        let minutes = min(99, max(5, Int(timeout.components.seconds / 60)))
-        return minutes < 10 ? "0\(minutes)" : "\(minutes)"
+        AuthenticationRequest.maxTimeoutText(timeout)
     }
 
     /// Sends the authentication request and reads the answer.

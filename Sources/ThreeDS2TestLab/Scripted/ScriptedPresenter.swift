@@ -193,33 +193,15 @@ public final class ScriptedPresenter: ChallengePresenter {
     static func apply(_ answer: ScriptedAnswer, to state: inout ChallengeFormState) async
         -> Result<ChallengeAnswer?, Mismatch>
     {
-        let actions: [FormAction]
-        var consents: (trust: Bool?, binding: Bool?) = (nil, nil)
-        switch answer {
-        case .text(let text, let second, let whitelist, let binding):
-            actions = [.setEntry(text)] + (second.map { [.setEntry($0, box: 1)] } ?? []) + [.submit()]
-            consents = (whitelist, binding)
-        case .select(let keys, let whitelist, let binding):
-            (actions, consents) = ([.select(keys), .submit()], (whitelist, binding))
-        case .html(let fields, let button, let whitelist, let binding):
-            (actions, consents) = ([.setHTMLFields(fields), .submit(button: button)], (whitelist, binding))
-        case .continue(let whitelist, let binding):
-            (actions, consents) = ([.continueChallenge], (whitelist, binding))
-        case .additional(let whitelist, let binding):
-            (actions, consents) = ([.additionalCode], (whitelist, binding))
-        case .openApp(let result):
-            guard state.apply(.openApp) == nil, state.appToOpen != nil else {
+        if case .openApp(let result) = answer {
+            switch await state.perform(.openApp, opener: FixedOOBAppOpener(result: result)) {
+            case .send(let answer): return .success(answer)
+            case .showNote where !state.openedApp && !state.appOpenFailed, nil:
                 return .failure(Mismatch(description: state.note ?? "the screen offers no app to open"))
+            case .showNote, .openApp: return .success(nil)
             }
-            return .success(await state.openApp(using: FixedOOBAppOpener(result: result)))
-        case .resend:
-            actions = [.resend]
-        case .cancel:
-            actions = [.cancel]
         }
-        if let trust = consents.trust { _ = state.apply(.setTrust(trust)) }
-        if let binding = consents.binding { _ = state.apply(.setDeviceBinding(binding)) }
-        for action in actions {
+        for action in answer.formActions {
             if let result = state.apply(action) { return .success(result) }
             if let note = state.note { return .failure(Mismatch(description: note)) }
         }
@@ -229,6 +211,42 @@ public final class ScriptedPresenter: ChallengePresenter {
     /// Why a scripted answer did not fit its screen.
     struct Mismatch: Error, CustomStringConvertible {
         let description: String
+    }
+}
+
+extension ScriptedAnswer {
+    /// The cardholder's actions for this answer, in order: the consent answers, then what answers the screen (an
+    /// `openApp` answer is the ``FormAction/openApp`` action; the opener decides what the app does). Every
+    /// presenter that plays a script (the scripted presenter, the platform-neutral screen model of the SwiftUI view)
+    /// sends the same actions.
+    public var formActions: [FormAction] {
+        var consents: [FormAction] = []
+        func consent(_ trust: Bool?, _ binding: Bool?) {
+            if let trust { consents.append(.setTrust(trust)) }
+            if let binding { consents.append(.setDeviceBinding(binding)) }
+        }
+        let actions: [FormAction]
+        switch self {
+        case .text(let text, let second, let whitelist, let binding):
+            consent(whitelist, binding)
+            actions = [.setEntry(text)] + (second.map { [.setEntry($0, box: 1)] } ?? []) + [.submit()]
+        case .select(let keys, let whitelist, let binding):
+            consent(whitelist, binding)
+            actions = [.select(keys), .submit()]
+        case .html(let fields, let button, let whitelist, let binding):
+            consent(whitelist, binding)
+            actions = [.setHTMLFields(fields), .submit(button: button)]
+        case .continue(let whitelist, let binding):
+            consent(whitelist, binding)
+            actions = [.continueChallenge]
+        case .additional(let whitelist, let binding):
+            consent(whitelist, binding)
+            actions = [.additionalCode]
+        case .openApp: actions = [.openApp]
+        case .resend: actions = [.resend]
+        case .cancel: actions = [.cancel]
+        }
+        return consents + actions
     }
 }
 

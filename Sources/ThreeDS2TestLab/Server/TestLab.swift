@@ -279,6 +279,24 @@ public final class TestLab: Sendable {
         }
     }
 
+    /// `deviceRenderOptions` as the AReq defines it: an object with `sdkInterface` `01`–`03` and a non-empty
+    /// `sdkUiType` array of UI types the version defines.
+    static func checkRenderOptions(_ value: JSONValue?, version: MessageVersion) throws(TestLabError) {
+        guard case .object(let options)? = value else {
+            throw TestLabError("deviceRenderOptions must be a JSON object")
+        }
+        guard let interface = options["sdkInterface"]?.stringValue, ["01", "02", "03"].contains(interface) else {
+            throw TestLabError("deviceRenderOptions.sdkInterface must be 01, 02 or 03")
+        }
+        guard case .array(let types)? = options["sdkUiType"], !types.isEmpty,
+            types.allSatisfy({ $0.stringValue.flatMap(UIType.init(rawValue:)).map(version.defines) ?? false })
+        else {
+            throw TestLabError(
+                "deviceRenderOptions.sdkUiType must be a non-empty array of UI types message version \(version) defines"
+            )
+        }
+    }
+
     private func handleAuthentication(_ body: [UInt8]) async throws -> (AuthenticationRecord, JSONObject) {
         guard case .object(let request) = try JSONParser(limits: .init(maxBytes: 256 * 1024, maxDepth: 8)).parse(body)
         else {
@@ -299,14 +317,22 @@ public final class TestLab: Sendable {
         guard UUID(uuidString: sdkTransID) != nil else { throw TestLabError("sdkTransID is not a UUID") }
         _ = try field("sdkAppID")
         let reference = try field("sdkReferenceNumber")
-        guard let timeout = Int(try field("sdkMaxTimeout")), timeout >= 5 else {
-            throw TestLabError("sdkMaxTimeout must be at least 05")
+        let maxTimeout = try field("sdkMaxTimeout")
+        guard maxTimeout.utf8.count == 2, maxTimeout.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+            let timeout = Int(maxTimeout), timeout >= 5
+        else {
+            throw TestLabError("sdkMaxTimeout must be two digits, at least 05")
         }
+        try Self.checkRenderOptions(request["deviceRenderOptions"], version: version)
         let card = try field("acctNumber")
         _ = try field("purchaseAmount")
         _ = try field("purchaseCurrency")
+        // A real 3DS Server takes the key as the JWK object the AReq defines, never JSON text inside a string.
         guard let keyValue = request["sdkEphemPubKey"] else { throw TestLabError("sdkEphemPubKey is missing") }
-        let sdkKey = try P256PublicJWK(jsonValue: keyValue)
+        guard case .object(let keyObject) = keyValue else {
+            throw TestLabError("sdkEphemPubKey must be a JSON object (a JWK), found \(keyValue.typeName)")
+        }
+        let sdkKey = try P256PublicJWK(jsonObject: keyObject)
         let encrypted = try field("sdkEncData")
         let (dsID, deviceData) = try decryptDeviceData(encrypted)
 

@@ -1,5 +1,4 @@
 public import Foundation
-public import ThreeDS2Messages
 public import ThreeDS2SDK
 
 #if canImport(FoundationNetworking)
@@ -50,55 +49,64 @@ public struct MinimalCheckout: Sendable {
         let service = ThreeDS2Service()
         try service.initialize(configParameters: configuration)
         defer { try? service.cleanup() }
-        let transaction = try service.createTransaction(directoryServerID: directoryServerID)
-        defer { transaction.close() }
-        let parameters = try transaction.getAuthenticationRequestParameters()
-        let answer = try await authenticate(
-            parameters, cardNumber: cardNumber, amount: amount, currency: currency)
-        guard let status = answer["transStatus"] as? String else {
-            throw CheckoutError(message: "the backend's answer has no transStatus")
+        // One call: the SDK creates the transaction, builds the AReq value (with the presenter's render options),
+        // shows progress while the backend is asked, runs the challenge, and closes the transaction.
+        let outcome = await service.authenticate(
+            directoryServerID: directoryServerID, presenter: CodePresenter(code: code),
+            transport: URLSessionTransport()
+        ) { request in
+            let answer = try await authenticate(request, cardNumber: cardNumber, amount: amount, currency: currency)
+            do {
+                return try JSONDecoder().decode(RequestorResult.self, from: answer)
+            } catch {
+                throw CheckoutError(message: "the backend's answer is not an ARes: \(error)")
+            }
         }
-        guard status == "C" else { return .frictionless(transStatus: status) }
-        guard let serverID = answer["threeDSServerTransID"] as? String, let acsID = answer["acsTransID"] as? String,
-            let reference = answer["acsReferenceNumber"] as? String,
-            let signed = answer["acsSignedContent"] as? String
-        else {
-            throw CheckoutError(message: "the backend asked for a challenge without its parameters")
+        switch outcome {
+        case .frictionless(let status): return .frictionless(transStatus: status)
+        case .challenged(let challenge): return .challenged(challenge)
+        case .cancelled: throw CancellationError()
+        case .failed(let error):
+            if let backend = error.underlying as? CheckoutError { throw backend }
+            throw error
         }
-        let challenge = ChallengeParameters(
-            threeDSServerTransactionID: serverID, acsTransactionID: acsID, acsRefNumber: reference,
-            acsSignedContent: signed)
-        let outcome = try await transaction.challenge(
-            challenge, presenter: CodePresenter(code: code), transport: URLSessionTransport())
-        return .challenged(outcome)
     }
 
-    /// The backend call: the AReq parameters and the purchase as JSON.
+    /// The backend's request: the SDK's AReq fields and the purchase the app owns.
+    private struct BackendRequest: Encodable {
+        let request: AuthenticationRequest
+        let acctNumber: String
+        let purchaseAmount: String
+        let purchaseCurrency: String
+
+        private enum CodingKeys: String, CodingKey {
+            case acctNumber, purchaseAmount, purchaseCurrency
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            try request.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(acctNumber, forKey: .acctNumber)
+            try container.encode(purchaseAmount, forKey: .purchaseAmount)
+            try container.encode(purchaseCurrency, forKey: .purchaseCurrency)
+        }
+    }
+
+    /// The backend call: the AReq fields and the purchase as JSON; the answer in ARes field names.
     private func authenticate(
-        _ parameters: AuthenticationRequestParameters, cardNumber: String, amount: String, currency: String
-    ) async throws -> [String: Any] {
-        let key = try JSONSerialization.jsonObject(with: Data(parameters.sdkEphemeralPublicKey.utf8))
-        let body: [String: Any] = [
-            "messageVersion": parameters.messageVersion.rawValue, "deviceChannel": "01",
-            "sdkTransID": parameters.sdkTransactionID, "sdkAppID": parameters.sdkAppID,
-            "sdkReferenceNumber": parameters.sdkReferenceNumber, "sdkEphemPubKey": key,
-            "sdkEncData": parameters.deviceData, "sdkMaxTimeout": "05",
-            "deviceRenderOptions": [
-                "sdkInterface": "03", "sdkUiType": parameters.messageVersion.uiTypes.map(\.rawValue),
-            ],
-            "acctNumber": cardNumber, "purchaseAmount": amount, "purchaseCurrency": currency,
-        ]
+        _ areq: AuthenticationRequest, cardNumber: String, amount: String, currency: String
+    ) async throws -> Data {
         var request = URLRequest(url: backend.appendingPathComponent("3ds/authenticate"))
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = try JSONSerialization.data(withJSONObject: body)
+        request.httpBody = try JSONEncoder().encode(
+            BackendRequest(
+                request: areq, acctNumber: cardNumber, purchaseAmount: amount, purchaseCurrency: currency))
         let (data, response) = try await URLSession.shared.data(for: request)
-        guard (response as? HTTPURLResponse)?.statusCode == 200,
-            let answer = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-        else {
+        guard (response as? HTTPURLResponse)?.statusCode == 200 else {
             throw CheckoutError(message: "the backend did not answer with a JSON object")
         }
-        return answer
+        return data
     }
 }
 

@@ -1,0 +1,141 @@
+import Foundation
+
+/// What the app's backend answered for the AReq: a result without a challenge, or the challenge parameters.
+/// Decodes from an ARes (or a backend answer in ARes field names): `transStatus` `C` is a challenge, read as
+/// ``ChallengeParameters``; any other status is the result.
+public enum RequestorResult: Sendable, Hashable, Decodable {
+    /// No challenge: the ARes `transStatus` (`Y`, `N`, `A`, `U`, `R`, …).
+    case frictionless(transStatus: String)
+    /// The ACS asks for a challenge.
+    case challenge(ChallengeParameters)
+
+    private enum CodingKeys: String, CodingKey {
+        case transStatus
+    }
+
+    /// Reads an ARes.
+    ///
+    /// - Parameter decoder: The decoder.
+    /// - Throws: `DecodingError` naming a missing field.
+    public init(from decoder: any Decoder) throws {
+        let status = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .transStatus)
+        self = status == "C" ? .challenge(try ChallengeParameters(from: decoder)) : .frictionless(transStatus: status)
+    }
+}
+
+/// The one outcome of ``ThreeDS2Service/authenticate(directoryServerID:messageVersion:requestor:presenter:progress:challengeTimeout:requestorTimeout:transport:clock:)``.
+public enum AuthenticationOutcome: Sendable {
+    /// The backend answered without a challenge.
+    case frictionless(transStatus: String)
+    /// A challenge ran and ended so (completed, cancelled, timed out, protocol or runtime error).
+    case challenged(ChallengeOutcome)
+    /// The calling task was cancelled before a challenge started.
+    case cancelled
+    /// The transaction could not be created, the backend call failed or timed out, or the challenge parameters
+    /// were refused.
+    case failed(ThreeDS2Error)
+}
+
+extension ThreeDS2Service {
+    /// Authenticates in one call: creates a transaction, shows the processing indicator while `requestor` (the app's
+    /// call to its backend) sends the AReq, then runs the challenge the ACS asks for with `presenter`, and returns
+    /// exactly one outcome. The transaction is closed on every path. Cancelling the calling task cancels whatever
+    /// is running: the backend call (``AuthenticationOutcome/cancelled``) or the challenge (the ACS is told, the
+    /// outcome is ``ChallengeOutcome/cancelled``).
+    ///
+    /// ```swift
+    /// let outcome = await service.authenticate(directoryServerID: "A000000004", presenter: presenter) { areq in
+    ///     let answer = try await myBackend.post("/3ds/authenticate", body: JSONEncoder().encode(areq))
+    ///     return try JSONDecoder().decode(RequestorResult.self, from: answer)  // an ARes
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - directoryServerID: A configured directory server.
+    ///   - messageVersion: The message version; the highest when `nil`.
+    ///   - requestor: The app's backend call: the AReq value in (encode it with `JSONEncoder` and add the
+    ///     purchase), the frictionless result or the challenge parameters out.
+    ///   - presenter: Shows the challenge screens; its render options go into the AReq.
+    ///   - progress: The processing indicator; the presenter when it is one and `nil` is given.
+    ///   - challengeTimeout: The challenge's overall timeout (at least five minutes), also sent as `sdkMaxTimeout`.
+    ///   - requestorTimeout: How long the backend call may take.
+    ///   - transport: How the ACS is reached.
+    ///   - clock: The clock the timers run on (a test clock in tests).
+    /// - Returns: The one outcome.
+    public func authenticate<C: Clock>(
+        directoryServerID: String, messageVersion: String? = nil,
+        presenter: any ChallengePresenter, progress: (any ProgressIndicator)? = nil,
+        challengeTimeout: Duration = .seconds(5 * 60), requestorTimeout: Duration = .seconds(30),
+        transport: any ChallengeTransport = URLSessionTransport(), clock: C,
+        requestor: @escaping @Sendable (AuthenticationRequest) async throws -> RequestorResult
+    ) async -> AuthenticationOutcome where C.Duration == Duration {
+        let transaction: Transaction
+        let request: AuthenticationRequest
+        do throws(ThreeDS2Error) {
+            transaction = try createTransaction(directoryServerID: directoryServerID, messageVersion: messageVersion)
+            request = try transaction.authenticationRequest(presenter: presenter, challengeTimeout: challengeTimeout)
+        } catch {
+            return .failed(error)
+        }
+        defer { transaction.close() }
+        let indicator = progress ?? (presenter as? any ProgressIndicator)
+        let dialog = indicator.map {
+            ProgressDialog(indicator: $0, clock: clock, directoryServerName: transaction.progressName)
+        }
+        await dialog?.start()
+        let answer = await Race.first(clock: clock, until: clock.now.advanced(by: requestorTimeout)) {
+            do {
+                return Result<RequestorResult, any Error>.success(try await requestor(request))
+            } catch {
+                return .failure(error)
+            }
+        }
+        await dialog?.stop()
+        let result: RequestorResult
+        switch answer {
+        case .cancelled:
+            return .cancelled
+        case .timedOut:
+            return .failed(.runtime("the 3DS Requestor's backend did not answer within \(requestorTimeout)"))
+        case .finished(.failure(let error)):
+            if Task.isCancelled { return .cancelled }
+            return .failed(.runtime("the 3DS Requestor's backend call failed: \(error)", underlying: error))
+        case .finished(.success(let value)):
+            if Task.isCancelled { return .cancelled }
+            result = value
+        }
+        switch result {
+        case .frictionless(let status):
+            return .frictionless(transStatus: status)
+        case .challenge(let parameters):
+            do throws(ThreeDS2Error) {
+                return .challenged(
+                    try await transaction.challenge(
+                        parameters, presenter: presenter, timeout: challengeTimeout, transport: transport, clock: clock)
+                )
+            } catch {
+                return .failed(error)
+            }
+        }
+    }
+
+    /// ``authenticate(directoryServerID:messageVersion:presenter:progress:challengeTimeout:requestorTimeout:transport:clock:requestor:)``
+    /// on the continuous clock.
+    public func authenticate(
+        directoryServerID: String, messageVersion: String? = nil,
+        presenter: any ChallengePresenter, progress: (any ProgressIndicator)? = nil,
+        challengeTimeout: Duration = .seconds(5 * 60), requestorTimeout: Duration = .seconds(30),
+        transport: any ChallengeTransport = URLSessionTransport(),
+        requestor: @escaping @Sendable (AuthenticationRequest) async throws -> RequestorResult
+    ) async -> AuthenticationOutcome {
+        await authenticate(
+            directoryServerID: directoryServerID, messageVersion: messageVersion, presenter: presenter,
+            progress: progress, challengeTimeout: challengeTimeout, requestorTimeout: requestorTimeout,
+            transport: transport, clock: ContinuousClock(), requestor: requestor)
+    }
+}
+
+extension Transaction {
+    /// The name the processing indicator shows: the directory server's display name, else its ID.
+    var progressName: String { directoryServer.displayName ?? directoryServer.id }
+}

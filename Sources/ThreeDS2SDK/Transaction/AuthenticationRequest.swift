@@ -1,0 +1,181 @@
+public import ThreeDS2Messages
+
+/// The AReq's `deviceRenderOptions`: the interfaces and UI types the challenge presenter can draw.
+public struct DeviceRenderOptions: Sendable, Hashable, Encodable {
+    /// `sdkInterface`: the interfaces the presenter draws.
+    public enum Interface: String, Sendable, Hashable, CaseIterable {
+        /// 01: native screens only.
+        case native = "01"
+        /// 02: HTML screens only.
+        case html = "02"
+        /// 03: both.
+        case both = "03"
+    }
+
+    /// The interfaces (`sdkInterface`).
+    public var interface: Interface
+    /// The UI types (`sdkUiType`), in the order sent.
+    public var uiTypes: [UIType]
+
+    /// Creates the options.
+    ///
+    /// - Parameters:
+    ///   - interface: The interfaces the presenter draws.
+    ///   - uiTypes: The UI types it draws.
+    public init(interface: Interface, uiTypes: [UIType]) {
+        self.interface = interface
+        self.uiTypes = uiTypes
+    }
+
+    /// Both interfaces and every UI type the version defines (what the SDK's presenters draw).
+    ///
+    /// - Parameter version: The message version.
+    /// - Returns: The options.
+    public static func all(for version: MessageVersion) -> DeviceRenderOptions {
+        DeviceRenderOptions(interface: .both, uiTypes: version.uiTypes)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case interface = "sdkInterface"
+        case uiTypes = "sdkUiType"
+    }
+
+    /// Encodes `{"sdkInterface": "03", "sdkUiType": ["01", …]}`.
+    ///
+    /// - Parameter encoder: The encoder.
+    /// - Throws: The encoder's errors.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(interface.rawValue, forKey: .interface)
+        try container.encode(uiTypes.map(\.rawValue), forKey: .uiTypes)
+    }
+}
+
+/// The SDK's part of the AReq, as the app's 3DS Server expects it: encode it with `JSONEncoder` and add the
+/// purchase and account fields the app owns.
+///
+/// The ephemeral key is a JSON object (a JWK), never JSON text in a string; the device channel is app (`01`);
+/// `sdkMaxTimeout` is the challenge timeout in whole minutes (two digits, at least `05`); the render options come
+/// from the presenter that will show the challenge.
+public struct AuthenticationRequest: Sendable, Hashable, Encodable {
+    /// `messageVersion`.
+    public var messageVersion: MessageVersion
+    /// `deviceChannel`: always `01` (app-based).
+    public var deviceChannel: String { "01" }
+    /// `sdkTransID`.
+    public var sdkTransactionID: String
+    /// `sdkAppID`.
+    public var sdkAppID: String
+    /// `sdkReferenceNumber`.
+    public var sdkReferenceNumber: String
+    /// `sdkEncData`: the device data encrypted to the directory server.
+    public var deviceData: String
+    /// `sdkEphemPubKey`: the ephemeral public key as a JWK object (`kty`, `crv`, `x`, `y`).
+    public var sdkEphemeralPublicKey: [String: String]
+    /// `sdkMaxTimeout`: two digits, whole minutes.
+    public var sdkMaxTimeout: String
+    /// `deviceRenderOptions`.
+    public var deviceRenderOptions: DeviceRenderOptions
+    /// `threeDSRequestorAppURL` (2.2.0 and later), left out when `nil` or when the version does not carry it.
+    public var threeDSRequestorAppURL: String?
+
+    /// `sdkMaxTimeout` for a challenge timeout: whole minutes, two digits, at least `05` and at most `99`.
+    ///
+    /// - Parameter timeout: The challenge timeout the app will give the SDK.
+    /// - Returns: The field's text.
+    public static func maxTimeoutText(_ timeout: Duration) -> String {
+        let minutes = min(99, max(5, Int(timeout.components.seconds / 60)))
+        return minutes < 10 ? "0\(minutes)" : "\(minutes)"
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case messageVersion, deviceChannel
+        case sdkTransactionID = "sdkTransID"
+        case sdkAppID, sdkReferenceNumber
+        case deviceData = "sdkEncData"
+        case sdkEphemeralPublicKey = "sdkEphemPubKey"
+        case sdkMaxTimeout, deviceRenderOptions, threeDSRequestorAppURL
+    }
+
+    /// Encodes the AReq fields under their protocol names.
+    ///
+    /// - Parameter encoder: The encoder.
+    /// - Throws: The encoder's errors.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(messageVersion.rawValue, forKey: .messageVersion)
+        try container.encode(deviceChannel, forKey: .deviceChannel)
+        try container.encode(sdkTransactionID, forKey: .sdkTransactionID)
+        try container.encode(sdkAppID, forKey: .sdkAppID)
+        try container.encode(sdkReferenceNumber, forKey: .sdkReferenceNumber)
+        try container.encode(deviceData, forKey: .deviceData)
+        try container.encode(sdkEphemeralPublicKey, forKey: .sdkEphemeralPublicKey)
+        try container.encode(sdkMaxTimeout, forKey: .sdkMaxTimeout)
+        try container.encode(deviceRenderOptions, forKey: .deviceRenderOptions)
+        if messageVersion.carriesRequestorAppURL {
+            try container.encodeIfPresent(threeDSRequestorAppURL, forKey: .threeDSRequestorAppURL)
+        }
+    }
+}
+
+extension AuthenticationRequestParameters {
+    /// The AReq value for these parameters.
+    ///
+    /// - Parameters:
+    ///   - challengeTimeout: The challenge timeout the app will give the SDK (sent as `sdkMaxTimeout`).
+    ///   - renderOptions: What the presenter draws; every interface and UI type of the version when `nil`.
+    ///   - requestorAppURL: The 3DS Requestor app URL (2.2.0 and later).
+    /// - Returns: The value to encode.
+    public func authenticationRequest(
+        challengeTimeout: Duration = .seconds(5 * 60), renderOptions: DeviceRenderOptions? = nil,
+        requestorAppURL: String? = nil
+    ) -> AuthenticationRequest {
+        AuthenticationRequest(
+            messageVersion: messageVersion, sdkTransactionID: sdkTransactionID, sdkAppID: sdkAppID,
+            sdkReferenceNumber: sdkReferenceNumber, deviceData: deviceData,
+            sdkEphemeralPublicKey: sdkEphemeralPublicKeyJWK,
+            sdkMaxTimeout: AuthenticationRequest.maxTimeoutText(challengeTimeout),
+            deviceRenderOptions: renderOptions ?? .all(for: messageVersion), threeDSRequestorAppURL: requestorAppURL)
+    }
+}
+
+extension Transaction {
+    /// The AReq value for this transaction, with the render options of the presenter that will show the challenge.
+    ///
+    /// - Parameters:
+    ///   - presenter: The presenter the challenge will run with.
+    ///   - challengeTimeout: The challenge timeout the app will give the SDK.
+    ///   - requestorAppURL: The 3DS Requestor app URL (2.2.0 and later).
+    /// - Returns: The value to encode.
+    /// - Throws: ``ThreeDS2Error`` as ``getAuthenticationRequestParameters()`` does.
+    public func authenticationRequest(
+        presenter: any ChallengePresenter, challengeTimeout: Duration = .seconds(5 * 60),
+        requestorAppURL: String? = nil
+    ) throws(ThreeDS2Error) -> AuthenticationRequest {
+        try getAuthenticationRequestParameters().authenticationRequest(
+            challengeTimeout: challengeTimeout, renderOptions: presenter.renderOptions(for: messageVersion),
+            requestorAppURL: requestorAppURL)
+    }
+}
+
+extension ChallengeParameters: Decodable {
+    private enum AResKeys: String, CodingKey {
+        case threeDSServerTransID, acsTransID, acsReferenceNumber, acsSignedContent, threeDSRequestorAppURL
+    }
+
+    /// Reads the challenge parameters from an ARes (or a backend answer in ARes field names): `threeDSServerTransID`,
+    /// `acsTransID`, `acsReferenceNumber`, `acsSignedContent`, and `threeDSRequestorAppURL` when the backend adds it.
+    /// Other fields are ignored; the values are checked when the challenge starts.
+    ///
+    /// - Parameter decoder: The decoder.
+    /// - Throws: `DecodingError` naming a missing field.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: AResKeys.self)
+        self.init(
+            threeDSServerTransactionID: try container.decode(String.self, forKey: .threeDSServerTransID),
+            acsTransactionID: try container.decode(String.self, forKey: .acsTransID),
+            acsRefNumber: try container.decode(String.self, forKey: .acsReferenceNumber),
+            acsSignedContent: try container.decode(String.self, forKey: .acsSignedContent),
+            threeDSRequestorAppURL: try container.decodeIfPresent(String.self, forKey: .threeDSRequestorAppURL))
+    }
+}

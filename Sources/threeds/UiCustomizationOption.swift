@@ -1,0 +1,30 @@
+import ArgumentParser
+import Foundation
+import ThreeDS2SDK
+
+/// `--ui-customization FILE`: the look for each appearance, in the SDK's JSON vocabulary
+/// (`UiCustomization.appearances(fromJSON:)`), passed to `initialize` as an app would.
+enum UiCustomizationOption {
+    /// The help text.
+    static let help = ArgumentHelp(
+        "JSON file: the challenge screens' look per appearance (default, dark, monochrome; README \"UI customization\").",
+        valueName: "file")
+
+    /// The customizations from the file, or the CLI's own look when no file is given.
+    ///
+    /// - Throws: `ValidationError` (a usage error) naming the file and the bad key.
+    static func load(_ path: String?) throws -> [UiCustomizationType: UiCustomization] {
+        guard let path else { return demoCustomizations }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw ValidationError("--ui-customization \(path) could not be read")
+        }
+        do {
+            return try UiCustomization.appearances(fromJSON: Array(data))
+        } catch {
+            throw ValidationError("--ui-customization \(path): \(error.message)")
+        }
+    }
+}

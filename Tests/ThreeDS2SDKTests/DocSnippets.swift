@@ -1,0 +1,166 @@
+// The DocC articles' Swift snippets, compiled: each is pasted here unchanged inside a function that supplies the
+// names it takes from the text around it. `DocSnippetTests` checks that every snippet of Integration.md and
+// Challenge.md appears here (the ThreeDS2UI one is Apple-only and compiled by the Apple workflow), so an article that
+// drifts from the API fails the build or the test.
+import Foundation
+import ThreeDS2SDK
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+#if canImport(Combine)
+    import Combine
+#else
+    /// Stand-ins for Combine's types on Linux, where the view-model snippet is compiled without Combine.
+    protocol ObservableObject: AnyObject {}
+    @propertyWrapper struct Published<Value> {
+        var wrappedValue: Value
+    }
+#endif
+
+enum DocSnippets {
+    static func configuration(dsEncryptionCertificatePEM: String, dsRootsPEM: String) throws -> ConfigParameters {
+        var config = ConfigParameters()
+        config.sdkReferenceNumber = "3DS_LOA_SDK_XXXX_020300_00001"  // assigned by EMVCo
+        config.appIdentifier = "com.example.shop"
+        config.appVersion = "4.2.0"
+        try config.addDirectoryServer(
+            DirectoryServer(
+                id: "A000000004",
+                encryptionKey: dsEncryptionCertificatePEM,  // RSA → RSA-OAEP-256, P-256 → ECDH-ES
+                keyID: "key-2026-01",  // sent as the JWE kid, if your DS wants one
+                rootCertificates: dsRootsPEM,
+                displayName: "Mastercard Identity Check"))
+        return config
+    }
+
+    static func initialise(
+        config: ConfigParameters, myListener: any ClientEventListener, mySecurityListener: any SecurityEventListener,
+        myLook: UiCustomization
+    ) throws -> ThreeDS2Service {
+        let service = ThreeDS2Service(clientEventListener: myListener, securityEventListener: mySecurityListener)
+        try service.initialize(configParameters: config, locale: Locale(identifier: "de_DE"), uiCustomization: myLook)
+        for warning in try service.warnings where warning.severity == .high {
+            // SW01 rooted/jailbroken, SW02 tampered, SW03 emulator, SW05 unsupported OS: decide your policy.
+        }
+        return service
+    }
+
+    static func customize(service: ThreeDS2Service, config: ConfigParameters, jsonData: Data) throws
+        -> [UiCustomizationType: UiCustomization]
+    {
+        var light = UiCustomization()
+        try light.toolbar.setHeaderText("Acme Bank")
+        try light.toolbar.setBackgroundColor("#0B3D91")
+        try light.toolbar.text.setColor("#FFFFFF")
+        light.label.setHeadingTextAlignment(.center)
+        var submit = ButtonCustomization()
+        try submit.setBackgroundColor("#1B7F3B")
+        try submit.text.setColor("#FFFFFF")
+        try submit.setHeight(48)
+        light.setButtonCustomization(submit, for: .submit)
+        var dark = light
+        try dark.toolbar.setBackgroundColor("#1E1E2E")
+        try service.initialize(
+            configParameters: config, locale: Locale(identifier: "de_DE"),
+            uiCustomizations: [.default: light, .dark: dark])
+        // or from JSON in the vendor SDKs' vocabulary:
+        let appearances = try UiCustomization.appearances(fromJSON: Array(jsonData))
+        return appearances
+    }
+
+    static func transaction(service: ThreeDS2Service) throws -> (Transaction, AuthenticationRequestParameters) {
+        let transaction = try service.createTransaction(directoryServerID: "A000000004", messageVersion: "2.2.0")
+        let areq = try transaction.getAuthenticationRequestParameters()
+        return (transaction, areq)
+    }
+
+    static func areqValue(transaction: Transaction, myPresenter: any ChallengePresenter, answer: Data) throws
+        -> (Data, ChallengeParameters)
+    {
+        let request = try transaction.authenticationRequest(presenter: myPresenter, challengeTimeout: .seconds(5 * 60))
+        let body = try JSONEncoder().encode(request)  // {"sdkEphemPubKey":{"kty":"EC",…},"deviceChannel":"01",…}
+        // … your backend answers in ARes field names; for transStatus C:
+        let parameters = try JSONDecoder().decode(ChallengeParameters.self, from: answer)
+        return (body, parameters)
+    }
+
+    static func oneCall(service: ThreeDS2Service, presenter: any ChallengePresenter, backend: URL) async {
+        let outcome = await service.authenticate(directoryServerID: "A000000004", presenter: presenter) { areq in
+            var request = URLRequest(url: backend.appendingPathComponent("3ds/authenticate"))
+            request.httpMethod = "POST"
+            request.httpBody = try JSONEncoder().encode(areq)  // add your purchase fields on the server side
+            let (answer, _) = try await URLSession.shared.data(for: request)
+            return try JSONDecoder().decode(RequestorResult.self, from: answer)  // the ARes: frictionless or challenge
+        }
+        switch outcome {
+        case .frictionless(let status): print("no challenge, transStatus \(status)")
+        case .challenged(let result): print("challenge: \(result.name)")
+        case .cancelled: break
+        case .failed(let error): print(error.message)
+        }
+    }
+
+    static func close(transaction: Transaction) {
+        transaction.close()
+    }
+
+    /// The ARes fields as an app's backend model might hold them.
+    struct ARes {
+        let threeDSServerTransID: String
+        let acsTransID: String
+        let acsReferenceNumber: String
+        let acsSignedContent: String
+    }
+
+    static func challenge(ares: ARes, transaction: Transaction, myPresenter: any ChallengePresenter) async throws {
+        let parameters = ChallengeParameters(
+            threeDSServerTransactionID: ares.threeDSServerTransID, acsTransactionID: ares.acsTransID,
+            acsRefNumber: ares.acsReferenceNumber, acsSignedContent: ares.acsSignedContent)
+        let outcome = try await transaction.challenge(parameters, presenter: myPresenter)
+        switch outcome {
+        case .completed(let status): print("finished with transStatus \(status)")  // the RReq result: ask your backend
+        case .cancelled, .timedOut: break
+        case .protocolError(let erro): print("Erro \(erro.errorCode)")
+        case .runtimeError(let failure): print("failed: \(failure.code)")
+        }
+    }
+
+    @MainActor
+    static func viewModel(
+        transaction: Transaction, parameters: ChallengeParameters, presenter: any ChallengePresenter
+    ) async throws {
+        @MainActor
+        final class CheckoutModel: ObservableObject, ChallengeStatusReceiver, ProgressIndicator {
+            @Published var busy = false
+            @Published var result = ""
+            func show(directoryServerName: String?) { busy = true }
+            func hide() { busy = false }
+            func completed(_ event: CompletionEvent) { result = event.transactionStatus }
+            func cancelled() { result = "cancelled" }
+            func timedout() { result = "timed out" }
+            func protocolError(_ event: ProtocolErrorEvent) { result = "Erro \(event.errorMessage.errorCode)" }
+            func runtimeError(_ event: RuntimeErrorEvent) { result = event.errorMessage }
+        }
+
+        let model = CheckoutModel()
+        let progress = transaction.getProgressView(indicator: model, clock: ContinuousClock())
+        await progress.start()  // while your backend is asked
+        // …
+        await progress.stop()  // stays visible at least two seconds
+        try transaction.doChallenge(
+            challengeParameters: parameters, challengeStatusReceiver: model, timeout: .seconds(300),
+            presenter: presenter)
+    }
+
+    enum Presenters {
+        struct CodePresenter: ChallengePresenter {
+            let code: String
+            func present(_ screen: ChallengeScreen) async -> ChallengeAnswer {
+                var form = ChallengeFormState(screen: screen)
+                _ = form.apply(.type(code))
+                return form.apply(.submit()) ?? ChallengeAnswer(.cancel)  // form.note says why when nil
+            }
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+import ThreeDS2JOSE
+import ThreeDS2Messages
+import ThreeDS2SDK
+
+@Suite("Screen model (the SwiftUI view's, without SwiftUI)")
+@MainActor
+struct ScreenModelUnitTests {
+    private let oob: [String: JSONValue] = [
+        "oobContinueLabel": .string("Done"), "oobAppURL": .string("https://bank.example/app"),
+        "oobAppLabel": .string("Open"),
+        "challengeAddInfo": .string("Approved in your banking app?"),
+    ]
+
+    @Test("challengeAddInfo replaces the text once the cardholder is back; continue then answers")
+    func additionalInfo() async throws {
+        let model = ChallengeScreenModel(opener: nil)
+        let screen = try formScreen("04", oob, version: .v2_3_1)
+        let answer = Task { await model.present(screen, settings: PresentationSettings()) }
+        for _ in 0..<200 where model.phase != .screen { try await Task.sleep(for: .milliseconds(5)) }
+        let form = try #require(model.form)
+        guard
+            case .text(let text, let warning)? = form.layout.elements.first(where: {
+                if case .text = $0 { true } else { false }
+            })
+        else {
+            Issue.record("no text element")
+            return
+        }
+        #expect(form.shownText(text, warning: warning).text.plain == "T")
+        model.returnedToForeground()
+        let back = try #require(model.form)
+        #expect(back.shownText(text, warning: warning).text.plain == "Approved in your banking app?")
+        #expect(model.phase == .screen, "back without the app opened: the cardholder presses continue")
+        model.perform(.continueChallenge)
+        #expect(await answer.value == ChallengeAnswer(.oobContinue(automatic: false)))
+        #expect(model.phase == .processing(directoryServerName: nil))
+    }
+
+    @Test("the system's dark mode picks the DARK customization unless the app pinned one")
+    func systemAppearance() async throws {
+        var light = UiCustomization()
+        try light.toolbar.setHeaderText("Light")
+        var dark = UiCustomization()
+        try dark.toolbar.setHeaderText("Dark")
+        let settings = PresentationSettings(uiCustomizations: [.default: light, .dark: dark])
+        let screen = try formScreen("01")
+
+        let following = ChallengeScreenModel(opener: nil)
+        let first = Task { await following.present(screen, settings: settings) }
+        for _ in 0..<200 where following.phase != .screen { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(following.form?.style.toolbar.headerText == "Light")
+        following.systemColorSchemeChanged(dark: true)
+        #expect(following.appearance == .dark && following.form?.style.toolbar.headerText == "Dark")
+        #expect(following.form?.layout.appearance == .dark, "dark images too")
+        following.perform(.cancel)
+        _ = await first.value
+
+        let pinned = ChallengeScreenModel(appearance: .default, opener: nil)
+        let second = Task { await pinned.present(screen, settings: settings) }
+        for _ in 0..<200 where pinned.phase != .screen { try await Task.sleep(for: .milliseconds(5)) }
+        pinned.systemColorSchemeChanged(dark: true)
+        #expect(pinned.form?.style.toolbar.headerText == "Light" && pinned.appearance == .default)
+        pinned.perform(.cancel)
+        #expect(await second.value == ChallengeAnswer(.cancel))
+    }
+
+    @Test("processing, then the screen, then finished; the change callback fires before each change")
+    func phases() async throws {
+        let model = ChallengeScreenModel(opener: nil)
+        var changes = 0
+        model.onChange = { changes += 1 }
+        var finished: ChallengeOutcome?
+        model.onFinish = { finished = $0 }
+        model.showProcessing("Scheme DS")
+        #expect(model.phase == .processing(directoryServerName: "Scheme DS") && changes == 1)
+        model.hideProcessing()
+        #expect(model.phase == .idle)
+        model.finish(.cancelled)
+        #expect(model.phase == .finished(.cancelled) && finished == .cancelled && model.form == nil)
+    }
+}
