@@ -64,9 +64,10 @@ extension Threeds {
     /// An option the user gave that is a near miss of one the parser reports missing (`--ds-crt` for `--ds-cert`):
     /// ArgumentParser reports the missing option first, which hides the typo.
     static func misspeltOption(message: String, arguments: [String]) -> (given: String, meant: String)? {
-        let missing = message.components(separatedBy: "'").filter { $0.hasPrefix("--") }.map {
-            String($0.prefix { $0 != " " && $0 != "<" })
-        }
+        // Every option the message names, quoted ('--ds-cert <ds-cert>') or in prose (give --ds-cert FILE).
+        let missing = message.split(whereSeparator: { $0 == " " || $0 == "'" || $0 == "\n" }).filter {
+            $0.hasPrefix("--")
+        }.map { String($0.prefix { $0 != " " && $0 != "<" && $0 != "," && $0 != ")" && $0 != "=" }) }
         for argument in arguments where argument.hasPrefix("--") {
             let given = String(argument.prefix { $0 != "=" })
             for meant in missing where given != meant && editDistance(given, meant) <= 2 {

@@ -34,6 +34,10 @@ enum DocSnippets {
         return config
     }
 
+    static func trustBundle(config: inout ConfigParameters, bundleURL: URL) throws {
+        try config.addDirectoryServers(from: TrustBundle(contentsOf: bundleURL))
+    }
+
     static func initialise(
         config: ConfigParameters, myListener: any ClientEventListener, mySecurityListener: any SecurityEventListener,
         myLook: UiCustomization

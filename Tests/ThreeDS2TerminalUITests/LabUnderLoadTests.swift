@@ -99,7 +99,17 @@ struct LabUnderLoadTests {
         let clock = ContinuousClock()
         let started = clock.now
         kill(lab.process.processIdentifier, SIGINT)
-        try await onOwnThread { lab.process.waitUntilExit() }
+        // Bounded: a lab that inherited an ignored SIGINT (a test run started as a shell's background job) would
+        // otherwise hold the suite forever; it is killed and the test fails instead.
+        let stopped = try await onOwnThread { () -> Bool in
+            for _ in 0..<100 where lab.process.isRunning { usleep(100_000) }
+            return !lab.process.isRunning
+        }
+        if !stopped {
+            kill(lab.process.processIdentifier, SIGKILL)
+            try await onOwnThread { lab.process.waitUntilExit() }
+            Issue.record("the lab did not stop within 10 s of SIGINT (was SIGINT ignored when it started?)")
+        }
         #expect(clock.now - started < .seconds(5), "the lab took \(clock.now - started) to stop")
         #expect(socketStates(port: port).isEmpty, "the listener is closed")
     }
