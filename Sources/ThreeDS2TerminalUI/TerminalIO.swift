@@ -216,9 +216,9 @@ enum TerminalRestore {
     /// The signals handled.
     static let signals: [Int32] = [SIGTERM, SIGHUP, SIGINT]
 
-    private static let actions = Locked<(next: UInt64, all: [UInt64: @Sendable () -> Void])>((0, [:]))
+    private static let actions = Registry((0, [:]))
     /// What takes Ctrl-C (SIGINT) instead of ending the process: a line-mode question, which answers it as a cancel.
-    private static let interceptors = Locked<(next: UInt64, all: [UInt64: @Sendable () -> Void])>((0, [:]))
+    private static let interceptors = Registry((0, [:]))
 
     /// Dispatch sources are thread-safe objects; they are kept only so they stay alive.
     private struct Sources: @unchecked Sendable {
@@ -247,33 +247,35 @@ enum TerminalRestore {
 
     /// Registers an action; returns what ``unregister(_:)`` takes.
     static func register(_ action: @escaping @Sendable () -> Void) -> UInt64 {
-        _ = installed
-        return actions.withLock { state in
-            defer { state.next += 1 }
-            state.all[state.next] = action
-            return state.next
-        }
+        add(action, to: actions)
     }
 
     /// Removes an action.
-    static func unregister(_ registration: UInt64) {
-        _ = actions.withLock { $0.all.removeValue(forKey: registration) }
-    }
+    static func unregister(_ registration: UInt64) { remove(registration, from: actions) }
 
     /// Lets `action` take Ctrl-C (SIGINT) instead of the process ending, until ``release(_:)``; returns what that
     /// takes.
     static func intercept(_ action: @escaping @Sendable () -> Void) -> UInt64 {
+        add(action, to: interceptors)
+    }
+
+    /// Ends an ``intercept(_:)``.
+    static func release(_ registration: UInt64) { remove(registration, from: interceptors) }
+
+    private typealias Registry = Locked<(next: UInt64, all: [UInt64: @Sendable () -> Void])>
+
+    /// Adds `action` to a registry once the signal sources are installed; returns its key.
+    private static func add(_ action: @escaping @Sendable () -> Void, to registry: Registry) -> UInt64 {
         _ = installed
-        return interceptors.withLock { state in
+        return registry.withLock { state in
             defer { state.next += 1 }
             state.all[state.next] = action
             return state.next
         }
     }
 
-    /// Ends an ``intercept(_:)``.
-    static func release(_ registration: UInt64) {
-        _ = interceptors.withLock { $0.all.removeValue(forKey: registration) }
+    private static func remove(_ registration: UInt64, from registry: Registry) {
+        _ = registry.withLock { $0.all.removeValue(forKey: registration) }
     }
 }
 

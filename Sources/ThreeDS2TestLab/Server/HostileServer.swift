@@ -73,27 +73,13 @@ public final class HostileServer: Sendable {
         router.get("endless") { _, _ -> Response in
             Response(
                 status: .ok, headers: [.contentType: "application/json"],
-                body: ResponseBody { writer in
-                    let chunk = ByteBuffer(bytes: [UInt8](repeating: UInt8(ascii: " "), count: 64 * 1024))
-                    while !Task.isCancelled {
-                        try await writer.write(chunk)
-                        try await Task.sleep(for: .milliseconds(2))
-                    }
-                    try await writer.finish(nil)
-                })
+                body: endlessSpaces())
         }
         // A length announced far over any bound, then the same endless body.
         router.get("announced") { _, _ -> Response in
             Response(
                 status: .ok, headers: [.contentType: "application/json", .contentLength: "4000000000"],
-                body: ResponseBody { writer in
-                    let chunk = ByteBuffer(bytes: [UInt8](repeating: UInt8(ascii: " "), count: 64 * 1024))
-                    while !Task.isCancelled {
-                        try await writer.write(chunk)
-                        try await Task.sleep(for: .milliseconds(2))
-                    }
-                    try await writer.finish(nil)
-                })
+                body: endlessSpaces())
         }
         let server: HTTPServerBuilder
         var rootPEM: String?
@@ -221,5 +207,17 @@ enum GzipBomb {
             n >>= 1
         }
         return multiply(result, 0xFFFF_FFFF) ^ 0xFFFF_FFFF
+    }
+}
+
+/// 64 KB of spaces at a time until the client goes away, for the endless and the falsely announced bodies.
+private func endlessSpaces() -> ResponseBody {
+    ResponseBody { writer in
+        let chunk = ByteBuffer(bytes: [UInt8](repeating: UInt8(ascii: " "), count: 64 * 1024))
+        while !Task.isCancelled {
+            try await writer.write(chunk)
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        try await writer.finish(nil)
     }
 }
