@@ -188,8 +188,13 @@ struct TestLabCommand: AsyncParsableCommand {
             The PEM files a client needs are written once the port is bound.
             Directory server IDs: F055545342 (RSA key), F155545342 (EC key).
 
-            Exit status: 1 when the port is in use or cannot be bound, or the PKI
-            directory is in use by another TestLab; 2 for usage errors.
+            Ctrl-C (SIGINT) or SIGTERM stops the TestLab: requests in flight get
+            5 seconds to finish, then the listener closes, also when the signal
+            was inherited as ignored (a script's background job).
+
+            Exit status: 0 after such a stop; 1 when the port is in use or cannot
+            be bound, the PKI directory is in use by another TestLab, or the lab
+            did not stop within 5 seconds; 2 for usage errors.
             """)
 
     @Option(parsing: .unconditional, help: "The port, 1–65535 (0 picks a free one).") var port: Int = 8443
@@ -214,6 +219,9 @@ struct TestLabCommand: AsyncParsableCommand {
         } catch let error as TestLabError {
             throw CLIError(error.description, exitStatus: 1)
         }
+        // Taken before the banner says Ctrl-C stops the lab.
+        let interruption = Interruption()
+        let handlers = interruption.install()
         print("TestLab listening on \(lab.baseURL)")
         print(
             "Client PEM files in \(directory.path): ds-root.pem, ds-encryption-rsa.pem, ds-encryption-ec.pem, tls-root.pem"
@@ -232,8 +240,33 @@ struct TestLabCommand: AsyncParsableCommand {
         print("Press Ctrl-C to stop.")
         // Seen at once even when standard output is a pipe or a file.
         fflush(nil)
-        while !Task.isCancelled { try await Task.sleep(for: .seconds(3600)) }
+        // The dispatch sources live until the lab has stopped.
+        defer { withExtendedLifetime(handlers) {} }
+        var signals = interruption.signals.makeAsyncIterator()
+        guard let number = await signals.next() else { return }
+        print("\(Interruption.name(number)): stopping the TestLab")
+        fflush(nil)
+        // Requests in flight get a bounded time to finish; a lab that cannot close by then exits anyway (not a task
+        // group: that would wait for a stop that does not end).
+        let (ends, end) = AsyncStream.makeStream(of: Bool.self)
+        Task {
+            await lab.stop()
+            end.yield(true)
+        }
+        let timer = Task {
+            try await Task.sleep(for: Self.stopGrace)
+            end.yield(false)
+        }
+        var first = ends.makeAsyncIterator()
+        let stopped = await first.next() ?? false
+        timer.cancel()
+        guard stopped else {
+            throw CLIError("the TestLab did not stop within \(Self.stopGrace); exiting", exitStatus: 1)
+        }
     }
+
+    /// How long requests in flight get to finish after SIGINT or SIGTERM.
+    static let stopGrace = Duration.seconds(5)
 }
 
 struct Demo: AsyncParsableCommand {

@@ -30,8 +30,12 @@ final class LabProcess: Sendable {
 
     init(pkiDirectory: String) async throws {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: TmuxSession.binary)
-        process.arguments = ["testlab", "--port", "0", "--pki-dir", pkiDirectory]
+        // Started with SIGINT ignored, as a script's background job (and a CI runner's) starts it: the lab still
+        // stops on it. `exec` keeps the process identifier, so the signal reaches the lab itself.
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = [
+            "-c", #"trap "" INT; exec "$0" testlab --port 0 --pki-dir "$1""#, TmuxSession.binary, pkiDirectory,
+        ]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -95,12 +99,13 @@ struct LabUnderLoadTests {
             states = socketStates(port: port)
         }
         #expect(states == ["0A"], "sockets on the lab's port: \(states.count), states \(Set(states))")
-        // A graceful stop: the lab exits promptly on SIGINT, as `threeds testlab` does on Ctrl-C.
+        // A graceful stop: the lab exits promptly on SIGINT, as `threeds testlab` does on Ctrl-C, even though it was
+        // started with SIGINT ignored.
         let clock = ContinuousClock()
         let started = clock.now
         kill(lab.process.processIdentifier, SIGINT)
-        // Bounded: a lab that inherited an ignored SIGINT (a test run started as a shell's background job) would
-        // otherwise hold the suite forever; it is killed and the test fails instead.
+        // Bounded: a lab that kept SIGINT ignored would otherwise hold the suite forever; it is killed and the test
+        // fails instead.
         let stopped = try await onOwnThread { () -> Bool in
             for _ in 0..<100 where lab.process.isRunning { usleep(100_000) }
             return !lab.process.isRunning
@@ -108,9 +113,30 @@ struct LabUnderLoadTests {
         if !stopped {
             kill(lab.process.processIdentifier, SIGKILL)
             try await onOwnThread { lab.process.waitUntilExit() }
-            Issue.record("the lab did not stop within 10 s of SIGINT (was SIGINT ignored when it started?)")
+            Issue.record("the lab did not stop within 10 s of SIGINT")
+        } else {
+            #expect(lab.process.terminationReason == .exit && lab.process.terminationStatus == 0, "a clean exit")
         }
         #expect(clock.now - started < .seconds(5), "the lab took \(clock.now - started) to stop")
         #expect(socketStates(port: port).isEmpty, "the listener is closed")
+    }
+}
+
+@Suite("threeds testlab stops on a signal")
+struct LabStopTests {
+    @Test("SIGTERM stops a lab started with SIGINT ignored: exit 0, and its PKI directory is free for the next lab")
+    func stopsOnSIGTERM() async throws {
+        let directory = scratchDirectory("lab-sigterm")
+        for _ in 0..<2 {
+            let lab = try await LabProcess(pkiDirectory: directory)
+            kill(lab.process.processIdentifier, SIGTERM)
+            let stopped = try await onOwnThread { () -> Bool in
+                for _ in 0..<100 where lab.process.isRunning { usleep(100_000) }
+                return !lab.process.isRunning
+            }
+            if !stopped { kill(lab.process.processIdentifier, SIGKILL) }
+            try #require(stopped, "the lab did not stop within 10 s of SIGTERM")
+            #expect(lab.process.terminationReason == .exit && lab.process.terminationStatus == 0)
+        }
     }
 }

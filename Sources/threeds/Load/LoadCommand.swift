@@ -109,7 +109,7 @@ struct LoadRun: AsyncParsableCommand {
         let service = try PayFlow.initializedService(config, verbose: false)
         defer { try? service.cleanup() }
         let cpuBefore = processCPUSeconds()
-        let interruption = LoadInterruption()
+        let interruption = Interruption()
         let handlers = interruption.install()
         let answersGiven = answers != nil
         let (started, elapsed) = await runLoad(

@@ -70,7 +70,7 @@ struct LoadReport {
             object["clientCPUMillisecondsPerPayment"] = .number(String(format: "%.3f", perPayment))
         }
         if state.overflow > 0 { object["latenciesBeyondOneHour"] = Self.int(state.overflow) }
-        if let interruptedBy { object["interruptedBy"] = .string(LoadInterruption.name(interruptedBy)) }
+        if let interruptedBy { object["interruptedBy"] = .string(Interruption.name(interruptedBy)) }
         return object
     }
 
@@ -86,7 +86,7 @@ struct LoadReport {
         ]
         if let interruptedBy {
             lines.append(
-                "Interrupted by \(LoadInterruption.name(interruptedBy)): no payment started after it; "
+                "Interrupted by \(Interruption.name(interruptedBy)): no payment started after it; "
                     + "\(state.finished) finished")
         }
         lines.append("Outcomes:")

@@ -74,60 +74,11 @@ extension Duration {
     var microseconds: Int64 { components.seconds * 1_000_000 + components.attoseconds / 1_000_000_000_000 }
 }
 
-/// What stops a load run from outside: SIGINT (Ctrl-C) or SIGTERM. The first signal stops new payments and gives
-/// those in flight a bounded time to end; a second one ends that time at once. Either way the run reports what
-/// finished.
-final class LoadInterruption: Sendable {
-    /// The signals delivered, in order.
-    let signals: AsyncStream<Int32>
-    private let continuation: AsyncStream<Int32>.Continuation
-    private let first = Locked<Int32?>(nil)
-
-    init() {
-        (signals, continuation) = AsyncStream.makeStream(of: Int32.self)
-    }
-
-    /// Records a signal.
-    func deliver(_ number: Int32) {
-        first.withLock { if $0 == nil { $0 = number } }
-        continuation.yield(number)
-    }
-
-    /// The first signal delivered, if any.
-    var received: Int32? { first.withLock { $0 } }
-
-    /// Dispatch sources are thread-safe objects; they are kept only so they stay alive.
-    private struct Sources: @unchecked Sendable {
-        let sources: [any DispatchSourceSignal]
-    }
-
-    /// Takes SIGINT and SIGTERM for this run instead of ending the process; returns what keeps the handlers alive.
-    func install() -> some Sendable {
-        Sources(
-            sources: [SIGINT, SIGTERM].map { number in
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                source.setEventHandler { [self] in deliver(number) }
-                source.resume()
-                return source
-            })
-    }
-
-    /// How a shell names the signal.
-    static func name(_ number: Int32) -> String {
-        switch number {
-        case SIGINT: "SIGINT"
-        case SIGTERM: "SIGTERM"
-        default: "signal \(number)"
-        }
-    }
-}
-
 /// Runs a plan: at most `concurrency` payments at a time, paced by `rate` when given, none started after
 /// `maxDuration` or after an interruption; payments in flight at an interruption get `stopGrace` to end, then are
 /// cancelled (as they are at `maxDuration`). Returns how many were started and how long the run took.
 func runLoad(
-    _ plan: LoadPlan, recorder: LoadRecorder, interruption: LoadInterruption? = nil,
+    _ plan: LoadPlan, recorder: LoadRecorder, interruption: Interruption? = nil,
     stopGrace: Duration = .seconds(10), payment: @escaping @Sendable (Int) async -> PaymentResult
 ) async -> (started: Int, elapsed: Duration) {
     /// What a child task of the run reports when it ends.
