@@ -36,7 +36,15 @@ public struct LibXML2FormReader: HTMLFormReader {
         var method = "get"
         var formCount = 0
         var action: String?
+        // The page's text as paragraphs: a block element (p, div, h1, li, br, …) ends one. Text a control shows
+        // itself (its label, a button's or option's text, a submitting link's label) is not repeated here.
+        var paragraphs: [String] = []
         var textParts: [String] = []
+        func endParagraph() {
+            if !textParts.isEmpty { paragraphs.append(textParts.joined(separator: " ")) }
+            textParts = []
+        }
+        var inFormLabel = 0
         // Labels: <label for=id> by the id, and an enclosing <label> for the controls inside it.
         var labelsByID: [String: String] = [:]
         var controlIDs: [Int: String] = [:]
@@ -66,7 +74,8 @@ public struct LibXML2FormReader: HTMLFormReader {
                 while let element = current, !tooDeep {
                     defer { current = element.pointee.next }
                     if element.pointee.type == XML_TEXT_NODE {
-                        let content = Self.content(element).trimmingCharacters(in: .whitespacesAndNewlines)
+                        guard inFormLabel == 0 else { continue }
+                        let content = Self.collapsingWhitespace(Self.content(element))
                         if !content.isEmpty { textParts.append(content) }
                         continue
                     }
@@ -75,13 +84,21 @@ public struct LibXML2FormReader: HTMLFormReader {
                     if name == "script" || name == "style" || name == "head" { continue }
                     var enteredForm = false
                     var enteredLabel: String??
-                    var buttonLabel: String?
+                    var enteredFormLabel = false
+                    let isBlock = Self.blockElements.contains(name)
+                    if isBlock { endParagraph() }
+                    let linksBefore = links.count
                     if ["input", "textarea", "select"].contains(name), inForm {
                         if let id = Self.attribute(element, "id") { controlIDs[controls.count] = id }
                         if let enclosingLabel { enclosingLabels[controls.count] = enclosingLabel }
                     }
                     switch name {
                     case "label":
+                        // Shown beside its control: inside a form its text is the control's, not the page's.
+                        if inForm {
+                            inFormLabel += 1
+                            enteredFormLabel = true
+                        }
                         let text = Self.labelText(element)
                         if let target = Self.attribute(element, "for") {
                             labelsByID[target] = text
@@ -111,7 +128,6 @@ public struct LibXML2FormReader: HTMLFormReader {
                     case "button" where inForm:
                         let type = (Self.attribute(element, "type") ?? "submit").lowercased()
                         let label = Self.labelText(element)
-                        buttonLabel = label
                         controls.append(
                             HTMLForm.Control(
                                 kind: "button/\(type)", name: Self.attribute(element, "name"),
@@ -154,17 +170,19 @@ public struct LibXML2FormReader: HTMLFormReader {
                     default:
                         break
                     }
-                    if name != "select", name != "textarea", name != "button" {
+                    // A select's, textarea's or button's text is the control's; a submitting link's is the link's.
+                    let submittingLink = name == "a" && links.count > linksBefore
+                    if !["select", "textarea", "button"].contains(name), !submittingLink {
                         walk(element.pointee.children, depth: depth + 1)
-                    } else if name == "button" {
-                        let label = buttonLabel ?? Self.labelText(element)
-                        if !label.isEmpty { textParts.append(label) }
                     }
+                    if isBlock { endParagraph() }
+                    if enteredFormLabel { inFormLabel -= 1 }
                     if enteredForm { inForm = false }
                     if let previous = enteredLabel { enclosingLabel = previous }
                 }
             }
             walk(xmlDocGetRootElement(document), depth: 1)
+            endParagraph()
         }
         if tooDeep {
             return HTMLForm(
@@ -183,7 +201,19 @@ public struct LibXML2FormReader: HTMLFormReader {
         }
         return HTMLForm(
             controls: controls, method: method, action: action, formCount: formCount, links: links,
-            text: textParts.joined(separator: " "))
+            text: paragraphs.joined(separator: "\n"))
+    }
+
+    /// The elements that start and end a paragraph of the page's text (HTML's block-level elements, and `br`).
+    static let blockElements: Set<String> = [
+        "address", "article", "aside", "blockquote", "br", "dd", "details", "dialog", "div", "dl", "dt",
+        "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr",
+        "legend", "li", "main", "nav", "ol", "p", "pre", "section", "summary", "table", "td", "th", "tr", "ul",
+    ]
+
+    /// Text as HTML lays it out: every run of white space (line breaks included) is one space; none at the ends.
+    static func collapsingWhitespace(_ text: String) -> String {
+        text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
     }
 
     private static func name(_ node: UnsafeMutablePointer<xmlNode>) -> String {

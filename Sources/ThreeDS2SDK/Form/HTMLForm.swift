@@ -105,7 +105,9 @@ public struct HTMLForm: Sendable, Hashable {
     public let formCount: Int
     /// Links that submit.
     public let links: [SubmissionLink]
-    /// The visible text of the page (scripts and styles excluded), whitespace collapsed.
+    /// The visible text of the page, one paragraph per line (`\n` between them), whitespace within a paragraph
+    /// collapsed. Scripts and styles are left out, and so is text a control shows itself: a form's labels, buttons,
+    /// options, text areas and the links that submit.
     public let text: String
     /// Why the page cannot be used, when it cannot (for example, nested deeper than the reader reads): such a page
     /// offers no controls, and presenters show the reason instead of a partial form.
@@ -130,7 +132,7 @@ public struct HTMLForm: Sendable, Hashable {
     ///   - action: The first form's action.
     ///   - formCount: How many forms the page has (at least one more than the highest control's form).
     ///   - links: The links that submit.
-    ///   - text: The page's visible text.
+    ///   - text: The page's visible text, paragraphs separated by `\n`.
     ///   - invalidReason: Why the page cannot be used, when it cannot.
     ///
     /// The page is peer text: every label, option label, link label and the page text are neutralised here, once
@@ -151,7 +153,10 @@ public struct HTMLForm: Sendable, Hashable {
         self.method = method
         self.action = action
         self.links = links.map { SubmissionLink(label: PeerText.neutralised($0.label), query: $0.query) }
-        self.text = PeerText.neutralised(text)
+        // Line breaks separate the page's paragraphs: each line is neutralised on its own so they stay.
+        self.text = text.split(separator: "\n", omittingEmptySubsequences: false).map {
+            PeerText.neutralised(String($0))
+        }.joined(separator: "\n")
         self.invalidReason = invalidReason
     }
 
