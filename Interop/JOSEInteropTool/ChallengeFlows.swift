@@ -66,8 +66,8 @@ func flows(materialPath: String, flowsPath: String, outPath: String) async throw
                 guard case .screen(let screen) = response else { break }
                 // As the SDK's state machine does: later CReqs use the Bridging version the ACS answered with.
                 if let bridging = screen.bridging { builder.adoptBridging(bridging) }
-                let script = try answers.map { value throws(JOSEError) -> ScriptedAnswer in
-                    guard let answer = value.objectValue else { throw JOSEError(.invalidHeader, "answer") }
+                let script = try answers.map { value throws(TestLabError) -> ScriptedAnswer in
+                    guard let answer = value.objectValue else { throw TestLabError(.malformedAnswers, "answer") }
                     return try ScriptedAnswer(json: answer)
                 }
                 let presenter = ScriptedPresenter(answers: script, opensApps: opensApps)

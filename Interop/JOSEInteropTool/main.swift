@@ -125,7 +125,7 @@ func consume(materialPath: String, casesPath: String, resultsPath: String) async
         } catch let error as JOSEError {
             result["outcome"] = .string("rejected")
             result["code"] = .string(error.code.description)
-            result["detail"] = .string(error.detail)
+            result["detail"] = .string(error.message)
         }
         results.append(.object(result))
     }

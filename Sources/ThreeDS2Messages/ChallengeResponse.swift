@@ -405,7 +405,7 @@ public enum ChallengeResponseValidator {
         do {
             bytes = try Base64.urlDecode(encoded, what: field)
         } catch {
-            throw .invalid(field, "is not strict base64url (\(error.detail))")
+            throw .invalid(field, "is not strict base64url (\(error.message))")
         }
         guard let html = String(utf8Validating: bytes) else {
             throw .invalid(field, "does not decode to UTF-8")

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
+import ThreeDS2JOSE
 import ThreeDS2Messages
 import ThreeDS2SDK
+import ThreeDS2TestLab
 
 /// An error found while running a command, as the person who typed it can act on it: one line, naming the option
 /// and file at fault, printed as `threeds: …`, with the exit status to use (2 for what the user gave, 1 otherwise).
@@ -13,6 +15,20 @@ struct CLIError: Error, CustomStringConvertible {
         self.description = description
         self.exitStatus = exitStatus
     }
+}
+
+/// An error as the person at the terminal reads it: an error of the package's shape as `code: message (cause)`
+/// without the source location its description adds for logs (a TestLab error, written for that person, as its
+/// message alone); anything else as it describes itself.
+func readable(_ error: any Error) -> String {
+    if let error = error as? TestLabError { return error.message }
+    guard let error = error as? any CodedError else { return "\(error)" }
+    return "\(error.code): \(error.message)" + (error.underlying.map { " (\(readable($0)))" } ?? "")
+}
+
+/// An error shown by its ``readable(_:)`` text.
+struct ReadableError: Error, CustomStringConvertible {
+    let description: String
 }
 
 /// Reads a text file an option names: bounded in size, UTF-8 only, with a reason a person can act on (missing, a

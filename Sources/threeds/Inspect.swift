@@ -170,7 +170,7 @@ struct InspectSignedContent: AsyncParsableCommand {
                     + "\(CertificateName.readable(verified.chain[0].subject)), chain of \(verified.chain.count) to a "
                     + "given root, checked at \(time.map { "\($0)" } ?? "now")")
         } catch {
-            say("Verdict: INVALID — \(error.detail)")
+            say("Verdict: INVALID — \(error.message)")
             throw ExitCode(1)
         }
     }
@@ -229,7 +229,7 @@ struct InspectDeviceData: AsyncParsableCommand {
                 ? "the device data do not decrypt with --ds-key \(dsKey)"
                     + (dsID.map { " and --ds-id \($0)" } ?? "")
                     + ": they were encrypted to another directory server's key (or, for an EC key, another DS ID)"
-                : error.detail
+                : error.message
             say("Verdict: INVALID — \(reason)")
             throw ExitCode(1)
         }

@@ -94,7 +94,7 @@ struct ChannelInspection {
         do {
             decrypted = try decrypt(token, with: keys)
         } catch {
-            say("Verdict: INVALID — the \(what) does not decrypt with this transaction's key: \(error.detail)")
+            say("Verdict: INVALID — the \(what) does not decrypt with this transaction's key: \(error.message)")
             throw ExitCode(1)
         }
         say("JWE header: \(decrypted.header.serialized)")

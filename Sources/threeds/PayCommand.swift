@@ -98,7 +98,7 @@ struct PaymentOptions: ParsableArguments {
 
     /// An error as the person who typed the command can act on it: configuration errors name the option and file.
     func describe(_ error: any Error) -> String {
-        guard let error = error as? ThreeDS2Error else { return "\(error)" }
+        guard let error = error as? ThreeDS2Error else { return readable(error) }
         if let transport = error.underlying as? TransportError {
             switch transport.code {
             case .tlsFailure:
@@ -219,8 +219,8 @@ struct PaymentOptions: ParsableArguments {
     static func script(_ path: String) throws -> [ScriptedAnswer] {
         do {
             return try ScriptedAnswer.list(json: Array(try readInputFile(path, option: "--answers").utf8))
-        } catch let error as JOSEError {
-            throw CLIError("--answers \(path): \(error.detail)")
+        } catch let error as TestLabError {
+            throw CLIError("--answers \(path): \(error.message)")
         }
     }
 }

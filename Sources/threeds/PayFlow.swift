@@ -222,7 +222,7 @@ struct PayFlow {
         case .completed(let status): result.transStatus = status
         case .protocolError(let message): result.error = message
         case .runtimeError(let failure):
-            result.runtimeError = (failure.code.rawValue, failure.message)
+            result.runtimeError = (failure.code.description, failure.message)
             result.transportCode = failure.transportCode
         case .cancelled, .timedOut: break
         }

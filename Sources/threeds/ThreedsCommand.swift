@@ -45,6 +45,8 @@ struct Threeds: AsyncParsableCommand {
             warn("threeds: \(error.description)")
             Foundation.exit(error.exitStatus)
         } catch {
+            // An error of the package's shape reads as its code and message; the source location is for logs.
+            let error = (error as? any CodedError).map { ReadableError(description: readable($0)) } ?? error
             let code = exitCode(for: error)
             if code == .success || code.rawValue == 0 {
                 say(fullMessage(for: error))
@@ -217,7 +219,7 @@ struct TestLabCommand: AsyncParsableCommand {
                 options: TestLabOptions(port: port, useTLS: !http, pkiDirectory: directory, logsRequests: verbose),
                 logger: logger)
         } catch let error as TestLabError {
-            throw CLIError(error.description, exitStatus: 1)
+            throw CLIError(error.message, exitStatus: 1)
         }
         // Taken before the banner says Ctrl-C stops the lab.
         let interruption = Interruption()

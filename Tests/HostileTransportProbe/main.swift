@@ -43,7 +43,7 @@ if kind.hasPrefix("imageLoader") {
                     maxResponseBytes: ChallengeImageLoader.maxBytes))
             code = "accepted"
         } catch {
-            code = error.code == .responseTooLarge ? "refused" : error.code.rawValue
+            code = error.code == .responseTooLarge ? "refused" : error.code.description
         }
     }
 } else {
@@ -52,7 +52,7 @@ if kind.hasPrefix("imageLoader") {
             TransportRequest(method: .get, url: server.url(path), timeout: .seconds(8), maxResponseBytes: bound))
         code = "status-\(response.status)"
     } catch {
-        code = error.code.rawValue
+        code = error.code.description
     }
 }
 let elapsed = started.duration(to: clock.now)

@@ -32,7 +32,7 @@ func labRequestor(_ lab: TestLab, transport: HTTPClientTransport, card: String)
 {
     { request in
         guard var body = try JSONSerialization.jsonObject(with: JSONEncoder().encode(request)) as? [String: Any] else {
-            throw TestLabError("the AReq value did not encode as an object")
+            throw TestLabError(.failed, "the AReq value did not encode as an object")
         }
         body["acctNumber"] = card
         body["purchaseAmount"] = "1999"
@@ -41,7 +41,7 @@ func labRequestor(_ lab: TestLab, transport: HTTPClientTransport, card: String)
             url: lab.baseURL.appendingPathComponent("3ds/authenticate"),
             body: Array(try JSONSerialization.data(withJSONObject: body)), contentType: "application/json",
             timeout: .seconds(30))
-        guard response.status == 200 else { throw TestLabError("HTTP \(response.status)") }
+        guard response.status == 200 else { throw TestLabError(.failed, "HTTP \(response.status)") }
         return try JSONDecoder().decode(RequestorResult.self, from: Data(response.body))
     }
 }
@@ -156,12 +156,12 @@ struct AuthenticateTests {
         let failed = await service.authenticate(
             directoryServerID: TestLab.rsaDirectoryServerID, presenter: ScriptedPresenter(answers: []),
             transport: transport, clock: ContinuousClock()
-        ) { _ in throw TestLabError("HTTP 502") }
+        ) { _ in throw TestLabError(.failed, "HTTP 502") }
         guard case .failed(let error) = failed else {
             Issue.record("\(failed)")
             return
         }
-        #expect(error.kind == .runtime && error.message.contains("HTTP 502"))
+        #expect(error.code == .runtime && error.message.contains("HTTP 502"))
 
         let clock = TestClock()
         let silent = Task {
@@ -187,7 +187,7 @@ struct AuthenticateTests {
             Issue.record("\(unknown)")
             return
         }
-        #expect(refused.kind == .invalidInput)
+        #expect(refused.code == .invalidInput)
         #expect(events.events.withLock { $0 } == ["created", "closed", "created", "closed"])
         try await transport.shutdown()
     }

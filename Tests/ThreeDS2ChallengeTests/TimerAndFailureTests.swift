@@ -204,7 +204,7 @@ struct TimerAndFailureTests {
                 presenter: presenter, transport: transport)
             Issue.record("a second challenge on the same transaction was accepted")
         } catch {
-            #expect(error.kind == .runtime && error.message.contains("one challenge"))
+            #expect(error.code == .runtime && error.message.contains("one challenge"))
         }
         try await presenter.waitUntilPresented()
         transaction.close()
@@ -228,7 +228,7 @@ struct TimerAndFailureTests {
                 bad, presenter: ScriptedPresenter(answers: []), timeout: .seconds(300), transport: transport)
             Issue.record("a bad acsTransactionID was accepted")
         } catch {
-            #expect(error.kind == .invalidInput && error.message.contains("acsTransactionID"))
+            #expect(error.code == .invalidInput && error.message.contains("acsTransactionID"))
         }
         let record = try #require(await lab.acsRecord(acsTransID: parameters.acsTransactionID))
         #expect(record.requests.isEmpty)
@@ -282,10 +282,9 @@ struct TimerAndFailureTests {
         let (_, transaction, parameters, transport) = try await prepare(.text, lab: lab)
         let outcome = try await transaction.challenge(
             parameters, presenter: ScriptedPresenter(answers: []), transport: BrokenTransport())
-        #expect(
-            outcome
-                == .runtimeError(
-                    ChallengeFailure(.transport, "connection refused (test)", transportCode: .connectionFailed)))
+        #expect(outcome == .runtimeError(ChallengeFailure(.transport, "connection refused (test)")))
+        guard case .runtimeError(let failure) = outcome else { return }
+        #expect(failure.transportCode == .connectionFailed)
         try await transport.shutdown()
     }
 

@@ -220,7 +220,7 @@ struct Version231EndToEndTests {
             #expect(sent?.allSatisfy { $0 == (version == "2.1.0" ? nil : .string(url)) } == true, "passed on unchanged")
         } catch let error as ThreeDS2Error {
             #expect(!accepted, "\(error)")
-            #expect(error.kind == .invalidInput && error.message.contains("threeDSRequestorAppURL"))
+            #expect(error.code == .invalidInput && error.message.contains("threeDSRequestorAppURL"))
         }
     }
 

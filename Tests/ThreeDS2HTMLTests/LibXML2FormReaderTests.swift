@@ -43,9 +43,9 @@ struct HTMLFormTests {
     @Test("unknown fields and buttons are errors")
     func errors() {
         let form = LibXML2FormReader().form(fromHTML: page)
-        #expect(throws: HTMLForm.SubmissionError.self) { try form.submission(fields: ["nope": "1"]) }
-        #expect(throws: HTMLForm.SubmissionError.self) { try form.submission(button: "Elsewhere") }
-        #expect(throws: HTMLForm.SubmissionError.self) { try form.submission(fields: ["r": "9"]) }
+        #expect(throws: HTMLForm.SubmissionError(.unknownField, "")) { try form.submission(fields: ["nope": "1"]) }
+        #expect(throws: HTMLForm.SubmissionError(.unknownButton, "")) { try form.submission(button: "Elsewhere") }
+        #expect(throws: HTMLForm.SubmissionError(.unknownField, "")) { try form.submission(fields: ["r": "9"]) }
     }
 
     @Test("broken HTML parses without crashing")

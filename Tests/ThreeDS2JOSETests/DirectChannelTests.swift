@@ -109,7 +109,7 @@ struct DirectChannelTests {
                 reference = error
             }
             let prepared = expectJOSEError(reference.code) { try decrypter.decrypt(bytes: Array(compact.utf8)) }
-            #expect(prepared?.detail == reference.detail, "case \(index)")
+            #expect(prepared?.message == reference.message, "case \(index)")
         }
     }
 

@@ -52,7 +52,7 @@ struct Base64Tests {
     @Test("the error names what was being decoded")
     func namesThePart() {
         let error = expectJOSEError(.malformedBase64) { try Base64.urlDecode("ab=c", what: "JWE part 3 (IV)") }
-        #expect(error?.detail.contains("JWE part 3 (IV)") == true)
+        #expect(error?.message.contains("JWE part 3 (IV)") == true)
     }
 
     @Test(

@@ -120,7 +120,7 @@ struct JWETests {
         let wrong = expectJOSEError(.unexpectedKeyID) {
             try JWE.decrypt(with, using: setup.key, expecting: .init(keyID: .exactly("b")))
         }
-        #expect(wrong?.detail.contains("\"a\"") == true)
+        #expect(wrong?.message.contains("\"a\"") == true)
         expectJOSEError(.unexpectedKeyID) {
             try JWE.decrypt(without, using: setup.key, expecting: .init(keyID: .exactly("b")))
         }

@@ -59,7 +59,7 @@ struct JWKTests {
         var object = vectorKey
         object[name] = .string("AAAA")
         let error = expectJOSEError(.invalidKey) { try P256PublicJWK(jsonObject: object) }
-        #expect(error?.detail.contains("\"\(name)\"") == true)
+        #expect(error?.message.contains("\"\(name)\"") == true)
     }
 
     @Test("rejects wrong kty, crv, coordinate sizes and encodings")

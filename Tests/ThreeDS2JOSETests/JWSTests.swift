@@ -59,7 +59,7 @@ struct JWSTests {
         let compact = try JWS.sign(
             payload, with: pki.expiredSigner.privateKey.jwsKey, certificateChain: pki.chain(pki.expiredSigner))
         let error = await expectJOSEError(.certificateExpired) { try await verifier(pki).verify(compact) }
-        #expect(error?.detail.contains("x5c[0]") == true)
+        #expect(error?.message.contains("x5c[0]") == true)
         let past = Date(timeIntervalSinceNow: -2 * 86400)
         #expect(try await verifier(pki, at: past).verify(compact).payload == payload)
         // A time before the whole PKI existed fails too.

@@ -63,7 +63,8 @@ struct RealWorldFixtureTests {
             try await X5CVerifier(roots: [root]).verify(forged)
         }
         #expect(
-            expired?.detail.contains("OU=ACSMS-ACS-V210-CA_TECHNOLOGIES-22421-CA") == true, "\(expired?.detail ?? "")")
+            expired?.message.contains("OU=ACSMS-ACS-V210-CA_TECHNOLOGIES-22421-CA") == true, "\(expired?.message ?? "")"
+        )
         await expectJOSEError(.untrustedCertificateChain) {
             try await X5CVerifier(roots: [try Self.certificate("ul-ts-3ds-root.pem")], validationTime: Self.inside)
                 .verify(forged)

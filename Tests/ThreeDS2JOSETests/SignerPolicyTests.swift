@@ -81,7 +81,7 @@ struct SignerPolicyTests {
             Critical(KeyUsage(digitalSignature: true, keyCertSign: true))
         }
         let error = await expectJOSEError(.untrustedCertificateChain) { try await verify(ca, chain: [], root: root) }
-        #expect(error?.detail.contains("CA certificate") == true, "\(String(describing: error))")
+        #expect(error?.message.contains("CA certificate") == true, "\(String(describing: error))")
     }
 
     @Test("an intermediate without keyCertSign cannot issue the signer")
@@ -95,7 +95,7 @@ struct SignerPolicyTests {
         let error = await expectJOSEError(.untrustedCertificateChain) {
             try await verify(leaf, chain: [ca], root: root)
         }
-        #expect(error?.detail.contains("keyCertSign") == true, "\(String(describing: error))")
+        #expect(error?.message.contains("keyCertSign") == true, "\(String(describing: error))")
     }
 
     @Test("a SHA-1-signed signer or intermediate is refused")

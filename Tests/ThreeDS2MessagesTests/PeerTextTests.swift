@@ -91,7 +91,7 @@ struct PeerTextTests {
             _ = try ACSSignedContent(payload: content.serializedBytes)
             Issue.record("an acsURL of 2,220 characters was accepted")
         } catch {
-            #expect(error.detail.contains("acsURL"), "\(error)")
+            #expect(error.message.contains("acsURL"), "\(error)")
         }
     }
 

@@ -124,9 +124,15 @@ struct ChallengeStateMachineTests {
         #expect(actions.first?.erro?.errorCode == "302" && actions.last?.outcome?.name == "protocolError")
         var t = machine()
         _ = t.handle(.start)
-        #expect(
-            t.handle(.transportFailed(TransportError(.connectionFailed, "refused")))
-                == [.finish(.runtimeError(ChallengeFailure(.transport, "refused", transportCode: .connectionFailed)))])
+        let failed = t.handle(.transportFailed(TransportError(.connectionFailed, "refused")))
+        #expect(failed == [.finish(.runtimeError(ChallengeFailure(.transport, "refused")))])
+        // The transport's error is kept as the cause, with its own code.
+        guard case .runtimeError(let failure)? = failed.last?.outcome else {
+            Issue.record("no runtime error: \(failed)")
+            return
+        }
+        #expect(failure.transportCode == .connectionFailed)
+        #expect((failure.underlying as? TransportError) == TransportError(.connectionFailed, "refused"))
     }
 
     @Test("timeouts send Erro 402: per message with errorMessageType CReq, overall while presenting with CRes")

@@ -117,7 +117,10 @@ struct ConfigurationTests {
             var config = try makeConfiguration(dataDirectory: directory)
             try mutate(&config)
             let service = ThreeDS2Service(systemProbe: FakeSystem.clean())
-            let error = expectSDKError(.invalidInput) { try service.initialize(configParameters: config) }
+            // Roots that are not PEM are a file-format error; the rest invalid input.
+            let code: ThreeDS2Error.Code = expected == "A000000009 root certificates" ? .malformedPEM : .invalidInput
+            let error = expectSDKError(code) { try service.initialize(configParameters: config) }
+            #expect(error?.code.isInvalidInput == true)
             #expect(error?.message.contains(expected) == true, "\(expected): \(String(describing: error))")
         }
     }

@@ -302,7 +302,7 @@ struct UiCustomizationJSONTests {
             _ = try UiCustomization.appearances(fromJSON: Array(json.utf8))
             Issue.record("\(json) was accepted")
         } catch {
-            #expect(error.kind == .invalidInput && error.message.contains(key), "\(error.message)")
+            #expect(error.code == .invalidInput && error.message.contains(key), "\(error.message)")
         }
     }
 }

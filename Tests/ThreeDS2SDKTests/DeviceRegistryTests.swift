@@ -161,7 +161,7 @@ struct DeviceRegistryTests {
                         dataDirectory: try temporaryDirectory(), restricted: restricted, enabled: enabled))
                 Issue.record("accepted \(named)")
             } catch let error as ThreeDS2Error {
-                #expect(error.kind == .invalidInput && error.message.contains("\"\(named)\""), "\(error.message)")
+                #expect(error.code == .invalidInput && error.message.contains("\"\(named)\""), "\(error.message)")
             }
         }
         let service = ThreeDS2Service(systemProbe: FakeSystem.iPhone())
@@ -171,7 +171,7 @@ struct DeviceRegistryTests {
                     dataDirectory: try temporaryDirectory(), restricted: ["C010"], enabled: ["C010"]))
             Issue.record("accepted C010 in both lists")
         } catch let error as ThreeDS2Error {
-            #expect(error.kind == .invalidInput && error.message.contains("C010"))
+            #expect(error.code == .invalidInput && error.message.contains("C010"))
         }
     }
 

@@ -19,7 +19,7 @@ struct DirectoryServerCertificateTests {
             _ = try ResolvedDirectoryServer(server)
             return nil
         } catch {
-            #expect(error.kind == .invalidInput)
+            #expect(error.code == .invalidInput)
             return error.message
         }
     }

@@ -205,16 +205,16 @@ func temporaryDirectory() throws -> String {
     scratchDirectory("sdk")
 }
 
-/// Asserts that `body` throws a ``ThreeDS2Error`` of `kind`, returning it.
+/// Asserts that `body` throws a ``ThreeDS2Error`` with code `kind`, returning it.
 @discardableResult
 func expectSDKError<T>(
-    _ kind: ThreeDS2Error.Kind, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> T
+    _ kind: ThreeDS2Error.Code, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> T
 ) -> ThreeDS2Error? {
     do {
         _ = try body()
         Issue.record("expected \(kind), nothing thrown", sourceLocation: sourceLocation)
     } catch let error as ThreeDS2Error {
-        if error.kind != kind { Issue.record("expected \(kind), got \(error)", sourceLocation: sourceLocation) }
+        if error.code != kind { Issue.record("expected \(kind), got \(error)", sourceLocation: sourceLocation) }
         return error
     } catch {
         Issue.record("expected \(kind), got \(error)", sourceLocation: sourceLocation)

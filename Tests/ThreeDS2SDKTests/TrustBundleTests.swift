@@ -309,7 +309,10 @@ struct TrustBundleTests {
             ),
         ]
         for (json, words) in cases {
-            let error = expectSDKError(.invalidInput) { try TrustBundle(json: Array(json.utf8), baseDirectory: nil) }
+            // Not JSON at all, or JSON that breaks the bundle's format: each its own code.
+            let code: ThreeDS2Error.Code = json == "not json" ? .malformedJSON : .malformedTrustBundle
+            let error = expectSDKError(code) { try TrustBundle(json: Array(json.utf8), baseDirectory: nil) }
+            #expect(error?.code.isInvalidInput == true)
             #expect(error?.message.contains(words) == true, "\(words): \(String(describing: error))")
         }
         // A root that is not a certificate is read, and the DS is unusable for it.
@@ -318,6 +321,7 @@ struct TrustBundleTests {
         )
         let report = try #require(try TrustBundle(json: Array(garbage.utf8), baseDirectory: nil).evaluate().first)
         #expect(report.failure?.parameter == "ds:A000000004.rootCertificates")
+        #expect(report.failure?.code == .malformedPEM)
     }
 
     @Test("file references stay inside the bundle's folder; a missing bundle is named")
@@ -330,7 +334,7 @@ struct TrustBundleTests {
                      "encryptionCertificates":[{"file":\(quoted(path))}],"rootCertificates":[{"pem":\(quoted(root))}]}]}
                     """
                 }, files: [:])
-            let error = expectSDKError(.invalidInput) { try TrustBundle(contentsOf: directory) }
+            let error = expectSDKError(.malformedTrustBundle) { try TrustBundle(contentsOf: directory) }
             #expect(error?.message.contains("relative path inside the bundle's folder") == true)
         }
         let missing = expectSDKError(.invalidInput) {

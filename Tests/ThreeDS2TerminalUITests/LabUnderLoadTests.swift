@@ -50,7 +50,7 @@ final class LabProcess: Sendable {
         }
         guard first.hasPrefix("TestLab listening on "), let url = URL(string: String(first.dropFirst(21))) else {
             process.terminate()
-            throw TestLabError("threeds testlab did not start: \(first)")
+            throw TestLabError(.failed, "threeds testlab did not start: \(first)")
         }
         // The PEM files are written once the port is bound, before the line is printed.
         self.process = process

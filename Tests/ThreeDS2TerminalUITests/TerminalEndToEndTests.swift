@@ -29,7 +29,9 @@ struct TmuxSession {
         let output = scratchDirectory("tmux") + "/output.txt"
         let status = system(
             quoted.joined(separator: " ") + (capture ? " > '\(output)'" : " > /dev/null") + " 2>/dev/null < /dev/null")
-        guard status == 0 else { throw TestLabError("tmux \(arguments.first ?? "") failed with status \(status)") }
+        guard status == 0 else {
+            throw TestLabError(.failed, "tmux \(arguments.first ?? "") failed with status \(status)")
+        }
         guard capture else { return "" }
         defer { try? FileManager.default.removeItem(atPath: output) }
         return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
@@ -57,7 +59,7 @@ struct TmuxSession {
             if current.contains(text) { return current }
             try await Task.sleep(for: .milliseconds(50))
         }
-        throw TestLabError("timed out waiting for \"\(text)\"; the screen shows:\n\(try screen())")
+        throw TestLabError(.failed, "timed out waiting for \"\(text)\"; the screen shows:\n\(try screen())")
     }
 
     func stop() { _ = try? tmux(["kill-server"], capture: false) }

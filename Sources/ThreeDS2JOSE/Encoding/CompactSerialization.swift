@@ -55,7 +55,7 @@ enum CompactSerialization {
         do {
             value = try JSONParser(limits: .init(maxBytes: maxBytes, maxDepth: 8)).parse(json)
         } catch {
-            throw JOSEError(error.code, "\(kind) protected header: \(error.detail)")
+            throw JOSEError(error.code, "\(kind) protected header: \(error.message)")
         }
         guard case .object(let header) = value else {
             throw JOSEError(.invalidHeader, "\(kind) protected header must be a JSON object, found \(value.typeName)")

@@ -170,7 +170,8 @@ struct PreparedContentKey: Sendable {
                 return Box(ciphertext: box.ciphertext, tag: box.tag)
             }
         } catch {
-            throw JOSEError(.cryptographicFailure, "\(encryption.rawValue) encryption failed: \(error)")
+            throw JOSEError(
+                .cryptographicFailure, "\(encryption.rawValue) encryption failed: \(error)", underlying: error)
         }
     }
 

@@ -332,7 +332,7 @@ public enum JWE {
         do {
             return try privateKey.sharedSecretFromKeyAgreement(with: publicKey)
         } catch {
-            throw JOSEError(.cryptographicFailure, "ECDH key agreement failed: \(error)")
+            throw JOSEError(.cryptographicFailure, "ECDH key agreement failed: \(error)", underlying: error)
         }
     }
 
@@ -352,7 +352,7 @@ public enum JWE {
             return Array(
                 try contentKey.withUnsafeBytes { try publicKey.encrypt(Array($0), padding: .PKCS1_OAEP_SHA256) })
         } catch {
-            throw JOSEError(.cryptographicFailure, "RSA-OAEP-256 key wrapping failed: \(error)")
+            throw JOSEError(.cryptographicFailure, "RSA-OAEP-256 key wrapping failed: \(error)", underlying: error)
         }
     }
 

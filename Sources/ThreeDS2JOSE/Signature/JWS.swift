@@ -84,7 +84,8 @@ public enum JWS {
                     try serializer.serialize(certificate)
                     encoded.append(.string(Base64.standardEncode(serializer.serializedBytes)))
                 } catch {
-                    throw JOSEError(.invalidCertificate, "x5c[\(index)] could not be DER-encoded: \(error)")
+                    throw JOSEError(
+                        .invalidCertificate, "x5c[\(index)] could not be DER-encoded: \(error)", underlying: error)
                 }
             }
             header["x5c"] = .array(encoded)
@@ -108,13 +109,13 @@ public enum JWS {
                 signature = Array(
                     try privateKey.signature(for: Array(signingInput.utf8), padding: .PSS).rawRepresentation)
             } catch {
-                throw JOSEError(.cryptographicFailure, "PS256 signing failed: \(error)")
+                throw JOSEError(.cryptographicFailure, "PS256 signing failed: \(error)", underlying: error)
             }
         case .es256(let privateKey):
             do {
                 signature = Array(try privateKey.signature(for: Array(signingInput.utf8)).rawRepresentation)
             } catch {
-                throw JOSEError(.cryptographicFailure, "ES256 signing failed: \(error)")
+                throw JOSEError(.cryptographicFailure, "ES256 signing failed: \(error)", underlying: error)
             }
         }
         return signingInput + "." + Base64.urlEncode(signature)

@@ -95,7 +95,7 @@ public struct X5CVerifier: Sendable {
         do {
             keyUsage = try leaf.extensions.keyUsage
         } catch {
-            throw JOSEError(.invalidCertificate, "x5c[0] key-usage extension is malformed: \(error)")
+            throw JOSEError(.invalidCertificate, "x5c[0] key-usage extension is malformed: \(error)", underlying: error)
         }
         if let keyUsage, !keyUsage.digitalSignature {
             throw JOSEError(
@@ -138,7 +138,8 @@ public struct X5CVerifier: Sendable {
                 certificates.append(try Certificate(derEncoded: der))
             } catch {
                 throw JOSEError(
-                    .invalidCertificate, "x5c[\(index)] is not a certificate this verifier can read: \(error)")
+                    .invalidCertificate, "x5c[\(index)] is not a certificate this verifier can read: \(error)",
+                    underlying: error)
             }
         }
         return certificates

@@ -1,3 +1,4 @@
+public import ThreeDS2JOSE
 public import ThreeDS2Messages
 
 /// What the app passes to start a challenge, from the ARes its 3DS Server received.
@@ -51,51 +52,73 @@ public enum ChallengeOutcome: Sendable, Hashable {
     }
 }
 
-/// Why a challenge ended in a runtime error. Callers branch on ``code``; ``message`` says what happened.
-public struct ChallengeFailure: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The kinds of runtime failure.
-    public enum Code: String, Sendable, Hashable, CaseIterable {
+/// Why a challenge ended in a runtime error, in the package's one error shape (``ThreeDS2JOSE/CodedError``).
+/// Callers branch on ``code``; ``message`` says what happened; ``underlying`` keeps the cause (the
+/// ``TransportError`` of a transport failure, the ``ThreeDS2JOSE/JOSEError`` of a signed-content failure, …).
+/// Two failures are equal when their codes are.
+public struct ChallengeFailure: CodedError, Sendable {
+    /// The kinds of runtime failure. New codes may be added; do not rely on the list being complete.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Name: Hashable, Sendable {
+            case transport, signedContent, acsURL, keyAgreement, counter, invalidEntry, encryption, closed
+            case internalError
+        }
+
+        private let name: Name
+
+        private init(_ name: Name) { self.name = name }
+
+        /// The name of the code, as the runtime-error event carries it (`transport`, `signedContent`, …).
+        public var description: String { "\(name)" }
+
         /// The ACS could not be reached or gave no usable HTTP response.
-        case transport
+        public static let transport = Code(.transport)
         /// The ACS signed content failed verification or is malformed.
-        case signedContent
+        public static let signedContent = Code(.signedContent)
         /// The ACS URL is not allowed (not https, or plain http off loopback).
-        case acsURL
+        public static let acsURL = Code(.acsURL)
         /// ECDH or the channel keys failed.
-        case keyAgreement
+        public static let keyAgreement = Code(.keyAgreement)
         /// A counter would pass 255.
-        case counter
+        public static let counter = Code(.counter)
         /// The cardholder's entry breaks a CReq rule (it is not sent).
-        case invalidEntry
+        public static let invalidEntry = Code(.invalidEntry)
         /// A CReq could not be encrypted.
-        case encryption
+        public static let encryption = Code(.encryption)
         /// The transaction was closed, or already ran its challenge.
-        case closed
+        public static let closed = Code(.closed)
         /// A fault inside the SDK.
-        case internalError
+        public static let internalError = Code(.internalError)
     }
 
     /// What kind of failure it was.
     public let code: Code
     /// What happened, in words.
     public let message: String
+    /// The cause, when there is one.
+    public let underlying: (any Error)?
+    /// Where the failure was raised.
+    public let location: ErrorLocation
+
     /// The transport failure's own code, when the transport failed.
-    public let transportCode: TransportError.Code?
+    public var transportCode: TransportError.Code? { (underlying as? TransportError)?.code }
 
     /// Creates a failure.
     ///
     /// - Parameters:
     ///   - code: The kind of failure.
     ///   - message: What happened.
-    ///   - transportCode: The transport failure's code, when there is one.
-    public init(_ code: Code, _ message: String, transportCode: TransportError.Code? = nil) {
+    ///   - underlying: The cause, if any (for a transport failure, the ``TransportError``).
+    ///   - file: The file that raises the failure (the caller's, by default).
+    ///   - line: The line that raises the failure (the caller's, by default).
+    public init(
+        _ code: Code, _ message: String, underlying: (any Error)? = nil, file: String = #fileID, line: UInt = #line
+    ) {
         self.code = code
         self.message = message
-        self.transportCode = transportCode
+        self.underlying = underlying
+        self.location = ErrorLocation(file: file, line: line)
     }
-
-    /// `code: message`.
-    public var description: String { "\(code.rawValue): \(message)" }
 }
 
 /// The event of a completed challenge.
@@ -114,12 +137,18 @@ public struct ProtocolErrorEvent: Sendable, Hashable {
     public let errorMessage: ErrorMessage
 }
 
-/// The event of a runtime error.
+/// The event of a runtime error: the EMVCo code and message, and the failure itself with its cause.
 public struct RuntimeErrorEvent: Sendable, Hashable {
     /// A short code (`transport`, `signedContent`, `counter`, …).
-    public let errorCode: String
+    public var errorCode: String { failure.code.description }
     /// What went wrong.
-    public let errorMessage: String
+    public var errorMessage: String { failure.message }
+    /// The failure, with its typed ``ChallengeFailure/code`` and its ``ChallengeFailure/underlying`` cause.
+    public let failure: ChallengeFailure
+
+    /// The cause of the failure, when there is one (for a transport failure, the ``TransportError``, whose own
+    /// `underlying` is the adapter's error).
+    public var underlying: (any Error)? { failure.underlying }
 }
 
 /// Receives the one outcome of a challenge (EMVCo `ChallengeStatusReceiver`).
@@ -149,7 +178,7 @@ extension ChallengeStatusReceiver {
         case .protocolError(let message):
             protocolError(ProtocolErrorEvent(sdkTransactionID: sdkTransactionID, errorMessage: message))
         case .runtimeError(let failure):
-            runtimeError(RuntimeErrorEvent(errorCode: failure.code.rawValue, errorMessage: failure.message))
+            runtimeError(RuntimeErrorEvent(failure: failure))
         }
     }
 }

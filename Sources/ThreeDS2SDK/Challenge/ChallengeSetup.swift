@@ -32,13 +32,15 @@ struct ChallengeSetup: Sendable {
             verified = try await X5CVerifier(roots: directoryServerRoots).verify(parameters.acsSignedContent)
         } catch {
             throw ChallengeFailure(
-                .signedContent, "the ACS signed content failed verification: \(humanReadable(error))")
+                .signedContent, "the ACS signed content failed verification: \(humanReadable(error))", underlying: error
+            )
         }
         let content: ACSSignedContent
         do {
             content = try ACSSignedContent(payload: verified.payload)
         } catch {
-            throw ChallengeFailure(.signedContent, "the ACS signed content is malformed: \(humanReadable(error))")
+            throw ChallengeFailure(
+                .signedContent, "the ACS signed content is malformed: \(humanReadable(error))", underlying: error)
         }
         let acsURL = try checkedACSURL(content.acsURL)
         // The channel key leaves the SDK only for an ACS on this machine: the rule is applied here, where the ACS
@@ -55,7 +57,8 @@ struct ChallengeSetup: Sendable {
             secret = try ephemeralKey.sharedSecretFromKeyAgreement(with: content.acsEphemeralPublicKey.keyAgreementKey)
                 .withUnsafeBytes { Array($0) }
         } catch {
-            throw ChallengeFailure(.keyAgreement, "ECDH with the ACS ephemeral key failed: \(humanReadable(error))")
+            throw ChallengeFailure(
+                .keyAgreement, "ECDH with the ACS ephemeral key failed: \(humanReadable(error))", underlying: error)
         }
         // The channel keys are SymmetricKeys from here on; the raw secret goes now.
         defer { Wipe.zero(&secret) }
@@ -70,7 +73,8 @@ struct ChallengeSetup: Sendable {
             channel = try SecureChannel(
                 keys: keys, acsTransID: identifiers.acsTransID, requestEncryption: .a128cbcHS256)
         } catch {
-            throw ChallengeFailure(.keyAgreement, "the channel keys could not be prepared: \(humanReadable(error))")
+            throw ChallengeFailure(
+                .keyAgreement, "the channel keys could not be prepared: \(humanReadable(error))", underlying: error)
         }
         keyLog?.record(
             ChannelKeyEntry(identifiers: identifiers, messageVersion: messageVersion, derivedKey: keys.derivedKey))
@@ -94,8 +98,8 @@ struct ChallengeSetup: Sendable {
     }
 }
 
-/// An error as a sentence for a person: a JOSE error's detail without its code name (`untrustedCertificateChain: …`),
-/// anything else as it describes itself.
+/// An error as a sentence for a person: an error of the package's shape as its message, without its code name
+/// (`untrustedCertificateChain: …`) or source location, anything else as it describes itself.
 func humanReadable(_ error: any Error) -> String {
-    (error as? JOSEError)?.detail ?? "\(error)"
+    (error as? any CodedError)?.message ?? "\(error)"
 }

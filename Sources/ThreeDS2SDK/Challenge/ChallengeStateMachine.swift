@@ -111,7 +111,7 @@ struct ChallengeStateMachine: Sendable {
                 // The transport's own deadline is the exchange bound too: the same outcome as the timer.
                 return timeout(detail: "Challenge request timed-out", messageType: "CReq")
             case .transportFailed(let error):
-                return finish(.runtimeError(ChallengeFailure(.transport, error.message, transportCode: error.code)))
+                return finish(.runtimeError(ChallengeFailure(.transport, error.message, underlying: error)))
             case .responseTimedOut: return timeout(detail: "Challenge request timed-out", messageType: "CReq")
             case .overallTimedOut:
                 return timeout(detail: "Timeout expiry reached for the transaction", messageType: "CReq")
@@ -218,14 +218,16 @@ struct ChallengeStateMachine: Sendable {
         do {
             request = try builder.request(counter: sdkCounter, answer: answer, answering: answer == nil ? nil : screen)
         } catch {
-            return finish(.runtimeError(ChallengeFailure(.invalidEntry, error.explanation)))
+            return finish(.runtimeError(ChallengeFailure(.invalidEntry, error.explanation, underlying: error)))
         }
         let body: [UInt8]
         do {
             body = try channel.encrypt(request, counter: sdkCounter)
         } catch {
             return finish(
-                .runtimeError(ChallengeFailure(.encryption, "the CReq could not be encrypted: \(humanReadable(error))"))
+                .runtimeError(
+                    ChallengeFailure(
+                        .encryption, "the CReq could not be encrypted: \(humanReadable(error))", underlying: error))
             )
         }
         let sent = SentRequest(

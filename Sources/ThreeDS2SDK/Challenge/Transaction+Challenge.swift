@@ -20,7 +20,7 @@ extension Transaction {
     ///   - timeout: The overall timeout; at least five minutes.
     ///   - presenter: Shows the screens.
     ///   - transport: How the ACS is reached; a ``URLSessionTransport`` unless another is given.
-    /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` for bad parameters, `runtime` for a closed transaction.
+    /// - Throws: ``ThreeDS2Error`` with code `invalidInput` for bad parameters, `runtime` for a closed transaction.
     public func doChallenge(
         challengeParameters: ChallengeParameters, challengeStatusReceiver: any ChallengeStatusReceiver,
         timeout: Duration,
@@ -45,7 +45,7 @@ extension Transaction {
     ///   - transport: How the ACS is reached; a ``URLSessionTransport`` unless another is given.
     ///   - clock: The clock the timers run on (a test clock in tests).
     /// - Returns: The one outcome.
-    /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` for bad parameters, `runtime` for a closed transaction.
+    /// - Throws: ``ThreeDS2Error`` with code `invalidInput` for bad parameters, `runtime` for a closed transaction.
     public func challenge<C: Clock>(
         _ parameters: ChallengeParameters, presenter: any ChallengePresenter, timeout: Duration,
         transport: any ChallengeTransport = URLSessionTransport(), clock: C

@@ -23,7 +23,7 @@ public struct ConfigParameters: Sendable, Hashable {
     ///   - group: The group; ``defaultGroup`` when `nil`.
     ///   - name: The parameter name; not empty.
     ///   - value: The value; `nil` is stored as an empty string.
-    /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` for an empty name or a parameter that already exists.
+    /// - Throws: ``ThreeDS2Error`` with code `invalidInput` for an empty name or a parameter that already exists.
     public mutating func addParam(group: String? = nil, name: String, value: String?) throws(ThreeDS2Error) {
         let group = try Self.groupName(group)
         guard !name.isEmpty else { throw .invalidInput("a configuration parameter name must not be empty") }
@@ -39,7 +39,7 @@ public struct ConfigParameters: Sendable, Hashable {
     ///   - group: The group; ``defaultGroup`` when `nil`.
     ///   - name: The parameter name.
     /// - Returns: The value, or `nil` when the parameter is not set.
-    /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` for an empty name.
+    /// - Throws: ``ThreeDS2Error`` with code `invalidInput` for an empty name.
     public func getParamValue(group: String? = nil, name: String) throws(ThreeDS2Error) -> String? {
         guard !name.isEmpty else { throw .invalidInput("a configuration parameter name must not be empty") }
         return groups[try Self.groupName(group)]?[name]
@@ -51,7 +51,7 @@ public struct ConfigParameters: Sendable, Hashable {
     ///   - group: The group; ``defaultGroup`` when `nil`.
     ///   - name: The parameter name.
     /// - Returns: The removed value, or `nil` when it was not set.
-    /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` for an empty name.
+    /// - Throws: ``ThreeDS2Error`` with code `invalidInput` for an empty name.
     @discardableResult
     public mutating func removeParam(group: String? = nil, name: String) throws(ThreeDS2Error) -> String? {
         guard !name.isEmpty else { throw .invalidInput("a configuration parameter name must not be empty") }

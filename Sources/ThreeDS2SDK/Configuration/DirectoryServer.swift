@@ -135,7 +135,7 @@ extension ConfigParameters {
     /// Adds a directory server.
     ///
     /// - Parameter server: The directory server.
-    /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` for an empty ID or one already configured.
+    /// - Throws: ``ThreeDS2Error`` with code `invalidInput` for an empty ID or one already configured.
     public mutating func addDirectoryServer(_ server: DirectoryServer) throws(ThreeDS2Error) {
         guard !server.id.isEmpty else { throw .invalidInput("a directory server ID must not be empty") }
         let group = Self.directoryServerGroupPrefix + server.id

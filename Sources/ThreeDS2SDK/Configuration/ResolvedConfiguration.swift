@@ -49,18 +49,19 @@ enum PEMBundle {
         while let begin = remaining.range(of: "-----BEGIN") {
             guard let endMarker = remaining.range(of: "-----END", range: begin.upperBound..<remaining.endIndex),
                 let close = remaining.range(of: "-----", range: endMarker.upperBound..<remaining.endIndex)
-            else { throw .invalidInput("\(what): a PEM block is not terminated") }
+            else { throw ThreeDS2Error(.malformedPEM, "\(what): a PEM block is not terminated") }
             let block = String(remaining[begin.lowerBound..<close.upperBound])
             do {
                 certificates.append(try Certificate(pemEncoded: block))
             } catch {
-                throw .invalidInput(
+                throw ThreeDS2Error(
+                    .malformedPEM,
                     "\(what): PEM block \(certificates.count + 1) is not a certificate", underlying: error)
             }
             remaining = remaining[close.upperBound...]
         }
         if certificates.isEmpty, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-            throw .invalidInput("\(what) holds no PEM certificate")
+            throw ThreeDS2Error(.malformedPEM, "\(what) holds no PEM certificate")
         }
         return certificates
     }

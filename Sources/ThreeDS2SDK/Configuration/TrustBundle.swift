@@ -45,7 +45,8 @@ public struct TrustBundle: Sendable, Hashable {
     /// Reads a bundle file, or the ``fileName`` in a folder.
     ///
     /// - Parameter url: The bundle file or a folder holding one.
-    /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` naming the file and what is wrong.
+    /// - Throws: ``ThreeDS2Error``: `invalidInput` when the file cannot be read, `malformedJSON` or
+    ///   `malformedTrustBundle` naming the file and what is wrong.
     public init(contentsOf url: URL) throws(ThreeDS2Error) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
@@ -62,27 +63,32 @@ public struct TrustBundle: Sendable, Hashable {
     ///   - json: The bundle's UTF-8 JSON.
     ///   - baseDirectory: Where `file` references are read from; `nil` refuses them.
     ///   - source: How errors name the bundle.
-    /// - Throws: ``ThreeDS2Error`` of kind `invalidInput`.
+    /// - Throws: ``ThreeDS2Error``: `malformedJSON`, `malformedTrustBundle` or `malformedPEM`, or `invalidInput`
+    ///   when a referenced file cannot be read.
     public init(json: [UInt8], baseDirectory: URL?, source: String = "trust bundle") throws(ThreeDS2Error) {
         let root: JSONValue
         do {
             root = try JSONParser(limits: .init(maxBytes: Self.maxFileBytes, maxDepth: 8)).parse(json)
         } catch {
-            throw .invalidInput("\(source) is not valid JSON: \(error.detail)", underlying: error)
+            throw ThreeDS2Error(.malformedJSON, "\(source) is not valid JSON: \(error.message)", underlying: error)
         }
-        guard let object = root.objectValue else { throw .invalidInput("\(source) is not a JSON object") }
+        guard let object = root.objectValue else {
+            throw ThreeDS2Error(.malformedTrustBundle, "\(source) is not a JSON object")
+        }
         try Self.allow(object, ["format", "directoryServers"], at: source)
         guard object["format"]?.stringValue == Self.format else {
-            throw .invalidInput("\(source): \"format\" must be \"\(Self.format)\"")
+            throw ThreeDS2Error(.malformedTrustBundle, "\(source): \"format\" must be \"\(Self.format)\"")
         }
         guard let entries = object["directoryServers"]?.arrayValue, !entries.isEmpty else {
-            throw .invalidInput("\(source): \"directoryServers\" must be a non-empty array")
+            throw ThreeDS2Error(.malformedTrustBundle, "\(source): \"directoryServers\" must be a non-empty array")
         }
         var servers: [DirectoryServer] = []
         var seen: Set<String> = []
         for (index, entry) in entries.enumerated() {
             let at = "\(source): directoryServers[\(index)]"
-            guard let entry = entry.objectValue else { throw .invalidInput("\(at) is not an object") }
+            guard let entry = entry.objectValue else {
+                throw ThreeDS2Error(.malformedTrustBundle, "\(at) is not an object")
+            }
             try Self.allow(
                 entry,
                 [
@@ -90,21 +96,25 @@ public struct TrustBundle: Sendable, Hashable {
                     "intermediateCertificates",
                 ], at: at)
             guard let id = entry["id"]?.stringValue, DirectoryServerID(id).isWellFormed else {
-                throw .invalidInput("\(at): \"id\" must be a directory server ID of ten hexadecimal characters")
+                throw ThreeDS2Error(
+                    .malformedTrustBundle, "\(at): \"id\" must be a directory server ID of ten hexadecimal characters")
             }
             let named = "\(source): directory server \(id)"
-            guard seen.insert(id).inserted else { throw .invalidInput("\(named) is listed twice") }
+            guard seen.insert(id).inserted else {
+                throw ThreeDS2Error(.malformedTrustBundle, "\(named) is listed twice")
+            }
             var name: String?
             if let value = entry["name"] {
                 guard let text = value.stringValue, !text.isEmpty else {
-                    throw .invalidInput("\(named): \"name\" must be a non-empty string")
+                    throw ThreeDS2Error(.malformedTrustBundle, "\(named): \"name\" must be a non-empty string")
                 }
                 name = text
             }
             var encryption = ContentEncryption.a128cbcHS256
             if let value = entry["deviceDataEncryption"] {
                 guard let text = value.stringValue, let parsed = ContentEncryption(rawValue: text) else {
-                    throw .invalidInput("\(named): \"deviceDataEncryption\" must be A128CBC-HS256 or A128GCM")
+                    throw ThreeDS2Error(
+                        .malformedTrustBundle, "\(named): \"deviceDataEncryption\" must be A128CBC-HS256 or A128GCM")
                 }
                 encryption = parsed
             }
@@ -117,9 +127,11 @@ public struct TrustBundle: Sendable, Hashable {
                 : try Self.certificates(
                     entry["intermediateCertificates"], keyIDs: false, at: named, base: baseDirectory,
                     member: "intermediateCertificates")
-            guard !keys.isEmpty else { throw .invalidInput("\(named) has no encryption certificate") }
+            guard !keys.isEmpty else {
+                throw ThreeDS2Error(.malformedTrustBundle, "\(named) has no encryption certificate")
+            }
             guard !roots.isEmpty else {
-                throw .invalidInput("\(named) has no root certificate for ACS signed content")
+                throw ThreeDS2Error(.malformedTrustBundle, "\(named) has no root certificate for ACS signed content")
             }
             servers.append(
                 DirectoryServer(
@@ -134,16 +146,20 @@ public struct TrustBundle: Sendable, Hashable {
         _ value: JSONValue?, keyIDs: Bool, at: String, base: URL?, member: String? = nil
     ) throws(ThreeDS2Error) -> [DirectoryServer.EncryptionKey] {
         let member = member ?? (keyIDs ? "encryptionCertificates" : "rootCertificates")
-        guard let list = value?.arrayValue else { throw .invalidInput("\(at): \"\(member)\" must be an array") }
+        guard let list = value?.arrayValue else {
+            throw ThreeDS2Error(.malformedTrustBundle, "\(at): \"\(member)\" must be an array")
+        }
         var result: [DirectoryServer.EncryptionKey] = []
         for (index, item) in list.enumerated() {
             let here = "\(at): \(member)[\(index)]"
-            guard let item = item.objectValue else { throw .invalidInput("\(here) is not an object") }
+            guard let item = item.objectValue else {
+                throw ThreeDS2Error(.malformedTrustBundle, "\(here) is not an object")
+            }
             try allow(item, keyIDs ? ["keyID", "pem", "file"] : ["pem", "file"], at: here)
             var keyID: String?
             if let value = item["keyID"] {
                 guard let text = value.stringValue, !text.isEmpty else {
-                    throw .invalidInput("\(here): \"keyID\" must be a non-empty string")
+                    throw ThreeDS2Error(.malformedTrustBundle, "\(here): \"keyID\" must be a non-empty string")
                 }
                 keyID = text
             }
@@ -151,14 +167,16 @@ public struct TrustBundle: Sendable, Hashable {
             switch (item["pem"], item["file"]) {
             case (let pem?, nil):
                 guard let pem = pem.stringValue, !pem.isEmpty else {
-                    throw .invalidInput("\(here): \"pem\" must be a non-empty string")
+                    throw ThreeDS2Error(.malformedTrustBundle, "\(here): \"pem\" must be a non-empty string")
                 }
                 text = pem
             case (nil, let file?):
-                guard let path = file.stringValue else { throw .invalidInput("\(here): \"file\" must be a string") }
+                guard let path = file.stringValue else {
+                    throw ThreeDS2Error(.malformedTrustBundle, "\(here): \"file\" must be a string")
+                }
                 text = try readReferenced(path, base: base, at: here)
             default:
-                throw .invalidInput("\(here) needs exactly one of \"pem\" or \"file\"")
+                throw ThreeDS2Error(.malformedTrustBundle, "\(here) needs exactly one of \"pem\" or \"file\"")
             }
             result.append(DirectoryServer.EncryptionKey(key: text, keyID: keyID))
         }
@@ -166,14 +184,19 @@ public struct TrustBundle: Sendable, Hashable {
     }
 
     private static func readReferenced(_ path: String, base: URL?, at: String) throws(ThreeDS2Error) -> String {
-        guard let base else { throw .invalidInput("\(at): \"file\" references need the bundle to be read from a file") }
+        guard let base else {
+            throw ThreeDS2Error(
+                .malformedTrustBundle, "\(at): \"file\" references need the bundle to be read from a file")
+        }
         let components = path.split(separator: "/", omittingEmptySubsequences: false)
         guard !path.isEmpty, !path.hasPrefix("/"), !components.contains(".."), !components.contains("") else {
-            throw .invalidInput("\(at): \"file\" must be a relative path inside the bundle's folder, got \"\(path)\"")
+            throw ThreeDS2Error(
+                .malformedTrustBundle,
+                "\(at): \"file\" must be a relative path inside the bundle's folder, got \"\(path)\"")
         }
         let bytes = try read(base.appendingPathComponent(path), what: "\(at): file")
         guard let text = String(bytes: bytes, encoding: .utf8) else {
-            throw .invalidInput("\(at): file \(path) is not UTF-8 text")
+            throw ThreeDS2Error(.malformedPEM, "\(at): file \(path) is not UTF-8 text")
         }
         return text
     }
@@ -201,7 +224,8 @@ public struct TrustBundle: Sendable, Hashable {
 
     private static func allow(_ object: JSONObject, _ names: Set<String>, at: String) throws(ThreeDS2Error) {
         if let unknown = object.names.first(where: { !names.contains($0) }) {
-            throw .invalidInput(
+            throw ThreeDS2Error(
+                .malformedTrustBundle,
                 "\(at): unknown member \"\(unknown)\" (allowed: \(names.sorted().joined(separator: ", ")))")
         }
     }
@@ -219,7 +243,7 @@ extension ConfigParameters {
     /// Adds every directory server of a trust bundle.
     ///
     /// - Parameter bundle: The bundle.
-    /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` when a directory server is already configured.
+    /// - Throws: ``ThreeDS2Error`` with code `invalidInput` when a directory server is already configured.
     public mutating func addDirectoryServers(from bundle: TrustBundle) throws(ThreeDS2Error) {
         for server in bundle.directoryServers { try addDirectoryServer(server) }
     }

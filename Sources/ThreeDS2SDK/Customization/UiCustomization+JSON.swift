@@ -21,8 +21,8 @@ extension UiCustomization {
     /// - Parameter bytes: The JSON (at most 64 KiB).
     /// - Returns: The customization for each appearance given; pass it to
     ///   ``ThreeDS2Service/initialize(configParameters:locale:uiCustomizations:)``.
-    /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` naming the key: an unknown key, a value of the wrong type,
-    ///   a bad colour, size or alignment.
+    /// - Throws: ``ThreeDS2Error``: `malformedJSON` when it is not JSON; `invalidInput` naming the key: an unknown
+    ///   key, a value of the wrong type, a bad colour, size or alignment.
     public static func appearances(fromJSON bytes: some Collection<UInt8>) throws(ThreeDS2Error)
         -> [UiCustomizationType: UiCustomization]
     {
@@ -30,7 +30,7 @@ extension UiCustomization {
         do {
             value = try JSONParser(limits: .init(maxBytes: 64 * 1024, maxDepth: 8)).parse(bytes)
         } catch {
-            throw .invalidInput("the UI customization is not JSON: \(error.detail)")
+            throw ThreeDS2Error(.malformedJSON, "the UI customization is not JSON: \(error.message)", underlying: error)
         }
         var reader = CustomizationReader()
         let top = try reader.object(value, "the UI customization")

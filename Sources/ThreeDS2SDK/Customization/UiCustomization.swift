@@ -10,7 +10,7 @@ public struct HexColor: Sendable, Hashable, CustomStringConvertible {
     /// - Parameters:
     ///   - text: `#RRGGBB` or `#AARRGGBB`.
     ///   - field: The field being set, for the error message.
-    /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` naming the field.
+    /// - Throws: ``ThreeDS2Error`` with code `invalidInput` naming the field.
     public init(_ text: String, field: String = "colour") throws(ThreeDS2Error) {
         let digits = Array(text.utf8.dropFirst())
         guard text.hasPrefix("#"), digits.count == 6 || digits.count == 8,
@@ -71,7 +71,7 @@ public struct TextStyle: Sendable, Hashable {
     /// Sets the font name.
     ///
     /// - Parameter name: A non-empty font name.
-    /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` for an empty name.
+    /// - Throws: ``ThreeDS2Error`` with code `invalidInput` for an empty name.
     public mutating func setFontName(_ name: String, field: String = "text font name") throws(ThreeDS2Error) {
         guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw .invalidInput("\(field) must not be empty")
@@ -82,7 +82,7 @@ public struct TextStyle: Sendable, Hashable {
     /// Sets the colour.
     ///
     /// - Parameter hex: `#RRGGBB` or `#AARRGGBB`.
-    /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` for a malformed colour.
+    /// - Throws: ``ThreeDS2Error`` with code `invalidInput` for a malformed colour.
     public mutating func setColor(_ hex: String, field: String = "text colour") throws(ThreeDS2Error) {
         color = try HexColor(hex, field: field)
     }
@@ -90,7 +90,7 @@ public struct TextStyle: Sendable, Hashable {
     /// Sets the font size.
     ///
     /// - Parameter size: A positive size in points.
-    /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` for a size that is not positive.
+    /// - Throws: ``ThreeDS2Error`` with code `invalidInput` for a size that is not positive.
     public mutating func setFontSize(_ size: Int, field: String = "text font size") throws(ThreeDS2Error) {
         guard size > 0 else { throw .invalidInput("\(field) must be positive, found \(size)") }
         fontSize = size
@@ -359,7 +359,7 @@ public struct ButtonCustomization: Sendable, Hashable {
     /// Sets the height (EMVCo `setHeight`).
     ///
     /// - Parameter value: Points, positive.
-    /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` when not positive.
+    /// - Throws: ``ThreeDS2Error`` with code `invalidInput` when not positive.
     public mutating func setHeight(_ value: Int) throws(ThreeDS2Error) {
         height = try Measure.positive(value, "button height")
     }
@@ -371,7 +371,7 @@ public struct ButtonCustomization: Sendable, Hashable {
     ///   - top: Top points.
     ///   - end: Trailing points.
     ///   - bottom: Bottom points.
-    /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` when a side is negative.
+    /// - Throws: ``ThreeDS2Error`` with code `invalidInput` when a side is negative.
     public mutating func setPadding(start: Int, top: Int, end: Int, bottom: Int) throws(ThreeDS2Error) {
         padding = ButtonPadding(
             start: try Measure.nonNegative(start, "button padding start"),
@@ -396,7 +396,7 @@ public struct ProgressCustomization: Sendable, Hashable {
     /// Sets the spinner or bar colour.
     ///
     /// - Parameter hex: `#RRGGBB` or `#AARRGGBB`.
-    /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` for a bad colour.
+    /// - Throws: ``ThreeDS2Error`` with code `invalidInput` for a bad colour.
     public mutating func setIndicatorColor(_ hex: String) throws(ThreeDS2Error) {
         indicatorColor = try HexColor(hex, field: "progress indicator colour")
     }
@@ -404,7 +404,7 @@ public struct ProgressCustomization: Sendable, Hashable {
     /// Sets the background behind the indicator.
     ///
     /// - Parameter hex: `#RRGGBB` or `#AARRGGBB`.
-    /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` for a bad colour.
+    /// - Throws: ``ThreeDS2Error`` with code `invalidInput` for a bad colour.
     public mutating func setBackgroundColor(_ hex: String) throws(ThreeDS2Error) {
         backgroundColor = try HexColor(hex, field: "progress background colour")
     }
@@ -438,7 +438,7 @@ public struct UiCustomization: Sendable, Hashable {
     /// Sets the screen's background colour (EMVCo `setBackground`).
     ///
     /// - Parameter hex: `#RRGGBB` or `#AARRGGBB`.
-    /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` for a bad colour.
+    /// - Throws: ``ThreeDS2Error`` with code `invalidInput` for a bad colour.
     public mutating func setBackground(_ hex: String) throws(ThreeDS2Error) {
         backgroundColor = try HexColor(hex, field: "screen background colour")
     }
@@ -459,7 +459,7 @@ public struct UiCustomization: Sendable, Hashable {
     /// Sets the look of a button type named as a string (`SUBMIT`, `CONTINUE`, `CANCEL`, `RESEND`, `OPEN_OOB_APP`,
     /// `ADDITIONAL`; `VERIFY` is accepted for `SUBMIT`, `ADD_CH` for `ADDITIONAL`, `OOB_OPEN_APP` for `OPEN_OOB_APP`).
     ///
-    /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` for an unknown name.
+    /// - Throws: ``ThreeDS2Error`` with code `invalidInput` for an unknown name.
     public mutating func setButtonCustomization(_ customization: ButtonCustomization, for name: String)
         throws(ThreeDS2Error)
     {
@@ -473,7 +473,7 @@ public struct UiCustomization: Sendable, Hashable {
 
     /// The look of a button type named as a string.
     ///
-    /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` for an unknown name.
+    /// - Throws: ``ThreeDS2Error`` with code `invalidInput` for an unknown name.
     public func buttonCustomization(for name: String) throws(ThreeDS2Error) -> ButtonCustomization {
         buttonCustomization(for: try Self.buttonType(name))
     }

@@ -452,7 +452,7 @@ public struct ChallengeFormState: Sendable {
         do {
             form = try current.filling(fields)
         } catch {
-            note = error.description
+            note = error.message
         }
     }
 
@@ -559,7 +559,7 @@ public struct ChallengeFormState: Sendable {
         do {
             data = try form.submission(button: button)
         } catch {
-            note = error.description
+            note = error.message
             return nil
         }
         return htmlAnswer(data)

@@ -1,4 +1,5 @@
 import Foundation
+public import ThreeDS2JOSE
 import ThreeDS2Messages
 
 /// The forms of an ACS HTML challenge page, as an ``HTMLFormReader`` found them, submitted the way a browser submits
@@ -113,15 +114,49 @@ public struct HTMLForm: Sendable, Hashable {
     /// offers no controls, and presenters show the reason instead of a partial form.
     public let invalidReason: String?
 
-    /// What went wrong with a submission.
-    public struct SubmissionError: Error, Sendable, CustomStringConvertible {
-        /// The explanation.
-        public let description: String
+    /// What went wrong with a submission, in the package's one error shape (``ThreeDS2JOSE/CodedError``). Two errors
+    /// are equal when their codes are.
+    public struct SubmissionError: CodedError, Sendable {
+        /// The kind of mistake. New codes may be added; do not rely on the list being complete.
+        public struct Code: Hashable, Sendable, CustomStringConvertible {
+            private enum Name: Hashable, Sendable {
+                case unknownField, unknownButton
+            }
+
+            private let name: Name
+
+            private init(_ name: Name) { self.name = name }
+
+            /// The name of the code, for messages.
+            public var description: String { "\(name)" }
+
+            /// No field of the page takes the name and value given.
+            public static let unknownField = Code(.unknownField)
+            /// The page has no submit button or link of the name given.
+            public static let unknownButton = Code(.unknownButton)
+        }
+
+        /// What kind of mistake it was.
+        public let code: Code
+        /// The explanation, for the cardholder's screen.
+        public let message: String
+        /// Always `nil`: a submission fails on the page's own rules.
+        public var underlying: (any Error)? { nil }
+        /// Where the error was raised.
+        public let location: ErrorLocation
 
         /// Creates an error.
         ///
-        /// - Parameter description: The explanation.
-        public init(description: String) { self.description = description }
+        /// - Parameters:
+        ///   - code: The kind of mistake.
+        ///   - message: The explanation.
+        ///   - file: The file that raises the error (the caller's, by default).
+        ///   - line: The line that raises the error (the caller's, by default).
+        public init(_ code: Code, _ message: String, file: String = #fileID, line: UInt = #line) {
+            self.code = code
+            self.message = message
+            self.location = ErrorLocation(file: file, line: line)
+        }
     }
 
     /// Creates a form from what a reader found on a page.
@@ -193,7 +228,7 @@ public struct HTMLForm: Sendable, Hashable {
                 }
             }
             guard matched else {
-                throw SubmissionError(description: "the page has no field \"\(name)\" that takes \"\(value)\"")
+                throw SubmissionError(.unknownField, "the page has no field \"\(name)\" that takes \"\(value)\"")
             }
         }
         return copy
@@ -220,7 +255,7 @@ public struct HTMLForm: Sendable, Hashable {
         let pressed: Int?
         if let button {
             guard let index = submitters.first(where: { Self.matches(filled.controls[$0], button) }) else {
-                throw SubmissionError(description: "the page has no submit button or link \"\(button)\"")
+                throw SubmissionError(.unknownButton, "the page has no submit button or link \"\(button)\"")
             }
             pressed = index
         } else {

@@ -99,7 +99,8 @@ extension ThreeDS2Service {
             return .failed(.runtime("the 3DS Requestor's backend did not answer within \(requestorTimeout)"))
         case .finished(.failure(let error)):
             if Task.isCancelled { return .cancelled }
-            return .failed(.runtime("the 3DS Requestor's backend call failed: \(error)", underlying: error))
+            return .failed(
+                .runtime("the 3DS Requestor's backend call failed: \(humanReadable(error))", underlying: error))
         case .finished(.success(let value)):
             if Task.isCancelled { return .cancelled }
             result = value

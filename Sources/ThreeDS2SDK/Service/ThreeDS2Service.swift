@@ -169,7 +169,7 @@ public final class ThreeDS2Service: Sendable {
 
     /// The warnings the security checks raised at the latest run.
     ///
-    /// - Throws: ``ThreeDS2Error`` of kind `notInitialized`.
+    /// - Throws: ``ThreeDS2Error`` with code `notInitialized`.
     public var warnings: [Warning] {
         get throws(ThreeDS2Error) { try context().warnings }
     }
@@ -178,21 +178,21 @@ public final class ThreeDS2Service: Sendable {
     /// ``Warning/directoryServerCertificateExpiring`` per directory server whose encryption certificate in use ends
     /// within 30 days. They are not security findings and never reach device data's `SW`.
     ///
-    /// - Throws: ``ThreeDS2Error`` of kind `notInitialized`.
+    /// - Throws: ``ThreeDS2Error`` with code `notInitialized`.
     public var directoryServerWarnings: [Warning] {
         get throws(ThreeDS2Error) { try context().configuration.directoryServerWarnings }
     }
 
     /// Warnings about the UI customization (text/background contrast under 4.5:1).
     ///
-    /// - Throws: ``ThreeDS2Error`` of kind `notInitialized`.
+    /// - Throws: ``ThreeDS2Error`` with code `notInitialized`.
     public var uiCustomizationWarnings: [Warning] {
         get throws(ThreeDS2Error) { try context().uiCustomizations.values.flatMap(\.contrastWarnings) }
     }
 
     /// The customization for an appearance, falling back to the default appearance.
     ///
-    /// - Throws: ``ThreeDS2Error`` of kind `notInitialized`.
+    /// - Throws: ``ThreeDS2Error`` with code `notInitialized`.
     public func uiCustomization(for type: UiCustomizationType) throws(ThreeDS2Error) -> UiCustomization {
         let customizations = try context().uiCustomizations
         return customizations[type] ?? customizations[.default] ?? UiCustomization()
@@ -200,7 +200,7 @@ public final class ThreeDS2Service: Sendable {
 
     /// The SDK version.
     ///
-    /// - Throws: ``ThreeDS2Error`` of kind `notInitialized`.
+    /// - Throws: ``ThreeDS2Error`` with code `notInitialized`.
     public var sdkVersion: String {
         get throws(ThreeDS2Error) {
             _ = try context()
@@ -245,7 +245,7 @@ public final class ThreeDS2Service: Sendable {
 
     /// Returns the service to its fresh, uninitialised state.
     ///
-    /// - Throws: ``ThreeDS2Error`` of kind `notInitialized` when it is not initialised.
+    /// - Throws: ``ThreeDS2Error`` with code `notInitialized` when it is not initialised.
     public func cleanup() throws(ThreeDS2Error) {
         let context = state.withLock { current in
             defer { current = nil }

@@ -5,7 +5,7 @@ extension MessageVersion {
     ///
     /// - Parameter requested: The requested version text, or `nil` / empty for the highest supported.
     /// - Returns: The version.
-    /// - Throws: ``ThreeDS2Error`` of kind `invalidInput` listing the supported versions.
+    /// - Throws: ``ThreeDS2Error`` with code `invalidInput` listing the supported versions.
     public static func resolve(_ requested: String?) throws(ThreeDS2Error) -> MessageVersion {
         guard let requested, !requested.isEmpty else { return highest }
         guard let version = MessageVersion(requested), version.isSupported else {

@@ -46,7 +46,7 @@ public final class Transaction: Sendable {
     /// the identifiers. Built once per transaction; later calls return the same values.
     ///
     /// - Returns: The parameters.
-    /// - Throws: ``ThreeDS2Error`` of kind `runtime` when the transaction is closed or encryption fails.
+    /// - Throws: ``ThreeDS2Error`` with code `runtime` when the transaction is closed or encryption fails.
     public func getAuthenticationRequestParameters() throws(ThreeDS2Error) -> AuthenticationRequestParameters {
         let result: Result<AuthenticationRequestParameters, ThreeDS2Error> = state.withLock { state in
             if let existing = state.parameters { return .success(existing) }

@@ -1,4 +1,5 @@
 public import Foundation
+public import ThreeDS2JOSE
 
 /// One HTTP request the SDK makes: a CReq or Erro `POST` to the ACS, or an image `GET`.
 public struct TransportRequest: Sendable, Hashable {
@@ -67,25 +68,37 @@ public struct TransportResponse: Sendable, Hashable {
     }
 }
 
-/// A transport failure: no usable response came back. Callers branch on ``code``; ``underlying`` keeps the
-/// adapter's own error for logs.
-public struct TransportError: Error, Sendable, CustomStringConvertible {
-    /// What kind of failure it was.
-    public enum Code: String, Sendable, Hashable {
+/// A transport failure: no usable response came back, in the package's one error shape
+/// (``ThreeDS2JOSE/CodedError``). Callers branch on ``code``; ``underlying`` keeps the adapter's own error for logs.
+/// Two errors are equal when their codes are.
+public struct TransportError: CodedError, Sendable {
+    /// What kind of failure it was. New codes may be added; do not rely on the list being complete.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Name: Hashable, Sendable {
+            case connectionFailed, tlsFailure, timedOut, responseTooLarge, cancelled, invalidRequest, other
+        }
+
+        private let name: Name
+
+        private init(_ name: Name) { self.name = name }
+
+        /// The name of the code, for messages.
+        public var description: String { "\(name)" }
+
         /// No connection could be made (refused, unreachable, name not found).
-        case connectionFailed
+        public static let connectionFailed = Code(.connectionFailed)
         /// The TLS handshake failed (untrusted certificate, protocol version).
-        case tlsFailure
+        public static let tlsFailure = Code(.tlsFailure)
         /// The whole response did not arrive before the request's deadline.
-        case timedOut
+        public static let timedOut = Code(.timedOut)
         /// The response body was larger than the request allowed.
-        case responseTooLarge
+        public static let responseTooLarge = Code(.responseTooLarge)
         /// The request was cancelled by its task.
-        case cancelled
+        public static let cancelled = Code(.cancelled)
         /// The request could not be formed (bad URL, unsupported scheme).
-        case invalidRequest
+        public static let invalidRequest = Code(.invalidRequest)
         /// Any other failure of the adapter.
-        case other
+        public static let other = Code(.other)
     }
 
     /// What kind of failure it was.
@@ -93,7 +106,9 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
     /// What failed, in words.
     public let message: String
     /// The adapter's error, when there is one.
-    public let underlying: (any Error & Sendable)?
+    public let underlying: (any Error)?
+    /// Where the error was raised.
+    public let location: ErrorLocation
 
     /// Creates an error.
     ///
@@ -101,14 +116,16 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
     ///   - code: The kind of failure.
     ///   - message: What failed.
     ///   - underlying: The adapter's error.
-    public init(_ code: Code, _ message: String, underlying: (any Error & Sendable)? = nil) {
+    ///   - file: The file that raises the error (the caller's, by default).
+    ///   - line: The line that raises the error (the caller's, by default).
+    public init(
+        _ code: Code, _ message: String, underlying: (any Error)? = nil, file: String = #fileID, line: UInt = #line
+    ) {
         self.code = code
         self.message = message
         self.underlying = underlying
+        self.location = ErrorLocation(file: file, line: line)
     }
-
-    /// `code: message`.
-    public var description: String { "\(code.rawValue): \(message)" }
 }
 
 extension TransportRequest {

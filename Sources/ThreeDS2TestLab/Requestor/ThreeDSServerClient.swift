@@ -85,7 +85,7 @@ public struct ThreeDSServerClient: Sendable {
 
     /// Sends the authentication request and reads the answer.
     ///
-    /// - Throws: ``ThreeDS2Error`` of kind `runtime` naming what failed (transport, status, or a malformed answer).
+    /// - Throws: ``ThreeDS2Error`` with code `runtime` naming what failed (transport, status, or a malformed answer).
     public func authenticate(
         parameters: AuthenticationRequestParameters, purchase: Purchase, requestorAppURL: String? = nil,
         challengeTimeout: Duration = .seconds(5 * 60)
@@ -140,7 +140,7 @@ public struct ThreeDSServerClient: Sendable {
     ///   - object: The answer.
     ///   - requestorAppURL: The app URL to pass to the challenge.
     /// - Returns: The response.
-    /// - Throws: ``ThreeDS2Error`` of kind `runtime` naming the missing field.
+    /// - Throws: ``ThreeDS2Error`` with code `runtime` naming the missing field.
     public static func response(from object: JSONObject, requestorAppURL: String?) throws(ThreeDS2Error)
         -> AuthenticationResponse
     {

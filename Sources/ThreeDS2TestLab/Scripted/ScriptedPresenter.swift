@@ -33,8 +33,8 @@ public enum ScriptedAnswer: Sendable, Hashable {
     /// `"whitelist": true|false` (the 2.2.0 whitelisting or 2.3.1 trust-list question) and
     /// `"deviceBinding": true|false`.
     ///
-    /// - Throws: ``JOSEError`` with code `invalidHeader` describing what is wrong.
-    public init(json object: JSONObject) throws(JOSEError) {
+    /// - Throws: ``TestLabError`` with code `malformedAnswers` describing what is wrong.
+    public init(json object: JSONObject) throws(TestLabError) {
         // A misspelt member ("txt") would otherwise be ignored and the answer sent without it.
         let action = object["action"]?.stringValue ?? ""
         let allowed: [String] =
@@ -42,8 +42,8 @@ public enum ScriptedAnswer: Sendable, Hashable {
             + (action == "submit" ? ["text", "text2", "select", "html"] : action == "openApp" ? ["result"] : [])
         let actions = ["submit", "continue", "additional", "openApp", "resend", "cancel"]
         if actions.contains(action), let unknown = object.names.first(where: { !allowed.contains($0) }) {
-            throw JOSEError(
-                .invalidHeader,
+            throw TestLabError(
+                .malformedAnswers,
                 "answer \"\(action)\" has an unknown member \"\(unknown)\" (it takes "
                     + allowed.map { "\"\($0)\"" }.joined(separator: ", ") + ")")
         }
@@ -53,29 +53,29 @@ public enum ScriptedAnswer: Sendable, Hashable {
         case "submit":
             if let text = object["text"] {
                 guard case .string(let value) = text else {
-                    throw JOSEError(.invalidHeader, "answer \"text\" must be a string")
+                    throw TestLabError(.malformedAnswers, "answer \"text\" must be a string")
                 }
                 var second: String?
                 if let text2 = object["text2"] {
                     guard case .string(let value) = text2 else {
-                        throw JOSEError(.invalidHeader, "answer \"text2\" must be a string")
+                        throw TestLabError(.malformedAnswers, "answer \"text2\" must be a string")
                     }
                     second = value
                 }
                 self = .text(value, second: second, whitelist: whitelist, deviceBinding: binding)
             } else if let select = object["select"] {
                 guard case .array(let keys) = select, keys.allSatisfy({ $0.stringValue != nil }) else {
-                    throw JOSEError(.invalidHeader, "answer \"select\" must be an array of strings")
+                    throw TestLabError(.malformedAnswers, "answer \"select\" must be an array of strings")
                 }
                 self = .select(keys.compactMap(\.stringValue), whitelist: whitelist, deviceBinding: binding)
             } else if let html = object["html"] {
                 guard case .object(let form) = html else {
-                    throw JOSEError(.invalidHeader, "answer \"html\" must be an object")
+                    throw TestLabError(.malformedAnswers, "answer \"html\" must be an object")
                 }
                 var fields: [String: String] = [:]
                 for member in form["fields"]?.objectValue?.members ?? [] {
                     guard case .string(let value) = member.value else {
-                        throw JOSEError(.invalidHeader, "html field \(member.name) must be a string")
+                        throw TestLabError(.malformedAnswers, "html field \(member.name) must be a string")
                     }
                     fields[member.name] = value
                 }
@@ -91,36 +91,42 @@ public enum ScriptedAnswer: Sendable, Hashable {
             case nil, "returned": self = .openApp(result: .returned)
             case "opened": self = .openApp(result: .opened)
             case "failed": self = .openApp(result: .failed)
-            default: throw JOSEError(.invalidHeader, "answer \"result\" must be returned, opened or failed")
+            default: throw TestLabError(.malformedAnswers, "answer \"result\" must be returned, opened or failed")
             }
         case "resend": self = .resend
         case "cancel": self = .cancel
         default:
-            throw JOSEError(
-                .invalidHeader, "answer \"action\" must be submit, continue, additional, openApp, resend or cancel")
+            throw TestLabError(
+                .malformedAnswers, "answer \"action\" must be submit, continue, additional, openApp, resend or cancel")
         }
     }
 
-    private static func flag(_ object: JSONObject, _ name: String) throws(JOSEError) -> Bool? {
+    private static func flag(_ object: JSONObject, _ name: String) throws(TestLabError) -> Bool? {
         guard let value = object[name] else { return nil }
         guard case .bool(let flag) = value else {
-            throw JOSEError(.invalidHeader, "answer \"\(name)\" must be true or false")
+            throw TestLabError(.malformedAnswers, "answer \"\(name)\" must be true or false")
         }
         return flag
     }
 
     /// Reads an answers file: a JSON array of answer objects.
     ///
-    /// - Throws: ``JOSEError`` for malformed JSON or answers.
-    public static func list(json data: [UInt8]) throws(JOSEError) -> [ScriptedAnswer] {
-        guard case .array(let entries) = try JSONParser(limits: .init(maxBytes: 1 << 20, maxDepth: 8)).parse(data)
-        else {
-            throw JOSEError(.invalidHeader, "the answers file must be a JSON array")
+    /// - Throws: ``TestLabError`` with code `malformedAnswers` for malformed JSON or answers (the JSON parser's
+    ///   error as its cause).
+    public static func list(json data: [UInt8]) throws(TestLabError) -> [ScriptedAnswer] {
+        let root: JSONValue
+        do {
+            root = try JSONParser(limits: .init(maxBytes: 1 << 20, maxDepth: 8)).parse(data)
+        } catch {
+            throw TestLabError(.malformedAnswers, error.message, underlying: error)
+        }
+        guard case .array(let entries) = root else {
+            throw TestLabError(.malformedAnswers, "the answers file must be a JSON array")
         }
         var answers: [ScriptedAnswer] = []
         for entry in entries {
             guard case .object(let object) = entry else {
-                throw JOSEError(.invalidHeader, "each answer must be a JSON object")
+                throw TestLabError(.malformedAnswers, "each answer must be a JSON object")
             }
             answers.append(try ScriptedAnswer(json: object))
         }

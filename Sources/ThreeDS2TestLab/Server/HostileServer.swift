@@ -115,7 +115,7 @@ public final class HostileServer: Sendable {
         var iterator = portStream.makeAsyncIterator()
         guard let port = await iterator.next(), port > 0 else {
             task.cancel()
-            throw TestLabError("the hostile server did not start")
+            throw TestLabError(.startFailed, "the hostile server did not start")
         }
         return HostileServer(
             port: port, scheme: useTLS ? "https" : "http", rootPEM: rootPEM, serviceGroup: group, task: task)

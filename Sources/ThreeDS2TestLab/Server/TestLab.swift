@@ -212,11 +212,12 @@ public final class TestLab: Sendable {
             task.cancel()
             if case .failure(let error) = await task.result {
                 if let io = error as? IOError, io.errnoCode == EADDRINUSE {
-                    throw TestLabError("port \(options.port) is in use")
+                    throw TestLabError(.startFailed, "port \(options.port) is in use")
                 }
-                throw TestLabError("cannot listen on 127.0.0.1:\(options.port): \(error)")
+                throw TestLabError(
+                    .startFailed, "cannot listen on 127.0.0.1:\(options.port): \(error)", underlying: error)
             }
-            throw TestLabError("the TestLab server did not start")
+            throw TestLabError(.startFailed, "the TestLab server did not start")
         }
         // Only a lab that listens writes its files: a second lab on a busy port must not replace a running one's.
         var directoryLock: PKIDirectoryLock?
@@ -229,7 +230,7 @@ public final class TestLab: Sendable {
                 await group.triggerGracefulShutdown()
                 _ = await task.result
                 if let error = error as? TestLabError { throw error }
-                throw TestLabError("the PEM files cannot be written to \(directory.path)")
+                throw TestLabError(.fileSystem, "the PEM files cannot be written to \(directory.path)")
             }
         }
         let acs = AccessControlServer(
@@ -273,7 +274,10 @@ public final class TestLab: Sendable {
             records.append(record)
             return Self.json(response)
         } catch let error as TestLabError {
-            return Self.json(["error": .string(error.description)], status: .badRequest)
+            return Self.json(["error": .string(error.message)], status: .badRequest)
+        } catch let error as any CodedError {
+            // A person reads this answer: the code and message, not where the lab raised them.
+            return Self.json(["error": .string("\(error.code): \(error.message)")], status: .badRequest)
         } catch {
             return Self.json(["error": .string("\(error)")], status: .badRequest)
         }
@@ -283,15 +287,16 @@ public final class TestLab: Sendable {
     /// `sdkUiType` array of UI types the version defines.
     static func checkRenderOptions(_ value: JSONValue?, version: MessageVersion) throws(TestLabError) {
         guard case .object(let options)? = value else {
-            throw TestLabError("deviceRenderOptions must be a JSON object")
+            throw TestLabError(.invalidRequest, "deviceRenderOptions must be a JSON object")
         }
         guard let interface = options["sdkInterface"]?.stringValue, ["01", "02", "03"].contains(interface) else {
-            throw TestLabError("deviceRenderOptions.sdkInterface must be 01, 02 or 03")
+            throw TestLabError(.invalidRequest, "deviceRenderOptions.sdkInterface must be 01, 02 or 03")
         }
         guard case .array(let types)? = options["sdkUiType"], !types.isEmpty,
             types.allSatisfy({ $0.stringValue.flatMap(UIType.init(rawValue:)).map(version.defines) ?? false })
         else {
             throw TestLabError(
+                .invalidRequest,
                 "deviceRenderOptions.sdkUiType must be a non-empty array of UI types message version \(version) defines"
             )
         }
@@ -300,37 +305,44 @@ public final class TestLab: Sendable {
     private func handleAuthentication(_ body: [UInt8]) async throws -> (AuthenticationRecord, JSONObject) {
         guard case .object(let request) = try JSONParser(limits: .init(maxBytes: 256 * 1024, maxDepth: 8)).parse(body)
         else {
-            throw TestLabError("the request is not a JSON object")
+            throw TestLabError(.invalidRequest, "the request is not a JSON object")
         }
         func field(_ name: String) throws -> String {
             guard let value = request[name]?.stringValue, !value.isEmpty else {
-                throw TestLabError("\(name) is missing")
+                throw TestLabError(.invalidRequest, "\(name) is missing")
             }
             return value
         }
         let versionText = try field("messageVersion")
         guard let version = MessageVersion(versionText), version.isSupported else {
-            throw TestLabError("messageVersion \(versionText) is not supported")
+            throw TestLabError(.invalidRequest, "messageVersion \(versionText) is not supported")
         }
-        guard try field("deviceChannel") == "01" else { throw TestLabError("deviceChannel must be 01 (app)") }
+        guard try field("deviceChannel") == "01" else {
+            throw TestLabError(.invalidRequest, "deviceChannel must be 01 (app)")
+        }
         let sdkTransID = try field("sdkTransID")
-        guard UUID(uuidString: sdkTransID) != nil else { throw TestLabError("sdkTransID is not a UUID") }
+        guard UUID(uuidString: sdkTransID) != nil else {
+            throw TestLabError(.invalidRequest, "sdkTransID is not a UUID")
+        }
         _ = try field("sdkAppID")
         let reference = try field("sdkReferenceNumber")
         let maxTimeout = try field("sdkMaxTimeout")
         guard maxTimeout.utf8.count == 2, maxTimeout.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
             let timeout = Int(maxTimeout), timeout >= 5
         else {
-            throw TestLabError("sdkMaxTimeout must be two digits, at least 05")
+            throw TestLabError(.invalidRequest, "sdkMaxTimeout must be two digits, at least 05")
         }
         try Self.checkRenderOptions(request["deviceRenderOptions"], version: version)
         let card = try field("acctNumber")
         _ = try field("purchaseAmount")
         _ = try field("purchaseCurrency")
         // A real 3DS Server takes the key as the JWK object the AReq defines, never JSON text inside a string.
-        guard let keyValue = request["sdkEphemPubKey"] else { throw TestLabError("sdkEphemPubKey is missing") }
+        guard let keyValue = request["sdkEphemPubKey"] else {
+            throw TestLabError(.invalidRequest, "sdkEphemPubKey is missing")
+        }
         guard case .object(let keyObject) = keyValue else {
-            throw TestLabError("sdkEphemPubKey must be a JSON object (a JWK), found \(keyValue.typeName)")
+            throw TestLabError(
+                .invalidRequest, "sdkEphemPubKey must be a JSON object (a JWK), found \(keyValue.typeName)")
         }
         let sdkKey = try P256PublicJWK(jsonObject: keyObject)
         let encrypted = try field("sdkEncData")
@@ -399,10 +411,14 @@ public final class TestLab: Sendable {
         let key: JWEDecryptionKey
         switch header.objectValue?["alg"]?.stringValue {
         case "RSA-OAEP-256":
-            guard case .rsa(let rsa) = pki.dsEncryptionRSA.privateKey else { throw TestLabError("lab RSA key missing") }
+            guard case .rsa(let rsa) = pki.dsEncryptionRSA.privateKey else {
+                throw TestLabError(.failed, "lab RSA key missing")
+            }
             (dsID, key) = (Self.rsaDirectoryServerID, .rsaOAEP256(privateKeyDER: Array(rsa.derRepresentation)))
         case "ECDH-ES":
-            guard case .p256(let ec) = pki.dsEncryptionEC.privateKey else { throw TestLabError("lab EC key missing") }
+            guard case .p256(let ec) = pki.dsEncryptionEC.privateKey else {
+                throw TestLabError(.failed, "lab EC key missing")
+            }
             (dsID, key) = (
                 Self.ecDirectoryServerID,
                 .ecdhES(
@@ -410,11 +426,11 @@ public final class TestLab: Sendable {
                     derivation: .emvco(partyVInfo: Self.ecDirectoryServerID))
             )
         default:
-            throw TestLabError("sdkEncData has an unknown alg")
+            throw TestLabError(.invalidRequest, "sdkEncData has an unknown alg")
         }
         let plaintext = try JWE.decrypt(compact, using: key).plaintext
         guard case .object(let deviceData) = try JSONParser().parse(plaintext) else {
-            throw TestLabError("device data is not a JSON object")
+            throw TestLabError(.invalidRequest, "device data is not a JSON object")
         }
         return (dsID, deviceData)
     }
@@ -481,24 +497,25 @@ final class PKIDirectoryLock: Sendable {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {
-                throw TestLabError("\(directory.path) is a file, not a directory for the PEM files")
+                throw TestLabError(.fileSystem, "\(directory.path) is a file, not a directory for the PEM files")
             }
         } else {
             do {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             } catch {
-                throw TestLabError("the directory \(directory.path) cannot be created")
+                throw TestLabError(.fileSystem, "the directory \(directory.path) cannot be created")
             }
         }
         let path = directory.appendingPathComponent(".testlab.lock").path
         let opened = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard opened >= 0 else { throw TestLabError("\(directory.path) is not writable") }
+        guard opened >= 0 else { throw TestLabError(.fileSystem, "\(directory.path) is not writable") }
         guard flock(opened, LOCK_EX | LOCK_NB) == 0 else {
             var buffer = [UInt8](repeating: 0, count: 256)
             let count = read(opened, &buffer, buffer.count)
             close(opened)
             let other = String(decoding: buffer.prefix(max(0, count)), as: UTF8.self)
             throw TestLabError(
+                .fileSystem,
                 "another TestLab\(other.isEmpty ? "" : " (\(other))") is using \(directory.path); "
                     + "give this one its own PKI directory")
         }
@@ -519,11 +536,57 @@ final class PKIDirectoryLock: Sendable {
     deinit { release() }
 }
 
-/// A TestLab failure with a readable description.
-public struct TestLabError: Error, Sendable, CustomStringConvertible {
-    /// What went wrong.
-    public let description: String
+/// A TestLab failure, in the package's one error shape (``ThreeDS2JOSE/CodedError``): a code to branch on and a
+/// message to show. Two errors are equal when their codes are.
+public struct TestLabError: CodedError, Sendable {
+    /// The kind of failure. New codes may be added; do not rely on the list being complete.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Name: Hashable, Sendable {
+            case startFailed, fileSystem, invalidRequest, malformedAnswers, failed
+        }
+
+        private let name: Name
+
+        private init(_ name: Name) { self.name = name }
+
+        /// The name of the code, for messages.
+        public var description: String { "\(name)" }
+
+        /// A lab server could not start (a port in use, a listener that failed).
+        public static let startFailed = Code(.startFailed)
+        /// The lab's PKI directory cannot be made, locked or written.
+        public static let fileSystem = Code(.fileSystem)
+        /// A request to the lab breaks what the lab's 3DS Server or DS accepts.
+        public static let invalidRequest = Code(.invalidRequest)
+        /// A scripted answers file is not JSON, or an answer in it breaks the answers format.
+        public static let malformedAnswers = Code(.malformedAnswers)
+        /// Anything else the lab or a test around it could not do.
+        public static let failed = Code(.failed)
+    }
+
+    /// What kind of failure it was.
+    public let code: Code
+    /// What went wrong, in words for the person running the lab.
+    public let message: String
+    /// The cause, when there is one.
+    public let underlying: (any Error)?
+    /// Where the error was raised.
+    public let location: ErrorLocation
 
     /// Creates an error.
-    public init(_ description: String) { self.description = description }
+    ///
+    /// - Parameters:
+    ///   - code: The kind of failure.
+    ///   - message: What went wrong.
+    ///   - underlying: The cause, if any.
+    ///   - file: The file that raises the error (the caller's, by default).
+    ///   - line: The line that raises the error (the caller's, by default).
+    public init(
+        _ code: Code, _ message: String, underlying: (any Error)? = nil, file: String = #fileID, line: UInt = #line
+    ) {
+        self.code = code
+        self.message = message
+        self.underlying = underlying
+        self.location = ErrorLocation(file: file, line: line)
+    }
 }

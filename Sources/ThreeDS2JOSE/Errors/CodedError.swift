@@ -1,0 +1,59 @@
+/// The one shape of every public error in this package: a code to branch on, a message to read, the error that
+/// caused it, and the place in the source that raised it.
+///
+/// Each conforming type keeps its codes in a `Code` struct over a private enum, so adding a code is not a
+/// source-breaking change (no caller can switch over the codes exhaustively). Callers and tests match on ``code``;
+/// ``message`` and ``underlying`` are for people and logs.
+///
+/// Equality and hashing consider the ``code`` only: two errors raised in different places, with different messages
+/// or causes, are equal when their codes are. So a test can write the error it expects directly, and a caller can
+/// compare against one.
+public protocol CodedError: Error, Hashable, CustomStringConvertible {
+    /// The type of the error's code.
+    associatedtype Code: Hashable, Sendable, CustomStringConvertible
+
+    /// What kind of error it is: what callers branch on.
+    var code: Code { get }
+    /// What was wrong, in words a developer can act on; never includes the source location.
+    var message: String { get }
+    /// The error that caused this one, when there is one.
+    var underlying: (any Error)? { get }
+    /// Where in the source the error was raised.
+    var location: ErrorLocation { get }
+}
+
+/// A place in the source: the `#fileID` and `#line` where an error was raised.
+public struct ErrorLocation: Sendable, Hashable, CustomStringConvertible {
+    /// The file, as `#fileID` gives it (`Module/File.swift`).
+    public let file: String
+    /// The line.
+    public let line: UInt
+
+    /// Creates a location; the defaults are the caller's place.
+    ///
+    /// - Parameters:
+    ///   - file: The file, as `#fileID`.
+    ///   - line: The line.
+    public init(file: String = #fileID, line: UInt = #line) {
+        self.file = file
+        self.line = line
+    }
+
+    /// `file:line`.
+    public var description: String { "\(file):\(line)" }
+}
+
+extension CodedError {
+    /// Equality on the code only (see ``CodedError``).
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
+
+    /// Hashes the code only, consistent with equality.
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+
+    /// `code: message (cause: underlying) at file:line`.
+    public var description: String {
+        var text = "\(code): \(message)"
+        if let underlying { text += " (cause: \(underlying))" }
+        return text + " at \(location)"
+    }
+}
