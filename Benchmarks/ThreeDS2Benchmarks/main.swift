@@ -522,7 +522,7 @@ if only == nil || "full challenge".localizedCaseInsensitiveContains(only ?? "") 
         let outcome = try await transaction.challenge(
             parameters, presenter: ScriptedPresenter(answers: [.text("000000"), .text("123456")]), transport: transport)
         challengeTimes.append(ContinuousClock.now - start)
-        precondition(outcome == .completed(transStatus: "Y"), "benchmark challenge failed: \(outcome)")
+        precondition(outcome == .completed(transStatus: .authenticated), "benchmark challenge failed: \(outcome)")
     }
     try await transport.shutdown()
     await lab.stop()
@@ -588,7 +588,7 @@ func challengesUnderLoad(concurrent: Int) async throws -> String {
                 let outcome = try await transaction.challenge(
                     parameters, presenter: ScriptedPresenter(answers: [.text("123456")]), transport: exchanges)
                 transaction.close()
-                return outcome == .completed(transStatus: "Y")
+                return outcome == .completed(transStatus: .authenticated)
             }
         }
         var completed = 0

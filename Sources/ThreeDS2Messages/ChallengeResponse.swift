@@ -5,8 +5,8 @@ public import ThreeDS2JOSE
 public enum ChallengeResponse: Sendable, Hashable {
     /// A screen to show; the challenge goes on.
     case screen(ChallengeScreen)
-    /// The final CRes with the transaction status (`Y` or `N`).
-    case final(transStatus: String)
+    /// The final CRes with the transaction status (`Y` or `N`; `D` too from 2.3.1).
+    case final(transStatus: TransactionStatus)
 }
 
 /// What the SDK expects of the next CRes.
@@ -112,13 +112,17 @@ public enum ChallengeResponseValidator {
             max: expectation.messageVersion.maxMessageExtensions)
 
         if completion == "Y" {
-            guard let status = try reader.string("transStatus"), !status.isEmpty else { throw .missing("transStatus") }
+            guard let letter = try reader.string("transStatus"), !letter.isEmpty else { throw .missing("transStatus") }
+            let status = TransactionStatus(rawValue: letter)
             // 2.3.1(.1) adds D (decoupled, Table A.17): whether the AReq asked for it is the 3DS Server's business,
             // which the SDK cannot see, so D is passed on; any other value is 203 (as certified SDKs answer).
-            let allowed = expectation.messageVersion.allowsDecoupledFinalStatus ? ["Y", "N", "D"] : ["Y", "N"]
+            let allowed: [TransactionStatus] =
+                expectation.messageVersion.allowsDecoupledFinalStatus
+                ? [.authenticated, .notAuthenticated, .decoupled] : [.authenticated, .notAuthenticated]
             guard allowed.contains(status) else {
                 throw .invalid(
-                    "transStatus", "was \(status); a final CRes may carry only \(allowed.joined(separator: ", "))")
+                    "transStatus",
+                    "was \(letter); a final CRes may carry only \(allowed.map(\.rawValue).joined(separator: ", "))")
             }
             return .final(transStatus: status)
         }

@@ -11,7 +11,7 @@ import ThreeDS2TestLab
 struct PaymentResult {
     var flow: String
     var outcome: String
-    var transStatus: String?
+    var transStatus: TransactionStatus?
     var sdkTransID: String
     var error: ErrorMessage?
     var runtimeError: (code: String, message: String)?
@@ -22,7 +22,7 @@ struct PaymentResult {
 
     var json: JSONObject {
         var object: JSONObject = ["flow": .string(flow), "outcome": .string(outcome)]
-        if let transStatus { object["transStatus"] = .string(transStatus) }
+        if let transStatus { object["transStatus"] = .string(transStatus.rawValue) }
         object["sdkTransID"] = .string(sdkTransID)
         if let error {
             object["error"] = .object([
@@ -43,8 +43,8 @@ struct PaymentResult {
 
     var summary: String {
         switch outcome {
-        case "frictionless": "Frictionless: transStatus \(transStatus ?? "?")"
-        case "completed": "Challenge completed: transStatus \(transStatus ?? "?")"
+        case "frictionless": "Frictionless: transStatus \(transStatus?.rawValue ?? "?")"
+        case "completed": "Challenge completed: transStatus \(transStatus?.rawValue ?? "?")"
         case "cancelled": cancelReason.map { "Challenge cancelled: \($0)" } ?? "Challenge cancelled by the cardholder"
         case "timedout": "Challenge timed out"
         case "protocolError": Self.protocolErrorText(error)

@@ -69,7 +69,7 @@ struct AuthenticateTests {
             Issue.record("\(outcome)")
             return
         }
-        #expect(status == "A")
+        #expect(status == .attempted)
         #expect(indicator.events.withLock { $0 } == ["show", "hide"])
         #expect(events.events.withLock { $0 } == ["created", "closed"])
         try await transport.shutdown()
@@ -100,7 +100,7 @@ struct AuthenticateTests {
             Issue.record("\(scenario): \(outcome)")
             return
         }
-        #expect(challenge == .completed(transStatus: "Y"), "\(scenario): \(presenter.problems)")
+        #expect(challenge == .completed(transStatus: .authenticated), "\(scenario): \(presenter.problems)")
         #expect(presenter.screens.first?.uiType.rawValue == scenario.firstUIType(version: version))
         #expect(events.events.withLock { $0 } == ["created", "closed"])
         try await transport.shutdown()
@@ -120,7 +120,7 @@ struct AuthenticateTests {
             ) { _ in
                 asked.withLock { $0 = true }
                 try await Task.sleep(for: .seconds(60))
-                return .frictionless(transStatus: "Y")
+                return .frictionless(transStatus: .authenticated)
             }
         }
         for _ in 0..<1000 where !asked.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
@@ -170,7 +170,7 @@ struct AuthenticateTests {
                 requestorTimeout: .seconds(30), transport: transport, clock: clock
             ) { _ in
                 try await Task.sleep(for: .seconds(120))
-                return .frictionless(transStatus: "Y")
+                return .frictionless(transStatus: .authenticated)
             }
         }
         try await Task.sleep(for: .milliseconds(50))
@@ -182,7 +182,7 @@ struct AuthenticateTests {
         #expect(timeout.message.contains("did not answer within"))
         let unknown = await service.authenticate(
             directoryServerID: "no-such-ds", presenter: ScriptedPresenter(answers: []), transport: transport,
-            clock: ContinuousClock(), requestor: { _ in .frictionless(transStatus: "Y") })
+            clock: ContinuousClock(), requestor: { _ in .frictionless(transStatus: .authenticated) })
         guard case .failed(let refused) = unknown else {
             Issue.record("\(unknown)")
             return

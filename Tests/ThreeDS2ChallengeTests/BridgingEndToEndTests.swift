@@ -30,7 +30,7 @@ struct BridgingEndToEndTests {
     func returned() async throws {
         let run = try await ThreeDS2ChallengeTests.run(
             .bridging, version: "2.2.0", answers: [.openApp(result: .returned)])
-        #expect(run.outcome == .completed(transStatus: "Y"))
+        #expect(run.outcome == .completed(transStatus: .authenticated))
         let record = try expectClean(run)
         #expect(record.requests.count == 2)
         let first = try #require(record.requests.first)
@@ -49,7 +49,7 @@ struct BridgingEndToEndTests {
     func failedOpen() async throws {
         let run = try await ThreeDS2ChallengeTests.run(
             .bridging, version: "2.2.0", answers: [.openApp(result: .failed), .continue()])
-        #expect(run.outcome == .completed(transStatus: "Y"))
+        #expect(run.outcome == .completed(transStatus: .authenticated))
         let record = try expectClean(run)
         #expect(bridging(try #require(record.requests.first)) != nil)
         let last = try #require(record.requests.last)
@@ -66,7 +66,7 @@ struct BridgingEndToEndTests {
                 .bridging, version: "2.2.0", answers: [.continue()], appsAllowed: false),
         ]
         for run in runs {
-            #expect(run.outcome == .completed(transStatus: "Y"))
+            #expect(run.outcome == .completed(transStatus: .authenticated))
             let record = try expectClean(run)
             #expect(record.requests.allSatisfy { $0["messageExtension"] == nil })
             #expect(run.presenter.screens.first?.oobAppURL == nil)
@@ -76,11 +76,11 @@ struct BridgingEndToEndTests {
     @Test("2.1.0 and 2.3.1 never carry Bridging; 2.3.1 links the app through its core fields as before")
     func otherVersions() async throws {
         let old = try await ThreeDS2ChallengeTests.run(.bridging, version: "2.1.0", answers: [.continue()])
-        #expect(old.outcome == .completed(transStatus: "Y"))
+        #expect(old.outcome == .completed(transStatus: .authenticated))
         #expect(try #require(old.record).requests.allSatisfy { $0["messageExtension"] == nil })
         #expect(old.presenter.screens.first?.oobAppURL == nil)
         let new = try await ThreeDS2ChallengeTests.run(.bridging, version: "2.3.1", answers: [.openApp()])
-        #expect(new.outcome == .completed(transStatus: "Y"))
+        #expect(new.outcome == .completed(transStatus: .authenticated))
         let record = try #require(new.record)
         #expect(record.refusals.isEmpty && record.requests.allSatisfy { $0["messageExtension"] == nil })
         #expect(record.requests.last?["oobContinue"] == .string("02"))
@@ -89,7 +89,7 @@ struct BridgingEndToEndTests {
     @Test("an ACS that does not answer with Bridging: no app link, a plain continue")
     func acsWithoutBridging() async throws {
         let run = try await ThreeDS2ChallengeTests.run(.outOfBand, version: "2.2.0", answers: [.continue()])
-        #expect(run.outcome == .completed(transStatus: "Y"))
+        #expect(run.outcome == .completed(transStatus: .authenticated))
         let record = try expectClean(run)
         #expect(bridging(try #require(record.requests.first)) != nil)
         #expect(run.presenter.screens.first?.oobAppURL == nil)

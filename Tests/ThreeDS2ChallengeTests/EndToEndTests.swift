@@ -18,7 +18,7 @@ struct EndToEndTests {
         ])
     func frictionless(scenario: Scenario, status: String) async throws {
         let run = try await run(scenario)
-        #expect(run.authentication.transStatus == status)
+        #expect(run.authentication.transStatus.rawValue == status)
         #expect(run.authentication.challengeParameters == nil)
         let record = try #require(
             run.lab.authentications.first { $0.request["sdkTransID"] == .string(run.parameters.sdkTransactionID) })
@@ -62,7 +62,7 @@ struct EndToEndTests {
     func upperCaseTransactionIDs() async throws {
         let run = try await run(
             .text, answers: [.text("123456")], options: TestLabOptions(upperCaseTransactionIDs: true))
-        #expect(run.outcome == .completed(transStatus: "Y"))
+        #expect(run.outcome == .completed(transStatus: .authenticated))
         let parameters = try #require(run.authentication.challengeParameters)
         #expect(parameters.acsTransactionID == parameters.acsTransactionID.uppercased())
         let record = try #require(run.record)
@@ -95,7 +95,7 @@ struct EndToEndTests {
         arguments: ["2.1.0", "2.2.0", "2.3.1"])
     func textChallenge(version: String) async throws {
         let run = try await run(.text, version: version, answers: [.text("123456", whitelist: true)])
-        #expect(run.outcome == .completed(transStatus: "Y"))
+        #expect(run.outcome == .completed(transStatus: .authenticated))
         let record = try #require(run.record)
         #expect(record.requests.count == 2)
         #expect(record.finalStatus == "Y")
@@ -141,7 +141,7 @@ struct EndToEndTests {
     @Test("a wrong code, then the right one")
     func wrongThenRight() async throws {
         let run = try await run(.text, answers: [.text("000000"), .text("123456")])
-        #expect(run.outcome == .completed(transStatus: "Y"))
+        #expect(run.outcome == .completed(transStatus: .authenticated))
         #expect(run.record?.requests.map { $0["challengeDataEntry"]?.stringValue } == [nil, "000000", "123456"])
         #expect(run.presenter.screens.map(\.showsWarningIndicator) == [false, true])
     }
@@ -149,7 +149,7 @@ struct EndToEndTests {
     @Test("resend, then the code")
     func resend() async throws {
         let run = try await run(.text, answers: [.resend, .text("123456")])
-        #expect(run.outcome == .completed(transStatus: "Y"))
+        #expect(run.outcome == .completed(transStatus: .authenticated))
         let requests = try #require(run.record?.requests)
         #expect(requests[1]["resendChallenge"] == .string("Y") && requests[1]["challengeDataEntry"] == nil)
         #expect(run.presenter.screens[1].infoText == "A new code was sent to your phone.")
@@ -158,7 +158,7 @@ struct EndToEndTests {
     @Test("an empty submission sends challengeNoEntry (2.2.0+)")
     func emptySubmission() async throws {
         let run = try await run(.text, answers: [.text(""), .text("123456")])
-        #expect(run.outcome == .completed(transStatus: "Y"))
+        #expect(run.outcome == .completed(transStatus: .authenticated))
         #expect(run.record?.requests[1]["challengeNoEntry"] == .string("Y"))
         #expect(run.record?.requests[1]["challengeDataEntry"] == nil)
     }
@@ -178,18 +178,18 @@ struct EndToEndTests {
     @Test("single and multi select send keys in option order")
     func selects() async throws {
         let single = try await run(.singleSelect, answers: [.select(["email"])])
-        #expect(single.outcome == .completed(transStatus: "Y"))
+        #expect(single.outcome == .completed(transStatus: .authenticated))
         #expect(single.record?.requests[1]["challengeDataEntry"] == .string("email"))
         #expect(single.presenter.screens.first?.options.map(\.key) == ["mobile", "email"])
         let multi = try await run(.multiSelect, answers: [.select(["q3", "q1"])])
-        #expect(multi.outcome == .completed(transStatus: "Y"))
+        #expect(multi.outcome == .completed(transStatus: .authenticated))
         #expect(multi.record?.requests[1]["challengeDataEntry"] == .string("q1,q3"))
     }
 
     @Test("out of band: oobContinue is true before 2.3.1 and \"01\" in 2.3.1", arguments: ["2.1.0", "2.2.0", "2.3.1"])
     func outOfBand(version: String) async throws {
         let run = try await run(.outOfBand, version: version, answers: [.continue()])
-        #expect(run.outcome == .completed(transStatus: "Y"))
+        #expect(run.outcome == .completed(transStatus: .authenticated))
         let expected: JSONValue = version == "2.3.1" ? .string("01") : .bool(true)
         #expect(run.record?.requests[1]["oobContinue"] == expected)
         let screen = try #require(run.presenter.screens.first)
@@ -200,7 +200,7 @@ struct EndToEndTests {
     @Test("HTML: the form is submitted as a browser would, hidden input included, only the pressed button")
     func html() async throws {
         let run = try await run(.html, answers: [.html(fields: ["otp": "123456"], button: "Verify")])
-        #expect(run.outcome == .completed(transStatus: "Y"))
+        #expect(run.outcome == .completed(transStatus: .authenticated))
         let acsTransID = try #require(run.authentication.challengeParameters?.acsTransactionID)
         #expect(
             run.record?.requests[1]["challengeHTMLDataEntry"] == .string("txid=\(acsTransID)&otp=123456&action=verify"))
@@ -215,7 +215,7 @@ struct EndToEndTests {
                 .html(fields: [:], button: "Send a new code"),
                 .html(fields: ["otp": "123456", "remember": "yes"], button: "verify"),
             ])
-        #expect(run.outcome == .completed(transStatus: "Y"))
+        #expect(run.outcome == .completed(transStatus: .authenticated))
         #expect(run.record?.requests[1]["challengeHTMLDataEntry"] == .string("action=resend"))
         #expect(run.presenter.screens[1].html?.contains("A new code was sent") == true, "the resend is acknowledged")
         let acsTransID = run.authentication.challengeParameters?.acsTransactionID ?? ""
@@ -227,7 +227,7 @@ struct EndToEndTests {
     @Test("2.3.1 information screen, then the code")
     func information() async throws {
         let run = try await run(.information, version: "2.3.1", answers: [.continue(), .text("123456")])
-        #expect(run.outcome == .completed(transStatus: "Y"))
+        #expect(run.outcome == .completed(transStatus: .authenticated))
         #expect(run.presenter.screens.map(\.uiType) == [.information, .text])
         #expect(run.record?.requests[1]["infoContinueIndicator"] == .bool(true))
     }
@@ -237,7 +237,7 @@ struct EndToEndTests {
         let run = try await run(
             .text, version: "2.3.1", answers: [.text("123456")], directoryServerID: TestLab.ecDirectoryServerID,
             options: TestLabOptions(signer: .ec, responseEncryption: .a128gcm))
-        #expect(run.outcome == .completed(transStatus: "Y"))
+        #expect(run.outcome == .completed(transStatus: .authenticated))
         let record = try #require(
             run.lab.authentications.first { $0.request["sdkTransID"] == .string(run.parameters.sdkTransactionID) })
         #expect(record.directoryServerID == TestLab.ecDirectoryServerID)
@@ -283,7 +283,9 @@ struct EndToEndTests {
             answers: [
                 .html(fields: ["otp": "864209"], button: "Verify"), .html(fields: ["otp": "123456"], button: "Verify"),
             ], logger: logger)
-        #expect(text.outcome == .completed(transStatus: "Y") && html.outcome == .completed(transStatus: "Y"))
+        #expect(
+            text.outcome == .completed(transStatus: .authenticated)
+                && html.outcome == .completed(transStatus: .authenticated))
         let log = capture.text
         #expect(log.contains("challenge started") && log.contains("CReq sent") && log.contains("challenge finished"))
         for secret in ["975310", "123456", "864209", "otp=", Scenario.text.cardNumber, "challengeDataEntry", "\"DD\""] {

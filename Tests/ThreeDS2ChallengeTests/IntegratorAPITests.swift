@@ -112,7 +112,7 @@ struct IntegratorAPITests {
         let challenge = try JSONDecoder().decode(ChallengeParameters.self, from: Data(answer.body))
         #expect(challenge.acsRefNumber == TestLab.acsReferenceNumber && challenge.threeDSRequestorAppURL == nil)
         let outcome = try await transaction.challenge(challenge, presenter: presenter, transport: transport)
-        #expect(outcome == .completed(transStatus: "Y"))
+        #expect(outcome == .completed(transStatus: .authenticated))
 
         // A missing ARes field is a decoding error naming it.
         #expect(throws: DecodingError.self) {
@@ -155,7 +155,7 @@ struct IntegratorAPITests {
         var logger = Logger(label: "threeds2.sdk", factory: capture.handler)
         logger.logLevel = .info
         let quiet = try await run(.text, answers: [.text("123456")], logger: logger)
-        #expect(quiet.outcome == .completed(transStatus: "Y"))
+        #expect(quiet.outcome == .completed(transStatus: .authenticated))
         #expect(capture.text.isEmpty, "logged at info or above: \(capture.text)")
         logger.logLevel = .debug
         _ = try await run(.text, answers: [.text("123456")], logger: logger)

@@ -48,7 +48,7 @@ struct PresentationSettingsTests {
         #expect(configured.presentationSettings.style(for: .default).toolbar.headerText == "Hell")
         let presenter = SettingsRecordingPresenter()
         let outcome = try await configured.challenge(challenge, presenter: presenter, transport: transport)
-        #expect(outcome == .completed(transStatus: "Y"))
+        #expect(outcome == .completed(transStatus: .authenticated))
         let seen = presenter.seen.withLock { $0 }
         #expect(seen.count == 1 && seen[0].hasPrefix("DARK de toolbar(title: \"Dunkel\""), "\(seen)")
         try await transport.shutdown()

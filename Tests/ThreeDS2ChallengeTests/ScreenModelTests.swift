@@ -74,9 +74,10 @@ struct ScreenModelTests {
             Issue.record("\(scenario): \(outcome)")
             return
         }
-        #expect(challenge == .completed(transStatus: "Y"), "\(scenario)")
+        #expect(challenge == .completed(transStatus: .authenticated), "\(scenario)")
         #expect(presenter.screens.first == scenario.firstUIType(version: version))
-        #expect(presenter.model.phase == .finished(.completed(transStatus: "Y")) && presenter.model.form == nil)
+        #expect(
+            presenter.model.phase == .finished(.completed(transStatus: .authenticated)) && presenter.model.form == nil)
         #expect(presenter.model.settings.style(for: .default).toolbar.headerText == "Acme")
         try await transport.shutdown()
     }

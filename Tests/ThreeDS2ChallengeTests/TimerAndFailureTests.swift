@@ -301,7 +301,7 @@ struct TimerAndFailureTests {
         #expect(
             try await allowed.challenge(
                 allowedParameters, presenter: ScriptedPresenter(answers: [.text("123456")]), transport: transport2)
-                == .completed(transStatus: "Y"))
+                == .completed(transStatus: .authenticated))
         try await transport.shutdown()
         try await transport2.shutdown()
     }

@@ -26,7 +26,7 @@ struct Version231EndToEndTests {
     func twoEntryBoxes() async throws {
         let run = try await ThreeDS2ChallengeTests.run(
             .twoEntryBoxes, version: "2.3.1", answers: [.text("123456", second: "1990")])
-        #expect(run.outcome == .completed(transStatus: "Y"))
+        #expect(run.outcome == .completed(transStatus: .authenticated))
         try expectConforming(run, version: "2.3.1")
         let screen = try #require(run.presenter.screens.first)
         #expect(screen.infoLabel == nil && screen.entryBoxes.count == 2)
@@ -49,11 +49,11 @@ struct Version231EndToEndTests {
         let wrong = try await ThreeDS2ChallengeTests.run(
             .twoEntryBoxes, version: "2.3.1",
             answers: [.text("123456", second: "2000"), .text("123456", second: "1990")])
-        #expect(wrong.outcome == .completed(transStatus: "Y"))
+        #expect(wrong.outcome == .completed(transStatus: .authenticated))
         #expect(wrong.presenter.screens.map(\.showsWarningIndicator) == [false, true])
         try expectConforming(wrong, version: "2.3.1")
         let older = try await ThreeDS2ChallengeTests.run(.twoEntryBoxes, version: "2.2.0", answers: [.text("123456")])
-        #expect(older.outcome == .completed(transStatus: "Y"))
+        #expect(older.outcome == .completed(transStatus: .authenticated))
         try expectConforming(older, version: "2.2.0")
         #expect(older.presenter.screens.first?.entryBoxes.isEmpty == true)
         let refused = try await ThreeDS2ChallengeTests.run(
@@ -66,7 +66,7 @@ struct Version231EndToEndTests {
     func additionalCode() async throws {
         let run = try await ThreeDS2ChallengeTests.run(
             .additionalCode, version: "2.3.1", answers: [.additional(), .continue()])
-        #expect(run.outcome == .completed(transStatus: "Y"))
+        #expect(run.outcome == .completed(transStatus: .authenticated))
         try expectConforming(run, version: "2.3.1")
         let requests = try #require(run.record?.requests)
         #expect(requests.map { $0["challengeAddCode"]?.stringValue } == [nil, "Y", nil])
@@ -84,7 +84,7 @@ struct Version231EndToEndTests {
     func consents(trust: Bool, binding: Bool) async throws {
         let run = try await ThreeDS2ChallengeTests.run(
             .consents, version: "2.3.1", answers: [.text("123456", whitelist: trust, deviceBinding: binding)])
-        #expect(run.outcome == .completed(transStatus: "Y"))
+        #expect(run.outcome == .completed(transStatus: .authenticated))
         try expectConforming(run, version: "2.3.1")
         let screen = try #require(run.presenter.screens.first)
         #expect(screen.consentsAboveActions && screen.deviceBindingText != nil && screen.whitelistingText != nil)
@@ -109,7 +109,7 @@ struct Version231EndToEndTests {
     func oobAppReturns() async throws {
         let run = try await ThreeDS2ChallengeTests.run(
             .outOfBand, version: "2.3.1", answers: [.openApp(result: .returned)])
-        #expect(run.outcome == .completed(transStatus: "Y"))
+        #expect(run.outcome == .completed(transStatus: .authenticated))
         try expectConforming(run, version: "2.3.1")
         let screen = try #require(run.presenter.screens.first)
         #expect(screen.oobAppURL == "https://bank.testlab.example/approve" && screen.oobAppLabel == "Open banking app")
@@ -121,7 +121,7 @@ struct Version231EndToEndTests {
     func oobAppFails() async throws {
         let run = try await ThreeDS2ChallengeTests.run(
             .outOfBand, version: "2.3.1", answers: [.openApp(result: .failed), .continue()])
-        #expect(run.outcome == .completed(transStatus: "Y"))
+        #expect(run.outcome == .completed(transStatus: .authenticated))
         try expectConforming(run, version: "2.3.1")
         #expect(run.presenter.screens.count == 1)
         let request = try #require(run.record?.requests.last)
@@ -132,7 +132,7 @@ struct Version231EndToEndTests {
     func oobAppOpened() async throws {
         let run = try await ThreeDS2ChallengeTests.run(
             .outOfBand, version: "2.3.1", answers: [.openApp(result: .opened), .continue()])
-        #expect(run.outcome == .completed(transStatus: "Y"))
+        #expect(run.outcome == .completed(transStatus: .authenticated))
         try expectConforming(run, version: "2.3.1")
         #expect(run.record?.requests.last?["oobContinue"] == .string("01"))
         #expect(run.record?.requests.last?["oobAppStatus"] == nil)
@@ -142,7 +142,7 @@ struct Version231EndToEndTests {
     func oobAppNotSupported() async throws {
         let device = try await ThreeDS2ChallengeTests.run(
             .outOfBand, version: "2.3.1", answers: [.continue()], opensApps: false)
-        #expect(device.outcome == .completed(transStatus: "Y"))
+        #expect(device.outcome == .completed(transStatus: .authenticated))
         try expectConforming(device, version: "2.3.1", indicator: "02")
         #expect(device.presenter.screens.first?.oobAppURL == nil)
         let requestor = try await ThreeDS2ChallengeTests.run(
@@ -158,7 +158,7 @@ struct Version231EndToEndTests {
     @Test("out of band in 2.2.0: oobContinue is the JSON true, with no 2.3.1 field")
     func oob220() async throws {
         let run = try await ThreeDS2ChallengeTests.run(.outOfBand, version: "2.2.0", answers: [.continue()])
-        #expect(run.outcome == .completed(transStatus: "Y"))
+        #expect(run.outcome == .completed(transStatus: .authenticated))
         try expectConforming(run, version: "2.2.0")
         #expect(run.record?.requests.last?["oobContinue"] == .bool(true))
         #expect(run.presenter.screens.first?.oobAppURL == nil)
@@ -168,7 +168,7 @@ struct Version231EndToEndTests {
     func htmlOOBButton() async throws {
         let run = try await ThreeDS2ChallengeTests.run(
             .htmlOutOfBand, version: "2.3.1", answers: [.html(fields: [:], button: "I have approved")])
-        #expect(run.outcome == .completed(transStatus: "Y"))
+        #expect(run.outcome == .completed(transStatus: .authenticated))
         try expectConforming(run, version: "2.3.1")
         let screen = try #require(run.presenter.screens.first)
         #expect(screen.uiType == .htmlOutOfBand && screen.oobAppURL != nil && screen.html?.contains("<form") == true)
@@ -181,7 +181,7 @@ struct Version231EndToEndTests {
     @Test("HTML out of band (UI 06): back from the bank's app sends oobContinue 02 alone")
     func htmlOOBApp() async throws {
         let run = try await ThreeDS2ChallengeTests.run(.htmlOutOfBand, version: "2.3.1", answers: [.openApp()])
-        #expect(run.outcome == .completed(transStatus: "Y"))
+        #expect(run.outcome == .completed(transStatus: .authenticated))
         try expectConforming(run, version: "2.3.1")
         let request = try #require(run.record?.requests.last)
         #expect(request["oobContinue"] == .string("02") && request["challengeHTMLDataEntry"] == nil)
@@ -191,7 +191,7 @@ struct Version231EndToEndTests {
     func information() async throws {
         let run = try await ThreeDS2ChallengeTests.run(
             .information, version: "2.3.1", answers: [.continue(), .text("123456")])
-        #expect(run.outcome == .completed(transStatus: "Y"))
+        #expect(run.outcome == .completed(transStatus: .authenticated))
         try expectConforming(run, version: "2.3.1")
         let screen = try #require(run.presenter.screens.first)
         #expect(screen.styled(screen.infoText ?? "").runs.map(\.isBold) == [false, true, false])
@@ -214,7 +214,7 @@ struct Version231EndToEndTests {
             let run = try await ThreeDS2ChallengeTests.run(
                 .text, version: version, answers: [.text("123456")], requestorAppURL: url)
             #expect(accepted, "\(url.prefix(30)) (\(url.count)) was accepted in \(version)")
-            #expect(run.outcome == .completed(transStatus: "Y"))
+            #expect(run.outcome == .completed(transStatus: .authenticated))
             try expectConforming(run, version: version)
             let sent = run.record?.requests.map { $0["threeDSRequestorAppURL"] }
             #expect(sent?.allSatisfy { $0 == (version == "2.1.0" ? nil : .string(url)) } == true, "passed on unchanged")

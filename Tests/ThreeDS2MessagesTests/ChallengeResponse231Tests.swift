@@ -260,7 +260,7 @@ struct ChallengeResponse231Tests {
             let response = try ChallengeResponseValidator.validate(
                 final(status, "2.3.1"),
                 expecting: ChallengeResponseExpectation(identifiers: ids, messageVersion: .v2_3_1, acsCounter: 0))
-            #expect(response == .final(transStatus: status))
+            #expect(response == .final(transStatus: TransactionStatus(rawValue: status)))
         }
         expectViolation(.invalidFormat, "transStatus", final("D", "2.2.0"))
         expectViolation(.invalidFormat, "transStatus", final("A", "2.3.1"), version: "2.3.1")

@@ -68,7 +68,7 @@ struct ChallengeResponseTests {
             "extra": .string("x"),
         ])
         final["challengeInfoText"] = .string("leftover")
-        #expect(try validate(final) == .final(transStatus: "Y"))
+        #expect(try validate(final) == .final(transStatus: .authenticated))
     }
 
     @Test("message type: Erro-like or other types are 101; missing is 201")

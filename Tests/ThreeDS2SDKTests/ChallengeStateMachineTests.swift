@@ -81,7 +81,10 @@ struct ChallengeStateMachineTests {
         #expect(
             next.first?.sent?["challengeDataEntry"] == .string("42")
                 && next.first?.sent?["sdkCounterStoA"] == .string("001"))
-        #expect(m.handle(.messageReceived(cres(counter: 1, final: "Y"))) == [.finish(.completed(transStatus: "Y"))])
+        #expect(
+            m.handle(.messageReceived(cres(counter: 1, final: "Y"))) == [
+                .finish(.completed(transStatus: .authenticated))
+            ])
         #expect(m.phase == .finished)
         #expect(m.handle(.messageReceived(cres(counter: 2, final: "Y"))).isEmpty)
     }

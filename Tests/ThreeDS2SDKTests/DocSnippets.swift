@@ -140,7 +140,7 @@ enum DocSnippets {
             @Published var result = ""
             func show(directoryServerName: String?) { busy = true }
             func hide() { busy = false }
-            func completed(_ event: CompletionEvent) { result = event.transactionStatus }
+            func completed(_ event: CompletionEvent) { result = event.transactionStatus.rawValue }
             func cancelled() { result = "cancelled" }
             func timedout() { result = "timed out" }
             func protocolError(_ event: ProtocolErrorEvent) { result = "Erro \(event.errorMessage.errorCode)" }

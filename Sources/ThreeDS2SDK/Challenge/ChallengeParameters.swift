@@ -30,7 +30,7 @@ public struct ChallengeParameters: Sendable, Hashable {
 /// How a challenge ended. Exactly one outcome is delivered per challenge.
 public enum ChallengeOutcome: Sendable, Hashable {
     /// The ACS sent a final CRes; `transStatus` is `Y` or `N`.
-    case completed(transStatus: String)
+    case completed(transStatus: TransactionStatus)
     /// The cardholder cancelled.
     case cancelled
     /// The challenge timed out (the overall timer, or no CRes within 10 seconds).
@@ -125,8 +125,8 @@ public struct ChallengeFailure: CodedError, Sendable {
 public struct CompletionEvent: Sendable, Hashable {
     /// The SDK transaction ID.
     public let sdkTransactionID: String
-    /// The transaction status from the final CRes.
-    public let transactionStatus: String
+    /// The transaction status from the final CRes (its letter is `transactionStatus.rawValue`).
+    public let transactionStatus: TransactionStatus
 }
 
 /// The event of a protocol error.

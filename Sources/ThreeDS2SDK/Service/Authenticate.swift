@@ -1,11 +1,12 @@
 import Foundation
+public import ThreeDS2Messages
 
 /// What the app's backend answered for the AReq: a result without a challenge, or the challenge parameters.
 /// Decodes from an ARes (or a backend answer in ARes field names): `transStatus` `C` is a challenge, read as
 /// ``ChallengeParameters``; any other status is the result.
 public enum RequestorResult: Sendable, Hashable, Decodable {
     /// No challenge: the ARes `transStatus` (`Y`, `N`, `A`, `U`, `R`, …).
-    case frictionless(transStatus: String)
+    case frictionless(transStatus: TransactionStatus)
     /// The ACS asks for a challenge.
     case challenge(ChallengeParameters)
 
@@ -18,15 +19,18 @@ public enum RequestorResult: Sendable, Hashable, Decodable {
     /// - Parameter decoder: The decoder.
     /// - Throws: `DecodingError` naming a missing field.
     public init(from decoder: any Decoder) throws {
-        let status = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .transStatus)
-        self = status == "C" ? .challenge(try ChallengeParameters(from: decoder)) : .frictionless(transStatus: status)
+        let status = try decoder.container(keyedBy: CodingKeys.self).decode(
+            TransactionStatus.self, forKey: .transStatus)
+        self =
+            status == .challengeRequired
+            ? .challenge(try ChallengeParameters(from: decoder)) : .frictionless(transStatus: status)
     }
 }
 
 /// The one outcome of ``ThreeDS2Service/authenticate(directoryServerID:messageVersion:requestor:presenter:progress:challengeTimeout:requestorTimeout:transport:clock:)``.
 public enum AuthenticationOutcome: Sendable {
     /// The backend answered without a challenge.
-    case frictionless(transStatus: String)
+    case frictionless(transStatus: TransactionStatus)
     /// A challenge ran and ended so (completed, cancelled, timed out, protocol or runtime error).
     case challenged(ChallengeOutcome)
     /// The calling task was cancelled before a challenge started.

@@ -1,6 +1,6 @@
 public import Foundation
 public import ThreeDS2JOSE
-import ThreeDS2Messages
+public import ThreeDS2Messages
 public import ThreeDS2SDK
 
 /// The purchase an authentication is for.
@@ -25,7 +25,7 @@ public struct AuthenticationResponse: Sendable, Hashable {
     /// The whole JSON answer.
     public let json: JSONObject
     /// `transStatus`: `C` asks for a challenge.
-    public let transStatus: String
+    public let transStatus: TransactionStatus
     /// The challenge parameters, present when `transStatus` is `C`.
     public let challengeParameters: ChallengeParameters?
 }
@@ -144,11 +144,12 @@ public struct ThreeDSServerClient: Sendable {
     public static func response(from object: JSONObject, requestorAppURL: String?) throws(ThreeDS2Error)
         -> AuthenticationResponse
     {
-        guard let status = object["transStatus"]?.stringValue, !status.isEmpty else {
+        guard let letter = object["transStatus"]?.stringValue, !letter.isEmpty else {
             throw ThreeDS2Error(.runtime, "the 3DS Server's answer has no transStatus")
         }
         var challenge: ChallengeParameters?
-        if status == "C" {
+        let status = TransactionStatus(rawValue: letter)
+        if status == .challengeRequired {
             guard let server = object["threeDSServerTransID"]?.stringValue, let acs = object["acsTransID"]?.stringValue,
                 let reference = object["acsReferenceNumber"]?.stringValue,
                 let signed = object["acsSignedContent"]?.stringValue

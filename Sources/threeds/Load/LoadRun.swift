@@ -20,7 +20,7 @@ extension PaymentResult {
     /// The outcome kind a load report counts: `completed Y`, `frictionless N`, `protocolError 203`, `cancelled`, …
     var kind: String {
         switch outcome {
-        case "frictionless", "completed": "\(outcome) \(transStatus ?? "?")"
+        case "frictionless", "completed": "\(outcome) \(transStatus?.rawValue ?? "?")"
         case "protocolError": "protocolError \(error?.errorCode ?? "?")"
         default: outcome
         }

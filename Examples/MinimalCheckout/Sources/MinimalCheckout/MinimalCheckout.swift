@@ -63,7 +63,7 @@ public struct MinimalCheckout: Sendable {
             }
         }
         switch outcome {
-        case .frictionless(let status): return .frictionless(transStatus: status)
+        case .frictionless(let status): return .frictionless(transStatus: status.rawValue)
         case .challenged(let challenge): return .challenged(challenge)
         case .cancelled: throw CancellationError()
         case .failed(let error):

@@ -27,7 +27,7 @@ struct MinimalCheckoutTests {
         let challenged = try await checkout.pay(
             cardNumber: Scenario.text.cardNumber, amount: "1999", currency: "978",
             directoryServerID: TestLab.ecDirectoryServerID, code: "123456")
-        #expect(challenged == .challenged(.completed(transStatus: "Y")))
+        #expect(challenged == .challenged(.completed(transStatus: .authenticated)))
         let wrong = try await checkout.pay(
             cardNumber: Scenario.singleSelect.cardNumber, amount: "1999", currency: "978",
             directoryServerID: TestLab.rsaDirectoryServerID, code: "123456")
