@@ -118,7 +118,8 @@ public struct ChallengeRequestBuilder: Sendable {
         var object: JSONObject = [
             "threeDSServerTransID": .string(identifiers.threeDSServerTransID),
             "acsTransID": .string(identifiers.acsTransID),
-            "messageType": .string("CReq"), "messageVersion": .string(messageVersion.rawValue),
+            "messageType": .string(MessageType.challengeRequest.rawValue),
+            "messageVersion": .string(messageVersion.rawValue),
             "sdkTransID": .string(identifiers.sdkTransID),
             "sdkCounterStoA": .string(Self.counterText(counter)),
         ]

@@ -55,7 +55,7 @@ public enum ChallengeResponseValidator {
     {
         let reader = FieldReader(object: object)
         guard let messageType = try reader.string("messageType") else { throw .missing("messageType") }
-        guard messageType == "CRes" else {
+        guard MessageType(rawValue: messageType) == .challengeResponse else {
             throw ProtocolViolation(
                 .messageReceivedInvalid, detail: "messageType",
                 explanation: "CRes field `messageType` was \(messageType), expected CRes")

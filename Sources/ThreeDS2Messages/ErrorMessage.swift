@@ -19,16 +19,16 @@ public struct TransactionIdentifiers: Sendable, Hashable {
 
 /// An EMV 3-D Secure error message (`Erro`).
 public struct ErrorMessage: Sendable, Hashable {
-    /// The error code (three digits).
-    public var errorCode: String
+    /// The error code (three digits), as received.
+    public var errorCode: ProtocolErrorCode
     /// The component that found the error: `C` SDK, `S` 3DS Server, `D` DS, `A` ACS.
-    public var errorComponent: String
+    public var errorComponent: ErrorComponent
     /// The description.
     public var errorDescription: String
     /// The detail (the data elements concerned).
     public var errorDetail: String
     /// The type of the message in error, when known (`CRes`, `CReq`, …).
-    public var errorMessageType: String?
+    public var errorMessageType: MessageType?
     /// The message version, as sent: an Erro from the ACS may carry a version the SDK does not speak.
     public var messageVersion: String
     /// The 3DS Server transaction ID, when known.
@@ -40,9 +40,6 @@ public struct ErrorMessage: Sendable, Hashable {
     /// The DS transaction ID, when known (the SDK never knows it).
     public var dsTransID: String?
 
-    /// The error code as a type, when it is one the SDK knows (``errorCode`` keeps the text as received).
-    public var code: ProtocolErrorCode? { ProtocolErrorCode(rawValue: errorCode) }
-
     /// The Erro the SDK sends about a violation in a message of `messageType`.
     ///
     /// - Parameters:
@@ -51,12 +48,12 @@ public struct ErrorMessage: Sendable, Hashable {
     ///   - identifiers: The transaction identifiers.
     ///   - messageVersion: The transaction's version.
     public init(
-        sdkViolation violation: ProtocolViolation, messageType: String, identifiers: TransactionIdentifiers,
+        sdkViolation violation: ProtocolViolation, messageType: MessageType, identifiers: TransactionIdentifiers,
         messageVersion: MessageVersion
     ) {
-        errorCode = violation.code.rawValue
-        errorComponent = "C"
-        errorDescription = violation.code.standardDescription
+        errorCode = violation.code
+        errorComponent = .sdk
+        errorDescription = violation.code.sentDescription
         errorDetail = violation.detail
         errorMessageType = messageType
         self.messageVersion = messageVersion.rawValue
@@ -67,8 +64,8 @@ public struct ErrorMessage: Sendable, Hashable {
 
     /// Creates an error message from all its fields.
     public init(
-        errorCode: String, errorComponent: String, errorDescription: String, errorDetail: String,
-        errorMessageType: String?,
+        errorCode: ProtocolErrorCode, errorComponent: ErrorComponent, errorDescription: String, errorDetail: String,
+        errorMessageType: MessageType?,
         messageVersion: String, threeDSServerTransID: String?, acsTransID: String?, sdkTransID: String?,
         dsTransID: String? = nil
     ) {
@@ -99,7 +96,7 @@ public struct ErrorMessage: Sendable, Hashable {
     /// - Parameter object: The JSON object.
     /// - Throws: ``ProtocolViolation`` when it is not a well-formed Erro.
     public init(json object: JSONObject) throws(ProtocolViolation) {
-        guard object["messageType"] == .string("Erro") else {
+        guard MessageType(in: object) == .error else {
             throw ProtocolViolation(
                 .messageReceivedInvalid, detail: "messageType", explanation: "the message is not an Erro")
         }
@@ -134,12 +131,12 @@ public struct ErrorMessage: Sendable, Hashable {
             else { return nil }
             return String(String.UnicodeScalarView(value.unicodeScalars.prefix(rule.max)))
         }
-        errorCode = text("errorCode") ?? ""
-        errorComponent = text("errorComponent") ?? ""
+        errorCode = ProtocolErrorCode(rawValue: text("errorCode") ?? "")
+        errorComponent = ErrorComponent(rawValue: text("errorComponent") ?? "")
         errorDescription = text("errorDescription") ?? ""
         errorDetail = text("errorDetail") ?? ""
         messageVersion = text("messageVersion") ?? ""
-        errorMessageType = text("errorMessageType")
+        errorMessageType = text("errorMessageType").map(MessageType.init(rawValue:))
         threeDSServerTransID = text("threeDSServerTransID")
         acsTransID = text("acsTransID")
         sdkTransID = text("sdkTransID")
@@ -152,12 +149,12 @@ public struct ErrorMessage: Sendable, Hashable {
         if let threeDSServerTransID { object["threeDSServerTransID"] = .string(threeDSServerTransID) }
         if let acsTransID { object["acsTransID"] = .string(acsTransID) }
         if let dsTransID { object["dsTransID"] = .string(dsTransID) }
-        object["errorCode"] = .string(errorCode)
-        object["errorComponent"] = .string(errorComponent)
+        object["errorCode"] = .string(errorCode.rawValue)
+        object["errorComponent"] = .string(errorComponent.rawValue)
         object["errorDescription"] = .string(errorDescription)
         object["errorDetail"] = .string(errorDetail)
-        if let errorMessageType { object["errorMessageType"] = .string(errorMessageType) }
-        object["messageType"] = .string("Erro")
+        if let errorMessageType { object["errorMessageType"] = .string(errorMessageType.rawValue) }
+        object["messageType"] = .string(MessageType.error.rawValue)
         object["messageVersion"] = .string(messageVersion)
         if let sdkTransID { object["sdkTransID"] = .string(sdkTransID) }
         return object

@@ -1,42 +1,61 @@
-/// The EMV 3-D Secure error codes (2.2.0 Table A.4) that the SDK sends or receives.
-public enum ProtocolErrorCode: String, Sendable, Hashable, CaseIterable {
+/// An EMV 3-D Secure error code (2.2.0 Table A.4): an Erro's `errorCode`, and the code of a violation the SDK finds.
+///
+/// A struct over the three digits as sent, not an enum: an ACS may send a code this SDK does not know (a later
+/// version's, or one about messages the SDK never sees), and it must stay representable. The static members are the
+/// codes the SDK sends or looks for; more may be added without breaking callers. `description` is the digits.
+public struct ProtocolErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The digits as sent.
+    public let rawValue: String
+
+    /// A code from its digits, known or not.
+    ///
+    /// - Parameter rawValue: The digits as sent.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// The digits.
+    public var description: String { rawValue }
+
     /// 101: Message Received Invalid.
-    case messageReceivedInvalid = "101"
+    public static let messageReceivedInvalid = ProtocolErrorCode(rawValue: "101")
     /// 102: Message Version Number Not Supported.
-    case messageVersionNotSupported = "102"
+    public static let messageVersionNotSupported = ProtocolErrorCode(rawValue: "102")
     /// 201: Required Data Element Missing.
-    case requiredElementMissing = "201"
+    public static let requiredElementMissing = ProtocolErrorCode(rawValue: "201")
     /// 202: Critical Message Extension Not Recognised.
-    case criticalExtensionNotRecognised = "202"
+    public static let criticalExtensionNotRecognised = ProtocolErrorCode(rawValue: "202")
     /// 203: Format of one or more Data Elements is Invalid.
-    case invalidFormat = "203"
+    public static let invalidFormat = ProtocolErrorCode(rawValue: "203")
     /// 204: Duplicate Data Element.
-    case duplicateElement = "204"
+    public static let duplicateElement = ProtocolErrorCode(rawValue: "204")
     /// 207: a value in a range the specification reserves (for EMVCo or a DS) that the receiver does not recognise
     /// (new in 2.3.1, Table A.4).
-    case reservedValueNotRecognised = "207"
+    public static let reservedValueNotRecognised = ProtocolErrorCode(rawValue: "207")
     /// 301: Transaction ID Not Recognised.
-    case transactionIDNotRecognised = "301"
+    public static let transactionIDNotRecognised = ProtocolErrorCode(rawValue: "301")
     /// 302: Data Decryption Failure.
-    case decryptionFailure = "302"
+    public static let decryptionFailure = ProtocolErrorCode(rawValue: "302")
     /// 402: Transaction Timed Out.
-    case transactionTimedOut = "402"
+    public static let transactionTimedOut = ProtocolErrorCode(rawValue: "402")
 
-    /// The error description, in the specification's words.
-    public var standardDescription: String {
-        switch self {
-        case .messageReceivedInvalid: "Message Received Invalid"
-        case .messageVersionNotSupported: "Message Version Number Not Supported"
-        case .requiredElementMissing: "Required Data Element Missing"
-        case .criticalExtensionNotRecognised: "Critical Message Extension Not Recognised"
-        case .invalidFormat: "Format of one or more Data Elements is Invalid according to the Specification"
-        case .duplicateElement: "Duplicate Data Element"
-        case .reservedValueNotRecognised: "Reserved Data Element Value Not Recognised"
-        case .transactionIDNotRecognised: "Transaction ID Not Recognised"
-        case .decryptionFailure: "Data Decryption Failure"
-        case .transactionTimedOut: "Transaction Timed Out"
-        }
-    }
+    private static let standardDescriptions: [ProtocolErrorCode: String] = [
+        .messageReceivedInvalid: "Message Received Invalid",
+        .messageVersionNotSupported: "Message Version Number Not Supported",
+        .requiredElementMissing: "Required Data Element Missing",
+        .criticalExtensionNotRecognised: "Critical Message Extension Not Recognised",
+        .invalidFormat: "Format of one or more Data Elements is Invalid according to the Specification",
+        .duplicateElement: "Duplicate Data Element",
+        .reservedValueNotRecognised: "Reserved Data Element Value Not Recognised",
+        .transactionIDNotRecognised: "Transaction ID Not Recognised",
+        .decryptionFailure: "Data Decryption Failure",
+        .transactionTimedOut: "Transaction Timed Out",
+    ]
+
+    /// The error description in the specification's words, for the codes above; `nil` for a code the SDK does not
+    /// know (an Erro carries its own `errorDescription`).
+    public var standardDescription: String? { Self.standardDescriptions[self] }
+
+    /// The description the SDK sends with the code: the standard one, or for a code without one, `Error NNN`.
+    var sentDescription: String { standardDescription ?? "Error \(rawValue)" }
 }
 
 /// A violation of the protocol found in a message from the ACS: what the SDK reports in its Erro.
@@ -61,7 +80,7 @@ public struct ProtocolViolation: Error, Sendable, Hashable, CustomStringConverti
     public init(_ code: ProtocolErrorCode, detail: String, explanation: String? = nil) {
         self.code = code
         self.detail = Self.safe(detail)
-        self.explanation = Self.safe(explanation ?? "\(code.standardDescription): \(detail)")
+        self.explanation = Self.safe(explanation ?? "\(code.sentDescription): \(detail)")
     }
 
     private static func safe(_ text: String) -> String {

@@ -108,13 +108,13 @@ struct ChannelInspection {
     }
 
     /// The identifiers and version the message must carry, as the key file names them.
-    func identifierProblems(_ object: JSONObject, messageType: String) -> [String] {
+    func identifierProblems(_ object: JSONObject, messageType: MessageType) -> [String] {
         var problems: [String] = []
         let ids = saved.identifiers
         for (name, expected) in [
             ("threeDSServerTransID", ids.threeDSServerTransID), ("acsTransID", ids.acsTransID),
             ("sdkTransID", ids.sdkTransID), ("messageVersion", saved.messageVersion.rawValue),
-            ("messageType", messageType),
+            ("messageType", messageType.rawValue),
         ] where object[name] != .string(expected) {
             problems.append("\(name) is \(object[name]?.serialized ?? "missing"), expected \"\(expected)\"")
         }
@@ -147,7 +147,7 @@ struct InspectCReq: AsyncParsableCommand {
     func run() async throws {
         let inspection = try ChannelInspection(input: input, keysPath: transactionKeys, field: "creq")
         let object = try inspection.open(inspection.saved.keys.sdkToACSKeys, what: "CReq")
-        var problems = inspection.identifierProblems(object, messageType: "CReq")
+        var problems = inspection.identifierProblems(object, messageType: .challengeRequest)
         var previous: JSONObject?
         if let answering {
             let cres = try Inspect.token(in: try Inspect.read(answering), field: "cres")

@@ -26,7 +26,8 @@ struct PaymentResult {
         object["sdkTransID"] = .string(sdkTransID)
         if let error {
             object["error"] = .object([
-                "errorCode": .string(error.errorCode), "errorComponent": .string(error.errorComponent),
+                "errorCode": .string(error.errorCode.rawValue),
+                "errorComponent": .string(error.errorComponent.rawValue),
                 "errorDescription": .string(error.errorDescription), "errorDetail": .string(error.errorDetail),
             ])
         }
@@ -60,10 +61,10 @@ extension PaymentResult {
         guard let error else { return "Protocol error" }
         let component =
             switch error.errorComponent {
-            case "C": "the SDK"
-            case "A": "the ACS"
-            case "S": "the 3DS Server"
-            case "D": "the directory server"
+            case .sdk: "the SDK"
+            case .acs: "the ACS"
+            case .threeDSServer: "the 3DS Server"
+            case .directoryServer: "the directory server"
             default: "component \(error.errorComponent)"
             }
         let detail = error.errorDetail.trimmingCharacters(in: .whitespaces)

@@ -256,7 +256,7 @@ struct EndToEndTests {
     func faults(scenario: Scenario, code: String, detail: String) async throws {
         let run = try await run(scenario, answers: [.text("123456")])
         let message = try #require(run.outcome?.errorMessage)
-        #expect(message.errorCode == code && message.errorComponent == "C" && message.errorDetail == detail)
+        #expect(message.errorCode.rawValue == code && message.errorComponent == .sdk && message.errorDetail == detail)
         let record = try #require(run.record)
         #expect(record.requests.count == 1)
         let erro = try #require(record.errors.first)
@@ -301,7 +301,7 @@ struct EndToEndTests {
     func acsErro() async throws {
         let run = try await run(.faultErro, answers: [.text("123456")])
         let message = try #require(run.outcome?.errorMessage)
-        #expect(message.errorCode == "305" && message.errorComponent == "A")
+        #expect(message.errorCode.rawValue == "305" && message.errorComponent == .acs)
         #expect(run.record?.errors.isEmpty == true)
     }
 }

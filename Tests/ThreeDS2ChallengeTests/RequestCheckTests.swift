@@ -30,37 +30,39 @@ struct RequestCheckTests {
 
     @Test("the first 2.3.1 CReq without oobAppURLInd is 201; a reserved value 207; a bad shape 203")
     func indicator() {
-        #expect(failure(.v2_3_1, previous: nil, base) == .init(code: "201", field: "oobAppURLInd"))
+        #expect(failure(.v2_3_1, previous: nil, base) == .init(code: .requiredElementMissing, field: "oobAppURLInd"))
         #expect(
             failure(.v2_3_1, previous: nil, request(["oobAppURLInd": .string("04")]))
-                == .init(code: "207", field: "oobAppURLInd"))
+                == .init(code: .reservedValueNotRecognised, field: "oobAppURLInd"))
         #expect(
             failure(.v2_3_1, previous: nil, request(["oobAppURLInd": .bool(true)]))
-                == .init(code: "203", field: "oobAppURLInd"))
+                == .init(code: .invalidFormat, field: "oobAppURLInd"))
         #expect(failure(.v2_3_1, previous: nil, request(["oobAppURLInd": .string("01")])) == nil)
         #expect(
             failure(.v2_2_0, previous: nil, request(["oobAppURLInd": .string("01")]))
-                == .init(code: "203", field: "oobAppURLInd"))
+                == .init(code: .invalidFormat, field: "oobAppURLInd"))
     }
 
     @Test("consents: Y/N required after the question (201 missing, 203 for 01), not allowed unasked or with cancel")
     func consents() {
         let asked: JSONObject = ["acsUiType": .string("01"), "trustListInfoText": .string("T?")]
         let answered = request(["oobAppURLInd": .string("01"), "challengeDataEntry": .string("1")])
-        #expect(failure(.v2_3_1, previous: asked, answered) == .init(code: "201", field: "trustListDataEntry"))
+        #expect(
+            failure(.v2_3_1, previous: asked, answered)
+                == .init(code: .requiredElementMissing, field: "trustListDataEntry"))
         var old = answered
         old["trustListDataEntry"] = .string("01")
-        #expect(failure(.v2_3_1, previous: asked, old) == .init(code: "203", field: "trustListDataEntry"))
+        #expect(failure(.v2_3_1, previous: asked, old) == .init(code: .invalidFormat, field: "trustListDataEntry"))
         var good = answered
         good["trustListDataEntry"] = .string("N")
         #expect(failure(.v2_3_1, previous: asked, good) == nil)
         #expect(
             failure(.v2_3_1, previous: ["acsUiType": .string("01")], good)
-                == .init(code: "203", field: "trustListDataEntry"))
+                == .init(code: .invalidFormat, field: "trustListDataEntry"))
         var cancel = request(["oobAppURLInd": .string("01"), "challengeCancel": .string("01")])
         #expect(failure(.v2_3_1, previous: asked, cancel) == nil)
         cancel["trustListDataEntry"] = .string("N")
-        #expect(failure(.v2_3_1, previous: asked, cancel) == .init(code: "203", field: "trustListDataEntry"))
+        #expect(failure(.v2_3_1, previous: asked, cancel) == .init(code: .invalidFormat, field: "trustListDataEntry"))
     }
 
     @Test("one action per CReq, the one the screen allows; oobContinue typed by version; UI 06 pairs")
@@ -72,8 +74,10 @@ struct RequestCheckTests {
             failure(
                 .v2_3_1, previous: text, with(["challengeDataEntry": .string("1"), "resendChallenge": .string("Y")]))?
                 .code
-                == "203")
-        #expect(failure(.v2_3_1, previous: text, with([:])) == .init(code: "201", field: "challengeDataEntry"))
+                == .invalidFormat)
+        #expect(
+            failure(.v2_3_1, previous: text, with([:]))
+                == .init(code: .requiredElementMissing, field: "challengeDataEntry"))
         #expect(failure(.v2_3_1, previous: text, with(["oobContinue": .string("01")]))?.field == "oobContinue")
         #expect(
             failure(.v2_3_1, previous: ["acsUiType": .string("02")], with(["resendChallenge": .string("Y")])) != nil)
@@ -117,7 +121,7 @@ struct RequestCheckTests {
             object["messageVersion"] = .string("2.2.0")
             return object
         }
-        let refused = RequestCheck.Failure(code: "203", field: "messageExtension")
+        let refused = RequestCheck.Failure(code: .invalidFormat, field: "messageExtension")
         #expect(
             failure(
                 .v2_2_0, previous: nil, v220(["threeDSRequestorAppURL": url, "messageExtension": .array([announce])]))

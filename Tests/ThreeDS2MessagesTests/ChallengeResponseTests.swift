@@ -267,7 +267,8 @@ struct ErrorMessageTests {
     @Test("Erro messages round-trip and are checked")
     func errorMessages() throws {
         let sent = ErrorMessage(
-            sdkViolation: ProtocolViolation(.invalidFormat, detail: "acsHTML"), messageType: "CRes", identifiers: ids,
+            sdkViolation: ProtocolViolation(.invalidFormat, detail: "acsHTML"), messageType: .challengeResponse,
+            identifiers: ids,
             messageVersion: .v2_2_0)
         #expect(sent.json["errorComponent"] == .string("C") && sent.json["messageType"] == .string("Erro"))
         #expect(try ErrorMessage(json: sent.json) == sent)

@@ -96,7 +96,8 @@ struct ChallengeStateMachineTests {
         let actions = m.handle(.messageReceived(cres(counter: 3)))
         let erro = actions.first?.erro
         #expect(
-            erro?.errorCode == "302" && erro?.errorMessageType == "CRes" && erro?.sdkTransID == identifiers.sdkTransID)
+            erro?.errorCode == .decryptionFailure && erro?.errorMessageType == .challengeResponse
+                && erro?.sdkTransID == identifiers.sdkTransID)
         #expect(actions.last?.outcome == .protocolError(erro!))
     }
 
@@ -105,7 +106,8 @@ struct ChallengeStateMachineTests {
         var m = machine()
         _ = m.handle(.start)
         let erro = ErrorMessage(
-            errorCode: "305", errorComponent: "A", errorDescription: "D", errorDetail: "X", errorMessageType: "CReq",
+            errorCode: ProtocolErrorCode(rawValue: "305"), errorComponent: .acs, errorDescription: "D",
+            errorDetail: "X", errorMessageType: .challengeRequest,
             messageVersion: "2.2.0", threeDSServerTransID: nil, acsTransID: nil, sdkTransID: nil)
         #expect(m.handle(.messageReceived(erro.json)) == [.finish(.protocolError(erro))])
         // An Erro missing fields is still reported as received, and never answered with an Erro.
@@ -124,7 +126,7 @@ struct ChallengeStateMachineTests {
         _ = m.handle(.start)
         let actions = m.handle(
             .responseUnreadable(ProtocolViolation(.decryptionFailure, detail: "Data Decryption Failure")))
-        #expect(actions.first?.erro?.errorCode == "302" && actions.last?.outcome?.name == "protocolError")
+        #expect(actions.first?.erro?.errorCode == .decryptionFailure && actions.last?.outcome?.name == "protocolError")
         var t = machine()
         _ = t.handle(.start)
         let failed = t.handle(.transportFailed(TransportError(.connectionFailed, "refused")))
@@ -144,14 +146,15 @@ struct ChallengeStateMachineTests {
         _ = m.handle(.start)
         let actions = m.handle(.responseTimedOut)
         #expect(
-            actions.first?.erro?.errorCode == "402" && actions.first?.erro?.errorMessageType == "CReq"
+            actions.first?.erro?.errorCode == .transactionTimedOut
+                && actions.first?.erro?.errorMessageType == .challengeRequest
                 && actions.last?.outcome == .timedOut)
         var o = machine()
         _ = o.handle(.start)
         _ = o.handle(.messageReceived(cres(counter: 0)))
         let overall = o.handle(.overallTimedOut)
         #expect(
-            overall.first?.erro?.errorMessageType == "CRes"
+            overall.first?.erro?.errorMessageType == .challengeResponse
                 && overall.first?.erro?.errorDetail == "Timeout expiry reached for the transaction")
         #expect(overall.last?.outcome == .timedOut)
     }
@@ -237,7 +240,8 @@ struct ChallengeStateMachineTests {
         var erro = machine()
         _ = erro.handle(.start)
         let message = ErrorMessage(
-            errorCode: "305", errorComponent: "A", errorDescription: "D", errorDetail: "X", errorMessageType: "CReq",
+            errorCode: ProtocolErrorCode(rawValue: "305"), errorComponent: .acs, errorDescription: "D",
+            errorDetail: "X", errorMessageType: .challengeRequest,
             messageVersion: "2.2.0", threeDSServerTransID: nil, acsTransID: nil, sdkTransID: nil)
         let response = TransportResponse(status: 500, contentType: "text/plain", body: message.json.serializedBytes)
         #expect(erro.handle(.responseReceived(response)) == [.finish(.protocolError(message))])
@@ -252,12 +256,12 @@ struct ChallengeStateMachineTests {
         }
         let plain = outcome(
             TransportResponse(status: 200, contentType: "application/json", body: cres(counter: 0).serializedBytes))
-        #expect(plain.first?.erro?.errorCode == "302")
+        #expect(plain.first?.erro?.errorCode == .decryptionFailure)
         var tampered = try encrypted(cres(counter: 0), counter: 0)
         tampered.body[tampered.body.count - 3] ^= 1
-        #expect(outcome(tampered).first?.erro?.errorCode == "302")
+        #expect(outcome(tampered).first?.erro?.errorCode == .decryptionFailure)
         let broken = outcome(TransportResponse(status: 200, contentType: "application/json", body: Array("{x".utf8)))
-        #expect(broken.first?.erro?.errorCode == "101")
+        #expect(broken.first?.erro?.errorCode == .messageReceivedInvalid)
         // Classified by body: a JWE labelled JSON is a CRes; an Erro labelled as a JWE is an Erro.
         let labelledJSON = try encrypted(cres(counter: 0), counter: 0)
         var machine1 = machine()
@@ -276,7 +280,9 @@ struct ChallengeStateMachineTests {
         var text = String(decoding: cres(counter: 0).serializedBytes, as: UTF8.self)
         text.removeLast()
         let duplicate = try encrypted(bytes: Array((text + #","acsUiType":"02"}"#).utf8), counter: 0)
-        #expect(outcome(duplicate).first?.erro?.errorCode == "204", "a repeated member is Erro 204, by its error code")
+        #expect(
+            outcome(duplicate).first?.erro?.errorCode == .duplicateElement,
+            "a repeated member is Erro 204, by its error code")
         let gateway = outcome(TransportResponse(status: 502, contentType: "text/html", body: Array("<html>".utf8)))
         #expect(gateway.count == 1 && gateway.first?.outcome?.name == "runtimeError")
     }
@@ -286,7 +292,9 @@ struct ChallengeStateMachineTests {
         var m = machine()
         _ = m.handle(.start)
         let actions = m.handle(.transportFailed(TransportError(.responseTooLarge, "big")))
-        #expect(actions.first?.erro?.errorCode == "101" && actions.first?.erro?.errorMessageType == "CRes")
+        #expect(
+            actions.first?.erro?.errorCode == .messageReceivedInvalid
+                && actions.first?.erro?.errorMessageType == .challengeResponse)
         #expect(actions.last?.outcome?.name == "protocolError")
     }
 
@@ -295,6 +303,6 @@ struct ChallengeStateMachineTests {
         var m = machine()
         _ = m.handle(.start)
         let actions = m.handle(.transportFailed(TransportError(.timedOut, "slow")))
-        #expect(actions.first?.erro?.errorCode == "402" && actions.last?.outcome == .timedOut)
+        #expect(actions.first?.erro?.errorCode == .transactionTimedOut && actions.last?.outcome == .timedOut)
     }
 }

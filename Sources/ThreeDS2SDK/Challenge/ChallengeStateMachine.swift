@@ -99,22 +99,23 @@ struct ChallengeStateMachine: Sendable {
             switch event {
             case .responseReceived(let response): return handle(interpret(response))
             case .messageReceived(let object): return receive(object)
-            case .responseUnreadable(let violation): return fail(violation, messageType: "CRes")
+            case .responseUnreadable(let violation): return fail(violation, messageType: .challengeResponse)
             case .transportFailed(let error) where error.code == .responseTooLarge:
                 // An answer over the bound is the ACS's failure, like any other unusable CRes.
                 return fail(
                     ProtocolViolation(
                         .messageReceivedInvalid, detail: "CRes",
                         explanation: "the ACS answered with more than \(Self.maxResponseBytes) bytes"),
-                    messageType: "CRes")
+                    messageType: .challengeResponse)
             case .transportFailed(let error) where error.code == .timedOut:
                 // The transport's own deadline is the exchange bound too: the same outcome as the timer.
-                return timeout(detail: "Challenge request timed-out", messageType: "CReq")
+                return timeout(detail: "Challenge request timed-out", messageType: .challengeRequest)
             case .transportFailed(let error):
                 return finish(.runtimeError(ChallengeFailure(.transport, error.message, underlying: error)))
-            case .responseTimedOut: return timeout(detail: "Challenge request timed-out", messageType: "CReq")
+            case .responseTimedOut:
+                return timeout(detail: "Challenge request timed-out", messageType: .challengeRequest)
             case .overallTimedOut:
-                return timeout(detail: "Timeout expiry reached for the transaction", messageType: "CReq")
+                return timeout(detail: "Timeout expiry reached for the transaction", messageType: .challengeRequest)
             // A CReq is outstanding: its answer no longer matters.
             case .appCancelled: return finish(.cancelled)
             case .start, .answered: return []
@@ -125,7 +126,7 @@ struct ChallengeStateMachine: Sendable {
             // The ACS is told, as for a cardholder's cancel; its answer is not awaited.
             case .appCancelled: return send(answer: ChallengeAnswer(.cancel))
             case .overallTimedOut:
-                return timeout(detail: "Timeout expiry reached for the transaction", messageType: "CRes")
+                return timeout(detail: "Timeout expiry reached for the transaction", messageType: .challengeResponse)
             case .start, .responseReceived, .messageReceived, .responseUnreadable, .transportFailed,
                 .responseTimedOut:
                 return []
@@ -158,7 +159,7 @@ struct ChallengeStateMachine: Sendable {
                             explanation: "the response is not a JSON object"))
                     : .transportFailed(TransportError(.other, "HTTP \(response.status) from the ACS"))
             }
-            guard object.messageType == "Erro" else {
+            guard MessageType(in: object) == .error else {
                 return .responseUnreadable(
                     ProtocolViolation(
                         .decryptionFailure, detail: "Data Decryption Failure",
@@ -177,7 +178,7 @@ struct ChallengeStateMachine: Sendable {
     }
 
     private mutating func receive(_ object: JSONObject) -> [Action] {
-        if object.messageType == "Erro" {
+        if MessageType(in: object) == .error {
             // Reported as received, even without its optional (or some required) fields; never answered with an Erro.
             return finish(.protocolError(ErrorMessage(received: object)))
         }
@@ -188,7 +189,7 @@ struct ChallengeStateMachine: Sendable {
         do {
             response = try ChallengeResponseValidator.validate(object, expecting: expectation)
         } catch {
-            return fail(error, messageType: "CRes")
+            return fail(error, messageType: .challengeResponse)
         }
         acsCounter += 1
         switch response {
@@ -237,14 +238,14 @@ struct ChallengeStateMachine: Sendable {
         return [.send(sent)]
     }
 
-    private mutating func fail(_ violation: ProtocolViolation, messageType: String) -> [Action] {
+    private mutating func fail(_ violation: ProtocolViolation, messageType: MessageType) -> [Action] {
         let message = ErrorMessage(
             sdkViolation: violation, messageType: messageType, identifiers: identifiers,
             messageVersion: builder.messageVersion)
         return [.sendError(message)] + finish(.protocolError(message))
     }
 
-    private mutating func timeout(detail: String, messageType: String) -> [Action] {
+    private mutating func timeout(detail: String, messageType: MessageType) -> [Action] {
         let message = ErrorMessage(
             sdkViolation: ProtocolViolation(.transactionTimedOut, detail: detail), messageType: messageType,
             identifiers: identifiers, messageVersion: builder.messageVersion)
@@ -255,8 +256,4 @@ struct ChallengeStateMachine: Sendable {
         phase = .finished
         return [.finish(outcome)]
     }
-}
-
-extension JSONObject {
-    fileprivate var messageType: String? { self["messageType"]?.stringValue }
 }

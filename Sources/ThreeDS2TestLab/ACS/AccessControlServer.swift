@@ -31,7 +31,7 @@ public struct ACSRecord: Sendable {
 /// A CReq the TestLab ACS refused: the Erro code it answered with and the field at fault.
 public struct ACSRefusal: Sendable, Hashable {
     /// The error code (201, 203, 207).
-    public let code: String
+    public let code: ProtocolErrorCode
     /// The field at fault.
     public let field: String
 }
@@ -107,7 +107,7 @@ actor AccessControlServer {
         let text = String(decoding: body, as: UTF8.self)
         if contentType?.lowercased().contains("json") == true || body.first == UInt8(ascii: "{") {
             // A plain Erro from the SDK: record it.
-            if case .object(let object)? = try? JSONParser().parse(body), object["messageType"] == .string("Erro"),
+            if case .object(let object)? = try? JSONParser().parse(body), MessageType(in: object) == .error,
                 let id = object["acsTransID"]?.stringValue, challenges[id] != nil
             {
                 challenges[id]?.record.errors.append(object)
@@ -139,13 +139,15 @@ actor AccessControlServer {
         } catch {
             challenge.record.unreadable.append("\(error)")
             return erro(
-                challenge, code: "302", description: "Data Decryption Failure", detail: "CReq could not be decrypted")
+                challenge, code: .decryptionFailure, description: "Data Decryption Failure",
+                detail: "CReq could not be decrypted")
         }
         challenge.record.requests.append(request)
         challenge.record.requestHeaders.append(header)
         guard request["sdkCounterStoA"] == .string(ChallengeRequestBuilder.counterText(challenge.expectedCounter))
         else {
-            return erro(challenge, code: "302", description: "Data Decryption Failure", detail: "sdkCounterStoA")
+            return erro(
+                challenge, code: .decryptionFailure, description: "Data Decryption Failure", detail: "sdkCounterStoA")
         }
         challenge.expectedCounter += 1
         do {
@@ -153,22 +155,19 @@ actor AccessControlServer {
         } catch {
             challenge.record.refusals.append(ACSRefusal(code: error.code, field: error.field))
             challenge.finished = true
-            let description =
-                switch error.code {
-                case "201": "Required Data Element Missing"
-                case "207": "Reserved Data Element Value Not Recognised"
-                default: "Format of one or more Data Elements is Invalid according to the Specification"
-                }
-            return erro(challenge, code: error.code, description: description, detail: error.field)
+            return erro(
+                challenge, code: error.code, description: error.code.standardDescription ?? "", detail: error.field)
         }
         let requestEncryption = ContentEncryption(rawValue: header["enc"]?.stringValue ?? "") ?? .a128cbcHS256
         return reply(to: request, challenge: &challenge, encryption: options.responseEncryption ?? requestEncryption)
     }
 
-    private func erro(_ challenge: Challenge, code: String, description: String, detail: String) -> ACSReply {
+    private func erro(_ challenge: Challenge, code: ProtocolErrorCode, description: String, detail: String)
+        -> ACSReply
+    {
         let message = ErrorMessage(
-            errorCode: code, errorComponent: "A", errorDescription: description, errorDetail: detail,
-            errorMessageType: "CReq",
+            errorCode: code, errorComponent: .acs, errorDescription: description, errorDetail: detail,
+            errorMessageType: .challengeRequest,
             messageVersion: challenge.record.messageVersion.rawValue,
             threeDSServerTransID: challenge.identifiers.threeDSServerTransID,
             acsTransID: challenge.identifiers.acsTransID, sdkTransID: challenge.identifiers.sdkTransID)
@@ -181,7 +180,7 @@ actor AccessControlServer {
         challenge.step += 1
         if first, scenario == .faultErro {
             return erro(
-                challenge, code: "305", description: "Transaction Data Not Valid",
+                challenge, code: ProtocolErrorCode(rawValue: "305"), description: "Transaction Data Not Valid",
                 detail: "the TestLab ACS refuses this card")
         }
         var content = ScenarioScript.response(to: request, challenge: &challenge, imageBase: imageBase)

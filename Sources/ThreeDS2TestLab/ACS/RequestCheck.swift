@@ -9,7 +9,7 @@ package import ThreeDS2Messages
 package struct RequestCheck {
     /// Why a CReq was refused: the Erro code and the field at fault.
     package struct Failure: Error, Equatable {
-        package let code: String
+        package let code: ProtocolErrorCode
         package let field: String
     }
 
@@ -38,35 +38,41 @@ package struct RequestCheck {
     package func check(_ request: JSONObject) throws(Failure) {
         let v231 = version.carriesOOBAppURLIndicator
         if !v231 {
-            for field in Self.fieldsOf231 where request[field] != nil { throw Failure(code: "203", field: field) }
+            for field in Self.fieldsOf231 where request[field] != nil {
+                throw Failure(code: .invalidFormat, field: field)
+            }
         } else if request["whitelistingDataEntry"] != nil {
-            throw Failure(code: "203", field: "whitelistingDataEntry")
+            throw Failure(code: .invalidFormat, field: "whitelistingDataEntry")
         }
         if !version.carriesRequestorAppURL, request["threeDSRequestorAppURL"] != nil {
-            throw Failure(code: "203", field: "threeDSRequestorAppURL")
+            throw Failure(code: .invalidFormat, field: "threeDSRequestorAppURL")
         }
         if v231 {
-            guard let indicator = request["oobAppURLInd"] else { throw Failure(code: "201", field: "oobAppURLInd") }
-            guard case .string(let value) = indicator, value.utf8.count == 2, value.allSatisfy(\.isNumber) else {
-                throw Failure(code: "203", field: "oobAppURLInd")
+            guard let indicator = request["oobAppURLInd"] else {
+                throw Failure(code: .requiredElementMissing, field: "oobAppURLInd")
             }
-            guard ["01", "02", "03"].contains(value) else { throw Failure(code: "207", field: "oobAppURLInd") }
+            guard case .string(let value) = indicator, value.utf8.count == 2, value.allSatisfy(\.isNumber) else {
+                throw Failure(code: .invalidFormat, field: "oobAppURLInd")
+            }
+            guard ["01", "02", "03"].contains(value) else {
+                throw Failure(code: .reservedValueNotRecognised, field: "oobAppURLInd")
+            }
         }
         try checkExtensions(request)
         let present = Self.actions.filter { request[$0] != nil }
         guard let previous else {
             // The first CReq states no action.
-            if let field = present.first { throw Failure(code: "203", field: field) }
+            if let field = present.first { throw Failure(code: .invalidFormat, field: field) }
             return
         }
         let uiType = previous["acsUiType"]?.stringValue.flatMap(UIType.init(rawValue:))
         if present == ["challengeCancel"] {
             guard request["challengeCancel"] == .string("01") else {
-                throw Failure(code: "203", field: "challengeCancel")
+                throw Failure(code: .invalidFormat, field: "challengeCancel")
             }
             for field in ["trustListDataEntry", "whitelistingDataEntry", "deviceBindingDataEntry", "oobAppStatus"]
             where request[field] != nil {
-                throw Failure(code: "203", field: field)
+                throw Failure(code: .invalidFormat, field: field)
             }
             return
         }
@@ -74,7 +80,7 @@ package struct RequestCheck {
         try checkConsents(request)
         if let status = request["oobAppStatus"] {
             guard status == .string("01"), uiType == .outOfBand || uiType == .htmlOutOfBand else {
-                throw Failure(code: "203", field: "oobAppStatus")
+                throw Failure(code: .invalidFormat, field: "oobAppStatus")
             }
         }
     }
@@ -86,7 +92,9 @@ package struct RequestCheck {
         let combinedHTMLOOB =
             uiType == .htmlOutOfBand && Set(present) == ["oobContinue", "challengeHTMLDataEntry"]
         guard present.count == 1 || combinedHTMLOOB else {
-            throw Failure(code: present.isEmpty ? "201" : "203", field: present.last ?? "challengeDataEntry")
+            throw Failure(
+                code: present.isEmpty ? .requiredElementMissing : .invalidFormat,
+                field: present.last ?? "challengeDataEntry")
         }
         let allowed: Set<String> =
             switch uiType {
@@ -102,46 +110,46 @@ package struct RequestCheck {
             case .information?: ["infoContinueIndicator", "challengeAddCode"]
             case nil: []
             }
-        for field in present where !allowed.contains(field) { throw Failure(code: "203", field: field) }
+        for field in present where !allowed.contains(field) { throw Failure(code: .invalidFormat, field: field) }
         if let entry = request["challengeDataEntry"] {
             guard case .string(let text) = entry, !text.isEmpty, text.utf8.count <= 45 else {
-                throw Failure(code: "203", field: "challengeDataEntry")
+                throw Failure(code: .invalidFormat, field: "challengeDataEntry")
             }
         }
         if let second = request["challengeDataEntryTwo"] {
             guard uiType == .text, previous?["challengeEntryBoxTwo"] != nil, case .string(let text) = second,
                 !text.isEmpty, text.utf8.count <= 45, request["challengeNoEntry"] == nil,
                 request["resendChallenge"] == nil, request["challengeAddCode"] == nil
-            else { throw Failure(code: "203", field: "challengeDataEntryTwo") }
+            else { throw Failure(code: .invalidFormat, field: "challengeDataEntryTwo") }
         }
         if let noEntry = request["challengeNoEntry"], noEntry != .string("Y") || !version.allowsNoEntry {
-            throw Failure(code: "203", field: "challengeNoEntry")
+            throw Failure(code: .invalidFormat, field: "challengeNoEntry")
         }
         if let resend = request["resendChallenge"], resend != .string("Y") {
-            throw Failure(code: "203", field: "resendChallenge")
+            throw Failure(code: .invalidFormat, field: "resendChallenge")
         }
         if let add = request["challengeAddCode"], add != .string("Y") || previous?["challengeAddLabel"] == nil {
-            throw Failure(code: "203", field: "challengeAddCode")
+            throw Failure(code: .invalidFormat, field: "challengeAddCode")
         }
         if let info = request["infoContinueIndicator"], info != .bool(true) {
-            throw Failure(code: "203", field: "infoContinueIndicator")
+            throw Failure(code: .invalidFormat, field: "infoContinueIndicator")
         }
         if let html = request["challengeHTMLDataEntry"] {
             guard case .string(let text) = html, text.utf8.count <= 256 else {
-                throw Failure(code: "203", field: "challengeHTMLDataEntry")
+                throw Failure(code: .invalidFormat, field: "challengeHTMLDataEntry")
             }
         }
         if let oobContinue = request["oobContinue"] {
             if v231 {
                 guard case .string(let value) = oobContinue, ["01", "02"].contains(value) else {
-                    throw Failure(code: "203", field: "oobContinue")
+                    throw Failure(code: .invalidFormat, field: "oobContinue")
                 }
                 // UI 06: 01 goes with the form data, 02 alone.
                 if uiType == .htmlOutOfBand, (value == "01") != (request["challengeHTMLDataEntry"] != nil) {
-                    throw Failure(code: "203", field: "oobContinue")
+                    throw Failure(code: .invalidFormat, field: "oobContinue")
                 }
             } else if oobContinue != .bool(true) {
-                throw Failure(code: "203", field: "oobContinue")
+                throw Failure(code: .invalidFormat, field: "oobContinue")
             }
         }
     }
@@ -154,29 +162,31 @@ package struct RequestCheck {
         guard let value = request["messageExtension"] else { return }
         let field = "messageExtension"
         guard case .array(let entries) = value, !entries.isEmpty, entries.count <= version.maxMessageExtensions else {
-            throw Failure(code: "203", field: field)
+            throw Failure(code: .invalidFormat, field: field)
         }
         for entry in entries {
             guard case .object(let object) = entry, case .string(let name)? = object["name"], !name.isEmpty,
                 case .string(let id)? = object["id"], !id.isEmpty,
                 case .bool(let critical)? = object["criticalityIndicator"],
                 case .object(let data)? = object["data"]
-            else { throw Failure(code: "203", field: field) }
+            else { throw Failure(code: .invalidFormat, field: field) }
             guard id == Bridging.id else { continue }
             guard version.carriesBridging, name == Bridging.name, !critical,
                 case .string(let appURL)? = request["threeDSRequestorAppURL"], !appURL.isEmpty,
                 let sent = data["version"]?.stringValue.flatMap(Bridging.Version.init(rawValue:)),
                 let challengeData = data["challengeData"]?.objectValue,
                 challengeData["oobAppURLInd"] == .string("01")
-            else { throw Failure(code: "203", field: field) }
+            else { throw Failure(code: .invalidFormat, field: field) }
             let allowed: Set<String> = previous == nil ? ["oobAppURLInd"] : ["oobAppURLInd", "oobContinue"]
-            guard challengeData.names.allSatisfy(allowed.contains) else { throw Failure(code: "203", field: field) }
+            guard challengeData.names.allSatisfy(allowed.contains) else {
+                throw Failure(code: .invalidFormat, field: field)
+            }
             guard let previous else { continue }
             // Later: only the continue after the bank's app the previous CRes linked, in that CRes's version.
             guard let answered = Bridging.read(previous["messageExtension"]), answered.appURL != nil,
                 answered.version == sent, request["oobContinue"] == .bool(true),
                 challengeData["oobContinue"] == .string("02")
-            else { throw Failure(code: "203", field: field) }
+            else { throw Failure(code: .invalidFormat, field: field) }
         }
     }
 
@@ -188,9 +198,9 @@ package struct RequestCheck {
         for (text, entry) in questions {
             let asked = previous?[text] != nil
             switch (asked, request[entry]) {
-            case (true, nil): throw Failure(code: "201", field: entry)
+            case (true, nil): throw Failure(code: .requiredElementMissing, field: entry)
             case (true, .string("Y")?), (true, .string("N")?), (false, nil): continue
-            default: throw Failure(code: "203", field: entry)
+            default: throw Failure(code: .invalidFormat, field: entry)
             }
         }
     }

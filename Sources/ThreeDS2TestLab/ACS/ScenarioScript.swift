@@ -158,7 +158,8 @@ enum ScenarioScript {
             "acsTransID": .string(challenge.identifiers.acsTransID),
             "sdkTransID": .string(challenge.identifiers.sdkTransID),
             "acsCounterAtoS": .string(ChallengeRequestBuilder.counterText(challenge.acsCounter)),
-            "messageType": .string("CRes"), "messageVersion": .string(challenge.record.messageVersion.rawValue),
+            "messageType": .string(MessageType.challengeResponse.rawValue),
+            "messageVersion": .string(challenge.record.messageVersion.rawValue),
             "challengeCompletionInd": .string("N"),
         ]
     }

@@ -21,7 +21,7 @@ extension PaymentResult {
     var kind: String {
         switch outcome {
         case "frictionless", "completed": "\(outcome) \(transStatus?.rawValue ?? "?")"
-        case "protocolError": "protocolError \(error?.errorCode ?? "?")"
+        case "protocolError": "protocolError \(error?.errorCode.rawValue ?? "?")"
         default: outcome
         }
     }
