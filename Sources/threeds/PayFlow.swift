@@ -166,7 +166,7 @@ struct PayFlow {
             // SW01 (root) and SW03 (virtual machine) are expected in containers and VMs, where this tool usually runs;
             // an app would pass them to its 3DS Server, which decides. One line, details with --verbose.
             progress(
-                "security checks: \(warnings.map(\.id).joined(separator: ", ")) raised (expected as root or in a VM or "
+                "security checks: \(warnings.map(\.id.rawValue).joined(separator: ", ")) raised (expected as root or in a VM or "
                     + "container; --verbose explains)")
         }
         for warning in try service.directoryServerWarnings { progress("warning \(warning.id): \(warning.message)") }

@@ -168,7 +168,7 @@ struct SecurityCheckTests {
         SecurityChecks(
             probe: probe, minimumOSVersion: minimum.flatMap(OperatingSystemVersion.init(parsing:)),
             expectedExecutableSHA256: hash
-        ).run().map(\.id)
+        ).run().map(\.id.rawValue)
     }
 
     @Test("a clean system raises nothing")
@@ -289,7 +289,7 @@ struct SecurityCheckTests {
         let changes = recorder.securityChanges.withLock { $0 }
         #expect(changes.count == 1)
         #expect(changes.first?.0 == ["SW04"] && changes.first?.1 == [] && changes.first?.2 == .transactionCreation)
-        #expect(try service.warnings.map(\.id) == ["SW04"])
+        #expect(try service.warnings.map(\.id.rawValue) == ["SW04"])
         let parameters = try service.createTransaction(directoryServerID: "A000000003")
             .getAuthenticationRequestParameters()
         let fixture = try DSFixture.get()

@@ -224,7 +224,7 @@ struct OperatingSystemVersionTests {
 struct AppleSecurityCheckTests {
     private func ids(_ probe: FakeSystem, minimum: String? = nil) -> [String] {
         SecurityChecks(probe: probe, minimumOSVersion: minimum.flatMap(OperatingSystemVersion.init(parsing:))).run()
-            .map(\.id)
+            .map(\.id.rawValue)
     }
 
     @Test("a stock iPhone and a Mac raise nothing, even with a minimum OS version configured")
@@ -317,7 +317,7 @@ struct AppleSecurityCheckTests {
 private final class FindingRecorder: SecurityEventListener {
     let found = Locked<[(String, Warning.Severity, SecurityChecks.Stage)]>([])
     func securityWarningFound(_ warning: Warning, stage: SecurityChecks.Stage) {
-        found.withLock { $0.append((warning.id, warning.severity, stage)) }
+        found.withLock { $0.append((warning.id.rawValue, warning.severity, stage)) }
     }
     func securityWarningsChanged(_ warnings: [Warning], previous: [Warning], stage: SecurityChecks.Stage) {}
 }

@@ -232,6 +232,6 @@ final class EventRecorder: ClientEventListener, SecurityEventListener, Sendable 
     func securityWarningsChanged(
         _ warnings: [ThreeDS2SDK.Warning], previous: [ThreeDS2SDK.Warning], stage: SecurityChecks.Stage
     ) {
-        securityChanges.withLock { $0.append((warnings.map(\.id), previous.map(\.id), stage)) }
+        securityChanges.withLock { $0.append((warnings.map(\.id.rawValue), previous.map(\.id.rawValue), stage)) }
     }
 }

@@ -55,7 +55,7 @@ public struct EncryptionKeyReport: Sendable {
 /// What a directory server's keys are on a given day, and which one the SDK uses (see
 /// ``DirectoryServer/evaluate(at:)``).
 public struct DirectoryServerReport: Sendable {
-    /// How long before its end of validity a certificate in use raises ``Warning/directoryServerCertificateExpiring``.
+    /// How long before its end of validity a certificate in use raises ``Warning/ID-swift.struct/directoryServerCertificateExpiring``.
     public static let expiryWarningPeriod: TimeInterval = 30 * 86400
 
     /// The directory server ID.
@@ -82,11 +82,6 @@ public struct DirectoryServerReport: Sendable {
     public var label: String { name.map { "\(id.rawValue) (\($0))" } ?? id.rawValue }
 
     let parsedRoots: [Certificate]
-}
-
-extension Warning {
-    /// The ID of the warning raised when the encryption certificate a directory server uses ends within 30 days.
-    public static let directoryServerCertificateExpiring = "DSCERT01"
 }
 
 extension DirectoryServer {
@@ -141,7 +136,7 @@ extension DirectoryServer {
                 successor.map { "; a successor becomes valid on \(DateText.day($0))" }
                 ?? "; no successor is configured: update the trust bundle before then"
             warning = Warning(
-                id: Warning.directoryServerCertificateExpiring,
+                id: Warning.ID.directoryServerCertificateExpiring,
                 message:
                     "the encryption certificate of directory server \(label) (\(chosen.subject ?? "key \(chosen.position)")) "
                     + "expires on \(DateText.day(end)), in \(days) day\(days == 1 ? "" : "s")\(next)",

@@ -505,7 +505,7 @@ public struct UiCustomization: Sendable, Hashable {
             let ratio = text.contrastRatio(with: background)
             guard ratio < Self.minimumContrast else { return nil }
             return Warning(
-                id: "UI01",
+                id: .lowContrast,
                 message:
                     "\(name) text \(text) on \(background) has contrast \(String(format: "%.2f", ratio)):1, below 4.5:1",
                 severity: .low)

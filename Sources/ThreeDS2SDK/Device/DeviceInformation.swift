@@ -40,7 +40,7 @@ public struct DeviceInformation: Sendable, Hashable {
     /// Parameters not available, with the reason.
     public var unavailable: [DeviceParameterID: UnavailableReason]
     /// Security warning IDs.
-    public var securityWarnings: [String]
+    public var securityWarnings: [Warning.ID]
 
     /// Creates device information.
     ///
@@ -50,7 +50,7 @@ public struct DeviceInformation: Sendable, Hashable {
     ///   - securityWarnings: Security warning IDs.
     public init(
         collected: [DeviceParameterID: DeviceValue] = [:], unavailable: [DeviceParameterID: UnavailableReason] = [:],
-        securityWarnings: [String] = []
+        securityWarnings: [Warning.ID] = []
     ) {
         self.collected = collected
         self.unavailable = unavailable
@@ -65,7 +65,7 @@ public struct DeviceInformation: Sendable, Hashable {
         for key in unavailable.keys.sorted() { dpna[key.rawValue] = .string(unavailable[key]?.rawValue ?? "") }
         let object: JSONObject = [
             "DV": .string(Self.dataVersion), "DD": .object(dd), "DPNA": .object(dpna),
-            "SW": .array(securityWarnings.map { .string($0) }),
+            "SW": .array(securityWarnings.map { .string($0.rawValue) }),
         ]
         return object.serialized
     }

@@ -4,7 +4,7 @@ public import ThreeDS2Messages
 /// counts, never keys, card data, challenge entries or plaintext device data.
 public enum ClientEvent: Sendable, Hashable {
     /// The service was initialised; the warnings the security checks raised.
-    case initialized(warnings: [String])
+    case initialized(warnings: [Warning.ID])
     /// A transaction was created.
     case transactionCreated(sdkTransactionID: String, messageVersion: MessageVersion, directoryServerID: String)
     /// The AReq parameters were built; `deviceDataCharacters` is the length of the encrypted device data.

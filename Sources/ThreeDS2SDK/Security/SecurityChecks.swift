@@ -86,7 +86,7 @@ public struct SecurityChecks: Sendable {
         return reasons.isEmpty
             ? nil
             : Warning(
-                id: "SW01", message: "Privileged or jailbroken environment: " + reasons.joined(separator: ", "),
+                id: .jailbroken, message: "Privileged or jailbroken environment: " + reasons.joined(separator: ", "),
                 severity: .high)
     }
 
@@ -115,7 +115,7 @@ public struct SecurityChecks: Sendable {
         return reasons.isEmpty
             ? nil
             : Warning(
-                id: "SW02", message: "The SDK integrity has been tampered: " + reasons.joined(separator: ", "),
+                id: .tampered, message: "The SDK integrity has been tampered: " + reasons.joined(separator: ", "),
                 severity: .high)
     }
 
@@ -143,7 +143,8 @@ public struct SecurityChecks: Sendable {
         return reasons.isEmpty
             ? nil
             : Warning(
-                id: "SW03", message: "An emulator or virtual machine is being used: " + reasons.joined(separator: ", "),
+                id: .emulator,
+                message: "An emulator or virtual machine is being used: " + reasons.joined(separator: ", "),
                 severity: .high)
     }
 
@@ -179,10 +180,11 @@ public struct SecurityChecks: Sendable {
                     .trimmingCharacters(in: .whitespaces)),
             pid != 0
         {
-            return Warning(id: "SW04", message: "A debugger is attached (tracer process \(pid))", severity: .medium)
+            return Warning(
+                id: .debuggerAttached, message: "A debugger is attached (tracer process \(pid))", severity: .medium)
         }
         if probe.isTracedByKernel {
-            return Warning(id: "SW04", message: "A debugger is attached", severity: .medium)
+            return Warning(id: .debuggerAttached, message: "A debugger is attached", severity: .medium)
         }
         return nil
     }
@@ -204,7 +206,7 @@ public struct SecurityChecks: Sendable {
         guard let minimum = minimumOSVersion, let current = probe.operatingSystemVersion else { return nil }
         guard current.isAtLeast(minimum) else {
             return Warning(
-                id: "SW05",
+                id: .unsupportedOS,
                 message:
                     "The OS version \(current.dottedDescription) is below the supported minimum"
                     + " \(minimum.dottedDescription)",

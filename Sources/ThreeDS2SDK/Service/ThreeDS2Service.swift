@@ -32,7 +32,7 @@ struct ServiceContext: Sendable {
         if previous != current {
             logger.notice(
                 "security findings changed",
-                metadata: ["stage": "\(stage.rawValue)", "warnings": "\(current.map(\.id))"])
+                metadata: ["stage": "\(stage.rawValue)", "warnings": "\(current.map(\.id.rawValue))"])
             securityListener?.securityWarningsChanged(current, previous: previous, stage: stage)
         }
         return current
@@ -153,7 +153,7 @@ public final class ThreeDS2Service: Sendable {
         logger.debug(
             "3DS SDK initialised",
             metadata: [
-                "version": "\(Self.version)", "warnings": "\(context.warnings.map(\.id))",
+                "version": "\(Self.version)", "warnings": "\(context.warnings.map(\.id.rawValue))",
                 "directoryServers": "\(configuration.directoryServers.keys.sorted())",
             ])
         context.emit(.initialized(warnings: context.warnings.map(\.id)))
@@ -175,7 +175,7 @@ public final class ThreeDS2Service: Sendable {
     }
 
     /// Warnings about the directory servers' certificates found at initialize: one
-    /// ``Warning/directoryServerCertificateExpiring`` per directory server whose encryption certificate in use ends
+    /// ``Warning/ID-swift.struct/directoryServerCertificateExpiring`` per directory server whose encryption certificate in use ends
     /// within 30 days. They are not security findings and never reach device data's `SW`.
     ///
     /// - Throws: ``ThreeDS2Error`` with code `notInitialized`.
