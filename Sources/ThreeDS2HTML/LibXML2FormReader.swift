@@ -119,7 +119,7 @@ public struct LibXML2FormReader: HTMLFormReader {
                         let defaultValue = type == "checkbox" || type == "radio" ? "on" : ""
                         controls.append(
                             HTMLForm.Control(
-                                kind: "input/\(type)", name: Self.attribute(element, "name"),
+                                kind: .input(type), name: Self.attribute(element, "name"),
                                 value: Self.attribute(element, "value") ?? defaultValue,
                                 checked: Self.attribute(element, "checked") != nil, options: [],
                                 disabled: Self.attribute(element, "disabled") != nil,
@@ -130,14 +130,14 @@ public struct LibXML2FormReader: HTMLFormReader {
                         let label = Self.labelText(element)
                         controls.append(
                             HTMLForm.Control(
-                                kind: "button/\(type)", name: Self.attribute(element, "name"),
+                                kind: .button(type), name: Self.attribute(element, "name"),
                                 value: Self.attribute(element, "value") ?? "",
                                 checked: false, options: [], disabled: Self.attribute(element, "disabled") != nil,
                                 label: label, form: formCount - 1))
                     case "textarea" where inForm:
                         controls.append(
                             HTMLForm.Control(
-                                kind: "textarea", name: Self.attribute(element, "name"), value: Self.content(element),
+                                kind: .textarea, name: Self.attribute(element, "name"), value: Self.content(element),
                                 checked: false, options: [],
                                 disabled: Self.attribute(element, "disabled") != nil, label: "", form: formCount - 1))
                     case "select" where inForm:
@@ -156,7 +156,7 @@ public struct LibXML2FormReader: HTMLFormReader {
                         }
                         controls.append(
                             HTMLForm.Control(
-                                kind: Self.attribute(element, "multiple") != nil ? "select/multiple" : "select",
+                                kind: Self.attribute(element, "multiple") != nil ? .multipleSelect : .select,
                                 name: Self.attribute(element, "name"),
                                 value: "", checked: false, options: options,
                                 disabled: Self.attribute(element, "disabled") != nil, label: "", form: formCount - 1))
@@ -190,10 +190,8 @@ public struct LibXML2FormReader: HTMLFormReader {
                 invalidReason: "the page nests elements deeper than \(Self.maxDepth) levels")
         }
         // A field's label is the page's label for it; buttons keep their own text.
-        for index in controls.indices where !controls[index].kind.hasPrefix("button/") {
-            guard
-                !["input/submit", "input/image", "input/button", "input/reset", "input/hidden"].contains(
-                    controls[index].kind)
+        for index in controls.indices where !controls[index].kind.isButtonElement {
+            guard ![.submitInput, .imageInput, .buttonInput, .resetInput, .hidden].contains(controls[index].kind)
             else { continue }
             if let label = controlIDs[index].flatMap({ labelsByID[$0] }) ?? enclosingLabels[index], !label.isEmpty {
                 controls[index].label = label

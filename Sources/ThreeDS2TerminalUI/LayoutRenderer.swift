@@ -211,22 +211,22 @@ public struct LayoutRenderer: Sendable {
         let labelled = !control.label.isEmpty && control.label != control.value
         let name = labelled ? control.label : (control.name ?? "")
         switch control.kind {
-        case "input/checkbox":
+        case .checkbox:
             return plain
                 ? "Checkbox \(name), \(control.checked ? strings[.selected] : strings[.notSelected])"
                 : "[\(control.checked ? "x" : " ")] \(name)"
-        case "input/radio":
+        case .radio:
             return plain
                 ? "Radio button \(name) \(control.value), \(control.checked ? strings[.selected] : strings[.notSelected])"
                 : "(\(control.checked ? "•" : " ")) \(name)=\(control.value)"
-        case "input/submit", "input/image", "button/submit":
+        case .submitInput, .imageInput, .submitButton:
             return plain
                 ? "Button: \(control.label.isEmpty ? name : control.label)"
                 : "< \(control.label.isEmpty ? name : control.label) >"
-        case "select", "select/multiple":
+        case .select, .multipleSelect:
             let chosen = control.options.first(where: \.selected)?.label ?? control.options.first?.label ?? ""
             return plain ? "List \(name): \(chosen)" : "\(name): [\(chosen) ▾]"
-        case "input/password",
+        case .password,
             _ where Self.looksSecret(control):
             return plain
                 ? "Password field \(name), \(control.value.count) characters entered"

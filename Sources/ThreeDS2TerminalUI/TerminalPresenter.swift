@@ -372,7 +372,7 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
     static func isEntry(_ control: HTMLForm.Control) -> Bool {
         guard !control.disabled, control.name != nil else { return false }
         let typed = ["text", "password", "tel", "number", "email", "search", "url"]
-        return control.kind == "textarea" || typed.contains { control.kind == "input/\($0)" }
+        return control.kind == .textarea || typed.contains { control.kind == .input($0) }
     }
 
     /// The one field of an HTML form that takes typed text, when there is exactly one.

@@ -33,6 +33,21 @@ struct HTMLFormTests {
                 == "h=a+b%26c&otp=&r=1&s=x&t=line1%0D%0Aline2&go=Go")
     }
 
+    @Test("each control's kind is a type: element and type, an unknown input type kept and taking text")
+    func kinds() {
+        let form = LibXML2FormReader().form(fromHTML: page)
+        #expect(
+            form.controls.map(\.kind) == [
+                .hidden, .text, .checkbox, .radio, .radio, .select, .textarea, .text, .submitInput, .submitButton,
+                .buttonInput,
+            ])
+        #expect(form.controls.filter(\.isSubmitButton).map(\.kind) == [.submitInput, .submitButton])
+        let odd = LibXML2FormReader().form(
+            fromHTML: #"<form><input type="Week" name="w"><select name="m" multiple></select></form>"#)
+        #expect(odd.controls.map(\.kind) == [.input("week"), .multipleSelect])
+        #expect(odd.controls[0].kind.rawValue == "input/week" && odd.controls[0].isTextLike)
+    }
+
     @Test("a link to https://emv3ds/challenge submits its query; other links are ignored")
     func links() throws {
         let form = LibXML2FormReader().form(fromHTML: page)

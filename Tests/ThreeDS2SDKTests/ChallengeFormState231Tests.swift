@@ -214,8 +214,8 @@ struct ChallengeFormStateEnterTests {
     func htmlFieldEnter() throws {
         let form = HTMLForm(
             controls: [
-                HTMLForm.Control(kind: "input/text", name: "otp", value: ""),
-                HTMLForm.Control(kind: "button/submit", name: "action", value: "verify", label: "Verify"),
+                HTMLForm.Control(kind: .text, name: "otp", value: ""),
+                HTMLForm.Control(kind: .submitButton, name: "action", value: "verify", label: "Verify"),
             ], action: "https://emv3ds/challenge", text: "Code")
         struct Reader: HTMLFormReader {
             let form: HTMLForm

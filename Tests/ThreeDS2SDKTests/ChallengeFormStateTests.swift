@@ -80,7 +80,7 @@ struct ChallengeFormStateTests {
             multi.apply(.submit()) == ChallengeAnswer(.submitSelection(["option-key-number-0", "option-key-number-1"])))
 
         let page = try formScreen("05", ["acsHTML": .string(Base64.urlEncode(Array("<form></form>".utf8)))])
-        let form = HTMLForm(controls: [HTMLForm.Control(kind: "textarea", name: "t", value: "")])
+        let form = HTMLForm(controls: [HTMLForm.Control(kind: .textarea, name: "t", value: "")])
         var html = ChallengeFormState(screen: page, htmlReader: FixedFormReader(form: form))
         _ = html.apply(.setHTMLFields(["t": String(repeating: "x", count: 300)]))
         #expect(html.apply(.submit()) == nil && html.note?.contains("256") == true)
@@ -146,8 +146,8 @@ struct ChallengeFormStateTests {
         #expect(bare.form == nil && bare.apply(.submit()) == nil && bare.note != nil)
         let form = HTMLForm(
             controls: [
-                HTMLForm.Control(kind: "input/text", name: "otp", value: ""),
-                HTMLForm.Control(kind: "input/submit", name: "go", value: "Go"),
+                HTMLForm.Control(kind: .text, name: "otp", value: ""),
+                HTMLForm.Control(kind: .submitInput, name: "go", value: "Go"),
             ], method: "post", action: "https://emv3ds/challenge")
         var read = ChallengeFormState(screen: page, htmlReader: FixedFormReader(form: form))
         _ = read.apply(.setHTMLFields(["otp": "12 34"]))
@@ -161,11 +161,11 @@ struct ChallengeFormStateTests {
         let page = try formScreen("05", ["acsHTML": .string(Base64.urlEncode(Array("<form></form>".utf8)))])
         let form = HTMLForm(
             controls: [
-                HTMLForm.Control(kind: "input/text", name: "otp", value: "12", form: 0),
-                HTMLForm.Control(kind: "input/submit", name: "go", value: "Verify", form: 0),
-                HTMLForm.Control(kind: "input/hidden", name: "action", value: "resend", form: 1),
-                HTMLForm.Control(kind: "button/submit", name: nil, value: "", label: "Send a new code", form: 1),
-                HTMLForm.Control(kind: "button/submit", name: nil, value: "", label: "Continue", form: 2),
+                HTMLForm.Control(kind: .text, name: "otp", value: "12", form: 0),
+                HTMLForm.Control(kind: .submitInput, name: "go", value: "Verify", form: 0),
+                HTMLForm.Control(kind: .hidden, name: "action", value: "resend", form: 1),
+                HTMLForm.Control(kind: .submitButton, name: nil, value: "", label: "Send a new code", form: 1),
+                HTMLForm.Control(kind: .submitButton, name: nil, value: "", label: "Continue", form: 2),
             ], formCount: 3)
         var state = ChallengeFormState(screen: page, htmlReader: FixedFormReader(form: form))
         let resend = try #require(

@@ -113,10 +113,10 @@ struct SecurityReviewTests {
         let form = HTMLForm(
             controls: [
                 HTMLForm.Control(
-                    kind: "input/text", name: "otp", value: "v\u{1B}", label: "Code\u{1B}[2J\u{202E}",
+                    kind: .text, name: "otp", value: "v\u{1B}", label: "Code\u{1B}[2J\u{202E}",
                     form: 0),
                 HTMLForm.Control(
-                    kind: "select", name: "s", value: "",
+                    kind: .select, name: "s", value: "",
                     options: [HTMLForm.Option(value: "1\u{7}", label: "one\u{9B}", selected: true)]),
             ], links: [HTMLForm.SubmissionLink(label: "go\u{1B}]2;x\u{7}", query: "a=b")],
             text: "Hello\u{1B}]0;title\u{7} world")

@@ -228,7 +228,7 @@ public struct ChallengeFormState: Sendable {
         case .htmlControl(let control):
             guard let form, form.controls.indices.contains(control) else { return "" }
             let item = form.controls[control]
-            return item.label.isEmpty ? (item.name ?? item.kind) : item.label
+            return item.label.isEmpty ? (item.name ?? item.kind.rawValue) : item.label
         case .htmlLink(let link):
             return form?.links.indices.contains(link) == true ? form?.links[link].label ?? "" : ""
         }
@@ -577,9 +577,8 @@ public struct ChallengeFormState: Sendable {
 extension HTMLForm.Control {
     /// Whether the control takes typed text.
     public var isTextLike: Bool {
-        (kind.hasPrefix("input/") || kind == "textarea")
-            && !["input/checkbox", "input/radio", "input/submit", "input/image", "input/button", "input/reset"]
-                .contains(kind)
+        (kind.isInput || kind == .textarea)
+            && ![.checkbox, .radio, .submitInput, .imageInput, .buttonInput, .resetInput].contains(kind)
     }
 }
 
@@ -589,15 +588,15 @@ extension HTMLForm {
         guard controls.indices.contains(index) else { return }
         let control = controls[index]
         switch control.kind {
-        case "input/checkbox":
+        case .checkbox:
             controls[index].checked.toggle()
-        case "input/radio":
+        case .radio:
             for other in controls.indices
-            where controls[other].kind == "input/radio" && controls[other].name == control.name {
+            where controls[other].kind == .radio && controls[other].name == control.name {
                 controls[other].checked = false
             }
             controls[index].checked = true
-        case "select", "select/multiple":
+        case .select, .multipleSelect:
             guard !control.options.isEmpty else { return }
             let current = control.options.firstIndex(where: \.selected) ?? -1
             for option in controls[index].options.indices {

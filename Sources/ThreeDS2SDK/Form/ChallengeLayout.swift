@@ -163,7 +163,7 @@ public struct ChallengeLayout: Sendable, Hashable {
             }
             if !parsed.text.isEmpty { elements.append(.htmlText(parsed.text)) }
             for (index, control) in parsed.controls.enumerated()
-            where control.kind != "input/hidden" && !control.disabled {
+            where control.kind != .hidden && !control.disabled {
                 elements.append(.htmlControl(index: index))
             }
             elements += parsed.links.indices.map { .htmlLink(index: $0) }

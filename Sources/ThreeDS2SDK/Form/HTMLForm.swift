@@ -10,8 +10,8 @@ import ThreeDS2Messages
 public struct HTMLForm: Sendable, Hashable {
     /// One form control, in document order.
     public struct Control: Sendable, Hashable {
-        /// The element and type, for example `input/text`, `input/hidden`, `select`, `textarea`, `button/submit`.
-        public var kind: String
+        /// The element and type, for example ``Kind-swift.struct/text`` (`input/text`), `select`, `button/submit`.
+        public var kind: Kind
         /// The `name`.
         public var name: String?
         /// The current value.
@@ -39,7 +39,7 @@ public struct HTMLForm: Sendable, Hashable {
         ///   - label: A button's visible label, or the field's label.
         ///   - form: Which `<form>` of the page it belongs to (0 for the first).
         public init(
-            kind: String, name: String?, value: String, checked: Bool = false, options: [Option] = [],
+            kind: Kind, name: String?, value: String, checked: Bool = false, options: [Option] = [],
             disabled: Bool = false, label: String = "", form: Int = 0
         ) {
             self.form = form
@@ -53,7 +53,7 @@ public struct HTMLForm: Sendable, Hashable {
         }
 
         /// Whether this control submits the form.
-        public var isSubmitButton: Bool { kind == "input/submit" || kind == "input/image" || kind == "button/submit" }
+        public var isSubmitButton: Bool { kind.submits }
     }
 
     /// One option of a select.
@@ -208,19 +208,19 @@ public struct HTMLForm: Sendable, Hashable {
             var matched = false
             for index in copy.controls.indices where copy.controls[index].name == name {
                 switch copy.controls[index].kind {
-                case "input/radio":
+                case .radio:
                     copy.controls[index].checked = copy.controls[index].value == value
                     matched = matched || copy.controls[index].checked
-                case "input/checkbox":
+                case .checkbox:
                     copy.controls[index].checked = !value.isEmpty && copy.controls[index].value == value
                     matched = true
-                case "select", "select/multiple":
+                case .select, .multipleSelect:
                     for option in copy.controls[index].options.indices {
                         copy.controls[index].options[option].selected =
                             copy.controls[index].options[option].value == value
                         matched = matched || copy.controls[index].options[option].selected
                     }
-                case let kind where kind.hasPrefix("button/") || copy.controls[index].isSubmitButton:
+                case let kind where kind.isButtonElement || copy.controls[index].isSubmitButton:
                     continue
                 default:
                     copy.controls[index].value = value
@@ -277,21 +277,21 @@ public struct HTMLForm: Sendable, Hashable {
         for (index, control) in controls.enumerated() where control.form == submitted {
             guard let name = control.name, !name.isEmpty, !control.disabled else { continue }
             switch control.kind {
-            case "input/checkbox", "input/radio":
+            case .checkbox, .radio:
                 if control.checked { pairs.append((name, control.value)) }
-            case "input/submit", "button/submit":
+            case .submitInput, .submitButton:
                 if index == pressed { pairs.append((name, control.value)) }
-            case "input/image":
+            case .imageInput:
                 if index == pressed { pairs += [(name + ".x", "0"), (name + ".y", "0")] }
-            case "input/button", "input/reset", "input/file", "button/button", "button/reset":
+            case .buttonInput, .resetInput, .fileInput, .plainButton, .resetButton:
                 continue
-            case "select":
+            case .select:
                 if let option = control.options.first(where: \.selected) ?? control.options.first {
                     pairs.append((name, option.value))
                 }
-            case "select/multiple":
+            case .multipleSelect:
                 for option in control.options where option.selected { pairs.append((name, option.value)) }
-            case "textarea":
+            case .textarea:
                 pairs.append(
                     (
                         name,
