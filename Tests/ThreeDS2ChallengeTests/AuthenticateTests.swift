@@ -93,7 +93,8 @@ struct AuthenticateTests {
         let service = try service(lab, events: events)
         let presenter = ScriptedPresenter(answers: answers)
         let outcome = await service.authenticate(
-            directoryServerID: TestLab.rsaDirectoryServerID, messageVersion: version, presenter: presenter,
+            directoryServerID: TestLab.rsaDirectoryServerID, messageVersion: MessageVersion(version),
+            presenter: presenter,
             transport: transport, clock: ContinuousClock(),
             requestor: labRequestor(lab, transport: transport, card: scenario.cardNumber))
         guard case .challenged(let challenge) = outcome else {

@@ -67,7 +67,8 @@ struct ScreenModelTests {
         defer { try? service.cleanup() }
         let presenter = ModelPresenter(script: script)
         let outcome = await service.authenticate(
-            directoryServerID: TestLab.rsaDirectoryServerID, messageVersion: version, presenter: presenter,
+            directoryServerID: TestLab.rsaDirectoryServerID, messageVersion: MessageVersion(version),
+            presenter: presenter,
             transport: transport, clock: ContinuousClock(),
             requestor: labRequestor(lab, transport: transport, card: scenario.cardNumber))
         guard case .challenged(let challenge) = outcome else {

@@ -40,6 +40,15 @@ struct ServiceTests {
             try service.createTransaction(directoryServerID: "A000000004", messageVersion: "2.0.0")
         }
         #expect(error?.message.contains("2.1.0, 2.2.0, 2.3.1") == true)
+        // The typed form: each supported version as a value, and a parsed but unsupported one refused the same way.
+        for version in MessageVersion.supported {
+            let transaction = try service.createTransaction(directoryServerID: "A000000004", messageVersion: version)
+            #expect(transaction.messageVersion == version)
+        }
+        let old = try #require(MessageVersion("2.0.0"))
+        expectSDKError(.invalidInput) {
+            try service.createTransaction(directoryServerID: "A000000004", messageVersion: old)
+        }
         let unknown = expectSDKError(.invalidInput) { try service.createTransaction(directoryServerID: "F000000000") }
         #expect(unknown?.message.contains("A000000003, A000000004") == true)
     }

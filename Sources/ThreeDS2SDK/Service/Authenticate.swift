@@ -67,7 +67,7 @@ extension ThreeDS2Service {
     ///   - clock: The clock the timers run on (a test clock in tests).
     /// - Returns: The one outcome.
     public func authenticate<C: Clock>(
-        directoryServerID: String, messageVersion: String? = nil,
+        directoryServerID: String, messageVersion: MessageVersion? = nil,
         presenter: any ChallengePresenter, progress: (any ProgressIndicator)? = nil,
         challengeTimeout: Duration = .seconds(5 * 60), requestorTimeout: Duration = .seconds(30),
         transport: any ChallengeTransport = URLSessionTransport(), clock: C,
@@ -127,7 +127,7 @@ extension ThreeDS2Service {
     /// ``authenticate(directoryServerID:messageVersion:presenter:progress:challengeTimeout:requestorTimeout:transport:clock:requestor:)``
     /// on the continuous clock.
     public func authenticate(
-        directoryServerID: String, messageVersion: String? = nil,
+        directoryServerID: String, messageVersion: MessageVersion? = nil,
         presenter: any ChallengePresenter, progress: (any ProgressIndicator)? = nil,
         challengeTimeout: Duration = .seconds(5 * 60), requestorTimeout: Duration = .seconds(30),
         transport: any ChallengeTransport = URLSessionTransport(),

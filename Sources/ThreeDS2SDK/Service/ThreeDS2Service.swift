@@ -213,12 +213,12 @@ public final class ThreeDS2Service: Sendable {
     ///
     /// - Parameters:
     ///   - directoryServerID: A configured directory server ID.
-    ///   - messageVersion: "2.1.0", "2.2.0" or "2.3.1"; the highest when `nil`.
+    ///   - messageVersion: One of ``MessageVersion/supported``; the highest when `nil`.
     /// - Returns: The transaction.
     /// - Throws: ``ThreeDS2Error``: `notInitialized`, or `invalidInput` for an unknown directory server or an
     ///   unsupported version.
-    public func createTransaction(directoryServerID: String, messageVersion: String? = nil) throws(ThreeDS2Error)
-        -> Transaction
+    public func createTransaction(directoryServerID: String, messageVersion: MessageVersion? = nil)
+        throws(ThreeDS2Error) -> Transaction
     {
         let context = try context()
         guard let server = context.configuration.directoryServers[directoryServerID] else {
@@ -227,7 +227,7 @@ public final class ThreeDS2Service: Sendable {
                 "directory server \"\(directoryServerID)\" is not configured; configured: \(known.isEmpty ? "none" : known)"
             )
         }
-        let version = try MessageVersion.resolve(messageVersion)
+        let version = try MessageVersion.resolve(messageVersion?.rawValue)
         context.recheck(stage: .transactionCreation)
         let transaction = Transaction(context: context, directoryServer: server, messageVersion: version)
         context.logger.debug(
@@ -241,6 +241,22 @@ public final class ThreeDS2Service: Sendable {
                 sdkTransactionID: transaction.sdkTransactionID, messageVersion: version,
                 directoryServerID: directoryServerID))
         return transaction
+    }
+
+    /// Creates a transaction for a message version given as the EMVCo SDK API gives it, as text: a convenience over
+    /// the form that takes a ``MessageVersion``.
+    ///
+    /// - Parameters:
+    ///   - directoryServerID: A configured directory server ID.
+    ///   - messageVersion: "2.1.0", "2.2.0" or "2.3.1"; the highest when `nil` or empty.
+    /// - Returns: The transaction.
+    /// - Throws: ``ThreeDS2Error``: `notInitialized`, or `invalidInput` for an unknown directory server or a version
+    ///   that is not one of ``MessageVersion/supported``.
+    public func createTransaction(directoryServerID: String, messageVersion: String?) throws(ThreeDS2Error)
+        -> Transaction
+    {
+        try createTransaction(
+            directoryServerID: directoryServerID, messageVersion: MessageVersion.resolve(messageVersion))
     }
 
     /// Returns the service to its fresh, uninitialised state.
