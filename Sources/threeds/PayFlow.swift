@@ -188,7 +188,7 @@ struct PayFlow {
         let response: AuthenticationResponse
         if let capture {
             capture.saveRequest(
-                try ThreeDSServerClient.requestBody(
+                ThreeDSServerClient.requestBody(
                     parameters: parameters, purchase: purchase, requestorAppURL: requestorAppURL,
                     challengeTimeout: timeout))
         }
@@ -197,7 +197,7 @@ struct PayFlow {
             response = try await ThreeDSServerClient(serverURL: serverURL, transport: transport).authenticate(
                 parameters: parameters, purchase: purchase, requestorAppURL: requestorAppURL, challengeTimeout: timeout)
         case .exec(let command, let timeLimit):
-            let body = try ThreeDSServerClient.requestBody(
+            let body = ThreeDSServerClient.requestBody(
                 parameters: parameters, purchase: purchase, requestorAppURL: requestorAppURL, challengeTimeout: timeout)
             response = try await RequestorExec(command: command, timeLimit: timeLimit).authenticate(
                 body, requestorAppURL: requestorAppURL)

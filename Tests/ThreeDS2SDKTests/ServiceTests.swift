@@ -69,6 +69,15 @@ struct ServiceTests {
         #expect(a.sdkEphemeralPublicKey != b.sdkEphemeralPublicKey)
         #expect(a.sdkEphemeralPublicKey.hasPrefix(#"{"kty":"EC","crv":"P-256","x":""#))
         #expect(try P256PublicJWK(jsonString: a.sdkEphemeralPublicKey).x.count == 32)
+        // The typed key and its two EMVCo forms are one datum: the text and the members are the typed key's JWK.
+        #expect(try P256PublicJWK(jsonString: a.sdkEphemeralPublicKey) == a.ephemeralPublicKey)
+        #expect(a.ephemeralPublicKey != b.ephemeralPublicKey && a.ephemeralPublicKey.x.count == 32)
+        #expect(
+            a.sdkEphemeralPublicKeyJWK
+                == [
+                    "kty": "EC", "crv": "P-256", "x": Base64.urlEncode(a.ephemeralPublicKey.x),
+                    "y": Base64.urlEncode(a.ephemeralPublicKey.y),
+                ])
         #expect(a.sdkReferenceNumber == "3DS_LOA_SDK_TEST_020300_00001")
         #expect(try first.getAuthenticationRequestParameters() == a)
         #expect(a.sdkEphemeralPublicKey.count <= 256)

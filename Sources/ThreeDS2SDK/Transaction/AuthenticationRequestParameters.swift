@@ -1,3 +1,4 @@
+public import ThreeDS2JOSE
 public import ThreeDS2Messages
 
 /// What the app sends to its 3DS Server for the AReq.
@@ -6,11 +7,19 @@ public struct AuthenticationRequestParameters: Sendable, Hashable {
     public let sdkTransactionID: String
     /// The encrypted device data (`sdkEncData`), a compact JWE.
     public let deviceData: String
-    /// The SDK ephemeral public key (`sdkEphemPubKey`) as the JSON text of a P-256 JWK.
-    public let sdkEphemeralPublicKey: String
+    /// The SDK ephemeral public key, typed: the P-256 key itself, its coordinates and its JWK object, with nothing
+    /// to parse back. ``sdkEphemeralPublicKey`` and ``sdkEphemeralPublicKeyJWK`` are its EMVCo forms.
+    public let ephemeralPublicKey: P256PublicJWK
+    /// The SDK ephemeral public key (`sdkEphemPubKey`) as the JSON text of a P-256 JWK (the EMVCo SDK API's form).
+    public var sdkEphemeralPublicKey: String { ephemeralPublicKey.jsonObject.serialized }
     /// The same key as the members of the JWK object (`kty`, `crv`, `x`, `y`): what the AReq carries
     /// (``AuthenticationRequest`` encodes it as an object).
-    public let sdkEphemeralPublicKeyJWK: [String: String]
+    public var sdkEphemeralPublicKeyJWK: [String: String] {
+        let jwk = ephemeralPublicKey.jsonObject
+        var members: [String: String] = [:]
+        for name in jwk.names { members[name] = jwk[name]?.stringValue }
+        return members
+    }
     /// The SDK App ID (`sdkAppID`).
     public let sdkAppID: String
     /// The SDK reference number (`sdkReferenceNumber`).

@@ -101,12 +101,8 @@ public final class Transaction: Sendable {
                 "sdkTransID": "\(sdkTransactionID)", "collected": "\(info.collected.count)",
                 "unavailable": "\(info.unavailable.count)",
             ])
-        let jwk = P256PublicJWK(publicKey).jsonObject
-        var members: [String: String] = [:]
-        for name in jwk.names { members[name] = jwk[name]?.stringValue }
         return AuthenticationRequestParameters(
-            sdkTransactionID: sdkTransactionID, deviceData: deviceData,
-            sdkEphemeralPublicKey: jwk.serialized, sdkEphemeralPublicKeyJWK: members,
+            sdkTransactionID: sdkTransactionID, deviceData: deviceData, ephemeralPublicKey: P256PublicJWK(publicKey),
             sdkAppID: context.sdkAppID, sdkReferenceNumber: context.configuration.sdkReferenceNumber,
             messageVersion: messageVersion)
     }

@@ -53,18 +53,15 @@ public struct ThreeDSServerClient: Sendable {
     ///   - challengeTimeout: The challenge timeout the app will give the SDK, sent as `sdkMaxTimeout` in whole
     ///     minutes (at least 05).
     /// - Returns: The JSON body.
-    /// - Throws: ``JOSEError`` when the ephemeral key is not a JWK (it always is when it comes from the SDK).
     public static func requestBody(
         parameters: AuthenticationRequestParameters, purchase: Purchase, requestorAppURL: String?,
         challengeTimeout: Duration = .seconds(5 * 60)
-    ) throws(JOSEError)
-        -> JSONObject
-    {
+    ) -> JSONObject {
         var body: JSONObject = [
             "messageVersion": .string(parameters.messageVersion.rawValue), "deviceChannel": .string("01"),
             "sdkTransID": .string(parameters.sdkTransactionID), "sdkAppID": .string(parameters.sdkAppID),
             "sdkReferenceNumber": .string(parameters.sdkReferenceNumber),
-            "sdkEphemPubKey": .object(try P256PublicJWK(jsonString: parameters.sdkEphemeralPublicKey).jsonObject),
+            "sdkEphemPubKey": .object(parameters.ephemeralPublicKey.jsonObject),
             "sdkEncData": .string(parameters.deviceData),
             "sdkMaxTimeout": .string(Self.maxTimeoutText(challengeTimeout)),
             "deviceRenderOptions": .object([
@@ -92,14 +89,9 @@ public struct ThreeDSServerClient: Sendable {
     ) async throws(ThreeDS2Error)
         -> AuthenticationResponse
     {
-        let body: JSONObject
-        do {
-            body = try Self.requestBody(
-                parameters: parameters, purchase: purchase, requestorAppURL: requestorAppURL,
-                challengeTimeout: challengeTimeout)
-        } catch {
-            throw ThreeDS2Error(.runtime, "the AReq parameters could not be encoded", underlying: error)
-        }
+        let body = Self.requestBody(
+            parameters: parameters, purchase: purchase, requestorAppURL: requestorAppURL,
+            challengeTimeout: challengeTimeout)
         let response: TransportResponse
         do {
             response = try await transport.post(
