@@ -1,71 +1,5 @@
-public import Foundation
+import Foundation
 public import ThreeDS2Messages
-
-/// What a cardholder can do on a challenge screen. Presenters map their input to these (a key, a tap, a line, a
-/// scripted answer); ``ChallengeFormState`` decides what each means.
-public enum FormAction: Sendable, Hashable {
-    /// Moves the focus to the next control.
-    case focusNext
-    /// Moves the focus to the previous control.
-    case focusPrevious
-    /// Moves the focus to a control, by its index in the layout's elements.
-    case focus(Int)
-    /// Types text into the focused field.
-    case type(String)
-    /// Deletes the last character of the focused field.
-    case deleteBackward
-    /// Replaces an entry box's text (a native text field bound to it; box 0 or, in 2.3.1, 1); refused with a note
-    /// when too long.
-    case setEntry(String, box: Int = 0)
-    /// Toggles the focused control: an option, a consent question, a section, an HTML checkbox or radio.
-    case toggle
-    /// Shows or masks the focused entry box's text again, where the ACS offers the toggle (2.3.1).
-    case toggleReveal
-    /// Activates the focused control: presses a button, submits from a field, chooses a single option.
-    case activate
-    /// Chooses exactly these options (by key) on a select screen.
-    case select([String])
-    /// Answers the whitelisting / trust-list question.
-    case setTrust(Bool)
-    /// Answers the device-binding question (2.3.1).
-    case setDeviceBinding(Bool)
-    /// Sets HTML form fields by name (text-like controls take the value; radios, checkboxes and selects pick it).
-    case setHTMLFields([String: String])
-    /// Submits the screen as its submit button does; on an HTML screen, presses this button or link (value, name or
-    /// label; the first submit button when `nil`).
-    case submit(button: String? = nil)
-    /// Asks for a new code.
-    case resend
-    /// Presses the additional-code button (2.3.1).
-    case additionalCode
-    /// Continues an out-of-band or information screen.
-    case continueChallenge
-    /// Presses the open-app button: ``ChallengeFormState/appToOpen`` is set for the presenter's ``OOBAppOpener``.
-    case openApp
-    /// The bank's app could not be opened: the screen stays, and the next CReq says so (`oobAppStatus`).
-    case appOpenFailed
-    /// The cardholder came back from the out-of-band app: after the SDK opened it (2.3.1 `oobAppURL`) the screen
-    /// continues on its own (`oobContinue` `02`); otherwise `challengeAddInfo` is shown.
-    case returnedFromApp
-    /// Shows `acsHTMLRefresh` in place of the HTML (the app came back to the foreground).
-    case refresh
-    /// A web view showing the HTML page submitted this form data (``WebViewPolicy/Decision/submit(_:)``); refused
-    /// with a note when longer than 256 characters or on a screen that is not HTML.
-    case submitWebForm(String)
-    /// Cancels the challenge.
-    case cancel
-}
-
-/// What a presenter must do after a cardholder action (``ChallengeFormState/perform(_:)``).
-public enum FormEffect: Sendable, Hashable {
-    /// Send this answer to the SDK: the screen is done.
-    case send(ChallengeAnswer)
-    /// Open the bank's app at this https link, then report back (``ChallengeFormState/openApp(using:)``);
-    /// ``ChallengeFormState/perform(_:opener:)`` does both.
-    case openApp(URL)
-    /// Keep the screen and show this note (why an answer could not be sent, or what to do in the bank's app).
-    case showNote(String)
-}
 
 /// The state of one challenge screen, shared by every presenter: the layout, what the cardholder has entered, the
 /// focus, the open sections and the note to show; actions in, at most one ``ChallengeAnswer`` out. Pure value: no
@@ -146,93 +80,6 @@ public struct ChallengeFormState: Sendable {
 
     /// The look of every element, resolved for the appearance in use: what presenters draw.
     public var style: ResolvedStyle { layout.style }
-
-    /// What a ``LayoutElement/text(_:warning:)`` element shows now: on an out-of-band screen, once the cardholder is
-    /// back from the bank's app, `challengeAddInfo` replaces the information text (without the warning).
-    ///
-    /// - Parameters:
-    ///   - text: The element's text.
-    ///   - warning: The element's warning flag.
-    /// - Returns: The text and warning to draw.
-    public func shownText(_ text: StyledText, warning: Bool) -> (text: StyledText, warning: Bool) {
-        guard returnedFromApp, let info = screen.additionalInfo else { return (text, warning) }
-        return screen.uiType == .outOfBand ? (StyledText(plain: info), false) : (text, false)
-    }
-
-    /// The focused element.
-    public var focusedElement: LayoutElement { layout.elements[focus] }
-
-    /// The first entry box's text.
-    public var entry: String { entries[0] }
-
-    /// Whether an entry box shows its text masked now.
-    ///
-    /// - Parameter box: The box index.
-    /// - Returns: `true` when the ACS asked for masking and the cardholder has not revealed it.
-    public func isMasked(box: Int) -> Bool {
-        entryBox(box).isMasked && !revealed.contains(box)
-    }
-
-    /// The settings of an entry box (the 2.1.0 / 2.2.0 box is masked, 45 long).
-    public func entryBox(_ box: Int) -> EntryBox {
-        for element in layout.elements {
-            if case .textField(let index, let settings) = element, index == box { return settings }
-        }
-        return EntryBox(label: layout.strings[.codeField])
-    }
-
-    /// The answer to a consent question, `nil` while untouched.
-    public func consent(_ kind: ConsentKind) -> Bool? {
-        switch kind {
-        case .trust: trust
-        case .deviceBinding: deviceBinding
-        }
-    }
-
-    /// The indices of the focusable elements, in focus order.
-    public var focusOrder: [Int] { layout.elements.indices.filter { layout.elements[$0].isFocusable } }
-
-    /// Whether the screen's submit button may be pressed now: an empty entry only where `challengeNoEntry` exists; a
-    /// single select only with an option chosen.
-    public var canSubmit: Bool {
-        switch screen.uiType {
-        case .text: entries.contains { !$0.isEmpty } || screen.allowsEmptySubmission
-        // A single select asks for a choice rather than sending none (challengeNoEntry stays for multi select).
-        case .singleSelect: !chosen.isEmpty
-        case .multiSelect: !chosen.isEmpty || screen.allowsEmptySubmission
-        default: true
-        }
-    }
-
-    /// The accessibility label of an element: what it is and its state, in the SDK's language.
-    ///
-    /// - Parameter index: The element's index in `layout.elements`.
-    /// - Returns: The label.
-    public func accessibilityLabel(of index: Int) -> String {
-        let strings = layout.strings
-        switch layout.elements[index] {
-        case .toolbar(let title, let cancelLabel): return "\(title), \(cancelLabel)"
-        case .images(let issuer, let paymentSystem):
-            return [issuer, paymentSystem].compactMap { $0?.alternativeText }.joined(separator: ", ")
-        case .heading(let text), .htmlText(let text): return text
-        case .text(let text, let warning): return warning ? "\(strings[.warning]): \(text.plain)" : text.plain
-        case .textField(_, let box): return box.label
-        case .option(let key, let label, _):
-            return "\(label), \(chosen.contains(key) ? strings[.selected] : strings[.notSelected])"
-        case .button(_, let label): return label
-        case .consent(let kind, let question):
-            let state = consent(kind).map { $0 ? strings[.yes] : strings[.no] } ?? strings[.notSelected]
-            return "\(question), \(state)"
-        case .section(let label, _):
-            return "\(label), \(expanded.contains(index) ? strings[.showLess] : strings[.showMore])"
-        case .htmlControl(let control):
-            guard let form, form.controls.indices.contains(control) else { return "" }
-            let item = form.controls[control]
-            return item.label.isEmpty ? (item.name ?? item.kind.rawValue) : item.label
-        case .htmlLink(let link):
-            return form?.links.indices.contains(link) == true ? form?.links[link].label ?? "" : ""
-        }
-    }
 
     /// Applies an action.
     ///
@@ -360,36 +207,6 @@ public struct ChallengeFormState: Sendable {
         case .failed:
             return apply(.appOpenFailed)
         }
-    }
-
-    /// Applies an action and says what the presenter must do: send an answer, open the bank's app, or show a note;
-    /// `nil` when it only redraws.
-    ///
-    /// - Parameter action: What the cardholder did.
-    /// - Returns: The effect.
-    public mutating func perform(_ action: FormAction) -> FormEffect? {
-        if let answer = apply(action) { return .send(answer) }
-        if let link = appToOpen {
-            if let url = URL(string: link) { return .openApp(url) }
-            if let answer = apply(.appOpenFailed) { return .send(answer) }
-        }
-        return note.map(FormEffect.showNote)
-    }
-
-    /// Applies an action and carries out the open-app round trip itself (the one place it is written): when the
-    /// action asks for the bank's app, it is opened through `opener` and what happened is applied (back from the app
-    /// continues on its own; a failure keeps the screen with a note). What is left for the presenter is to send the
-    /// answer or show the note.
-    ///
-    /// - Parameters:
-    ///   - action: What the cardholder did.
-    ///   - opener: The presenter's opener, `nil` when it cannot open apps (then opening fails).
-    /// - Returns: ``FormEffect/send(_:)``, ``FormEffect/showNote(_:)`` or `nil`; never ``FormEffect/openApp(_:)``.
-    public mutating func perform(_ action: FormAction, opener: (any OOBAppOpener)?) async -> FormEffect? {
-        let effect = perform(action)
-        guard case .openApp = effect else { return effect }
-        if let answer = await openApp(using: opener) { return .send(answer) }
-        return note.map(FormEffect.showNote)
     }
 
     /// An answer carrying the consent answers and the app-open failure of this screen.
@@ -571,39 +388,5 @@ public struct ChallengeFormState: Sendable {
             return nil
         }
         return answer(.submitHTML(data))
-    }
-}
-
-extension HTMLForm.Control {
-    /// Whether the control takes typed text.
-    public var isTextLike: Bool {
-        (kind.isInput || kind == .textarea)
-            && ![.checkbox, .radio, .submitInput, .imageInput, .buttonInput, .resetInput].contains(kind)
-    }
-}
-
-extension HTMLForm {
-    /// Toggles a checkbox, checks a radio (unchecking its group), or steps a select to its next option.
-    mutating func toggle(index: Int) {
-        guard controls.indices.contains(index) else { return }
-        let control = controls[index]
-        switch control.kind {
-        case .checkbox:
-            controls[index].checked.toggle()
-        case .radio:
-            for other in controls.indices
-            where controls[other].kind == .radio && controls[other].name == control.name {
-                controls[other].checked = false
-            }
-            controls[index].checked = true
-        case .select, .multipleSelect:
-            guard !control.options.isEmpty else { return }
-            let current = control.options.firstIndex(where: \.selected) ?? -1
-            for option in controls[index].options.indices {
-                controls[index].options[option].selected = option == (current + 1) % control.options.count
-            }
-        default:
-            return
-        }
     }
 }
