@@ -1,3 +1,5 @@
+public import ThreeDS2JOSE
+
 /// An EMV 3-D Secure error code (2.2.0 Table A.4): an Erro's `errorCode`, and the code of a violation the SDK finds.
 ///
 /// A struct over the three digits as sent, not an enum: an ACS may send a code this SDK does not know (a later
@@ -58,14 +60,23 @@ public struct ProtocolErrorCode: RawRepresentable, Hashable, Sendable, CustomStr
     var sentDescription: String { standardDescription ?? "Error \(rawValue)" }
 }
 
-/// A violation of the protocol found in a message from the ACS: what the SDK reports in its Erro.
-public struct ProtocolViolation: Error, Sendable, Hashable, CustomStringConvertible {
+/// A violation of the protocol found in a message from the ACS: what the SDK reports in its Erro. It has the
+/// package's one error shape (``ThreeDS2JOSE/CodedError``), its code the protocol's error code: two violations are
+/// equal when their codes are.
+public struct ProtocolViolation: CodedError, Sendable {
     /// The error code.
     public let code: ProtocolErrorCode
     /// The error detail: the data element(s) concerned, or a short explanation.
     public let detail: String
     /// A longer human-readable explanation, for logs and the app (never sent to the ACS).
     public let explanation: String
+    /// Where the violation was found.
+    public let location: ErrorLocation
+
+    /// The ``explanation``.
+    public var message: String { explanation }
+    /// Always `nil`: a violation is found in the message itself.
+    public var underlying: (any Error)? { nil }
 
     /// Creates a violation.
     ///
@@ -73,12 +84,18 @@ public struct ProtocolViolation: Error, Sendable, Hashable, CustomStringConverti
     ///   - code: The error code.
     ///   - detail: The data element or short reason, as sent in `errorDetail`.
     ///   - explanation: A readable explanation.
+    ///   - file: The file that found the violation (the caller's, by default).
+    ///   - line: The line that found the violation (the caller's, by default).
     ///
     /// Both texts often quote what a peer sent; they are kept safe here, once: control and bidirectional characters
     /// written as visible escapes (``PeerText/escapedForTerminal(_:keepingLineBreaks:)``) and each cut to 2,048
     /// characters (the bound of `errorDetail`).
-    public init(_ code: ProtocolErrorCode, detail: String, explanation: String? = nil) {
+    public init(
+        _ code: ProtocolErrorCode, detail: String, explanation: String? = nil, file: String = #fileID,
+        line: UInt = #line
+    ) {
         self.code = code
+        self.location = ErrorLocation(file: file, line: line)
         self.detail = Self.safe(detail)
         self.explanation = Self.safe(explanation ?? "\(code.sentDescription): \(detail)")
     }
@@ -89,24 +106,35 @@ public struct ProtocolViolation: Error, Sendable, Hashable, CustomStringConverti
         return String(String.UnicodeScalarView(escaped.unicodeScalars.prefix(2047))) + "…"
     }
 
-    /// `code detail: explanation`.
-    public var description: String { "\(code.rawValue) \(detail): \(explanation)" }
+    /// `code detail: explanation at file:line`.
+    public var description: String { "\(code.rawValue) \(detail): \(explanation) at \(location)" }
 
-    static func missing(_ field: String) -> ProtocolViolation {
-        ProtocolViolation(.requiredElementMissing, detail: field, explanation: "CRes field `\(field)` is missing")
+    static func missing(_ field: String, file: String = #fileID, line: UInt = #line) -> ProtocolViolation {
+        ProtocolViolation(
+            .requiredElementMissing, detail: field, explanation: "CRes field `\(field)` is missing", file: file,
+            line: line)
     }
 
-    static func reserved(_ field: String, _ value: String) -> ProtocolViolation {
+    static func reserved(_ field: String, _ value: String, file: String = #fileID, line: UInt = #line)
+        -> ProtocolViolation
+    {
         ProtocolViolation(
             .reservedValueNotRecognised, detail: field,
-            explanation: "CRes field `\(field)` was \(value), a reserved value the SDK does not recognise")
+            explanation: "CRes field `\(field)` was \(value), a reserved value the SDK does not recognise", file: file,
+            line: line)
     }
 
-    static func duplicate(_ field: String, _ why: String) -> ProtocolViolation {
-        ProtocolViolation(.duplicateElement, detail: field, explanation: "CRes field `\(field)` \(why)")
+    static func duplicate(_ field: String, _ why: String, file: String = #fileID, line: UInt = #line)
+        -> ProtocolViolation
+    {
+        ProtocolViolation(
+            .duplicateElement, detail: field, explanation: "CRes field `\(field)` \(why)", file: file, line: line)
     }
 
-    static func invalid(_ field: String, _ why: String) -> ProtocolViolation {
-        ProtocolViolation(.invalidFormat, detail: field, explanation: "CRes field `\(field)` \(why)")
+    static func invalid(_ field: String, _ why: String, file: String = #fileID, line: UInt = #line)
+        -> ProtocolViolation
+    {
+        ProtocolViolation(
+            .invalidFormat, detail: field, explanation: "CRes field `\(field)` \(why)", file: file, line: line)
     }
 }

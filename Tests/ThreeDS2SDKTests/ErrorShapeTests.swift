@@ -57,6 +57,26 @@ struct ErrorShapeTests {
         #expect(named.location.line == UInt(#line) - 1 && named.parameter == "ds:A000000004.encryptionKey")
     }
 
+    @Test("a protocol violation has the shape too: its Erro code, and the validator's line that found it")
+    func violation() throws {
+        let identifiers = TransactionIdentifiers(
+            threeDSServerTransID: "8a880dc0-d2d2-4067-bcb1-b08d1690b26e",
+            acsTransID: "d7c1ee99-9478-44a6-b1f2-391e29c6b340", sdkTransID: "b2385523-a66c-4907-ac3c-91848e8c0067")
+        do {
+            _ = try ChallengeResponseValidator.validate(
+                ["messageType": .string("CReq")],
+                expecting: ChallengeResponseExpectation(
+                    identifiers: identifiers, messageVersion: .v2_2_0, acsCounter: 0))
+            Issue.record("a CReq was accepted as a CRes")
+        } catch {
+            #expect(error == ProtocolViolation(.messageReceivedInvalid, detail: "another detail"))
+            #expect(error.location.file == "ThreeDS2Messages/ChallengeResponse.swift")
+            #expect(error.message == error.explanation && error.underlying == nil)
+            #expect(
+                error.description.hasPrefix("101 messageType: ") && error.description.hasSuffix("\(error.location)"))
+        }
+    }
+
     @Test("codes name themselves; the EMVCo kinds and the file-format codes are invalid input where EMVCo says so")
     func codes() {
         #expect(ThreeDS2Error.Code.malformedTrustBundle.description == "malformedTrustBundle")
