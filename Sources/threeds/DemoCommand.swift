@@ -33,16 +33,10 @@ struct Demo: AsyncParsableCommand {
         name: .customLong("message-version"),
         help: "2.1.0, 2.2.0 or 2.3.1 (default: 2.3.1; scenarios that need 2.3.1 show their older screens otherwise).")
     var messageVersion: String?
-    @Flag(help: "Print the outcome as one JSON object on the last line.") var json = false
+    @OptionGroup var screen: ScreenOptions
     @Flag(help: "Log what the SDK and the TestLab do.") var verbose = false
-    @Flag(help: "Plain screens for screen readers: no colour, every control in words.") var plain = false
-    @Flag(help: "Line-by-line screens instead of full screen.") var line = false
-    @Option(help: "The locale for the SDK's own texts, e.g. de_DE.") var locale: String?
-    @Option(help: "The appearance: default, dark or monochrome.") var appearance: AppearanceChoice = .default
-    @Option(name: .customLong("ui-customization"), help: UiCustomizationOption.help) var uiCustomization: String?
 
     func validate() throws {
-        _ = try UiCustomizationOption.load(uiCustomization)
         if Scenario(cardNumber: card) == nil, Scenario(rawValue: card) == nil, !card.allSatisfy(\.isNumber) {
             throw ValidationError(
                 "--card must be a card number or a scenario name: "
@@ -57,9 +51,9 @@ struct Demo: AsyncParsableCommand {
     func run() async throws {
         var labLogger = Logger(label: "threeds2.testlab")
         labLogger.logLevel = verbose ? .info : .warning
-        if let warning = InputCheck.localeWarning(locale) { warn(warning) }
+        screen.warnAboutLocale()
         let lab = try await TestLab.start(logger: labLogger)
-        if !json { print("TestLab running on \(lab.baseURL) (its own PKI; HTTPS on loopback)") }
+        if !screen.json { print("TestLab running on \(lab.baseURL) (its own PKI; HTTPS on loopback)") }
         let chosen = Scenario(cardNumber: card) ?? Scenario(rawValue: card)
         let scenarios = all ? Scenario.allCases : [chosen].compactMap { $0 }
         var exit: Int32 = 0
@@ -98,14 +92,14 @@ struct Demo: AsyncParsableCommand {
             timeout: .seconds(300),
             presenter: auto
                 ? ScriptedPresenter(answers: answers)
-                : terminalPresenter(
-                    plain: plain, line: line, appearance: appearance, images: transport,
+                : screen.presenter(
+                    images: transport,
                     hint: Self.hint(for: Scenario(cardNumber: card))),
             transport: transport,
-            verbose: verbose, uiCustomizations: try UiCustomizationOption.load(uiCustomization),
-            locale: Locale(identifier: locale ?? "en_US"))
-        let result = try await flow.run { if !json && !all { say($0) } }
-        let code = emit(result, json: json)
+            verbose: verbose, uiCustomizations: try screen.uiCustomizations(),
+            locale: screen.sdkLocale)
+        let result = try await flow.run { if !screen.json && !all { say($0) } }
+        let code = emit(result, json: screen.json)
         try? await transport.shutdown()
         return code
     }

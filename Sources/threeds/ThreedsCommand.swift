@@ -97,20 +97,6 @@ enum UIChoice: String, ExpressibleByArgument, CaseIterable {
     case auto, terminal
 }
 
-/// The terminal presenter for the options given: full screen on a terminal, line mode otherwise, plain when asked
-/// (or when TERM is dumb). It draws the look and texts the SDK was initialised with, for the appearance chosen.
-func terminalPresenter(
-    plain: Bool, line: Bool, appearance: AppearanceChoice, images: HTTPClientTransport,
-    oobAppOpener: (any OOBAppOpener)? = HandOverOOBAppOpener(), input: Int32 = STDIN_FILENO, hint: String? = nil
-)
-    -> TerminalPresenter
-{
-    let mode: TerminalPresenter.Mode = plain ? .plain : (line || isatty(input) == 0 ? .line : .fullScreen)
-    return TerminalPresenter(
-        mode: mode, imageLoader: ChallengeImageLoader(transport: images), oobAppOpener: oobAppOpener,
-        appearance: appearance.imageAppearance, input: input, hint: hint)
-}
-
 /// The appearance option: `default`, `dark` or `monochrome`.
 enum AppearanceChoice: String, ExpressibleByArgument, CaseIterable {
     case `default`, dark, monochrome
