@@ -279,15 +279,9 @@ struct Pay: AsyncParsableCommand {
                 "Writes areq.json (without the card number), ares.json, creq-1.jwe, cres-1.jwe, creq-2.jwe, … (mode 0600). Test systems only: with the transaction keys, anyone with the files can read the challenge. Refused with a --server that is not on loopback."
         ))
     var saveMessages: String?
-    @Flag(help: "Print the outcome as one JSON object on the last line.") var json = false
-    @Flag(help: "Plain screens for screen readers: no colour, every control in words.") var plain = false
-    @Flag(help: "Line-by-line screens instead of full screen.") var line = false
-    @Option(help: "The locale for the SDK's own texts, e.g. de_DE.") var locale: String?
-    @Option(help: "The appearance: default, dark or monochrome.") var appearance: AppearanceChoice = .default
-    @Option(name: .customLong("ui-customization"), help: UiCustomizationOption.help) var uiCustomization: String?
+    @OptionGroup var screen: ScreenOptions
 
     func validate() throws {
-        _ = try UiCustomizationOption.load(uiCustomization)
         if ui == .auto, answers == nil { throw ValidationError("--ui auto needs --answers FILE") }
         if ui != .auto, answers != nil { throw ValidationError("--answers is read only with --ui auto") }
         if noOOBApp, oobAppCommand != nil {
@@ -305,7 +299,7 @@ struct Pay: AsyncParsableCommand {
     func run() async throws {
         let config = try payment.configuration(opensOOBApps: !noOOBApp)
         let tlsRoots = try payment.tlsRoots()
-        if let warning = InputCheck.localeWarning(locale) { warn(warning) }
+        screen.warnAboutLocale()
         let script = try answers.map(PaymentOptions.script)
         // The card on standard input leaves the keyboard to the terminal itself, as password prompts do.
         var input = STDIN_FILENO
@@ -342,8 +336,8 @@ struct Pay: AsyncParsableCommand {
             let opener: any OOBAppOpener =
                 oobAppCommand.map { CommandOOBAppOpener(command: $0, timeLimit: .seconds(300)) }
                 ?? HandOverOOBAppOpener()
-            presenter = terminalPresenter(
-                plain: plain, line: line, appearance: appearance, images: transport, oobAppOpener: opener,
+            presenter = screen.presenter(
+                images: transport, oobAppOpener: opener,
                 input: input)
         }
         let flow = PayFlow(
@@ -353,16 +347,16 @@ struct Pay: AsyncParsableCommand {
             requestorAppURL: payment.requestorAppURL,
             timeout: .seconds(payment.timeout * 60), presenter: presenter, transport: transport,
             verbose: payment.verbose, keyLog: keyFile, capture: capture,
-            uiCustomizations: try UiCustomizationOption.load(uiCustomization),
-            locale: Locale(identifier: locale ?? "en_US"))
+            uiCustomizations: try screen.uiCustomizations(),
+            locale: screen.sdkLocale)
         var code: Int32
         do {
-            code = emit(payment.explain(try await flow.run { if !json { say($0) } }), json: json)
+            code = emit(payment.explain(try await flow.run { if !screen.json { say($0) } }), json: screen.json)
         } catch {
             let result = PaymentResult(
                 flow: "none", outcome: "runtimeError", sdkTransID: "",
                 runtimeError: ("setup", payment.describe(error)))
-            code = emit(result, json: json)
+            code = emit(result, json: screen.json)
         }
         try? await transport.shutdown()
         // What was asked to be saved and could not be is a failed run, whatever the payment's outcome.

@@ -1,0 +1,39 @@
+import Crypto
+import Foundation
+import ThreeDS2JOSE
+import _CryptoExtras
+
+extension TestLab {
+    /// Decrypts device data as the directory server does: RSA-OAEP-256 to the RSA DS key, ECDH-ES (PartyVInfo = DS
+    /// ID) to the EC one.
+    func decryptDeviceData(_ compact: String) throws -> (String, JSONObject) {
+        let header = try JSONParser().parse(
+            try Base64.urlDecode(compact.split(separator: ".", omittingEmptySubsequences: false).first ?? ""))
+        let dsID: String
+        let key: JWEDecryptionKey
+        switch header.objectValue?["alg"]?.stringValue {
+        case "RSA-OAEP-256":
+            guard case .rsa(let rsa) = pki.dsEncryptionRSA.privateKey else {
+                throw TestLabError(.failed, "lab RSA key missing")
+            }
+            (dsID, key) = (Self.rsaDirectoryServerID, .rsaOAEP256(privateKeyDER: Array(rsa.derRepresentation)))
+        case "ECDH-ES":
+            guard case .p256(let ec) = pki.dsEncryptionEC.privateKey else {
+                throw TestLabError(.failed, "lab EC key missing")
+            }
+            (dsID, key) = (
+                Self.ecDirectoryServerID,
+                .ecdhES(
+                    try P256.KeyAgreement.PrivateKey(rawRepresentation: ec.rawRepresentation),
+                    derivation: .emvco(partyVInfo: Self.ecDirectoryServerID))
+            )
+        default:
+            throw TestLabError(.invalidRequest, "sdkEncData has an unknown alg")
+        }
+        let plaintext = try JWE.decrypt(compact, using: key).plaintext
+        guard case .object(let deviceData) = try JSONParser().parse(plaintext) else {
+            throw TestLabError(.invalidRequest, "device data is not a JSON object")
+        }
+        return (dsID, deviceData)
+    }
+}

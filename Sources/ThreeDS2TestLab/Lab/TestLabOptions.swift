@@ -1,0 +1,55 @@
+public import Foundation
+public import ThreeDS2JOSE
+
+/// How a TestLab runs.
+public struct TestLabOptions: Sendable {
+    /// Which key signs the ACS signed content.
+    public enum Signer: String, Sendable, CaseIterable {
+        /// RSA, PS256.
+        case rsa
+        /// EC P-256, ES256.
+        case ec
+    }
+
+    /// The port; 0 picks a free one.
+    public var port: Int
+    /// HTTPS (the default) or plain HTTP.
+    public var useTLS: Bool
+    /// The ACS signer.
+    public var signer: Signer
+    /// The CRes content encryption; the CReq's when `nil`.
+    public var responseEncryption: ContentEncryption?
+    /// How long the slow-response fault waits.
+    public var slowResponseDelay: Duration
+    /// Where to write the PEM files a client needs, if anywhere.
+    public var pkiDirectory: URL?
+    /// Whether the 3DS Server and ACS write their transaction IDs in upper case, as some real ones do; the ACS then
+    /// expects its own spelling back, byte for byte.
+    public var upperCaseTransactionIDs: Bool
+    /// Whether each request is logged at info level (method and path only; `threeds testlab --verbose`).
+    public var logsRequests: Bool
+    /// The most transactions the lab keeps state for (challenges in the ACS, authentication records); beyond it
+    /// the oldest are dropped, so a long load run stays within a fixed amount of memory.
+    public var maxTransactions: Int
+    /// How long the lab keeps a transaction's state. The default outlives the longest challenge timeout (60
+    /// minutes).
+    public var transactionLifetime: Duration
+
+    /// Creates options.
+    public init(
+        port: Int = 0, useTLS: Bool = true, signer: Signer = .rsa, responseEncryption: ContentEncryption? = nil,
+        slowResponseDelay: Duration = .seconds(11), pkiDirectory: URL? = nil, upperCaseTransactionIDs: Bool = false,
+        logsRequests: Bool = false, maxTransactions: Int = 10_000, transactionLifetime: Duration = .seconds(65 * 60)
+    ) {
+        self.maxTransactions = maxTransactions
+        self.transactionLifetime = transactionLifetime
+        self.upperCaseTransactionIDs = upperCaseTransactionIDs
+        self.logsRequests = logsRequests
+        self.port = port
+        self.useTLS = useTLS
+        self.signer = signer
+        self.responseEncryption = responseEncryption
+        self.slowResponseDelay = slowResponseDelay
+        self.pkiDirectory = pkiDirectory
+    }
+}

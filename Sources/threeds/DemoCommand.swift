@@ -1,0 +1,144 @@
+import ArgumentParser
+import Foundation
+import Logging
+import ThreeDS2JOSE
+import ThreeDS2Messages
+import ThreeDS2NIOTransport
+import ThreeDS2SDK
+import ThreeDS2TerminalUI
+import ThreeDS2TestLab
+
+struct Demo: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Start an in-process TestLab on loopback and pay through it.",
+        discussion: """
+            Examples:
+              threeds demo                the text-code challenge (the code is 123456)
+              threeds demo --card html    another scenario, by name or card number
+              threeds demo --auto --all   every scenario, answered from a script
+
+            Exit status: 0 frictionless, completed or cancelled; 1 timed out, protocol
+            or runtime error; 2 usage error.
+            """)
+
+    @Flag(help: "Answer the challenge from a script instead of the keyboard.") var auto = false
+    @Flag(help: "With --auto: run every TestLab scenario and print the table.") var all = false
+    @Option(
+        help: ArgumentHelp(
+            "The card number, or a scenario name (default: the text-code challenge).",
+            discussion: "Scenarios (name, card number):\n"
+                + Scenario.allCases.map { "  \($0.rawValue) \($0.cardNumber)" }.joined(separator: "\n")))
+    var card: String = Scenario.text.cardNumber
+    @Option(
+        name: .customLong("message-version"),
+        help: "2.1.0, 2.2.0 or 2.3.1 (default: 2.3.1; scenarios that need 2.3.1 show their older screens otherwise).")
+    var messageVersion: String?
+    @OptionGroup var screen: ScreenOptions
+    @Flag(help: "Log what the SDK and the TestLab do.") var verbose = false
+
+    func validate() throws {
+        if Scenario(cardNumber: card) == nil, Scenario(rawValue: card) == nil, !card.allSatisfy(\.isNumber) {
+            throw ValidationError(
+                "--card must be a card number or a scenario name: "
+                    + Scenario.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        if all, !auto { throw ValidationError("--all runs every scenario from a script: add --auto") }
+        if let messageVersion, MessageVersion(messageVersion)?.isSupported != true {
+            throw ValidationError("--message-version must be 2.1.0, 2.2.0 or 2.3.1, got \(messageVersion)")
+        }
+    }
+
+    func run() async throws {
+        var labLogger = Logger(label: "threeds2.testlab")
+        labLogger.logLevel = verbose ? .info : .warning
+        screen.warnAboutLocale()
+        let lab = try await TestLab.start(logger: labLogger)
+        if !screen.json { print("TestLab running on \(lab.baseURL) (its own PKI; HTTPS on loopback)") }
+        let chosen = Scenario(cardNumber: card) ?? Scenario(rawValue: card)
+        let scenarios = all ? Scenario.allCases : [chosen].compactMap { $0 }
+        var exit: Int32 = 0
+        do {
+            if scenarios.isEmpty {
+                exit = try await pay(lab: lab, card: card, answers: [])
+            }
+            for scenario in scenarios {
+                if all { print("\n\(scenario.cardNumber)  \(scenario.summary)") }
+                let code = try await pay(
+                    lab: lab, card: scenario.cardNumber,
+                    answers: Self.happyPath(scenario, messageVersion: messageVersion),
+                    scenario: scenario)
+                if !all { exit = code }
+            }
+        } catch {
+            await lab.stop()
+            throw error
+        }
+        await lab.stop()
+        throw ExitCode(exit)
+    }
+
+    private func pay(lab: TestLab, card: String, answers: [ScriptedAnswer], scenario: Scenario? = nil) async throws
+        -> Int32
+    {
+        let transport = try lab.makeTransport()
+        defer { Task { try? await transport.shutdown() } }
+        let version = messageVersion ?? (scenario == .information ? "2.3.1" : nil)
+        let flow = PayFlow(
+            configuration: try lab.sdkConfiguration(
+                dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("threeds-demo").path),
+            requestor: .server(lab.baseURL), directoryServerID: TestLab.rsaDirectoryServerID, messageVersion: version,
+            purchase: Purchase(cardNumber: card, amount: "1999", currency: "978"),
+            requestorAppURL: "https://shop.testlab.example/return",
+            timeout: .seconds(300),
+            presenter: auto
+                ? ScriptedPresenter(answers: answers)
+                : screen.presenter(
+                    images: transport,
+                    hint: Self.hint(for: Scenario(cardNumber: card))),
+            transport: transport,
+            verbose: verbose, uiCustomizations: try screen.uiCustomizations(),
+            locale: screen.sdkLocale)
+        let result = try await flow.run { if !screen.json && !all { say($0) } }
+        let code = emit(result, json: screen.json)
+        try? await transport.shutdown()
+        return code
+    }
+
+    /// What to do on the scenario's screens, for someone at the keyboard, in the words the screens use; `nil` when no
+    /// screen will show (frictionless cards, other card numbers, a faulty ACS that never shows one).
+    static func hint(for scenario: Scenario?) -> String? {
+        switch scenario {
+        case .text?, .information?, .consents?:
+            "The one-time code is 123456 (a wrong one shows the screen again). Esc cancels."
+        case .twoEntryBoxes?: "The code is 123456 and the year of birth 1990 (Tab moves to the second box)."
+        case .singleSelect?: "Choose either option and submit."
+        case .multiSelect?: "Choose Train ticket and Groceries (Space toggles), then submit."
+        case .outOfBand?, .bridging?: "Press “I have approved” (or open the bank's app link, then come back)."
+        case .additionalCode?: "The code is 123456; the additional-code button leads to an approval screen."
+        case .html?: "Type 123456 in the code field and press Verify."
+        case .htmlOutOfBand?: "Press “I have approved”."
+        default: nil
+        }
+    }
+
+    /// The scripted answers that walk each scenario's happy path.
+    static func happyPath(_ scenario: Scenario, messageVersion: String?) -> [ScriptedAnswer] {
+        // Older versions show these 2.3.1 scenarios as their plain text-code or HTML screens.
+        let v231 = (messageVersion.flatMap { MessageVersion($0) } ?? .v2_3_1) == .v2_3_1
+        let answers: [ScriptedAnswer] =
+            switch scenario {
+            case .singleSelect: [.select(["mobile"])]
+            case .multiSelect: [.select(["q1", "q3"])]
+            case .outOfBand, .bridging: [.continue()]
+            case .html: [.html(fields: ["otp": "123456"], button: "Verify")]
+            case .information where v231: [.continue(), .text("123456")]
+            case .twoEntryBoxes where v231: [.text("123456", second: "1990")]
+            case .additionalCode where v231: [.additional(), .continue()]
+            case .consents: [.text("123456", whitelist: true, deviceBinding: true)]
+            case .htmlOutOfBand where v231: [.openApp()]
+            case .htmlOutOfBand: [.html(fields: ["otp": "123456"], button: "Verify")]
+            default: [.text("123456", whitelist: false)]
+            }
+        return answers
+    }
+}
