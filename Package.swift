@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "ThreeDS2JOSE", targets: ["ThreeDS2JOSE"]),
         .library(name: "ThreeDS2Messages", targets: ["ThreeDS2Messages"]),
         .library(name: "ThreeDS2SDK", targets: ["ThreeDS2SDK"]),
+        .library(name: "ThreeDS2SDKTesting", targets: ["ThreeDS2SDKTesting"]),
         .library(name: "ThreeDS2NIOTransport", targets: ["ThreeDS2NIOTransport"]),
         .library(name: "ThreeDS2HTML", targets: ["ThreeDS2HTML"]),
         .library(name: "ThreeDS2TerminalUI", targets: ["ThreeDS2TerminalUI"]),
@@ -70,6 +71,19 @@ let package = Package(
             // held against the device-parameter registry by PrivacyManifestTests.
             resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
+        // Test values beside the core's seams, for the SDK's tests and an app's: scripted, failing and recording
+        // transports, a scripted ACS, a fake system probe, a fixed app opener and an in-memory PKI. Links only the
+        // core (no server).
+        .target(
+            name: "ThreeDS2SDKTesting",
+            dependencies: [
+                "ThreeDS2SDK",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
+        ),
         // Adapters around the core.
         .target(
             name: "ThreeDS2NIOTransport",
@@ -110,6 +124,7 @@ let package = Package(
             dependencies: [
                 "ThreeDS2JOSE",
                 "ThreeDS2SDK",
+                "ThreeDS2SDKTesting",
                 "ThreeDS2Messages",
                 "ThreeDS2NIOTransport",
                 "ThreeDS2HTML",
@@ -199,7 +214,7 @@ let package = Package(
         ),
         .target(
             name: "ThreeDS2TestSupport",
-            dependencies: ["ThreeDS2SDK", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["ThreeDS2SDK", "ThreeDS2SDKTesting", .product(name: "Logging", package: "swift-log")],
             path: "Tests/ThreeDS2TestSupport"
         ),
         .testTarget(
@@ -219,6 +234,8 @@ let package = Package(
             dependencies: [
                 "ThreeDS2TestSupport",
                 "ThreeDS2SDK",
+                "ThreeDS2SDKTesting",
+                .product(name: "Clocks", package: "swift-clocks"),
                 "ThreeDS2NIOTransport",
                 "ThreeDS2HTML",
                 "ThreeDS2JOSE",
@@ -257,6 +274,7 @@ let package = Package(
             dependencies: [
                 "ThreeDS2TestSupport",
                 "ThreeDS2SDK",
+                "ThreeDS2SDKTesting",
                 "ThreeDS2NIOTransport",
                 "ThreeDS2HTML",
                 "ThreeDS2JOSE",

@@ -46,7 +46,7 @@ final class CheckoutViewModel: ChallengeStatusReceiver, ProgressIndicator, Chall
     var oobAppOpener: (any OOBAppOpener)? { nil }
 }
 
-@Suite("The API an integrator meets", .loadGate(alone: false))
+@Suite("The API an integrator meets")
 struct IntegratorAPITests {
     @Test("a @MainActor view model is the indicator, receiver and presenter; the SDK calls it on the main actor")
     @MainActor

@@ -41,13 +41,13 @@ struct SecurityReviewTests {
             base.parameters(try base.signedContent(acsURL: "https://acs.example/c", sdkKey: key.publicKey)),
             ephemeralKey: key)
         let transport = CountingTransport()
-        let session = ChallengeSession(acsURL: prepared.acsURL, machine: prepared.machine, emit: { _ in })
+        let session = ChallengeSession(
+            acsURL: prepared.acsURL, machine: prepared.machine, presenter: UnreachedPresenter(),
+            transport: transport, clock: ContinuousClock(), logger: Logger(label: "test"), emit: { _ in })
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             var session = session
-            return await session.run(
-                presenter: UnreachedPresenter(), transport: transport, timeout: .seconds(300),
-                clock: ContinuousClock(), logger: Logger(label: "test"))
+            return await session.run(timeout: .seconds(300))
         }
         let outcome = await task.value
         guard case .cancelled = outcome else {

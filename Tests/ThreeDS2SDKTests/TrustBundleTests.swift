@@ -2,6 +2,7 @@ import Foundation
 import SwiftASN1
 import Testing
 import ThreeDS2JOSE
+import ThreeDS2SDKTesting
 import ThreeDS2TestLab
 import X509
 
@@ -60,7 +61,7 @@ struct CardSchemeRegistryTests {
             DirectoryServer(
                 id: "A000000025",
                 encryptionKey: try ds.ecEncryption.certificatePEM, rootCertificates: try ds.root.certificatePEM))
-        let service = ThreeDS2Service(systemProbe: FakeSystem.clean())
+        let service = ThreeDS2Service(systemProbe: FakeSystemProbe.clean())
         try service.initialize(configParameters: config)
         defer { try? service.cleanup() }
         let names = Locked<[String?]>([])
@@ -122,7 +123,7 @@ struct CertificateChoiceTests {
         config.sdkReferenceNumber = "3DS_LOA_SDK_TEST_020300_00001"
         config.dataDirectory = try temporaryDirectory()
         try config.addDirectoryServer(try server([(try certificate("DS soon", from: -300, to: 3), "s")]))
-        let service = ThreeDS2Service(systemProbe: FakeSystem.clean())
+        let service = ThreeDS2Service(systemProbe: FakeSystemProbe.clean())
         try service.initialize(configParameters: config)
         defer { try? service.cleanup() }
         #expect(try service.directoryServerWarnings.map(\.id) == [Warning.directoryServerCertificateExpiring])
@@ -148,7 +149,7 @@ struct CertificateChoiceTests {
         config.sdkReferenceNumber = "3DS_LOA_SDK_TEST_020300_00001"
         config.dataDirectory = try temporaryDirectory()
         try config.addDirectoryServer(entry)
-        let service = ThreeDS2Service(systemProbe: FakeSystem.clean())
+        let service = ThreeDS2Service(systemProbe: FakeSystemProbe.clean())
         let error = try #require(expectSDKError(.invalidInput) { try service.initialize(configParameters: config) })
         #expect(error.parameter == "ds:A000000004.encryptionKey")
         #expect(error.message.contains("directory server A000000004 (Mastercard) has no encryption key usable on"))

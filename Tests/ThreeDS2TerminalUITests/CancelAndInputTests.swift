@@ -29,7 +29,7 @@ func runThreedsWithoutTerminal(_ arguments: [String], input: String) async throw
     }
 }
 
-@Suite("Cancel, empty Enter and the keyboard in every terminal mode (tmux)", .serialized, .loadGate(alone: false))
+@Suite("Cancel, empty Enter and the keyboard in every terminal mode (tmux)", .serialized)
 struct CancelAndInputTests {
     /// The modes besides full screen: line (`--line`) and plain (`TERM=dumb`).
     static let lineModes: [(name: String, environment: String, extra: String)] = [

@@ -55,7 +55,7 @@ final class OutputCollector: @unchecked Sendable {
 }
 
 @Suite(
-    "threeds load interrupted; pay --save-messages and the files inspect reads", .serialized, .loadGate(alone: false))
+    "threeds load interrupted; pay --save-messages and the files inspect reads", .serialized)
 struct InterruptAndCaptureTests {
     func load(_ lab: TestLab, _ pki: String, card: Scenario, _ extra: [String]) -> [String] {
         [

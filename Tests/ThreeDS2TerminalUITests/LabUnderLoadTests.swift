@@ -58,12 +58,11 @@ final class LabProcess: Sendable {
     }
 }
 
-@Suite("The TestLab under load", .loadGate(alone: true))
+@Suite("The TestLab under load")
 struct LabUnderLoadTests {
     @Test("1,000 concurrent challenges end with exactly 1,000 outcomes; no connection is left over")
     func thousandConcurrentChallenges() async throws {
         let directory = scratchDirectory("lab-under-load")
-        // The gate keeps the tests that measure real time from running beside this one (see LoadGate).
         let lab = try await LabProcess(pkiDirectory: directory)
         let port = try #require(lab.baseURL.port)
         let answers = directory + "/answers.json"

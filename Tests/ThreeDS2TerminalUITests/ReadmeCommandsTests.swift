@@ -64,7 +64,7 @@ enum ReadmeCommands {
 }
 
 @Suite(
-    "Every command in the README, --help and the banner runs as written (tmux)", .serialized, .loadGate(alone: false))
+    "Every command in the README, --help and the banner runs as written (tmux)", .serialized)
 struct ReadmeCommandsTests {
     @Test("the README's command blocks are read whole: continuation lines joined, comments dropped")
     func readsTheBlocks() throws {
