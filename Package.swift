@@ -217,11 +217,13 @@ let package = Package(
             dependencies: ["ThreeDS2SDK", "ThreeDS2SDKTesting", .product(name: "Logging", package: "swift-log")],
             path: "Tests/ThreeDS2TestSupport"
         ),
+        // One test target per module. Unit tests link their module and the testing library (PKI fixtures, scripted
+        // transports), never the TestLab's server: only the TestLab's, the CLI's and the end-to-end tests link it.
         .testTarget(
             name: "ThreeDS2JOSETests",
             dependencies: [
                 "ThreeDS2JOSE",
-                "ThreeDS2TestLab",
+                "ThreeDS2SDKTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -230,16 +232,17 @@ let package = Package(
             resources: [.copy("Resources")]
         ),
         .testTarget(
+            name: "ThreeDS2MessagesTests",
+            dependencies: ["ThreeDS2Messages", "ThreeDS2JOSE", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .testTarget(
             name: "ThreeDS2SDKTests",
             dependencies: [
                 "ThreeDS2TestSupport",
                 "ThreeDS2SDK",
                 "ThreeDS2SDKTesting",
-                .product(name: "Clocks", package: "swift-clocks"),
-                "ThreeDS2NIOTransport",
-                "ThreeDS2HTML",
                 "ThreeDS2JOSE",
-                "ThreeDS2TestLab",
+                .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -248,29 +251,60 @@ let package = Package(
             ]
         ),
         .testTarget(
-            name: "ThreeDS2MessagesTests",
-            dependencies: ["ThreeDS2Messages", "ThreeDS2JOSE", .product(name: "Crypto", package: "swift-crypto")]
-        ),
-        .testTarget(
             name: "ThreeDS2HTMLTests",
             dependencies: ["ThreeDS2HTML", "ThreeDS2SDK", "ThreeDS2Messages", "ThreeDS2JOSE"]
         ),
         .testTarget(
+            name: "ThreeDS2NIOTransportTests",
+            dependencies: [
+                "ThreeDS2NIOTransport",
+                "ThreeDS2SDK",
+                "ThreeDS2SDKTesting",
+                "ThreeDS2TestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        .testTarget(
             name: "ThreeDS2TerminalUITests",
             dependencies: [
-                "ThreeDS2TestSupport",
                 "ThreeDS2TerminalUI",
                 "ThreeDS2SDK",
-                "ThreeDS2NIOTransport",
+                "ThreeDS2SDKTesting",
                 "ThreeDS2HTML",
                 "ThreeDS2Messages",
                 "ThreeDS2JOSE",
-                "ThreeDS2TestLab",
                 .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
         .testTarget(
-            name: "ThreeDS2ChallengeTests",
+            name: "ThreeDS2TestLabTests",
+            dependencies: [
+                "ThreeDS2TestSupport",
+                "ThreeDS2TestLab",
+                "ThreeDS2SDK",
+                "ThreeDS2NIOTransport",
+                "ThreeDS2JOSE",
+                "ThreeDS2Messages",
+            ]
+        ),
+        // The `threeds` executable, run as a process (and through tmux) against TestLabs.
+        .testTarget(
+            name: "ThreeDSCLITests",
+            dependencies: [
+                "ThreeDS2TestSupport",
+                "ThreeDS2SDK",
+                "ThreeDS2Messages",
+                "ThreeDS2JOSE",
+                "ThreeDS2TestLab",
+            ]
+        ),
+        // Integration: the SDK and its adapters end to end against the TestLab over real HTTP(S) on loopback.
+        .testTarget(
+            name: "ThreeDS2EndToEndTests",
             dependencies: [
                 "ThreeDS2TestSupport",
                 "ThreeDS2SDK",

@@ -4,7 +4,6 @@ import Testing
 import ThreeDS2JOSE
 import ThreeDS2SDK
 import ThreeDS2SDKTesting
-import ThreeDS2TestLab
 import X509
 import _CryptoExtras
 

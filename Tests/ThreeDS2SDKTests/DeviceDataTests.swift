@@ -5,7 +5,6 @@ import Testing
 import ThreeDS2JOSE
 import ThreeDS2SDK
 import ThreeDS2SDKTesting
-import ThreeDS2TestLab
 import ThreeDS2TestSupport
 
 @Suite("Device data, as the directory server sees it")

@@ -5,7 +5,7 @@ import SwiftASN1
 import Testing
 import ThreeDS2JOSE
 import ThreeDS2Messages
-import ThreeDS2TestLab
+import ThreeDS2SDKTesting
 import ThreeDS2TestSupport
 import X509
 
@@ -94,13 +94,6 @@ struct SecurityReviewTests {
         #expect(try mode("\(root)/a") == 0o700 && mode("\(root)/a/b") == 0o700)
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "secret2")
         #expect(try FileManager.default.contentsOfDirectory(atPath: "\(root)/a/b") == ["key.json"])
-        // The TestLab's PEM files (private keys among them) and their folder.
-        let pki = "\(root)/pki"
-        try LabPKI.make().writeClientFiles(to: URL(fileURLWithPath: pki))
-        #expect(try mode(pki) == 0o700)
-        for name in try FileManager.default.contentsOfDirectory(atPath: pki) {
-            #expect(try mode("\(pki)/\(name)") == 0o600, "\(name)")
-        }
         // The SDK App ID file.
         let store = SDKAppIDStore(directory: URL(fileURLWithPath: "\(root)/ids"))
         _ = try store.sdkAppID(appIdentifier: "com.example.app", appVersion: "1")

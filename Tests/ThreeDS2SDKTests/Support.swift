@@ -4,7 +4,7 @@ import Logging
 import Testing
 import ThreeDS2JOSE
 import ThreeDS2SDK
-import ThreeDS2TestLab
+import ThreeDS2SDKTesting
 import ThreeDS2TestSupport
 import X509
 import _CryptoExtras

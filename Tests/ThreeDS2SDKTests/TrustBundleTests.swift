@@ -3,7 +3,6 @@ import SwiftASN1
 import Testing
 import ThreeDS2JOSE
 import ThreeDS2SDKTesting
-import ThreeDS2TestLab
 import X509
 
 @testable import ThreeDS2SDK
@@ -396,18 +395,5 @@ struct TrustBundleTests {
         #expect(config.directoryServer(id: "A000000004") == server)
         server.intermediateCertificates = "garbage"
         #expect(server.evaluate().failure?.parameter == "ds:A000000004.intermediateCertificates")
-    }
-
-    @Test("the TestLab's PKI folder is a trust bundle of its two directory servers")
-    func testLabBundle() throws {
-        let pki = try LabPKI.make()
-        let directory = URL(fileURLWithPath: try temporaryDirectory()).appendingPathComponent("pki")
-        try pki.writeClientFiles(to: directory)
-        let bundle = try TrustBundle(contentsOf: directory)
-        let reports = bundle.evaluate()
-        #expect(reports.map(\.id) == [.testRSA, .testEC])
-        #expect(reports.map { $0.chosen?.keyType } == ["RSA", "EC P-256"])
-        #expect(reports.allSatisfy { $0.failure == nil && $0.chosen?.chainsToRoot == true })
-        #expect(reports.map(\.name) == ["TestLab DS (RSA)", "TestLab DS (EC)"])
     }
 }
