@@ -95,6 +95,25 @@ struct ScriptedChallenge {
         }
     }
 
+    /// Starts the challenge in a task of its own, with the minimum overall timeout (five minutes) on `clock`.
+    func start(presenter: any ChallengePresenter, transport: ScriptedTransport, clock: TestClock<Duration>)
+        -> Task<ChallengeOutcome, any Error>
+    {
+        Task {
+            try await transaction.challenge(
+                parameters, presenter: presenter, timeout: .seconds(300), transport: transport, clock: clock)
+        }
+    }
+
+    /// Starts the challenge with an ``IdlePresenter`` on a test clock and returns once its first screen is shown.
+    func onScreen(transport: ScriptedTransport) async -> (Task<ChallengeOutcome, any Error>, TestClock<Duration>) {
+        let presenter = IdlePresenter()
+        let clock = TestClock()
+        let task = start(presenter: presenter, transport: transport, clock: clock)
+        await presenter.presented.wait()
+        return (task, clock)
+    }
+
     func final(_ status: String) -> ScriptedTransport.Reply {
         guard let response = try? acs.finalResponse(transactionStatus: status) else {
             return .fail(TransportError(.other, "the final CRes could not be made"))
@@ -114,11 +133,7 @@ struct ChallengeTimerTests {
                 ? .respond(TransportResponse(status: 200, contentType: nil, body: [])) : .hang
         }
         let clock = TestClock()
-        let task = Task {
-            try await challenge.transaction.challenge(
-                challenge.parameters, presenter: CodePresenter([]), timeout: .seconds(300), transport: transport,
-                clock: clock)
-        }
+        let task = challenge.start(presenter: CodePresenter([]), transport: transport, clock: clock)
         let creq = try acs.challengeRequest(in: await transport.log.request(at: 0))
         #expect(creq["sdkCounterStoA"] == .string("000"))
         await clock.advance(by: .seconds(9))
@@ -137,13 +152,7 @@ struct ChallengeTimerTests {
     func overallTimeout() async throws {
         let challenge = try ScriptedChallenge()
         let transport = challenge.transport()
-        let presenter = IdlePresenter()
-        let clock = TestClock()
-        let task = Task {
-            try await challenge.transaction.challenge(
-                challenge.parameters, presenter: presenter, timeout: .seconds(300), transport: transport, clock: clock)
-        }
-        await presenter.presented.wait()
+        let (task, clock) = await challenge.onScreen(transport: transport)
         await clock.advance(by: .seconds(299))
         #expect(transport.log.requests.count == 1, "something was sent before the overall timer ended")
         await clock.advance(by: .seconds(1) + .milliseconds(1))
@@ -161,10 +170,7 @@ struct ChallengeTimerTests {
         let transport = challenge.transport { _ in .fail(TransportError(.other, "a late answer was sent")) }
         let presenter = StuckPresenter()
         let clock = TestClock()
-        let task = Task {
-            try await challenge.transaction.challenge(
-                challenge.parameters, presenter: presenter, timeout: .seconds(300), transport: transport, clock: clock)
-        }
+        let task = challenge.start(presenter: presenter, transport: transport, clock: clock)
         await presenter.presented.wait()
         await clock.advance(by: .seconds(300) + .milliseconds(1))
         #expect(try await task.value == .timedOut)
@@ -184,19 +190,13 @@ struct ChallengeTimerTests {
             await answer.wait()
             return challenge.final("N")
         }
-        let presenter = IdlePresenter()
-        let task = Task {
-            try await challenge.transaction.challenge(
-                challenge.parameters, presenter: presenter, timeout: .seconds(300), transport: transport,
-                clock: TestClock())
-        }
+        let (task, _) = await challenge.onScreen(transport: transport)
         let finished = AsyncSignal()
         let outcome = Task {
             let outcome = try await task.value
             finished.fire()
             return outcome
         }
-        await presenter.presented.wait()
         task.cancel()
         let cancel = try challenge.acs.challengeRequest(in: await transport.log.request(at: 1))
         #expect(cancel["challengeCancel"] == .string("01") && cancel["sdkCounterStoA"] == .string("001"))
@@ -211,13 +211,7 @@ struct ChallengeTimerTests {
     func appCancellationSilentACS() async throws {
         let challenge = try ScriptedChallenge()
         let transport = challenge.transport()
-        let presenter = IdlePresenter()
-        let clock = TestClock()
-        let task = Task {
-            try await challenge.transaction.challenge(
-                challenge.parameters, presenter: presenter, timeout: .seconds(300), transport: transport, clock: clock)
-        }
-        await presenter.presented.wait()
+        let (task, clock) = await challenge.onScreen(transport: transport)
         task.cancel()
         _ = await transport.log.request(at: 1)
         await clock.advance(by: .seconds(10) + .milliseconds(1))

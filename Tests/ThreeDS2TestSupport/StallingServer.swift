@@ -1,5 +1,5 @@
 public import Foundation
-import ThreeDS2SDK
+public import ThreeDS2SDK
 public import ThreeDS2SDKTesting
 
 #if canImport(Glibc)
@@ -84,6 +84,32 @@ public final class StallingServer: Sendable {
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
         for connection in connections.withLock({ $0 }) { close(connection) }
+    }
+}
+
+extension StallingServer {
+    /// Sends a `GET` through `transport` with a deadline far away (120 s), waits until the server has sent the
+    /// headers and part of the body, cancels the sending task, and returns how the send ended and how long after the
+    /// cancel.
+    ///
+    /// - Parameter transport: The transport under test.
+    /// - Returns: The send's result and the time from the cancel to its end.
+    public func cancelMidBody(through transport: any ChallengeTransport) async
+        -> (result: Result<TransportResponse, TransportError>, afterCancel: Duration)
+    {
+        let stalled = TransportRequest(method: .get, url: url(), timeout: .seconds(120), maxResponseBytes: 1 << 20)
+        let task = Task { () -> Result<TransportResponse, TransportError> in
+            do throws(TransportError) {
+                return .success(try await transport.send(stalled))
+            } catch {
+                return .failure(error)
+            }
+        }
+        await self.stalled.wait()
+        let cancelled = ContinuousClock.now
+        task.cancel()
+        let result = await task.value
+        return (result, ContinuousClock.now - cancelled)
     }
 }
 
