@@ -350,9 +350,11 @@ struct ProgressTests {
         await dialog.start()
         let stopped = Task { await dialog.stop() }
         await clock.advance(by: .seconds(1))
-        try await Task.sleep(for: .milliseconds(20))
+        // Give a dialog that hid too early every chance to do so, without waiting in real time.
+        for _ in 0..<1000 { await Task.yield() }
         #expect(indicator.events.withLock { $0 } == ["show Scheme DS"])
-        await clock.advance(by: .seconds(1))
+        // Past the 2 s (not onto them): a stop that starts its sleep only now finds its deadline gone.
+        await clock.advance(by: .seconds(1) + .milliseconds(1))
         await stopped.value
         #expect(indicator.events.withLock { $0 } == ["show Scheme DS", "hide"])
         let late = ProgressDialog(indicator: indicator, clock: clock, directoryServerName: nil)
