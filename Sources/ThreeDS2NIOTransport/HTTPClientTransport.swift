@@ -140,7 +140,9 @@ public final class HTTPClientTransport: ChallengeTransport {
             return TransportError(.connectionFailed, "no connection for \(target)", underlying: error)
         case let error as HTTPClientError:
             switch error {
-            case .deadlineExceeded, .readTimeout, .connectTimeout:
+            // The request's deadline passed: before the answer, before a connection, or while it waited for one in
+            // the pool (under load, a request queued behind the host's connections).
+            case .deadlineExceeded, .readTimeout, .connectTimeout, .getConnectionFromPoolTimeout:
                 return TransportError(.timedOut, "\(target) did not answer in time", underlying: error)
             case .cancelled:
                 return TransportError(.cancelled, "\(target) was cancelled", underlying: error)

@@ -81,6 +81,7 @@ struct HTTPClientTransportMappingTests {
             (HTTPClientError.deadlineExceeded, .timedOut),
             (HTTPClientError.readTimeout, .timedOut),
             (HTTPClientError.connectTimeout, .timedOut),
+            (HTTPClientError.getConnectionFromPoolTimeout, .timedOut),
             (HTTPClientError.cancelled, .cancelled),
             (HTTPClientError.invalidURL, .invalidRequest),
             (HTTPClientError.emptyHost, .invalidRequest),
