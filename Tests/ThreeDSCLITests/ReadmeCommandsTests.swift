@@ -63,154 +63,162 @@ enum ReadmeCommands {
     }
 }
 
-@Suite(
-    "Every command in the README, --help and the banner runs as written (tmux)", .serialized)
-struct ReadmeCommandsTests {
-    @Test("the README's command blocks are read whole: continuation lines joined, comments dropped")
-    func readsTheBlocks() throws {
-        let readme = try String(contentsOf: ReadmeCommands.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let commands = ReadmeCommands.commands(inMarkdown: readme)
-        #expect(commands.contains("swift run threeds demo"))
-        #expect(commands.contains { $0.hasPrefix("threeds testlab --port 8443 &") })
-        #expect(commands.contains { $0.hasPrefix("threeds inspect creq messages/creq-1.jwe") })
-        #expect(commands.filter { $0.contains("threeds pay") }.count >= 2)
-        #expect(commands.allSatisfy { !$0.contains("\\ ") && !$0.hasPrefix("#") && !$0.contains("[--") }, "\(commands)")
-        let help = """
-            Example (against `threeds testlab`):
-              echo 4000000000002000 | threeds pay --server https://127.0.0.1:8443 \\
-                --amount 1999 --currency 978
-              threeds demo                      pay through an in-process TestLab
-            """
-        #expect(
-            ReadmeCommands.examples(inHelp: help) == [
-                "echo 4000000000002000 | threeds pay --server https://127.0.0.1:8443 --amount 1999 --currency 978",
-                "threeds demo",
-            ])
-    }
+extension MachineLoadingCLITests {
+    @Suite(
+        "Every command in the README, --help and the banner runs as written (tmux)", .serialized)
+    struct ReadmeCommandsTests {
+        @Test("the README's command blocks are read whole: continuation lines joined, comments dropped")
+        func readsTheBlocks() throws {
+            let readme = try String(
+                contentsOf: ReadmeCommands.root.appendingPathComponent("README.md"), encoding: .utf8)
+            let commands = ReadmeCommands.commands(inMarkdown: readme)
+            #expect(commands.contains("swift run threeds demo"))
+            #expect(commands.contains { $0.hasPrefix("threeds testlab --port 8443 &") })
+            #expect(commands.contains { $0.hasPrefix("threeds inspect creq messages/creq-1.jwe") })
+            #expect(commands.filter { $0.contains("threeds pay") }.count >= 2)
+            #expect(
+                commands.allSatisfy { !$0.contains("\\ ") && !$0.hasPrefix("#") && !$0.contains("[--") }, "\(commands)")
+            let help = """
+                Example (against `threeds testlab`):
+                  echo 4000000000002000 | threeds pay --server https://127.0.0.1:8443 \\
+                    --amount 1999 --currency 978
+                  threeds demo                      pay through an in-process TestLab
+                """
+            #expect(
+                ReadmeCommands.examples(inHelp: help) == [
+                    "echo 4000000000002000 | threeds pay --server https://127.0.0.1:8443 --amount 1999 --currency 978",
+                    "threeds demo",
+                ])
+        }
 
-    /// Every subcommand with a help text.
-    static let subcommands: [[String]] = [
-        [], ["pay"], ["load"], ["load", "run"], ["load", "merge"], ["testlab"], ["demo"], ["inspect"],
-        ["inspect", "signed-content"],
-        ["inspect", "device-data"], ["inspect", "creq"], ["inspect", "cres"],
-    ]
+        /// Every subcommand with a help text.
+        static let subcommands: [[String]] = [
+            [], ["pay"], ["load"], ["load", "run"], ["load", "merge"], ["testlab"], ["demo"], ["inspect"],
+            ["inspect", "signed-content"],
+            ["inspect", "device-data"], ["inspect", "creq"], ["inspect", "cres"],
+        ]
 
-    /// The discussion of a help text: after the overview's paragraph, up to the usage line.
-    static func discussion(_ help: String) -> String {
-        let lines = help.components(separatedBy: "\n")
-        let start = (lines.firstIndex(of: "") ?? 0) + 1
-        let end = lines.firstIndex { $0.hasPrefix("USAGE:") } ?? lines.count
-        return start < end ? lines[start..<end].joined(separator: "\n") : ""
-    }
+        /// The discussion of a help text: after the overview's paragraph, up to the usage line.
+        static func discussion(_ help: String) -> String {
+            let lines = help.components(separatedBy: "\n")
+            let start = (lines.firstIndex(of: "") ?? 0) + 1
+            let end = lines.firstIndex { $0.hasPrefix("USAGE:") } ?? lines.count
+            return start < end ? lines[start..<end].joined(separator: "\n") : ""
+        }
 
-    @Test("help texts are never re-wrapped at 80 or 100 columns, so no example breaks mid-command")
-    func helpFitsTheWidth() async throws {
-        for subcommand in Self.subcommands {
-            let wide = try await runThreeds(subcommand + ["--help"], environment: ["COLUMNS": "300"])
-            #expect(wide.status == 0)
-            for columns in [80, 100] {
-                let narrow = try await runThreeds(subcommand + ["--help"], environment: ["COLUMNS": "\(columns)"])
-                #expect(
-                    Self.discussion(narrow.output) == Self.discussion(wide.output),
-                    "threeds \(subcommand) --help at \(columns) columns:\n\(Self.discussion(narrow.output))")
-            }
-            if subcommand != ["inspect"] {
-                #expect(wide.output.contains("Example") && wide.output.contains("Exit status"), "\(subcommand)")
+        @Test("help texts are never re-wrapped at 80 or 100 columns, so no example breaks mid-command")
+        func helpFitsTheWidth() async throws {
+            for subcommand in Self.subcommands {
+                let wide = try await runThreeds(subcommand + ["--help"], environment: ["COLUMNS": "300"])
+                #expect(wide.status == 0)
+                for columns in [80, 100] {
+                    let narrow = try await runThreeds(subcommand + ["--help"], environment: ["COLUMNS": "\(columns)"])
+                    #expect(
+                        Self.discussion(narrow.output) == Self.discussion(wide.output),
+                        "threeds \(subcommand) --help at \(columns) columns:\n\(Self.discussion(narrow.output))")
+                }
+                if subcommand != ["inspect"] {
+                    #expect(wide.output.contains("Example") && wide.output.contains("Exit status"), "\(subcommand)")
+                }
             }
         }
-    }
 
-    @Test("README, help and banner commands run against `threeds testlab` in a shell in a terminal")
-    func runAsWritten() async throws {
-        let readme = try String(contentsOf: ReadmeCommands.root.appendingPathComponent("README.md"), encoding: .utf8)
-        var commands = ReadmeCommands.commands(inMarkdown: readme)
-        for subcommand in Self.subcommands where subcommand != ["testlab"] && subcommand != ["demo"] {
-            commands += ReadmeCommands.examples(inHelp: try await runThreeds(subcommand + ["--help"]).output)
-        }
-        // A port of its own instead of the README's 8443, so that runs in parallel (CI, other checkouts) cannot
-        // collide; every other character is as written.
-        let probe = try await TestLab.start(options: TestLabOptions(port: 0))
-        let port = probe.baseURL.port ?? 0
-        await probe.stop()
-        let directory = scratchDirectory("readme")
-        let bin = directory + "/bin"
-        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: bin + "/threeds", withDestinationPath: TmuxSession.binary)
-        try FileManager.default.copyItem(
-            atPath: ReadmeCommands.root.appendingPathComponent("scripts").path, toPath: directory + "/scripts")
-        let session = TmuxSession()
-        defer { session.stop() }
-        // `swift run threeds …` as the README writes it runs the built tool; `swift test` is this test suite itself.
-        try session.tmux(
-            [
-                "new-session", "-d", "-x", "120", "-y", "50", "-c", directory,
-                "env PATH=\(bin):$PATH TERM=xterm-256color PS1='$ ' bash --norc --noprofile",
-            ], capture: false)
-        try session.keys("-l", "swift() { if [ \"$1 $2\" = 'run threeds' ]; then shift 2; threeds \"$@\"; fi; }")
-        try session.keys("Enter")
-        var ran: [String] = []
-        var seen: Set<String> = []
-        for (index, written) in commands.enumerated() where seen.insert(written).inserted {
-            // `swift test` is this suite; a TestLab in the foreground is the one already running in the background.
-            if written.hasPrefix("swift test") || (written.hasPrefix("threeds testlab") && !written.hasSuffix("&")) {
-                continue
+        @Test("README, help and banner commands run against `threeds testlab` in a shell in a terminal")
+        func runAsWritten() async throws {
+            let readme = try String(
+                contentsOf: ReadmeCommands.root.appendingPathComponent("README.md"), encoding: .utf8)
+            var commands = ReadmeCommands.commands(inMarkdown: readme)
+            for subcommand in Self.subcommands where subcommand != ["testlab"] && subcommand != ["demo"] {
+                commands += ReadmeCommands.examples(inHelp: try await runThreeds(subcommand + ["--help"]).output)
             }
-            let command = written.replacingOccurrences(of: "8443", with: "\(port)")
-            try session.tmux(["clear-history", "-t", "0"], capture: false)
-            try session.keys("C-l")
-            let separator = command.hasSuffix("&") ? " " : "; "
-            try session.keys("-l", command + separator + "echo \"DO\"\"NE-\(index) status=$?\"")
+            // A port of its own instead of the README's 8443, so that runs in parallel (CI, other checkouts) cannot
+            // collide; every other character is as written.
+            let probe = try await TestLab.start(options: TestLabOptions(port: 0))
+            let port = probe.baseURL.port ?? 0
+            await probe.stop()
+            let directory = scratchDirectory("readme")
+            let bin = directory + "/bin"
+            try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(
+                atPath: bin + "/threeds", withDestinationPath: TmuxSession.binary)
+            try FileManager.default.copyItem(
+                atPath: ReadmeCommands.root.appendingPathComponent("scripts").path, toPath: directory + "/scripts")
+            let session = TmuxSession()
+            defer { session.stop() }
+            // `swift run threeds …` as the README writes it runs the built tool; `swift test` is this test suite itself.
+            try session.tmux(
+                [
+                    "new-session", "-d", "-x", "120", "-y", "50", "-c", directory,
+                    "env PATH=\(bin):$PATH TERM=xterm-256color PS1='$ ' bash --norc --noprofile",
+                ], capture: false)
+            try session.keys("-l", "swift() { if [ \"$1 $2\" = 'run threeds' ]; then shift 2; threeds \"$@\"; fi; }")
             try session.keys("Enter")
-            if command.contains("threeds testlab") && command.hasSuffix("&") {
-                _ = try await session.wait(for: "Press Ctrl-C to stop.", seconds: 120)
+            var ran: [String] = []
+            var seen: Set<String> = []
+            for (index, written) in commands.enumerated() where seen.insert(written).inserted {
+                // `swift test` is this suite; a TestLab in the foreground is the one already running in the background.
+                if written.hasPrefix("swift test") || (written.hasPrefix("threeds testlab") && !written.hasSuffix("&"))
+                {
+                    continue
+                }
+                let command = written.replacingOccurrences(of: "8443", with: "\(port)")
+                try session.tmux(["clear-history", "-t", "0"], capture: false)
+                try session.keys("C-l")
+                let separator = command.hasSuffix("&") ? " " : "; "
+                try session.keys("-l", command + separator + "echo \"DO\"\"NE-\(index) status=$?\"")
+                try session.keys("Enter")
+                if command.contains("threeds testlab") && command.hasSuffix("&") {
+                    _ = try await session.wait(for: "Press Ctrl-C to stop.", seconds: 120)
+                    ran.append(written)
+                    continue
+                }
+                if ReadmeCommands.isInteractive(command) {
+                    _ = try await session.wait(for: "One-time code", seconds: 120)
+                    try session.keys("123456", "Enter")
+                }
+                let screen = try await session.wait(for: "DONE-\(index) status=", seconds: 300)
+                #expect(screen.contains("DONE-\(index) status=0"), "\(written)\n\(screen)")
+                #expect(!screen.contains("cancelled by the cardholder"), "\(written)")
+                if ReadmeCommands.isInteractive(command) || command.contains("--answers") {
+                    #expect(screen.contains("transStatus Y") || screen.contains("completed Y"), "\(written)\n\(screen)")
+                }
+                if command.contains("threeds inspect") {
+                    #expect(screen.contains("Verdict: VALID"), "\(written)\n\(screen)")
+                }
                 ran.append(written)
-                continue
             }
-            if ReadmeCommands.isInteractive(command) {
-                _ = try await session.wait(for: "One-time code", seconds: 120)
-                try session.keys("123456", "Enter")
-            }
-            let screen = try await session.wait(for: "DONE-\(index) status=", seconds: 300)
-            #expect(screen.contains("DONE-\(index) status=0"), "\(written)\n\(screen)")
-            #expect(!screen.contains("cancelled by the cardholder"), "\(written)")
-            if ReadmeCommands.isInteractive(command) || command.contains("--answers") {
-                #expect(screen.contains("transStatus Y") || screen.contains("completed Y"), "\(written)\n\(screen)")
-            }
-            if command.contains("threeds inspect") {
-                #expect(screen.contains("Verdict: VALID"), "\(written)\n\(screen)")
-            }
-            ran.append(written)
+            try session.keys("-l", "kill %1")
+            try session.keys("Enter")
+            // The README's demo, its testlab, pay (terminal and --requestor-exec), load and the four inspect commands,
+            // with the help examples.
+            #expect(ran.count >= 12, "\(ran)")
+            #expect(ran.filter { $0.contains("threeds inspect") }.count >= 5, "\(ran)")
         }
-        try session.keys("-l", "kill %1")
-        try session.keys("Enter")
-        // The README's demo, its testlab, pay (terminal and --requestor-exec), load and the four inspect commands,
-        // with the help examples.
-        #expect(ran.count >= 12, "\(ran)")
-        #expect(ran.filter { $0.contains("threeds inspect") }.count >= 5, "\(ran)")
-    }
 
-    @Test("the TestLab banner's Try: line runs as written")
-    func bannerCommand() async throws {
-        let directory = scratchDirectory("banner")
-        let output = try await firstOutput(
-            ["testlab", "--port", "0", "--pki-dir", directory + "/testlab-pki"], waitingFor: "Press Ctrl-C to stop.")
-        let line = try #require(output.split(separator: "\n").first { $0.contains("| swift run threeds pay") })
-        // That TestLab stopped when its banner was read, so the command runs against one of ours, its URL and PEM
-        // directory put in; every option is as the banner wrote it.
-        let (lab, pki) = try await SharedLab.readme.get()
-        var command = line.trimmingCharacters(in: .whitespaces)
-        command = command.replacingOccurrences(of: "swift run threeds", with: TmuxSession.binary)
-        let bannerURL = try #require(command.split(separator: " ").first { $0.hasPrefix("https://127.0.0.1:") })
-        command = command.replacingOccurrences(of: String(bannerURL), with: lab.baseURL.absoluteString)
-            .replacingOccurrences(of: "\(directory)/testlab-pki", with: pki)
-            .replacingOccurrences(of: "testlab-pki/", with: "\(pki)/")
-        let session = TmuxSession()
-        defer { session.stop() }
-        try session.start(command)
-        _ = try await session.wait(for: "One-time code")
-        try session.keys("123456", "Enter")
-        let screen = try await session.wait(for: "EXIT=")
-        #expect(screen.contains("Challenge completed: transStatus Y") && screen.contains("EXIT=0"), "\(screen)")
+        @Test("the TestLab banner's Try: line runs as written")
+        func bannerCommand() async throws {
+            let directory = scratchDirectory("banner")
+            let output = try await firstOutput(
+                ["testlab", "--port", "0", "--pki-dir", directory + "/testlab-pki"], waitingFor: "Press Ctrl-C to stop."
+            )
+            let line = try #require(output.split(separator: "\n").first { $0.contains("| swift run threeds pay") })
+            // That TestLab stopped when its banner was read, so the command runs against one of ours, its URL and PEM
+            // directory put in; every option is as the banner wrote it.
+            let (lab, pki) = try await SharedLab.readme.get()
+            var command = line.trimmingCharacters(in: .whitespaces)
+            command = command.replacingOccurrences(of: "swift run threeds", with: TmuxSession.binary)
+            let bannerURL = try #require(command.split(separator: " ").first { $0.hasPrefix("https://127.0.0.1:") })
+            command = command.replacingOccurrences(of: String(bannerURL), with: lab.baseURL.absoluteString)
+                .replacingOccurrences(of: "\(directory)/testlab-pki", with: pki)
+                .replacingOccurrences(of: "testlab-pki/", with: "\(pki)/")
+            let session = TmuxSession()
+            defer { session.stop() }
+            try session.start(command)
+            _ = try await session.wait(for: "One-time code")
+            try session.keys("123456", "Enter")
+            let screen = try await session.wait(for: "EXIT=")
+            #expect(screen.contains("Challenge completed: transStatus Y") && screen.contains("EXIT=0"), "\(screen)")
+        }
     }
 }
 

@@ -123,294 +123,297 @@ func terminalRun(
     return (final, await lab.acsRecord(acsTransID: acsTransID)?.requests ?? [])
 }
 
-@Suite("The terminal renderer driven through tmux", .serialized)
-struct TerminalEndToEndTests {
-    @Test("text code: typed (masked), Enter → completed; the ACS got the code")
-    func text() async throws {
-        let run = try await terminalRun(.text) { session in
-            _ = try await session.wait(for: "One-time code: [_]")
-            try session.keys("123456")
-            let masked = try await session.wait(for: "[••••••_]")
-            #expect(!masked.contains("123456"))
-            try session.keys("Enter")
-        }
-        #expect(run.screen.contains("\"outcome\":\"completed\"") && run.screen.contains("EXIT=0"))
-        #expect(run.requests.last?["challengeDataEntry"] == .string("123456"))
-    }
-
-    @Test("output redirected to a file: the screens still draw on the terminal, the file gets no escape codes")
-    func redirectedOutput() async throws {
-        let file = scratchDirectory("redirect") + "/out.txt"
-        let run = try await terminalRun(.text, extra: "> \(file)") { session in
-            _ = try await session.wait(for: "One-time code: [_]")
-            try session.keys("123456", "Enter")
-        }
-        #expect(run.requests.last?["challengeDataEntry"] == .string("123456"))
-        let written = try String(contentsOfFile: file, encoding: .utf8)
-        #expect(written.contains(#""outcome":"completed""#), "\(written)")
-        #expect(!written.contains("\u{1B}"), "no escape code in the file")
-    }
-
-    @Test("SIGTERM or SIGHUP during a screen restores the main screen and the cursor, and ends as the signal does")
-    func signalsRestoreTheTerminal() async throws {
-        for (name, number) in [("TERM", 15), ("HUP", 1)] {
-            _ = try await terminalRun(.text) { session in
+extension MachineLoadingCLITests {
+    @Suite("The terminal renderer driven through tmux", .serialized)
+    struct TerminalEndToEndTests {
+        @Test("text code: typed (masked), Enter → completed; the ACS got the code")
+        func text() async throws {
+            let run = try await terminalRun(.text) { session in
                 _ = try await session.wait(for: "One-time code: [_]")
-                #expect(try session.format("#{alternate_on}") == "1", "the challenge is on the alternate screen")
-                let pid = try session.format("#{pane_pid}")
-                // The pane runs a shell; threeds is its child.
-                let kill = Process()
-                kill.executableURL = URL(fileURLWithPath: "/usr/bin/pkill")
-                kill.arguments = ["-\(name)", "-P", pid, "-f", "threeds"]
-                try kill.run()
-                kill.waitUntilExit()
-                _ = try await session.wait(for: "EXIT=\(128 + number)")
-                #expect(try session.format("#{alternate_on}") == "0", "SIG\(name): back on the main screen")
-                #expect(try session.format("#{cursor_flag}") == "1", "SIG\(name): the cursor is visible")
+                try session.keys("123456")
+                let masked = try await session.wait(for: "[••••••_]")
+                #expect(!masked.contains("123456"))
+                try session.keys("Enter")
+            }
+            #expect(run.screen.contains("\"outcome\":\"completed\"") && run.screen.contains("EXIT=0"))
+            #expect(run.requests.last?["challengeDataEntry"] == .string("123456"))
+        }
+
+        @Test("output redirected to a file: the screens still draw on the terminal, the file gets no escape codes")
+        func redirectedOutput() async throws {
+            let file = scratchDirectory("redirect") + "/out.txt"
+            let run = try await terminalRun(.text, extra: "> \(file)") { session in
+                _ = try await session.wait(for: "One-time code: [_]")
+                try session.keys("123456", "Enter")
+            }
+            #expect(run.requests.last?["challengeDataEntry"] == .string("123456"))
+            let written = try String(contentsOfFile: file, encoding: .utf8)
+            #expect(written.contains(#""outcome":"completed""#), "\(written)")
+            #expect(!written.contains("\u{1B}"), "no escape code in the file")
+        }
+
+        @Test("SIGTERM or SIGHUP during a screen restores the main screen and the cursor, and ends as the signal does")
+        func signalsRestoreTheTerminal() async throws {
+            for (name, number) in [("TERM", 15), ("HUP", 1)] {
+                _ = try await terminalRun(.text) { session in
+                    _ = try await session.wait(for: "One-time code: [_]")
+                    #expect(try session.format("#{alternate_on}") == "1", "the challenge is on the alternate screen")
+                    let pid = try session.format("#{pane_pid}")
+                    // The pane runs a shell; threeds is its child.
+                    let kill = Process()
+                    kill.executableURL = URL(fileURLWithPath: "/usr/bin/pkill")
+                    kill.arguments = ["-\(name)", "-P", pid, "-f", "threeds"]
+                    try kill.run()
+                    kill.waitUntilExit()
+                    _ = try await session.wait(for: "EXIT=\(128 + number)")
+                    #expect(try session.format("#{alternate_on}") == "0", "SIG\(name): back on the main screen")
+                    #expect(try session.format("#{cursor_flag}") == "1", "SIG\(name): the cursor is visible")
+                }
             }
         }
-    }
 
-    @Test("keys typed while processing are not echoed and do not reach the first screen")
-    func typeAheadDuringProcessing() async throws {
-        let run = try await terminalRun(.text) { session in
-            _ = try await session.wait(for: "Processing…")
-            try session.keys("zq9")
-            let screen = try await session.wait(for: "One-time code: [_]")
-            #expect(!screen.contains("zq9"))
-            try session.keys("123456", "Enter")
+        @Test("keys typed while processing are not echoed and do not reach the first screen")
+        func typeAheadDuringProcessing() async throws {
+            let run = try await terminalRun(.text) { session in
+                _ = try await session.wait(for: "Processing…")
+                try session.keys("zq9")
+                let screen = try await session.wait(for: "One-time code: [_]")
+                #expect(!screen.contains("zq9"))
+                try session.keys("123456", "Enter")
+            }
+            #expect(run.requests.last?["challengeDataEntry"] == .string("123456"))
+            #expect(!run.screen.contains("zq9"), "nothing was echoed on the main screen")
         }
-        #expect(run.requests.last?["challengeDataEntry"] == .string("123456"))
-        #expect(!run.screen.contains("zq9"), "nothing was echoed on the main screen")
-    }
 
-    @Test("resend from the keyboard, then the code")
-    func resend() async throws {
-        let run = try await terminalRun(.text) { session in
-            _ = try await session.wait(for: "One-time code: [_]")
-            try session.keys("Tab", "Tab", "Enter")
-            _ = try await session.wait(for: "A new code was sent")
-            try session.keys("123456", "Enter")
+        @Test("resend from the keyboard, then the code")
+        func resend() async throws {
+            let run = try await terminalRun(.text) { session in
+                _ = try await session.wait(for: "One-time code: [_]")
+                try session.keys("Tab", "Tab", "Enter")
+                _ = try await session.wait(for: "A new code was sent")
+                try session.keys("123456", "Enter")
+            }
+            #expect(run.screen.contains("\"transStatus\":\"Y\""))
+            #expect(run.requests.map { $0["resendChallenge"]?.stringValue } == [nil, "Y", nil])
         }
-        #expect(run.screen.contains("\"transStatus\":\"Y\""))
-        #expect(run.requests.map { $0["resendChallenge"]?.stringValue } == [nil, "Y", nil])
-    }
 
-    @Test("Esc cancels: the ACS gets challengeCancel 01, the outcome is cancelled")
-    func cancel() async throws {
-        let run = try await terminalRun(.text) { session in
-            _ = try await session.wait(for: "One-time code")
-            try session.keys("Escape")
+        @Test("Esc cancels: the ACS gets challengeCancel 01, the outcome is cancelled")
+        func cancel() async throws {
+            let run = try await terminalRun(.text) { session in
+                _ = try await session.wait(for: "One-time code")
+                try session.keys("Escape")
+            }
+            #expect(run.screen.contains("\"outcome\":\"cancelled\"") && run.screen.contains("EXIT=0"))
+            #expect(run.requests.last?["challengeCancel"] == .string("01"))
         }
-        #expect(run.screen.contains("\"outcome\":\"cancelled\"") && run.screen.contains("EXIT=0"))
-        #expect(run.requests.last?["challengeCancel"] == .string("01"))
-    }
 
-    @Test("Ctrl-C cancels too")
-    func controlC() async throws {
-        let run = try await terminalRun(.text) { session in
-            _ = try await session.wait(for: "One-time code")
-            try session.keys("C-c")
+        @Test("Ctrl-C cancels too")
+        func controlC() async throws {
+            let run = try await terminalRun(.text) { session in
+                _ = try await session.wait(for: "One-time code")
+                try session.keys("C-c")
+            }
+            #expect(run.requests.last?["challengeCancel"] == .string("01"))
         }
-        #expect(run.requests.last?["challengeCancel"] == .string("01"))
-    }
 
-    @Test("single select with the arrows")
-    func singleSelect() async throws {
-        let run = try await terminalRun(.singleSelect) { session in
-            _ = try await session.wait(for: "( ) Email")
-            try session.keys("Down", "Enter")
+        @Test("single select with the arrows")
+        func singleSelect() async throws {
+            let run = try await terminalRun(.singleSelect) { session in
+                _ = try await session.wait(for: "( ) Email")
+                try session.keys("Down", "Enter")
+            }
+            #expect(run.requests.last?["challengeDataEntry"] == .string("email"))
+            #expect(run.screen.contains("\"transStatus\":\"Y\""))
         }
-        #expect(run.requests.last?["challengeDataEntry"] == .string("email"))
-        #expect(run.screen.contains("\"transStatus\":\"Y\""))
-    }
 
-    @Test("multi select with Space")
-    func multiSelect() async throws {
-        let run = try await terminalRun(.multiSelect) { session in
-            _ = try await session.wait(for: "[ ] Groceries")
-            try session.keys("Space", "Down", "Down", "Space")
-            _ = try await session.wait(for: "[x] Groceries")
-            try session.keys("Tab", "Enter")
+        @Test("multi select with Space")
+        func multiSelect() async throws {
+            let run = try await terminalRun(.multiSelect) { session in
+                _ = try await session.wait(for: "[ ] Groceries")
+                try session.keys("Space", "Down", "Down", "Space")
+                _ = try await session.wait(for: "[x] Groceries")
+                try session.keys("Tab", "Enter")
+            }
+            #expect(run.requests.last?["challengeDataEntry"] == .string("q1,q3"))
         }
-        #expect(run.requests.last?["challengeDataEntry"] == .string("q1,q3"))
-    }
 
-    @Test("out of band (2.3.1): the app link handed over and shown, then continue (oobContinue 01)")
-    func outOfBand() async throws {
-        let run = try await terminalRun(.outOfBand, version: "2.3.1") { session in
-            _ = try await session.wait(for: "< Open banking app >")
-            try session.keys("Enter")
-            _ = try await session.wait(for: "https://bank.testlab.example/approve")
-            try session.keys("Tab", "Enter")
+        @Test("out of band (2.3.1): the app link handed over and shown, then continue (oobContinue 01)")
+        func outOfBand() async throws {
+            let run = try await terminalRun(.outOfBand, version: "2.3.1") { session in
+                _ = try await session.wait(for: "< Open banking app >")
+                try session.keys("Enter")
+                _ = try await session.wait(for: "https://bank.testlab.example/approve")
+                try session.keys("Tab", "Enter")
+            }
+            #expect(run.requests.first?["oobAppURLInd"] == .string("01"))
+            #expect(run.requests.last?["oobContinue"] == .string("01") && run.requests.last?["oobAppStatus"] == nil)
+            #expect(run.screen.contains("\"transStatus\":\"Y\""))
         }
-        #expect(run.requests.first?["oobAppURLInd"] == .string("01"))
-        #expect(run.requests.last?["oobContinue"] == .string("01") && run.requests.last?["oobAppStatus"] == nil)
-        #expect(run.screen.contains("\"transStatus\":\"Y\""))
-    }
 
-    @Test("out of band (2.3.1): --oob-app-command that returns continues on its own (oobContinue 02)")
-    func outOfBandAppReturns() async throws {
-        let run = try await terminalRun(.outOfBand, version: "2.3.1", extra: "--oob-app-command true") { session in
-            _ = try await session.wait(for: "< Open banking app >")
-            try session.keys("Enter")
+        @Test("out of band (2.3.1): --oob-app-command that returns continues on its own (oobContinue 02)")
+        func outOfBandAppReturns() async throws {
+            let run = try await terminalRun(.outOfBand, version: "2.3.1", extra: "--oob-app-command true") { session in
+                _ = try await session.wait(for: "< Open banking app >")
+                try session.keys("Enter")
+            }
+            #expect(run.requests.last?["oobContinue"] == .string("02"))
+            #expect(run.screen.contains("\"transStatus\":\"Y\""))
         }
-        #expect(run.requests.last?["oobContinue"] == .string("02"))
-        #expect(run.screen.contains("\"transStatus\":\"Y\""))
-    }
 
-    @Test("out of band (2.3.1): an app that fails to open keeps the screen; the next CReq says oobAppStatus 01")
-    func outOfBandAppFails() async throws {
-        let run = try await terminalRun(.outOfBand, version: "2.3.1", extra: "--oob-app-command false") { session in
-            _ = try await session.wait(for: "< Open banking app >")
-            try session.keys("Enter")
-            _ = try await session.wait(for: "could not be opened")
-            try session.keys("Tab", "Enter")
+        @Test("out of band (2.3.1): an app that fails to open keeps the screen; the next CReq says oobAppStatus 01")
+        func outOfBandAppFails() async throws {
+            let run = try await terminalRun(.outOfBand, version: "2.3.1", extra: "--oob-app-command false") { session in
+                _ = try await session.wait(for: "< Open banking app >")
+                try session.keys("Enter")
+                _ = try await session.wait(for: "could not be opened")
+                try session.keys("Tab", "Enter")
+            }
+            #expect(run.requests.last?["oobContinue"] == .string("01"))
+            #expect(run.requests.last?["oobAppStatus"] == .string("01"))
         }
-        #expect(run.requests.last?["oobContinue"] == .string("01"))
-        #expect(run.requests.last?["oobAppStatus"] == .string("01"))
-    }
 
-    @Test("out of band (2.3.1) with --no-oob-app: oobAppURLInd 03 and no app link")
-    func outOfBandNoApp() async throws {
-        let run = try await terminalRun(.outOfBand, version: "2.3.1", extra: "--no-oob-app") { session in
-            let screen = try await session.wait(for: "< I have approved >")
-            #expect(!screen.contains("Open banking app"))
-            try session.keys("Enter")
+        @Test("out of band (2.3.1) with --no-oob-app: oobAppURLInd 03 and no app link")
+        func outOfBandNoApp() async throws {
+            let run = try await terminalRun(.outOfBand, version: "2.3.1", extra: "--no-oob-app") { session in
+                let screen = try await session.wait(for: "< I have approved >")
+                #expect(!screen.contains("Open banking app"))
+                try session.keys("Enter")
+            }
+            #expect(run.requests.allSatisfy { $0["oobAppURLInd"] == .string("03") })
+            #expect(run.requests.last?["oobContinue"] == .string("01"))
         }
-        #expect(run.requests.allSatisfy { $0["oobAppURLInd"] == .string("03") })
-        #expect(run.requests.last?["oobContinue"] == .string("01"))
-    }
 
-    @Test("2.3.1 two entry boxes: the first masked with a reveal toggle, the second plain; both sent")
-    func twoEntryBoxes() async throws {
-        let run = try await terminalRun(.twoEntryBoxes, version: "2.3.1") { session in
-            _ = try await session.wait(for: "Year of birth")
-            try session.keys("123456")
-            let masked = try await session.wait(for: "[••••••_]")
-            #expect(!masked.contains("123456"))
-            try session.keys("C-t")
-            _ = try await session.wait(for: "[123456_]")
-            try session.keys("Tab", "1990", "Enter")
+        @Test("2.3.1 two entry boxes: the first masked with a reveal toggle, the second plain; both sent")
+        func twoEntryBoxes() async throws {
+            let run = try await terminalRun(.twoEntryBoxes, version: "2.3.1") { session in
+                _ = try await session.wait(for: "Year of birth")
+                try session.keys("123456")
+                let masked = try await session.wait(for: "[••••••_]")
+                #expect(!masked.contains("123456"))
+                try session.keys("C-t")
+                _ = try await session.wait(for: "[123456_]")
+                try session.keys("Tab", "1990", "Enter")
+            }
+            #expect(run.requests.last?["challengeDataEntry"] == .string("123456"))
+            #expect(run.requests.last?["challengeDataEntryTwo"] == .string("1990"))
+            #expect(run.screen.contains("\"transStatus\":\"Y\""))
         }
-        #expect(run.requests.last?["challengeDataEntry"] == .string("123456"))
-        #expect(run.requests.last?["challengeDataEntryTwo"] == .string("1990"))
-        #expect(run.screen.contains("\"transStatus\":\"Y\""))
-    }
 
-    @Test("2.3.1 two entry boxes in line mode: the first box's line, the second box's, then the consent")
-    func twoEntryBoxesLine() async throws {
-        let run = try await terminalRun(.twoEntryBoxes, version: "2.3.1", extra: "--line") { session in
-            _ = try await session.wait(for: "or 'cancel':")
-            try session.keys("123456", "Enter")
-            // The prompt, unindented (the drawn box above reads "  Year of birth: []").
-            _ = try await session.wait(for: "\nYear of birth:")
-            try session.keys("1990", "Enter")
-            _ = try await session.wait(for: "[Yes/No]:")
-            try session.keys("n", "Enter")
+        @Test("2.3.1 two entry boxes in line mode: the first box's line, the second box's, then the consent")
+        func twoEntryBoxesLine() async throws {
+            let run = try await terminalRun(.twoEntryBoxes, version: "2.3.1", extra: "--line") { session in
+                _ = try await session.wait(for: "or 'cancel':")
+                try session.keys("123456", "Enter")
+                // The prompt, unindented (the drawn box above reads "  Year of birth: []").
+                _ = try await session.wait(for: "\nYear of birth:")
+                try session.keys("1990", "Enter")
+                _ = try await session.wait(for: "[Yes/No]:")
+                try session.keys("n", "Enter")
+            }
+            #expect(run.requests.last?["challengeDataEntry"] == .string("123456"))
+            #expect(run.requests.last?["challengeDataEntryTwo"] == .string("1990"))
+            #expect(run.requests.last?["trustListDataEntry"] == .string("N"))
         }
-        #expect(run.requests.last?["challengeDataEntry"] == .string("123456"))
-        #expect(run.requests.last?["challengeDataEntryTwo"] == .string("1990"))
-        #expect(run.requests.last?["trustListDataEntry"] == .string("N"))
-    }
 
-    @Test("2.3.1 consents above the buttons, answered from the keyboard; the additional-code button")
-    func consentsAndAdditional() async throws {
-        let consents = try await terminalRun(.consents, version: "2.3.1") { session in
-            let screen = try await session.wait(for: "Remember this device")
-            let trust = try #require(screen.range(of: "Trust this merchant"))
-            let verify = try #require(screen.range(of: "< Verify >"))
-            #expect(trust.lowerBound < verify.lowerBound, "togglePositionInd 01 puts the consents above the buttons")
-            try session.keys("123456", "Tab", "y", "Tab", "n", "Tab", "Enter")
+        @Test("2.3.1 consents above the buttons, answered from the keyboard; the additional-code button")
+        func consentsAndAdditional() async throws {
+            let consents = try await terminalRun(.consents, version: "2.3.1") { session in
+                let screen = try await session.wait(for: "Remember this device")
+                let trust = try #require(screen.range(of: "Trust this merchant"))
+                let verify = try #require(screen.range(of: "< Verify >"))
+                #expect(
+                    trust.lowerBound < verify.lowerBound, "togglePositionInd 01 puts the consents above the buttons")
+                try session.keys("123456", "Tab", "y", "Tab", "n", "Tab", "Enter")
+            }
+            #expect(consents.requests.last?["trustListDataEntry"] == .string("Y"))
+            #expect(consents.requests.last?["deviceBindingDataEntry"] == .string("N"))
+            let additional = try await terminalRun(.additionalCode, version: "2.3.1") { session in
+                _ = try await session.wait(for: "< Use my banking app instead >")
+                try session.keys("Tab", "Tab", "Tab", "Enter")
+                _ = try await session.wait(for: "< I have approved >")
+                try session.keys("Tab", "Enter")
+            }
+            #expect(additional.requests.map { $0["challengeAddCode"]?.stringValue } == [nil, "Y", nil])
+            #expect(additional.screen.contains("\"transStatus\":\"Y\""))
         }
-        #expect(consents.requests.last?["trustListDataEntry"] == .string("Y"))
-        #expect(consents.requests.last?["deviceBindingDataEntry"] == .string("N"))
-        let additional = try await terminalRun(.additionalCode, version: "2.3.1") { session in
-            _ = try await session.wait(for: "< Use my banking app instead >")
-            try session.keys("Tab", "Tab", "Tab", "Enter")
-            _ = try await session.wait(for: "< I have approved >")
-            try session.keys("Tab", "Enter")
-        }
-        #expect(additional.requests.map { $0["challengeAddCode"]?.stringValue } == [nil, "Y", nil])
-        #expect(additional.screen.contains("\"transStatus\":\"Y\""))
-    }
 
-    @Test("HTML: the form's field, checkbox and button from the keyboard; no script text")
-    func html() async throws {
-        let run = try await terminalRun(.html) { session in
-            let page = try await session.wait(for: "< Verify >")
-            #expect(!page.contains("scripts never run"))
-            try session.keys("123456", "Tab", "Space", "Tab", "Enter")
+        @Test("HTML: the form's field, checkbox and button from the keyboard; no script text")
+        func html() async throws {
+            let run = try await terminalRun(.html) { session in
+                let page = try await session.wait(for: "< Verify >")
+                #expect(!page.contains("scripts never run"))
+                try session.keys("123456", "Tab", "Space", "Tab", "Enter")
+            }
+            let data = run.requests.last?["challengeHTMLDataEntry"]?.stringValue ?? ""
+            #expect(data.hasSuffix("&otp=123456&remember=yes&action=verify"))
+            #expect(run.screen.contains("\"transStatus\":\"Y\""))
         }
-        let data = run.requests.last?["challengeHTMLDataEntry"]?.stringValue ?? ""
-        #expect(data.hasSuffix("&otp=123456&remember=yes&action=verify"))
-        #expect(run.screen.contains("\"transStatus\":\"Y\""))
-    }
 
-    @Test("2.3.1 information screen, then the code")
-    func information() async throws {
-        let run = try await terminalRun(.information, version: "2.3.1") { session in
-            _ = try await session.wait(for: "Before you continue")
-            try session.keys("Enter")
-            _ = try await session.wait(for: "One-time code: [_]")
-            try session.keys("123456", "Enter")
+        @Test("2.3.1 information screen, then the code")
+        func information() async throws {
+            let run = try await terminalRun(.information, version: "2.3.1") { session in
+                _ = try await session.wait(for: "Before you continue")
+                try session.keys("Enter")
+                _ = try await session.wait(for: "One-time code: [_]")
+                try session.keys("123456", "Enter")
+            }
+            #expect(run.requests.map { $0["infoContinueIndicator"] } == [nil, .bool(true), nil])
+            #expect(run.screen.contains("\"transStatus\":\"Y\""))
         }
-        #expect(run.requests.map { $0["infoContinueIndicator"] } == [nil, .bool(true), nil])
-        #expect(run.screen.contains("\"transStatus\":\"Y\""))
-    }
 
-    @Test("plain mode (TERM=dumb): every control in words, answered line by line")
-    func plain() async throws {
-        let run = try await terminalRun(.text, environment: "TERM=dumb") { session in
-            let screen = try await session.wait(for: "or 'cancel'")
-            #expect(
-                screen.contains("Text field: One-time code") && screen.contains("Button: Verify")
-                    && !screen.contains("\u{1B}["))
-            try session.keys("123456", "Enter")
+        @Test("plain mode (TERM=dumb): every control in words, answered line by line")
+        func plain() async throws {
+            let run = try await terminalRun(.text, environment: "TERM=dumb") { session in
+                let screen = try await session.wait(for: "or 'cancel'")
+                #expect(
+                    screen.contains("Text field: One-time code") && screen.contains("Button: Verify")
+                        && !screen.contains("\u{1B}["))
+                try session.keys("123456", "Enter")
+            }
+            #expect(run.requests.last?["challengeDataEntry"] == .string("123456"))
+            #expect(run.screen.contains("EXIT=0"))
         }
-        #expect(run.requests.last?["challengeDataEntry"] == .string("123456"))
-        #expect(run.screen.contains("EXIT=0"))
-    }
 
-    @Test("a terminal resize redraws at the new width")
-    func resize() async throws {
-        let run = try await terminalRun(.text) { session in
-            let wide = try await session.wait(for: "One-time code: [_]")
-            #expect(wide.split(separator: "\n").first.map { $0.count > 90 } == true)
-            try session.tmux(["resize-window", "-t", "0", "-x", "50", "-y", "30"], capture: false)
-            let narrow = try await session.wait(for: "──────────────────────────────────────────────────\n")
-            #expect(narrow.split(separator: "\n").first.map { $0.count <= 50 } == true)
-            try session.keys("123456", "Enter")
+        @Test("a terminal resize redraws at the new width")
+        func resize() async throws {
+            let run = try await terminalRun(.text) { session in
+                let wide = try await session.wait(for: "One-time code: [_]")
+                #expect(wide.split(separator: "\n").first.map { $0.count > 90 } == true)
+                try session.tmux(["resize-window", "-t", "0", "-x", "50", "-y", "30"], capture: false)
+                let narrow = try await session.wait(for: "──────────────────────────────────────────────────\n")
+                #expect(narrow.split(separator: "\n").first.map { $0.count <= 50 } == true)
+                try session.keys("123456", "Enter")
+            }
+            #expect(run.screen.contains("Challenge completed: transStatus Y"))
         }
-        #expect(run.screen.contains("Challenge completed: transStatus Y"))
-    }
 
-    @Test("dark appearance colours in truecolor; NO_COLOR drops every colour")
-    func appearance() async throws {
-        let dark = try await terminalRun(
-            .text, environment: "-u NO_COLOR TERM=xterm-256color COLORTERM=truecolor", extra: "--appearance dark"
-        ) { session in
-            _ = try await session.wait(for: "One-time code")
-            let colored = try session.tmux(["capture-pane", "-p", "-e", "-t", "0"])
-            #expect(colored.contains("48;2;30;30;46"), "\(colored.prefix(300).debugDescription)")
-            try session.keys("Escape")
+        @Test("dark appearance colours in truecolor; NO_COLOR drops every colour")
+        func appearance() async throws {
+            let dark = try await terminalRun(
+                .text, environment: "-u NO_COLOR TERM=xterm-256color COLORTERM=truecolor", extra: "--appearance dark"
+            ) { session in
+                _ = try await session.wait(for: "One-time code")
+                let colored = try session.tmux(["capture-pane", "-p", "-e", "-t", "0"])
+                #expect(colored.contains("48;2;30;30;46"), "\(colored.prefix(300).debugDescription)")
+                try session.keys("Escape")
+            }
+            #expect(dark.screen.contains("cancelled"))
+            let plain = try await terminalRun(.text, environment: "TERM=xterm-256color NO_COLOR=1") { session in
+                _ = try await session.wait(for: "One-time code")
+                let colored = try session.tmux(["capture-pane", "-p", "-e", "-t", "0"])
+                #expect(!colored.contains("48;2;") && !colored.contains("38;5;"))
+                try session.keys("Escape")
+            }
+            #expect(plain.screen.contains("cancelled"))
         }
-        #expect(dark.screen.contains("cancelled"))
-        let plain = try await terminalRun(.text, environment: "TERM=xterm-256color NO_COLOR=1") { session in
-            _ = try await session.wait(for: "One-time code")
-            let colored = try session.tmux(["capture-pane", "-p", "-e", "-t", "0"])
-            #expect(!colored.contains("48;2;") && !colored.contains("38;5;"))
-            try session.keys("Escape")
-        }
-        #expect(plain.screen.contains("cancelled"))
-    }
 
-    @Test("German texts from --locale")
-    func german() async throws {
-        let run = try await terminalRun(.text, extra: "--locale de_DE") { session in
-            _ = try await session.wait(for: "[Abbrechen: Esc]")
-            try session.keys("Escape")
+        @Test("German texts from --locale")
+        func german() async throws {
+            let run = try await terminalRun(.text, extra: "--locale de_DE") { session in
+                _ = try await session.wait(for: "[Abbrechen: Esc]")
+                try session.keys("Escape")
+            }
+            #expect(run.screen.contains("\"outcome\":\"cancelled\""))
         }
-        #expect(run.screen.contains("\"outcome\":\"cancelled\""))
     }
 }
