@@ -4,7 +4,7 @@ import SwiftASN1
 public import X509
 public import _CryptoExtras
 
-/// A private key of the TestLab PKI: RSA for PS256 and RSA-OAEP-256, P-256 for ES256 and ECDH-ES.
+/// A private key of a test PKI (the TestLab's, or one a test makes): RSA for PS256 and RSA-OAEP-256, P-256 for ES256 and ECDH-ES.
 public enum LabPrivateKey: Sendable {
     /// An RSA key.
     case rsa(_RSA.Signing.PrivateKey)

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import ThreeDS2NIOTransport
 import ThreeDS2SDK
+import ThreeDS2SDKTesting
 import ThreeDS2TestLab
 import ThreeDS2TestSupport
 
@@ -46,7 +47,7 @@ func labRequestor(_ lab: TestLab, transport: HTTPClientTransport, card: String)
     }
 }
 
-@Suite("One-call authenticate against the TestLab", .loadGate(alone: false))
+@Suite("One-call authenticate against the TestLab")
 struct AuthenticateTests {
     func service(_ lab: TestLab, events: TransactionEvents) throws -> ThreeDS2Service {
         let service = ThreeDS2Service(clientEventListener: events)
@@ -112,32 +113,33 @@ struct AuthenticateTests {
         let transport = try lab.makeTransport()
         let events = TransactionEvents()
         let service = try service(lab, events: events)
-        let asked = Locked(false)
+        let asked = AsyncSignal()
         let waiting = Task {
             await service.authenticate(
                 directoryServerID: TestLab.rsaDirectoryServerID, presenter: ScriptedPresenter(answers: []),
                 transport: transport, clock: ContinuousClock()
             ) { _ in
-                asked.withLock { $0 = true }
-                try await Task.sleep(for: .seconds(60))
+                asked.fire()
+                // A backend that never answers: a test clock nobody moves; only the cancel ends the wait.
+                try await TestClock().sleep(for: .seconds(60))
                 return .frictionless(transStatus: "Y")
             }
         }
-        for _ in 0..<1000 where !asked.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+        await asked.wait()
         waiting.cancel()
         guard case .cancelled = await waiting.value else {
             Issue.record("not cancelled")
             return
         }
 
-        let presenter = SilentPresenter()
+        let presenter = IdlePresenter()
         let challenging = Task {
             await service.authenticate(
                 directoryServerID: TestLab.rsaDirectoryServerID, presenter: presenter, transport: transport,
                 clock: ContinuousClock(),
                 requestor: labRequestor(lab, transport: transport, card: Scenario.text.cardNumber))
         }
-        try await presenter.waitUntilPresented()
+        await presenter.presented.wait()
         challenging.cancel()
         guard case .challenged(.cancelled) = await challenging.value else {
             Issue.record("the challenge did not end as cancelled")
@@ -164,16 +166,18 @@ struct AuthenticateTests {
         #expect(error.kind == .runtime && error.message.contains("HTTP 502"))
 
         let clock = TestClock()
+        let asked = AsyncSignal()
         let silent = Task {
             await service.authenticate(
                 directoryServerID: TestLab.rsaDirectoryServerID, presenter: ScriptedPresenter(answers: []),
                 requestorTimeout: .seconds(30), transport: transport, clock: clock
             ) { _ in
-                try await Task.sleep(for: .seconds(120))
+                asked.fire()
+                try await clock.sleep(for: .seconds(120))
                 return .frictionless(transStatus: "Y")
             }
         }
-        try await Task.sleep(for: .milliseconds(50))
+        await asked.wait()
         await clock.advance(by: .seconds(31))
         guard case .failed(let timeout) = await silent.value else {
             Issue.record("no timeout")
@@ -199,14 +203,17 @@ struct AuthenticateTests {
         let events = TransactionEvents()
         let service = try service(lab, events: events)
         let clock = TestClock()
+        // The challenge's requests go through a recording transport, so the test sees the CReq go out.
+        let challengeTransport = RecordingTransport(transport)
         let task = Task {
             await service.authenticate(
                 directoryServerID: TestLab.rsaDirectoryServerID, presenter: ScriptedPresenter(answers: []),
-                requestorTimeout: .seconds(1_000_000), transport: transport, clock: clock,
+                requestorTimeout: .seconds(1_000_000), transport: challengeTransport, clock: clock,
                 requestor: labRequestor(lab, transport: transport, card: Scenario.faultSlow.cardNumber))
         }
-        let outcome = try await drive(
-            clock, step: .seconds(1), Task { () throws -> AuthenticationOutcome in await task.value })
+        _ = await challengeTransport.log.request(at: 0)
+        await clock.advance(by: .seconds(10) + .milliseconds(1))
+        let outcome = await task.value
         guard case .challenged(.timedOut) = outcome else {
             Issue.record("\(outcome)")
             return

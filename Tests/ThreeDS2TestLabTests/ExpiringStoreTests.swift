@@ -61,16 +61,4 @@ struct ExpiringStoreTests {
         #expect(store.count == 50)
         #expect(store.values == Array(9950..<10_000))
     }
-
-    @Test("A lab bounded to two transactions forgets the oldest challenge and refuses its CReqs")
-    func labBound() async throws {
-        let options = TestLabOptions(maxTransactions: 2)
-        let first = try await run(.text, answers: [.text("123456")], options: options)
-        #expect(first.record != nil)
-        let acsTransID = try #require(first.authentication.challengeParameters?.acsTransactionID)
-        for _ in 0..<2 { _ = try await run(.text, answers: [.text("123456")], options: options) }
-        #expect(await first.lab.acsRecord(acsTransID: acsTransID) == nil)
-        #expect(await first.lab.acsTransactionCount == 2)
-        #expect(first.lab.authentications.count == 2)
-    }
 }

@@ -23,7 +23,7 @@ final class SettingsRecordingPresenter: ChallengePresenter, Sendable {
     }
 }
 
-@Suite("Presentation settings from initialize", .loadGate(alone: false))
+@Suite("Presentation settings from initialize")
 struct PresentationSettingsTests {
     @Test("initialize's customization per appearance and locale reach the presenter through the form state")
     func settingsReachPresenter() async throws {

@@ -41,7 +41,7 @@ final class ModelPresenter: ChallengePresenter {
     }
 }
 
-@Suite("The SwiftUI view's screen model, driven on Linux by the screen scripts", .loadGate(alone: false))
+@Suite("The SwiftUI view's screen model, driven on Linux by the screen scripts")
 struct ScreenModelTests {
     @Test(
         "each challenge kind completes through the model with the scripts the scripted presenter passes",

@@ -28,7 +28,7 @@ struct BridgingEndToEndTests {
 
     @Test("open the app and come back: announced, linked, and continued with oobContinue true and Bridging 02")
     func returned() async throws {
-        let run = try await ThreeDS2ChallengeTests.run(
+        let run = try await ThreeDS2EndToEndTests.run(
             .bridging, version: "2.2.0", answers: [.openApp(result: .returned)])
         #expect(run.outcome == .completed(transStatus: "Y"))
         let record = try expectClean(run)
@@ -47,7 +47,7 @@ struct BridgingEndToEndTests {
 
     @Test("a failed open keeps the screen; continue then carries oobContinue true and no Bridging")
     func failedOpen() async throws {
-        let run = try await ThreeDS2ChallengeTests.run(
+        let run = try await ThreeDS2EndToEndTests.run(
             .bridging, version: "2.2.0", answers: [.openApp(result: .failed), .continue()])
         #expect(run.outcome == .completed(transStatus: "Y"))
         let record = try expectClean(run)
@@ -59,10 +59,10 @@ struct BridgingEndToEndTests {
     @Test("no Bridging without a requestor app URL, without an opener, or when the app forbids opening apps")
     func notAnnounced() async throws {
         let runs = [
-            try await ThreeDS2ChallengeTests.run(
+            try await ThreeDS2EndToEndTests.run(
                 .bridging, version: "2.2.0", answers: [.continue()], requestorAppURL: nil),
-            try await ThreeDS2ChallengeTests.run(.bridging, version: "2.2.0", answers: [.continue()], opensApps: false),
-            try await ThreeDS2ChallengeTests.run(
+            try await ThreeDS2EndToEndTests.run(.bridging, version: "2.2.0", answers: [.continue()], opensApps: false),
+            try await ThreeDS2EndToEndTests.run(
                 .bridging, version: "2.2.0", answers: [.continue()], appsAllowed: false),
         ]
         for run in runs {
@@ -75,11 +75,11 @@ struct BridgingEndToEndTests {
 
     @Test("2.1.0 and 2.3.1 never carry Bridging; 2.3.1 links the app through its core fields as before")
     func otherVersions() async throws {
-        let old = try await ThreeDS2ChallengeTests.run(.bridging, version: "2.1.0", answers: [.continue()])
+        let old = try await ThreeDS2EndToEndTests.run(.bridging, version: "2.1.0", answers: [.continue()])
         #expect(old.outcome == .completed(transStatus: "Y"))
         #expect(try #require(old.record).requests.allSatisfy { $0["messageExtension"] == nil })
         #expect(old.presenter.screens.first?.oobAppURL == nil)
-        let new = try await ThreeDS2ChallengeTests.run(.bridging, version: "2.3.1", answers: [.openApp()])
+        let new = try await ThreeDS2EndToEndTests.run(.bridging, version: "2.3.1", answers: [.openApp()])
         #expect(new.outcome == .completed(transStatus: "Y"))
         let record = try #require(new.record)
         #expect(record.refusals.isEmpty && record.requests.allSatisfy { $0["messageExtension"] == nil })
@@ -88,7 +88,7 @@ struct BridgingEndToEndTests {
 
     @Test("an ACS that does not answer with Bridging: no app link, a plain continue")
     func acsWithoutBridging() async throws {
-        let run = try await ThreeDS2ChallengeTests.run(.outOfBand, version: "2.2.0", answers: [.continue()])
+        let run = try await ThreeDS2EndToEndTests.run(.outOfBand, version: "2.2.0", answers: [.continue()])
         #expect(run.outcome == .completed(transStatus: "Y"))
         let record = try expectClean(run)
         #expect(bridging(try #require(record.requests.first)) != nil)

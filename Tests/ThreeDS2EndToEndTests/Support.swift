@@ -80,3 +80,21 @@ extension ChallengeOutcome {
         return nil
     }
 }
+
+/// Prepares a transaction and its ARes against a lab.
+func prepare(_ scenario: Scenario, lab: TestLab, configure: (inout ConfigParameters) throws -> Void = { _ in })
+    async throws
+    -> (ThreeDS2Service, Transaction, ChallengeParameters, HTTPClientTransport)
+{
+    let service = ThreeDS2Service()
+    var config = try lab.sdkConfiguration(dataDirectory: temporaryDirectory())
+    try configure(&config)
+    try service.initialize(configParameters: config)
+    let transaction = try service.createTransaction(
+        directoryServerID: TestLab.rsaDirectoryServerID, messageVersion: "2.2.0")
+    let transport = try lab.makeTransport()
+    let response = try await ThreeDSServerClient(serverURL: lab.baseURL, transport: transport).authenticate(
+        parameters: try transaction.getAuthenticationRequestParameters(),
+        purchase: Purchase(cardNumber: scenario.cardNumber, amount: "100", currency: "978"))
+    return (service, transaction, try #require(response.challengeParameters), transport)
+}

@@ -5,6 +5,7 @@ import ThreeDS2JOSE
 import ThreeDS2Messages
 import ThreeDS2NIOTransport
 import ThreeDS2SDK
+import ThreeDS2SDKTesting
 import ThreeDS2TestLab
 
 /// The 2.3.1 flows against the TestLab, whose ACS checks every CReq as a conforming ACS does (a CReq breaking the
@@ -24,7 +25,7 @@ struct Version231EndToEndTests {
 
     @Test("two entry boxes: both entries sent; the box settings reach the screen")
     func twoEntryBoxes() async throws {
-        let run = try await ThreeDS2ChallengeTests.run(
+        let run = try await ThreeDS2EndToEndTests.run(
             .twoEntryBoxes, version: "2.3.1", answers: [.text("123456", second: "1990")])
         #expect(run.outcome == .completed(transStatus: "Y"))
         try expectConforming(run, version: "2.3.1")
@@ -46,17 +47,17 @@ struct Version231EndToEndTests {
 
     @Test("a wrong second entry is a wrong answer; 2.2.0 shows one box and never sends challengeDataEntryTwo")
     func twoEntryBoxesWrongAndOlder() async throws {
-        let wrong = try await ThreeDS2ChallengeTests.run(
+        let wrong = try await ThreeDS2EndToEndTests.run(
             .twoEntryBoxes, version: "2.3.1",
             answers: [.text("123456", second: "2000"), .text("123456", second: "1990")])
         #expect(wrong.outcome == .completed(transStatus: "Y"))
         #expect(wrong.presenter.screens.map(\.showsWarningIndicator) == [false, true])
         try expectConforming(wrong, version: "2.3.1")
-        let older = try await ThreeDS2ChallengeTests.run(.twoEntryBoxes, version: "2.2.0", answers: [.text("123456")])
+        let older = try await ThreeDS2EndToEndTests.run(.twoEntryBoxes, version: "2.2.0", answers: [.text("123456")])
         #expect(older.outcome == .completed(transStatus: "Y"))
         try expectConforming(older, version: "2.2.0")
         #expect(older.presenter.screens.first?.entryBoxes.isEmpty == true)
-        let refused = try await ThreeDS2ChallengeTests.run(
+        let refused = try await ThreeDS2EndToEndTests.run(
             .twoEntryBoxes, version: "2.2.0", answers: [.text("123456", second: "1990")])
         #expect(refused.outcome == .cancelled)
         #expect(refused.presenter.problems.first?.contains("no entry box 2") == true)
@@ -64,7 +65,7 @@ struct Version231EndToEndTests {
 
     @Test("the additional-code button: challengeAddCode Y alone, then the out-of-band screen")
     func additionalCode() async throws {
-        let run = try await ThreeDS2ChallengeTests.run(
+        let run = try await ThreeDS2EndToEndTests.run(
             .additionalCode, version: "2.3.1", answers: [.additional(), .continue()])
         #expect(run.outcome == .completed(transStatus: "Y"))
         try expectConforming(run, version: "2.3.1")
@@ -73,7 +74,7 @@ struct Version231EndToEndTests {
         #expect(requests[1]["challengeDataEntry"] == nil && requests[1]["trustListDataEntry"] == .string("N"))
         #expect(run.presenter.screens.map(\.uiType) == [.text, .outOfBand])
         #expect(run.presenter.screens.first?.additionalCodeLabel == "Use my banking app instead")
-        let older = try await ThreeDS2ChallengeTests.run(.additionalCode, version: "2.2.0", answers: [.additional()])
+        let older = try await ThreeDS2EndToEndTests.run(.additionalCode, version: "2.2.0", answers: [.additional()])
         #expect(older.outcome == .cancelled, "2.2.0 screens offer no additional-code button")
         #expect(older.record?.requests.allSatisfy { $0["challengeAddCode"] == nil } == true)
     }
@@ -82,7 +83,7 @@ struct Version231EndToEndTests {
         "trust list and device binding: Y/N as chosen, N when untouched, above the buttons; 2.2.0 whitelisting only",
         arguments: [(true, false), (false, true)])
     func consents(trust: Bool, binding: Bool) async throws {
-        let run = try await ThreeDS2ChallengeTests.run(
+        let run = try await ThreeDS2EndToEndTests.run(
             .consents, version: "2.3.1", answers: [.text("123456", whitelist: trust, deviceBinding: binding)])
         #expect(run.outcome == .completed(transStatus: "Y"))
         try expectConforming(run, version: "2.3.1")
@@ -92,13 +93,13 @@ struct Version231EndToEndTests {
         #expect(request["trustListDataEntry"] == .string(trust ? "Y" : "N"))
         #expect(request["deviceBindingDataEntry"] == .string(binding ? "Y" : "N"))
         #expect(request["whitelistingDataEntry"] == nil)
-        let untouched = try await ThreeDS2ChallengeTests.run(.consents, version: "2.3.1", answers: [.resend, .cancel])
+        let untouched = try await ThreeDS2EndToEndTests.run(.consents, version: "2.3.1", answers: [.resend, .cancel])
         try expectConforming(untouched, version: "2.3.1")
         let requests = try #require(untouched.record?.requests)
         #expect(
             requests[1]["trustListDataEntry"] == .string("N") && requests[1]["deviceBindingDataEntry"] == .string("N"))
         #expect(requests[2]["trustListDataEntry"] == nil && requests[2]["deviceBindingDataEntry"] == nil)
-        let older = try await ThreeDS2ChallengeTests.run(
+        let older = try await ThreeDS2EndToEndTests.run(
             .consents, version: "2.2.0", answers: [.text("123456", whitelist: trust)])
         try expectConforming(older, version: "2.2.0")
         #expect(older.record?.requests.last?["whitelistingDataEntry"] == .string(trust ? "Y" : "N"))
@@ -107,7 +108,7 @@ struct Version231EndToEndTests {
 
     @Test("out of band: the app link, back from the app continues on its own with oobContinue 02")
     func oobAppReturns() async throws {
-        let run = try await ThreeDS2ChallengeTests.run(
+        let run = try await ThreeDS2EndToEndTests.run(
             .outOfBand, version: "2.3.1", answers: [.openApp(result: .returned)])
         #expect(run.outcome == .completed(transStatus: "Y"))
         try expectConforming(run, version: "2.3.1")
@@ -119,7 +120,7 @@ struct Version231EndToEndTests {
 
     @Test("out of band: a failed open keeps the screen; continue then carries oobAppStatus 01")
     func oobAppFails() async throws {
-        let run = try await ThreeDS2ChallengeTests.run(
+        let run = try await ThreeDS2EndToEndTests.run(
             .outOfBand, version: "2.3.1", answers: [.openApp(result: .failed), .continue()])
         #expect(run.outcome == .completed(transStatus: "Y"))
         try expectConforming(run, version: "2.3.1")
@@ -130,7 +131,7 @@ struct Version231EndToEndTests {
 
     @Test("out of band: an app handed the link but not back yet; the cardholder continues (01, no status)")
     func oobAppOpened() async throws {
-        let run = try await ThreeDS2ChallengeTests.run(
+        let run = try await ThreeDS2EndToEndTests.run(
             .outOfBand, version: "2.3.1", answers: [.openApp(result: .opened), .continue()])
         #expect(run.outcome == .completed(transStatus: "Y"))
         try expectConforming(run, version: "2.3.1")
@@ -140,16 +141,16 @@ struct Version231EndToEndTests {
 
     @Test("out of band: no opener says 02, an app that forbids it says 03; neither gets an app link")
     func oobAppNotSupported() async throws {
-        let device = try await ThreeDS2ChallengeTests.run(
+        let device = try await ThreeDS2EndToEndTests.run(
             .outOfBand, version: "2.3.1", answers: [.continue()], opensApps: false)
         #expect(device.outcome == .completed(transStatus: "Y"))
         try expectConforming(device, version: "2.3.1", indicator: "02")
         #expect(device.presenter.screens.first?.oobAppURL == nil)
-        let requestor = try await ThreeDS2ChallengeTests.run(
+        let requestor = try await ThreeDS2EndToEndTests.run(
             .outOfBand, version: "2.3.1", answers: [.continue()], appsAllowed: false)
         try expectConforming(requestor, version: "2.3.1", indicator: "03")
         #expect(requestor.presenter.screens.first?.oobAppURL == nil)
-        let refused = try await ThreeDS2ChallengeTests.run(
+        let refused = try await ThreeDS2EndToEndTests.run(
             .outOfBand, version: "2.3.1", answers: [.openApp()], opensApps: false)
         #expect(refused.outcome == .cancelled)
         #expect(refused.presenter.problems.first?.contains("no app to open") == true)
@@ -157,7 +158,7 @@ struct Version231EndToEndTests {
 
     @Test("out of band in 2.2.0: oobContinue is the JSON true, with no 2.3.1 field")
     func oob220() async throws {
-        let run = try await ThreeDS2ChallengeTests.run(.outOfBand, version: "2.2.0", answers: [.continue()])
+        let run = try await ThreeDS2EndToEndTests.run(.outOfBand, version: "2.2.0", answers: [.continue()])
         #expect(run.outcome == .completed(transStatus: "Y"))
         try expectConforming(run, version: "2.2.0")
         #expect(run.record?.requests.last?["oobContinue"] == .bool(true))
@@ -166,7 +167,7 @@ struct Version231EndToEndTests {
 
     @Test("HTML out of band (UI 06): the page's button sends oobContinue 01 with its form data")
     func htmlOOBButton() async throws {
-        let run = try await ThreeDS2ChallengeTests.run(
+        let run = try await ThreeDS2EndToEndTests.run(
             .htmlOutOfBand, version: "2.3.1", answers: [.html(fields: [:], button: "I have approved")])
         #expect(run.outcome == .completed(transStatus: "Y"))
         try expectConforming(run, version: "2.3.1")
@@ -180,7 +181,7 @@ struct Version231EndToEndTests {
 
     @Test("HTML out of band (UI 06): back from the bank's app sends oobContinue 02 alone")
     func htmlOOBApp() async throws {
-        let run = try await ThreeDS2ChallengeTests.run(.htmlOutOfBand, version: "2.3.1", answers: [.openApp()])
+        let run = try await ThreeDS2EndToEndTests.run(.htmlOutOfBand, version: "2.3.1", answers: [.openApp()])
         #expect(run.outcome == .completed(transStatus: "Y"))
         try expectConforming(run, version: "2.3.1")
         let request = try #require(run.record?.requests.last)
@@ -189,7 +190,7 @@ struct Version231EndToEndTests {
 
     @Test("the information screen continues with infoContinueIndicator true; its text has bold runs")
     func information() async throws {
-        let run = try await ThreeDS2ChallengeTests.run(
+        let run = try await ThreeDS2EndToEndTests.run(
             .information, version: "2.3.1", answers: [.continue(), .text("123456")])
         #expect(run.outcome == .completed(transStatus: "Y"))
         try expectConforming(run, version: "2.3.1")
@@ -211,7 +212,7 @@ struct Version231EndToEndTests {
         ])
     func requestorAppURL(version: String, url: String, accepted: Bool) async throws {
         do {
-            let run = try await ThreeDS2ChallengeTests.run(
+            let run = try await ThreeDS2EndToEndTests.run(
                 .text, version: version, answers: [.text("123456")], requestorAppURL: url)
             #expect(accepted, "\(url.prefix(30)) (\(url.count)) was accepted in \(version)")
             #expect(run.outcome == .completed(transStatus: "Y"))
@@ -243,8 +244,9 @@ struct Version231EndToEndTests {
             try await transaction.challenge(
                 parameters, presenter: presenter, timeout: .seconds(300), transport: transport, clock: clock)
         }
-        try await presenter.waitUntilOpened()
-        let outcome = try await drive(clock, step: .seconds(20), task)
+        await presenter.opened.wait()
+        await clock.advance(by: .seconds(300) + .milliseconds(1))
+        let outcome = try await task.value
         #expect(outcome == .timedOut)
         let record = try #require(await lab.acsRecord(acsTransID: parameters.acsTransactionID))
         #expect(record.requests.count == 1 && record.refusals.isEmpty)
@@ -255,21 +257,17 @@ struct Version231EndToEndTests {
 
 /// Presses the open-app button on the first screen; the bank's app never comes back.
 final class AppOpeningPresenter: ChallengePresenter, Sendable {
-    let opened = Locked(false)
+    let opened = AsyncSignal()
     var oobAppOpener: (any OOBAppOpener)? { HangingOpener(presenter: self) }
 
+    /// Opens the app, which never comes back: the open waits for the challenge's own timer to cancel it.
     struct HangingOpener: OOBAppOpener {
         let presenter: AppOpeningPresenter
         func open(_ url: URL) async -> OOBAppOpenResult {
-            presenter.opened.withLock { $0 = true }
-            while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(10)) }
+            presenter.opened.fire()
+            try? await TestClock().sleep(for: .seconds(3600))
             return .failed
         }
-    }
-
-    func waitUntilOpened() async throws {
-        for _ in 0..<2000 where !opened.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
-        #expect(opened.withLock { $0 }, "the app was not opened within 10 s")
     }
 
     func present(_ screen: ChallengeScreen) async -> ChallengeAnswer {
