@@ -1,0 +1,45 @@
+// swift-tools-version:6.1
+// The benchmarks: `threeds-benchmarks`, each composite operation of the SDK against the bare operations it is built
+// from (the ratio-to-floor report the README's performance goals are stated in), whole challenges, the TestLab under
+// load, the client's cost against an independent peer and the binary sizes. A package of its own, beside the SDK's,
+// so that building the SDK never builds its benchmarks:
+//
+//   swift run --package-path Benchmarks -c release threeds-benchmarks [--quick] [--only TEXT] [--peer PYTHON]
+import PackageDescription
+
+let package = Package(
+    name: "ThreeDS2Benchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "ThreeDS2", path: ".."),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "threeds-benchmarks",
+            dependencies: [
+                .product(name: "ThreeDS2JOSE", package: "ThreeDS2"),
+                .product(name: "ThreeDS2Messages", package: "ThreeDS2"),
+                .product(name: "ThreeDS2SDK", package: "ThreeDS2"),
+                .product(name: "ThreeDS2NIOTransport", package: "ThreeDS2"),
+                .product(name: "ThreeDS2TestLab", package: "ThreeDS2"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            path: "ThreeDS2Benchmarks",
+            swiftSettings: [
+                .enableUpcomingFeature("ExistentialAny"),
+                .enableUpcomingFeature("InternalImportsByDefault"),
+                .enableUpcomingFeature("MemberImportVisibility"),
+            ]
+        )
+    ]
+)
