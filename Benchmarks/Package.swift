@@ -17,11 +17,31 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        // CPU, allocations and memory per call, with thresholds (`swift package benchmark`). Swift 6.3 on Linux
+        // counts allocations through the malloc interposer (no jemalloc); the runtime interposer's package is not
+        // needed for that and is left out.
+        .package(
+            url: "https://github.com/ordo-one/package-benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
+        // The fixtures and floors both runners share: keys, messages, the DS PKI, the signed contents, one exchange
+        // and one payment.
+        .target(
+            name: "BenchmarkFixtures",
+            dependencies: [
+                .product(name: "ThreeDS2JOSE", package: "ThreeDS2"),
+                .product(name: "ThreeDS2Messages", package: "ThreeDS2"),
+                .product(name: "ThreeDS2TestLab", package: "ThreeDS2"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
+        ),
         .executableTarget(
             name: "threeds-benchmarks",
             dependencies: [
+                "BenchmarkFixtures",
                 .product(name: "ThreeDS2JOSE", package: "ThreeDS2"),
                 .product(name: "ThreeDS2Messages", package: "ThreeDS2"),
                 .product(name: "ThreeDS2SDK", package: "ThreeDS2"),
@@ -34,12 +54,27 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
-            path: "ThreeDS2Benchmarks",
-            swiftSettings: [
-                .enableUpcomingFeature("ExistentialAny"),
-                .enableUpcomingFeature("InternalImportsByDefault"),
-                .enableUpcomingFeature("MemberImportVisibility"),
-            ]
-        )
+            path: "ThreeDS2Benchmarks"
+        ),
+        .executableTarget(
+            name: "Composites",
+            dependencies: [
+                "BenchmarkFixtures",
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "ThreeDS2JOSE", package: "ThreeDS2"),
+                .product(name: "ThreeDS2Messages", package: "ThreeDS2"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Benchmarks/Composites",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
     ]
 )
+
+for target in package.targets {
+    target.swiftSettings = [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("InternalImportsByDefault"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+    ]
+}

@@ -1,3 +1,4 @@
+import BenchmarkFixtures
 import Crypto
 import Foundation
 import ThreeDS2JOSE

@@ -1,3 +1,4 @@
+import BenchmarkFixtures
 import Foundation
 
 /// One composite operation against its floor: the median time per call of each.
@@ -16,8 +17,6 @@ func format(_ duration: Duration) -> String {
     let value = seconds(duration)
     return value >= 1e-3 ? String(format: "%8.3f ms", value * 1e3) : String(format: "%8.2f µs", value * 1e6)
 }
-
-@inline(never) func blackHole<T>(_ value: T) { withExtendedLifetime(value) {} }
 
 /// Times `iterations` calls of `body`; returns the per-call time. Synchronous, so nothing but the body is timed.
 func timePerCall(iterations: Int, _ body: () throws -> Void) rethrows -> Duration {

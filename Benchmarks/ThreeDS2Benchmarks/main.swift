@@ -10,6 +10,7 @@
 // agreement, device data, channel, strict JSON), SignedContentRows, ChallengeExchangeRows, PaymentRow,
 // WholeChallenges, PeerComparison, LabUnderLoad, BinarySizes.
 
+import BenchmarkFixtures
 import Foundation
 
 let options = Options(arguments: CommandLine.arguments)

@@ -1,17 +1,17 @@
-import Crypto
-import Foundation
+package import Crypto
+package import Foundation
 import ThreeDS2JOSE
 import _CryptoExtras
 
 /// The bare swift-crypto operations a composite is built from: what any implementation must do.
 extension Fixtures {
     /// The scalar multiplication from a fixed scalar and the affine coordinates of its result.
-    func keyGenerationFloor() throws {
+    package func keyGenerationFloor() throws {
         blackHole(try P256.KeyAgreement.PrivateKey(rawRepresentation: fixedScalar).publicKey.rawRepresentation)
     }
 
     /// ECDH plus one SHA-256 over the Concat KDF's input.
-    func keyAgreementFloor() throws {
+    package func keyAgreementFloor() throws {
         let secret = try sdkKey.sharedSecretFromKeyAgreement(with: acsKey)
         blackHole(
             secret.withUnsafeBytes {
@@ -20,7 +20,7 @@ extension Fixtures {
     }
 
     /// RSA-OAEP-256 of a fresh content key to the directory server, then the device data sealed under it.
-    func deviceDataRSAFloor() throws {
+    package func deviceDataRSAFloor() throws {
         let publicKey = try _RSA.Encryption.PublicKey(derRepresentation: dsRSAPublicDER)
         let cek = SymmetricKey(size: .bits256)
         blackHole(try cek.withUnsafeBytes { try publicKey.encrypt(Array($0), padding: .PKCS1_OAEP_SHA256) })
@@ -29,7 +29,7 @@ extension Fixtures {
 }
 
 /// AES-128-CBC and HMAC-SHA-256 over the bytes A128CBC-HS256 seals, with a fixed IV.
-func cbcSealFloor(_ plaintext: [UInt8], key: SymmetricKey, aadLength: Int) throws {
+package func cbcSealFloor(_ plaintext: [UInt8], key: SymmetricKey, aadLength: Int) throws {
     let (mac, enc) = key.withUnsafeBytes { (SymmetricKey(data: $0[0..<16]), SymmetricKey(data: $0[16..<32])) }
     let iv = try AES._CBC.IV(ivBytes: [UInt8](repeating: 1, count: 16))
     let ciphertext = try AES._CBC.encrypt(plaintext, using: enc, iv: iv)
@@ -38,7 +38,7 @@ func cbcSealFloor(_ plaintext: [UInt8], key: SymmetricKey, aadLength: Int) throw
 }
 
 /// HMAC-SHA-256 and AES-128-CBC over the bytes A128CBC-HS256 opens.
-func cbcOpenFloor(_ ciphertext: Data, iv: [UInt8], key: SymmetricKey, aadLength: Int) throws {
+package func cbcOpenFloor(_ ciphertext: Data, iv: [UInt8], key: SymmetricKey, aadLength: Int) throws {
     let (mac, enc) = key.withUnsafeBytes { (SymmetricKey(data: $0[0..<16]), SymmetricKey(data: $0[16..<32])) }
     blackHole(
         HMAC<SHA256>.authenticationCode(for: [UInt8](repeating: 0, count: aadLength + 16 + 8) + ciphertext, using: mac))
@@ -46,7 +46,10 @@ func cbcOpenFloor(_ ciphertext: Data, iv: [UInt8], key: SymmetricKey, aadLength:
 }
 
 /// The initialization vector and ciphertext of a compact JWE (its third and fourth parts).
-func ivAndCiphertext(ofCompact compact: String) throws -> (iv: [UInt8], ciphertext: Data) {
+package func ivAndCiphertext(ofCompact compact: String) throws -> (iv: [UInt8], ciphertext: Data) {
     let parts = compact.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
     return (iv: try Base64.urlDecode(parts[2]), ciphertext: Data(try Base64.urlDecode(parts[3])))
 }
+
+/// Keeps `value` alive and opaque to the optimizer, so that the work producing it is not optimized away.
+@inline(never) package func blackHole<T>(_ value: T) { withExtendedLifetime(value) {} }
