@@ -8,57 +8,19 @@ import ThreeDS2Messages
 /// operations it is built from.
 enum JOSECompositeRows {
     static func measure(_ fixtures: Fixtures, options: Options) throws -> [Measurement?] {
-        var results: [Measurement?] = []
-        // P-256 key generation: a fresh SDK ephemeral key and its JWK, against the bare scalar multiplication and the
-        // affine coordinates of its result (the scalar drawn once, outside the loop).
-        results.append(
-            try options.compare(
-                "P-256 key generation + JWK", iterations: 2000,
-                composite: { blackHole(P256PublicJWK(P256.KeyAgreement.PrivateKey.ephemeral().publicKey).jsonString) },
-                floor: fixtures.keyGenerationFloor))
-
-        // ECDH + Concat KDF (EMVCo profile), against ECDH plus one SHA-256 over the same KDF input.
-        results.append(
-            try options.compare(
-                "ECDH + Concat KDF", iterations: 2000,
-                composite: {
-                    let secret = try fixtures.sdkKey.sharedSecretFromKeyAgreement(with: fixtures.acsKey)
-                    blackHole(
-                        ConcatKDF.emvcoKey(
-                            sharedSecret: secret.withUnsafeBytes { Array($0) }, partyVInfo: fixtures.reference))
-                },
-                floor: fixtures.keyAgreementFloor))
-
-        // Device data: a 2 KB JWE to an RSA-2048 and to a P-256 directory-server key.
-        results.append(
-            try options.compare(
-                "device data JWE 2 KB, RSA-OAEP-256", iterations: 500,
-                composite: {
-                    blackHole(
-                        try JWE.encrypt(
-                            fixtures.deviceData, to: .rsaOAEP256(publicKeyDER: fixtures.dsRSAPublicDER),
-                            encryption: .a128cbcHS256))
-                },
-                floor: fixtures.deviceDataRSAFloor))
-        results.append(
-            try options.compare(
-                "device data JWE 2 KB, ECDH-ES P-256", iterations: 1000,
-                composite: {
-                    blackHole(
-                        try JWE.encrypt(
-                            fixtures.deviceData,
-                            to: .ecdhES(fixtures.dsEC.publicKey, derivation: .emvco(partyVInfo: "A000000004")),
-                            encryption: .a128cbcHS256))
-                },
-                floor: {
-                    let ephemeral = try P256.KeyAgreement.PrivateKey(rawRepresentation: fixtures.fixedScalar)
-                    let secret = try ephemeral.sharedSecretFromKeyAgreement(with: fixtures.dsEC.publicKey)
-                    let cek = SymmetricKey(
-                        data: secret.withUnsafeBytes { SHA256.hash(data: Array($0) + [UInt8](repeating: 0, count: 30)) }
-                    )
-                    try cbcSealFloor(fixtures.deviceData, key: cek, aadLength: 190)
-                }))
-
+        // Name, calls per round, composite, floor. The key-generation floor is the bare scalar multiplication and the
+        // affine coordinates of its result (the scalar drawn once, outside the loop); the key-agreement floor is ECDH
+        // plus one SHA-256 over the same KDF input; the device data is 2 KB, to an RSA-2048 and to a P-256
+        // directory-server key.
+        let rows: [(String, Int, () throws -> Void, () throws -> Void)] = [
+            ("P-256 key generation + JWK", 2000, fixtures.keyGenerationAndJWK, fixtures.keyGenerationFloor),
+            ("ECDH + Concat KDF", 2000, fixtures.keyAgreementAndKDF, fixtures.keyAgreementFloor),
+            ("device data JWE 2 KB, RSA-OAEP-256", 500, fixtures.deviceDataRSA, fixtures.deviceDataRSAFloor),
+            ("device data JWE 2 KB, ECDH-ES P-256", 1000, fixtures.deviceDataECDHES, fixtures.deviceDataECDHESFloor),
+        ]
+        var results = try rows.map { name, iterations, composite, floor in
+            try options.compare(name, iterations: iterations, composite: composite, floor: floor)
+        }
         results += try channelRows(fixtures, options: options)
         return results
     }

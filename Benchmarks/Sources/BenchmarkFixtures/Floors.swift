@@ -26,6 +26,15 @@ extension Fixtures {
         blackHole(try cek.withUnsafeBytes { try publicKey.encrypt(Array($0), padding: .PKCS1_OAEP_SHA256) })
         try cbcSealFloor(deviceData, key: cek, aadLength: 60)
     }
+
+    /// ECDH from a fixed scalar, one SHA-256 for the content key, then the device data sealed under it.
+    package func deviceDataECDHESFloor() throws {
+        let ephemeral = try P256.KeyAgreement.PrivateKey(rawRepresentation: fixedScalar)
+        let secret = try ephemeral.sharedSecretFromKeyAgreement(with: dsEC.publicKey)
+        let cek = SymmetricKey(
+            data: secret.withUnsafeBytes { SHA256.hash(data: Array($0) + [UInt8](repeating: 0, count: 30)) })
+        try cbcSealFloor(deviceData, key: cek, aadLength: 190)
+    }
 }
 
 /// AES-128-CBC and HMAC-SHA-256 over the bytes A128CBC-HS256 seals, with a fixed IV.
