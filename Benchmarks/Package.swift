@@ -2,7 +2,7 @@
 // The benchmarks: `threeds-benchmarks`, each composite operation of the SDK against the bare operations it is built
 // from (the ratio-to-floor report the README's performance goals are stated in), whole challenges, the TestLab under
 // load, the client's cost against an independent peer and the binary sizes; and `Composites`, the key composites on
-// ordo-one/benchmark (CPU, allocations, memory, thresholds). A package of its own, beside the SDK's, so that building
+// ordo-one/benchmark (time, allocations, memory, thresholds). A package of its own, beside the SDK's, so that building
 // the SDK never builds its benchmarks:
 //
 //   swift run --package-path Benchmarks -c release threeds-benchmarks [--quick] [--only TEXT] [--peer PYTHON]
@@ -27,7 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
-        // CPU, allocations and memory per call, with thresholds (`swift package benchmark`). Swift 6.3 on Linux
+        // Time, allocations and memory per call, with thresholds (`swift package benchmark`). Swift 6.3 on Linux
         // counts allocations through the malloc interposer (no jemalloc); its runtime interposer, whose package is
         // not to be had here, is left out.
         .package(
@@ -52,7 +52,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
-            path: "ThreeDS2Benchmarks"
+            path: "Sources/ThreeDS2Benchmarks"
         ),
         .executableTarget(
             name: "Composites",

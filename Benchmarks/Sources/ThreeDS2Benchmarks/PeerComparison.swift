@@ -21,8 +21,7 @@ enum PeerComparison {
     }
 
     /// The peer script, beside the package's other interoperability checks.
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Interop/client_cost_peer.py")
+    static let script = BinarySizes.root.appendingPathComponent("Interop/client_cost_peer.py")
 
     /// Writes the fixtures the peer reads: the DS root, both signed contents, the directory server's RSA key and the
     /// payment's messages.
