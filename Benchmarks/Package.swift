@@ -31,7 +31,7 @@ let package = Package(
         // counts allocations through the malloc interposer (no jemalloc); its runtime interposer, whose package is
         // not to be had here, is left out.
         .package(
-            url: "https://github.com/ordo-one/package-benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
+            url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
         // The fixtures, floors and composites both runners share: keys, messages, the DS PKI, the signed contents,
@@ -56,10 +56,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "Composites",
-            dependencies: ["BenchmarkFixtures", .product(name: "Benchmark", package: "package-benchmark")] + sdk
+            dependencies: ["BenchmarkFixtures", .product(name: "Benchmark", package: "benchmark")] + sdk
                 + crypto,
             path: "Benchmarks/Composites",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ]
 )
