@@ -173,22 +173,6 @@ let package = Package(
             ],
             path: "Interop/JOSEInteropTool"
         ),
-        .executableTarget(
-            name: "threeds-benchmarks",
-            dependencies: [
-                "ThreeDS2JOSE",
-                "ThreeDS2Messages",
-                "ThreeDS2SDK",
-                "ThreeDS2NIOTransport",
-                "ThreeDS2TestLab",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-            ],
-            path: "Benchmarks/ThreeDS2Benchmarks"
-        ),
         // The example app: links only the core (checked by scripts/check-core-dependencies.py).
         .target(
             name: "MinimalCheckout",
