@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "ThreeDS2JOSE", targets: ["ThreeDS2JOSE"]),
         .library(name: "ThreeDS2Messages", targets: ["ThreeDS2Messages"]),
         .library(name: "ThreeDS2SDK", targets: ["ThreeDS2SDK"]),
+        .library(name: "ThreeDS2SDKTesting", targets: ["ThreeDS2SDKTesting"]),
         .library(name: "ThreeDS2NIOTransport", targets: ["ThreeDS2NIOTransport"]),
         .library(name: "ThreeDS2HTML", targets: ["ThreeDS2HTML"]),
         .library(name: "ThreeDS2TerminalUI", targets: ["ThreeDS2TerminalUI"]),
@@ -70,6 +71,19 @@ let package = Package(
             // held against the device-parameter registry by PrivacyManifestTests.
             resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
+        // Test values beside the core's seams, for the SDK's tests and an app's: scripted, failing and recording
+        // transports, a scripted ACS, a fake system probe, a fixed app opener and an in-memory PKI. Links only the
+        // core (no server).
+        .target(
+            name: "ThreeDS2SDKTesting",
+            dependencies: [
+                "ThreeDS2SDK",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
+        ),
         // Adapters around the core.
         .target(
             name: "ThreeDS2NIOTransport",
@@ -110,6 +124,7 @@ let package = Package(
             dependencies: [
                 "ThreeDS2JOSE",
                 "ThreeDS2SDK",
+                "ThreeDS2SDKTesting",
                 "ThreeDS2Messages",
                 "ThreeDS2NIOTransport",
                 "ThreeDS2HTML",
@@ -158,22 +173,6 @@ let package = Package(
             ],
             path: "Interop/JOSEInteropTool"
         ),
-        .executableTarget(
-            name: "threeds-benchmarks",
-            dependencies: [
-                "ThreeDS2JOSE",
-                "ThreeDS2Messages",
-                "ThreeDS2SDK",
-                "ThreeDS2NIOTransport",
-                "ThreeDS2TestLab",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-            ],
-            path: "Benchmarks/ThreeDS2Benchmarks"
-        ),
         // The example app: links only the core (checked by scripts/check-core-dependencies.py).
         .target(
             name: "MinimalCheckout",
@@ -199,14 +198,16 @@ let package = Package(
         ),
         .target(
             name: "ThreeDS2TestSupport",
-            dependencies: ["ThreeDS2SDK", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["ThreeDS2SDK", "ThreeDS2SDKTesting", .product(name: "Logging", package: "swift-log")],
             path: "Tests/ThreeDS2TestSupport"
         ),
+        // One test target per module. Unit tests link their module and the testing library (PKI fixtures, scripted
+        // transports), never the TestLab's server: only the TestLab's, the CLI's and the end-to-end tests link it.
         .testTarget(
             name: "ThreeDS2JOSETests",
             dependencies: [
                 "ThreeDS2JOSE",
-                "ThreeDS2TestLab",
+                "ThreeDS2SDKTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -215,14 +216,17 @@ let package = Package(
             resources: [.copy("Resources")]
         ),
         .testTarget(
+            name: "ThreeDS2MessagesTests",
+            dependencies: ["ThreeDS2Messages", "ThreeDS2JOSE", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .testTarget(
             name: "ThreeDS2SDKTests",
             dependencies: [
                 "ThreeDS2TestSupport",
                 "ThreeDS2SDK",
-                "ThreeDS2NIOTransport",
-                "ThreeDS2HTML",
+                "ThreeDS2SDKTesting",
                 "ThreeDS2JOSE",
-                "ThreeDS2TestLab",
+                .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -231,32 +235,64 @@ let package = Package(
             ]
         ),
         .testTarget(
-            name: "ThreeDS2MessagesTests",
-            dependencies: ["ThreeDS2Messages", "ThreeDS2JOSE", .product(name: "Crypto", package: "swift-crypto")]
-        ),
-        .testTarget(
             name: "ThreeDS2HTMLTests",
             dependencies: ["ThreeDS2HTML", "ThreeDS2SDK", "ThreeDS2Messages", "ThreeDS2JOSE"]
         ),
         .testTarget(
+            name: "ThreeDS2NIOTransportTests",
+            dependencies: [
+                "ThreeDS2NIOTransport",
+                "ThreeDS2SDK",
+                "ThreeDS2SDKTesting",
+                "ThreeDS2TestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        .testTarget(
             name: "ThreeDS2TerminalUITests",
             dependencies: [
-                "ThreeDS2TestSupport",
                 "ThreeDS2TerminalUI",
                 "ThreeDS2SDK",
-                "ThreeDS2NIOTransport",
+                "ThreeDS2SDKTesting",
                 "ThreeDS2HTML",
                 "ThreeDS2Messages",
                 "ThreeDS2JOSE",
-                "ThreeDS2TestLab",
                 .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
         .testTarget(
-            name: "ThreeDS2ChallengeTests",
+            name: "ThreeDS2TestLabTests",
+            dependencies: [
+                "ThreeDS2TestSupport",
+                "ThreeDS2TestLab",
+                "ThreeDS2SDK",
+                "ThreeDS2NIOTransport",
+                "ThreeDS2JOSE",
+                "ThreeDS2Messages",
+            ]
+        ),
+        // The `threeds` executable, run as a process (and through tmux) against TestLabs.
+        .testTarget(
+            name: "ThreeDSCLITests",
             dependencies: [
                 "ThreeDS2TestSupport",
                 "ThreeDS2SDK",
+                "ThreeDS2Messages",
+                "ThreeDS2JOSE",
+                "ThreeDS2TestLab",
+            ]
+        ),
+        // Integration: the SDK and its adapters end to end against the TestLab over real HTTP(S) on loopback.
+        .testTarget(
+            name: "ThreeDS2EndToEndTests",
+            dependencies: [
+                "ThreeDS2TestSupport",
+                "ThreeDS2SDK",
+                "ThreeDS2SDKTesting",
                 "ThreeDS2NIOTransport",
                 "ThreeDS2HTML",
                 "ThreeDS2JOSE",

@@ -77,11 +77,8 @@ public final class HTTPClientTransport: ChallengeTransport {
                 let response = try await client.execute(
                     Self.convert(request), timeout: Self.timeAmount(request.timeout))
                 if let refusal = Self.refusal(of: response.headers, request: request) { return .failure(refusal) }
-                var buffer = try await response.body.collect(upTo: request.maxResponseBytes)
-                return .success(
-                    TransportResponse(
-                        status: Int(response.status.code), contentType: response.headers.first(name: "Content-Type"),
-                        body: buffer.readBytes(length: buffer.readableBytes) ?? []))
+                let body = try await response.body.collect(upTo: request.maxResponseBytes)
+                return .success(Self.response(status: response.status, headers: response.headers, body: body))
             } catch {
                 return .failure(Self.classify(error, request: request))
             }
@@ -109,6 +106,15 @@ public final class HTTPClientTransport: ChallengeTransport {
     }
 
     /// The AsyncHTTPClient request for a transport request.
+    /// The transport response for what came back, whatever its status (the SDK reads an ACS's error statuses
+    /// itself).
+    static func response(status: HTTPResponseStatus, headers: HTTPHeaders, body: ByteBuffer) -> TransportResponse {
+        var body = body
+        return TransportResponse(
+            status: Int(status.code), contentType: headers.first(name: "Content-Type"),
+            body: body.readBytes(length: body.readableBytes) ?? [])
+    }
+
     static func convert(_ request: TransportRequest) -> HTTPClientRequest {
         var converted = HTTPClientRequest(url: request.url.absoluteString)
         converted.method = request.method == .post ? .POST : .GET
@@ -134,7 +140,9 @@ public final class HTTPClientTransport: ChallengeTransport {
             return TransportError(.connectionFailed, "no connection for \(target)", underlying: error)
         case let error as HTTPClientError:
             switch error {
-            case .deadlineExceeded, .readTimeout, .connectTimeout:
+            // The request's deadline passed: before the answer, before a connection, or while it waited for one in
+            // the pool (under load, a request queued behind the host's connections).
+            case .deadlineExceeded, .readTimeout, .connectTimeout, .getConnectionFromPoolTimeout:
                 return TransportError(.timedOut, "\(target) did not answer in time", underlying: error)
             case .cancelled:
                 return TransportError(.cancelled, "\(target) was cancelled", underlying: error)

@@ -3,7 +3,7 @@ import Foundation
 import SwiftASN1
 import Testing
 import ThreeDS2JOSE
-import ThreeDS2TestLab
+import ThreeDS2SDKTesting
 import X509
 import _CryptoExtras
 

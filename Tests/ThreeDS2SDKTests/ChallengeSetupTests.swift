@@ -3,19 +3,19 @@ import Foundation
 import Testing
 import ThreeDS2JOSE
 import ThreeDS2Messages
-import ThreeDS2TestLab
+import ThreeDS2SDKTesting
 
 @testable import ThreeDS2SDK
 
 /// The step before the first CReq, without a network: signed content made with the lab's PKI.
 @Suite("Challenge setup")
 struct ChallengeSetupTests {
-    static let pki = Result { try LabPKI.make() }
+    static let pki = Result { try DirectoryServerPKI.make() }
 
     func setup(allowsHTTP: Bool = false, roots: [IssuedCertificate]? = nil) throws -> ChallengeSetup {
         let pki = try Self.pki.get()
         return ChallengeSetup(
-            directoryServerRoots: (roots ?? [pki.dsRoot]).map(\.certificate),
+            directoryServerRoots: (roots ?? [pki.root]).map(\.certificate),
             sdkReferenceNumber: "3DS_LOA_SDK_TEST_000000_00001",
             sdkTransactionID: "b2385523-a66c-4907-ac3c-91848e8c0067", messageVersion: .v2_2_0,
             allowsPlainHTTPLoopback: allowsHTTP)
@@ -26,10 +26,10 @@ struct ChallengeSetupTests {
         let content = ACSSignedContent(
             acsURL: acsURL, acsEphemeralPublicKey: P256PublicJWK(P256.KeyAgreement.PrivateKey().publicKey),
             sdkEphemeralPublicKey: P256PublicJWK(sdkKey))
-        guard case .p256(let key) = pki.acsSignerEC.privateKey else { throw JOSEError(.invalidKey, "not EC") }
+        guard case .p256(let key) = pki.acsSigner.privateKey else { throw JOSEError(.invalidKey, "not EC") }
         return try JWS.sign(
             content.json.serializedBytes, with: .es256(key),
-            certificateChain: [pki.acsSignerEC.certificate, pki.dsIntermediate.certificate, pki.dsRoot.certificate])
+            certificateChain: [pki.acsSigner.certificate, pki.intermediate.certificate, pki.root.certificate])
     }
 
     func parameters(_ signed: String) -> ChallengeParameters {
@@ -57,7 +57,7 @@ struct ChallengeSetupTests {
         let key = P256.KeyAgreement.PrivateKey()
         let strict = try setup()
         let lenient = try setup(allowsHTTP: true)
-        let foreignRoots = try setup(roots: [try LabPKI.make().dsRoot])
+        let foreignRoots = try setup(roots: [try DirectoryServerPKI.make().root])
         let good = parameters(try signedContent(acsURL: "https://acs.example/c", sdkKey: key.publicKey))
         let otherKey = parameters(
             try signedContent(acsURL: "https://acs.example/c", sdkKey: P256.KeyAgreement.PrivateKey().publicKey))

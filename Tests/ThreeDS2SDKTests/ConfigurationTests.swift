@@ -3,7 +3,7 @@ import SwiftASN1
 import Testing
 import ThreeDS2JOSE
 import ThreeDS2SDK
-import ThreeDS2TestLab
+import ThreeDS2SDKTesting
 import X509
 import _CryptoExtras
 
@@ -116,7 +116,7 @@ struct ConfigurationTests {
         for (expected, mutate) in cases {
             var config = try makeConfiguration(dataDirectory: directory)
             try mutate(&config)
-            let service = ThreeDS2Service(systemProbe: FakeSystem.clean())
+            let service = ThreeDS2Service(systemProbe: FakeSystemProbe.clean())
             // Roots that are not PEM are a file-format error; the rest invalid input.
             let code: ThreeDS2Error.Code = expected == "A000000009 root certificates" ? .malformedPEM : .invalidInput
             let error = expectSDKError(code) { try service.initialize(configParameters: config) }
@@ -138,7 +138,7 @@ struct ConfigurationTests {
             DirectoryServer(
                 id: "DERCERT", encryptionKey: Data(try ds.rsaEncryption.certificateDER).base64EncodedString(),
                 rootCertificates: try ds.root.certificatePEM))
-        let service = ThreeDS2Service(systemProbe: FakeSystem.clean())
+        let service = ThreeDS2Service(systemProbe: FakeSystemProbe.clean())
         try service.initialize(configParameters: config)
         for id in ["PEMKEY", "DERCERT"] {
             #expect(

@@ -4,7 +4,7 @@ import Logging
 import Testing
 import ThreeDS2JOSE
 import ThreeDS2SDK
-import ThreeDS2TestLab
+import ThreeDS2SDKTesting
 import ThreeDS2TestSupport
 
 @Suite("Device data, as the directory server sees it")
@@ -30,7 +30,7 @@ struct DeviceDataTests {
     @Test("C002 falls back to the machine when the DMI product name is empty or blank")
     func blankProductName() throws {
         for content in ["", " \n"] {
-            let probe = FakeSystem.clean(extraFiles: ["/sys/class/dmi/id/product_name": content])
+            let probe = FakeSystemProbe.clean(extraFiles: ["/sys/class/dmi/id/product_name": content])
             let service = ThreeDS2Service(systemProbe: probe)
             try service.initialize(configParameters: try makeConfiguration(dataDirectory: try temporaryDirectory()))
             let transaction = try service.createTransaction(directoryServerID: "A000000004", messageVersion: "2.2.0")
@@ -43,7 +43,7 @@ struct DeviceDataTests {
     @Test("RSA directory server: RSA-OAEP-256, A128CBC-HS256, kid; every field checked")
     func rsaDirectoryServer() throws {
         let directory = try temporaryDirectory()
-        let probe = FakeSystem.clean(environment: ["LD_PRELOAD": "/tmp/evil.so"])
+        let probe = FakeSystemProbe.clean(environment: ["LD_PRELOAD": "/tmp/evil.so"])
         let service = ThreeDS2Service(systemProbe: probe)
         try service.initialize(
             configParameters: try makeConfiguration(dataDirectory: directory, restricted: ["C009", "C010"]),
@@ -90,7 +90,7 @@ struct DeviceDataTests {
             DirectoryServer(
                 id: "A000000152", encryptionKey: try ds.ecEncryption.certificatePEM,
                 rootCertificates: try ds.root.certificatePEM, deviceDataEncryption: .a128gcm))
-        let service = ThreeDS2Service(systemProbe: FakeSystem.clean())
+        let service = ThreeDS2Service(systemProbe: FakeSystemProbe.clean())
         try service.initialize(configParameters: config)
         for (id, enc) in [("A000000003", ContentEncryption.a128cbcHS256), ("A000000152", .a128gcm)] {
             let parameters = try service.createTransaction(directoryServerID: id).getAuthenticationRequestParameters()
@@ -116,7 +116,7 @@ struct DeviceDataTests {
 
     @Test("a restricted parameter is never read")
     func restrictedNotRead() throws {
-        let probe = FakeSystem.clean()
+        let probe = FakeSystemProbe.clean()
         let service = ThreeDS2Service(systemProbe: probe)
         try service.initialize(
             configParameters: try makeConfiguration(
@@ -164,7 +164,7 @@ func expectJOSE<T>(_ code: JOSEError.Code, sourceLocation: SourceLocation = #_so
 
 @Suite("Security checks SW01–SW05")
 struct SecurityCheckTests {
-    private func ids(_ probe: FakeSystem, minimum: String? = nil, hash: String? = nil) -> [String] {
+    private func ids(_ probe: FakeSystemProbe, minimum: String? = nil, hash: String? = nil) -> [String] {
         SecurityChecks(
             probe: probe, minimumOSVersion: minimum.flatMap(OperatingSystemVersion.init(parsing:)),
             expectedExecutableSHA256: hash
@@ -172,52 +172,56 @@ struct SecurityCheckTests {
     }
 
     @Test("a clean system raises nothing")
-    func clean() { #expect(ids(FakeSystem.clean(), minimum: "5.10").isEmpty) }
+    func clean() { #expect(ids(FakeSystemProbe.clean(), minimum: "5.10").isEmpty) }
 
     @Test("SW01: root, or jailbreak artefacts")
     func privileged() {
-        #expect(ids(FakeSystem.clean(euid: 0)) == ["SW01"])
-        #expect(ids(FakeSystem.iPhone(files: ["/Applications/Cydia.app": ""])) == ["SW01"])
-        #expect(ids(FakeSystem.clean(extraFiles: ["/Applications/Cydia.app": ""])).isEmpty, "iOS paths on iOS only")
-        #expect(SecurityChecks(probe: FakeSystem.clean(euid: 0)).run().first?.severity == .high)
+        #expect(ids(FakeSystemProbe.clean(euid: 0)) == ["SW01"])
+        #expect(ids(FakeSystemProbe.iPhone(files: ["/Applications/Cydia.app": ""])) == ["SW01"])
+        #expect(
+            ids(FakeSystemProbe.clean(extraFiles: ["/Applications/Cydia.app": ""])).isEmpty, "iOS paths on iOS only")
+        #expect(SecurityChecks(probe: FakeSystemProbe.clean(euid: 0)).run().first?.severity == .high)
     }
 
     @Test("SW02: injected libraries, ld.so.preload, or an executable hash mismatch")
     func tampering() throws {
         for variable in ["LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES"] {
-            #expect(ids(FakeSystem.clean(environment: [variable: "/x.so"])) == ["SW02"])
+            #expect(ids(FakeSystemProbe.clean(environment: [variable: "/x.so"])) == ["SW02"])
         }
-        #expect(ids(FakeSystem.clean(environment: ["LD_PRELOAD": "  "])).isEmpty)
-        #expect(ids(FakeSystem.clean(extraFiles: ["/etc/ld.so.preload": "/lib/hook.so\n"])) == ["SW02"])
-        #expect(ids(FakeSystem.clean(extraFiles: ["/etc/ld.so.preload": "\n"])).isEmpty)
+        #expect(ids(FakeSystemProbe.clean(environment: ["LD_PRELOAD": "  "])).isEmpty)
+        #expect(ids(FakeSystemProbe.clean(extraFiles: ["/etc/ld.so.preload": "/lib/hook.so\n"])) == ["SW02"])
+        #expect(ids(FakeSystemProbe.clean(extraFiles: ["/etc/ld.so.preload": "\n"])).isEmpty)
         let file = try temporaryDirectory() + "/app"
         #expect(FileManager.default.createFile(atPath: file, contents: Data("binary".utf8)))
         let digest = SHA256.hash(data: Data("binary".utf8)).map { String(format: "%02x", $0) }.joined()
-        let probe = FakeSystem(files: [:], executablePath: file)
+        let probe = FakeSystemProbe(files: [:], executablePath: file)
         #expect(ids(probe, hash: digest).isEmpty)
         #expect(ids(probe, hash: String(repeating: "0", count: 64)) == ["SW02"])
-        #expect(ids(FakeSystem(files: [:], executablePath: nil), hash: digest) == ["SW02"])
+        #expect(ids(FakeSystemProbe(files: [:], executablePath: nil), hash: digest) == ["SW02"])
     }
 
     @Test("SW03: hypervisor CPU flag or virtual-machine DMI strings")
     func emulator() {
-        #expect(ids(FakeSystem.clean(extraFiles: ["/proc/cpuinfo": "flags : fpu sse hypervisor\n"])) == ["SW03"])
+        #expect(ids(FakeSystemProbe.clean(extraFiles: ["/proc/cpuinfo": "flags : fpu sse hypervisor\n"])) == ["SW03"])
         #expect(
-            ids(FakeSystem.clean(extraFiles: ["/proc/cpuinfo": "flags : fpu sse\nbugs : hypervisor_thing\n"])).isEmpty)
+            ids(FakeSystemProbe.clean(extraFiles: ["/proc/cpuinfo": "flags : fpu sse\nbugs : hypervisor_thing\n"]))
+                .isEmpty)
         for vendor in ["QEMU", "VMware, Inc.", "innotek GmbH", "Xen"] {
-            #expect(ids(FakeSystem.clean(extraFiles: ["/sys/class/dmi/id/sys_vendor": vendor])) == ["SW03"])
+            #expect(ids(FakeSystemProbe.clean(extraFiles: ["/sys/class/dmi/id/sys_vendor": vendor])) == ["SW03"])
         }
-        #expect(ids(FakeSystem.clean(isSimulator: true)) == ["SW03"], "a simulator build, as the platform reports it")
+        #expect(
+            ids(FakeSystemProbe.clean(isSimulator: true)) == ["SW03"], "a simulator build, as the platform reports it")
         // The layout /proc/cpuinfo really has: blocks per processor, tab-separated names, the flag last on its line
         // and no final line break.
         let block = "processor\t: 0\nmodel name\t: Test CPU\nflags\t\t: fpu vme sse2 hypervisor\nbogomips\t: 1.0\n\n"
         let twoProcessors =
             block + block.replacingOccurrences(of: "hypervisor\nbogomips\t: 1.0\n\n", with: "hypervisor")
-        #expect(ids(FakeSystem.clean(extraFiles: ["/proc/cpuinfo": twoProcessors])) == ["SW03"])
+        #expect(ids(FakeSystemProbe.clean(extraFiles: ["/proc/cpuinfo": twoProcessors])) == ["SW03"])
         let bare = twoProcessors.replacingOccurrences(of: " hypervisor", with: " hypervisorx")
-        #expect(ids(FakeSystem.clean(extraFiles: ["/proc/cpuinfo": bare])).isEmpty, "a whole flag, not a prefix")
+        #expect(ids(FakeSystemProbe.clean(extraFiles: ["/proc/cpuinfo": bare])).isEmpty, "a whole flag, not a prefix")
         #expect(
-            ids(FakeSystem.clean(extraFiles: ["/proc/cpuinfo": "vmx flags\t: hypervisor\nflags\t: fpu\n"])).isEmpty,
+            ids(FakeSystemProbe.clean(extraFiles: ["/proc/cpuinfo": "vmx flags\t: hypervisor\nflags\t: fpu\n"]))
+                .isEmpty,
             "only a line that starts with flags")
     }
 
@@ -252,25 +256,26 @@ struct SecurityCheckTests {
 
     @Test("SW04: a tracer is attached")
     func debugger() {
-        let probe = FakeSystem.clean(extraFiles: ["/proc/self/status": "Name: x\nTracerPid:\t4242\n"])
+        let probe = FakeSystemProbe.clean(extraFiles: ["/proc/self/status": "Name: x\nTracerPid:\t4242\n"])
         #expect(ids(probe) == ["SW04"])
-        #expect(ids(FakeSystem.clean(extraFiles: ["/proc/self/status": "Name: x\nTracerPid:\t0\nUid:\t0\n"])).isEmpty)
-        #expect(ids(FakeSystem.clean(extraFiles: ["/proc/self/status": "Name: x\nTracerPid: 77"])) == ["SW04"])
+        #expect(
+            ids(FakeSystemProbe.clean(extraFiles: ["/proc/self/status": "Name: x\nTracerPid:\t0\nUid:\t0\n"])).isEmpty)
+        #expect(ids(FakeSystemProbe.clean(extraFiles: ["/proc/self/status": "Name: x\nTracerPid: 77"])) == ["SW04"])
         #expect(SecurityChecks(probe: probe).run().first?.severity == .medium)
-        #expect(ids(FakeSystem.clean(isTracedByKernel: true)) == ["SW04"], "P_TRACED, as the platform reports it")
+        #expect(ids(FakeSystemProbe.clean(isTracedByKernel: true)) == ["SW04"], "P_TRACED, as the platform reports it")
     }
 
     @Test("SW05: OS version under the configured minimum")
     func osVersion() {
-        #expect(ids(FakeSystem.clean(), minimum: "6.2") == ["SW05"])
-        #expect(ids(FakeSystem.clean(), minimum: "6.1").isEmpty)
-        #expect(ids(FakeSystem.clean(), minimum: "6.1.1") == ["SW05"])
-        #expect(ids(FakeSystem.clean()).isEmpty)
+        #expect(ids(FakeSystemProbe.clean(), minimum: "6.2") == ["SW05"])
+        #expect(ids(FakeSystemProbe.clean(), minimum: "6.1").isEmpty)
+        #expect(ids(FakeSystemProbe.clean(), minimum: "6.1.1") == ["SW05"])
+        #expect(ids(FakeSystemProbe.clean()).isEmpty)
     }
 
     @Test("several findings at once, in ID order")
     func combined() {
-        let probe = FakeSystem.clean(
+        let probe = FakeSystemProbe.clean(
             extraFiles: ["/proc/cpuinfo": "flags : hypervisor\n", "/proc/self/status": "TracerPid: 9\n"],
             environment: ["LD_AUDIT": "a"], euid: 0)
         #expect(ids(probe, minimum: "7") == ["SW01", "SW02", "SW03", "SW04", "SW05"])
@@ -334,7 +339,7 @@ struct LoggingTests {
     func noSecrets() throws {
         let capture = LogCapture()
         let logger = Logger(label: "test", factory: capture.handler)
-        let probe = FakeSystem.clean()
+        let probe = FakeSystemProbe.clean()
         let service = ThreeDS2Service(logger: logger, systemProbe: probe)
         var config = try makeConfiguration(dataDirectory: try temporaryDirectory())
         config[.logLevel] = "trace"
@@ -369,7 +374,7 @@ struct LocaleTagTests {
         "lang-COUNTRY, without numeric regions",
         arguments: [("fr_FR", "fr-FR"), ("en_001", "en"), ("de", "de"), ("ja_JP", "ja-JP")])
     func tag(identifier: String, expected: String) throws {
-        let service = ThreeDS2Service(systemProbe: FakeSystem.clean())
+        let service = ThreeDS2Service(systemProbe: FakeSystemProbe.clean())
         try service.initialize(
             configParameters: try makeConfiguration(dataDirectory: try temporaryDirectory()),
             locale: Locale(identifier: identifier))

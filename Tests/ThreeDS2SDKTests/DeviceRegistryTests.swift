@@ -2,10 +2,11 @@ import Foundation
 import Testing
 import ThreeDS2JOSE
 import ThreeDS2SDK
+import ThreeDS2SDKTesting
 
 /// The device data a directory server decrypts for a service running on `probe`.
 private func deviceData(
-    _ probe: FakeSystem, restricted: Set<String> = [], enabled: Set<String> = [],
+    _ probe: FakeSystemProbe, restricted: Set<String> = [], enabled: Set<String> = [],
     locale: Locale = Locale(identifier: "en_GB")
 ) throws -> (dd: JSONObject, dpna: JSONObject, sw: JSONValue?) {
     let service = ThreeDS2Service(systemProbe: probe)
@@ -65,7 +66,7 @@ struct DeviceRegistryTests {
 
     @Test("an iPhone's recorded values give the iOS data set, and no Linux file is read")
     func iPhoneDataSet() throws {
-        let probe = FakeSystem.iPhone()
+        let probe = FakeSystemProbe.iPhone()
         let (dd, dpna, sw) = try deviceData(probe)
         #expect(dd["C001"] == .string("iOS"))
         #expect(dd["C002"] == .string("iPhone15,2"))
@@ -101,7 +102,7 @@ struct DeviceRegistryTests {
 
     @Test("a Mac: hw.model, the native screen, no host name or address by default, no iOS parameters")
     func macDataSet() throws {
-        let (dd, dpna, _) = try deviceData(FakeSystem.mac())
+        let (dd, dpna, _) = try deviceData(FakeSystemProbe.mac())
         #expect(dd["C001"] == .string("macOS") && dd["C003"] == .string("macOS"))
         #expect(dd["C002"] == .string("Mac14,9") && dd["C004"] == .string("14.5") && dd["C008"] == .string("3024x1964"))
         #expect(dpna["C009"] == .string("RE01") && dpna["C010"] == .string("RE01"))
@@ -110,19 +111,19 @@ struct DeviceRegistryTests {
 
     @Test("the Simulator reports the simulated model, not the host Mac's")
     func simulatorModel() throws {
-        let probe = FakeSystem.iPhone(isSimulator: true, environment: ["SIMULATOR_MODEL_IDENTIFIER": "iPhone16,1"])
+        let probe = FakeSystemProbe.iPhone(isSimulator: true, environment: ["SIMULATOR_MODEL_IDENTIFIER": "iPhone16,1"])
         #expect(try deviceData(probe).dd["C002"] == .string("iPhone16,1"))
     }
 
     @Test("every DPNA reason: restricted by the app, off by default, unsupported, permission, no value")
     func unavailableReasons() throws {
-        var facts = FakeSystem.iPhoneFacts
+        var facts = FakeSystemProbe.iPhoneFacts
         facts[.identifierForVendor] = nil  // before the first unlock after a restart
         facts[.fontFamilyNames] = .texts([])
         facts[.labelFontSize] = .text("seventeen")
         facts[.systemLocaleIdentifier] = .text("en_US")
         facts[.nativeScreenSize] = .size(width: 0, height: 0)
-        let probe = FakeSystem.iPhone(facts: facts)
+        let probe = FakeSystemProbe.iPhone(facts: facts)
         let (dd, dpna, _) = try deviceData(probe, restricted: ["I012", "C002"], enabled: ["C010", "I014"])
         #expect(dpna["I012"] == .string("RE01") && dpna["C002"] == .string("RE01"), "restricted by the app")
         #expect(!probe.readFacts.contains(.preferredLanguages), "a restricted parameter is never read")
@@ -137,14 +138,14 @@ struct DeviceRegistryTests {
 
     @Test("Linux: DMI and os-release through the probe; a blank framebuffer size is RE04")
     func linuxSources() throws {
-        let probe = FakeSystem.clean(extraFiles: ["/sys/class/graphics/fb0/virtual_size": "1920,1080\n"])
+        let probe = FakeSystemProbe.clean(extraFiles: ["/sys/class/graphics/fb0/virtual_size": "1920,1080\n"])
         let (dd, dpna, _) = try deviceData(probe)
         #expect(dd["C002"] == .string("ThinkPad X1\n".trimmingCharacters(in: .newlines)))
         #expect(dd["C003"] == .string("Debian GNU/Linux") && dd["C004"] == .string("12"))
         #expect(dd["C008"] == .string("1920x1080") && dd["C009"] == .string("host-7f3a-SECRET"))
         #expect(dd["C010"] == .string("203.0.113.77"), "collected by default on Linux")
         #expect(dpna.names.allSatisfy { $0.hasPrefix("C") })
-        let blank = FakeSystem.clean(extraFiles: ["/sys/class/graphics/fb0/virtual_size": "\n"])
+        let blank = FakeSystemProbe.clean(extraFiles: ["/sys/class/graphics/fb0/virtual_size": "\n"])
         #expect(try deviceData(blank).dpna["C008"] == .string("RE04"))
     }
 
@@ -154,7 +155,7 @@ struct DeviceRegistryTests {
             (Set(["C02"]), Set<String>(), "C02"), (["C009", "c010"], [], "c010"), ([], ["I016"], "I016"),
             (["A069"], [], "A069"),
         ] {
-            let service = ThreeDS2Service(systemProbe: FakeSystem.iPhone())
+            let service = ThreeDS2Service(systemProbe: FakeSystemProbe.iPhone())
             do {
                 try service.initialize(
                     configParameters: try makeConfiguration(
@@ -164,7 +165,7 @@ struct DeviceRegistryTests {
                 #expect(error.code == .invalidInput && error.message.contains("\"\(named)\""), "\(error.message)")
             }
         }
-        let service = ThreeDS2Service(systemProbe: FakeSystem.iPhone())
+        let service = ThreeDS2Service(systemProbe: FakeSystemProbe.iPhone())
         do {
             try service.initialize(
                 configParameters: try makeConfiguration(
@@ -177,10 +178,10 @@ struct DeviceRegistryTests {
 
     @Test("lists are bounded: at most 1,000 entries of 256 characters and 16,000 characters in all")
     func boundedLists() throws {
-        var facts = FakeSystem.iPhoneFacts
+        var facts = FakeSystemProbe.iPhoneFacts
         facts[.availableLocaleIdentifiers] = .texts((0..<5_000).map { "locale_\($0)" })
         facts[.fontFamilyNames] = .texts([String(repeating: "f", count: 1_000)])
-        let (dd, _, _) = try deviceData(FakeSystem.iPhone(facts: facts))
+        let (dd, _, _) = try deviceData(FakeSystemProbe.iPhone(facts: facts))
         let locales = try #require(dd["I011"]?.arrayValue)
         #expect(locales.count <= 1_000 && !locales.isEmpty)
         #expect(locales.compactMap(\.stringValue).joined().count <= 16_000)
@@ -214,7 +215,7 @@ struct OperatingSystemVersionTests {
             var config = try makeConfiguration(dataDirectory: try temporaryDirectory())
             config[.minimumOSVersion] = bad
             #expect(throws: ThreeDS2Error.self) {
-                try ThreeDS2Service(systemProbe: FakeSystem.iPhone()).initialize(configParameters: config)
+                try ThreeDS2Service(systemProbe: FakeSystemProbe.iPhone()).initialize(configParameters: config)
             }
         }
     }
@@ -222,7 +223,7 @@ struct OperatingSystemVersionTests {
 
 @Suite("Security checks on Apple platforms, from recorded inputs")
 struct AppleSecurityCheckTests {
-    private func ids(_ probe: FakeSystem, minimum: String? = nil) -> [String] {
+    private func ids(_ probe: FakeSystemProbe, minimum: String? = nil) -> [String] {
         SecurityChecks(probe: probe, minimumOSVersion: minimum.flatMap(OperatingSystemVersion.init(parsing:))).run()
             .map(\.id.rawValue)
     }
@@ -230,21 +231,22 @@ struct AppleSecurityCheckTests {
     @Test("a stock iPhone and a Mac raise nothing, even with a minimum OS version configured")
     func clean() {
         #expect(
-            ids(FakeSystem.iPhone(), minimum: "16").isEmpty, "17.5.1 is above 16 (the display string compared as 0)")
-        #expect(ids(FakeSystem.mac(files: ["/bin/bash": "", "/usr/sbin/sshd": ""]), minimum: "13").isEmpty)
+            ids(FakeSystemProbe.iPhone(), minimum: "16").isEmpty,
+            "17.5.1 is above 16 (the display string compared as 0)")
+        #expect(ids(FakeSystemProbe.mac(files: ["/bin/bash": "", "/usr/sbin/sshd": ""]), minimum: "13").isEmpty)
     }
 
     @Test("SW05 compares structured versions on iOS, macOS and Linux")
     func osVersions() {
-        #expect(ids(FakeSystem.iPhone(), minimum: "17.6") == ["SW05"])
-        #expect(ids(FakeSystem.iPhone(), minimum: "17.5.1").isEmpty)
-        #expect(ids(FakeSystem.iPhone(), minimum: "17.5.2") == ["SW05"])
-        #expect(ids(FakeSystem.mac(), minimum: "15") == ["SW05"])
-        #expect(ids(FakeSystem.mac(), minimum: "14.5").isEmpty)
-        #expect(ids(FakeSystem.clean(), minimum: "6.1").isEmpty)
-        #expect(ids(FakeSystem.clean(), minimum: "6.10") == ["SW05"], "6.1 is below 6.10: numbers, not text")
+        #expect(ids(FakeSystemProbe.iPhone(), minimum: "17.6") == ["SW05"])
+        #expect(ids(FakeSystemProbe.iPhone(), minimum: "17.5.1").isEmpty)
+        #expect(ids(FakeSystemProbe.iPhone(), minimum: "17.5.2") == ["SW05"])
+        #expect(ids(FakeSystemProbe.mac(), minimum: "15") == ["SW05"])
+        #expect(ids(FakeSystemProbe.mac(), minimum: "14.5").isEmpty)
+        #expect(ids(FakeSystemProbe.clean(), minimum: "6.1").isEmpty)
+        #expect(ids(FakeSystemProbe.clean(), minimum: "6.10") == ["SW05"], "6.1 is below 6.10: numbers, not text")
         let message = SecurityChecks(
-            probe: FakeSystem.iPhone(), minimumOSVersion: OperatingSystemVersion(parsing: "18")
+            probe: FakeSystemProbe.iPhone(), minimumOSVersion: OperatingSystemVersion(parsing: "18")
         ).run().first?.message
         #expect(message == "The OS version 17.5.1 is below the supported minimum 18.0")
     }
@@ -252,17 +254,17 @@ struct AppleSecurityCheckTests {
     @Test("SW01 on iOS: every listed jailbreak file, a writable system path, a stashed system folder")
     func jailbreak() {
         for path in SecurityChecks.jailbreakPaths {
-            #expect(ids(FakeSystem.iPhone(files: [path: ""])) == ["SW01"], "\(path)")
+            #expect(ids(FakeSystemProbe.iPhone(files: [path: ""])) == ["SW01"], "\(path)")
         }
         for path in SecurityChecks.systemPathsNeverWritable {
-            #expect(ids(FakeSystem.iPhone(writablePaths: [path])) == ["SW01"], "\(path)")
+            #expect(ids(FakeSystemProbe.iPhone(writablePaths: [path])) == ["SW01"], "\(path)")
         }
         for path in SecurityChecks.systemPathsNeverSymbolicLinks {
-            #expect(ids(FakeSystem.iPhone(symbolicLinks: [path: "/var/stash/x"])) == ["SW01"], "\(path)")
+            #expect(ids(FakeSystemProbe.iPhone(symbolicLinks: [path: "/var/stash/x"])) == ["SW01"], "\(path)")
         }
-        #expect(ids(FakeSystem.iPhone(symbolicLinks: ["/var": "private/var", "/etc": "private/etc"])).isEmpty)
-        #expect(ids(FakeSystem.iPhone(euid: 0)) == ["SW01"])
-        let message = SecurityChecks(probe: FakeSystem.iPhone(files: ["/var/jb": ""])).run().first?.message ?? ""
+        #expect(ids(FakeSystemProbe.iPhone(symbolicLinks: ["/var": "private/var", "/etc": "private/etc"])).isEmpty)
+        #expect(ids(FakeSystemProbe.iPhone(euid: 0)) == ["SW01"])
+        let message = SecurityChecks(probe: FakeSystemProbe.iPhone(files: ["/var/jb": ""])).run().first?.message ?? ""
         #expect(message.contains("/var/jb"))
     }
 
@@ -274,12 +276,14 @@ struct AppleSecurityCheckTests {
             "libhooker.dylib", "libellekit.dylib", "SSLKillSwitch2.dylib", "systemhook.dylib",
         ] {
             #expect(
-                ids(FakeSystem.iPhone(loadedImagePaths: [base + "Shop", "/usr/lib/" + name])) == ["SW02"], "\(name)")
+                ids(FakeSystemProbe.iPhone(loadedImagePaths: [base + "Shop", "/usr/lib/" + name])) == ["SW02"],
+                "\(name)")
         }
-        #expect(ids(FakeSystem.iPhone(loadedImagePaths: [base + "Shop", "/usr/lib/libobjc.A.dylib"])).isEmpty)
-        #expect(ids(FakeSystem.clean(loadedImagePaths: ["/tmp/frida-agent-64.so"])) == ["SW02"])
+        #expect(ids(FakeSystemProbe.iPhone(loadedImagePaths: [base + "Shop", "/usr/lib/libobjc.A.dylib"])).isEmpty)
+        #expect(ids(FakeSystemProbe.clean(loadedImagePaths: ["/tmp/frida-agent-64.so"])) == ["SW02"])
         let message =
-            SecurityChecks(probe: FakeSystem.iPhone(loadedImagePaths: ["/x/FridaGadget.dylib"])).run().first?.message
+            SecurityChecks(probe: FakeSystemProbe.iPhone(loadedImagePaths: ["/x/FridaGadget.dylib"])).run().first?
+            .message
         #expect(message?.contains("FridaGadget.dylib") == true)
     }
 
@@ -298,13 +302,13 @@ struct AppleSecurityCheckTests {
 
     @Test("SW03 on Apple platforms: the kernel's hypervisor flag, or a simulator build")
     func virtualMachine() {
-        #expect(ids(FakeSystem.mac(hypervisor: true)) == ["SW03"])
-        #expect(ids(FakeSystem.iPhone(isSimulator: true)) == ["SW03"])
+        #expect(ids(FakeSystemProbe.mac(hypervisor: true)) == ["SW03"])
+        #expect(ids(FakeSystemProbe.iPhone(isSimulator: true)) == ["SW03"])
     }
 
     @Test("no Linux file is read on Apple platforms: TracerPid, ld.so.preload and cpuinfo are Linux's")
     func noLinuxFiles() {
-        let probe = FakeSystem.iPhone(files: [
+        let probe = FakeSystemProbe.iPhone(files: [
             "/proc/self/status": "TracerPid:\t7\n", "/etc/ld.so.preload": "/x.so\n",
             "/proc/cpuinfo": "flags : hypervisor\n",
         ])
@@ -327,7 +331,7 @@ struct SecurityListenerTests {
     @Test("each finding with its severity at initialize and at every later check")
     func eachFinding() throws {
         let recorder = FindingRecorder()
-        let probe = FakeSystem.iPhone(files: ["/Applications/Sileo.app": ""], isSimulator: true)
+        let probe = FakeSystemProbe.iPhone(files: ["/Applications/Sileo.app": ""], isSimulator: true)
         let service = ThreeDS2Service(securityEventListener: recorder, systemProbe: probe)
         try service.initialize(configParameters: try makeConfiguration(dataDirectory: try temporaryDirectory()))
         let atInitialize = recorder.found.withLock { $0 }

@@ -2,7 +2,6 @@ import Crypto
 import Testing
 import ThreeDS2JOSE
 import ThreeDS2Messages
-import ThreeDS2TestLab
 
 @testable import ThreeDS2SDK
 
@@ -45,7 +44,8 @@ struct ErrorShapeTests {
         let raised: [(error: any CodedError, line: UInt)] = [
             (ThreeDS2Error.invalidInput("x"), #line), (TransportError(.other, "x"), #line),
             (JOSEError(.invalidIV, "x"), #line), (ChallengeFailure(.closed, "x"), #line),
-            (TestLabError(.failed, "x"), #line), (HTMLForm.SubmissionError(.unknownField, "x"), #line),
+            (ProtocolViolation(.invalidFormat, detail: "x"), #line),
+            (HTMLForm.SubmissionError(.unknownField, "x"), #line),
         ]
         for (error, line) in raised {
             #expect(error.location == ErrorLocation(file: "ThreeDS2SDKTests/ErrorShapeTests.swift", line: line))

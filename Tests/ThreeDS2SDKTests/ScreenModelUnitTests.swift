@@ -18,7 +18,7 @@ struct ScreenModelUnitTests {
         let model = ChallengeScreenModel(opener: nil)
         let screen = try formScreen("04", oob, version: .v2_3_1)
         let answer = Task { await model.present(screen, settings: PresentationSettings()) }
-        for _ in 0..<200 where model.phase != .screen { try await Task.sleep(for: .milliseconds(5)) }
+        for _ in 0..<10_000 where model.phase != .screen { await Task.yield() }
         let form = try #require(model.form)
         guard
             case .text(let text, let warning)? = form.layout.elements.first(where: {
@@ -49,7 +49,7 @@ struct ScreenModelUnitTests {
 
         let following = ChallengeScreenModel(opener: nil)
         let first = Task { await following.present(screen, settings: settings) }
-        for _ in 0..<200 where following.phase != .screen { try await Task.sleep(for: .milliseconds(5)) }
+        for _ in 0..<10_000 where following.phase != .screen { await Task.yield() }
         #expect(following.form?.style.toolbar.headerText == "Light")
         following.systemColorSchemeChanged(dark: true)
         #expect(following.appearance == .dark && following.form?.style.toolbar.headerText == "Dark")
@@ -59,7 +59,7 @@ struct ScreenModelUnitTests {
 
         let pinned = ChallengeScreenModel(appearance: .default, opener: nil)
         let second = Task { await pinned.present(screen, settings: settings) }
-        for _ in 0..<200 where pinned.phase != .screen { try await Task.sleep(for: .milliseconds(5)) }
+        for _ in 0..<10_000 where pinned.phase != .screen { await Task.yield() }
         pinned.systemColorSchemeChanged(dark: true)
         #expect(pinned.form?.style.toolbar.headerText == "Light" && pinned.appearance == .default)
         pinned.perform(.cancel)

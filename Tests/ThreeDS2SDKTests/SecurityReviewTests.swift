@@ -5,7 +5,7 @@ import SwiftASN1
 import Testing
 import ThreeDS2JOSE
 import ThreeDS2Messages
-import ThreeDS2TestLab
+import ThreeDS2SDKTesting
 import ThreeDS2TestSupport
 import X509
 
@@ -41,13 +41,13 @@ struct SecurityReviewTests {
             base.parameters(try base.signedContent(acsURL: "https://acs.example/c", sdkKey: key.publicKey)),
             ephemeralKey: key)
         let transport = CountingTransport()
-        let session = ChallengeSession(acsURL: prepared.acsURL, machine: prepared.machine, emit: { _ in })
+        let session = ChallengeSession(
+            acsURL: prepared.acsURL, machine: prepared.machine, presenter: UnreachedPresenter(),
+            transport: transport, clock: ContinuousClock(), logger: Logger(label: "test"), emit: { _ in })
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             var session = session
-            return await session.run(
-                presenter: UnreachedPresenter(), transport: transport, timeout: .seconds(300),
-                clock: ContinuousClock(), logger: Logger(label: "test"))
+            return await session.run(timeout: .seconds(300))
         }
         let outcome = await task.value
         guard case .cancelled = outcome else {
@@ -94,13 +94,6 @@ struct SecurityReviewTests {
         #expect(try mode("\(root)/a") == 0o700 && mode("\(root)/a/b") == 0o700)
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "secret2")
         #expect(try FileManager.default.contentsOfDirectory(atPath: "\(root)/a/b") == ["key.json"])
-        // The TestLab's PEM files (private keys among them) and their folder.
-        let pki = "\(root)/pki"
-        try LabPKI.make().writeClientFiles(to: URL(fileURLWithPath: pki))
-        #expect(try mode(pki) == 0o700)
-        for name in try FileManager.default.contentsOfDirectory(atPath: pki) {
-            #expect(try mode("\(pki)/\(name)") == 0o600, "\(name)")
-        }
         // The SDK App ID file.
         let store = SDKAppIDStore(directory: URL(fileURLWithPath: "\(root)/ids"))
         _ = try store.sdkAppID(appIdentifier: "com.example.app", appVersion: "1")

@@ -5,12 +5,13 @@ import Testing
 import ThreeDS2JOSE
 import ThreeDS2Messages
 import ThreeDS2SDK
+import ThreeDS2SDKTesting
 
 @Suite("ThreeDS2Service lifecycle and transactions")
 struct ServiceTests {
     @Test("lifecycle: not initialised, initialised, already initialised, cleaned up, initialised again")
     func lifecycle() throws {
-        let service = ThreeDS2Service(systemProbe: FakeSystem.clean())
+        let service = ThreeDS2Service(systemProbe: FakeSystemProbe.clean())
         let config = try makeConfiguration(dataDirectory: try temporaryDirectory())
         expectSDKError(.notInitialized) { try service.warnings }
         expectSDKError(.notInitialized) { try service.sdkVersion }
@@ -29,7 +30,7 @@ struct ServiceTests {
 
     @Test("message versions: nil is the highest, each supported one holds, others are refused with the list")
     func versions() throws {
-        let service = ThreeDS2Service(systemProbe: FakeSystem.clean())
+        let service = ThreeDS2Service(systemProbe: FakeSystemProbe.clean())
         try service.initialize(configParameters: try makeConfiguration(dataDirectory: try temporaryDirectory()))
         #expect(try service.createTransaction(directoryServerID: "A000000004").messageVersion == .v2_3_1)
         for version in ["2.1.0", "2.2.0", "2.3.1"] {
@@ -55,7 +56,7 @@ struct ServiceTests {
 
     @Test("AReq parameters: lower-case UUIDs, a fresh P-256 JWK per transaction, reference number, stable values")
     func parameters() throws {
-        let service = ThreeDS2Service(systemProbe: FakeSystem.clean())
+        let service = ThreeDS2Service(systemProbe: FakeSystemProbe.clean())
         try service.initialize(configParameters: try makeConfiguration(dataDirectory: try temporaryDirectory()))
         let first = try service.createTransaction(directoryServerID: "A000000004")
         let second = try service.createTransaction(directoryServerID: "A000000004")
@@ -85,7 +86,7 @@ struct ServiceTests {
 
     @Test("close is idempotent, drops the key, and later use is a runtime error")
     func close() throws {
-        let service = ThreeDS2Service(systemProbe: FakeSystem.clean())
+        let service = ThreeDS2Service(systemProbe: FakeSystemProbe.clean())
         try service.initialize(configParameters: try makeConfiguration(dataDirectory: try temporaryDirectory()))
         let transaction = try service.createTransaction(directoryServerID: "A000000004")
         _ = try transaction.getAuthenticationRequestParameters()
@@ -101,7 +102,7 @@ struct ServiceTests {
         func appID(version: String) throws -> String {
             var config = try makeConfiguration(dataDirectory: directory)
             config.appVersion = version
-            let service = ThreeDS2Service(systemProbe: FakeSystem.clean())
+            let service = ThreeDS2Service(systemProbe: FakeSystemProbe.clean())
             try service.initialize(configParameters: config)
             return try service.createTransaction(directoryServerID: "A000000003").getAuthenticationRequestParameters()
                 .sdkAppID
@@ -121,7 +122,7 @@ struct ServiceTests {
     func unwritableDirectory() throws {
         let file = try temporaryDirectory() + "/plain-file"
         #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
-        let service = ThreeDS2Service(systemProbe: FakeSystem.clean())
+        let service = ThreeDS2Service(systemProbe: FakeSystemProbe.clean())
         let error = expectSDKError(.runtime) {
             try service.initialize(configParameters: try makeConfiguration(dataDirectory: file + "/sub"))
         }
@@ -132,7 +133,7 @@ struct ServiceTests {
     @Test("client events are reported in order, without sensitive content")
     func events() throws {
         let recorder = EventRecorder()
-        let service = ThreeDS2Service(clientEventListener: recorder, systemProbe: FakeSystem.clean())
+        let service = ThreeDS2Service(clientEventListener: recorder, systemProbe: FakeSystemProbe.clean())
         try service.initialize(configParameters: try makeConfiguration(dataDirectory: try temporaryDirectory()))
         let transaction = try service.createTransaction(directoryServerID: "A000000004", messageVersion: "2.2.0")
         let parameters = try transaction.getAuthenticationRequestParameters()
@@ -158,7 +159,7 @@ struct ServiceTests {
         try light.toolbar.setHeaderText("Light")
         var dark = UiCustomization()
         try dark.toolbar.setHeaderText("Dark")
-        let service = ThreeDS2Service(systemProbe: FakeSystem.clean())
+        let service = ThreeDS2Service(systemProbe: FakeSystemProbe.clean())
         try service.initialize(
             configParameters: try makeConfiguration(dataDirectory: try temporaryDirectory()),
             uiCustomizations: [.default: light, .dark: dark])

@@ -2,7 +2,7 @@ import Foundation
 import SwiftASN1
 import Testing
 import ThreeDS2JOSE
-import ThreeDS2TestLab
+import ThreeDS2SDKTesting
 import X509
 
 @testable import ThreeDS2SDK
@@ -60,7 +60,7 @@ struct CardSchemeRegistryTests {
             DirectoryServer(
                 id: "A000000025",
                 encryptionKey: try ds.ecEncryption.certificatePEM, rootCertificates: try ds.root.certificatePEM))
-        let service = ThreeDS2Service(systemProbe: FakeSystem.clean())
+        let service = ThreeDS2Service(systemProbe: FakeSystemProbe.clean())
         try service.initialize(configParameters: config)
         defer { try? service.cleanup() }
         let names = Locked<[String?]>([])
@@ -122,7 +122,7 @@ struct CertificateChoiceTests {
         config.sdkReferenceNumber = "3DS_LOA_SDK_TEST_020300_00001"
         config.dataDirectory = try temporaryDirectory()
         try config.addDirectoryServer(try server([(try certificate("DS soon", from: -300, to: 3), "s")]))
-        let service = ThreeDS2Service(systemProbe: FakeSystem.clean())
+        let service = ThreeDS2Service(systemProbe: FakeSystemProbe.clean())
         try service.initialize(configParameters: config)
         defer { try? service.cleanup() }
         #expect(try service.directoryServerWarnings.map(\.id) == [Warning.ID.directoryServerCertificateExpiring])
@@ -148,7 +148,7 @@ struct CertificateChoiceTests {
         config.sdkReferenceNumber = "3DS_LOA_SDK_TEST_020300_00001"
         config.dataDirectory = try temporaryDirectory()
         try config.addDirectoryServer(entry)
-        let service = ThreeDS2Service(systemProbe: FakeSystem.clean())
+        let service = ThreeDS2Service(systemProbe: FakeSystemProbe.clean())
         let error = try #require(expectSDKError(.invalidInput) { try service.initialize(configParameters: config) })
         #expect(error.parameter == "ds:A000000004.encryptionKey")
         #expect(error.message.contains("directory server A000000004 (Mastercard) has no encryption key usable on"))
@@ -399,18 +399,5 @@ struct TrustBundleTests {
         #expect(config.directoryServer(id: "A000000004") == server)
         server.intermediateCertificates = "garbage"
         #expect(server.evaluate().failure?.parameter == "ds:A000000004.intermediateCertificates")
-    }
-
-    @Test("the TestLab's PKI folder is a trust bundle of its two directory servers")
-    func testLabBundle() throws {
-        let pki = try LabPKI.make()
-        let directory = URL(fileURLWithPath: try temporaryDirectory()).appendingPathComponent("pki")
-        try pki.writeClientFiles(to: directory)
-        let bundle = try TrustBundle(contentsOf: directory)
-        let reports = bundle.evaluate()
-        #expect(reports.map(\.id) == [.testRSA, .testEC])
-        #expect(reports.map { $0.chosen?.keyType } == ["RSA", "EC P-256"])
-        #expect(reports.allSatisfy { $0.failure == nil && $0.chosen?.chainsToRoot == true })
-        #expect(reports.map(\.name) == ["TestLab DS (RSA)", "TestLab DS (EC)"])
     }
 }

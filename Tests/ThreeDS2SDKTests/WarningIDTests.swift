@@ -1,4 +1,5 @@
 import Testing
+import ThreeDS2SDKTesting
 
 @testable import ThreeDS2SDK
 
@@ -11,7 +12,7 @@ struct WarningIDTests {
             .directoryServerCertificateExpiring,
         ]
         #expect(ids.map(\.rawValue) == ["SW01", "SW02", "SW03", "SW04", "SW05", "UI01", "DSCERT01"])
-        let root = SecurityChecks(probe: FakeSystem.clean(euid: 0), minimumOSVersion: nil).run()
+        let root = SecurityChecks(probe: FakeSystemProbe.clean(euid: 0), minimumOSVersion: nil).run()
         #expect(root.map(\.id) == [.jailbroken])
         let info = DeviceInformation(securityWarnings: [.jailbroken, .debuggerAttached])
         #expect(info.json.hasSuffix(#""SW":["SW01","SW04"]}"#))

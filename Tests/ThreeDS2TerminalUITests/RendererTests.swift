@@ -5,6 +5,7 @@ import ThreeDS2HTML
 import ThreeDS2JOSE
 import ThreeDS2Messages
 import ThreeDS2SDK
+import ThreeDS2SDKTesting
 import ThreeDS2TerminalUI
 
 private let ids = TransactionIdentifiers(
@@ -103,7 +104,9 @@ struct SnapshotTests {
         #expect(oob.handle(.enter) == nil)
         #expect(oob.appToOpen == "https://bank.example/app")
         // The link handed on (the cardholder opens it): the screen stays with a note.
-        #expect(await oob.openApp(using: FixedOpener(result: .opened)) == nil)
+        let opener = FixedOOBAppOpener(result: .opened)
+        #expect(await oob.openApp(using: opener) == nil)
+        #expect(opener.openedURLs == [URL(string: "https://bank.example/app")!])
         #expect(oob.appToOpen == nil && oob.note?.contains("bank") == true)
         _ = oob.handle(.tab)
         #expect(oob.handle(.enter) == ChallengeAnswer(.oobContinue()))
@@ -347,9 +350,11 @@ struct ProgressTests {
         await dialog.start()
         let stopped = Task { await dialog.stop() }
         await clock.advance(by: .seconds(1))
-        try await Task.sleep(for: .milliseconds(20))
+        // Give a dialog that hid too early every chance to do so, without waiting in real time.
+        for _ in 0..<1000 { await Task.yield() }
         #expect(indicator.events.withLock { $0 } == ["show Scheme DS"])
-        await clock.advance(by: .seconds(1))
+        // Past the 2 s (not onto them): a stop that starts its sleep only now finds its deadline gone.
+        await clock.advance(by: .seconds(1) + .milliseconds(1))
         await stopped.value
         #expect(indicator.events.withLock { $0 } == ["show Scheme DS", "hide"])
         let late = ProgressDialog(indicator: indicator, clock: clock, directoryServerName: nil)
@@ -396,10 +401,4 @@ struct BrandingTests {
         let inline = LayoutRenderer(width: 60, style: TerminalStyle(depth: .truecolor), inlineImages: true).lines(state)
         #expect(inline.contains { $0.contains("\u{1B}]1337;File=inline=1") && $0.contains("AQID") })
     }
-}
-
-/// An opener that reports a fixed result.
-struct FixedOpener: OOBAppOpener {
-    let result: OOBAppOpenResult
-    func open(_ url: URL) async -> OOBAppOpenResult { result }
 }

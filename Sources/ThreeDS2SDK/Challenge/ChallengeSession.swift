@@ -4,23 +4,42 @@ import ThreeDS2JOSE
 import ThreeDS2Messages
 
 /// The thin I/O shell around ``ChallengeStateMachine``: it performs each action — posts what the machine
-/// encrypted, waits under the response and overall timers, presents screens — and feeds back what happened.
-struct ChallengeSession {
+/// encrypted, waits under the response and overall timers, presents screens — and feeds back what happened. It owns
+/// its collaborators (presenter, transport, clock, logger) for the one challenge it runs.
+///
+/// One CReq is bounded by four timers. Two are the protocol's contract, measured on the session's clock (a test
+/// clock in tests), and decide the outcome:
+/// - the **response timer**, ``ChallengeStateMachine/responseTimeout`` (10 s, [Req 239]): from the moment a CReq goes
+///   out until its CRes is in; on expiry the SDK sends Erro 402 "Challenge request timed-out" and the challenge ends
+///   as timed out;
+/// - the **overall timer**, the app's `timeout` (at least five minutes, the `doChallenge` timer): one absolute
+///   deadline for the whole challenge, screens included; on expiry Erro 402 "Timeout expiry reached for the
+///   transaction", timed out.
+/// Whichever of the two ends first bounds an exchange. The other two are backstops on the wall clock, never the
+/// reason for an outcome on their own:
+/// - the **transport's deadline**, `TransportRequest.timeout`, set to the time the contract leaves: the adapter
+///   gives up on the exchange by itself (``TransportRequest/withinDeadline(_:)``), so a connection the session has
+///   stopped waiting for is not held open; should it fire first, it ends the challenge as the response timer does;
+/// - the **Erro's bound** (5 s): an Erro is fire and forget, and the outcome waits at most this long for the ACS to
+///   take it.
+struct ChallengeSession<C: Clock> where C.Duration == Duration {
     let acsURL: URL
     var machine: ChallengeStateMachine
+    let presenter: any ChallengePresenter
+    let transport: any ChallengeTransport
+    let clock: C
+    let logger: Logger
     let emit: @Sendable (ClientEvent) -> Void
     /// What `initialize` got for the screens, handed to the presenter with each screen.
     var settings = PresentationSettings()
 
-    static let requestContentType = "application/jose; charset=UTF-8"
-    static let errorContentType = "application/json; charset=UTF-8"
+    static var requestContentType: String { "application/jose; charset=UTF-8" }
+    static var errorContentType: String { "application/json; charset=UTF-8" }
+    /// The Erro's backstop: how long the outcome waits for the ACS to take an Erro.
+    static var errorPostTimeout: Duration { .seconds(5) }
 
-    mutating func run<C: Clock>(
-        presenter: any ChallengePresenter, transport: any ChallengeTransport, timeout: Duration, clock: C,
-        logger: Logger
-    ) async -> ChallengeOutcome where C.Duration == Duration {
+    mutating func run(timeout: Duration) async -> ChallengeOutcome {
         let deadline = clock.now.advanced(by: timeout)
-        let acsURL = self.acsURL
         // Cancelled before anything was sent (during setup): the challenge ends as cancelled with no network at all.
         var pending = machine.handle(Task.isCancelled ? .appCancelled : .start)
         while !pending.isEmpty {
@@ -40,20 +59,17 @@ struct ChallengeSession {
                     // The app cancelled before an ordinary CReq went out: it is not sent at all.
                     result = .cancelled
                 } else if Task.isCancelled {
-                    // The app cancelled: the CReq (a cancel) still goes out, in a task of its own, bounded by its
-                    // deadline; its answer is not awaited.
-                    let post = Task { try? await transport.send(request) }
-                    _ = await post.value
-                    result = .cancelled
-                } else {
-                    result = await Race.first(clock: clock, until: timerEnd) {
-                        () -> Result<TransportResponse, TransportError> in
-                        do throws(TransportError) {
-                            return .success(try await transport.send(request))
-                        } catch {
-                            return .failure(error)
-                        }
+                    // The app cancelled while a screen was up: the ACS is told with a cancel CReq and its final CRes
+                    // is awaited, as after a cardholder's cancel (protocol reference §4: "CReq challengeCancel=01,
+                    // then wait for the final CRes"), under the same timers. The challenge's own task is cancelled,
+                    // so the exchange runs in a task of its own. Whatever comes back, the outcome is cancelled.
+                    let (transport, clock) = (self.transport, self.clock)
+                    let cancelExchange = Task {
+                        await Self.exchange(request, over: transport, until: timerEnd, on: clock)
                     }
+                    result = await cancelExchange.value
+                } else {
+                    result = await Self.exchange(request, over: transport, until: timerEnd, on: clock)
                 }
                 let event: ChallengeStateMachine.Event
                 switch result {
@@ -67,6 +83,7 @@ struct ChallengeSession {
                 pending += machine.handle(event)
             case .present(let screen):
                 let settings = self.settings
+                let presenter = self.presenter
                 let result = await Race.first(clock: clock, until: deadline) {
                     await presenter.present(screen, settings: settings)
                 }
@@ -79,17 +96,29 @@ struct ChallengeSession {
                 logger.debug(
                     "Erro sent",
                     metadata: ["errorCode": "\(message.errorCode)", "errorDetail": "\(message.errorDetail)"])
-                // Fire and forget, but bounded by the transport's own (wall-clock) deadline: the outcome waits at
-                // most this long for the ACS to take it, and a test clock racing ahead cannot cancel it before it is
-                // sent.
+                // Fire and forget, but bounded by the Erro's backstop on the wall clock: a test clock racing ahead
+                // cannot cancel it before it is sent.
                 _ = try? await transport.post(
                     url: acsURL, body: message.json.serializedBytes, contentType: Self.errorContentType,
-                    timeout: .seconds(5))
+                    timeout: Self.errorPostTimeout)
             case .finish(let outcome):
                 return outcome
             }
         }
         // The machine ends every path with `.finish`; reaching this line would be a bug in it, reported, not crashed on.
         return .runtimeError(ChallengeFailure(.internalError, "the challenge ended without an outcome"))
+    }
+
+    /// One CReq and its answer, raced against the earlier of the two contract timers.
+    private static func exchange(
+        _ request: TransportRequest, over transport: any ChallengeTransport, until end: C.Instant, on clock: C
+    ) async -> Race.Result<Result<TransportResponse, TransportError>> {
+        await Race.first(clock: clock, until: end) { () -> Result<TransportResponse, TransportError> in
+            do throws(TransportError) {
+                return .success(try await transport.send(request))
+            } catch {
+                return .failure(error)
+            }
+        }
     }
 }

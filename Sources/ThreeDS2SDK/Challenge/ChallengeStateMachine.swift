@@ -123,7 +123,7 @@ struct ChallengeStateMachine: Sendable {
         case .presenting:
             switch event {
             case .answered(let answer): return send(answer: answer)
-            // The ACS is told, as for a cardholder's cancel; its answer is not awaited.
+            // The ACS is told, as for a cardholder's cancel, and its final CRes awaited under the same timers.
             case .appCancelled: return send(answer: ChallengeAnswer(.cancel))
             case .overallTimedOut:
                 return timeout(detail: "Timeout expiry reached for the transaction", messageType: .challengeResponse)

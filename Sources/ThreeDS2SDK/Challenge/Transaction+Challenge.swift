@@ -144,12 +144,12 @@ extension Transaction {
         let logger = context.logger
         let outcome: ChallengeOutcome
         do {
-            var session = try await prepareSession(parameters, presenter: presenter, transport: transport)
+            var session = try await prepareSession(
+                parameters, presenter: presenter, transport: transport, clock: clock, logger: logger)
             logger.debug(
                 "challenge started",
                 metadata: ["sdkTransID": "\(sdkTransactionID)", "acsTransID": "\(parameters.acsTransactionID)"])
-            outcome = await session.run(
-                presenter: presenter, transport: transport, timeout: timeout, clock: clock, logger: logger)
+            outcome = await session.run(timeout: timeout)
         } catch {
             outcome = .runtimeError(error)
         }
@@ -161,10 +161,11 @@ extension Transaction {
         return outcome
     }
 
-    private func prepareSession(
-        _ parameters: ChallengeParameters, presenter: any ChallengePresenter, transport: any ChallengeTransport
+    private func prepareSession<C: Clock>(
+        _ parameters: ChallengeParameters, presenter: any ChallengePresenter, transport: any ChallengeTransport,
+        clock: C, logger: Logger
     )
-        async throws(ChallengeFailure) -> ChallengeSession
+        async throws(ChallengeFailure) -> ChallengeSession<C> where C.Duration == Duration
     {
         context.recheck(stage: .challengeStart)
         guard let privateKey = state.withLock({ $0.ephemeralKey }) else {
@@ -181,7 +182,9 @@ extension Transaction {
             !context.configuration.opensOOBApps
             ? .notSupportedByRequestor : canOpenApps ? .supported : .notSupportedByDevice
         let prepared = try await setup.prepare(parameters, ephemeralKey: privateKey)
-        var session = ChallengeSession(acsURL: prepared.acsURL, machine: prepared.machine, emit: context.emit)
+        var session = ChallengeSession(
+            acsURL: prepared.acsURL, machine: prepared.machine, presenter: presenter, transport: transport,
+            clock: clock, logger: logger, emit: context.emit)
         session.settings = presentationSettings
         // The screens' images come through the challenge's transport, each fetched once per transaction.
         session.settings.imageLoader = ChallengeImageLoader(transport: transport)

@@ -66,13 +66,21 @@ public final class URLSessionTransport: ChallengeTransport {
             } catch {
                 return .failure(Self.classify(error, target: request.target))
             }
-            guard let http = response as? HTTPURLResponse else {
-                return .failure(TransportError(.other, "\(request.target) did not return an HTTP response"))
-            }
-            return .success(
-                TransportResponse(
-                    status: http.statusCode, contentType: http.value(forHTTPHeaderField: "Content-Type"), body: data))
+            return Self.response(response, body: data, target: request.target)
         }
+    }
+
+    /// The transport response for what came back, whatever its HTTP status; anything but an HTTP response is a
+    /// failure.
+    static func response(_ response: URLResponse, body: [UInt8], target: String) -> Result<
+        TransportResponse, TransportError
+    > {
+        guard let http = response as? HTTPURLResponse else {
+            return .failure(TransportError(.other, "\(target) did not return an HTTP response"))
+        }
+        return .success(
+            TransportResponse(
+                status: http.statusCode, contentType: http.value(forHTTPHeaderField: "Content-Type"), body: body))
     }
 
     /// The body and response for `request`, read through the session's delegate and refused as soon as it passes

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import ThreeDS2HTML
 public import ThreeDS2JOSE
 public import ThreeDS2Messages
@@ -254,18 +254,4 @@ extension ScriptedAnswer {
         }
         return consents + actions
     }
-}
-
-/// An opener whose app always does the same: for scripts and tests.
-public struct FixedOOBAppOpener: OOBAppOpener {
-    /// What every open reports.
-    public let result: OOBAppOpenResult
-
-    /// Creates the opener.
-    public init(result: OOBAppOpenResult) {
-        self.result = result
-    }
-
-    /// Reports ``result``.
-    public func open(_ url: URL) async -> OOBAppOpenResult { result }
 }

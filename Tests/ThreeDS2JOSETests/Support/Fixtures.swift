@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import Testing
 import ThreeDS2JOSE
-import ThreeDS2TestLab
+import ThreeDS2SDKTesting
 import X509
 import _CryptoExtras
 

@@ -1,0 +1,58 @@
+public import ThreeDS2SDK
+import X509
+
+/// A directory server's PKI for tests, in memory: a root, an intermediate that issues ACS signers, an ACS signer
+/// (ES256) and the directory server's encryption certificate (ECDH-ES). P-256 keys only, so it is made in
+/// milliseconds; nothing here is for production.
+public struct DirectoryServerPKI: Sendable {
+    /// The root the SDK trusts for ACS signed content.
+    public let root: IssuedCertificate
+    /// The intermediate that issues ``acsSigner``.
+    public let intermediate: IssuedCertificate
+    /// The certificate an ACS signs its signed content with.
+    public let acsSigner: IssuedCertificate
+    /// The directory server's encryption certificate (device data).
+    public let encryption: IssuedCertificate
+
+    /// Makes a fresh PKI.
+    ///
+    /// - Parameter name: A prefix for the certificates' common names.
+    /// - Returns: The PKI.
+    /// - Throws: An error from certificate construction.
+    public static func make(name: String = "Test DS") throws -> DirectoryServerPKI {
+        let root = try CertificateAuthority.makeRoot(commonName: "\(name) Root", key: .makeP256())
+        let intermediate = try CertificateAuthority.issue(
+            commonName: "\(name) Intermediate", key: .makeP256(), role: .authority(pathLength: 0), issuer: root)
+        return DirectoryServerPKI(
+            root: root, intermediate: intermediate,
+            acsSigner: try CertificateAuthority.issue(
+                commonName: "\(name) ACS signer", key: .makeP256(), role: .signer, issuer: intermediate),
+            encryption: try CertificateAuthority.issue(
+                commonName: "\(name) encryption", key: .makeP256(), role: .encryption, issuer: root))
+    }
+
+    /// The directory server as an app configures it: this PKI's encryption certificate and root.
+    ///
+    /// - Parameter id: The registered application provider identifier.
+    /// - Returns: The directory server.
+    /// - Throws: An error from PEM encoding.
+    public func directoryServer(id: String = "A000000004") throws -> DirectoryServer {
+        DirectoryServer(
+            id: id, encryptionKey: try encryption.certificatePEM, rootCertificates: try root.certificatePEM,
+            displayName: "Test Scheme")
+    }
+
+    /// Signs ACS signed content as an ACS does: ES256 with the chain signer, intermediate, root in `x5c`.
+    ///
+    /// - Parameter content: The content.
+    /// - Returns: The JWS compact serialization.
+    /// - Throws: An error from signing.
+    public func sign(_ content: ACSSignedContent) throws -> String {
+        guard case .p256(let key) = acsSigner.privateKey else {
+            throw JOSEError(.invalidKey, "the ACS signer is not a P-256 key")
+        }
+        return try JWS.sign(
+            content.json.serializedBytes, with: .es256(key),
+            certificateChain: [acsSigner.certificate, intermediate.certificate, root.certificate])
+    }
+}
