@@ -164,10 +164,10 @@ public struct ChallengeRequestBuilder: Sendable {
             object["challengeDataEntry"] = .string(try Self.bounded(keys.joined(separator: ","), "challengeDataEntry"))
         case .submitHTML(let formData):
             try Self.check(uiType, in: [.html, .htmlOutOfBand], "challengeHTMLDataEntry")
-            guard formData.utf8.count <= 256 else {
+            guard formData.utf8.count <= ChallengeLimits.maxHTMLDataBytes else {
                 throw ProtocolViolation(
                     .invalidFormat, detail: "challengeHTMLDataEntry",
-                    explanation: "the form data is longer than 256 characters")
+                    explanation: "the form data is longer than \(ChallengeLimits.maxHTMLDataBytes) bytes")
             }
             object["challengeHTMLDataEntry"] = .string(formData)
             // UI 06: the cardholder pressed the page's continue; the form data goes with oobContinue 01.
@@ -236,9 +236,10 @@ public struct ChallengeRequestBuilder: Sendable {
     }
 
     private static func bounded(_ text: String, _ field: String) throws(ProtocolViolation) -> String {
-        guard text.utf8.count <= 45 else {
+        guard text.utf8.count <= ChallengeLimits.maxEntryBytes else {
             throw ProtocolViolation(
-                .invalidFormat, detail: field, explanation: "the entry is longer than 45 characters")
+                .invalidFormat, detail: field,
+                explanation: "the entry is longer than \(ChallengeLimits.maxEntryBytes) bytes")
         }
         return text
     }

@@ -73,7 +73,7 @@ public enum ChallengeResponseValidator {
             ("sdkTransID", ids.sdkTransID),
         ] {
             let value = try reader.string(name) ?? ""
-            guard value.count == 36, UUID(uuidString: value) != nil else { throw .invalid(name, "is not a UUID") }
+            guard TransactionIdentifiers.hasUUIDShape(value) else { throw .invalid(name, "is not a UUID") }
             // The UUID shape is checked in any case; the value must be the one sent, byte for byte.
             guard value.utf8.elementsEqual(expected.utf8) else {
                 throw ProtocolViolation(
@@ -96,7 +96,7 @@ public enum ChallengeResponseValidator {
             throw ProtocolViolation(
                 .decryptionFailure, detail: "acsCounterAtoS",
                 explanation:
-                    "CRes field `acsCounterAtoS` was \(counter), expected \(String(format: "%03d", expectation.acsCounter))"
+                    "CRes field `acsCounterAtoS` was \(counter), expected \(ChallengeRequestBuilder.counterText(expectation.acsCounter))"
             )
         }
         let completion = try reader.string("challengeCompletionInd") ?? ""
@@ -168,8 +168,6 @@ public enum ChallengeResponseValidator {
     /// - Parameter text: The URL as written.
     /// - Returns: `true` for `https://host…` (any case of the scheme).
     public static func isHTTPSURL(_ text: String) -> Bool {
-        guard let url = URL(string: text), url.scheme?.lowercased() == "https", let host = url.host, !host.isEmpty
-        else { return false }
-        return true
+        URL(string: text)?.isHTTPSWithHost ?? false
     }
 }

@@ -90,7 +90,7 @@ struct ChallengeSetup: Sendable {
         else {
             throw ChallengeFailure(.acsURL, "acsURL is not an absolute URL")
         }
-        guard scheme == "https" || (scheme == "http" && url.hasLoopbackHost && allowsPlainHTTPLoopback) else {
+        guard url.isHTTPSWithHost || (scheme == "http" && url.hasLoopbackHost && allowsPlainHTTPLoopback) else {
             throw ChallengeFailure(
                 .acsURL, "acsURL must use https (plain http only on loopback, when the configuration allows it)")
         }

@@ -92,7 +92,7 @@ extension Transaction {
             ("threeDSServerTransactionID", parameters.threeDSServerTransactionID),
             ("acsTransactionID", parameters.acsTransactionID),
         ] {
-            guard value.count == 36, UUID(uuidString: value) != nil else {
+            guard TransactionIdentifiers.hasUUIDShape(value) else {
                 throw .invalidInput("challenge parameter \(name) must be a UUID, was \"\(value.prefix(40))\"")
             }
         }

@@ -11,9 +11,9 @@ public import ThreeDS2Messages
 public struct ChallengeFormState: Sendable {
     /// The longest text entry or selection (`challengeDataEntry`, 45), counted in UTF-8 bytes: an entry within it is
     /// within the limit however an ACS counts.
-    public static let maxEntryLength = 45
+    public static let maxEntryLength = ChallengeLimits.maxEntryBytes
     /// The longest HTML form data (`challengeHTMLDataEntry`, 256), in UTF-8 bytes.
-    public static let maxHTMLDataLength = 256
+    public static let maxHTMLDataLength = ChallengeLimits.maxHTMLDataBytes
 
     /// The layout.
     public private(set) var layout: ChallengeLayout

@@ -338,7 +338,7 @@ public struct HTMLForm: Sendable, Hashable {
 
     /// A URL on the SDK's reserved host `https://emv3ds` (any case), parsed; `nil` for any other URL.
     static func reservedURL(_ href: String) -> URLComponents? {
-        guard let components = URLComponents(string: href), components.scheme?.lowercased() == "https",
+        guard let components = URLComponents(string: href), components.url?.isHTTPSWithHost == true,
             components.host?.lowercased() == "emv3ds"
         else { return nil }
         return components

@@ -23,9 +23,7 @@ public final class ChallengeImageLoader: Sendable {
     /// - Parameter url: The URL text from the CRes.
     /// - Returns: The URL when it may be fetched.
     public static func fetchableURL(_ url: String) -> URL? {
-        guard let parsed = URL(string: url), parsed.scheme?.lowercased() == "https", let host = parsed.host,
-            !host.isEmpty
-        else { return nil }
+        guard let parsed = URL(string: url), parsed.isHTTPSWithHost else { return nil }
         return parsed
     }
 

@@ -99,7 +99,7 @@ extension TestLab {
             throw TestLabError(.invalidRequest, "deviceChannel must be 01 (app)")
         }
         let sdkTransID = try field("sdkTransID")
-        guard UUID(uuidString: sdkTransID) != nil else {
+        guard TransactionIdentifiers.hasUUIDShape(sdkTransID) else {
             throw TestLabError(.invalidRequest, "sdkTransID is not a UUID")
         }
         _ = try field("sdkAppID")
