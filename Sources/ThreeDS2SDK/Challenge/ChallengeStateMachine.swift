@@ -85,15 +85,16 @@ struct ChallengeStateMachine: Sendable {
     mutating func handle(_ event: Event) -> [Action] {
         switch phase {
         case .finished:
-            return []
+            return impossible(event)
         case .notStarted:
             switch event {
             case .start: return send(answer: nil)
             case .overallTimedOut: return finish(.timedOut)
             case .appCancelled: return finish(.cancelled)
+            // Nothing was sent and nothing shown.
             case .responseReceived, .messageReceived, .responseUnreadable, .transportFailed, .responseTimedOut,
                 .answered:
-                return []
+                return impossible(event)
             }
         case .awaitingResponse:
             switch event {
@@ -118,7 +119,7 @@ struct ChallengeStateMachine: Sendable {
                 return timeout(detail: "Timeout expiry reached for the transaction", messageType: .challengeRequest)
             // A CReq is outstanding: its answer no longer matters.
             case .appCancelled: return finish(.cancelled)
-            case .start, .answered: return []
+            case .start, .answered: return impossible(event)
             }
         case .presenting:
             switch event {
@@ -127,9 +128,10 @@ struct ChallengeStateMachine: Sendable {
             case .appCancelled: return send(answer: ChallengeAnswer(.cancel))
             case .overallTimedOut:
                 return timeout(detail: "Timeout expiry reached for the transaction", messageType: .challengeResponse)
+            // No CReq is outstanding while a screen is up.
             case .start, .responseReceived, .messageReceived, .responseUnreadable, .transportFailed,
                 .responseTimedOut:
-                return []
+                return impossible(event)
             }
         case .awaitingCancelResponse:
             switch event {
@@ -137,8 +139,31 @@ struct ChallengeStateMachine: Sendable {
             case .responseReceived, .messageReceived, .responseUnreadable, .transportFailed, .responseTimedOut,
                 .overallTimedOut, .appCancelled:
                 return finish(.cancelled)
-            case .start, .answered: return []
+            case .start, .answered: return impossible(event)
             }
+        }
+    }
+
+    /// An event the phase cannot receive: the session feeds exactly one event for each action it carried out (the
+    /// outcome of the CReq it sent, or of the screen it showed) and stops at `.finish`, so this is a bug in the
+    /// session. Debug builds stop on it; release builds ignore the event and keep the phase.
+    private func impossible(_ event: Event) -> [Action] {
+        assertionFailure("challenge state machine: \(Self.name(of: event)) cannot arrive in phase \(phase)")
+        return []
+    }
+
+    /// An event's name, without its payload (which may hold challenge data).
+    static func name(of event: Event) -> String {
+        switch event {
+        case .start: "start"
+        case .responseReceived: "responseReceived"
+        case .messageReceived: "messageReceived"
+        case .responseUnreadable: "responseUnreadable"
+        case .transportFailed: "transportFailed"
+        case .responseTimedOut: "responseTimedOut"
+        case .overallTimedOut: "overallTimedOut"
+        case .answered: "answered"
+        case .appCancelled: "appCancelled"
         }
     }
 
