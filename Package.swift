@@ -9,6 +9,23 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+/// The cryptography the core and its fixtures are built on: swift-crypto (with its RSA extras), swift-certificates
+/// and swift-asn1. Named once; targets add it to their own dependencies.
+let cryptography: [Target.Dependency] = [
+    .product(name: "Crypto", package: "swift-crypto"),
+    .product(name: "_CryptoExtras", package: "swift-crypto"),
+    .product(name: "X509", package: "swift-certificates"),
+    .product(name: "SwiftASN1", package: "swift-asn1"),
+]
+
+/// SwiftNIO's HTTP client stack, for the NIO transport and its tests.
+let nioHTTP: [Target.Dependency] = [
+    .product(name: "NIOCore", package: "swift-nio"),
+    .product(name: "NIOPosix", package: "swift-nio"),
+    .product(name: "NIOHTTP1", package: "swift-nio"),
+    .product(name: "NIOSSL", package: "swift-nio-ssl"),
+]
+
 let package = Package(
     name: "ThreeDS2",
     // The floor an app can adopt: iOS 16 and macOS 13 (README "Platforms"). Nothing in the package uses an API newer
@@ -43,30 +60,21 @@ let package = Package(
     targets: [
         .target(
             name: "ThreeDS2JOSE",
-            dependencies: [
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-            ]
+            dependencies: cryptography
         ),
         .target(
             name: "ThreeDS2Messages",
             dependencies: ["ThreeDS2JOSE", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // The core an app links: Foundation, swift-crypto, swift-certificates, swift-asn1 and swift-log only
-        // (checked by scripts/check-core-dependencies.sh).
+        // (checked by scripts/check-core-dependencies.py).
         .target(
             name: "ThreeDS2SDK",
             dependencies: [
                 "ThreeDS2JOSE",
                 "ThreeDS2Messages",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Logging", package: "swift-log"),
-            ],
+            ] + cryptography,
             // Apple's privacy manifest: the required-reason APIs the SDK calls (none) and the data it collects;
             // held against the device-parameter registry by PrivacyManifestTests.
             resources: [.copy("PrivacyInfo.xcprivacy")]
@@ -76,13 +84,7 @@ let package = Package(
         // core (no server).
         .target(
             name: "ThreeDS2SDKTesting",
-            dependencies: [
-                "ThreeDS2SDK",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-            ]
+            dependencies: ["ThreeDS2SDK"] + cryptography
         ),
         // Adapters around the core.
         .target(
@@ -90,11 +92,7 @@ let package = Package(
             dependencies: [
                 "ThreeDS2SDK",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            ]
+            ] + nioHTTP
         ),
         // libxml2: Debian's through pkg-config on Linux; on Apple platforms the SDK's own `libxml2` module.
         .systemLibrary(
@@ -135,11 +133,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-            ]
+            ] + cryptography
         ),
         .executableTarget(
             name: "threeds",
@@ -166,11 +160,7 @@ let package = Package(
                 "ThreeDS2Messages",
                 "ThreeDS2SDK",
                 "ThreeDS2TestLab",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-            ],
+            ] + cryptography,
             path: "Interop/JOSEInteropTool"
         ),
         // The example app: links only the core (checked by scripts/check-core-dependencies.py).
@@ -208,11 +198,7 @@ let package = Package(
             dependencies: [
                 "ThreeDS2JOSE",
                 "ThreeDS2SDKTesting",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-            ],
+            ] + cryptography,
             resources: [.copy("Resources")]
         ),
         .testTarget(
@@ -227,12 +213,8 @@ let package = Package(
                 "ThreeDS2SDKTesting",
                 "ThreeDS2JOSE",
                 .product(name: "Clocks", package: "swift-clocks"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ] + cryptography
         ),
         .testTarget(
             name: "ThreeDS2HTMLTests",
@@ -246,11 +228,7 @@ let package = Package(
                 "ThreeDS2SDKTesting",
                 "ThreeDS2TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            ]
+            ] + nioHTTP
         ),
         .testTarget(
             name: "ThreeDS2TerminalUITests",
