@@ -57,3 +57,68 @@ extension CodedError {
         return text + " at \(location)"
     }
 }
+
+/// What a coded error carries, stored together: its code, message, cause and place.
+public struct ErrorDetails<Code: Hashable & Sendable & CustomStringConvertible>: Sendable {
+    /// What kind of error it is.
+    public let code: Code
+    /// What was wrong, in words.
+    public let message: String
+    /// The error that caused this one, when there is one.
+    public let underlying: (any Error)?
+    /// Where the error was raised.
+    public let location: ErrorLocation
+
+    /// Creates the details.
+    ///
+    /// - Parameters:
+    ///   - code: What kind of error it is.
+    ///   - message: What was wrong.
+    ///   - underlying: The cause, if any.
+    ///   - location: Where it was raised.
+    public init(code: Code, message: String, underlying: (any Error)?, location: ErrorLocation) {
+        self.code = code
+        self.message = message
+        self.underlying = underlying
+        self.location = location
+    }
+}
+
+/// A coded error that is nothing but the shape (``JOSEError``, the transport's, the challenge's and the TestLab's):
+/// it stores its ``ErrorDetails`` and gets the members and the initializer from here, written once.
+public protocol DetailedCodedError: CodedError {
+    /// The code, message, cause and place.
+    var details: ErrorDetails<Code> { get }
+
+    /// Creates the error from its details.
+    ///
+    /// - Parameter details: The code, message, cause and place.
+    init(details: ErrorDetails<Code>)
+}
+
+extension DetailedCodedError {
+    /// What kind of error it is: what callers branch on.
+    public var code: Code { details.code }
+    /// What was wrong, in words a developer can act on.
+    public var message: String { details.message }
+    /// The error that caused this one, when there is one.
+    public var underlying: (any Error)? { details.underlying }
+    /// Where the error was raised.
+    public var location: ErrorLocation { details.location }
+
+    /// Creates an error raised here.
+    ///
+    /// - Parameters:
+    ///   - code: The kind of failure.
+    ///   - message: What was wrong.
+    ///   - underlying: The cause, if any.
+    ///   - file: The file that raises the error (the caller's, by default).
+    ///   - line: The line that raises the error (the caller's, by default).
+    public init(
+        _ code: Code, _ message: String, underlying: (any Error)? = nil, file: String = #fileID, line: UInt = #line
+    ) {
+        self.init(
+            details: ErrorDetails(
+                code: code, message: message, underlying: underlying, location: ErrorLocation(file: file, line: line)))
+    }
+}

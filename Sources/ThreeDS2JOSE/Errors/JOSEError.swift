@@ -3,7 +3,7 @@
 ///
 /// Two errors are equal when their codes are equal, so tests and callers can match on the kind of failure while
 /// the message stays free to describe the exact input.
-public struct JOSEError: CodedError, Sendable {
+public struct JOSEError: DetailedCodedError, Sendable {
     /// The kind of failure.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Name: Hashable, Sendable {
@@ -67,29 +67,12 @@ public struct JOSEError: CodedError, Sendable {
         public static let cryptographicFailure = Code(.cryptographicFailure)
     }
 
-    /// The kind of failure.
-    public let code: Code
-    /// What was wrong, naming the part, header member or certificate concerned.
-    public let message: String
-    /// The error that caused this one, when there is one.
-    public let underlying: (any Error)?
-    /// Where the error was raised.
-    public let location: ErrorLocation
+    /// The code, message, cause and place.
+    public let details: ErrorDetails<Code>
 
-    /// Creates an error.
+    /// Creates the error from its details (``DetailedCodedError/init(_:_:underlying:file:line:)`` creates one raised
+    /// where it is called).
     ///
-    /// - Parameters:
-    ///   - code: The kind of failure.
-    ///   - message: What was wrong and where.
-    ///   - underlying: The error that caused this one, if any.
-    ///   - file: The file that raises the error (the caller's, by default).
-    ///   - line: The line that raises the error (the caller's, by default).
-    public init(
-        _ code: Code, _ message: String, underlying: (any Error)? = nil, file: String = #fileID, line: UInt = #line
-    ) {
-        self.code = code
-        self.message = message
-        self.underlying = underlying
-        self.location = ErrorLocation(file: file, line: line)
-    }
+    /// - Parameter details: The code, message, cause and place.
+    public init(details: ErrorDetails<Code>) { self.details = details }
 }

@@ -56,7 +56,7 @@ public enum ChallengeOutcome: Sendable, Hashable {
 /// Callers branch on ``code``; ``message`` says what happened; ``underlying`` keeps the cause (the
 /// ``TransportError`` of a transport failure, the ``ThreeDS2JOSE/JOSEError`` of a signed-content failure, …).
 /// Two failures are equal when their codes are.
-public struct ChallengeFailure: CodedError, Sendable {
+public struct ChallengeFailure: DetailedCodedError, Sendable {
     /// The kinds of runtime failure. New codes may be added; do not rely on the list being complete.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Name: Hashable, Sendable {
@@ -91,34 +91,17 @@ public struct ChallengeFailure: CodedError, Sendable {
         public static let internalError = Code(.internalError)
     }
 
-    /// What kind of failure it was.
-    public let code: Code
-    /// What happened, in words.
-    public let message: String
-    /// The cause, when there is one.
-    public let underlying: (any Error)?
-    /// Where the failure was raised.
-    public let location: ErrorLocation
+    /// The code, message, cause and place.
+    public let details: ErrorDetails<Code>
+
+    /// Creates the error from its details (``DetailedCodedError/init(_:_:underlying:file:line:)`` creates one raised
+    /// where it is called).
+    ///
+    /// - Parameter details: The code, message, cause and place.
+    public init(details: ErrorDetails<Code>) { self.details = details }
 
     /// The transport failure's own code, when the transport failed.
     public var transportCode: TransportError.Code? { (underlying as? TransportError)?.code }
-
-    /// Creates a failure.
-    ///
-    /// - Parameters:
-    ///   - code: The kind of failure.
-    ///   - message: What happened.
-    ///   - underlying: The cause, if any (for a transport failure, the ``TransportError``).
-    ///   - file: The file that raises the failure (the caller's, by default).
-    ///   - line: The line that raises the failure (the caller's, by default).
-    public init(
-        _ code: Code, _ message: String, underlying: (any Error)? = nil, file: String = #fileID, line: UInt = #line
-    ) {
-        self.code = code
-        self.message = message
-        self.underlying = underlying
-        self.location = ErrorLocation(file: file, line: line)
-    }
 }
 
 /// The event of a completed challenge.

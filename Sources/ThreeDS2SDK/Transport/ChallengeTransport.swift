@@ -71,7 +71,7 @@ public struct TransportResponse: Sendable, Hashable {
 /// A transport failure: no usable response came back, in the package's one error shape
 /// (``ThreeDS2JOSE/CodedError``). Callers branch on ``code``; ``underlying`` keeps the adapter's own error for logs.
 /// Two errors are equal when their codes are.
-public struct TransportError: CodedError, Sendable {
+public struct TransportError: DetailedCodedError, Sendable {
     /// What kind of failure it was. New codes may be added; do not rely on the list being complete.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Name: Hashable, Sendable {
@@ -101,31 +101,14 @@ public struct TransportError: CodedError, Sendable {
         public static let other = Code(.other)
     }
 
-    /// What kind of failure it was.
-    public let code: Code
-    /// What failed, in words.
-    public let message: String
-    /// The adapter's error, when there is one.
-    public let underlying: (any Error)?
-    /// Where the error was raised.
-    public let location: ErrorLocation
+    /// The code, message, cause and place.
+    public let details: ErrorDetails<Code>
 
-    /// Creates an error.
+    /// Creates the error from its details (``DetailedCodedError/init(_:_:underlying:file:line:)`` creates one raised
+    /// where it is called).
     ///
-    /// - Parameters:
-    ///   - code: The kind of failure.
-    ///   - message: What failed.
-    ///   - underlying: The adapter's error.
-    ///   - file: The file that raises the error (the caller's, by default).
-    ///   - line: The line that raises the error (the caller's, by default).
-    public init(
-        _ code: Code, _ message: String, underlying: (any Error)? = nil, file: String = #fileID, line: UInt = #line
-    ) {
-        self.code = code
-        self.message = message
-        self.underlying = underlying
-        self.location = ErrorLocation(file: file, line: line)
-    }
+    /// - Parameter details: The code, message, cause and place.
+    public init(details: ErrorDetails<Code>) { self.details = details }
 }
 
 extension TransportRequest {

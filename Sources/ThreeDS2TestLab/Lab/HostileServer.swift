@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import NIOSSL
 import ServiceLifecycle
+import ThreeDS2JOSE
 import X509
 
 /// A hostile HTTP(S) server on 127.0.0.1 for transport tests: it answers with a gzip bomb, an endless body, a body

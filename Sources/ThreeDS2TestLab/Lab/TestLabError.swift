@@ -2,7 +2,7 @@ public import ThreeDS2JOSE
 
 /// A TestLab failure, in the package's one error shape (``ThreeDS2JOSE/CodedError``): a code to branch on and a
 /// message to show. Two errors are equal when their codes are.
-public struct TestLabError: CodedError, Sendable {
+public struct TestLabError: DetailedCodedError, Sendable {
     /// The kind of failure. New codes may be added; do not rely on the list being complete.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Name: Hashable, Sendable {
@@ -28,29 +28,12 @@ public struct TestLabError: CodedError, Sendable {
         public static let failed = Code(.failed)
     }
 
-    /// What kind of failure it was.
-    public let code: Code
-    /// What went wrong, in words for the person running the lab.
-    public let message: String
-    /// The cause, when there is one.
-    public let underlying: (any Error)?
-    /// Where the error was raised.
-    public let location: ErrorLocation
+    /// The code, message, cause and place.
+    public let details: ErrorDetails<Code>
 
-    /// Creates an error.
+    /// Creates the error from its details (``DetailedCodedError/init(_:_:underlying:file:line:)`` creates one raised
+    /// where it is called).
     ///
-    /// - Parameters:
-    ///   - code: The kind of failure.
-    ///   - message: What went wrong.
-    ///   - underlying: The cause, if any.
-    ///   - file: The file that raises the error (the caller's, by default).
-    ///   - line: The line that raises the error (the caller's, by default).
-    public init(
-        _ code: Code, _ message: String, underlying: (any Error)? = nil, file: String = #fileID, line: UInt = #line
-    ) {
-        self.code = code
-        self.message = message
-        self.underlying = underlying
-        self.location = ErrorLocation(file: file, line: line)
-    }
+    /// - Parameter details: The code, message, cause and place.
+    public init(details: ErrorDetails<Code>) { self.details = details }
 }
