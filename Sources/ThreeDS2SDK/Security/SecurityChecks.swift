@@ -83,11 +83,7 @@ public struct SecurityChecks: Sendable {
                 reasons.append("\(path) is a symbolic link")
             }
         }
-        return reasons.isEmpty
-            ? nil
-            : Warning(
-                id: .jailbroken, message: "Privileged or jailbroken environment: " + reasons.joined(separator: ", "),
-                severity: .high)
+        return Self.warning(.jailbroken, "Privileged or jailbroken environment: ", reasons)
     }
 
     func tampered() -> Warning? {
@@ -112,11 +108,12 @@ public struct SecurityChecks: Sendable {
                 reasons.append("executable could not be hashed")
             }
         }
-        return reasons.isEmpty
-            ? nil
-            : Warning(
-                id: .tampered, message: "The SDK integrity has been tampered: " + reasons.joined(separator: ", "),
-                severity: .high)
+        return Self.warning(.tampered, "The SDK integrity has been tampered: ", reasons)
+    }
+
+    /// A high-severity warning naming each reason found, or `nil` when none was.
+    static func warning(_ id: Warning.ID, _ summary: String, _ reasons: [String]) -> Warning? {
+        reasons.isEmpty ? nil : Warning(id: id, message: summary + reasons.joined(separator: ", "), severity: .high)
     }
 
     /// The file names among `paths` that name a hooking framework, each once.
@@ -140,12 +137,7 @@ public struct SecurityChecks: Sendable {
         case .iOS, .macOS:
             if probe.sysctlInteger("kern.hv_vmm_present") == 1 { reasons.append("the kernel reports a hypervisor") }
         }
-        return reasons.isEmpty
-            ? nil
-            : Warning(
-                id: .emulator,
-                message: "An emulator or virtual machine is being used: " + reasons.joined(separator: ", "),
-                severity: .high)
+        return Self.warning(.emulator, "An emulator or virtual machine is being used: ", reasons)
     }
 
     private func linuxVirtualization() -> [String] {
