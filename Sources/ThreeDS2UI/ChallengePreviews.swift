@@ -15,7 +15,8 @@
             var object: JSONObject = [
                 "threeDSServerTransID": .string(identifiers.threeDSServerTransID),
                 "acsTransID": .string(identifiers.acsTransID), "sdkTransID": .string(identifiers.sdkTransID),
-                "acsCounterAtoS": .string("000"), "messageType": .string("CRes"), "messageVersion": .string("2.3.1"),
+                "acsCounterAtoS": .string("000"), "messageType": .string(MessageType.challengeResponse.rawValue),
+                "messageVersion": .string("2.3.1"),
                 "challengeCompletionInd": .string("N"), "challengeInfoHeader": .string("Confirm your payment"),
                 "challengeInfoText": .string("We sent a **one-time code** to your phone ending in 12."),
                 "trustListInfoText": .string("Trust this merchant?"),
