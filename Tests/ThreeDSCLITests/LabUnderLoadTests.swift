@@ -56,6 +56,21 @@ final class LabProcess: Sendable {
         self.process = process
         baseURL = url
     }
+
+    /// Sends `signal` and waits up to 10 s for the lab to exit. A lab still running then (one that kept the signal
+    /// ignored would hold the suite forever) is killed and waited for; the result says whether it stopped by itself.
+    func stop(with signal: Int32) async throws -> Bool {
+        kill(process.processIdentifier, signal)
+        let stopped = try await onOwnThread { () -> Bool in
+            for _ in 0..<100 where self.process.isRunning { usleep(100_000) }
+            return !self.process.isRunning
+        }
+        if !stopped {
+            kill(process.processIdentifier, SIGKILL)
+            try await onOwnThread { self.process.waitUntilExit() }
+        }
+        return stopped
+    }
 }
 
 extension MachineLoadingCLITests {
@@ -103,16 +118,7 @@ extension MachineLoadingCLITests {
             // started with SIGINT ignored.
             let clock = ContinuousClock()
             let started = clock.now
-            kill(lab.process.processIdentifier, SIGINT)
-            // Bounded: a lab that kept SIGINT ignored would otherwise hold the suite forever; it is killed and the test
-            // fails instead.
-            let stopped = try await onOwnThread { () -> Bool in
-                for _ in 0..<100 where lab.process.isRunning { usleep(100_000) }
-                return !lab.process.isRunning
-            }
-            if !stopped {
-                kill(lab.process.processIdentifier, SIGKILL)
-                try await onOwnThread { lab.process.waitUntilExit() }
+            if try await !lab.stop(with: SIGINT) {
                 Issue.record("the lab did not stop within 10 s of SIGINT")
             } else {
                 #expect(lab.process.terminationReason == .exit && lab.process.terminationStatus == 0, "a clean exit")
@@ -130,13 +136,7 @@ struct LabStopTests {
         let directory = scratchDirectory("lab-sigterm")
         for _ in 0..<2 {
             let lab = try await LabProcess(pkiDirectory: directory)
-            kill(lab.process.processIdentifier, SIGTERM)
-            let stopped = try await onOwnThread { () -> Bool in
-                for _ in 0..<100 where lab.process.isRunning { usleep(100_000) }
-                return !lab.process.isRunning
-            }
-            if !stopped { kill(lab.process.processIdentifier, SIGKILL) }
-            try #require(stopped, "the lab did not stop within 10 s of SIGTERM")
+            try #require(try await lab.stop(with: SIGTERM), "the lab did not stop within 10 s of SIGTERM")
             #expect(lab.process.terminationReason == .exit && lab.process.terminationStatus == 0)
         }
     }
