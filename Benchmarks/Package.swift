@@ -9,10 +9,10 @@
 //   swift package --package-path Benchmarks benchmark
 import PackageDescription
 
-/// The SDK's modules and the swift-crypto products the fixtures and both runners use.
-let sdk: [Target.Dependency] = ["ThreeDS2JOSE", "ThreeDS2Messages", "ThreeDS2TestLab"].map {
-    .product(name: $0, package: "ThreeDS2")
-}
+/// The SDK's modules, the TestLab (from the tools package) and the swift-crypto products the fixtures and both
+/// runners use.
+let sdk: [Target.Dependency] = ["ThreeDS2JOSE", "ThreeDS2Messages"].map { .product(name: $0, package: "ThreeDS2") }
+    + [.product(name: "ThreeDS2TestLab", package: "ThreeDS2Tools")]
 let crypto: [Target.Dependency] = [
     .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
 ]
@@ -22,6 +22,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     dependencies: [
         .package(name: "ThreeDS2", path: ".."),
+        .package(name: "ThreeDS2Tools", path: "../Tools"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
@@ -47,7 +48,7 @@ let package = Package(
             name: "threeds-benchmarks",
             dependencies: ["BenchmarkFixtures"] + sdk + crypto + [
                 .product(name: "ThreeDS2SDK", package: "ThreeDS2"),
-                .product(name: "ThreeDS2NIOTransport", package: "ThreeDS2"),
+                .product(name: "ThreeDS2NIOTransport", package: "ThreeDS2Tools"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -1,17 +1,18 @@
 #!/usr/bin/env python3
 """Proves what an app that links the SDK core pulls in.
 
-Walks the target graph (`swift package dump-package`) from the core and the example app, adds every package those
-targets' products come from and those packages' own dependencies (`swift package show-dependencies`), prints the
-result, and fails when a forbidden package or module appears: SwiftNIO, NIOSSL, AsyncHTTPClient, Hummingbird or
-libxml2. With --binary, it also checks that the example executable links no libxml2 and carries no NIO or
-AsyncHTTPClient symbols.
+Walks the tools package's target graph (`swift package dump-package` in Tools/) from the example app, adds every
+package those targets' products come from and those packages' own dependencies (`swift package show-dependencies`),
+prints the result, and fails when a forbidden package or module appears: SwiftNIO, NIOSSL, AsyncHTTPClient,
+Hummingbird or libxml2. With --binary, it also checks that the example executable links no libxml2 and carries no NIO
+or AsyncHTTPClient symbols. (What a consumer of the SDK package resolves is scripts/check-consumer-graph.py's.)
 """
 import json
 import subprocess
 import sys
 
-ROOTS = ["ThreeDS2SDK", "MinimalCheckout", "minimal-checkout"]
+ROOTS = ["MinimalCheckout", "minimal-checkout"]
+TOOLS = str(__import__("pathlib").Path(__file__).resolve().parent.parent / "Tools")
 FORBIDDEN_PACKAGES = {"swift-nio", "swift-nio-ssl", "swift-nio-http2", "swift-nio-extras", "async-http-client",
                       "hummingbird", "swift-nio-transport-services"}
 FORBIDDEN_MODULES = {"CLibXML2", "ThreeDS2HTML", "ThreeDS2NIOTransport", "ThreeDS2TestLab", "ThreeDS2TerminalUI"}
@@ -19,7 +20,7 @@ FORBIDDEN_SYMBOLS = ["NIOCore", "NIOPosix", "NIOSSL", "AsyncHTTPClient", "Hummin
 
 
 def swift_json(*arguments):
-    output = subprocess.run(["swift", "package", *arguments], check=True, capture_output=True, text=True).stdout
+    output = subprocess.run(["swift", "package", "--package-path", TOOLS, *arguments], check=True, capture_output=True, text=True).stdout
     return json.loads(output)
 
 
@@ -52,6 +53,7 @@ def main():
                     pending.append(value[0])
                 elif kind == "product":
                     packages.add(value[1].lower())
+                    modules.add(value[0])
         closure, pending = set(), list(packages)
         while pending:
             package = pending.pop()

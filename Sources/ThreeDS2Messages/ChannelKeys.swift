@@ -21,17 +21,17 @@ public struct ChannelKeys: Sendable {
         self.init(derived: ConcatKDF.emvcoKey(sharedSecret: sharedSecret, partyVInfo: sdkReferenceNumber))
     }
 
-    /// The keys from the 32-byte key the KDF derived (`threeds inspect creq|cres` with a saved key); package-only.
-    package init(derived: SymmetricKey) {
+    /// The keys from the 32-byte key the KDF derived (`threeds inspect creq|cres` with a saved key) (tools-only SPI).
+    @_spi(ThreeDS2Tools) public init(derived: SymmetricKey) {
         whole = derived
         (firstHalf, secondHalf) = whole.withUnsafeBytes {
             (SymmetricKey(data: $0[0..<16]), SymmetricKey(data: $0[16..<32]))
         }
     }
 
-    /// The 32-byte key the KDF derived, for `threeds pay --save-transaction-keys` (test use); package-only, so no
-    /// app can reach it.
-    package var derivedKey: SymmetricKey { whole }
+    /// The 32-byte key the KDF derived, for `threeds pay --save-transaction-keys` (test use); tools-only SPI, which
+    /// no app imports by accident.
+    @_spi(ThreeDS2Tools) public var derivedKey: SymmetricKey { whole }
 
     /// The key that protects CReqs under `encryption`.
     public func sdkToACS(_ encryption: ContentEncryption) -> SymmetricKey {

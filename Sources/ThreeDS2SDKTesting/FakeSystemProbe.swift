@@ -1,6 +1,6 @@
 import Crypto
 public import Foundation
-public import ThreeDS2SDK
+@_spi(ThreeDS2Tools) public import ThreeDS2SDK
 
 /// A fake system: files, environment, identity, kernel values and UI facts given by the test, for any platform. It
 /// records every file read and every UI fact asked for, so a test can prove a restricted parameter was never read.

@@ -1,5 +1,5 @@
 public import Foundation
-public import ThreeDS2SDK
+@_spi(ThreeDS2Tools) public import ThreeDS2SDK
 
 /// An opener whose app always does the same, for scripts and tests of the out-of-band app seam
 /// (``ThreeDS2SDK/OOBAppOpener``): no platform call, and every link it was asked to open is kept.

@@ -1,4 +1,4 @@
-public import ThreeDS2SDK
+@_spi(ThreeDS2Tools) public import ThreeDS2SDK
 
 /// A one-shot signal: one side fires it, any number of tasks await it. A test waits on it for something to happen
 /// (a screen shown, a callback made) instead of polling or sleeping.

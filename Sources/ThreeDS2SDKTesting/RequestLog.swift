@@ -1,4 +1,4 @@
-public import ThreeDS2SDK
+@_spi(ThreeDS2Tools) public import ThreeDS2SDK
 
 /// The requests a test transport has seen, in order, with a way to wait for one that has not come yet: a test
 /// awaits the request instead of polling or sleeping.

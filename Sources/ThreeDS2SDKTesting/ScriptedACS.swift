@@ -1,6 +1,6 @@
 import Crypto
 public import Foundation
-public import ThreeDS2SDK
+@_spi(ThreeDS2Tools) public import ThreeDS2SDK
 
 /// The ACS end of one challenge, without a server: it answers the AReq's part (the signed content with its
 /// ephemeral key), decrypts the CReqs the SDK sends and encrypts the CRes messages a test scripts. Pair it with a

@@ -1,4 +1,4 @@
-public import ThreeDS2SDK
+@_spi(ThreeDS2Tools) public import ThreeDS2SDK
 
 /// A transport that answers from a script, without a network: for tests of anything that sends challenge messages
 /// or fetches images through a ``ThreeDS2SDK/ChallengeTransport``. Every request is kept in ``log``.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import ThreeDS2JOSE
 import ThreeDS2Messages
-import ThreeDS2SDK
+@_spi(ThreeDS2Tools) import ThreeDS2SDK
 
 /// An opener that reports a fixed result and records the links it was given.
 private final class RecordingOpener: OOBAppOpener, Sendable {

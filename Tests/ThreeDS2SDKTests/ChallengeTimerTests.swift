@@ -1,9 +1,8 @@
 import Clocks
 import Foundation
 import Testing
-import ThreeDS2SDK
+@_spi(ThreeDS2Tools) import ThreeDS2SDK
 import ThreeDS2SDKTesting
-import ThreeDS2TestSupport
 
 /// Never returns from a screen, even when cancelled (a careless custom presenter), until the test releases it.
 final class StuckPresenter: ChallengePresenter {

@@ -3,9 +3,8 @@ import Foundation
 import Logging
 import Testing
 import ThreeDS2JOSE
-import ThreeDS2SDK
+@_spi(ThreeDS2Tools) import ThreeDS2SDK
 import ThreeDS2SDKTesting
-import ThreeDS2TestSupport
 
 @Suite("Device data, as the directory server sees it")
 struct DeviceDataTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import ThreeDS2JOSE
-import ThreeDS2SDK
+@_spi(ThreeDS2Tools) import ThreeDS2SDK
 import ThreeDS2SDKTesting
 
 /// The device data a directory server decrypts for a service running on `probe`.

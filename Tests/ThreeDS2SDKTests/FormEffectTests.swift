@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import ThreeDS2JOSE
 import ThreeDS2Messages
-import ThreeDS2SDK
+@_spi(ThreeDS2Tools) import ThreeDS2SDK
 
 /// Records the links it was asked to open and reports a fixed result.
 private final class EffectOpener: OOBAppOpener, Sendable {

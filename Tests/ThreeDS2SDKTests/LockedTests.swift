@@ -1,5 +1,5 @@
 import Testing
-import ThreeDS2SDK
+@_spi(ThreeDS2Tools) import ThreeDS2SDK
 
 @Suite("The package's lock type")
 struct LockedTests {

@@ -6,10 +6,9 @@ import Testing
 import ThreeDS2JOSE
 import ThreeDS2Messages
 import ThreeDS2SDKTesting
-import ThreeDS2TestSupport
 import X509
 
-@testable import ThreeDS2SDK
+@_spi(ThreeDS2Tools) @testable import ThreeDS2SDK
 
 /// A key log that keeps what it was given.
 private final class RecordingKeyLog: ChannelKeyLog {

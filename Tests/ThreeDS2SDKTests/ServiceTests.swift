@@ -4,7 +4,7 @@ import Logging
 import Testing
 import ThreeDS2JOSE
 import ThreeDS2Messages
-import ThreeDS2SDK
+@_spi(ThreeDS2Tools) import ThreeDS2SDK
 import ThreeDS2SDKTesting
 
 @Suite("ThreeDS2Service lifecycle and transactions")

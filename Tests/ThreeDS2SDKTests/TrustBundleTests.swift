@@ -5,7 +5,7 @@ import ThreeDS2JOSE
 import ThreeDS2SDKTesting
 import X509
 
-@testable import ThreeDS2SDK
+@_spi(ThreeDS2Tools) @testable import ThreeDS2SDK
 
 private let day: TimeInterval = 86400
 

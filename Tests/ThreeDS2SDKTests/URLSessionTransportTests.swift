@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 import ThreeDS2SDKTesting
-import ThreeDS2TestSupport
 
 @testable import ThreeDS2SDK
 

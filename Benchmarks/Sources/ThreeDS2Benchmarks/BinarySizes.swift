@@ -14,12 +14,12 @@ enum BinarySizes {
         static let configuration = "release"
     #endif
 
-    /// Where `name` is looked for: next to this executable (a shared scratch path), then in the root package's own
-    /// build folder.
+    /// Where `name` is looked for: next to this executable (a shared scratch path), then in the tools package's own
+    /// build folder (the example and the CLI are its products).
     static func candidates(_ name: String) -> [URL] {
         [
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name),
-            root.appendingPathComponent(".build/\(configuration)/\(name)"),
+            root.appendingPathComponent("Tools/.build/\(configuration)/\(name)"),
         ]
     }
 
@@ -29,7 +29,7 @@ enum BinarySizes {
         for name in ["minimal-checkout", "threeds"] {
             guard let binary = candidates(name).first(where: { FileManager.default.fileExists(atPath: $0.path) }) else {
                 lines.append(
-                    "\(name): not built here (swift build -c \(configuration) --product \(name), in the package root)")
+                    "\(name): not built here (swift build --package-path Tools -c \(configuration) --product \(name))")
                 continue
             }
             let stripped = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")

@@ -7,7 +7,7 @@ import ThreeDS2TestLab
 import _CryptoExtras
 
 /// The client's cost against an independent peer (`--peer PYTHON`): Python's `cryptography` over OpenSSL doing the
-/// same steps on the same fixtures (`Interop/client_cost_peer.py`), measured in the same run, the same way.
+/// same steps on the same fixtures (`Tools/Interop/client_cost_peer.py`), measured in the same run, the same way.
 enum PeerComparison {
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -21,7 +21,7 @@ enum PeerComparison {
     }
 
     /// The peer script, beside the package's other interoperability checks.
-    static let script = BinarySizes.root.appendingPathComponent("Interop/client_cost_peer.py")
+    static let script = BinarySizes.root.appendingPathComponent("Tools/Interop/client_cost_peer.py")
 
     /// Writes the fixtures the peer reads: the DS root, both signed contents, the directory server's RSA key and the
     /// payment's messages.

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import ThreeDS2JOSE
-import ThreeDS2Messages
+@_spi(ThreeDS2Tools) import ThreeDS2Messages
 import X509
 
 /// The step before the first CReq: verify the ACS signed content against the directory server's roots, check the

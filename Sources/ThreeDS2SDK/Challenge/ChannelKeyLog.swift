@@ -1,29 +1,30 @@
-package import Crypto
-package import ThreeDS2Messages
+public import Crypto
+public import ThreeDS2Messages
 
 /// One transaction's channel key, as `threeds pay --save-transaction-keys` writes it so that captured CReqs and CRes
 /// can be decrypted later (like a TLS key log file, for test systems only).
 ///
-/// Package-only: an app that links the SDK cannot reach it, so no app can export its keys.
-package struct ChannelKeyEntry: Sendable {
+/// Tools-only (`@_spi(ThreeDS2Tools)`): an app that links the SDK does not see it without importing that SPI by name,
+/// so no app exports its keys by accident; the `threeds` CLI imports it.
+@_spi(ThreeDS2Tools) public struct ChannelKeyEntry: Sendable {
     /// The identifiers of the transaction.
-    package let identifiers: TransactionIdentifiers
+    public let identifiers: TransactionIdentifiers
     /// The transaction's message version.
-    package let messageVersion: MessageVersion
+    public let messageVersion: MessageVersion
     /// The 32-byte key derived from the ECDH secret (``ChannelKeys/init(derived:)`` gives both directions).
-    package let derivedKey: SymmetricKey
+    public let derivedKey: SymmetricKey
 }
 
 /// Receives the channel key of each challenge a transaction runs.
-package protocol ChannelKeyLog: Sendable {
+@_spi(ThreeDS2Tools) public protocol ChannelKeyLog: Sendable {
     /// Records the key, once the channel is set up and before the first CReq.
     func record(_ entry: ChannelKeyEntry)
 }
 
 extension Transaction {
-    /// Sends this transaction's channel key to `log` when its challenge starts. Package-only (the CLI's
+    /// Sends this transaction's channel key to `log` when its challenge starts. Tools-only (the CLI's
     /// `--save-transaction-keys`).
-    package func logChannelKeys(to log: any ChannelKeyLog) {
+    @_spi(ThreeDS2Tools) public func logChannelKeys(to log: any ChannelKeyLog) {
         state.withLock { $0.keyLog = log }
     }
 }

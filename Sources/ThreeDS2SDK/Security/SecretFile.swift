@@ -10,10 +10,11 @@ import Foundation
 /// `O_CREAT | O_EXCL` and mode 0600 (never created readable by others and `chmod`ed afterwards), written, synced
 /// and renamed over the target, so a reader sees the old file or the whole new one; missing folders are made with
 /// mode 0700. The umask can only take permissions away.
-package enum SecretFile {
+@_spi(ThreeDS2Tools) public enum SecretFile {
     /// An error naming the path and the system's reason.
-    package struct Failure: Error, CustomStringConvertible {
-        package let description: String
+    @_spi(ThreeDS2Tools) public struct Failure: Error, CustomStringConvertible {
+        /// The path and the reason.
+        public let description: String
     }
 
     /// Writes `bytes` to `path` with mode 0600, replacing any file there.
@@ -22,7 +23,7 @@ package enum SecretFile {
     ///   - bytes: The contents.
     ///   - path: The file.
     /// - Throws: ``Failure``.
-    package static func write(_ bytes: [UInt8], to path: String) throws(Failure) {
+    @_spi(ThreeDS2Tools) public static func write(_ bytes: [UInt8], to path: String) throws(Failure) {
         let url = URL(fileURLWithPath: path)
         try makeDirectory(url.deletingLastPathComponent().path)
         let temporary = url.deletingLastPathComponent()
@@ -62,7 +63,7 @@ package enum SecretFile {
     ///
     /// - Parameter path: The folder.
     /// - Throws: ``Failure``.
-    package static func makeDirectory(_ path: String) throws(Failure) {
+    @_spi(ThreeDS2Tools) public static func makeDirectory(_ path: String) throws(Failure) {
         var isDirectory: ObjCBool = false
         if path.isEmpty || FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             guard path.isEmpty || isDirectory.boolValue else { throw Failure(description: "\(path) is not a folder") }

@@ -22,7 +22,7 @@ public final class Transaction: Sendable {
         var challengeStarted = false
         /// The running challenge, cancelled by ``Transaction/close()``.
         var challengeTask: Task<ChallengeOutcome, Never>?
-        /// Where the channel key goes, when the CLI asked (package-only, test systems).
+        /// Where the channel key goes, when the CLI asked (tools-only SPI, test systems).
         var keyLog: (any ChannelKeyLog)?
     }
 

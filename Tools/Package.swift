@@ -1,0 +1,179 @@
+// swift-tools-version:6.1
+// The workshop beside the SDK: the TestLab (a directory server, a 3DS Server and an ACS on loopback HTTPS), the
+// `threeds` CLI, the terminal presenter, the AsyncHTTPClient transport, the JOSE interop tool, the example app and
+// their tests. A package of its own so that an app that adds the SDK (the package one folder up) resolves only the
+// SDK's four dependencies; this one depends on it by path:
+//
+//   swift run --package-path Tools threeds demo
+//   swift test --package-path Tools
+import PackageDescription
+
+/// Settings every target shares, as in the SDK's manifest.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+/// The SDK's modules, from the package one folder up.
+let jose = Target.Dependency.product(name: "ThreeDS2JOSE", package: "ThreeDS2")
+let messages = Target.Dependency.product(name: "ThreeDS2Messages", package: "ThreeDS2")
+let sdk = Target.Dependency.product(name: "ThreeDS2SDK", package: "ThreeDS2")
+let sdkTesting = Target.Dependency.product(name: "ThreeDS2SDKTesting", package: "ThreeDS2")
+let html = Target.Dependency.product(name: "ThreeDS2HTML", package: "ThreeDS2")
+
+/// The cryptography the lab's PKI and the CLI's inspectors use directly.
+let cryptography: [Target.Dependency] = [
+    .product(name: "Crypto", package: "swift-crypto"),
+    .product(name: "_CryptoExtras", package: "swift-crypto"),
+    .product(name: "X509", package: "swift-certificates"),
+    .product(name: "SwiftASN1", package: "swift-asn1"),
+]
+
+/// SwiftNIO's HTTP client stack, for the NIO transport and its tests.
+let nioHTTP: [Target.Dependency] = [
+    .product(name: "NIOCore", package: "swift-nio"),
+    .product(name: "NIOPosix", package: "swift-nio"),
+    .product(name: "NIOHTTP1", package: "swift-nio"),
+    .product(name: "NIOSSL", package: "swift-nio-ssl"),
+]
+
+let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
+let clocks = Target.Dependency.product(name: "Clocks", package: "swift-clocks")
+
+let package = Package(
+    name: "ThreeDS2Tools",
+    // Testers use Macs: the tools build for macOS 13, the SDK's own floor.
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        // For servers and tools on Linux that need extra trusted roots (URLSession there cannot take them).
+        .library(name: "ThreeDS2NIOTransport", targets: ["ThreeDS2NIOTransport"]),
+        .library(name: "ThreeDS2TerminalUI", targets: ["ThreeDS2TerminalUI"]),
+        .library(name: "ThreeDS2TestLab", targets: ["ThreeDS2TestLab"]),
+        .executable(name: "threeds", targets: ["threeds"]),
+    ],
+    dependencies: [
+        .package(name: "ThreeDS2", path: ".."),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.1.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
+    ],
+    targets: [
+        .target(
+            name: "ThreeDS2NIOTransport",
+            dependencies: [sdk, .product(name: "AsyncHTTPClient", package: "async-http-client")] + nioHTTP
+        ),
+        // zlib, for the compressed histograms of HdrHistogram logs (`threeds load --histogram-log`).
+        .systemLibrary(
+            name: "CZlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .target(
+            name: "ThreeDS2TerminalUI",
+            dependencies: [jose, sdk, messages, html]
+        ),
+        .target(
+            name: "ThreeDS2TestLab",
+            dependencies: [
+                jose, sdk, sdkTesting, messages, html, "ThreeDS2NIOTransport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                logging,
+            ] + cryptography
+        ),
+        .executableTarget(
+            name: "threeds",
+            dependencies: [
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                sdk, jose, messages, "ThreeDS2NIOTransport", "ThreeDS2TerminalUI", "ThreeDS2TestLab", "CZlib",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                logging,
+            ]
+        ),
+        .executableTarget(
+            name: "jose-interop",
+            dependencies: [jose, messages, sdk, "ThreeDS2TestLab"] + cryptography,
+            path: "Interop/JOSEInteropTool"
+        ),
+        // The example app: links only the core (checked by scripts/check-core-dependencies.py). It lives here, not
+        // beside the SDK, because its tests run it against the TestLab.
+        .target(
+            name: "MinimalCheckout",
+            dependencies: [sdk],
+            path: "Examples/MinimalCheckout/Sources/MinimalCheckout"
+        ),
+        .executableTarget(
+            name: "minimal-checkout",
+            dependencies: ["MinimalCheckout", sdk],
+            path: "Examples/MinimalCheckout/Sources/minimal-checkout"
+        ),
+        .testTarget(
+            name: "MinimalCheckoutTests",
+            dependencies: ["MinimalCheckout", sdk, messages, "ThreeDS2TestLab"],
+            path: "Examples/MinimalCheckout/Tests/MinimalCheckoutTests"
+        ),
+        // Test support the tools' tests share (what the SDK's testing product does not ship: peak memory from /proc).
+        .target(
+            name: "ThreeDS2TestSupport",
+            dependencies: [sdk, sdkTesting, logging],
+            path: "Tests/ThreeDS2TestSupport"
+        ),
+        // Runs one transport exchange against a hostile server in a process of its own, so the transport tests can
+        // hold its peak memory to a bound without the noise of tests running beside them.
+        .executableTarget(
+            name: "hostile-transport-probe",
+            dependencies: [sdk, sdkTesting, "ThreeDS2NIOTransport", "ThreeDS2TestLab", "ThreeDS2TestSupport"],
+            path: "Tests/HostileTransportProbe"
+        ),
+        .testTarget(
+            name: "ThreeDS2NIOTransportTests",
+            dependencies: [
+                "ThreeDS2NIOTransport", sdk, sdkTesting, "ThreeDS2TestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ] + nioHTTP
+        ),
+        .testTarget(
+            name: "ThreeDS2TerminalUITests",
+            dependencies: ["ThreeDS2TerminalUI", sdk, sdkTesting, html, messages, jose, clocks]
+        ),
+        .testTarget(
+            name: "ThreeDS2TestLabTests",
+            dependencies: [
+                "ThreeDS2TestSupport", "ThreeDS2TestLab", "ThreeDS2NIOTransport", sdk, sdkTesting, jose, messages,
+            ]
+        ),
+        // The `threeds` executable, run as a process (and through tmux) against TestLabs.
+        .testTarget(
+            name: "ThreeDSCLITests",
+            dependencies: ["ThreeDS2TestSupport", "ThreeDS2TestLab", sdk, sdkTesting, messages, jose]
+        ),
+        // Integration: the SDK and its adapters end to end against the TestLab over real HTTP(S) on loopback.
+        .testTarget(
+            name: "ThreeDS2EndToEndTests",
+            dependencies: [
+                "ThreeDS2TestSupport", "ThreeDS2NIOTransport", "ThreeDS2TestLab", sdk, sdkTesting, html, jose,
+                messages, clocks, logging,
+            ]
+        ),
+    ]
+)
+
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
+}

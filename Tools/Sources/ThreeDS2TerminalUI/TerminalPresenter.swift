@@ -1,0 +1,224 @@
+public import Foundation
+import ThreeDS2HTML
+public import ThreeDS2Messages
+@_spi(ThreeDS2Tools) public import ThreeDS2SDK
+
+/// The interactive terminal renderer of challenge screens.
+///
+/// - Full-screen mode draws each screen on the alternate screen and takes keys: Tab and the arrows move, Space
+///   toggles, Enter submits, Esc or Ctrl-C cancels (a CReq with `challengeCancel` 01), Ctrl-R reloads an HTML
+///   screen with `acsHTMLRefresh`. Code entry is masked. A resize redraws.
+/// - Line mode prints each screen and asks line by line (masked code entry on a terminal).
+/// - Plain mode is line mode without colour or symbols, every control named in words: it reads well through a
+///   screen reader, and is used automatically when `TERM` is `dumb`.
+public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
+    /// How screens are drawn.
+    public enum Mode: String, Sendable, CaseIterable {
+        /// Full screen, keyboard driven.
+        case fullScreen
+        /// Line by line.
+        case line
+        /// Line by line, no colour, everything in words.
+        case plain
+    }
+
+    /// The mode in use.
+    public let mode: Mode
+    /// The presenter's own look and texts, overriding what `initialize` got (`nil`: the SDK's).
+    private let customization: UiCustomization?
+    private let fixedStrings: SDKStrings?
+    /// The texts of the latest settings the SDK handed over.
+    private let sdkStrings = Locked<SDKStrings?>(nil)
+    var strings: SDKStrings { fixedStrings ?? sdkStrings.withLock { $0 } ?? .english }
+    /// The transaction's image loader, from the latest settings (used when the presenter was given none).
+    private let sdkImageLoader = Locked<ChallengeImageLoader?>(nil)
+    let depth: ColorDepth
+    private let inlineImages: Bool
+    private let imageLoader: ChallengeImageLoader?
+    private let io = Locked<TerminalIO?>(nil)
+    private let quiet = Locked<QuietInput?>(nil)
+    /// How the open-app button opens the bank's app; `nil` when the terminal cannot.
+    public let oobAppOpener: (any OOBAppOpener)?
+    private let appearance: ImageAppearance
+    /// Where keys and lines are read.
+    let input: Int32
+    let ended = Locked(false)
+
+    /// Whether a question met the end of the input (line mode: a pipe or file that ran out) rather than an answer;
+    /// the challenge was then cancelled, though not by a person.
+    public var inputEnded: Bool { ended.withLock { $0 } }
+    /// A line of help for the person at the keyboard (the demo's "the code is 123456"), shown on every screen: on
+    /// the last row in full screen, before the question in line mode.
+    public let hint: String?
+
+    /// Creates a presenter.
+    ///
+    /// - Parameters:
+    ///   - mode: The mode; plain is forced when `TERM` is `dumb`.
+    ///   - customization: A look for this presenter only; `nil` (the default) draws what `initialize` got, resolved
+    ///     for `appearance`.
+    ///   - strings: The SDK texts for this presenter only; `nil` uses those of the locale `initialize` got.
+    ///   - environment: The environment (for `TERM`, `COLORTERM`, `NO_COLOR`, `TERM_PROGRAM`).
+    ///   - imageLoader: Fetches the issuer and payment-system images; alternative text only when `nil`.
+    ///   - oobAppOpener: Opens the bank's app from an out-of-band screen (2.3.1 `oobAppURL`); `nil` when it cannot.
+    ///   - appearance: The appearance in use, for choosing 2.3.1 issuer and payment-system images.
+    ///   - outputIsTerminal: Whether screens can be drawn on a terminal (standard output, or `/dev/tty` when the
+    ///     output is redirected; found out when `nil`); without one, full screen falls back to line mode and nothing
+    ///     is coloured, so no escape codes reach a pipe or a file.
+    ///   - input: The file descriptor keys and lines are read from: standard input by default, or the controlling
+    ///     terminal (see ``openControllingTerminal()``) when standard input held something else, such as the card.
+    ///   - hint: A line of help shown on every screen (the last row in full screen); none when `nil`.
+    public init(
+        mode: Mode, customization: UiCustomization? = nil, strings: SDKStrings? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment, imageLoader: ChallengeImageLoader? = nil,
+        oobAppOpener: (any OOBAppOpener)? = nil, appearance: ImageAppearance = .default,
+        outputIsTerminal: Bool? = nil, input: Int32 = STDIN_FILENO, hint: String? = nil
+    ) {
+        let outputIsTerminal = outputIsTerminal ?? (TerminalIO.screen >= 0)
+        self.input = input
+        self.hint = hint
+        self.oobAppOpener = oobAppOpener
+        self.appearance = appearance
+        let dumb = (environment["TERM"] ?? "dumb") == "dumb"
+        self.mode = dumb ? .plain : (mode == .fullScreen && !outputIsTerminal ? .line : mode)
+        self.customization = customization
+        self.fixedStrings = strings
+        self.depth = self.mode == .plain || !outputIsTerminal ? .none : ColorDepth.detect(environment)
+        self.inlineImages = environment["TERM_PROGRAM"] == "iTerm.app"
+        self.imageLoader = imageLoader
+    }
+
+    /// Opens the controlling terminal (`/dev/tty`) for reading, as password prompts do when standard input is taken.
+    ///
+    /// - Returns: The file descriptor, or `nil` when the process has no terminal.
+    public static func openControllingTerminal() -> Int32? {
+        let descriptor = open("/dev/tty", O_RDWR | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        guard isatty(descriptor) == 1 else {
+            close(descriptor)
+            return nil
+        }
+        return descriptor
+    }
+
+    /// Shows a screen, with the presenter's own look or the defaults, and returns the cardholder's answer.
+    public func present(_ screen: ChallengeScreen) async -> ChallengeAnswer {
+        await present(screen, settings: PresentationSettings())
+    }
+
+    /// Shows a screen with what `initialize` got (unless the presenter has its own look or texts) and returns the
+    /// cardholder's answer.
+    public func present(_ screen: ChallengeScreen, settings: PresentationSettings) async -> ChallengeAnswer {
+        sdkStrings.withLock { $0 = settings.strings }
+        sdkImageLoader.withLock { $0 = settings.imageLoader }
+        var settings = settings
+        if let fixedStrings { settings.strings = fixedStrings }
+        if let customization { settings.uiCustomizations = [.default: customization] }
+        let state = settings.formState(for: screen, appearance: appearance, htmlReader: LibXML2FormReader())
+        switch mode {
+        case .fullScreen: return await fullScreen(state)
+        case .line, .plain: return await lineMode(state)
+        }
+    }
+
+    /// Leaves the full screen and restores the terminal.
+    public func dismiss(outcome: ChallengeOutcome) async {
+        if let active = io.withLock({ current -> TerminalIO? in
+            defer { current = nil }
+            return current
+        }) {
+            active.stop()
+        }
+    }
+
+    /// Shows the processing line (with the directory server's name during the AReq).
+    public func show(directoryServerName: String?) {
+        let name = directoryServerName.map { " — \($0)" } ?? ""
+        // Keys typed meanwhile are neither shown nor taken as the first screen's input.
+        let previous = quiet.withLock { current in
+            defer { current = io.withLock { $0 } == nil ? QuietInput(input: input) : nil }
+            return current
+        }
+        previous?.end()
+        TerminalIO.write("\(strings[.processing])\(name)\n")
+    }
+
+    /// Ends the processing line: what was typed meanwhile is discarded and echo is back.
+    public func hide() {
+        quiet.withLock { current in
+            defer { current = nil }
+            return current
+        }?.end()
+    }
+
+    private func fullScreen(_ initial: ChallengeFormState) async -> ChallengeAnswer {
+        let terminal = io.withLock { current -> TerminalIO in
+            if let current { return current }
+            let created = TerminalIO(input: input)
+            created.start()
+            current = created
+            return created
+        }
+        var state = initial
+        state.images = await loadImages(state.layout)
+        draw(state)
+        for await event in terminal.events {
+            switch event {
+            case .resize:
+                draw(state)
+            case .key(let key):
+                if key == .enter, Self.wouldSendNoEntry(state) {
+                    // An empty Enter is a slip, not an answer: the ACS would count it as a wrong code.
+                    draw(state)
+                    TerminalIO.write("\r\n(!) \(strings[.codeField])")
+                    continue
+                }
+                var effect: FormEffect?
+                if let action = state.action(for: key) { effect = await state.perform(action, opener: oobAppOpener) }
+                if case .send(let answer)? = effect {
+                    TerminalIO.write("\u{1B}[H\u{1B}[2J\(strings[.processing])\r\n")
+                    return answer
+                }
+                draw(state)
+            }
+        }
+        return ChallengeAnswer(.cancel)
+    }
+
+    /// Whether Enter would submit a text screen with every entry box empty (which 2.2.0 and later send as
+    /// `challengeNoEntry`, spending an attempt).
+    static func wouldSendNoEntry(_ state: ChallengeFormState) -> Bool {
+        guard state.screen.uiType == .text, state.entries.allSatisfy(\.isEmpty) else { return false }
+        switch state.focusedElement {
+        case .textField, .button(.submit, _): return true
+        default: return false
+        }
+    }
+
+    private func loadImages(_ layout: ChallengeLayout) async -> [String: [UInt8]] {
+        guard let imageLoader = imageLoader ?? sdkImageLoader.withLock({ $0 }), inlineImages else { return [:] }
+        var images: [String: [UInt8]] = [:]
+        for case .images(let issuer, let paymentSystem) in layout.elements {
+            for reference in [issuer, paymentSystem].compactMap({ $0 }) {
+                if let bytes = await imageLoader.image(for: reference) { images[reference.url] = bytes }
+            }
+        }
+        return images
+    }
+
+    private func draw(_ state: ChallengeFormState) {
+        let size = TerminalIO.size
+        // The focused element is kept in view on small terminals (the last row stays free).
+        // The last row stays free; the hint, when there is one, takes the row above it.
+        let hintRows = hint == nil ? 0 : 1
+        let lines = LayoutRenderer(width: size.columns, style: TerminalStyle(depth: depth), inlineImages: inlineImages)
+            .window(state, rows: size.rows - 1 - hintRows)
+        var text = "\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\r\n")
+        if let hint {
+            let fitted =
+                LayoutRenderer(width: size.columns, style: TerminalStyle(depth: .none)).wrap(hint).first ?? ""
+            text += "\u{1B}[\(max(1, size.rows - 1));1H" + fitted
+        }
+        TerminalIO.write(text)
+    }
+}

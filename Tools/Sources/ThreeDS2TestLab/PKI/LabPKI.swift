@@ -1,0 +1,110 @@
+public import Foundation
+import SwiftASN1
+import ThreeDS2JOSE
+@_spi(ThreeDS2Tools) import ThreeDS2SDK
+import X509
+
+/// The TestLab's own PKI, made fresh at each start: a directory-server root and intermediate, ACS signers (RSA for
+/// PS256, EC for ES256), directory-server encryption keys (RSA and EC), and a TLS root with a certificate for
+/// 127.0.0.1 and localhost.
+public struct LabPKI: Sendable {
+    /// The DS CA root: the trust anchor for ACS signed content.
+    public let dsRoot: IssuedCertificate
+    /// The DS CA intermediate that issues the ACS signers.
+    public let dsIntermediate: IssuedCertificate
+    /// The RSA ACS signer (PS256).
+    public let acsSignerRSA: IssuedCertificate
+    /// The EC ACS signer (ES256).
+    public let acsSignerEC: IssuedCertificate
+    /// The RSA directory-server encryption key and certificate.
+    public let dsEncryptionRSA: IssuedCertificate
+    /// The EC directory-server encryption key and certificate.
+    public let dsEncryptionEC: IssuedCertificate
+    /// The TLS root the client must trust.
+    public let tlsRoot: IssuedCertificate
+    /// The TLS server certificate for 127.0.0.1 and localhost.
+    public let tlsServer: IssuedCertificate
+
+    /// Makes a fresh PKI.
+    ///
+    /// - Throws: An error from key generation or certificate construction.
+    public static func make() throws -> LabPKI {
+        let longAgo = Date(timeIntervalSinceNow: -7 * 86400)
+        let dsRoot = try CertificateAuthority.makeRoot(
+            commonName: "ThreeDS2 TestLab DS Root", key: .makeRSA(), notValidBefore: longAgo)
+        let dsIntermediate = try CertificateAuthority.issue(
+            commonName: "ThreeDS2 TestLab DS Intermediate", key: .makeP256(), role: .authority(pathLength: 0),
+            issuer: dsRoot, notValidBefore: longAgo)
+        let tlsRoot = try CertificateAuthority.makeRoot(
+            commonName: "ThreeDS2 TestLab TLS Root", key: .makeP256(), notValidBefore: longAgo)
+        return LabPKI(
+            dsRoot: dsRoot, dsIntermediate: dsIntermediate,
+            acsSignerRSA: try CertificateAuthority.issue(
+                commonName: "ThreeDS2 TestLab ACS (RSA)", key: .makeRSA(), role: .signer, issuer: dsIntermediate),
+            acsSignerEC: try CertificateAuthority.issue(
+                commonName: "ThreeDS2 TestLab ACS (EC)", key: .makeP256(), role: .signer, issuer: dsIntermediate),
+            dsEncryptionRSA: try CertificateAuthority.issue(
+                commonName: "ThreeDS2 TestLab DS encryption (RSA)", key: .makeRSA(), role: .encryption, issuer: dsRoot),
+            dsEncryptionEC: try CertificateAuthority.issue(
+                commonName: "ThreeDS2 TestLab DS encryption (EC)", key: .makeP256(), role: .encryption, issuer: dsRoot),
+            tlsRoot: tlsRoot,
+            tlsServer: try CertificateAuthority.issue(
+                commonName: "127.0.0.1", key: .makeP256(),
+                role: .tlsServer(ipAddresses: ["127.0.0.1"], dnsNames: ["localhost"]), issuer: tlsRoot))
+    }
+
+    /// The files a client needs, by name.
+    public var clientFiles: [String: String] {
+        get throws {
+            [
+                "ds-root.pem": try dsRoot.certificatePEM,
+                "ds-encryption-rsa.pem": try dsEncryptionRSA.certificatePEM,
+                "ds-encryption-ec.pem": try dsEncryptionEC.certificatePEM,
+                "tls-root.pem": try tlsRoot.certificatePEM,
+                // The test directory server's private keys, for `threeds inspect device-data` (never a real DS's).
+                "ds-decryption-rsa-key.pem": dsEncryptionRSA.privateKey.pemRepresentation,
+                "ds-decryption-ec-key.pem": dsEncryptionEC.privateKey.pemRepresentation,
+                TrustBundle.fileName: Self.trustBundleJSON,
+            ]
+        }
+    }
+
+    /// The lab's two directory servers as a trust bundle (``TrustBundle``) whose certificates are the PEM files
+    /// beside it, so the folder ``writeClientFiles(to:)`` fills is a bundle folder.
+    static var trustBundleJSON: String {
+        func entry(_ id: String, name: String, key: String, keyID: String) -> JSONValue {
+            .object([
+                "id": .string(id), "name": .string(name),
+                "encryptionCertificates": .array([
+                    .object(["keyID": .string(keyID), "file": .string(key)])
+                ]),
+                "rootCertificates": .array([.object(["file": .string("ds-root.pem")])]),
+            ])
+        }
+        let bundle: JSONValue = .object([
+            "format": .string(TrustBundle.format),
+            "directoryServers": .array([
+                entry(
+                    TestLab.rsaDirectoryServerID, name: "TestLab DS (RSA)", key: "ds-encryption-rsa.pem",
+                    keyID: "testlab-rsa"),
+                entry(
+                    TestLab.ecDirectoryServerID, name: "TestLab DS (EC)", key: "ds-encryption-ec.pem",
+                    keyID: "testlab-ec"),
+            ]),
+        ])
+        return bundle.serialized + "\n"
+    }
+
+    /// Writes ``clientFiles`` to a directory (created if needed).
+    ///
+    /// - Parameter directory: The directory.
+    /// - Throws: A file-system error.
+    public func writeClientFiles(to directory: URL) throws {
+        // The folder holds private keys: made 0700; every file is created 0600 (the keys never readable by others,
+        // not even for a moment; the certificates need no wider access than their owner's either).
+        try SecretFile.makeDirectory(directory.path)
+        for (name, contents) in try clientFiles {
+            try SecretFile.write(Array(contents.utf8), to: directory.appendingPathComponent(name).path)
+        }
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import Hummingbird
+import NIOCore
+public import ThreeDS2JOSE
+import ThreeDS2Messages
+@_spi(ThreeDS2Tools) import ThreeDS2SDK
+import _CryptoExtras
+
+// The TestLab's 3DS Server: `POST /3ds/authenticate` takes the AReq parameters an app sends, checks them as a
+// 3DS Server does, has the directory server decrypt the device data, and answers frictionless or with the ACS's
+// signed content for a challenge.
+
+/// What the TestLab 3DS Server and DS saw of one authentication request.
+public struct AuthenticationRecord: Sendable {
+    /// The request JSON.
+    public var request: JSONObject
+    /// The directory server whose key decrypted the device data.
+    public var directoryServerID: String
+    /// The decrypted device data JSON.
+    public var deviceData: JSONObject
+    /// The response sent.
+    public var response: JSONObject
+}
+
+/// The authentication records, shared with the routes; bounded and expiring like the ACS's state.
+final class RecordStore: Sendable {
+    private let value: Locked<(store: ExpiringStore<Int, AuthenticationRecord>, next: Int)>
+
+    init(capacity: Int, lifetime: Duration) {
+        value = Locked((ExpiringStore(capacity: capacity, lifetime: lifetime), 0))
+    }
+
+    var all: [AuthenticationRecord] {
+        value.withLock {
+            $0.store.prune()
+            return $0.store.values
+        }
+    }
+
+    func append(_ record: AuthenticationRecord) {
+        value.withLock {
+            $0.store.insert(record, for: $0.next)
+            $0.next += 1
+        }
+    }
+}
+
+extension TestLab {
+    func authenticate(_ body: [UInt8]) async -> Response {
+        do {
+            let (record, response) = try await handleAuthentication(body)
+            records.append(record)
+            return Self.json(response)
+        } catch let error as TestLabError {
+            return Self.json(["error": .string(error.message)], status: .badRequest)
+        } catch let error as any CodedError {
+            // A person reads this answer: the code and message, not where the lab raised them.
+            return Self.json(["error": .string("\(error.code): \(error.message)")], status: .badRequest)
+        } catch {
+            return Self.json(["error": .string("\(error)")], status: .badRequest)
+        }
+    }
+
+    /// `deviceRenderOptions` as the AReq defines it: an object with `sdkInterface` `01`–`03` and a non-empty
+    /// `sdkUiType` array of UI types the version defines.
+    static func checkRenderOptions(_ value: JSONValue?, version: MessageVersion) throws(TestLabError) {
+        guard case .object(let options)? = value else {
+            throw TestLabError(.invalidRequest, "deviceRenderOptions must be a JSON object")
+        }
+        guard let interface = options["sdkInterface"]?.stringValue, ["01", "02", "03"].contains(interface) else {
+            throw TestLabError(.invalidRequest, "deviceRenderOptions.sdkInterface must be 01, 02 or 03")
+        }
+        guard case .array(let types)? = options["sdkUiType"], !types.isEmpty,
+            types.allSatisfy({ $0.stringValue.flatMap(UIType.init(rawValue:)).map(version.defines) ?? false })
+        else {
+            throw TestLabError(
+                .invalidRequest,
+                "deviceRenderOptions.sdkUiType must be a non-empty array of UI types message version \(version) defines"
+            )
+        }
+    }
+
+    func handleAuthentication(_ body: [UInt8]) async throws -> (AuthenticationRecord, JSONObject) {
+        guard case .object(let request) = try JSONParser(limits: .init(maxBytes: 256 * 1024, maxDepth: 8)).parse(body)
+        else {
+            throw TestLabError(.invalidRequest, "the request is not a JSON object")
+        }
+        func field(_ name: String) throws -> String {
+            guard let value = request[name]?.stringValue, !value.isEmpty else {
+                throw TestLabError(.invalidRequest, "\(name) is missing")
+            }
+            return value
+        }
+        let versionText = try field("messageVersion")
+        guard let version = MessageVersion(versionText), version.isSupported else {
+            throw TestLabError(.invalidRequest, "messageVersion \(versionText) is not supported")
+        }
+        guard try field("deviceChannel") == "01" else {
+            throw TestLabError(.invalidRequest, "deviceChannel must be 01 (app)")
+        }
+        let sdkTransID = try field("sdkTransID")
+        guard TransactionIdentifiers.hasUUIDShape(sdkTransID) else {
+            throw TestLabError(.invalidRequest, "sdkTransID is not a UUID")
+        }
+        _ = try field("sdkAppID")
+        let reference = try field("sdkReferenceNumber")
+        let maxTimeout = try field("sdkMaxTimeout")
+        guard maxTimeout.utf8.count == 2, maxTimeout.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+            let timeout = Int(maxTimeout), timeout >= 5
+        else {
+            throw TestLabError(.invalidRequest, "sdkMaxTimeout must be two digits, at least 05")
+        }
+        try Self.checkRenderOptions(request["deviceRenderOptions"], version: version)
+        let card = try field("acctNumber")
+        _ = try field("purchaseAmount")
+        _ = try field("purchaseCurrency")
+        // A real 3DS Server takes the key as the JWK object the AReq defines, never JSON text inside a string.
+        guard let keyValue = request["sdkEphemPubKey"] else {
+            throw TestLabError(.invalidRequest, "sdkEphemPubKey is missing")
+        }
+        guard case .object(let keyObject) = keyValue else {
+            throw TestLabError(
+                .invalidRequest, "sdkEphemPubKey must be a JSON object (a JWK), found \(keyValue.typeName)")
+        }
+        let sdkKey = try P256PublicJWK(jsonObject: keyObject)
+        let encrypted = try field("sdkEncData")
+        let (dsID, deviceData) = try decryptDeviceData(encrypted)
+
+        let scenario = Scenario(cardNumber: card) ?? .frictionlessN
+        var response: JSONObject = [
+            "messageVersion": .string(version.rawValue),
+            "threeDSServerTransID": .string(newTransactionID()),
+            "acsTransID": .string(newTransactionID()), "sdkTransID": .string(sdkTransID),
+        ]
+        if let status = scenario.frictionlessStatus {
+            response["transStatus"] = .string(status)
+        } else {
+            let identifiers = TransactionIdentifiers(
+                threeDSServerTransID: response["threeDSServerTransID"]?.stringValue ?? "",
+                acsTransID: response["acsTransID"]?.stringValue ?? "",
+                sdkTransID: sdkTransID)
+            let acsKey = try await acs.register(
+                identifiers: identifiers, scenario: scenario, messageVersion: version, sdkEphemeralKey: sdkKey,
+                sdkReferenceNumber: reference)
+            let content = ACSSignedContent(
+                acsURL: baseURL.appendingPathComponent("acs/challenge").absoluteString,
+                acsEphemeralPublicKey: P256PublicJWK(acsKey),
+                sdkEphemeralPublicKey: sdkKey)
+            let signer = options.signer == .rsa ? pki.acsSignerRSA : pki.acsSignerEC
+            let key: JWSSigningKey
+            switch signer.privateKey {
+            case .rsa(let rsa): key = .ps256(privateKeyDER: Array(rsa.derRepresentation))
+            case .p256(let ec): key = .es256(ec)
+            }
+            let signed = try JWS.sign(
+                content.json.serializedBytes, with: key,
+                certificateChain: [signer.certificate, pki.dsIntermediate.certificate, pki.dsRoot.certificate])
+            response["transStatus"] = .string("C")
+            response["acsReferenceNumber"] = .string(Self.acsReferenceNumber)
+            response["acsSignedContent"] = .string(signed)
+            response["acsRenderingType"] = .object([
+                "acsInterface": .string(scenario == .html ? "02" : "01"),
+                "acsUiTemplate": .string(Self.template(scenario)),
+            ])
+        }
+        return (
+            AuthenticationRecord(request: request, directoryServerID: dsID, deviceData: deviceData, response: response),
+            response
+        )
+    }
+
+    static func template(_ scenario: Scenario) -> String {
+        switch scenario {
+        case .singleSelect: "02"
+        case .multiSelect: "03"
+        case .outOfBand: "04"
+        case .html: "05"
+        case .information: "07"
+        default: "01"
+        }
+    }
+}

@@ -1,0 +1,285 @@
+import ArgumentParser
+import Foundation
+import Histogram
+import ThreeDS2JOSE
+import ThreeDS2NIOTransport
+@_spi(ThreeDS2Tools) import ThreeDS2SDK
+import ThreeDS2TestLab
+
+struct Load: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Load runs: many payments through a 3DS Server and its ACS, and merging their histogram logs.",
+        discussion: """
+            Without a subcommand, `threeds load` is `threeds load run`; `threeds load
+            run --help` lists its options. Example (the log of a run, and others):
+              threeds load merge run.hlog
+
+            Exit status: 0 when every payment succeeded (merge: the logs were read);
+            1 otherwise; 2 usage error; 130 or 143 when a run is interrupted.
+            """,
+        subcommands: [LoadRun.self, Merge.self], defaultSubcommand: LoadRun.self)
+}
+
+struct LoadRun: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract:
+            "Drive many payments through a 3DS Server and its ACS and report outcomes and latencies (the default).",
+        discussion: """
+            Each payment is the whole SDK flow: AReq parameters, the 3DS Server
+            (--server or --requestor-exec), the signed-content checks and the
+            challenge, answered from --answers. Example against `threeds testlab`:
+              echo '[{"action":"submit","text":"123456"}]' > answers.json
+              threeds load --server https://127.0.0.1:8443 --ds-id F055545342 \\
+                --ds-cert testlab-pki/ds-encryption-rsa.pem \\
+                --ds-root testlab-pki/ds-root.pem --tls-root testlab-pki/tls-root.pem \\
+                --card 4000000000002000 --amount 1999 --currency 978 \\
+                --answers answers.json --count 200 --concurrency 20
+
+            Latencies are in milliseconds. With --rate, a payment's latency counts
+            from when it should have started, so queueing in a slow server shows.
+
+            Ctrl-C (SIGINT) or SIGTERM stops starting payments and gives those in
+            flight --stop-grace seconds (a second Ctrl-C: none), then prints the
+            summary of what finished and writes the --histogram-log.
+
+            Exit status: 0 when every payment completed, was frictionless or was
+            cancelled; 1 otherwise; 2 usage error; 130 after SIGINT, 143 after
+            SIGTERM (the summary printed first).
+            """)
+
+    @OptionGroup var payment: PaymentOptions
+    @Option(parsing: .unconditional, help: "Payments to run (1 to 1000000).") var count: Int = 100
+    @Option(parsing: .unconditional, help: "Payments in flight at once (1 to 5000).") var concurrency: Int = 10
+    @Option(
+        parsing: .unconditional,
+        help: "Start this many payments per second (0.01 to 100000) instead of as fast as --concurrency allows.")
+    var rate: Double?
+    @Option(
+        name: .customLong("max-duration"), parsing: .unconditional,
+        help: "Seconds after which no payment starts and those running are cancelled (1 to 86400).")
+    var maxDuration: Int = 3600
+    @Option(
+        parsing: .unconditional, help: "HTTP connections to each host (1 to 1000; default: --concurrency, at most 64).")
+    var connections: Int?
+    @Option(help: "JSON answers file for the challenges (the format of `pay --ui auto --answers`).") var answers:
+        String?
+    @Flag(help: "Print the results as one JSON object instead of the table.") var json = false
+    @Option(
+        name: .customLong("histogram-log"),
+        help: "Write the latency histograms to this file as an HdrHistogram log (merge with `threeds load merge`).")
+    var histogramLog: String?
+    @Option(
+        name: .customLong("stop-grace"), parsing: .unconditional,
+        help: "Seconds the payments in flight get to end after Ctrl-C or SIGTERM before they are cancelled (0 to 600).")
+    var stopGrace: Int = 10
+
+    func validate() throws {
+        guard (0...600).contains(stopGrace) else { throw ValidationError("--stop-grace must be 0 to 600 seconds") }
+        guard (1...1_000_000).contains(count) else { throw ValidationError("--count must be 1 to 1000000") }
+        guard (1...5000).contains(concurrency) else { throw ValidationError("--concurrency must be 1 to 5000") }
+        if let rate, !(0.01...100_000).contains(rate) {
+            throw ValidationError("--rate must be 0.01 to 100000 payments per second")
+        }
+        guard (1...86_400).contains(maxDuration) else { throw ValidationError("--max-duration must be 1 to 86400") }
+        if let connections, !(1...1000).contains(connections) {
+            throw ValidationError("--connections must be 1 to 1000")
+        }
+    }
+
+    func run() async throws {
+        let config = try payment.configuration(opensOOBApps: true)
+        let tlsRoots = try payment.tlsRoots()
+        let script = try answers.map(PaymentOptions.script) ?? []
+        let number = try payment.cardNumber()
+        let requestor = try payment.requestor()
+        if let histogramLog { try checkWritable(histogramLog) }
+        let transport = try HTTPClientTransport(
+            additionalTrustRootsPEM: tlsRoots, maxConnectionsPerHost: connections ?? min(concurrency, 64))
+        let plan = LoadPlan(
+            count: count, concurrency: concurrency, rate: rate, maxDuration: .seconds(maxDuration))
+        let recorder = LoadRecorder()
+        let purchase = Purchase(cardNumber: number, amount: payment.amount, currency: payment.currency)
+        let options = payment
+        let startTime = Date().timeIntervalSince1970
+        let progress = isatty(STDERR_FILENO) == 1 ? ProgressLine(total: count, recorder: recorder) : nil
+        progress?.start()
+        // One service for the run, initialized once as at an app's launch (security checks, configuration); each
+        // payment is a transaction of it, the whole flow from the AReq parameters on.
+        let service = try PayFlow.initializedService(config, verbose: false)
+        defer { try? service.cleanup() }
+        let cpuBefore = processCPUSeconds()
+        let interruption = Interruption()
+        let handlers = interruption.install()
+        let answersGiven = answers != nil
+        let (started, elapsed) = await runLoad(
+            plan, recorder: recorder, interruption: interruption, stopGrace: .seconds(stopGrace)
+        ) { _ in
+            var flow = PayFlow(
+                configuration: config, requestor: requestor, directoryServerID: options.dsID,
+                messageVersion: options.messageVersion, purchase: purchase, requestorAppURL: options.requestorAppURL,
+                timeout: .seconds(options.timeout * 60), presenter: ScriptedPresenter(answers: script),
+                transport: transport, observer: recorder)
+            flow.service = service
+            do {
+                var result = options.explain(try await flow.run { _ in })
+                if !answersGiven, result.runtimeError?.code == "answers" {
+                    result.runtimeError = ("answers", "the challenge needs answers: give --answers FILE")
+                }
+                return result
+            } catch {
+                return PaymentResult(
+                    flow: "none", outcome: "runtimeError", sdkTransID: "",
+                    runtimeError: ("setup", options.describe(error)))
+            }
+        }
+        let cpuSeconds = processCPUSeconds() - cpuBefore
+        await progress?.stop()
+        try? await transport.shutdown()
+        var report = LoadReport(
+            plan: plan, started: started, elapsed: elapsed, state: recorder.snapshot,
+            peakRSSBytes: peakResidentBytes(), cpuSeconds: cpuSeconds)
+        report.interruptedBy = interruption.received
+        if json { print(report.json.serialized) } else { print(report.text, terminator: "") }
+        if let histogramLog {
+            try HistogramLog.write(report.taggedHistograms(), startTime: startTime, to: histogramLog)
+        }
+        withExtendedLifetime(handlers) {}
+        if let signal = report.interruptedBy { throw ExitCode(128 + signal) }
+        throw ExitCode(report.allSucceeded ? 0 : 1)
+    }
+}
+
+extension Load {
+    struct Merge: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Merge HdrHistogram logs from several load runs and report the combined latencies.",
+            discussion: """
+                Histograms with the same tag (phase) are added. Example (the logs of
+                runs on several machines):
+                  threeds load merge run.hlog --json
+
+                Exit status: 0 merged; 1 a log cannot be read; 2 usage error.
+                """)
+
+        @Argument(help: "HdrHistogram log files (from `threeds load --histogram-log`).") var files: [String]
+        @Flag(help: "Print the results as one JSON object instead of the table.") var json = false
+        @Option(name: .customLong("histogram-log"), help: "Also write the merged histograms as a log to this file.")
+        var histogramLog: String?
+
+        func validate() throws {
+            guard files.count <= 1000 else { throw ValidationError("at most 1000 log files") }
+        }
+
+        func run() async throws {
+            var merged: [String: LatencyHistogram] = [:]
+            var order: [String] = []
+            for file in files {
+                let text = try readInputFile(file, option: "log", maxBytes: HistogramLog.maxLogBytes)
+                let histograms: [TaggedHistogram]
+                do {
+                    histograms = try HistogramLog.parse(text, source: file)
+                } catch let error as HistogramLog.LogError {
+                    throw CLIError(error.description, exitStatus: 1)
+                }
+                guard !histograms.isEmpty else { throw CLIError("\(file): holds no histogram", exitStatus: 1) }
+                for item in histograms {
+                    if merged[item.tag] == nil {
+                        order.append(item.tag)
+                        merged[item.tag] = .latencies()
+                    }
+                    merged[item.tag]?.add(item.histogram)
+                }
+            }
+            let phases = order.map { (tag: $0, histogram: merged[$0]!) }
+            if json {
+                print(
+                    JSONObject([
+                        ("files", .number(String(files.count))),
+                        ("phases", .object(LoadReport.phasesJSON(phases))),
+                    ]).serialized)
+            } else {
+                print("Merged \(files.count) log\(files.count == 1 ? "" : "s")")
+                print(LoadReport.latencyTable(phases), terminator: "")
+            }
+            if let histogramLog {
+                try HistogramLog.write(
+                    phases.map { TaggedHistogram(tag: $0.tag, start: 0, length: 0, histogram: $0.histogram) },
+                    startTime: Date().timeIntervalSince1970, to: histogramLog)
+            }
+        }
+    }
+}
+
+/// Fails early, before any payment, when the log file cannot be created.
+private func checkWritable(_ path: String) throws {
+    let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue,
+        FileManager.default.isWritableFile(atPath: directory)
+    else { throw CLIError("--histogram-log \(path): the directory does not exist or is not writable") }
+}
+
+/// The CPU time (user and system) this process has used so far, in seconds.
+func processCPUSeconds() -> Double {
+    var usage = rusage()
+    #if os(Linux)
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    #else
+        getrusage(RUSAGE_SELF, &usage)
+    #endif
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+        + Double(Int(usage.ru_utime.tv_usec) + Int(usage.ru_stime.tv_usec)) / 1e6
+}
+
+/// The process's peak resident memory.
+func peakResidentBytes() -> Int {
+    var usage = rusage()
+    #if os(Linux)
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        return Int(usage.ru_maxrss) * 1024  // kilobytes on Linux
+    #else
+        getrusage(RUSAGE_SELF, &usage)
+        return Int(usage.ru_maxrss)  // bytes on Darwin
+    #endif
+}
+
+/// The live line on a terminal: done/total, rate, current p99 and errors, redrawn twice a second.
+final class ProgressLine: Sendable {
+    let total: Int
+    let recorder: LoadRecorder
+    private let task = Locked<Task<Void, Never>?>(nil)
+
+    init(total: Int, recorder: LoadRecorder) {
+        self.total = total
+        self.recorder = recorder
+    }
+
+    func start() {
+        let clock = ContinuousClock()
+        let began = clock.now
+        let total = total
+        let recorder = recorder
+        task.withLock {
+            $0 = Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .milliseconds(500))
+                    let state = recorder.snapshot
+                    let seconds = max(0.001, Double(began.duration(to: clock.now).microseconds) / 1e6)
+                    let p99 = Double(state.histograms[.payment]?.valueAtPercentile(99) ?? 0) / 1000
+                    let line = String(
+                        format: "\r\u{1B}[K%d/%d done  %.1f/s  p99 %.1f ms  %d errors", state.finished, total,
+                        Double(state.finished) / seconds, p99, state.failed)
+                    FileHandle.standardError.write(Data(line.utf8))
+                }
+            }
+        }
+    }
+
+    func stop() async {
+        let running = task.withLock { $0 }
+        running?.cancel()
+        await running?.value
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+}

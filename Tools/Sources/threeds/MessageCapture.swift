@@ -1,0 +1,84 @@
+import Foundation
+import ThreeDS2JOSE
+@_spi(ThreeDS2Tools) import ThreeDS2SDK
+
+/// Writes what a payment sent and received to a directory (`pay --save-messages DIR`, test systems only), as
+/// `threeds inspect` reads it: `areq.json` (the AReq parameters posted to the 3DS Server, without the card number),
+/// `ares.json` (its answer), and `creq-1.jwe`, `cres-1.jwe`, `creq-2.jwe`, … (each CReq and the ACS's answer to it; an
+/// answer that is an Erro is `cres-N.json`). Files are created with mode 0600.
+final class MessageCapture: Sendable {
+    let directory: String
+    private let exchanges = Locked(0)
+    private let failures = Locked<[String]>([])
+
+    /// Creates the directory (mode 0700) when missing; throws a usage error when it cannot be written.
+    init(directory: String) throws {
+        self.directory = directory
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw CLIError("--save-messages \(directory): is not a directory") }
+        } else {
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw CLIError("--save-messages \(directory): cannot be created")
+            }
+        }
+        guard FileManager.default.isWritableFile(atPath: directory) else {
+            throw CLIError("--save-messages \(directory): is not writable")
+        }
+    }
+
+    /// The files that could not be written.
+    var failed: [String] { failures.withLock { $0 } }
+
+    /// Saves the AReq parameters as posted, without `acctNumber` (the card number never reaches a file).
+    func saveRequest(_ body: JSONObject) {
+        var saved = body
+        saved["acctNumber"] = nil
+        write("areq.json", saved.serializedBytes)
+    }
+
+    /// Saves the 3DS Server's answer.
+    func saveResponse(_ json: JSONObject) { write("ares.json", json.serializedBytes) }
+
+    /// Saves one CReq/CRes exchange, numbered from 1.
+    func saveExchange(request: [UInt8], response: [UInt8]?) {
+        let number = exchanges.withLock {
+            $0 += 1
+            return $0
+        }
+        write("creq-\(number).jwe", request)
+        if let response {
+            write("cres-\(number).\(response.first == UInt8(ascii: "{") ? "json" : "jwe")", response)
+        }
+    }
+
+    private func write(_ name: String, _ bytes: [UInt8]) {
+        let path = URL(fileURLWithPath: directory).appendingPathComponent(name).path
+        try? FileManager.default.removeItem(atPath: path)
+        if !FileManager.default.createFile(
+            atPath: path, contents: Data(bytes), attributes: [.posixPermissions: 0o600])
+        {
+            failures.withLock { $0.append(path) }
+        }
+    }
+}
+
+/// A transport that hands each CReq and its answer to a ``MessageCapture``.
+struct CapturingTransport: ChallengeTransport {
+    let base: any ChallengeTransport
+    let capture: MessageCapture
+
+    func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
+        do {
+            let response = try await base.send(request)
+            capture.saveExchange(request: request.body, response: response.body)
+            return response
+        } catch {
+            capture.saveExchange(request: request.body, response: nil)
+            throw error
+        }
+    }
+}

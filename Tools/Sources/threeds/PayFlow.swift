@@ -1,0 +1,242 @@
+import Foundation
+import Logging
+import ThreeDS2JOSE
+import ThreeDS2Messages
+import ThreeDS2NIOTransport
+@_spi(ThreeDS2Tools) import ThreeDS2SDK
+import ThreeDS2TerminalUI
+import ThreeDS2TestLab
+
+/// The outcome of one payment, as `--json` prints it.
+struct PaymentResult {
+    var flow: String
+    var outcome: String
+    var transStatus: TransactionStatus?
+    var sdkTransID: String
+    var error: ErrorMessage?
+    var runtimeError: (code: String, message: String)?
+    /// The transport's failure code, when a CReq could not be sent (for a hint naming the option to check).
+    var transportCode: TransportError.Code?
+    /// Why a cancelled challenge was cancelled, when not by the cardholder.
+    var cancelReason: String?
+
+    var json: JSONObject {
+        var object: JSONObject = ["flow": .string(flow), "outcome": .string(outcome)]
+        if let transStatus { object["transStatus"] = .string(transStatus.rawValue) }
+        object["sdkTransID"] = .string(sdkTransID)
+        if let error {
+            object["error"] = .object([
+                "errorCode": .string(error.errorCode.rawValue),
+                "errorComponent": .string(error.errorComponent.rawValue),
+                "errorDescription": .string(error.errorDescription), "errorDetail": .string(error.errorDetail),
+            ])
+        }
+        if let runtimeError {
+            object["runtimeError"] = .object([
+                "code": .string(runtimeError.code), "message": .string(runtimeError.message),
+            ])
+        }
+        return object
+    }
+
+    /// 0 for frictionless, completed and cancelled; 1 otherwise.
+    var exitCode: Int32 { ["frictionless", "completed", "cancelled"].contains(outcome) ? 0 : 1 }
+
+    var summary: String {
+        switch outcome {
+        case "frictionless": "Frictionless: transStatus \(transStatus?.rawValue ?? "?")"
+        case "completed": "Challenge completed: transStatus \(transStatus?.rawValue ?? "?")"
+        case "cancelled": cancelReason.map { "Challenge cancelled: \($0)" } ?? "Challenge cancelled by the cardholder"
+        case "timedout": "Challenge timed out"
+        case "protocolError": Self.protocolErrorText(error)
+        default: "Runtime error: \(runtimeError?.message ?? "unknown")"
+        }
+    }
+}
+
+extension PaymentResult {
+    /// `Protocol error 302 from the SDK: Data Decryption Failure (detail)`: the component in words, the detail only
+    /// when it says more than the description.
+    static func protocolErrorText(_ error: ErrorMessage?) -> String {
+        guard let error else { return "Protocol error" }
+        let component =
+            switch error.errorComponent {
+            case .sdk: "the SDK"
+            case .acs: "the ACS"
+            case .threeDSServer: "the 3DS Server"
+            case .directoryServer: "the directory server"
+            default: "component \(error.errorComponent)"
+            }
+        let detail = error.errorDetail.trimmingCharacters(in: .whitespaces)
+        let extra = detail.isEmpty || detail == error.errorDescription ? "" : " (\(detail))"
+        return "Protocol error \(error.errorCode) from \(component): \(error.errorDescription)\(extra)"
+    }
+}
+
+/// The phases of a payment that `threeds load` times.
+enum Phase: String, CaseIterable, Sendable {
+    /// The whole payment (from its intended start when a rate is given).
+    case payment
+    /// The 3DS Server round trip: AReq parameters out, ARes fields back.
+    case server
+    /// One CReq/CRes exchange with the ACS.
+    case exchange
+    /// The whole challenge, first CReq to outcome.
+    case challenge
+
+    /// How the report names it.
+    var title: String {
+        switch self {
+        case .payment: "whole payment"
+        case .server: "3DS Server round trip"
+        case .exchange: "CReq/CRes exchange"
+        case .challenge: "whole challenge"
+        }
+    }
+}
+
+/// Receives the duration of each phase of a payment.
+protocol PhaseObserver: Sendable {
+    func observe(_ phase: Phase, _ duration: Duration)
+}
+
+/// A transport that reports how long each exchange took.
+struct TimedTransport: ChallengeTransport {
+    let base: any ChallengeTransport
+    let observer: any PhaseObserver
+
+    func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
+        let clock = ContinuousClock()
+        let start = clock.now
+        defer { observer.observe(.exchange, start.duration(to: clock.now)) }
+        return try await base.send(request)
+    }
+}
+
+/// Initialize → transaction → 3DS Server → challenge when asked, as an app does it.
+struct PayFlow {
+    let configuration: ConfigParameters
+    let requestor: Requestor
+    let directoryServerID: String
+    let messageVersion: String?
+    let purchase: Purchase
+    let requestorAppURL: String?
+    let timeout: Duration
+    let presenter: any ChallengePresenter
+    let transport: HTTPClientTransport
+    var verbose = false
+    /// Told how long each phase took (`threeds load`).
+    var observer: (any PhaseObserver)?
+    /// Where the channel key goes (`--save-transaction-keys`, test systems only).
+    var keyLog: (any ChannelKeyLog)?
+    /// Where the messages go (`--save-messages`, test systems only).
+    var capture: MessageCapture?
+    /// A service already initialized, shared by the payments of a load run as an app shares one across its
+    /// payments; `nil` initializes one for this payment (and cleans it up after), as at an app's launch.
+    var service: ThreeDS2Service?
+    /// The look per appearance and the locale given to `initialize` (the presenter draws what the SDK resolved).
+    var uiCustomizations: [UiCustomizationType: UiCustomization] = demoCustomizations
+    var locale: Locale?
+
+    /// A service initialized with `configuration`, the look per appearance and the locale, as at an app's launch;
+    /// the SDK logs at debug level with `verbose`, warnings only otherwise.
+    static func initializedService(
+        _ configuration: ConfigParameters, verbose: Bool,
+        uiCustomizations: [UiCustomizationType: UiCustomization] = demoCustomizations, locale: Locale? = nil
+    ) throws -> ThreeDS2Service {
+        var logger = Logger(label: "threeds2.sdk")
+        logger.logLevel = verbose ? .debug : .warning
+        let service = ThreeDS2Service(logger: logger)
+        try service.initialize(
+            configParameters: configuration, locale: locale ?? Locale(identifier: "en_US"),
+            uiCustomizations: uiCustomizations)
+        return service
+    }
+
+    func run(progress: (String) -> Void) async throws -> PaymentResult {
+        let service =
+            try self.service
+            ?? Self.initializedService(
+                configuration, verbose: verbose, uiCustomizations: uiCustomizations, locale: locale)
+        defer { if self.service == nil { try? service.cleanup() } }
+        let warnings = try service.warnings
+        if verbose {
+            for warning in warnings { progress("security warning \(warning)") }
+        } else if !warnings.isEmpty {
+            // SW01 (root) and SW03 (virtual machine) are expected in containers and VMs, where this tool usually runs;
+            // an app would pass them to its 3DS Server, which decides. One line, details with --verbose.
+            progress(
+                "security checks: \(warnings.map(\.id.rawValue).joined(separator: ", ")) raised (expected as root or in a VM or "
+                    + "container; --verbose explains)")
+        }
+        for warning in try service.directoryServerWarnings { progress("warning \(warning.id): \(warning.message)") }
+        let transaction = try service.createTransaction(
+            directoryServerID: directoryServerID, messageVersion: messageVersion)
+        defer { transaction.close() }
+        if let keyLog { transaction.logChannelKeys(to: keyLog) }
+        let parameters = try transaction.getAuthenticationRequestParameters()
+        progress(
+            "AReq parameters built (message version \(parameters.messageVersion), sdkTransID \(parameters.sdkTransactionID))"
+        )
+        // The processing indicator, with the directory server's name, while the 3DS Server is asked.
+        let indicator = (presenter as? any ProgressIndicator).map {
+            transaction.getProgressView(indicator: $0, clock: ContinuousClock())
+        }
+        await indicator?.start()
+        let clock = ContinuousClock()
+        let asked = clock.now
+        let response: AuthenticationResponse
+        if let capture {
+            capture.saveRequest(
+                ThreeDSServerClient.requestBody(
+                    parameters: parameters, purchase: purchase, requestorAppURL: requestorAppURL,
+                    challengeTimeout: timeout))
+        }
+        switch requestor {
+        case .server(let serverURL):
+            response = try await ThreeDSServerClient(serverURL: serverURL, transport: transport).authenticate(
+                parameters: parameters, purchase: purchase, requestorAppURL: requestorAppURL, challengeTimeout: timeout)
+        case .exec(let command, let timeLimit):
+            let body = ThreeDSServerClient.requestBody(
+                parameters: parameters, purchase: purchase, requestorAppURL: requestorAppURL, challengeTimeout: timeout)
+            response = try await RequestorExec(command: command, timeLimit: timeLimit).authenticate(
+                body, requestorAppURL: requestorAppURL)
+        }
+        await indicator?.stop()
+        capture?.saveResponse(response.json)
+        observer?.observe(.server, asked.duration(to: clock.now))
+        progress("3DS Server answered transStatus \(response.transStatus)")
+        guard let challenge = response.challengeParameters else {
+            return PaymentResult(
+                flow: "frictionless", outcome: "frictionless", transStatus: response.transStatus,
+                sdkTransID: parameters.sdkTransactionID)
+        }
+        let challenged = clock.now
+        var channel: any ChallengeTransport = transport
+        if let observer { channel = TimedTransport(base: channel, observer: observer) }
+        if let capture { channel = CapturingTransport(base: channel, capture: capture) }
+        let outcome = try await transaction.challenge(
+            challenge, presenter: presenter, timeout: timeout, transport: channel)
+        observer?.observe(.challenge, challenged.duration(to: clock.now))
+        var result = PaymentResult(flow: "challenge", outcome: outcome.name, sdkTransID: parameters.sdkTransactionID)
+        switch outcome {
+        case .completed(let status): result.transStatus = status
+        case .protocolError(let message): result.error = message
+        case .runtimeError(let failure):
+            result.runtimeError = (failure.code.description, failure.message)
+            result.transportCode = failure.transportCode
+        case .cancelled, .timedOut: break
+        }
+        if case .cancelled = outcome, let terminal = presenter as? TerminalPresenter, terminal.inputEnded {
+            result.cancelReason =
+                "standard input ended before an answer (the ACS got challengeCancel 01); type the answer at a "
+                + "terminal, or give --ui auto --answers FILE"
+        }
+        // A script that did not fit its screen cancelled only because it had to: that is the script's error.
+        if let scripted = presenter as? ScriptedPresenter, let problem = scripted.problems.first {
+            result.outcome = "runtimeError"
+            result.runtimeError = ("answers", "the answers file does not fit the challenge: \(problem)")
+        }
+        return result
+    }
+}

@@ -1,0 +1,100 @@
+import ArgumentParser
+import Foundation
+import Logging
+import ThreeDS2JOSE
+import ThreeDS2Messages
+import ThreeDS2NIOTransport
+import ThreeDS2SDK
+import ThreeDS2TerminalUI
+import ThreeDS2TestLab
+
+struct TestLabCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "testlab", abstract: "Run the TestLab (DS, 3DS Server, ACS) on loopback.",
+        discussion: """
+            Example:
+              threeds testlab --port 8443 --pki-dir testlab-pki
+
+            The PEM files a client needs are written once the port is bound.
+            Directory server IDs: F055545342 (RSA key), F155545342 (EC key).
+
+            Ctrl-C (SIGINT) or SIGTERM stops the TestLab: requests in flight get
+            5 seconds to finish, then the listener closes, also when the signal
+            was inherited as ignored (a script's background job).
+
+            Exit status: 0 after such a stop; 1 when the port is in use or cannot
+            be bound, the PKI directory is in use by another TestLab, or the lab
+            did not stop within 5 seconds; 2 for usage errors.
+            """)
+
+    @Option(parsing: .unconditional, help: "The port, 1–65535 (0 picks a free one).") var port: Int = 8443
+    @Option(name: .customLong("pki-dir"), help: "Where to write the PEM files a client needs.") var pkiDir: String =
+        "testlab-pki"
+    @Flag(help: "Serve plain HTTP instead of HTTPS.") var http = false
+    @Flag(help: "Log every request the TestLab handles.") var verbose = false
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535, got \(port)") }
+    }
+
+    func run() async throws {
+        let directory = URL(fileURLWithPath: pkiDir)
+        var logger = Logger(label: "threeds2.testlab")
+        logger.logLevel = verbose ? .info : .notice
+        let lab: TestLab
+        do {
+            lab = try await TestLab.start(
+                options: TestLabOptions(port: port, useTLS: !http, pkiDirectory: directory, logsRequests: verbose),
+                logger: logger)
+        } catch let error as TestLabError {
+            throw CLIError(error.message, exitStatus: 1)
+        }
+        // Taken before the banner says Ctrl-C stops the lab.
+        let interruption = Interruption()
+        let handlers = interruption.install()
+        print("TestLab listening on \(lab.baseURL)")
+        print(
+            "Client PEM files in \(directory.path): ds-root.pem, ds-encryption-rsa.pem, ds-encryption-ec.pem, tls-root.pem"
+        )
+        print(
+            "Trust bundle of both directory servers: \(directory.appendingPathComponent(TrustBundle.fileName).path) "
+                + "(threeds pay --trust-bundle \(pkiDir); threeds ds check \(pkiDir))")
+        print("Try:")
+        print(
+            "  echo \(Scenario.text.cardNumber) | swift run --package-path Tools threeds pay --server \(lab.baseURL) --ds-id \(TestLab.rsaDirectoryServerID) "
+                + "--ds-cert \(pkiDir)/ds-encryption-rsa.pem --ds-root \(pkiDir)/ds-root.pem "
+                + "\(http ? "--allow-http" : "--tls-root \(pkiDir)/tls-root.pem") --card-file - --amount 1999 --currency 978"
+        )
+        print("Scenarios by card number:")
+        for scenario in Scenario.allCases { print("  \(scenario.cardNumber)  \(scenario.summary)") }
+        print("Press Ctrl-C to stop.")
+        // Seen at once even when standard output is a pipe or a file.
+        fflush(nil)
+        // The dispatch sources live until the lab has stopped.
+        defer { withExtendedLifetime(handlers) {} }
+        var signals = interruption.signals.makeAsyncIterator()
+        guard let number = await signals.next() else { return }
+        print("\(Interruption.name(number)): stopping the TestLab")
+        fflush(nil)
+        // Requests in flight get a bounded time to finish; a lab that cannot close by then exits anyway (not a task
+        // group: that would wait for a stop that does not end).
+        let (ends, end) = AsyncStream.makeStream(of: Bool.self)
+        Task {
+            await lab.stop()
+            end.yield(true)
+        }
+        let timer = Task {
+            try await Task.sleep(for: Self.stopGrace)
+            end.yield(false)
+        }
+        var first = ends.makeAsyncIterator()
+        let stopped = await first.next() ?? false
+        timer.cancel()
+        guard stopped else {
+            throw CLIError("the TestLab did not stop within \(Self.stopGrace); exiting", exitStatus: 1)
+        }
+    }
+
+    /// How long requests in flight get to finish after SIGINT or SIGTERM.
+    static let stopGrace = Duration.seconds(5)
+}

@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+import ThreeDS2SDK
+import ThreeDS2SDKTesting
+import ThreeDS2TestLab
+
+@Suite("The TestLab's PKI files")
+struct LabPKIFileTests {
+    @Test("the TestLab's PKI folder is a trust bundle of its two directory servers")
+    func testLabBundle() throws {
+        let pki = try LabPKI.make()
+        let directory = URL(fileURLWithPath: scratchDirectory("lab-pki")).appendingPathComponent("pki")
+        try pki.writeClientFiles(to: directory)
+        let bundle = try TrustBundle(contentsOf: directory)
+        let reports = bundle.evaluate()
+        #expect(reports.map(\.id) == [.testRSA, .testEC])
+        #expect(reports.map { $0.chosen?.keyType } == ["RSA", "EC P-256"])
+        #expect(reports.allSatisfy { $0.failure == nil && $0.chosen?.chainsToRoot == true })
+        #expect(reports.map(\.name) == ["TestLab DS (RSA)", "TestLab DS (EC)"])
+    }
+
+    @Test("the TestLab's PEM files (private keys among them) are 0600 in a 0700 folder")
+    func privateFiles() throws {
+        func mode(_ path: String) throws -> Int {
+            try (FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? -1
+        }
+        let pki = scratchDirectory("lab-pki") + "/pki"
+        // Whatever the umask: the files are never wider than 0600.
+        let previous = umask(0)
+        defer { umask(previous) }
+        try LabPKI.make().writeClientFiles(to: URL(fileURLWithPath: pki))
+        #expect(try mode(pki) == 0o700)
+        let names = try FileManager.default.contentsOfDirectory(atPath: pki)
+        #expect(!names.isEmpty)
+        for name in names {
+            #expect(try mode("\(pki)/\(name)") == 0o600, "\(name)")
+        }
+    }
+}

@@ -1,0 +1,189 @@
+import Foundation
+import Testing
+import ThreeDS2SDKTesting
+import ThreeDS2TestLab
+
+/// Starts `threeds` with its standard output in a pipe and returns once `text` appeared (or the bound passed);
+/// the process is then terminated.
+func firstOutput(_ arguments: [String], waitingFor text: String, seconds: Int = 20) async throws -> String {
+    try await onOwnThread { try firstOutputBlocking(arguments, waitingFor: text, seconds: seconds) }
+}
+
+private func firstOutputBlocking(_ arguments: [String], waitingFor text: String, seconds: Int) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: TmuxSession.binary)
+    process.arguments = arguments
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    defer {
+        process.terminate()
+        process.waitUntilExit()
+    }
+    // A child that prints nothing is stopped at the deadline, so the blocking read below sees the end of the pipe.
+    DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds)) { process.terminate() }
+    var seen = Data()
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    let reader = output.fileHandleForReading
+    while ContinuousClock.now < deadline, !String(decoding: seen, as: UTF8.self).contains(text) {
+        let chunk = reader.availableData
+        if chunk.isEmpty { break }
+        seen.append(chunk)
+    }
+    return String(decoding: seen, as: UTF8.self)
+}
+
+@Suite("threeds: no crash, no hang, clear errors on a first run", .serialized)
+struct CLIFirstRunTests {
+    func pay(_ lab: TestLab, _ pki: String, _ extra: [String]) -> [String] {
+        [
+            "pay", "--server", lab.baseURL.absoluteString, "--ds-id", TestLab.rsaDirectoryServerID,
+            "--ds-cert", "\(pki)/ds-encryption-rsa.pem", "--ds-root", "\(pki)/ds-root.pem",
+            "--tls-root", "\(pki)/tls-root.pem", "--card", Scenario.text.cardNumber, "--amount", "1999",
+            "--currency", "978",
+        ] + extra
+    }
+
+    @Test("every problem with --answers is a usage error naming the option and file, never a crash")
+    func answersProblems() async throws {
+        let (lab, pki) = try await SharedLab.cli.get()
+        let directory = "\(pki)/answers-cases"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let cases: [(String, Data?, String)] = [
+            ("missing.json", nil, "no such file"), ("empty.json", Data(), "is empty"),
+            ("malformed.json", Data("[".utf8), "unexpected end of input"),
+            ("large.json", Data(repeating: UInt8(ascii: " "), count: (1 << 20) + 1), "larger than 1024 KB"),
+            ("binary.json", Data([0xFF, 0xFE, 0x00]), "is not UTF-8 text"),
+            ("object.json", Data(#"{"action":"cancel"}"#.utf8), "the answers file must be a JSON array"),
+        ]
+        for (name, content, reason) in cases {
+            let path = "\(directory)/\(name)"
+            if let content { try content.write(to: URL(fileURLWithPath: path)) }
+            let (status, output) = try await runThreeds(pay(lab, pki, ["--ui", "auto", "--answers", path]))
+            #expect(status == 2, "\(name): \(output)")
+            #expect(output.contains("--answers \(path): \(reason)"), "\(name): \(output)")
+            #expect(!output.contains("Fatal error") && !output.contains("NSCocoaErrorDomain"), "\(output)")
+        }
+        let (status, output) = try await runThreeds(pay(lab, pki, ["--ui", "auto", "--answers", directory]))
+        #expect(status == 2 && output.contains("is a directory"), "\(output)")
+        let unused = try await runThreeds(pay(lab, pki, ["--answers", "\(directory)/empty.json"]))
+        #expect(unused.status == 2 && unused.output.contains("--answers is read only with --ui auto"))
+    }
+
+    @Test("an answer that does not fit its screen is an error naming the screen, exit 1, not a cancel")
+    func wrongAnswerKind() async throws {
+        let (lab, pki) = try await SharedLab.cli.get()
+        let path = "\(pki)/wrong-kind.json"
+        try Data(#"[{"action":"submit","select":["a"]}]"#.utf8).write(to: URL(fileURLWithPath: path))
+        let (status, output) = try await runThreeds(pay(lab, pki, ["--ui", "auto", "--answers", path, "--json"]))
+        #expect(status == 1, "\(output)")
+        #expect(output.contains("screen 1") && output.contains(#""outcome":"runtimeError""#), "\(output)")
+    }
+
+    @Test("amounts are digits, currencies ISO 4217 numeric codes, a Luhn failure only warns")
+    func purchaseFields() async throws {
+        let (lab, pki) = try await SharedLab.cli.get()
+        for (option, value, message) in [
+            ("--amount", "19.99", "--amount must be the amount in minor units"),
+            ("--amount", "-5", "--amount must be the amount in minor units"),
+            ("--currency", "EUR", "--currency must be an ISO 4217 numeric code"),
+            ("--currency", "000", "--currency must be an ISO 4217 numeric code"),
+        ] {
+            var arguments = pay(lab, pki, [])
+            let index = try #require(arguments.firstIndex(of: option))
+            arguments[index + 1] = value
+            let (status, output) = try await runThreeds(arguments)
+            #expect(status == 2 && output.contains(message), "\(option) \(value): \(output)")
+        }
+        let answers = "\(pki)/luhn-answers.json"
+        try Data(#"[{"action":"submit","text":"123456"}]"#.utf8).write(to: URL(fileURLWithPath: answers))
+        let (status, output) = try await runThreeds(pay(lab, pki, ["--ui", "auto", "--answers", answers]))
+        #expect(status == 0 && output.contains("fails the Luhn check"), "\(output)")
+        #expect(output.contains("security checks:") && !output.contains("security warning SW"), "one line, no details")
+    }
+
+    @Test(
+        "the demo takes a piped code: the screen's question first, the consent after it; no input cancels, saying why")
+    func pipedDemo() async throws {
+        // The 2.3.1 text screen also asks the trust question; a piped code must answer the code, not the consent.
+        let code = try await runThreeds(["demo"], input: "123456\n")
+        #expect(code.status == 0 && code.output.contains("Challenge completed: transStatus Y"), "\(code.output)")
+        let withConsent = try await runThreeds(["demo", "--json"], input: "123456\nyes\n")
+        #expect(withConsent.output.contains(#""transStatus":"Y""#), "\(withConsent.output)")
+        // No input at all: cancelled (the ACS hears challengeCancel), but not said to be the cardholder's doing.
+        let nothing = try await runThreeds(["demo"], input: "")
+        #expect(
+            nothing.output.contains("Challenge cancelled: standard input ended before an answer"), "\(nothing.output)")
+        #expect(!nothing.output.contains("by the cardholder"), "\(nothing.output)")
+    }
+
+    @Test("negative numbers get a range message; an unknown option is named; an unknown locale warns")
+    func usage() async throws {
+        let (lab, pki) = try await SharedLab.cli.get()
+        let negative = try await runThreeds(pay(lab, pki, ["--timeout", "-1"]))
+        #expect(negative.status == 2 && negative.output.contains("--timeout must be 5 to 60"), "\(negative.output)")
+        let unknown = try await runThreeds(pay(lab, pki, ["--frobnicate"]))
+        #expect(unknown.status == 2 && unknown.output.contains("--frobnicate"))
+        let answers = "\(pki)/locale-answers.json"
+        try Data(#"[{"action":"cancel"}]"#.utf8).write(to: URL(fileURLWithPath: answers))
+        let locale = try await runThreeds(pay(lab, pki, ["--ui", "auto", "--answers", answers, "--locale", "sv_SE"]))
+        #expect(locale.status == 0 && locale.output.contains("no SDK texts for --locale sv_SE"), "\(locale.output)")
+        let demo = try await runThreeds(["demo", "--card", "no-such-scenario"])
+        #expect(demo.status == 2 && demo.output.contains("scenario name"), "\(demo.output)")
+        let version = try await runThreeds(["--version"])
+        #expect(version.status == 0 && version.output.contains("0.1.0"))
+        let help = try await runThreeds(["pay", "--help"])
+        #expect(
+            help.output.contains("Example") && help.output.contains("Exit status") && help.output.contains("F055545342")
+        )
+    }
+
+    @Test("testlab: ports out of range are refused; a busy port exits 1 and leaves the running lab's files alone")
+    func testlabPorts() async throws {
+        for port in ["70000", "-1"] {
+            let (status, output) = try await runThreeds(["testlab", "--port", port])
+            #expect(status == 2 && output.contains("--port must be 0 to 65535"), "\(port): \(output)")
+        }
+        let (lab, _) = try await SharedLab.cli.get()
+        let busy = lab.baseURL.port ?? 0
+        let directory = scratchDirectory("busy") + "/pki"
+        let (status, output) = try await runThreeds(["testlab", "--port", "\(busy)", "--pki-dir", directory])
+        #expect(status == 1 && output.contains("port \(busy) is in use"), "\(output)")
+        #expect(!FileManager.default.fileExists(atPath: directory), "nothing written before the port was bound")
+    }
+
+    @Test("the testlab banner reaches a pipe at once, not when the process ends")
+    func bannerFlushed() async throws {
+        let directory = scratchDirectory("pipe") + "/pki"
+        let output = try await firstOutput(
+            ["testlab", "--port", "0", "--pki-dir", directory], waitingFor: "Press Ctrl-C to stop.")
+        #expect(output.contains("TestLab listening on https://127.0.0.1:") && output.contains("Press Ctrl-C"))
+    }
+}
+
+@Suite("threeds: errors a person can act on")
+struct CLIErrorMessageTests {
+    @Test("a refused connection fails at once naming the URL; a TLS failure names the trust roots used")
+    func connectionErrors() async throws {
+        let (lab, pki) = try await SharedLab.cli.get()
+        let common = [
+            "--ds-id", TestLab.rsaDirectoryServerID, "--ds-cert", "\(pki)/ds-encryption-rsa.pem", "--ds-root",
+            "\(pki)/ds-root.pem", "--card", Scenario.frictionlessY.cardNumber, "--amount", "1", "--currency", "978",
+        ]
+        let started = ContinuousClock.now
+        let refused = try await runThreeds(["pay", "--server", "https://127.0.0.1:1"] + common)
+        #expect(ContinuousClock.now - started < .seconds(5), "at once, not after a timeout")
+        #expect(refused.status == 1 && refused.output.contains("https://127.0.0.1:1/3ds/authenticate"))
+        #expect(refused.output.contains("is the server running"), "\(refused.output)")
+        let untrusted = try await runThreeds(["pay", "--server", lab.baseURL.absoluteString] + common)
+        #expect(untrusted.output.contains("did not validate against the system's trust roots"), "\(untrusted.output)")
+        let wrongRoot = try await runThreeds(
+            ["pay", "--server", lab.baseURL.absoluteString, "--tls-root", "\(pki)/ds-root.pem"] + common)
+        #expect(wrongRoot.output.contains("did not validate against --tls-root \(pki)/ds-root.pem"))
+        for output in [refused.output, untrusted.output, wrongRoot.output] {
+            #expect(
+                !output.contains("connectionFailed") && !output.contains("tlsFailure") && !output.contains("runtime:"))
+        }
+    }
+}

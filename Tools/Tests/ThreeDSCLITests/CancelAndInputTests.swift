@@ -1,0 +1,172 @@
+import Foundation
+import Testing
+import ThreeDS2JOSE
+import ThreeDS2SDKTesting
+import ThreeDS2TestLab
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Runs `threeds` with the arguments in a new session without a controlling terminal (`setsid`), standard input a
+/// pipe holding `input`; returns the exit status and what it printed.
+func runThreedsWithoutTerminal(_ arguments: [String], input: String) async throws -> (status: Int32, output: String) {
+    try await onOwnThread {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+        process.arguments = ["-w", TmuxSession.binary] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        let stdin = Pipe()
+        process.standardInput = stdin
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
+
+extension MachineLoadingCLITests {
+    @Suite("Cancel, empty Enter and the keyboard in every terminal mode (tmux)", .serialized)
+    struct CancelAndInputTests {
+        /// The modes besides full screen: line (`--line`) and plain (`TERM=dumb`).
+        static let lineModes: [(name: String, environment: String, extra: String)] = [
+            ("line", "TERM=xterm-256color", "--line"), ("plain", "TERM=dumb", ""),
+        ]
+
+        @Test("line and plain mode: Esc (then Enter) cancels with challengeCancel 01 and exit 0, using no attempt")
+        func escapeInLineModes() async throws {
+            for mode in Self.lineModes {
+                let run = try await terminalRun(.text, environment: mode.environment, extra: mode.extra, lab: .cancel) {
+                    session in
+                    _ = try await session.wait(for: "or 'cancel'")
+                    try session.keys("Escape", "Enter")
+                }
+                #expect(run.screen.contains(#""outcome":"cancelled""#) && run.screen.contains("EXIT=0"), "\(mode.name)")
+                #expect(run.requests.last?["challengeCancel"] == .string("01"), "\(mode.name)")
+                #expect(run.requests.allSatisfy { $0["challengeDataEntry"] == nil }, "\(mode.name): no code was sent")
+            }
+        }
+
+        @Test("line and plain mode: Ctrl-C cancels with challengeCancel 01 and exit 0, never 130")
+        func controlCInLineModes() async throws {
+            for mode in Self.lineModes {
+                let run = try await terminalRun(.text, environment: mode.environment, extra: mode.extra, lab: .cancel) {
+                    session in
+                    _ = try await session.wait(for: "or 'cancel'")
+                    try session.keys("C-c")
+                }
+                #expect(run.screen.contains(#""outcome":"cancelled""#) && run.screen.contains("EXIT=0"), "\(mode.name)")
+                #expect(run.requests.last?["challengeCancel"] == .string("01"), "\(mode.name)")
+            }
+        }
+
+        @Test("line mode: Ctrl-C on the consent question cancels as well")
+        func controlCOnConsent() async throws {
+            let run = try await terminalRun(.consents, version: "2.3.1", extra: "--line", lab: .cancel) { session in
+                _ = try await session.wait(for: "or 'cancel'")
+                try session.keys("123456", "Enter")
+                _ = try await session.wait(for: "[Yes/No]")
+                try session.keys("C-c")
+            }
+            #expect(run.screen.contains(#""outcome":"cancelled""#) && run.screen.contains("EXIT=0"))
+            #expect(run.requests.last?["challengeCancel"] == .string("01"))
+        }
+
+        @Test("an empty Enter asks again in line, plain and full-screen mode: no CReq is spent on it")
+        func emptyEnterAsksAgain() async throws {
+            for mode in Self.lineModes {
+                let run = try await terminalRun(
+                    .text, version: "2.2.0", environment: mode.environment, extra: mode.extra, lab: .cancel
+                ) { session in
+                    _ = try await session.wait(for: "or 'cancel'")
+                    try session.keys("Enter")
+                    try await Task.sleep(for: .milliseconds(300))
+                    try session.keys("123456", "Enter")
+                    // 2.2.0 asks the whitelisting question after the code; Enter leaves it unanswered (N).
+                    _ = try await session.wait(for: "[Yes/No]")
+                    try session.keys("Enter")
+                }
+                #expect(run.screen.contains(#""transStatus":"Y""#), "\(mode.name): \(run.screen)")
+                #expect(run.screen.components(separatedBy: "or 'cancel':").count == 3, "asked twice: \(run.screen)")
+                #expect(run.requests.count == 2, "\(mode.name): the first CReq and the one with the code")
+                #expect(run.requests.allSatisfy { $0["challengeNoEntry"] == nil }, "\(mode.name)")
+            }
+            let full = try await terminalRun(.text, version: "2.2.0", lab: .cancel) { session in
+                _ = try await session.wait(for: "One-time code: [_]")
+                try session.keys("Enter")
+                _ = try await session.wait(for: "(!) Code entry")
+                try session.keys("123456", "Enter")
+            }
+            #expect(full.screen.contains(#""transStatus":"Y""#))
+            #expect(full.requests.count == 2 && full.requests.allSatisfy { $0["challengeNoEntry"] == nil })
+        }
+
+        @Test("the card on standard input: the challenge reads the keyboard from /dev/tty, full screen")
+        func cardOnStandardInput() async throws {
+            let (lab, pki) = try await SharedLab.cancel.get()
+            let before = lab.authentications.count
+            let session = TmuxSession()
+            defer { session.stop() }
+            try session.start(
+                "echo \(Scenario.text.cardNumber) | \(TmuxSession.binary) pay --server \(lab.baseURL) "
+                    + "--ds-id \(TestLab.rsaDirectoryServerID) --ds-cert \(pki)/ds-encryption-rsa.pem "
+                    + "--ds-root \(pki)/ds-root.pem --tls-root \(pki)/tls-root.pem --card-file - --amount 1999 "
+                    + "--currency 978 --message-version 2.1.0 --json")
+            _ = try await session.wait(for: "One-time code: [_]")
+            try session.keys("123456", "Enter")
+            let screen = try await session.wait(for: "EXIT=")
+            #expect(screen.contains(#""outcome":"completed""#) && screen.contains("EXIT=0"), "\(screen)")
+            #expect(!screen.contains("cancelled by the cardholder"))
+            let record = lab.authentications.dropFirst(before).last {
+                $0.request["acctNumber"] == .string(Scenario.text.cardNumber)
+            }
+            let requests = await lab.acsRecord(acsTransID: record?.response["acsTransID"]?.stringValue ?? "")?.requests
+            #expect(requests?.last?["challengeDataEntry"] == .string("123456"))
+        }
+
+        @Test("the card on standard input and no terminal at all: a usage error asking for --answers or a card file")
+        func cardOnStandardInputWithoutTerminal() async throws {
+            let (lab, pki) = try await SharedLab.cli.get()
+            let before = lab.authentications.count
+            let (status, output) = try await runThreedsWithoutTerminal(
+                [
+                    "pay", "--server", lab.baseURL.absoluteString, "--ds-id", TestLab.rsaDirectoryServerID,
+                    "--ds-cert", "\(pki)/ds-encryption-rsa.pem", "--ds-root", "\(pki)/ds-root.pem",
+                    "--tls-root", "\(pki)/tls-root.pem", "--card-file", "-", "--amount", "1999", "--currency", "978",
+                ], input: Scenario.text.cardNumber + "\n")
+            #expect(status == 2, "\(output)")
+            #expect(output.contains("--ui auto --answers FILE") && output.contains("--card-file FILE"), "\(output)")
+            #expect(!output.contains("cancelled by the cardholder"))
+            #expect(lab.authentications.count == before, "nothing was sent")
+        }
+
+        @Test("--oob-app-command gets the link as $1 and nothing else: xdg-open \"$1\" opens it once")
+        func oobAppCommandArguments() async throws {
+            let file = scratchDirectory("oob") + "/arguments.txt"
+            // Prints the number of arguments, then each one: what `xdg-open "$1"` or `open "$1"` would receive.
+            let command = "--oob-app-command 'printf \"%s\\n\" \"$#\" \"$@\" > \(file)'"
+            let run = try await terminalRun(.outOfBand, version: "2.3.1", extra: command, lab: .cancel) { session in
+                _ = try await session.wait(for: "< Open banking app >")
+                try session.keys("Enter")
+            }
+            let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").map(String.init)
+            #expect(lines.count == 2 && lines.first == "1", "one argument: \(lines)")
+            #expect(lines.last?.hasPrefix("https://bank.testlab.example/approve") == true, "\(lines)")
+            #expect(run.requests.last?["oobContinue"] == .string("02"), "the command returned 0: back from the app")
+            #expect(run.screen.contains(#""transStatus":"Y""#))
+            // `sleep 1` as the README's example of a slow opener: it must not get the link as a second argument.
+            let sleeping = try await terminalRun(
+                .outOfBand, version: "2.3.1", extra: "--oob-app-command 'sleep 1'", lab: .cancel
+            ) { session in
+                _ = try await session.wait(for: "< Open banking app >")
+                try session.keys("Enter")
+            }
+            #expect(sleeping.requests.last?["oobContinue"] == .string("02"), "\(sleeping.screen)")
+            #expect(!sleeping.screen.contains("could not be opened"))
+        }
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import Testing
+import ThreeDS2JOSE
+import ThreeDS2SDKTesting
+import ThreeDS2TestLab
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Starts `threeds` with its output in a pipe, sends `signal` once `delay` has passed (and `second` signals after
+/// that, one every 100 ms), and returns the exit status, what it printed and how long it ran after the first signal.
+func runThreedsInterrupted(
+    _ arguments: [String], signal number: Int32, after delay: Duration, second: Int = 0
+) async throws -> (status: Int32, output: String, afterSignal: Duration) {
+    try await onOwnThread {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: TmuxSession.binary)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let collected = OutputCollector(output.fileHandleForReading)
+        Thread.sleep(forTimeInterval: Double(delay.components.seconds))
+        let signalled = ContinuousClock.now
+        kill(process.processIdentifier, number)
+        for _ in 0..<second {
+            Thread.sleep(forTimeInterval: 0.1)
+            kill(process.processIdentifier, number)
+        }
+        process.waitUntilExit()
+        let ran = ContinuousClock.now - signalled
+        return (process.terminationStatus, collected.text(), ran)
+    }
+}
+
+/// Reads a pipe to its end on its own thread.
+final class OutputCollector: @unchecked Sendable {
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ handle: FileHandle) {
+        Thread { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
+        }.start()
+    }
+
+    func text() -> String {
+        done.wait()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+extension MachineLoadingCLITests {
+    @Suite(
+        "threeds load interrupted; pay --save-messages and the files inspect reads", .serialized)
+    struct InterruptAndCaptureTests {
+        func load(_ lab: TestLab, _ pki: String, card: Scenario, _ extra: [String]) -> [String] {
+            [
+                "load", "--server", lab.baseURL.absoluteString, "--ds-id", TestLab.rsaDirectoryServerID,
+                "--ds-cert", "\(pki)/ds-encryption-rsa.pem", "--ds-root", "\(pki)/ds-root.pem",
+                "--tls-root", "\(pki)/tls-root.pem", "--card", card.cardNumber, "--amount", "1999", "--currency", "978",
+                "--answers", LoadTests.answers,
+            ] + extra
+        }
+
+        @Test("Ctrl-C during load: no new payment, the summary of what finished, the histogram log, exit 130")
+        func interruptedBySIGINT() async throws {
+            let (lab, pki) = try await SharedLab.cli.get()
+            let log = scratchDirectory("interrupt") + "/run.hlog"
+            let run = try await runThreedsInterrupted(
+                load(
+                    lab, pki, card: .frictionlessY,
+                    ["--count", "1000000", "--concurrency", "2", "--histogram-log", log]),
+                signal: SIGINT, after: .seconds(4))
+            #expect(run.status == 130, "\(run.output)")
+            #expect(run.output.contains("Interrupted by SIGINT: no payment started after it"), "\(run.output)")
+            #expect(run.output.contains("Outcomes:") && run.output.contains("frictionless Y"), "\(run.output)")
+            #expect(run.output.contains("not started"), "\(run.output)")
+            let written = try String(contentsOfFile: log, encoding: .utf8)
+            #expect(written.contains("Tag=payment"), "the histogram log holds what finished")
+        }
+
+        @Test("SIGTERM during load: payments in flight get --stop-grace, then are cancelled; JSON says so; exit 143")
+        func interruptedBySIGTERM() async throws {
+            let (lab, pki) = try await SharedLab.cli.get()
+            // The slow card's ACS answers after 11 s: the two payments in flight outlive a grace of 1 s.
+            let run = try await runThreedsInterrupted(
+                load(
+                    lab, pki, card: .faultSlow, ["--count", "10", "--concurrency", "2", "--stop-grace", "1", "--json"]),
+                signal: SIGTERM, after: .seconds(3))
+            #expect(run.status == 143, "\(run.output)")
+            #expect(run.afterSignal < .seconds(8), "the grace bounds the wait: \(run.afterSignal)")
+            let line = try #require(run.output.split(separator: "\n").last { $0.hasPrefix("{") })
+            let json = try #require(try JSONParser().parse(String(line)).objectValue)
+            #expect(json["interruptedBy"] == .string("SIGTERM"))
+            #expect(json["started"] == .number("2") && json["notStarted"] == .number("8"), "\(line)")
+        }
+
+        @Test("a second Ctrl-C ends the grace at once")
+        func secondInterrupt() async throws {
+            let (lab, pki) = try await SharedLab.cli.get()
+            let run = try await runThreedsInterrupted(
+                load(lab, pki, card: .faultSlow, ["--count", "10", "--concurrency", "2", "--stop-grace", "60"]),
+                signal: SIGINT, after: .seconds(3), second: 1)
+            #expect(run.status == 130, "\(run.output)")
+            #expect(run.afterSignal < .seconds(8), "\(run.afterSignal)")
+            #expect(run.output.contains("Interrupted by SIGINT"))
+        }
+
+        func pay(_ lab: TestLab, _ pki: String, _ extra: [String]) -> [String] {
+            [
+                "pay", "--server", lab.baseURL.absoluteString, "--ds-id", TestLab.rsaDirectoryServerID,
+                "--ds-cert", "\(pki)/ds-encryption-rsa.pem", "--ds-root", "\(pki)/ds-root.pem",
+                "--tls-root", "\(pki)/tls-root.pem", "--card", Scenario.text.cardNumber, "--amount", "1999",
+                "--currency", "978", "--ui", "auto", "--answers", LoadTests.answers,
+            ] + extra
+        }
+
+        @Test("pay --save-messages writes areq.json, ares.json, creq-N.jwe and cres-N.jwe; inspect reads each as VALID")
+        func saveMessages() async throws {
+            let (lab, pki) = try await SharedLab.cli.get()
+            let directory = scratchDirectory("messages")
+            let messages = directory + "/messages"
+            let keys = directory + "/keys.json"
+            let paid = try await runThreeds(
+                pay(lab, pki, ["--save-messages", messages, "--save-transaction-keys", keys]))
+            #expect(paid.status == 0, "\(paid.output)")
+            #expect(paid.output.contains("warning: --save-messages writes this payment's messages"), "\(paid.output)")
+            let files = try FileManager.default.contentsOfDirectory(atPath: messages).sorted()
+            #expect(
+                files == ["areq.json", "ares.json", "creq-1.jwe", "creq-2.jwe", "cres-1.jwe", "cres-2.jwe"], "\(files)")
+            for file in files {
+                let mode = try FileManager.default.attributesOfItem(atPath: "\(messages)/\(file)")[.posixPermissions]
+                #expect((mode as? NSNumber)?.intValue == 0o600, "\(file)")
+            }
+            let areq = try String(contentsOfFile: "\(messages)/areq.json", encoding: .utf8)
+            #expect(
+                !areq.contains(Scenario.text.cardNumber) && areq.contains("sdkEncData"), "no card number in the file")
+            let checks: [[String]] = [
+                ["inspect", "signed-content", "\(messages)/ares.json", "--ds-root", "\(pki)/ds-root.pem"],
+                [
+                    "inspect", "device-data", "\(messages)/areq.json", "--ds-key", "\(pki)/ds-decryption-rsa-key.pem",
+                    "--ds-id", TestLab.rsaDirectoryServerID,
+                ],
+                ["inspect", "creq", "\(messages)/creq-1.jwe", "--transaction-keys", keys],
+                ["inspect", "cres", "\(messages)/cres-1.jwe", "--transaction-keys", keys],
+                [
+                    "inspect", "creq", "\(messages)/creq-2.jwe", "--transaction-keys", keys, "--answering",
+                    "\(messages)/cres-1.jwe",
+                ],
+                ["inspect", "cres", "\(messages)/cres-2.jwe", "--transaction-keys", keys],
+            ]
+            for arguments in checks {
+                let (status, output) = try await runThreeds(arguments)
+                #expect(status == 0 && output.contains("VALID"), "\(arguments.prefix(3)): \(output)")
+                #expect(!output.contains("INVALID"), "\(arguments.prefix(3)): \(output)")
+            }
+        }
+
+        @Test("--save-messages is refused off loopback, like --save-transaction-keys")
+        func saveMessagesOffLoopback() async throws {
+            let (status, output) = try await runThreeds(
+                [
+                    "pay", "--server", "https://acs.example.com", "--ds-id", "X", "--ds-cert", "/nonexistent",
+                    "--ds-root",
+                    "/nonexistent", "--card", "4000000000002000", "--amount", "1", "--currency", "978",
+                    "--save-messages",
+                    scratchDirectory("offloopback"),
+                ])
+            #expect(status == 2 && output.contains("--save-messages is for test systems on loopback"), "\(output)")
+        }
+
+        @Test("--save-transaction-keys to a path that cannot be written is a usage error before anything is sent")
+        func unwritableKeyFile() async throws {
+            let (lab, pki) = try await SharedLab.cli.get()
+            let before = lab.authentications.count
+            let path = scratchDirectory("unwritable") + "/no-such-directory/keys.json"
+            let (status, output) = try await runThreeds(pay(lab, pki, ["--save-transaction-keys", path]))
+            #expect(status == 2, "\(output)")
+            #expect(output.contains("--save-transaction-keys \(path): cannot be written"), "\(output)")
+            #expect(lab.authentications.count == before, "nothing was sent")
+        }
+
+        @Test("a TLS failure at the ACS names the roots used and the option to add, in words, not internal codes")
+        func tlsFailureAtTheACS() async throws {
+            let (lab, pki) = try await SharedLab.cli.get()
+            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("scripts/testlab-requestor.sh").path
+            let (status, output) = try await runThreeds([
+                "pay", "--requestor-exec", "sh \(script) \(lab.baseURL.absoluteString) \(pki)/tls-root.pem",
+                "--ds-id", TestLab.rsaDirectoryServerID, "--ds-cert", "\(pki)/ds-encryption-rsa.pem", "--ds-root",
+                "\(pki)/ds-root.pem", "--card", Scenario.text.cardNumber, "--amount", "1999", "--currency", "978",
+                "--ui", "auto", "--answers", LoadTests.answers,
+            ])
+            #expect(status == 1, "\(output)")
+            #expect(output.contains("add the ACS's TLS root with --tls-root FILE"), "\(output)")
+            #expect(output.contains("Runtime error: ") && !output.contains("Runtime error transport"), "\(output)")
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+import ThreeDS2JOSE
+import ThreeDS2SDKTesting
+import ThreeDS2TestLab
+
+/// The sockets on the lab's side that hold a file descriptor: local port `port`, by TCP state (`0A` listening, `01`
+/// established, `08` close-wait: the peer closed and the lab has not). Sockets in TIME_WAIT after the lab closed
+/// first hold none (their inode is 0) and are left out.
+func socketStates(port: Int) -> [String] {
+    let hexPort = String(format: ":%04X", port)
+    return ["/proc/net/tcp", "/proc/net/tcp6"].flatMap { path -> [String] in
+        // Read to the end: a /proc file reports size 0, and a long table spans several reads.
+        guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
+        defer { try? handle.close() }
+        let table = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        return table.split(separator: "\n").dropFirst().compactMap { line in
+            let fields = line.split(separator: " ")
+            guard fields.count > 9, fields[1].hasSuffix(hexPort), fields[9] != "0" else { return nil }
+            return String(fields[3])
+        }
+    }
+}
+
+/// A `threeds testlab` process: its own process, so that 1,000 payments do not take the cooperative threads the
+/// other tests' in-process labs and timers run on.
+final class LabProcess: Sendable {
+    let process: Process
+    let baseURL: URL
+
+    init(pkiDirectory: String) async throws {
+        let process = Process()
+        // Started with SIGINT ignored, as a script's background job (and a CI runner's) starts it: the lab still
+        // stops on it. `exec` keeps the process identifier, so the signal reaches the lab itself.
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = [
+            "-c", #"trap "" INT; exec "$0" testlab --port 0 --pki-dir "$1""#, TmuxSession.binary, pkiDirectory,
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let handle = output.fileHandleForReading
+        let first = try await onOwnThread { () -> String in
+            var line = Data()
+            while let byte = try handle.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
+                line.append(byte)
+            }
+            return String(decoding: line, as: UTF8.self)
+        }
+        guard first.hasPrefix("TestLab listening on "), let url = URL(string: String(first.dropFirst(21))) else {
+            process.terminate()
+            throw TestLabError(.failed, "threeds testlab did not start: \(first)")
+        }
+        // The PEM files are written once the port is bound, before the line is printed.
+        self.process = process
+        baseURL = url
+    }
+
+    /// Sends `signal` and waits up to 10 s for the lab to exit. A lab still running then (one that kept the signal
+    /// ignored would hold the suite forever) is killed and waited for; the result says whether it stopped by itself.
+    func stop(with signal: Int32) async throws -> Bool {
+        kill(process.processIdentifier, signal)
+        let stopped = try await onOwnThread { () -> Bool in
+            for _ in 0..<100 where self.process.isRunning { usleep(100_000) }
+            return !self.process.isRunning
+        }
+        if !stopped {
+            kill(process.processIdentifier, SIGKILL)
+            try await onOwnThread { self.process.waitUntilExit() }
+        }
+        return stopped
+    }
+}
+
+extension MachineLoadingCLITests {
+    @Suite("The TestLab under load")
+    struct LabUnderLoadTests {
+        @Test("1,000 concurrent challenges end with exactly 1,000 outcomes; no connection is left over")
+        func thousandConcurrentChallenges() async throws {
+            let directory = scratchDirectory("lab-under-load")
+            let lab = try await LabProcess(pkiDirectory: directory)
+            let port = try #require(lab.baseURL.port)
+            let answers = directory + "/answers.json"
+            try Data(#"[{"action":"submit","text":"123456"}]"#.utf8).write(to: URL(fileURLWithPath: answers))
+            let result = try await runThreeds([
+                "load", "--server", lab.baseURL.absoluteString, "--ds-id", TestLab.rsaDirectoryServerID,
+                "--ds-cert", "\(directory)/ds-encryption-rsa.pem", "--ds-root", "\(directory)/ds-root.pem",
+                "--tls-root", "\(directory)/tls-root.pem", "--card", Scenario.text.cardNumber, "--amount", "1999",
+                "--currency", "978", "--answers", answers, "--count", "1000", "--concurrency", "1000", "--json",
+            ])
+            let line = try #require(result.output.split(separator: "\n").last { $0.hasPrefix("{") })
+            let report = try #require(try JSONParser().parse(String(line)).objectValue)
+            #expect(report["finished"] == .number("1000"), "exactly 1,000 outcomes")
+            // Every payment completes, except that an exchange that waits more than the protocol's 10 s for its CRes
+            // ends as `timedout` with Erro 402: that is the SDK doing its job when a 2-core machine runs 1,000 payments
+            // at once beside the rest of the suite (alone, none has timed out here). Nothing else is accepted.
+            let outcomes = try #require(report["outcomes"]?.objectValue)
+            func count(_ kind: String) -> Int {
+                if case .number(let text)? = outcomes[kind] { return Int(text) ?? -1 }
+                return 0
+            }
+            let completed = count("completed Y")
+            let timedOut = count("timedout")
+            #expect(completed + timedOut == 1000, "\(outcomes)")
+            #expect(completed >= 950, "\(outcomes)")
+            let errors = try #require(report["errors"]?.objectValue)
+            #expect(errors.names.allSatisfy { $0 == "Challenge timed out" }, "\(errors)")
+            #expect(result.status == (timedOut == 0 ? 0 : 1), "\(result.output.suffix(2000))")
+            // The client has exited: the lab closes every connection it accepted; only the listener remains.
+            var states = socketStates(port: port)
+            for _ in 0..<100 where states != ["0A"] {
+                try await Task.sleep(for: .milliseconds(100))
+                states = socketStates(port: port)
+            }
+            #expect(states == ["0A"], "sockets on the lab's port: \(states.count), states \(Set(states))")
+            // A graceful stop: the lab exits promptly on SIGINT, as `threeds testlab` does on Ctrl-C, even though it was
+            // started with SIGINT ignored.
+            let clock = ContinuousClock()
+            let started = clock.now
+            if try await !lab.stop(with: SIGINT) {
+                Issue.record("the lab did not stop within 10 s of SIGINT")
+            } else {
+                #expect(lab.process.terminationReason == .exit && lab.process.terminationStatus == 0, "a clean exit")
+            }
+            #expect(clock.now - started < .seconds(5), "the lab took \(clock.now - started) to stop")
+            #expect(socketStates(port: port).isEmpty, "the listener is closed")
+        }
+    }
+}
+
+@Suite("threeds testlab stops on a signal")
+struct LabStopTests {
+    @Test("SIGTERM stops a lab started with SIGINT ignored: exit 0, and its PKI directory is free for the next lab")
+    func stopsOnSIGTERM() async throws {
+        let directory = scratchDirectory("lab-sigterm")
+        for _ in 0..<2 {
+            let lab = try await LabProcess(pkiDirectory: directory)
+            try #require(try await lab.stop(with: SIGTERM), "the lab did not stop within 10 s of SIGTERM")
+            #expect(lab.process.terminationReason == .exit && lab.process.terminationStatus == 0)
+        }
+    }
+}

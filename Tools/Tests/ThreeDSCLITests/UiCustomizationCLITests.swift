@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+import ThreeDS2SDKTesting
+import ThreeDS2TestLab
+
+@Suite("threeds --ui-customization", .serialized)
+struct UiCustomizationCLITests {
+    @Test("demo passes the file through initialize: line mode shows the toolbar header of the appearance in use")
+    func demoShowsHeader() async throws {
+        let file = scratchDirectory("ui-customization") + "/look.json"
+        try Data(
+            #"{"default": {"toolbar": {"headerText": "Acme Bank Secure"}}, "dark": {"toolbar": {"headerText": "Acme Bank Night"}}}"#
+                .utf8
+        ).write(to: URL(fileURLWithPath: file))
+        let light = try await runThreeds(["demo", "--ui-customization", file], input: "123456\n")
+        #expect(light.status == 0 && light.output.contains("Acme Bank Secure"), "\(light.output)")
+        #expect(light.output.contains("Challenge completed: transStatus Y"))
+        let dark = try await runThreeds(
+            ["demo", "--appearance", "dark", "--ui-customization", file], input: "123456\n")
+        #expect(dark.output.contains("Acme Bank Night") && !dark.output.contains("Acme Bank Secure"), "\(dark.output)")
+        let without = try await runThreeds(["demo"], input: "123456\n")
+        #expect(!without.output.contains("Acme Bank"), "\(without.output)")
+    }
+
+    @Test("unknown keys, bad colours and unreadable files are usage errors naming the key")
+    func usageErrors() async throws {
+        let (lab, pki) = try await SharedLab.cli.get()
+        let pay = [
+            "pay", "--server", lab.baseURL.absoluteString, "--ds-id", TestLab.rsaDirectoryServerID,
+            "--ds-cert", "\(pki)/ds-encryption-rsa.pem", "--ds-root", "\(pki)/ds-root.pem",
+            "--tls-root", "\(pki)/tls-root.pem", "--card", Scenario.text.cardNumber, "--amount", "1999",
+            "--currency", "978",
+        ]
+        let directory = scratchDirectory("ui-customization")
+        for (json, key) in [
+            (
+                ##"{"dark": {"buttons": {"SUBMIT": {"backgroundColor": "#12"}}}}"##,
+                "dark.buttons.SUBMIT.backgroundColor"
+            ),
+            (##"{"default": {"toolbar": {"colour": "#FFFFFF"}}}"##, "default.toolbar.colour"),
+        ] {
+            let file = directory + "/bad.json"
+            try Data(json.utf8).write(to: URL(fileURLWithPath: file))
+            for command in [["demo"], pay] {
+                let run = try await runThreeds(command + ["--ui-customization", file])
+                #expect(run.status == 2 && run.output.contains(key), "\(command[0]): \(run.output)")
+            }
+        }
+        let missing = try await runThreeds(["demo", "--ui-customization", directory + "/none.json"])
+        #expect(missing.status == 2 && missing.output.contains("could not be read"), "\(missing.output)")
+    }
+}

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Every test in the repository, in one line: the SDK package's tests (this folder), then the tools package's
+# (Tools/: the TestLab, the `threeds` CLI, the terminal presenter, the NIO transport, the example and the end-to-end
+# tests). Extra arguments go to both `swift test` runs (for example `--filter Demo`). Fuzzing and benchmarks have
+# their own steps in `.ci/run`.
+#
+# Linux needs libxml2-dev, zlib1g-dev and pkg-config to build, and tmux for the terminal tests; when one is missing
+# and this runs as root, it is installed first (as `.ci/run` does).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+if command -v dpkg >/dev/null 2>&1; then
+    for package in libxml2-dev zlib1g-dev pkg-config; do
+        dpkg -s "$package" >/dev/null 2>&1 || need+=("$package")
+    done
+    command -v tmux >/dev/null 2>&1 || need+=(tmux)
+fi
+if [ ${#need[@]} -gt 0 ]; then
+    if [ "$(id -u)" -eq 0 ]; then
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}"
+    else
+        echo "missing: ${need[*]} (install them with apt-get, then run this again)" >&2
+        exit 1
+    fi
+fi
+
+echo "== the SDK package (swift test)"
+swift test "$@"
+echo "== the tools package (swift test --package-path Tools)"
+swift test --package-path Tools "$@"
