@@ -102,9 +102,8 @@ struct PaymentOptions: ParsableArguments {
         if let transport = error.underlying as? TransportError {
             switch transport.code {
             case .tlsFailure:
-                let roots =
-                    tlsRoot.isEmpty ? "the system's trust roots" : "--tls-root " + tlsRoot.joined(separator: ", ")
-                return "\(error.message) (the server's certificate did not validate against \(roots))"
+                return
+                    "\(error.message) (the 3DS Server's certificate did not validate against \(trustRoots("3DS Server")))"
             case .connectionFailed:
                 return "\(error.message) (nothing answered there: is the server running on that address and port?)"
             default:
@@ -122,6 +121,14 @@ struct PaymentOptions: ParsableArguments {
         }
     }
 
+    /// The trust roots a TLS connection to `server` was checked against, with the option that adds one when none was
+    /// given (the TestLab's TLS root is the likeliest missing one).
+    func trustRoots(_ server: String) -> String {
+        tlsRoot.isEmpty
+            ? "the system's trust roots; add the \(server)'s TLS root with --tls-root FILE"
+            : "--tls-root " + tlsRoot.joined(separator: ", ")
+    }
+
     /// A challenge's transport failure with what to check: for TLS, the trust roots used and the option that adds
     /// one; for a refused connection, whether the ACS runs there.
     func explain(_ result: PaymentResult) -> PaymentResult {
@@ -129,12 +136,8 @@ struct PaymentOptions: ParsableArguments {
         var explained = result
         switch code {
         case .tlsFailure:
-            let roots =
-                tlsRoot.isEmpty
-                ? "the system's trust roots; add the ACS's TLS root with --tls-root FILE"
-                : "--tls-root " + tlsRoot.joined(separator: ", ")
             explained.runtimeError = (
-                failure.code, "\(failure.message) (the ACS's certificate did not validate against \(roots))"
+                failure.code, "\(failure.message) (the ACS's certificate did not validate against \(trustRoots("ACS")))"
             )
         case .connectionFailed:
             explained.runtimeError = (
