@@ -17,8 +17,7 @@ struct Demo: AsyncParsableCommand {
               threeds demo --card html    another scenario, by name or card number
               threeds demo --auto --all   every scenario, answered from a script
 
-            Exit status: 0 frictionless, completed or cancelled; 1 timed out, protocol
-            or runtime error; 2 usage error.
+            \(ExitStatus.help(success: "frictionless, completed or cancelled", failure: "timed out, protocol or runtime error"))
             """)
 
     @Flag(help: "Answer the challenge from a script instead of the keyboard.") var auto = false

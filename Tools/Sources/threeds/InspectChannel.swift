@@ -136,7 +136,7 @@ struct InspectCReq: AsyncParsableCommand {
             The first CReq (sdkCounterStoA 000) is checked in full; a later one
             needs the CRes it answers (--answering) for the action checks.
 
-            Exit status: 0 valid, 1 invalid, 2 usage error.
+            \(ExitStatus.help(success: "valid", failure: "invalid"))
             """)
 
     @Argument(help: "A file holding the CReq JWE (or JSON with creq), or - for standard input.") var input: String
@@ -187,7 +187,7 @@ struct InspectCRes: AsyncParsableCommand {
             The counter the SDK expects is the CRes's position in the challenge (0
             for the first); by default the CRes's own acsCounterAtoS is taken.
 
-            Exit status: 0 valid, 1 invalid, 2 usage error.
+            \(ExitStatus.help(success: "valid", failure: "invalid"))
             """)
 
     @Argument(help: "A file holding the CRes JWE (or JSON with cres), or - for standard input.") var input: String

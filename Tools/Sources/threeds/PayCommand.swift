@@ -247,8 +247,9 @@ struct Pay: AsyncParsableCommand {
             standard input holds the card, keys are read from the terminal itself
             (/dev/tty). Esc or Ctrl-C cancels (challengeCancel 01).
 
-            Exit status: 0 frictionless, completed or cancelled; 1 timed out, protocol
-            or runtime error, or a file that could not be saved; 2 usage error.
+            \(ExitStatus.help(
+            success: "frictionless, completed or cancelled (Ctrl-C on a challenge screen cancels)",
+            failure: "timed out, protocol or runtime error, or a file that could not be saved"))
             """)
 
     @OptionGroup var payment: PaymentOptions

@@ -22,8 +22,7 @@ struct Threeds: AsyncParsableCommand {
                 --ds-root testlab-pki/ds-root.pem --tls-root testlab-pki/tls-root.pem \\
                 --card-file - --amount 1999 --currency 978
 
-            Exit status: 0 frictionless, completed or cancelled; 1 timed out, protocol
-            or runtime error; 2 usage error.
+            \(ExitStatus.help(success: "frictionless, completed or cancelled", failure: "timed out, protocol or runtime error"))
             """,
         version: ThreeDS2Service.version,
         subcommands: [Pay.self, Load.self, TestLabCommand.self, Demo.self, Inspect.self, DirectoryServerCommand.self])
