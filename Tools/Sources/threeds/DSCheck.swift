@@ -34,11 +34,7 @@ struct DSCheck: ParsableCommand {
 
     func run() throws {
         let date = at.flatMap(TimeSyntax.date) ?? Date()
-        // A path that names nothing readable is a usage error, as for every other input file.
-        guard FileManager.default.isReadableFile(atPath: path) else {
-            throw CLIError(
-                "trust bundle \(safe(path)) does not exist or cannot be read", exitStatus: ExitStatus.usage)
-        }
+        try Self.checkInput(path)
         let bundle: TrustBundle
         do {
             bundle = try TrustBundle(contentsOf: URL(fileURLWithPath: path))
@@ -57,6 +53,32 @@ struct DSCheck: ParsableCommand {
                 for report in unusable { warn("threeds: \(safe(report.failure?.message ?? ""))") }
             }
             throw ExitCode(1)
+        }
+    }
+
+    /// Refuses, as a usage error naming the fix, a path that is not a bundle: nothing readable there, a folder without
+    /// `trust-bundle.json`, or a PEM file (a certificate goes inside a bundle).
+    static func checkInput(_ path: String) throws {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder),
+            FileManager.default.isReadableFile(atPath: path)
+        else {
+            throw CLIError("trust bundle \(safe(path)) does not exist or cannot be read", exitStatus: ExitStatus.usage)
+        }
+        if isFolder.boolValue {
+            let bundle = URL(fileURLWithPath: path).appendingPathComponent(TrustBundle.fileName).path
+            guard FileManager.default.fileExists(atPath: bundle) else {
+                throw CLIError(
+                    "the folder \(safe(path)) holds no \(TrustBundle.fileName): give a bundle file or its folder",
+                    exitStatus: ExitStatus.usage)
+            }
+            return
+        }
+        let head = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: path)).read(upToCount: 64)) ?? nil
+        if let head, String(decoding: head, as: UTF8.self).contains("-----BEGIN") {
+            throw CLIError(
+                "\(safe(path)) is a PEM file, not a trust bundle: give the bundle's JSON file or the folder holding "
+                    + "\(TrustBundle.fileName) (certificates are listed inside it)", exitStatus: ExitStatus.usage)
         }
     }
 

@@ -36,10 +36,13 @@ struct Demo: AsyncParsableCommand {
     @Flag(help: "Log what the SDK and the TestLab do.") var verbose = false
 
     func validate() throws {
-        if Scenario(cardNumber: card) == nil, Scenario(rawValue: card) == nil, !card.allSatisfy(\.isNumber) {
-            throw ValidationError(
-                "--card must be a card number or a scenario name: "
-                    + Scenario.allCases.map(\.rawValue).joined(separator: ", "))
+        if Scenario(cardNumber: card) == nil, Scenario(rawValue: card) == nil {
+            // A card number is held to the rule `pay` holds it to: 12–19 digits.
+            guard card.allSatisfy(\.isNumber), (try? InputCheck.card(card)) != nil else {
+                throw ValidationError(
+                    "--card must be a card number of 12–19 digits or a scenario name: "
+                        + Scenario.allCases.map(\.rawValue).joined(separator: ", "))
+            }
         }
         if all, !auto { throw ValidationError("--all runs every scenario from a script: add --auto") }
         if let messageVersion, MessageVersion(messageVersion)?.isSupported != true {

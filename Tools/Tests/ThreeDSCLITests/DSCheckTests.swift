@@ -31,7 +31,9 @@ struct DSCheckTests {
         #expect(first["chainsToRoot"] == .bool(true) && first["status"] == .string("valid"))
     }
 
-    @Test("--at a day after every certificate ended: exit 1 with the reason; a bad --at or a missing bundle is a usage error")
+    @Test(
+        "--at a day after every certificate ended: exit 1 with the reason; a bad --at or a missing bundle is a usage error"
+    )
     func otherDay() async throws {
         let (_, pki) = try await SharedLab.cli.get()
         let (status, output) = try await runThreeds(["ds", "check", pki, "--at", "2099-01-01"])

@@ -58,3 +58,23 @@ struct ExitStatusTests {
         }
     }
 }
+
+/// The smaller first-use messages of issue 36, point 10, each as it was reproduced.
+@Suite("Inputs that are the wrong kind of file say what they are")
+struct WrongFileTests {
+    @Test("ds check on a PEM file or a folder without a bundle, --transaction-keys given an AReq: named, exit 2")
+    func wrongKinds() async throws {
+        let (_, pki) = try await SharedLab.cli.get()
+        let pem = try await runThreeds(["ds", "check", "\(pki)/ds-root.pem"])
+        #expect(pem.status == 2 && pem.output.contains("is a PEM file, not a trust bundle"), "\(pem.output)")
+        #expect(!pem.output.contains("invalid number at offset"), "\(pem.output)")
+        let folder = scratchDirectory("nobundle")
+        let empty = try await runThreeds(["ds", "check", folder])
+        #expect(empty.status == 2 && empty.output.contains("holds no trust-bundle.json"), "\(empty.output)")
+        let areq = folder + "/areq.json"
+        try Data(#"{"messageVersion":"2.2.0","sdkTransID":"x"}"#.utf8).write(to: URL(fileURLWithPath: areq))
+        let keys = try await runThreeds(["inspect", "creq", areq, "--transaction-keys", areq])
+        #expect(keys.output.contains("not a transaction-keys file"), "\(keys.output)")
+        #expect(!keys.output.contains("32 bytes"), "\(keys.output)")
+    }
+}

@@ -13,8 +13,10 @@ struct OptionHintTests {
     /// The long options a help text documents.
     static func documentedOptions(_ help: String) -> Set<String> {
         Set(
-            help.split(whereSeparator: { " \n,[]()|'\"`;:.".contains($0) }).filter { $0.hasPrefix("--") && $0.count > 2 }
-                .map { String($0.prefix { $0 != "=" && $0 != "<" }) })
+            help.split(whereSeparator: { " \n,[]()|'\"`;:.".contains($0) }).filter {
+                $0.hasPrefix("--") && $0.count > 2
+            }
+            .map { String($0.prefix { $0 != "=" && $0 != "<" }) })
     }
 
     @Test(
