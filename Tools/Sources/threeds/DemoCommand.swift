@@ -11,6 +11,7 @@ import ThreeDS2TestLab
 struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Start an in-process TestLab on loopback and pay through it.",
+        usage: "threeds demo [<options>]",
         discussion: """
             Examples:
               threeds demo                the text-code challenge (the code is 123456)
