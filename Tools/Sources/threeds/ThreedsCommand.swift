@@ -128,7 +128,7 @@ let demoCustomization: UiCustomization = {
 }()
 
 func emit(_ result: PaymentResult, json: Bool) -> Int32 {
-    say(result.summary)
+    say(TerminalWidth.wrap(result.summary))
     if json { say(result.json.serialized) }
     return result.exitCode
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ThreeDS2SDKTesting
 import ThreeDS2TerminalUI
+import ThreeDS2TestLab
 
 /// What the CLI prints for a person fits 80 columns, and a narrower terminal's width, broken only between words
 /// (issue 36, point 7).
@@ -64,5 +65,22 @@ struct WidthTests {
                 .replacingOccurrences(of: #"127\.0\.0\.1:[0-9]+"#, with: "127.0.0.1:PORT", options: .regularExpression)
         }
         #expect(Self.words(outputs[50] ?? "") == Self.words(outputs[80] ?? ""))
+    }
+}
+
+/// `threeds demo --auto --all` says per scenario whether it ended as expected, shows that it waits on the slow one,
+/// and fits the terminal (issue 36, points 7 and 8).
+@Suite("demo --auto --all: every scenario marked, nothing silent, 80 columns")
+struct DemoAllTests {
+    @Test("every scenario ends as expected and says so; the slow one announces its wait; exit 0")
+    func allScenarios() async throws {
+        let (status, output) = try await runThreeds(["demo", "--auto", "--all"])
+        #expect(status == 0, "\(output)")
+        let count = Scenario.allCases.count
+        #expect(output.contains("\(count) of \(count) scenarios ended as expected."), "\(output)")
+        #expect(output.components(separatedBy: "  as expected (").count - 1 == count)
+        #expect(output.contains("  as expected (protocol error 302)") && output.contains("  as expected (timed out)"))
+        #expect(output.contains("waiting for the SDK's 10-second CRes timer"))
+        #expect(WidthTests.overflowing(output, columns: 80).isEmpty, "\(WidthTests.overflowing(output, columns: 80))")
     }
 }
