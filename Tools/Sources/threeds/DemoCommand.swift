@@ -124,7 +124,7 @@ struct Demo: AsyncParsableCommand {
             transport: transport,
             verbose: verbose, uiCustomizations: try screen.uiCustomizations(),
             locale: screen.sdkLocale)
-        let result = try await flow.run { if !screen.json && !all { say($0) } }
+        let result = try await flow.run { if !screen.json && !all { say(TerminalWidth.wrap($0)) } }
         let code = emit(result, json: screen.json)
         try? await transport.shutdown()
         return (code, result)

@@ -357,7 +357,9 @@ struct Pay: AsyncParsableCommand {
             locale: screen.sdkLocale)
         var code: Int32
         do {
-            code = emit(payment.explain(try await flow.run { if !screen.json { say($0) } }), json: screen.json)
+            code = emit(
+                payment.explain(try await flow.run { if !screen.json { say(TerminalWidth.wrap($0)) } }),
+                json: screen.json)
         } catch {
             let result = PaymentResult(
                 flow: "none", outcome: "runtimeError", sdkTransID: "",
