@@ -94,3 +94,46 @@ struct URLSessionDeadlineTests {
         #expect(abs(URLSessionTransport.convert(request).timeoutInterval - 9.98) < 0.000_001)
     }
 }
+
+/// `authenticate` tested as an app tests its checkout: the shipped doubles only (a scripted ACS behind a scripted
+/// transport, the requestor answering from the ACS), no server (issue 35, point 5).
+@Suite("authenticate with the testing product's doubles", .timeLimit(.minutes(1)))
+struct AuthenticateWithDoublesTests {
+    /// The presenter an app might write: types the code through the form state and submits.
+    struct CodePresenter: ChallengePresenter {
+        let code: String
+        func present(_ screen: ChallengeScreen) async -> ChallengeAnswer {
+            var form = ChallengeFormState(screen: screen)
+            _ = form.apply(.type(code))
+            return form.apply(.submit()) ?? ChallengeAnswer(.cancel)
+        }
+    }
+
+    @Test(
+        "a code challenge completes Y through ScriptedACS.transport and challengeParameters(for: AuthenticationRequest)"
+    )
+    func challengeWithDoubles() async throws {
+        let pki = try DirectoryServerPKI.make()
+        let service = ThreeDS2Service(systemProbe: FakeSystemProbe.clean())
+        var config = ConfigParameters()
+        config.sdkReferenceNumber = "3DS_LOA_SDK_TEST_020300_00001"
+        config.appIdentifier = "org.example.shop"
+        config.appVersion = "4.2.0"
+        config.dataDirectory = scratchDirectory("doubles")
+        try config.addDirectoryServer(try pki.directoryServer(id: "A000000004"))
+        try service.initialize(configParameters: config)
+        let acs = ScriptedACS(pki: pki)
+        let transport = acs.transport(screens: [ScriptedACS.textScreen(for: .v2_2_0)], finalStatus: "Y")
+        let outcome = await service.authenticate(
+            directoryServerID: "A000000004", messageVersion: .v2_2_0, presenter: CodePresenter(code: "123456"),
+            transport: transport, clock: TestClock()
+        ) { areq in .challenge(try acs.challengeParameters(for: areq)) }
+        guard case .challenged(.completed(let status)) = outcome else {
+            Issue.record("expected a completed challenge, got \(outcome)")
+            return
+        }
+        #expect(status == .authenticated)
+        // Two CReqs: the first (no answer), then the code.
+        #expect(transport.log.requests.count == 2)
+    }
+}
