@@ -145,7 +145,7 @@ public final class ThreeDS2Service: Sendable {
         let context = try result.get()
         for warning in context.warnings { securityListener?.securityWarningFound(warning, stage: .initialization) }
         for warning in uiCustomizations.values.flatMap(\.contrastWarnings) {
-            logger.warning("UI customization", metadata: ["warning": "\(warning)"])
+            logger.warning("UI customization", metadata: ["warning": .stringConvertible(warning)])
         }
         for warning in configuration.directoryServerWarnings {
             logger.warning("directory server certificate", metadata: ["warning": "\(warning)"])
