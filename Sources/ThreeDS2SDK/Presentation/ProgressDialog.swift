@@ -74,7 +74,9 @@ extension Transaction {
     }
 
     /// The SDK's strings for the locale the service was initialised with.
-    public var strings: SDKStrings { SDKStrings(locale: context.locale) }
+    public var strings: SDKStrings {
+        SDKStrings(locale: context.locale, overrides: context.configuration.texts)
+    }
 
     /// The customization for an appearance, falling back to the default one.
     public func uiCustomization(for type: UiCustomizationType) -> UiCustomization {
