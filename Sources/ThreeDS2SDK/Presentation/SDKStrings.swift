@@ -280,6 +280,31 @@ public struct SDKStrings: Sendable, Hashable {
         return candidates.first { languages.contains($0) } ?? "en"
     }
 
+    /// The columns a text takes on a terminal, the unit of ``Key/columnBudget``: 2 for an East Asian wide or
+    /// full-width character, 0 for a combining mark or variation selector, 1 otherwise.
+    ///
+    /// - Parameter text: The text (without escape codes).
+    /// - Returns: Its width in columns.
+    public static func displayColumns(_ text: some StringProtocol) -> Int {
+        text.reduce(0) { $0 + displayColumns($1) }
+    }
+
+    /// The columns a character takes on a terminal, as the text overload counts them.
+    ///
+    /// - Parameter character: The character.
+    /// - Returns: Its width in columns.
+    public static func displayColumns(_ character: Character) -> Int {
+        guard let first = character.unicodeScalars.first else { return 0 }
+        let value = first.value
+        if first.properties.generalCategory == .nonspacingMark || (0xFE00...0xFE0F).contains(value) { return 0 }
+        let wide: [ClosedRange<UInt32>] = [
+            0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+            0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F,
+            0x1F900...0x1F9FF, 0x20000...0x3FFFD,
+        ]
+        return wide.contains { $0.contains(value) } ? 2 : 1
+    }
+
     /// The placeholders of a text, in order.
     static func placeholders(in text: String) -> [String] {
         var found: [String] = []
@@ -386,18 +411,22 @@ final class StringsTables: Sendable {
         return StringsFile.parse(data) ?? [:]
     }
 
-    /// Where a language's table is: `<language>.lproj/Localizable.strings` in the SDK's resource bundle.
+    /// Where a language's table is: `<language>.lproj/Localizable.strings` in the SDK's resource bundle (SwiftPM on
+    /// Linux lower-cases the folder's name: `pt-br.lproj`).
     static func url(_ language: String) -> URL? {
         let bundle = Bundle.module
-        if let found = bundle.url(
-            forResource: "Localizable", withExtension: "strings", subdirectory: nil, localization: language)
-        {
-            return found
+        for folder in [language, language.lowercased()] {
+            if let found = bundle.url(
+                forResource: "Localizable", withExtension: "strings", subdirectory: nil, localization: folder)
+            {
+                return found
+            }
+            for base in ["", "Contents/Resources/"] {
+                let url = bundle.bundleURL.appendingPathComponent("\(base)\(folder).lproj/Localizable.strings")
+                if FileManager.default.fileExists(atPath: url.path) { return url }
+            }
         }
-        let direct = bundle.bundleURL.appendingPathComponent("\(language).lproj/Localizable.strings")
-        if FileManager.default.fileExists(atPath: direct.path) { return direct }
-        let nested = bundle.bundleURL.appendingPathComponent("Contents/Resources/\(language).lproj/Localizable.strings")
-        return FileManager.default.fileExists(atPath: nested.path) ? nested : nil
+        return nil
     }
 }
 
