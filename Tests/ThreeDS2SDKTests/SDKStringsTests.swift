@@ -140,7 +140,7 @@ struct SDKStringsTests {
         try service.initialize(configParameters: config, locale: Locale(identifier: "de_DE"))
         defer { try? service.cleanup() }
         let transaction = try service.createTransaction(directoryServerID: "A000000004")
-        let strings = transaction.getProgressView(indicator: SilentIndicator(), clock: ContinuousClock()).strings
+        let strings = transaction.strings
         #expect(strings.language == "de" && strings[.cancel] == "Abort" && strings[.submit] == "Senden")
         #expect(strings.format(.noteTooLong, 3) == "Max 3!")
 
@@ -173,10 +173,4 @@ struct SDKStringsTests {
         #expect(german.apply(.openApp) == nil && german.noteKey == .noteNoApp)
         #expect(german.apply(.focusNext) == nil && german.note == nil && german.noteKey == nil)
     }
-}
-
-/// A progress indicator that shows nothing.
-private struct SilentIndicator: ProgressIndicator {
-    @MainActor func show(directoryServerName: String?) {}
-    @MainActor func hide() {}
 }

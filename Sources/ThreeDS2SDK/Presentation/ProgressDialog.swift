@@ -73,7 +73,8 @@ extension Transaction {
         PresentationSettings(uiCustomizations: context.uiCustomizations, strings: strings)
     }
 
-    /// The SDK's strings for the locale the service was initialised with.
+    /// The SDK's strings for the locale the service was initialised with, with the app's own texts
+    /// (``ConfigParameters/textsGroup``) over them.
     public var strings: SDKStrings {
         SDKStrings(locale: context.locale, overrides: context.configuration.texts)
     }
