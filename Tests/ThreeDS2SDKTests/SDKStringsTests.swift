@@ -80,7 +80,9 @@ struct SDKStringsTests {
         #expect(SDKStrings.Key.htmlFields.placeholders == ["%1$@", "%2$@"])
     }
 
-    @Test("no text passes its key's column budget (East Asian wide characters count two)", arguments: SDKStrings.languages)
+    @Test(
+        "no text passes its key's column budget (East Asian wide characters count two)", arguments: SDKStrings.languages
+    )
     func columnBudgets(language: String) {
         for (name, text) in StringsTables.entries(language) {
             guard let key = SDKStrings.Key(rawValue: name) else { continue }

@@ -106,7 +106,8 @@ public struct ChallengeLayout: Sendable, Hashable {
                 cancelLabel: customization.toolbar.buttonText ?? strings[.cancel])
         ]
         let issuer = Self.image(
-            screen.issuerImage, density: density, appearance: appearance, alt: "\(strings[.image]): \(strings[.issuer])")
+            screen.issuerImage, density: density, appearance: appearance, alt: "\(strings[.image]): \(strings[.issuer])"
+        )
         let paymentSystem = Self.image(
             screen.paymentSystemImage, density: density, appearance: appearance,
             alt: "\(strings[.image]): \(strings[.paymentSystem])")

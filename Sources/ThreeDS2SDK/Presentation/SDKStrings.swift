@@ -376,7 +376,8 @@ struct LocaleParts: Equatable {
         for part in parts.dropFirst() {
             if part.count == 4, part.allSatisfy(\.isLetter), script == nil {
                 script = part.prefix(1).uppercased() + part.dropFirst().lowercased()
-            } else if (part.count == 2 && part.allSatisfy(\.isLetter)) || (part.count == 3 && part.allSatisfy(\.isNumber)),
+            } else if (part.count == 2 && part.allSatisfy(\.isLetter))
+                || (part.count == 3 && part.allSatisfy(\.isNumber)),
                 region == nil
             {
                 region = part.uppercased()

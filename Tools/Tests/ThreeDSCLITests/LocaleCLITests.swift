@@ -39,9 +39,11 @@ struct LocaleCLITests {
         let shown = sdkLines.joined(separator: "\n")
         for key in SDKStrings.Key.allCases where strings[key] != SDKStrings.english[key] {
             let english = SDKStrings.english[key]
-            let fragments = english.replacingOccurrences(of: #"%(\d+\$)?[@d]"#, with: "\u{0}", options: .regularExpression)
-                .split(separator: "\u{0}").map { $0.trimmingCharacters(in: .whitespaces) }
-                .filter { $0.count >= 2 && !strings[key].contains($0) }
+            let fragments = english.replacingOccurrences(
+                of: #"%(\d+\$)?[@d]"#, with: "\u{0}", options: .regularExpression
+            )
+            .split(separator: "\u{0}").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { $0.count >= 2 && !strings[key].contains($0) }
             for fragment in fragments {
                 #expect(!Self.holds(shown, phrase: fragment), "\(locale): English \"\(fragment)\" (\(key)) in \(shown)")
             }
