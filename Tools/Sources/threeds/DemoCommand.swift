@@ -17,8 +17,7 @@ struct Demo: AsyncParsableCommand {
               threeds demo --card html    another scenario, by name or card number
               threeds demo --auto --all   every scenario, answered from a script
 
-            Exit status: 0 frictionless, completed or cancelled; 1 timed out, protocol
-            or runtime error; 2 usage error.
+            \(ExitStatus.help(success: "frictionless, completed or cancelled", failure: "timed out, protocol or runtime error"))
             """)
 
     @Flag(help: "Answer the challenge from a script instead of the keyboard.") var auto = false
@@ -37,10 +36,13 @@ struct Demo: AsyncParsableCommand {
     @Flag(help: "Log what the SDK and the TestLab do.") var verbose = false
 
     func validate() throws {
-        if Scenario(cardNumber: card) == nil, Scenario(rawValue: card) == nil, !card.allSatisfy(\.isNumber) {
-            throw ValidationError(
-                "--card must be a card number or a scenario name: "
-                    + Scenario.allCases.map(\.rawValue).joined(separator: ", "))
+        if Scenario(cardNumber: card) == nil, Scenario(rawValue: card) == nil {
+            // A card number is held to the rule `pay` holds it to: 12–19 digits.
+            guard card.allSatisfy(\.isNumber), (try? InputCheck.card(card)) != nil else {
+                throw ValidationError(
+                    "--card must be a card number of 12–19 digits or a scenario name: "
+                        + Scenario.allCases.map(\.rawValue).joined(separator: ", "))
+            }
         }
         if all, !auto { throw ValidationError("--all runs every scenario from a script: add --auto") }
         if let messageVersion, MessageVersion(messageVersion)?.isSupported != true {

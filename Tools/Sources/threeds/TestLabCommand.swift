@@ -22,9 +22,10 @@ struct TestLabCommand: AsyncParsableCommand {
             5 seconds to finish, then the listener closes, also when the signal
             was inherited as ignored (a script's background job).
 
-            Exit status: 0 after such a stop; 1 when the port is in use or cannot
-            be bound, the PKI directory is in use by another TestLab, or the lab
-            did not stop within 5 seconds; 2 for usage errors.
+            \(ExitStatus.help(
+            success: "after such a stop",
+            failure: "the port is in use or cannot be bound, the PKI directory is in use by another TestLab, or the lab did not stop within 5 seconds",
+            interrupted: "Ctrl-C and SIGTERM stop the lab (0)"))
             """)
 
     @Option(parsing: .unconditional, help: "The port, 1–65535 (0 picks a free one).") var port: Int = 8443
