@@ -191,9 +191,10 @@ public struct SDKStrings: Sendable, Hashable {
         "zh-Hant",
     ]
 
-    /// The languages whose table a native speaker has reviewed, so an app can decide which to offer. None of them
-    /// yet: every table, including the first eight (`de`, `es`, `fr`, `it`, `ja`, `nl`, `pt-PT` besides English),
-    /// was written by the SDK's developers. English is the source.
+    /// The languages whose table a native speaker has reviewed, so an app can decide which to offer: English (the
+    /// source) only. Every other table, the seven that came first (`de`, `es`, `fr`, `it`, `ja`, `nl`, `pt-PT`)
+    /// included, was written by the SDK's developers and awaits a native speaker's review (CONTRIBUTING.md,
+    /// "Translations").
     public static let reviewedLanguages: Set<String> = ["en"]
 
     /// The languages written right to left.
