@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ThreeDS2SDK
+import ThreeDS2TestLab
 
 /// `threeds demo --locale …`: every SDK text on the challenge screen is in the locale's language.
 @Suite("threeds --locale")
@@ -47,6 +48,39 @@ struct LocaleCLITests {
             for fragment in fragments {
                 #expect(!Self.holds(shown, phrase: fragment), "\(locale): English \"\(fragment)\" (\(key)) in \(shown)")
             }
+        }
+    }
+}
+
+extension MachineLoadingCLITests {
+    @Suite("threeds --locale in a terminal (tmux)", .serialized)
+    struct LocaleTerminalTests {
+        @Test("line mode in German: the question and the consent in German; 'j' answers yes")
+        func germanLineMode() async throws {
+            let german = SDKStrings(locale: Locale(identifier: "de_DE"))
+            let run = try await terminalRun(.consents, version: "2.3.1", extra: "--line --locale de_DE") { session in
+                let screen = try await session.wait(for: "\(german[.or]) 'abbrechen':")
+                #expect(screen.contains(german[.secureCheckout]) && !screen.contains("or 'cancel'"), "\(screen)")
+                try session.keys("123456", "Enter")
+                _ = try await session.wait(for: "[Ja/Nein]")
+                try session.keys("j", "Enter")
+                _ = try await session.wait(for: "[Ja/Nein]:")
+                try session.keys("n", "Enter")
+            }
+            #expect(run.requests.last?["challengeDataEntry"] == .string("123456"))
+            #expect(run.requests.last?["trustListDataEntry"] == .string("Y"), "'j' is yes in German")
+        }
+
+        @Test("full screen in Arabic: the key help and the toolbar in Arabic, in logical order; Esc cancels")
+        func arabicFullScreen() async throws {
+            let arabic = SDKStrings(locale: Locale(identifier: "ar"))
+            let run = try await terminalRun(.text, extra: "--locale ar") { session in
+                let screen = try await session.wait(for: String(arabic[.keysHelp].prefix(12)))
+                #expect(screen.contains(arabic[.secureCheckout]) && screen.contains("[\(arabic[.cancel]): Esc]"))
+                #expect(!screen.contains("Secure checkout") && !screen.contains("Esc cancel"), "\(screen)")
+                try session.keys("Escape")
+            }
+            #expect(run.screen.contains(#""outcome":"cancelled""#), "\(run.screen)")
         }
     }
 }
