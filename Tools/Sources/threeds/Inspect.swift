@@ -94,6 +94,7 @@ struct InspectSignedContent: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "signed-content",
         abstract: "Decode acsSignedContent and check it as the SDK does (chain to the roots, signature, algorithm).",
+        usage: "threeds inspect signed-content <input> --ds-root <file>... [--at <time>]",
         discussion: """
             Example (the TestLab's roots; ares.json from `pay --save-messages`):
               threeds inspect signed-content messages/ares.json \\

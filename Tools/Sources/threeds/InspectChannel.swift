@@ -134,6 +134,7 @@ struct InspectCReq: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "creq",
         abstract: "Decrypt a captured CReq with a transaction's saved key and check it as a conforming ACS does.",
+        usage: "threeds inspect creq <input> --transaction-keys <file> [<options>]",
         discussion: """
             The files come from `threeds pay --save-transaction-keys FILE
             --save-messages DIR` (test systems only). Example:
@@ -186,6 +187,7 @@ struct InspectCRes: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cres",
         abstract: "Decrypt a captured CRes with a transaction's saved key and validate it as the SDK does.",
+        usage: "threeds inspect cres <input> --transaction-keys <file> [<options>]",
         discussion: """
             The files come from `threeds pay --save-transaction-keys FILE
             --save-messages DIR` (test systems only). Example:

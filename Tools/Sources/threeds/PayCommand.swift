@@ -232,6 +232,7 @@ struct PaymentOptions: ParsableArguments {
 struct Pay: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Authenticate a payment through a 3DS Server, running the challenge if asked.",
+        usage: "threeds pay --ds-id <id> --amount <n> --currency <code> [<options>]",
         discussion: """
             Example (against `threeds testlab`; the card number on standard input):
               echo 4000000000002000 | threeds pay --server https://127.0.0.1:8443 \\
@@ -356,7 +357,9 @@ struct Pay: AsyncParsableCommand {
             locale: screen.sdkLocale)
         var code: Int32
         do {
-            code = emit(payment.explain(try await flow.run { if !screen.json { say($0) } }), json: screen.json)
+            code = emit(
+                payment.explain(try await flow.run { if !screen.json { say(TerminalWidth.wrap($0)) } }),
+                json: screen.json)
         } catch {
             let result = PaymentResult(
                 flow: "none", outcome: "runtimeError", sdkTransID: "",

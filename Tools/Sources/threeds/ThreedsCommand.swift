@@ -48,14 +48,15 @@ struct Threeds: AsyncParsableCommand {
             let error = (error as? any CodedError).map { ReadableError(description: readable($0)) } ?? error
             let code = exitCode(for: error)
             if code == .success || code.rawValue == 0 {
-                say(fullMessage(for: error))
+                say(TerminalWidth.wrap(fullMessage(for: error), indent: "      "))
                 Foundation.exit(0)
             }
             let message = fullMessage(for: error)
             for typo in OptionHints.unknownOptions(in: Array(CommandLine.arguments.dropFirst()), root: Self.self) {
                 warn("threeds: unknown option \(typo.given)" + (typo.meant.map { "; did you mean \($0)?" } ?? ""))
             }
-            warn(message)
+            // ArgumentParser's usage line runs as long as the options: broken at spaces to fit the terminal.
+            warn(TerminalWidth.wrap(message, indent: "      "))
             Foundation.exit(2)
         }
     }
@@ -127,7 +128,7 @@ let demoCustomization: UiCustomization = {
 }()
 
 func emit(_ result: PaymentResult, json: Bool) -> Int32 {
-    say(result.summary)
+    say(TerminalWidth.wrap(result.summary))
     if json { say(result.json.serialized) }
     return result.exitCode
 }

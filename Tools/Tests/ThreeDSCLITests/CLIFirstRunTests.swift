@@ -5,14 +5,23 @@ import ThreeDS2TestLab
 
 /// Starts `threeds` with its standard output in a pipe and returns once `text` appeared (or the bound passed);
 /// the process is then terminated.
-func firstOutput(_ arguments: [String], waitingFor text: String, seconds: Int = 20) async throws -> String {
-    try await onOwnThread { try firstOutputBlocking(arguments, waitingFor: text, seconds: seconds) }
+func firstOutput(
+    _ arguments: [String], waitingFor text: String, seconds: Int = 20, environment: [String: String] = [:]
+) async throws -> String {
+    try await onOwnThread {
+        try firstOutputBlocking(arguments, waitingFor: text, seconds: seconds, environment: environment)
+    }
 }
 
-private func firstOutputBlocking(_ arguments: [String], waitingFor text: String, seconds: Int) throws -> String {
+private func firstOutputBlocking(
+    _ arguments: [String], waitingFor text: String, seconds: Int, environment: [String: String]
+) throws -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: TmuxSession.binary)
     process.arguments = arguments
+    if !environment.isEmpty {
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     let output = Pipe()
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice

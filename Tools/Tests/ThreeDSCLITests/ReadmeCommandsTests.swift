@@ -223,12 +223,19 @@ extension MachineLoadingCLITests {
             let output = try await firstOutput(
                 ["testlab", "--port", "0", "--pki-dir", directory + "/testlab-pki"], waitingFor: "Press Ctrl-C to stop."
             )
-            let line = try #require(
-                output.split(separator: "\n").first { $0.contains("| swift run --package-path Tools threeds pay") })
+            // The command after "Try:", its ` \` continuation lines joined as a shell joins them.
+            let tryBlock = try #require(
+                output.components(separatedBy: "Try:\n").dropFirst().first?.components(
+                    separatedBy: "Scenarios by card number:"
+                ).first)
+            let line = tryBlock.replacingOccurrences(of: " \\\n", with: " ").split(separator: " ").joined(
+                separator: " ")
+            #expect(line.contains("| swift run --package-path Tools threeds pay"), "\(tryBlock)")
+            #expect(WidthTests.overflowing(output, columns: 80).isEmpty, "a banner line is wider than 80 columns")
             // That TestLab stopped when its banner was read, so the command runs against one of ours, its URL and PEM
             // directory put in; every option is as the banner wrote it.
             let (lab, pki) = try await SharedLab.readme.get()
-            var command = line.trimmingCharacters(in: .whitespaces)
+            var command = line.trimmingCharacters(in: .whitespacesAndNewlines)
             command = command.replacingOccurrences(
                 of: "swift run --package-path Tools threeds", with: TmuxSession.binary)
             let bannerURL = try #require(command.split(separator: " ").first { $0.hasPrefix("https://127.0.0.1:") })

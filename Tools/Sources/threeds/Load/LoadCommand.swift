@@ -24,6 +24,7 @@ struct LoadRun: AsyncParsableCommand {
         commandName: "run",
         abstract:
             "Drive many payments through a 3DS Server and its ACS and report outcomes and latencies (the default).",
+        usage: "threeds load run --ds-id <id> --amount <n> --currency <code> [<options>]",
         discussion: """
             Each payment is the whole SDK flow: AReq parameters, the 3DS Server
             (--server or --requestor-exec), the signed-content checks and the
