@@ -200,14 +200,45 @@ struct ChallengeFormStateEnterTests {
         #expect(multi.apply(.submit()) == ChallengeAnswer(.submitEmpty))
     }
 
-    @Test("Enter on a multi-select option sends what is ticked; Space ticks")
+    @Test("Enter on a multi-select checkbox ticks it, as Space does, and never sends; the submit button sends")
     func multiSelectEnter() throws {
         var state = ChallengeFormState(screen: try formScreen("03"))
-        _ = state.apply(.toggle)
+        #expect(state.apply(.activate) == nil, "Enter on an unticked checkbox must not send an empty selection")
+        #expect(state.chosen == ["a"])
         _ = state.apply(.focusNext)
         _ = state.apply(.focusNext)
         _ = state.apply(.toggle)
-        #expect(state.apply(.activate) == ChallengeAnswer(.submitSelection(["a", "c"])))
+        #expect(state.apply(.activate) == nil && state.chosen == ["a"], "Enter unticks c again")
+        _ = state.apply(.toggle)
+        #expect(state.apply(.submit()) == ChallengeAnswer(.submitSelection(["a", "c"])))
+    }
+
+    @Test("typed option numbers: out of range or not a number is refused, named, and nothing is chosen")
+    func numberedSelection() throws {
+        var multi = ChallengeFormState(screen: try formScreen("03"))
+        for slip in ["5", "abc", "1,9", "0", "1, x"] {
+            #expect(multi.apply(.selectNumbered(slip)) == nil)
+            #expect(multi.note != nil && multi.chosen.isEmpty, "\(slip)")
+        }
+        #expect(multi.apply(.selectNumbered("")) == nil && multi.note != nil, "nothing typed: asked again")
+        #expect(multi.apply(.selectNumbered("3, 1")) == nil && multi.note == nil)
+        #expect(multi.apply(.submit()) == ChallengeAnswer(.submitSelection(["a", "c"])))
+        var single = ChallengeFormState(screen: try formScreen("02"))
+        _ = single.apply(.selectNumbered("2"))
+        #expect(single.apply(.submit()) == ChallengeAnswer(.submitSelection(["b"])))
+    }
+
+    @Test("a consent is yes or no in the language's words, their first letters or y/n; anything else is nil")
+    func consentAnswers() throws {
+        let english = ChallengeFormState(screen: try formScreen("03"))
+        for (typed, answer) in [("y", true), ("Yes", true), (" n ", false), ("NO", false)] {
+            #expect(english.consentAnswer(typed) == answer, "\(typed)")
+        }
+        for typed in ["maybe", "", "123456", "yes please"] { #expect(english.consentAnswer(typed) == nil, "\(typed)") }
+        let german = ChallengeFormState(
+            screen: try formScreen("03"), strings: SDKStrings(locale: Locale(identifier: "de_DE")))
+        #expect(german.consentAnswer("j") == true && german.consentAnswer("Ja") == true)
+        #expect(german.consentAnswer("nein") == false && german.consentAnswer("n") == false)
     }
 
     @Test("Enter in an HTML text field submits its form with the first submit button")

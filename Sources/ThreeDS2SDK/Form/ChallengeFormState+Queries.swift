@@ -1,3 +1,4 @@
+import Foundation
 public import ThreeDS2Messages
 
 /// What a presenter reads from the form state to draw it: the shown text, the focus, the entry boxes, the consent
@@ -87,6 +88,27 @@ extension ChallengeFormState {
             return item.label.isEmpty ? (item.name ?? item.kind.rawValue) : item.label
         case .htmlLink(let link):
             return form?.links.indices.contains(link) == true ? form?.links[link].label ?? "" : ""
+        }
+    }
+
+    /// A typed answer to a consent question (trust list, device binding, whitelisting) as yes or no: the language's
+    /// words for yes and no, or their first letters, and English `yes`/`no`/`y`/`n`, whatever the case; `nil` for
+    /// anything else, which a presenter asks again rather than reading as no.
+    ///
+    /// - Parameter typed: What the cardholder typed.
+    /// - Returns: `true` for yes, `false` for no, `nil` when it is neither.
+    public func consentAnswer(_ typed: String) -> Bool? {
+        let word = typed.trimmingCharacters(in: .whitespaces).lowercased()
+        guard !word.isEmpty else { return nil }
+        let yes = layout.strings[.yes].lowercased()
+        let no = layout.strings[.no].lowercased()
+        let yesWords: Set<String> = ["yes", "y", yes, String(yes.prefix(1))]
+        let noWords: Set<String> = ["no", "n", no, String(no.prefix(1))]
+        // A language whose yes and no start alike takes only the whole words for them.
+        switch (yesWords.contains(word), noWords.contains(word)) {
+        case (true, false): return true
+        case (false, true): return false
+        default: return nil
         }
     }
 }

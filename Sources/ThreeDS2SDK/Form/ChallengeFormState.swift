@@ -139,6 +139,21 @@ public struct ChallengeFormState: Sendable {
                 return nil
             }
             chosen = picked
+        case .selectNumbered(let text):
+            let tokens = text.split(whereSeparator: { $0 == "," || $0.isWhitespace })
+            var keys: [String] = []
+            for token in tokens {
+                guard let number = Int(token), screen.options.indices.contains(number - 1) else {
+                    setNote(.noteNoOption, String(token.prefix(16)))
+                    return nil
+                }
+                keys.append(screen.options[number - 1].key)
+            }
+            guard !keys.isEmpty else {
+                setNote(.chooseOption)
+                return nil
+            }
+            return apply(.select(keys))
         case .setTrust(let value):
             if screen.whitelistingText != nil { trust = value }
         case .setDeviceBinding(let value):
@@ -331,10 +346,12 @@ public struct ChallengeFormState: Sendable {
             return continueAnswer()
         case .button, .textField:
             return submit()
-        case .option(let key, _, _):
-            // Enter in a form submits, as in a browser: a single select takes the focused option (never unchoosing
-            // it), a multi select sends what is ticked (Space ticks).
-            if screen.uiType == .singleSelect { chosen = [key] }
+        case .option(let key, _, let multiple):
+            // Enter on a checkbox ticks it, as Space does: a multi select is sent only from its submit button, so a
+            // slip never sends an empty or half-made selection. On a single select Enter takes the focused option
+            // (never unchoosing it) and submits, as in a browser.
+            if multiple { return toggle() }
+            chosen = [key]
             return submit()
         case .section, .consent:
             return toggle()

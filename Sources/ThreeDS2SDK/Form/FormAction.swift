@@ -24,6 +24,10 @@ public enum FormAction: Sendable, Hashable {
     case activate
     /// Chooses exactly these options (by key) on a select screen.
     case select([String])
+    /// Chooses the options numbered in `text` (1-based, separated by commas or spaces, as the screen lists them), as a
+    /// presenter that takes typed numbers reads them. Anything that is not the number of an option is refused with a
+    /// note naming it, and nothing is chosen: a slip is asked again, never sent.
+    case selectNumbered(String)
     /// Answers the whitelisting / trust-list question.
     case setTrust(Bool)
     /// Answers the device-binding question (2.3.1).

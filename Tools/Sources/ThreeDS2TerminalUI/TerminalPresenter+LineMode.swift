@@ -28,16 +28,22 @@ extension TerminalPresenter {
                 (ConsentKind.trust, screen.whitelistingText), (.deviceBinding, screen.deviceBindingText),
             ] {
                 guard let question else { continue }
-                switch await prompt("\(question) [\(strings[.yes])/\(strings[.no])]: ") {
-                case .end:
-                    continue
-                case .cancel:
-                    return false
-                case .line(let line):
-                    // y, or the first letter of the language's yes (j, o, s, は, 是, ن, כ, …).
-                    let first = line.lowercased().prefix(1)
-                    let yes = first == "y" || (!first.isEmpty && first == strings[.yes].lowercased().prefix(1))
-                    _ = state.apply(kind == .trust ? .setTrust(yes) : .setDeviceBinding(yes))
+                // Only yes or no is taken (the form state's rule: the language's words or their first letters, and
+                // y/n); any other word asks again, so a stray line is never read as no, nor the next code as an
+                // answer.
+                asking: while true {
+                    switch await prompt("\(question) [\(strings[.yes])/\(strings[.no])]: ") {
+                    case .end:
+                        break asking
+                    case .cancel:
+                        return false
+                    case .line(let line):
+                        // An empty Enter leaves the question unanswered (sent as N, as the screen left untouched).
+                        if line.trimmingCharacters(in: .whitespaces).isEmpty { break asking }
+                        guard let yes = state.consentAnswer(line) else { continue asking }
+                        _ = state.apply(kind == .trust ? .setTrust(yes) : .setDeviceBinding(yes))
+                        break asking
+                    }
                 }
             }
             return true
@@ -131,9 +137,9 @@ extension TerminalPresenter {
             _ = state.apply(.setEntry(line))
             return state.apply(.submit())
         case .singleSelect, .multiSelect:
-            let picked = Set(line.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) })
-            let keys = screen.options.enumerated().filter { picked.contains($0.offset + 1) }.map(\.element.key)
-            _ = state.apply(.select(keys))
+            // The form state refuses a number out of range or a word, naming it: asked again, never sent.
+            _ = state.apply(.selectNumbered(line))
+            if state.note != nil { return nil }
             return state.apply(.submit())
         case .outOfBand, .information:
             if screen.uiType == .outOfBand, let info = screen.additionalInfo { print(info) }

@@ -170,3 +170,37 @@ extension MachineLoadingCLITests {
         }
     }
 }
+
+/// A selection or a consent is sent only when it is valid (issue 36, points 2 and 3): a slip is asked again.
+extension MachineLoadingCLITests {
+    @Suite("Slips are asked again, never sent (tmux and piped line mode)", .serialized)
+    struct SlipTests {
+        @Test("line mode, multi select: an option number out of range or a word is named and asked again")
+        func multiSelectSlips() async throws {
+            let (status, output) = try await runThreeds(
+                ["demo", "--card", "multiSelect", "--line"], input: "5\nabc\n1,3\n")
+            #expect(status == 0 && output.contains("Challenge completed: transStatus Y"), "\(output)")
+            #expect(flattened(output).contains("This screen has no option “5”"), "\(output)")
+            #expect(flattened(output).contains("This screen has no option “abc”"), "\(output)")
+        }
+
+        @Test("line mode, consent: 'maybe' asks the question again; the next answers are the consents, not a code")
+        func consentSlip() async throws {
+            let run = try await terminalRun(.consents, version: "2.3.1", extra: "--line") { session in
+                _ = try await session.wait(for: "or 'cancel'")
+                try session.keys("123456", "Enter")
+                _ = try await session.wait(for: "[Yes/No]")
+                try session.keys("maybe", "Enter")
+                // The same question again, not the next one.
+                let screen = try await session.wait(for: "maybe")
+                #expect(screen.components(separatedBy: "[Yes/No]").count >= 3, "\(screen)")
+                try session.keys("y", "Enter")
+                try await Task.sleep(for: .milliseconds(300))
+                try session.keys("n", "Enter")
+            }
+            #expect(run.requests.last?["challengeDataEntry"] == .string("123456"))
+            #expect(run.requests.last?["trustListDataEntry"] == .string("Y"), "\(run.screen)")
+            #expect(run.requests.last?["deviceBindingDataEntry"] == .string("N"), "\(run.screen)")
+        }
+    }
+}

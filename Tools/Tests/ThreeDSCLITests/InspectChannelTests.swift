@@ -96,7 +96,10 @@ struct InspectChannelTests {
                 ],
                 capture.requests[1], 1, "an ACS answers Erro"
             ),
-            (["cres", "-", "--transaction-keys", try file("{}", in: capture.directory)], "x", 2, "is missing"),
+            (
+                ["cres", "-", "--transaction-keys", try file("{}", in: capture.directory)], "x", 2,
+                "not a transaction-keys file"
+            ),
             (["cres", "-", "--transaction-keys", "/nonexistent"], "x", 2, "no such file"),
         ]
         for (arguments, input, status, message) in cases {

@@ -197,7 +197,7 @@ extension MachineLoadingCLITests {
                 "--ui", "auto", "--answers", LoadTests.answers,
             ])
             #expect(status == 1, "\(output)")
-            #expect(output.contains("add the ACS's TLS root with --tls-root FILE"), "\(output)")
+            #expect(flattened(output).contains("add the ACS's TLS root with --tls-root FILE"), "\(output)")
             #expect(output.contains("Runtime error: ") && !output.contains("Runtime error transport"), "\(output)")
         }
     }
