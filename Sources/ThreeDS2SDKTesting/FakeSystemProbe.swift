@@ -25,6 +25,8 @@ public final class FakeSystemProbe: SystemProbe, Sendable {
     public let isSimulator: Bool
     /// Whether the kernel reports the process as traced.
     public let isTracedByKernel: Bool
+    /// Where the process runs: the device itself, the Simulator, an iPhone/iPad app on a Mac, Mac Catalyst.
+    public let runtimeEnvironment: RuntimeEnvironment
     /// The UI frameworks' facts.
     public let facts: [PlatformFact: PlatformFactValue]
     /// String-valued kernel variables.
@@ -46,12 +48,13 @@ public final class FakeSystemProbe: SystemProbe, Sendable {
     private let reads = Locked<[String]>([])
     private let factReads = Locked<[PlatformFact]>([])
 
-    /// Creates a system from what the test gives; every value has a plain Linux default.
+    /// Creates a system from what the test gives; every value has a plain Linux default. The runtime environment is
+    /// the Simulator for a simulator build and the device itself otherwise, unless the test names one.
     public init(
         platform: DevicePlatform = .linux, files: [String: String] = [:], environment: [String: String] = [:],
         effectiveUserID: UInt32 = 1000, executablePath: String? = nil, hostName: String? = "host-7f3a-SECRET",
         machine: String? = "x86_64", ipAddress: String? = "203.0.113.77", isSimulator: Bool = false,
-        isTracedByKernel: Bool = false, facts: [PlatformFact: PlatformFactValue] = [:],
+        isTracedByKernel: Bool = false, runtimeEnvironment: RuntimeEnvironment? = nil, facts: [PlatformFact: PlatformFactValue] = [:],
         sysctlStrings: [String: String] = [:], sysctlIntegers: [String: Int] = [:], loadedImagePaths: [String] = [],
         writablePaths: Set<String> = [], symbolicLinks: [String: String] = [:],
         operatingSystemVersion: OperatingSystemVersion? = OperatingSystemVersion(
@@ -60,6 +63,7 @@ public final class FakeSystemProbe: SystemProbe, Sendable {
         self.platform = platform
         self.isSimulator = isSimulator
         self.isTracedByKernel = isTracedByKernel
+        self.runtimeEnvironment = runtimeEnvironment ?? (isSimulator ? .simulator : .native)
         self.files = files
         self.variables = environment
         self.effectiveUserID = effectiveUserID
@@ -147,20 +151,33 @@ public final class FakeSystemProbe: SystemProbe, Sendable {
         .appStoreReceiptExists: .flag(false), .nativeScreenSize: .size(width: 1179, height: 2556),
     ]
 
-    /// An iPhone as its probe reports it: no Linux file is there to read.
+    /// An iPhone app as its probe reports it: no Linux file is there to read. `runtime` places it on the phone
+    /// (the default), in the Simulator, on an Apple-silicon Mac or as Mac Catalyst; on a Mac host `hw.machine` is
+    /// the architecture and `hw.model` the Mac, as the kernel reports them there.
     public static func iPhone(
         facts: [PlatformFact: PlatformFactValue] = iPhoneFacts, files: [String: String] = [:], euid: UInt32 = 501,
         loadedImagePaths: [String] = ["/private/var/containers/Bundle/Application/0B7E/Shop.app/Shop"],
         writablePaths: Set<String> = [], symbolicLinks: [String: String] = [:], isSimulator: Bool = false,
-        environment: [String: String] = [:],
+        runtime: RuntimeEnvironment? = nil, environment: [String: String] = [:],
         version: OperatingSystemVersion = OperatingSystemVersion(majorVersion: 17, minorVersion: 5, patchVersion: 1)
     ) -> FakeSystemProbe {
-        FakeSystemProbe(
+        let simulated = isSimulator || runtime == .simulator
+        let environmentHere = runtime ?? (simulated ? .simulator : .native)
+        return FakeSystemProbe(
             platform: .iOS, files: files, environment: environment, effectiveUserID: euid,
-            hostName: "Janes-iPhone", machine: "arm64", ipAddress: "192.168.1.23", isSimulator: isSimulator,
-            facts: facts, sysctlStrings: ["hw.machine": "iPhone15,2"], loadedImagePaths: loadedImagePaths,
-            writablePaths: writablePaths, symbolicLinks: symbolicLinks, operatingSystemVersion: version)
+            hostName: "Janes-iPhone", machine: "arm64", ipAddress: "192.168.1.23", isSimulator: simulated,
+            runtimeEnvironment: environmentHere, facts: facts,
+            sysctlStrings: environmentHere.hostIsMac
+                ? ["hw.machine": "arm64", "hw.model": "Mac14,9"] : ["hw.machine": "iPhone15,2", "hw.model": "D73AP"],
+            loadedImagePaths: loadedImagePaths, writablePaths: writablePaths, symbolicLinks: symbolicLinks,
+            operatingSystemVersion: version)
     }
+
+    /// Files every Mac has that the iOS jailbreak heuristics look for (``SecurityChecks/jailbreakPaths``): the shells,
+    /// ssh and sshd. An iPhone app on a Mac, in the Simulator or as Mac Catalyst sees them.
+    public static let macHostFiles: [String: String] = [
+        "/bin/bash": "", "/bin/sh": "", "/usr/bin/ssh": "", "/usr/sbin/sshd": "",
+    ]
 
     /// A Mac as its probe reports it.
     public static func mac(files: [String: String] = [:], hypervisor: Bool = false) -> FakeSystemProbe {

@@ -135,7 +135,10 @@ struct DeviceInformationCollector: Sendable {
             case .linux: return text(linux.deviceModel())
             case .iOS, .macOS:
                 let simulated = probe.isSimulator ? probe.environment("SIMULATOR_MODEL_IDENTIFIER") : nil
-                return text(simulated ?? probe.sysctlString(platform == .iOS ? "hw.machine" : "hw.model"))
+                // `hw.machine` names an iPhone or iPad ("iPhone15,2"); on a Mac it is the architecture ("arm64"),
+                // and `hw.model` names the Mac ("Mac14,9"), also for an iPhone/iPad app there and Mac Catalyst.
+                let onMac = platform == .macOS || probe.runtimeEnvironment.hostIsMac
+                return text(simulated ?? probe.sysctlString(onMac ? "hw.model" : "hw.machine"))
             }
         case .osName:
             switch platform {

@@ -33,6 +33,19 @@
             #endif
         }
 
+        /// The Simulator, an iPhone/iPad app on a Mac (`ProcessInfo.isiOSAppOnMac`, iOS 14+), Mac Catalyst, or
+        /// the device itself.
+        public var runtimeEnvironment: RuntimeEnvironment {
+            #if targetEnvironment(simulator)
+                .simulator
+            #elseif targetEnvironment(macCatalyst)
+                .macCatalyst
+            #else
+                // False for Mac Catalyst apps and for Mac apps; true only for an iPhone/iPad app on a Mac.
+                ProcessInfo.processInfo.isiOSAppOnMac ? .iOSAppOnMac : .native
+            #endif
+        }
+
         /// `P_TRACED` from `sysctl(KERN_PROC_PID)`.
         public var isTracedByKernel: Bool {
             var info = kinfo_proc()

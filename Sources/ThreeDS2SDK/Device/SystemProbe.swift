@@ -41,10 +41,38 @@ public protocol SystemProbe: Sendable {
     var ipAddress: String? { get }
     /// Whether the code runs in a simulator build.
     var isSimulator: Bool { get }
+    /// Where an Apple app's process runs: natively, in the Simulator, as an iPhone/iPad app on a Mac, or as Mac
+    /// Catalyst. Probes that do not implement it report ``RuntimeEnvironment/simulator`` for a simulator build and
+    /// ``RuntimeEnvironment/native`` otherwise.
+    var runtimeEnvironment: RuntimeEnvironment { get }
     /// Whether the kernel reports the process as traced by a debugger (beyond what `/proc` shows).
     var isTracedByKernel: Bool { get }
     /// Where the SDK keeps its per-install data when the app does not say.
     var defaultDataDirectory: URL { get }
+}
+
+/// Where an app's process runs. An iPhone or iPad app reports the iOS platform in four places, and only on a real
+/// iPhone or iPad are the jailbreak heuristics' files (`/bin/bash`, `/usr/sbin/sshd`, …) a finding: on a Mac
+/// (Simulator, iPhone/iPad app on an Apple-silicon Mac, Mac Catalyst) they belong to macOS.
+public enum RuntimeEnvironment: String, Sendable, Hashable, CaseIterable {
+    /// The platform's own hardware: an iPhone or iPad for an iOS app, a Mac for a macOS app, a Linux host.
+    case native
+    /// The iOS Simulator (a simulator build; the host is a Mac).
+    case simulator
+    /// An iPhone or iPad app running on an Apple-silicon Mac (`ProcessInfo.isiOSAppOnMac`).
+    case iOSAppOnMac
+    /// An iPad app built for the Mac with Mac Catalyst (`targetEnvironment(macCatalyst)`).
+    case macCatalyst
+
+    /// Whether the process runs on a Mac although its platform may say iOS: the Simulator, an iPhone/iPad app on a
+    /// Mac, Mac Catalyst.
+    public var hostIsMac: Bool { self != .native }
+}
+
+extension SystemProbe {
+    /// ``RuntimeEnvironment/simulator`` for a simulator build, ``RuntimeEnvironment/native`` otherwise: the
+    /// environment of a probe that does not tell.
+    public var runtimeEnvironment: RuntimeEnvironment { isSimulator ? .simulator : .native }
 }
 
 /// A fact that only the platform's UI frameworks know; each is one call into UIKit or AppKit.

@@ -72,7 +72,10 @@ public struct SecurityChecks: Sendable {
     func privileged() -> Warning? {
         var reasons: [String] = []
         if probe.effectiveUserID == 0 { reasons.append("running with root privileges") }
-        if probe.platform == .iOS {
+        // The filesystem heuristics read an iPhone's or iPad's own filesystem. In the Simulator, as an iPhone/iPad app
+        // on a Mac and as Mac Catalyst, the platform is iOS but the files are the Mac's, where `/bin/bash`,
+        // `/usr/sbin/sshd` and a writable `/private/tmp` are stock: they are not read there.
+        if probe.platform == .iOS, !probe.runtimeEnvironment.hostIsMac {
             for path in Self.jailbreakPaths where probe.fileExists(path) {
                 reasons.append("jailbreak artefact \(path)")
             }
@@ -131,7 +134,7 @@ public struct SecurityChecks: Sendable {
 
     func virtualized() -> Warning? {
         var reasons: [String] = []
-        if probe.isSimulator { reasons.append("simulator build") }
+        if probe.isSimulator || probe.runtimeEnvironment == .simulator { reasons.append("simulator build") }
         switch probe.platform {
         case .linux: reasons += linuxVirtualization()
         case .iOS, .macOS:
