@@ -47,6 +47,7 @@ public final class FakeSystemProbe: SystemProbe, Sendable {
     }
     private let reads = Locked<[String]>([])
     private let factReads = Locked<[PlatformFact]>([])
+    private let batches = Locked<[[PlatformFact]]>([])
 
     /// Creates a system from what the test gives; every value has a plain Linux default. The runtime environment is
     /// the Simulator for a simulator build and the device itself otherwise, unless the test names one.
@@ -110,6 +111,16 @@ public final class FakeSystemProbe: SystemProbe, Sendable {
         factReads.withLock { $0.append(fact) }
         return facts[fact]
     }
+    /// The facts from ``facts``, asked for at once (one main-thread hop on a real Apple device); the call is
+    /// recorded in ``factBatches`` and each fact in ``readFacts``.
+    public func platformFacts(_ wanted: [PlatformFact]) -> [PlatformFact: PlatformFactValue] {
+        batches.withLock { $0.append(wanted) }
+        var values: [PlatformFact: PlatformFactValue] = [:]
+        for fact in wanted { values[fact] = platformFact(fact) }
+        return values
+    }
+    /// Every call of ``platformFacts(_:)``, in order, with the facts it asked for.
+    public var factBatches: [[PlatformFact]] { batches.withLock { $0 } }
     /// Every path read, in order.
     public var readPaths: [String] { reads.withLock { $0 } }
     /// Every UI fact asked for, in order.

@@ -80,10 +80,21 @@
         public var operatingSystemVersion: OperatingSystemVersion? { ProcessInfo.processInfo.operatingSystemVersion }
 
         /// One UIKit or AppKit call, made on the main thread.
-        public func platformFact(_ fact: PlatformFact) -> PlatformFactValue? {
-            if Thread.isMainThread { return MainActor.assumeIsolated { Self.mainThreadFact(fact) } }
+        public func platformFact(_ fact: PlatformFact) -> PlatformFactValue? { platformFacts([fact])[fact] }
+
+        /// Every fact asked for, in one hop to the main thread (none when called there). The SDK calls this once per
+        /// device-data collection, holding no lock, so the main thread may use the SDK meanwhile.
+        public func platformFacts(_ facts: [PlatformFact]) -> [PlatformFact: PlatformFactValue] {
             // UIKit's values are main-actor isolated; device data is built synchronously on the caller's thread.
-            return DispatchQueue.main.sync { MainActor.assumeIsolated { Self.mainThreadFact(fact) } }
+            if Thread.isMainThread { return MainActor.assumeIsolated { Self.mainThreadFacts(facts) } }
+            return DispatchQueue.main.sync { MainActor.assumeIsolated { Self.mainThreadFacts(facts) } }
+        }
+
+        @MainActor
+        private static func mainThreadFacts(_ facts: [PlatformFact]) -> [PlatformFact: PlatformFactValue] {
+            var values: [PlatformFact: PlatformFactValue] = [:]
+            for fact in facts { values[fact] = mainThreadFact(fact) }
+            return values
         }
 
         #if canImport(UIKit)

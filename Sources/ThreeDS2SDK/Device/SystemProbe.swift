@@ -29,6 +29,10 @@ public protocol SystemProbe: Sendable {
     var operatingSystemVersion: OperatingSystemVersion? { get }
     /// A fact only the platform's UI frameworks know (UIKit, AppKit), or `nil` where the platform has none.
     func platformFact(_ fact: PlatformFact) -> PlatformFactValue?
+    /// Several facts at once: on Apple platforms one hop to the main thread for all of them, so device data never
+    /// waits on the main thread once per fact. The SDK asks for every fact it needs in one call, before it takes
+    /// any lock. Probes that do not implement it ask ``platformFact(_:)`` for each.
+    func platformFacts(_ facts: [PlatformFact]) -> [PlatformFact: PlatformFactValue]
     /// The effective user ID.
     var effectiveUserID: UInt32 { get }
     /// The path of the running executable.
@@ -73,6 +77,16 @@ extension SystemProbe {
     /// ``RuntimeEnvironment/simulator`` for a simulator build, ``RuntimeEnvironment/native`` otherwise: the
     /// environment of a probe that does not tell.
     public var runtimeEnvironment: RuntimeEnvironment { isSimulator ? .simulator : .native }
+
+    /// Each fact from ``platformFact(_:)``; the facts the platform does not know are left out.
+    ///
+    /// - Parameter facts: The facts wanted.
+    /// - Returns: The known values, by fact.
+    public func platformFacts(_ facts: [PlatformFact]) -> [PlatformFact: PlatformFactValue] {
+        var values: [PlatformFact: PlatformFactValue] = [:]
+        for fact in facts { values[fact] = platformFact(fact) }
+        return values
+    }
 }
 
 /// A fact that only the platform's UI frameworks know; each is one call into UIKit or AppKit.
