@@ -55,7 +55,8 @@ public final class FakeSystemProbe: SystemProbe, Sendable {
         platform: DevicePlatform = .linux, files: [String: String] = [:], environment: [String: String] = [:],
         effectiveUserID: UInt32 = 1000, executablePath: String? = nil, hostName: String? = "host-7f3a-SECRET",
         machine: String? = "x86_64", ipAddress: String? = "203.0.113.77", isSimulator: Bool = false,
-        isTracedByKernel: Bool = false, runtimeEnvironment: RuntimeEnvironment? = nil, facts: [PlatformFact: PlatformFactValue] = [:],
+        isTracedByKernel: Bool = false, runtimeEnvironment: RuntimeEnvironment? = nil,
+        facts: [PlatformFact: PlatformFactValue] = [:],
         sysctlStrings: [String: String] = [:], sysctlIntegers: [String: Int] = [:], loadedImagePaths: [String] = [],
         writablePaths: Set<String> = [], symbolicLinks: [String: String] = [:],
         operatingSystemVersion: OperatingSystemVersion? = OperatingSystemVersion(

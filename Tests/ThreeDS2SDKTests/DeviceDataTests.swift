@@ -250,7 +250,8 @@ struct SecurityCheckTests {
         #else
             // Apple platforms have no /proc (the macOS job of .github/workflows/apple.yml runs this test).
             #expect(probe.readFile("/proc/self/status") == nil)
-            #expect(probe.readFile("/System/Library/CoreServices/SystemVersion.plist")?.contains("ProductVersion") == true)
+            #expect(
+                probe.readFile("/System/Library/CoreServices/SystemVersion.plist")?.contains("ProductVersion") == true)
         #endif
     }
 

@@ -94,7 +94,8 @@ struct FormMethodRewriteTests {
         let rewritten = WebViewPolicy.formsSubmittingWithGET(html)
         if html == "<form" || html == "<form method=\"post" {
             // Cut off inside the tag: the attribute is still added after the name, nothing is lost.
-            #expect(rewritten.hasPrefix(#"<form method="get" target="_self""#) && rewritten.hasSuffix(html.dropFirst(5)))
+            #expect(
+                rewritten.hasPrefix(#"<form method="get" target="_self""#) && rewritten.hasSuffix(html.dropFirst(5)))
         } else {
             #expect(rewritten == html)
         }

@@ -21,7 +21,11 @@ private final class Gate: Sendable {
     let passed = Locked(false)
 
     func pass() {
-        guard passed.withLock({ passed in defer { passed = true }; return !passed }) else { return }
+        guard
+            passed.withLock({ passed in
+                defer { passed = true }; return !passed
+            })
+        else { return }
         entered.signal()
         release.wait()
     }
@@ -216,7 +220,11 @@ struct NoWaitUnderLockTests {
         }
         let probe = OneByOne()
         let values = probe.platformFacts([.deviceName, .systemName, .appStoreReceiptURL])
-        #expect(values == [.deviceName: .text("iPhone"), .systemName: .text("iOS"), .appStoreReceiptURL: FakeSystemProbe.iPhoneFacts[.appStoreReceiptURL]!])
+        #expect(
+            values == [
+                .deviceName: .text("iPhone"), .systemName: .text("iOS"),
+                .appStoreReceiptURL: FakeSystemProbe.iPhoneFacts[.appStoreReceiptURL]!,
+            ])
         #expect(probe.base.readFacts == [.deviceName, .systemName, .appStoreReceiptURL])
         #expect(probe.base.factBatches.isEmpty)
     }

@@ -38,7 +38,8 @@
             """
         }
 
-        @Test("a GET and a POST form submit their data, the pressed button's value included", arguments: ["get", "post"])
+        @Test(
+            "a GET and a POST form submit their data, the pressed button's value included", arguments: ["get", "post"])
         func submits(method: String) async throws {
             let waiter = DecisionWaiter()
             let webView = ChallengeWebView(html: Self.page(method: method)) { waiter.record($0) }
