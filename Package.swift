@@ -142,3 +142,15 @@ for target in package.targets where target.type != .system {
             swiftSettings: swiftSettings
         ))
 #endif
+
+// The README's and the DocC articles' SwiftUI and UIKit snippets, compiled (and their wording of an outcome tested)
+// by the Apple workflow: Apple platforms only, like ThreeDS2UI.
+#if canImport(Darwin)
+    package.targets.append(
+        .testTarget(
+            name: "ThreeDS2UISnippetTests",
+            dependencies: ["ThreeDS2UI", "ThreeDS2SDK"],
+            path: "Tests/ThreeDS2UISnippetTests",
+            swiftSettings: swiftSettings
+        ))
+#endif

@@ -69,7 +69,7 @@ public final class ScriptedACS: Sendable {
     ///
     /// - Parameter request: The request.
     /// - Returns: The CReq's members.
-    /// - Throws: ``ThreeDS2JOSE/JOSEError`` when it is not a CReq of this challenge.
+    /// - Throws: `JOSEError` when it is not a CReq of this challenge.
     public func challengeRequest(in request: TransportRequest) throws -> JSONObject {
         let channel = try current()
         let plaintext = try JWE.decrypt(

@@ -70,7 +70,9 @@ public struct TextStyle: Sendable, Hashable {
 
     /// Sets the font name.
     ///
-    /// - Parameter name: A non-empty font name.
+    /// - Parameters:
+    ///   - name: A non-empty font name.
+    ///   - field: What the error message calls the setting.
     /// - Throws: ``ThreeDS2Error`` with code `invalidInput` for an empty name.
     public mutating func setFontName(_ name: String, field: String = "text font name") throws(ThreeDS2Error) {
         guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
@@ -81,7 +83,9 @@ public struct TextStyle: Sendable, Hashable {
 
     /// Sets the colour.
     ///
-    /// - Parameter hex: `#RRGGBB` or `#AARRGGBB`.
+    /// - Parameters:
+    ///   - hex: `#RRGGBB` or `#AARRGGBB`.
+    ///   - field: What the error message calls the setting.
     /// - Throws: ``ThreeDS2Error`` with code `invalidInput` for a malformed colour.
     public mutating func setColor(_ hex: String, field: String = "text colour") throws(ThreeDS2Error) {
         color = try HexColor(hex, field: field)
@@ -89,7 +93,9 @@ public struct TextStyle: Sendable, Hashable {
 
     /// Sets the font size.
     ///
-    /// - Parameter size: A positive size in points.
+    /// - Parameters:
+    ///   - size: A positive size in points.
+    ///   - field: What the error message calls the setting.
     /// - Throws: ``ThreeDS2Error`` with code `invalidInput` for a size that is not positive.
     public mutating func setFontSize(_ size: Int, field: String = "text font size") throws(ThreeDS2Error) {
         guard size > 0 else { throw .invalidInput("\(field) must be positive, found \(size)") }

@@ -2,7 +2,7 @@ import Foundation
 public import ThreeDS2Messages
 
 /// The state of one challenge screen, shared by every presenter: the layout, what the cardholder has entered, the
-/// focus, the open sections and the note to show; actions in, at most one ``ChallengeAnswer`` out. Pure value: no
+/// focus, the open sections and the note to show; actions in, at most one `ChallengeAnswer` out. Pure value: no
 /// I/O and no platform imports, so every interaction is tested without a UI.
 ///
 /// All protocol decisions about a screen's answer are made here: which action continue means on which UI type,

@@ -114,7 +114,7 @@ public struct HTMLForm: Sendable, Hashable {
     /// offers no controls, and presenters show the reason instead of a partial form.
     public let invalidReason: String?
 
-    /// What went wrong with a submission, in the package's one error shape (``ThreeDS2JOSE/CodedError``). Two errors
+    /// What went wrong with a submission, in the package's one error shape (`CodedError`). Two errors
     /// are equal when their codes are.
     public struct SubmissionError: CodedError, Sendable {
         /// The kind of mistake. New codes may be added; do not rely on the list being complete.
@@ -171,7 +171,7 @@ public struct HTMLForm: Sendable, Hashable {
     ///   - invalidReason: Why the page cannot be used, when it cannot.
     ///
     /// The page is peer text: every label, option label, link label and the page text are neutralised here, once
-    /// (control and bidirectional characters become spaces, ``PeerText``); submitted values are kept as written.
+    /// (control and bidirectional characters become spaces, `PeerText`); submitted values are kept as written.
     public init(
         controls: [Control], method: String = "get", action: String? = nil, formCount: Int = 1,
         links: [SubmissionLink] = [], text: String = "", invalidReason: String? = nil

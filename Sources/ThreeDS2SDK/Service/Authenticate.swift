@@ -27,7 +27,7 @@ public enum RequestorResult: Sendable, Hashable, Decodable {
     }
 }
 
-/// The one outcome of ``ThreeDS2Service/authenticate(directoryServerID:messageVersion:requestor:presenter:progress:challengeTimeout:requestorTimeout:transport:clock:)``.
+/// The one outcome of ``ThreeDS2Service/authenticate(directoryServerID:messageVersion:presenter:progress:challengeTimeout:requestorTimeout:transport:clock:requestor:)``.
 public enum AuthenticationOutcome: Sendable {
     /// The backend answered without a challenge.
     case frictionless(transStatus: TransactionStatus)
