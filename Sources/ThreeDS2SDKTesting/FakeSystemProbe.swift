@@ -48,6 +48,7 @@ public final class FakeSystemProbe: SystemProbe, Sendable {
     private let reads = Locked<[String]>([])
     private let factReads = Locked<[PlatformFact]>([])
     private let batches = Locked<[[PlatformFact]]>([])
+    private let hashes = Locked<[String]>([])
 
     /// Creates a system from what the test gives; every value has a plain Linux default. The runtime environment is
     /// the Simulator for a simulator build and the device itself otherwise, unless the test names one.
@@ -94,8 +95,9 @@ public final class FakeSystemProbe: SystemProbe, Sendable {
     public func isWritable(_ path: String) -> Bool { writablePaths.contains(path) }
     /// The link's destination from ``symbolicLinks``.
     public func symbolicLinkDestination(_ path: String) -> String? { symbolicLinks[path] }
-    /// The hash of a fake file's text, else of the real file at the path.
+    /// The hash of a fake file's text, else of the real file at the path; the path is recorded in ``hashedPaths``.
     public func sha256OfFile(_ path: String) -> String? {
+        hashes.withLock { $0.append(path) }
         if let text = files[path] {
             return SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
         }
@@ -122,6 +124,8 @@ public final class FakeSystemProbe: SystemProbe, Sendable {
     }
     /// Every call of ``platformFacts(_:)``, in order, with the facts it asked for.
     public var factBatches: [[PlatformFact]] { batches.withLock { $0 } }
+    /// Every path hashed, in order.
+    public var hashedPaths: [String] { hashes.withLock { $0 } }
     /// Every path read, in order.
     public var readPaths: [String] { reads.withLock { $0 } }
     /// Every UI fact asked for, in order.

@@ -336,7 +336,8 @@ struct SecurityListenerTests {
     @Test("each finding with its severity at initialize and at every later check")
     func eachFinding() throws {
         let recorder = FindingRecorder()
-        let probe = FakeSystemProbe.iPhone(files: ["/Applications/Sileo.app": ""], isSimulator: true)
+        // Root in the Simulator: SW01 (the jailbreak files are the Mac's there and are not read) and SW03.
+        let probe = FakeSystemProbe.iPhone(euid: 0, isSimulator: true)
         let service = ThreeDS2Service(securityEventListener: recorder, systemProbe: probe)
         try service.initialize(configParameters: try makeConfiguration(dataDirectory: try temporaryDirectory()))
         let atInitialize = recorder.found.withLock { $0 }

@@ -11,6 +11,8 @@ private enum GatePoint: Sendable {
     case platformFacts
     /// In the security checks (the first thing SW01 reads).
     case effectiveUserID
+    /// In the executable's hash (SW02).
+    case sha256
 }
 
 /// A one-time gate: the probe signals `entered` and waits for `release` at its gate point, as the main-thread hop
@@ -42,7 +44,10 @@ private struct GatedProbe: SystemProbe {
     func fileExists(_ path: String) -> Bool { base.fileExists(path) }
     func isWritable(_ path: String) -> Bool { base.isWritable(path) }
     func symbolicLinkDestination(_ path: String) -> String? { base.symbolicLinkDestination(path) }
-    func sha256OfFile(_ path: String) -> String? { base.sha256OfFile(path) }
+    func sha256OfFile(_ path: String) -> String? {
+        if point == .sha256 { gate.pass() }
+        return base.sha256OfFile(path)
+    }
     func environment(_ name: String) -> String? { base.environment(name) }
     func sysctlString(_ name: String) -> String? { base.sysctlString(name) }
     func sysctlInteger(_ name: String) -> Int? { base.sysctlInteger(name) }
@@ -227,5 +232,86 @@ struct NoWaitUnderLockTests {
             ])
         #expect(probe.base.readFacts == [.deviceName, .systemName, .appStoreReceiptURL])
         #expect(probe.base.factBatches.isEmpty)
+    }
+}
+
+/// Issue 33: SW02's executable hash is computed once per service (an app's one service: once per process), on a
+/// background queue, never on the thread that calls initialize or creates a transaction.
+@Suite("SW02: the executable hashed once, off the calling thread")
+struct ExecutableDigestTests {
+    private static let executable = "/private/var/containers/Bundle/Application/0B7E/Shop.app/Shop"
+    private static let mismatch = String(repeating: "0", count: 64)
+
+    private func config(expecting hash: String) throws -> ConfigParameters {
+        var config = try makeConfiguration(dataDirectory: try temporaryDirectory())
+        config[.expectedExecutableSHA256] = hash
+        return config
+    }
+
+    private static func probe() -> FakeSystemProbe {
+        FakeSystemProbe(platform: .macOS, files: [executable: "the app's code"], executablePath: executable)
+    }
+
+    @Test("one hash for initialize, every transaction, and initialize again after cleanup")
+    func once() throws {
+        let probe = Self.probe()
+        let service = ThreeDS2Service(systemProbe: probe)
+        try service.initialize(configParameters: try config(expecting: Self.mismatch))
+        #expect(service.executableDigest.waitUntilDone(timeout: .now() + .seconds(10)))
+        for _ in 0..<3 { _ = try service.createTransaction(directoryServerID: "A000000004") }
+        #expect(try service.warnings.map(\.id.rawValue) == ["SW02"])
+        try service.cleanup()
+        try service.initialize(configParameters: try config(expecting: Self.mismatch))
+        _ = try service.createTransaction(directoryServerID: "A000000004")
+        #expect(try service.warnings.map(\.id.rawValue) == ["SW02"], "the kept hash is compared at once")
+        #expect(probe.hashedPaths == [Self.executable])
+    }
+
+    @Test("the matching hash raises nothing")
+    func matching() throws {
+        let probe = Self.probe()
+        let expected = try #require(probe.sha256OfFile(Self.executable))
+        let service = ThreeDS2Service(systemProbe: probe)
+        try service.initialize(configParameters: try config(expecting: expected))
+        #expect(service.executableDigest.waitUntilDone(timeout: .now() + .seconds(10)))
+        _ = try service.createTransaction(directoryServerID: "A000000004")
+        #expect(try service.warnings.isEmpty)
+    }
+
+    @Test("initialize does not wait for the hash; the first check after it raises SW02 and tells the listener")
+    func offTheCallingThread() throws {
+        let gate = Gate()
+        let recorder = EventRecorder()
+        let service = ThreeDS2Service(
+            securityEventListener: recorder,
+            systemProbe: GatedProbe(base: Self.probe(), point: .sha256, gate: gate))
+        let config = try config(expecting: Self.mismatch)
+        let failure = Locked<ThreeDS2Error?>(nil)
+        let answered = finishes {
+            do throws(ThreeDS2Error) { try service.initialize(configParameters: config) } catch {
+                failure.withLock { $0 = error }
+            }
+        }
+        #expect(gate.entered.wait(timeout: .now() + .seconds(10)) == .success, "the hash started")
+        #expect(answered, "initialize waited for the executable's hash")
+        #expect(failure.withLock { $0 } == nil)
+        #expect(try service.warnings.isEmpty, "nothing is compared while the hash is pending")
+        gate.release.signal()
+        #expect(service.executableDigest.waitUntilDone(timeout: .now() + .seconds(10)))
+        _ = try service.createTransaction(directoryServerID: "A000000004")
+        #expect(try service.warnings.map(\.id.rawValue) == ["SW02"])
+        let changes = recorder.securityChanges.withLock { $0 }
+        #expect(changes.last?.0 == ["SW02"] && changes.last?.1 == [] && changes.last?.2 == .transactionCreation)
+    }
+
+    @Test("an executable that cannot be read raises SW02 once the hash is done")
+    func unreadable() throws {
+        let probe = FakeSystemProbe(platform: .macOS, executablePath: "/nonexistent/Shop")
+        let service = ThreeDS2Service(systemProbe: probe)
+        try service.initialize(configParameters: try config(expecting: Self.mismatch))
+        #expect(service.executableDigest.waitUntilDone(timeout: .now() + .seconds(10)))
+        _ = try service.createTransaction(directoryServerID: "A000000004")
+        let warning = try #require(try service.warnings.first)
+        #expect(warning.id.rawValue == "SW02" && warning.message.contains("could not be hashed"))
     }
 }

@@ -60,6 +60,9 @@ public final class ThreeDS2Service: Sendable {
     private let baseLogger: Logger
     private let clientListener: (any ClientEventListener)?
     private let securityListener: (any SecurityEventListener)?
+    /// The executable's hash for SW02: computed once for the service's life (an app's one service: once per
+    /// process), off the calling thread.
+    let executableDigest = ExecutableDigest()
 
     /// Creates an uninitialised service.
     ///
@@ -118,7 +121,7 @@ public final class ThreeDS2Service: Sendable {
                 ?? probe.defaultDataDirectory)
         let checks = SecurityChecks(
             probe: probe, minimumOSVersion: configuration.minimumOSVersion,
-            expectedExecutableSHA256: configuration.expectedExecutableSHA256)
+            expectedExecutableSHA256: configuration.expectedExecutableSHA256, executableDigest: executableDigest)
         // The checks and the SDK App ID's file (read, or written and synced) run holding no lock, so `warnings`,
         // `cleanup()` and a transaction's calls on other threads never wait for them; the context is published under
         // the lock afterwards, and a second initialize that raced this one loses there.
