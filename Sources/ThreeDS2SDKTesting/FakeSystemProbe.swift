@@ -49,6 +49,9 @@ public final class FakeSystemProbe: SystemProbe, Sendable {
     private let factReads = Locked<[PlatformFact]>([])
     private let batches = Locked<[[PlatformFact]]>([])
     private let hashes = Locked<[String]>([])
+    private let excluded = Locked<[String]>([])
+    /// Whether ``excludeFromBackup(_:)`` fails, as setting the attribute can on a read-only volume.
+    public let backupExclusionFails: Bool
 
     /// Creates a system from what the test gives; every value has a plain Linux default. The runtime environment is
     /// the Simulator for a simulator build and the device itself otherwise, unless the test names one.
@@ -61,8 +64,10 @@ public final class FakeSystemProbe: SystemProbe, Sendable {
         sysctlStrings: [String: String] = [:], sysctlIntegers: [String: Int] = [:], loadedImagePaths: [String] = [],
         writablePaths: Set<String> = [], symbolicLinks: [String: String] = [:],
         operatingSystemVersion: OperatingSystemVersion? = OperatingSystemVersion(
-            majorVersion: 6, minorVersion: 1, patchVersion: 0)
+            majorVersion: 6, minorVersion: 1, patchVersion: 0),
+        backupExclusionFails: Bool = false
     ) {
+        self.backupExclusionFails = backupExclusionFails
         self.platform = platform
         self.isSimulator = isSimulator
         self.isTracedByKernel = isTracedByKernel
@@ -124,6 +129,14 @@ public final class FakeSystemProbe: SystemProbe, Sendable {
     }
     /// Every call of ``platformFacts(_:)``, in order, with the facts it asked for.
     public var factBatches: [[PlatformFact]] { batches.withLock { $0 } }
+    /// Records the path in ``excludedFromBackup``; fails when ``backupExclusionFails``.
+    public func excludeFromBackup(_ path: String) -> Bool {
+        guard !backupExclusionFails else { return false }
+        excluded.withLock { $0.append(path) }
+        return true
+    }
+    /// Every path marked as excluded from backups, in order.
+    public var excludedFromBackup: [String] { excluded.withLock { $0 } }
     /// Every path hashed, in order.
     public var hashedPaths: [String] { hashes.withLock { $0 } }
     /// Every path read, in order.

@@ -140,6 +140,22 @@
             }
         #endif
 
+        /// Sets `isExcludedFromBackup` on the file (iCloud and computer backups leave it out).
+        ///
+        /// - Parameter path: The file.
+        /// - Returns: Whether the attribute was set.
+        public func excludeFromBackup(_ path: String) -> Bool {
+            var url = URL(fileURLWithPath: path)
+            var values = URLResourceValues()
+            values.isExcludedFromBackup = true
+            do {
+                try url.setResourceValues(values)
+                return true
+            } catch {
+                return false
+            }
+        }
+
         /// `Application Support/threeds2sdk` in the user domain.
         public var defaultDataDirectory: URL {
             let base =

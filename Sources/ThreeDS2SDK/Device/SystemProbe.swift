@@ -53,6 +53,13 @@ public protocol SystemProbe: Sendable {
     var isTracedByKernel: Bool { get }
     /// Where the SDK keeps its per-install data when the app does not say.
     var defaultDataDirectory: URL { get }
+    /// Marks a file so that device backups leave it out (`URLResourceValues.isExcludedFromBackup` on Apple
+    /// platforms), so a backup restored to another device does not bring a per-installation value along.
+    ///
+    /// - Parameter path: The file.
+    /// - Returns: Whether the file is now excluded; `true` where the platform has no such backup. Probes that do not
+    ///   implement it mark nothing and return `true`.
+    func excludeFromBackup(_ path: String) -> Bool
 }
 
 /// Where an app's process runs. An iPhone or iPad app reports the iOS platform in four places, and only on a real
@@ -77,6 +84,12 @@ extension SystemProbe {
     /// ``RuntimeEnvironment/simulator`` for a simulator build, ``RuntimeEnvironment/native`` otherwise: the
     /// environment of a probe that does not tell.
     public var runtimeEnvironment: RuntimeEnvironment { isSimulator ? .simulator : .native }
+
+    /// Nothing: a platform without device backups (Linux).
+    ///
+    /// - Parameter path: The file.
+    /// - Returns: `true`.
+    public func excludeFromBackup(_ path: String) -> Bool { true }
 
     /// Each fact from ``platformFact(_:)``; the facts the platform does not know are left out.
     ///

@@ -118,7 +118,7 @@ public final class ThreeDS2Service: Sendable {
         if let level = configParameters[.logLevel].flatMap(Logger.Level.init(rawValue:)) { logger.logLevel = level }
         let store = SDKAppIDStore(
             directory: configuration.dataDirectory.map { URL(fileURLWithPath: $0) }
-                ?? probe.defaultDataDirectory)
+                ?? probe.defaultDataDirectory, probe: probe)
         let checks = SecurityChecks(
             probe: probe, minimumOSVersion: configuration.minimumOSVersion,
             expectedExecutableSHA256: configuration.expectedExecutableSHA256, executableDigest: executableDigest)
@@ -126,11 +126,11 @@ public final class ThreeDS2Service: Sendable {
         // `cleanup()` and a transaction's calls on other threads never wait for them; the context is published under
         // the lock afterwards, and a second initialize that raced this one loses there.
         if state.withLock({ $0 != nil }) { throw Self.alreadyInitialized }
-        let sdkAppID = try store.sdkAppID(
+        let stored = try store.sdkAppID(
             appIdentifier: configuration.appIdentifier, appVersion: configuration.appVersion)
         let prepared = ServiceContext(
             configuration: configuration, locale: locale ?? Locale.current, uiCustomizations: uiCustomizations,
-            sdkAppID: sdkAppID,
+            sdkAppID: stored.id,
             collector: DeviceInformationCollector(
                 probe: probe, restricted: configuration.restrictedParameters,
                 enabled: configuration.enabledParameters),
@@ -144,6 +144,10 @@ public final class ThreeDS2Service: Sendable {
         }
         let context = try result.get()
         for warning in context.warnings { securityListener?.securityWarningFound(warning, stage: .initialization) }
+        if !stored.excludedFromBackup {
+            logger.warning(
+                "the SDK App ID's file could not be excluded from backups; a restore to another device may share it")
+        }
         for warning in uiCustomizations.values.flatMap(\.contrastWarnings) {
             logger.warning("UI customization", metadata: ["warning": "\(warning)"])
         }
