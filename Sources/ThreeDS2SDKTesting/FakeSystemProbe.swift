@@ -164,7 +164,9 @@ public final class FakeSystemProbe: SystemProbe, Sendable {
             isTracedByKernel: isTracedByKernel, loadedImagePaths: loadedImagePaths)
     }
 
-    /// The UIKit facts an iPhone 14 Pro on iOS 17.5.1 reported (recorded values; the font and locale lists cut short).
+    /// UIKit facts as an iPhone 14 Pro on iOS 17.5.1 gives them: values written from Apple's documentation and the
+    /// device's published specifications (a 1179 × 2556 screen), not recorded on a device; the font and locale lists
+    /// are cut short. The Apple workflow's `ThreeDS2UITests` reads the real ones in a Simulator.
     public static let iPhoneFacts: [PlatformFact: PlatformFactValue] = [
         .systemName: .text("iOS"), .deviceName: .text("iPhone"),
         .identifierForVendor: .text("6F1C0A4E-2B7D-4C41-9A0E-3D5B8C7A1F20"), .userInterfaceIdiom: .number(0),

@@ -41,8 +41,15 @@
                     EmptyView()
                 }
             }
+            // Back from the background only: a system sheet (Control Center, Face ID) makes the app inactive, not
+            // backgrounded, and is not a return from the bank's app.
             .onNewValue(of: scenePhase) { phase in
-                if phase == .active { model.returnedToForeground() }
+                switch phase {
+                case .active: model.appPhaseChanged(.active)
+                case .background: model.appPhaseChanged(.background)
+                case .inactive: model.appPhaseChanged(.inactive)
+                @unknown default: break
+                }
             }
             // The system's dark mode picks the DARK customization and dark images unless the app pinned one.
             .onAppear { model.systemColorSchemeChanged(dark: colorScheme == .dark) }

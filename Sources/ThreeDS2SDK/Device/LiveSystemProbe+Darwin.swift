@@ -120,10 +120,17 @@
                 case .defaultTimeZoneOffset: return .number(Double(NSTimeZone.default.secondsFromGMT()))
                 case .appStoreReceiptURL: return Bundle.main.appStoreReceiptURL.map { .text($0.absoluteString) }
                 case .appStoreReceiptExists:
-                    return Bundle.main.appStoreReceiptURL.map { .flag(FileManager.default.fileExists(atPath: $0.path)) }
+                    // A receipt is a non-empty file: an empty one (left by an interrupted refresh) is none.
+                    return Bundle.main.appStoreReceiptURL.map { url in
+                        let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber
+                        return .flag((size?.intValue ?? 0) > 0)
+                    }
                 case .nativeScreenSize:
-                    let screen = UIApplication.shared.connectedScenes.lazy.compactMap { ($0 as? UIWindowScene)?.screen }
-                        .first
+                    // The app's own window scene (an external display's scene has another role), the one in front
+                    // first.
+                    let scenes = UIApplication.shared.connectedScenes.compactMap { $0 as? UIWindowScene }
+                        .filter { $0.session.role == .windowApplication }
+                    let screen = (scenes.first { $0.activationState == .foregroundActive } ?? scenes.first)?.screen
                     return screen.map { .size(width: $0.nativeBounds.width, height: $0.nativeBounds.height) }
                 }
             }

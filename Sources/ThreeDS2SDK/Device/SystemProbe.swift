@@ -136,9 +136,10 @@ public enum PlatformFact: String, Sendable, Hashable, CaseIterable {
     case defaultTimeZoneOffset
     /// `Bundle.main.appStoreReceiptURL`.
     case appStoreReceiptURL
-    /// Whether a file exists at `Bundle.main.appStoreReceiptURL`.
+    /// Whether a non-empty file exists at `Bundle.main.appStoreReceiptURL`.
     case appStoreReceiptExists
-    /// The main screen's size in native pixels.
+    /// The size in native pixels of the screen of the app's own window scene (the one in front first; never an
+    /// external display's).
     case nativeScreenSize
 }
 
