@@ -8,7 +8,7 @@
     @_spi(ThreeDS2Tools) @testable import ThreeDS2SDK
 
     /// A protection space carrying a server trust built by the test (the system sets it only for real connections).
-    private final class TrustSpace: URLProtectionSpace, @unchecked Sendable {
+    private final class TrustSpace: URLProtectionSpace {
         let trust: SecTrust
         init(host: String, trust: SecTrust) {
             self.trust = trust

@@ -121,9 +121,13 @@
                 case .appStoreReceiptURL: return Bundle.main.appStoreReceiptURL.map { .text($0.absoluteString) }
                 case .appStoreReceiptExists:
                     // A receipt is a non-empty file: an empty one (left by an interrupted refresh) is none.
+                    // Read, not stat'ed: one byte tells (no file-timestamp API, which the privacy manifest would
+                    // have to declare).
                     return Bundle.main.appStoreReceiptURL.map { url in
-                        let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber
-                        return .flag((size?.intValue ?? 0) > 0)
+                        let handle = FileHandle(forReadingAtPath: url.path)
+                        defer { try? handle?.close() }
+                        let first = try? handle?.read(upToCount: 1)
+                        return .flag(first?.isEmpty == false)
                     }
                 case .nativeScreenSize:
                     // The app's own window scene (an external display's scene has another role), the one in front
