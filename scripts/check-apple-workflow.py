@@ -37,10 +37,11 @@ IOS = [
     ("a device build", r"xcodebuild build .*-destination 'generic/platform=iOS'"),
     ("the SwiftUI module among the schemes built", r"for scheme in [^;]*\bThreeDS2UI\b"),
     ("the Simulators chosen", r"scripts/choose-simulators\.py"),
+    ("the Apple tests' scheme written", r"scripts/write-apple-test-scheme\.py"),
     ("the Apple tests on the oldest Simulator",
-     r"xcodebuild test .*-only-testing:ThreeDS2UITests[\s\S]*steps\.simulators\.outputs\.oldest\b"),
+     r"xcodebuild test -scheme ThreeDS2UITests .*-only-testing:ThreeDS2UITests[\s\S]*steps\.simulators\.outputs\.oldest\b"),
     ("the Apple tests on the newest Simulator",
-     r"xcodebuild test .*-only-testing:ThreeDS2UITests[\s\S]*steps\.simulators\.outputs\.newest\b"),
+     r"xcodebuild test -scheme ThreeDS2UITests .*-only-testing:ThreeDS2UITests[\s\S]*steps\.simulators\.outputs\.newest\b"),
 ]
 COMMON = [
     ("Xcode selected", r"scripts/select-xcode\.sh \"\$\{\{ matrix\.xcode \}\}\""),
