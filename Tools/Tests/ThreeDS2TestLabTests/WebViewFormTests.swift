@@ -17,7 +17,8 @@ struct WebViewFormTests {
         let form = LibXML2FormReader().form(fromHTML: WebViewPolicy.formsSubmittingWithGET(page))
         #expect(form.method == "get")
         let query = try form.submission(fields: ["otp": "123456"], button: button)
-        let url = try #require(URL(string: try #require(form.action) + "?" + query))
+        let action = try #require(form.action)
+        let url = try #require(URL(string: action + "?" + query))
         guard case .submit(let data) = WebViewPolicy.decide(url: url, method: form.method, isInitialLoad: false) else {
             Issue.record("the policy did not submit \(url)")
             return
