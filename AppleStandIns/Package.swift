@@ -5,6 +5,11 @@ import PackageDescription
 /// `scripts/check-apple-sources.sh` can type-check those real files on Linux. A package of its own: the root manifest
 /// never sees these modules, so no `#if canImport(…)` of the shipped build changes meaning. Each declaration carries
 /// the availability and actor isolation Apple's SDK gives it, with where that was read (or "unverified").
+///
+/// Apple's SwiftUI is built with library evolution: its enums are resilient, so `@unknown default` is expected
+/// (the module's imports, not built that way, warn about it; the stand-ins' own warnings are not the SDK's).
+let resilient: [SwiftSetting] = [.unsafeFlags(["-enable-library-evolution"])]
+
 let package = Package(
     name: "AppleStandIns",
     products: [
@@ -12,11 +17,15 @@ let package = Package(
         .library(name: "UIKit", targets: ["UIKit"]),
         .library(name: "WebKit", targets: ["WebKit"]),
         .library(name: "SwiftUI", targets: ["SwiftUI"]),
+        .library(name: "CoreGraphics", targets: ["CoreGraphics"]),
+        .library(name: "ImageIO", targets: ["ImageIO"]),
     ],
     targets: [
         .target(name: "Combine"),
         .target(name: "UIKit"),
         .target(name: "WebKit", dependencies: ["UIKit"]),
-        .target(name: "SwiftUI", dependencies: ["UIKit"]),
+        .target(name: "SwiftUI", dependencies: ["UIKit", "CoreGraphics", "Combine"], swiftSettings: resilient),
+        .target(name: "CoreGraphics"),
+        .target(name: "ImageIO", dependencies: ["CoreGraphics"]),
     ]
 )

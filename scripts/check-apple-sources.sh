@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Type-checks the SDK's Apple-only sources on Linux against stand-ins (AppleStandIns/, a package of its own): the
-# SwiftUI module's view model, presenter, web view and app opener. An error in our own code there (types, optionals,
-# actor isolation, a missing `await`) fails here instead of waiting for the Apple workflow. What this cannot prove:
-# that the stand-ins match Apple's SDKs (each declaration says where it was read, or that it is unverified), and
-# anything about ChallengeView, ChallengeHostingController, the previews and the Darwin probe, which use too much of
-# SwiftUI, UIKit and the Darwin C library to stand in for; `.github/workflows/apple.yml` compiles and runs those.
+# Type-checks the SDK's SwiftUI module (every file of Sources/ThreeDS2UI: the views, the previews, the view model,
+# the presenter, the web view, the hosting controller and the app opener) on Linux against stand-ins of the Apple
+# declarations it uses (AppleStandIns/, a package of its own), with and without DEBUG, any warning an error. An
+# error in our own code (types, optionals, actor isolation, a missing `await`, an unused public import) fails here
+# instead of waiting for the Apple workflow. What this cannot prove: that the stand-ins match Apple's SDKs (each
+# declaration says where it was read, or that it is unverified), the `#if os(iOS)` modifiers of the entry box (Linux
+# is not iOS), and the Darwin probe (LiveSystemProbe+Darwin.swift, on the Darwin C library); `.github/workflows/
+# apple.yml` compiles and runs all of it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,12 +16,7 @@ standins=(--package-path AppleStandIns --scratch-path .build-standins)
 swift build "${standins[@]}" >/dev/null
 standin_modules="$(swift build "${standins[@]}" --show-bin-path)/Modules"
 
-files=(
-    Sources/ThreeDS2UI/ChallengeViewModel.swift
-    Sources/ThreeDS2UI/SwiftUIChallengePresenter.swift
-    Sources/ThreeDS2UI/ChallengeWebView.swift
-    Sources/ThreeDS2UI/SystemOOBAppOpener.swift
-)
+files=(Sources/ThreeDS2UI/*.swift)
 # The root manifest's settings for ThreeDS2UI: Swift 6, the same upcoming features; any warning fails.
 typecheck() {
     swiftc -typecheck -swift-version 6 -module-name ThreeDS2UI -parse-as-library -warnings-as-errors \
@@ -28,12 +25,17 @@ typecheck() {
         -I "$sdk_modules" -I "$standin_modules" "$@"
 }
 typecheck "${files[@]}"
+typecheck -D DEBUG "${files[@]}"
 # The files are really compiled (not left out by an `#if canImport`): a copy with a wrong argument must fail.
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 sed 's/baseURL: nil)/baseURL: "not a URL")/' Sources/ThreeDS2UI/ChallengeWebView.swift >"$scratch/ChallengeWebView.swift"
-if typecheck "${files[0]}" "$scratch/ChallengeWebView.swift" 2>/dev/null; then
+others=()
+for file in "${files[@]}"; do
+    if [ "$(basename "$file")" != ChallengeWebView.swift ]; then others+=("$file"); fi
+done
+if typecheck "${others[@]}" "$scratch/ChallengeWebView.swift" 2>/dev/null; then
     echo "a broken copy of ChallengeWebView.swift type-checked: the stand-ins do not reach the real files" >&2
     exit 1
 fi
-echo "Apple-only sources type-check against the stand-ins: ${files[*]}"
+echo "Sources/ThreeDS2UI type-checks against the stand-ins (${#files[@]} files, with and without DEBUG)"

@@ -7,12 +7,12 @@ public protocol View {
     /// The content.
     associatedtype Body: View
     /// The content.
-    var body: Body { get }
+    @ViewBuilder var body: Body { get }
 }
 
 extension Never: View {
     /// Never called.
-    public var body: Never { fatalError() }
+    public var body: Never { return fatalError() }
 }
 
 /// Read: developer.apple.com/documentation/swiftui/uiviewrepresentablecontext (iOS 13).
@@ -46,5 +46,23 @@ extension UIViewRepresentable where Coordinator == Void {
 
 extension UIViewRepresentable {
     /// Never called: UIKit draws the view.
-    public var body: Never { fatalError() }
+    public var body: Never { return fatalError() }
+}
+
+/// Read: developer.apple.com/documentation/swiftui/uihostingcontroller (iOS 13); `@MainActor`.
+@MainActor @preconcurrency
+open class UIHostingController<Content: View>: UIViewController {
+    /// Hosts the view.
+    public init(rootView: Content) { super.init() }
+    /// Read: …/uihostingcontroller/init(coder:rootview:) (the required coder initializer).
+    @MainActor public required dynamic init?(coder aDecoder: NSCoder) { nil }
+}
+
+/// Read: developer.apple.com/documentation/swiftui/previewprovider (iOS 13); `@MainActor @preconcurrency`.
+@MainActor @preconcurrency
+public protocol PreviewProvider {
+    /// The previews.
+    associatedtype Previews: View
+    /// The previews.
+    @ViewBuilder static var previews: Previews { get }
 }

@@ -1,5 +1,6 @@
 // Stand-in: the UIKit declarations the SDK's Apple-only sources use. Not Apple's code.
-public import Foundation
+// UIKit re-exports Foundation, as Apple's does.
+@_exported public import Foundation
 
 /// Read: developer.apple.com/documentation/uikit/uiview — `@MainActor` (iOS 2).
 @MainActor
@@ -29,4 +30,15 @@ open class UIApplication: NSObject {
     /// Read: developer.apple.com/documentation/uikit/uiapplication/open(_:options:completionhandler:) (iOS 10); its
     /// async form returns whether the URL was opened (unverified: the exact async spelling).
     public func open(_ url: URL, options: [OpenExternalURLOptionsKey: Any] = [:]) async -> Bool { false }
+}
+
+/// Read: developer.apple.com/documentation/uikit/uiviewcontroller — `@MainActor` (iOS 2).
+@MainActor
+open class UIViewController: NSObject {
+    /// Creates a controller.
+    public override init() { super.init() }
+    /// Read: …/uiviewcontroller/ismodalinpresentation (iOS 13).
+    open var isModalInPresentation = false
+    /// Read: …/uiviewcontroller/init(coder:).
+    public required init?(coder: NSCoder) { nil }
 }
