@@ -19,6 +19,23 @@ struct PaymentResult {
     var transportCode: TransportError.Code?
     /// Why a cancelled challenge was cancelled, when not by the cardholder.
     var cancelReason: String?
+    /// How the challenge ended, when one ran.
+    var challengeOutcome: ChallengeOutcome?
+
+    /// Whether the payment ended as a TestLab scenario means it to (`threeds demo --auto --all`).
+    func matches(_ expected: Scenario.ExpectedOutcome) -> Bool {
+        switch expected {
+        case .frictionless(let status):
+            return challengeOutcome == nil && runtimeError == nil && transStatus == status
+        case .completed(let status):
+            return challengeOutcome == .completed(transStatus: status) && runtimeError == nil
+        case .protocolError(let code):
+            guard case .protocolError(let erro)? = challengeOutcome else { return false }
+            return erro.errorCode == code
+        case .timedOut:
+            return challengeOutcome == .timedOut
+        }
+    }
 
     var json: JSONObject {
         var object: JSONObject = ["flow": .string(flow), "outcome": .string(outcome)]
@@ -219,6 +236,7 @@ struct PayFlow {
             challenge, presenter: presenter, timeout: timeout, transport: channel)
         observer?.observe(.challenge, challenged.duration(to: clock.now))
         var result = PaymentResult(flow: "challenge", outcome: outcome.name, sdkTransID: parameters.sdkTransactionID)
+        result.challengeOutcome = outcome
         switch outcome {
         case .completed(let status): result.transStatus = status
         case .protocolError(let message): result.error = message

@@ -75,7 +75,8 @@ struct DocSnippetRunTests {
         return service
     }
 
-    @Test("a code challenge: authenticated; a frictionless N: not authenticated; the lab's HTTP 400: its message")
+    @Test(
+        "a code challenge: authenticated; a frictionless N: not authenticated; the lab's HTTP 400 (no card): its text")
     func runsAsWritten() async throws {
         let lab = try await LabPool.shared.lab(TestLabOptions(useTLS: false))
         let service = try service(lab)
@@ -87,7 +88,7 @@ struct DocSnippetRunTests {
             service: service, backend: lab.baseURL, card: "4000000000001018", presenter: ScriptedPresenter(answers: []))
         #expect(declined == "not authenticated (N)")
         let refused = await pay(
-            service: service, backend: lab.baseURL, card: "12", presenter: ScriptedPresenter(answers: []))
+            service: service, backend: lab.baseURL, card: "", presenter: ScriptedPresenter(answers: []))
         #expect(refused.contains("the payment server refused the request"), "\(refused)")
     }
 }

@@ -10,11 +10,15 @@ enum ReadmeCommands {
     /// The documents whose command blocks run as written, in the order a reader meets them.
     static let documents = ["README.md", "Tools/README.md"]
 
-    /// The commands of every ```sh block of the README and the tools manual.
+    /// The commands of every ```sh block of the README and the tools manual, and the usage lines of the requestor
+    /// script's header (the indented `#   ` lines).
     static func documentedCommands() throws -> [String] {
-        try documents.flatMap {
+        let script = try String(
+            contentsOf: root.appendingPathComponent("Tools/scripts/testlab-requestor.sh"), encoding: .utf8)
+        let usage = script.split(separator: "\n").filter { $0.hasPrefix("#   ") }.map { $0.dropFirst(2) }
+        return try documents.flatMap {
             commands(inMarkdown: try String(contentsOf: root.appendingPathComponent($0), encoding: .utf8))
-        }
+        } + commands(inMarkdown: "```sh\n" + usage.joined(separator: "\n") + "\n```")
     }
 
     /// The repository's root directory (this file is in `Tools/Tests/ThreeDSCLITests/`).
@@ -84,6 +88,7 @@ extension MachineLoadingCLITests {
             let commands = try ReadmeCommands.documentedCommands()
             #expect(commands.contains("swift run --package-path Tools threeds demo"))
             #expect(commands.contains("scripts/test.sh"))
+            #expect(commands.contains { $0.hasPrefix("echo 4000000000002000 | threeds pay --requestor-exec") })
             #expect(commands.contains { $0.hasPrefix("threeds testlab --port 8443 &") })
             #expect(commands.contains { $0.hasPrefix("threeds inspect creq messages/creq-1.jwe") })
             #expect(commands.filter { $0.contains("threeds pay") }.count >= 2)
@@ -218,12 +223,19 @@ extension MachineLoadingCLITests {
             let output = try await firstOutput(
                 ["testlab", "--port", "0", "--pki-dir", directory + "/testlab-pki"], waitingFor: "Press Ctrl-C to stop."
             )
-            let line = try #require(
-                output.split(separator: "\n").first { $0.contains("| swift run --package-path Tools threeds pay") })
+            // The command after "Try:", its ` \` continuation lines joined as a shell joins them.
+            let tryBlock = try #require(
+                output.components(separatedBy: "Try:\n").dropFirst().first?.components(
+                    separatedBy: "Scenarios by card number:"
+                ).first)
+            let line = tryBlock.replacingOccurrences(of: " \\\n", with: " ").split(separator: " ").joined(
+                separator: " ")
+            #expect(line.contains("| swift run --package-path Tools threeds pay"), "\(tryBlock)")
+            #expect(WidthTests.overflowing(output, columns: 80).isEmpty, "a banner line is wider than 80 columns")
             // That TestLab stopped when its banner was read, so the command runs against one of ours, its URL and PEM
             // directory put in; every option is as the banner wrote it.
             let (lab, pki) = try await SharedLab.readme.get()
-            var command = line.trimmingCharacters(in: .whitespaces)
+            var command = line.trimmingCharacters(in: .whitespacesAndNewlines)
             command = command.replacingOccurrences(
                 of: "swift run --package-path Tools threeds", with: TmuxSession.binary)
             let bannerURL = try #require(command.split(separator: " ").first { $0.hasPrefix("https://127.0.0.1:") })
