@@ -39,6 +39,12 @@ enum DocSnippets {
         try config.addDirectoryServers(from: TrustBundle(contentsOf: bundleURL))
     }
 
+    static func trustBundleConfiguration(bundleURL: URL) throws -> ConfigParameters {
+        var config = ConfigParameters()
+        try config.addDirectoryServers(from: TrustBundle(contentsOf: bundleURL))
+        return config
+    }
+
     static func initialise(
         config: ConfigParameters, myListener: any ClientEventListener, mySecurityListener: any SecurityEventListener,
         myLook: UiCustomization

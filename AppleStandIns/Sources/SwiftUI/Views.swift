@@ -311,8 +311,16 @@ public enum ScenePhase: Hashable, Sendable { case background, inactive, active }
 /// Read: …/swiftui/colorscheme.
 public enum ColorScheme: Hashable, Sendable { case light, dark }
 
+/// Read: …/swiftui/layoutdirection.
+public enum LayoutDirection: Hashable, Sendable { case leftToRight, rightToLeft }
+
 /// Read: …/swiftui/environmentvalues.
 public struct EnvironmentValues: Sendable {
+    /// The layout direction.
+    public var layoutDirection: LayoutDirection {
+        get { .leftToRight }
+        set {}
+    }
     /// The scene's phase (iOS 14).
     public var scenePhase: ScenePhase { .active }
     /// The colour scheme.
@@ -362,6 +370,10 @@ public struct Binding<Value> {
 public protocol DynamicProperty {}
 
 extension View {
+    /// Read: …/view/environment(_:_:).
+    public func environment<V>(_ keyPath: WritableKeyPath<EnvironmentValues, V>, _ value: V) -> ModifiedView<Self> {
+        ModifiedView()
+    }
     /// Read: …/view/padding(_:_:).
     public func padding(_ length: CGFloat? = nil) -> ModifiedView<Self> { ModifiedView() }
     /// Read: …/view/padding(_:) with insets.

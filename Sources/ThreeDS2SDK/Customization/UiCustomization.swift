@@ -206,12 +206,20 @@ public struct UiCustomization: Sendable, Hashable {
     /// The minimum contrast WCAG 2 (level AA) asks of normal text.
     public static let minimumContrast = 4.5
 
-    /// Text/background pairs below ``minimumContrast``: accepted, but reported so the app can fix them.
+    /// Text/background pairs below ``minimumContrast``: accepted, but reported so the app can fix them. The pairs:
+    /// the toolbar's text on its background, each button's text on its own, and each kind of label's text on the
+    /// screen background (when the app set one: otherwise the platform's own background is not known here).
     public var contrastWarnings: [Warning] {
         var pairs: [(String, HexColor?, HexColor?)] = [("toolbar", toolbar.text.color, toolbar.backgroundColor)]
         for type in ButtonType.allCases {
             let button = buttonCustomization(for: type)
             pairs.append(("\(type.rawValue) button", button.text.color, button.backgroundColor))
+        }
+        // One warning per distinct label colour: a colour several kinds of label share is named once, by the first.
+        var labelColours: Set<HexColor> = []
+        for type in LabelType.allCases {
+            guard let colour = label.textStyle(for: type).color, labelColours.insert(colour).inserted else { continue }
+            pairs.append(("\(type.rawValue) label", colour, backgroundColor))
         }
         return pairs.compactMap { name, text, background in
             guard let text, let background else { return nil }

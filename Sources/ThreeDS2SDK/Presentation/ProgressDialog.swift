@@ -76,8 +76,11 @@ extension Transaction {
         PresentationSettings(uiCustomizations: context.uiCustomizations, strings: strings)
     }
 
-    /// The SDK's strings for the locale the service was initialised with.
-    public var strings: SDKStrings { SDKStrings(locale: context.locale) }
+    /// The SDK's strings for the locale the service was initialised with, with the app's own texts
+    /// (``ConfigParameters/textsGroup``) over them.
+    public var strings: SDKStrings {
+        SDKStrings(locale: context.locale, overrides: context.configuration.texts)
+    }
 
     /// The customization for an appearance, falling back to the default one.
     public func uiCustomization(for type: UiCustomizationType) -> UiCustomization {

@@ -149,7 +149,7 @@ public final class ThreeDS2Service: Sendable {
                 "the SDK App ID's file could not be excluded from backups; a restore to another device may share it")
         }
         for warning in uiCustomizations.values.flatMap(\.contrastWarnings) {
-            logger.warning("UI customization", metadata: ["warning": "\(warning)"])
+            logger.warning("UI customization", metadata: ["warning": .stringConvertible(warning)])
         }
         for warning in configuration.directoryServerWarnings {
             logger.warning("directory server certificate", metadata: ["warning": "\(warning)"])

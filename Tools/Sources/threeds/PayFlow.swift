@@ -156,13 +156,17 @@ struct PayFlow {
     var locale: Locale?
 
     /// A service initialized with `configuration`, the look per appearance and the locale, as at an app's launch;
-    /// the SDK logs at debug level with `verbose`, warnings only otherwise.
+    /// the SDK logs at debug level with `verbose`, errors only otherwise: the warnings it would log (a customization's
+    /// contrast, security findings, certificates ending) the CLI shows once, in its own words, on the screen or the
+    /// progress lines.
     static func initializedService(
         _ configuration: ConfigParameters, verbose: Bool,
         uiCustomizations: [UiCustomizationType: UiCustomization] = demoCustomizations, locale: Locale? = nil
     ) throws -> ThreeDS2Service {
-        var logger = Logger(label: "threeds2.sdk")
-        logger.logLevel = verbose ? .debug : .warning
+        var logger = Logger(label: "threeds2.sdk") {
+            ShownWarningsFilter(base: StreamLogHandler.standardError(label: $0))
+        }
+        logger.logLevel = verbose ? .debug : .error
         let service = ThreeDS2Service(logger: logger)
         try service.initialize(
             configParameters: configuration, locale: locale ?? Locale(identifier: "en_US"),

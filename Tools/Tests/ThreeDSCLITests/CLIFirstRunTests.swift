@@ -144,8 +144,8 @@ struct CLIFirstRunTests {
         #expect(unknown.status == 2 && unknown.output.contains("--frobnicate"))
         let answers = "\(pki)/locale-answers.json"
         try Data(#"[{"action":"cancel"}]"#.utf8).write(to: URL(fileURLWithPath: answers))
-        let locale = try await runThreeds(pay(lab, pki, ["--ui", "auto", "--answers", answers, "--locale", "sv_SE"]))
-        #expect(locale.status == 0 && locale.output.contains("no SDK texts for --locale sv_SE"), "\(locale.output)")
+        let locale = try await runThreeds(pay(lab, pki, ["--ui", "auto", "--answers", answers, "--locale", "sw_KE"]))
+        #expect(locale.status == 0 && locale.output.contains("no SDK texts for --locale sw_KE"), "\(locale.output)")
         let demo = try await runThreeds(["demo", "--card", "no-such-scenario"])
         #expect(demo.status == 2 && demo.output.contains("scenario name"), "\(demo.output)")
         let version = try await runThreeds(["--version"])
@@ -192,15 +192,17 @@ struct CLIErrorMessageTests {
         let refused = try await runThreeds(["pay", "--server", "https://127.0.0.1:1"] + common)
         #expect(ContinuousClock.now - started < .seconds(5), "at once, not after a timeout")
         #expect(refused.status == 1 && refused.output.contains("https://127.0.0.1:1/3ds/authenticate"))
-        #expect(refused.output.contains("is the server running"), "\(refused.output)")
+        // Lines are wrapped to the terminal's width: read the words, not the line breaks.
+        func words(_ text: String) -> String { text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+        #expect(words(refused.output).contains("is the server running"), "\(refused.output)")
         let untrusted = try await runThreeds(["pay", "--server", lab.baseURL.absoluteString] + common)
         #expect(
-            untrusted.output.contains(
+            words(untrusted.output).contains(
                 "the 3DS Server's certificate did not validate against the system's trust roots; add the 3DS Server's "
                     + "TLS root with --tls-root FILE"), "\(untrusted.output)")
         let wrongRoot = try await runThreeds(
             ["pay", "--server", lab.baseURL.absoluteString, "--tls-root", "\(pki)/ds-root.pem"] + common)
-        #expect(wrongRoot.output.contains("did not validate against --tls-root \(pki)/ds-root.pem"))
+        #expect(words(wrongRoot.output).contains("did not validate against --tls-root \(pki)/ds-root.pem"))
         for output in [refused.output, untrusted.output, wrongRoot.output] {
             #expect(
                 !output.contains("connectionFailed") && !output.contains("tlsFailure") && !output.contains("runtime:"))
