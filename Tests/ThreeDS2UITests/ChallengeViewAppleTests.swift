@@ -42,7 +42,7 @@
                 window.rootViewController = controller
                 window.isHidden = false
                 let answer = Task { await presenter.present(screen) }
-                for _ in 0..<100 where presenter.model.form == nil { await Task.yield() }
+                for _ in 0..<10_000 where presenter.model.form == nil { await Task.yield() }
                 #expect(presenter.model.form != nil, "\(name)")
                 controller.view.setNeedsLayout()
                 controller.view.layoutIfNeeded()

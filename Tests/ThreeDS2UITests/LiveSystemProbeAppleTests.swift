@@ -16,12 +16,15 @@
             let offMain = await Task.detached { probe.platformFacts(all) }.value
             let onMain = await MainActor.run { probe.platformFacts(all) }
             let expected = await MainActor.run {
-                (system: UIDevice.current.systemName, idiom: Double(UIDevice.current.userInterfaceIdiom.rawValue))
+                (
+                    system: UIDevice.current.systemName, idiom: Double(UIDevice.current.userInterfaceIdiom.rawValue),
+                    label: Double(UIFont.labelFontSize)
+                )
             }
             for facts in [offMain, onMain] {
                 #expect(facts[.systemName] == .text(expected.system))
                 #expect(facts[.userInterfaceIdiom] == .number(expected.idiom))
-                #expect(facts[.labelFontSize] == .number(Double(UIFont.labelFontSize)))
+                #expect(facts[.labelFontSize] == .number(expected.label))
                 guard case .texts(let families)? = facts[.fontFamilyNames] else {
                     Issue.record("no font families")
                     continue
