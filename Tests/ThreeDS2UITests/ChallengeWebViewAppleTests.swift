@@ -12,6 +12,8 @@
     @MainActor
     private final class DecisionWaiter {
         private(set) var decisions: [WebViewPolicy.Decision] = []
+        /// The coordinator: the web view holds its navigation delegate weakly (SwiftUI's context holds it in an app).
+        var coordinator: ChallengeWebView.Coordinator?
 
         func record(_ decision: WebViewPolicy.Decision) { decisions.append(decision) }
 
@@ -44,6 +46,7 @@
             let waiter = DecisionWaiter()
             let webView = ChallengeWebView(html: Self.page(method: method)) { waiter.record($0) }
             let coordinator = webView.makeCoordinator()
+            waiter.coordinator = coordinator
             let view = webView.makeWebView(coordinator)
             let window = UIWindow(frame: CGRect(x: 0, y: 0, width: 390, height: 844))
             window.addSubview(view)
@@ -74,7 +77,9 @@
                 <a id="away" href="https://example.com/">Away</a> <a id="app" href="https://emv3ds/openoobApp">App</a>
                 """
             let webView = ChallengeWebView(html: html) { waiter.record($0) }
-            let view = webView.makeWebView(webView.makeCoordinator())
+            let coordinator = webView.makeCoordinator()
+            waiter.coordinator = coordinator
+            let view = webView.makeWebView(coordinator)
             let window = UIWindow(frame: CGRect(x: 0, y: 0, width: 390, height: 844))
             window.addSubview(view)
             window.isHidden = false
