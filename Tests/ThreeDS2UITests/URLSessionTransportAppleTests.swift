@@ -44,6 +44,8 @@
             let challenge = URLAuthenticationChallenge(
                 protectionSpace: TrustSpace(host: host, trust: try #require(trust)), proposedCredential: nil,
                 previousFailureCount: 0, failureResponse: nil, error: nil, sender: IgnoringSender())
+            // If URLAuthenticationChallenge copied the space into a plain one, the test's trust is gone: say so.
+            try #require(challenge.protectionSpace.serverTrust != nil, "the challenge kept the test's protection space")
             let answer = Locked<URLSession.AuthChallengeDisposition?>(nil)
             let session = URLSession(configuration: .ephemeral)
             let task = session.dataTask(with: URL(string: "https://\(host)/")!)
