@@ -22,17 +22,12 @@ struct ShownWarningsFilter: LogHandler {
         set { base[metadataKey: key] = newValue }
     }
 
-    func log(
-        level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String,
-        function: String, line: UInt
-    ) {
-        if case .stringConvertible(let value)? = metadata?["warning"], let warning = value as? Warning,
+    func log(event: LogEvent) {
+        if case .stringConvertible(let value)? = event.metadata?["warning"], let warning = value as? Warning,
             warning.id == .lowContrast
         {
             return
         }
-        base.log(
-            level: level, message: message, metadata: metadata, source: source, file: file, function: function,
-            line: line)
+        base.log(event: event)
     }
 }
