@@ -134,6 +134,17 @@ for target in package.targets where target.type != .system {
             path: "Sources/ThreeDS2UI",
             swiftSettings: swiftSettings
         ))
+    // Apple code executed: `xcodebuild test -only-testing:ThreeDS2UITests` on an iOS Simulator
+    // (`.github/workflows/apple.yml`) calls every LiveSystemProbe fact, draws ChallengeView for each UI type, submits
+    // a GET and a POST form through the web view's coordinator in WebKit, and checks URLSessionTransport's TLS host
+    // rule. Its files compile to nothing on macOS (`#if os(iOS)`).
+    package.targets.append(
+        .testTarget(
+            name: "ThreeDS2UITests",
+            dependencies: ["ThreeDS2UI", "ThreeDS2SDK", "ThreeDS2SDKTesting", "ThreeDS2Messages", "ThreeDS2JOSE"],
+            path: "Tests/ThreeDS2UITests",
+            swiftSettings: swiftSettings
+        ))
 #endif
 
 // The README's and the DocC articles' SwiftUI and UIKit snippets, compiled (and their wording of an outcome tested)

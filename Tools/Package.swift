@@ -155,7 +155,7 @@ let package = Package(
         .testTarget(
             name: "ThreeDS2TestLabTests",
             dependencies: [
-                "ThreeDS2TestSupport", "ThreeDS2TestLab", "ThreeDS2NIOTransport", sdk, sdkTesting, jose, messages,
+                "ThreeDS2TestSupport", "ThreeDS2TestLab", "ThreeDS2NIOTransport", sdk, sdkTesting, jose, messages, html,
             ]
         ),
         // The `threeds` executable, run as a process (and through tmux) against TestLabs.

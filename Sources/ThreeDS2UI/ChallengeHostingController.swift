@@ -1,6 +1,6 @@
 #if canImport(UIKit) && canImport(SwiftUI)
     public import SwiftUI
-    public import UIKit
+    import UIKit
 
     /// The challenge UI for UIKit apps: present it modally with a ``SwiftUIChallengePresenter``'s model, run the
     /// challenge with that presenter, and dismiss it from the model's `onFinish`.

@@ -44,8 +44,15 @@
             // The SDK's texts are in the language of the locale the app gave `initialize`, not necessarily the
             // device's: Arabic and Hebrew lay the screen out right to left whatever the app's own direction.
             .environment(\.layoutDirection, model.strings.isRightToLeft ? .rightToLeft : .leftToRight)
+            // Back from the background only: a system sheet (Control Center, Face ID) makes the app inactive, not
+            // backgrounded, and is not a return from the bank's app.
             .onNewValue(of: scenePhase) { phase in
-                if phase == .active { model.returnedToForeground() }
+                switch phase {
+                case .active: model.appPhaseChanged(.active)
+                case .background: model.appPhaseChanged(.background)
+                case .inactive: model.appPhaseChanged(.inactive)
+                @unknown default: break
+                }
             }
             // The system's dark mode picks the DARK customization and dark images unless the app pinned one.
             .onAppear { model.systemColorSchemeChanged(dark: colorScheme == .dark) }

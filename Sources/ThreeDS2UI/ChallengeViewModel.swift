@@ -64,6 +64,11 @@
         /// The cardholder came back to the app.
         public func returnedToForeground() { core.returnedToForeground() }
 
+        /// The app's lifecycle: back in front after the background counts as back from the bank's app.
+        ///
+        /// - Parameter phase: The phase the app is in now.
+        public func appPhaseChanged(_ phase: ChallengeScreenModel.AppPhase) { core.appPhaseChanged(phase) }
+
         /// Follows the system's colour scheme unless the app pinned an appearance.
         ///
         /// - Parameter dark: Whether the system is in dark mode.

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import ThreeDS2HTML
 import ThreeDS2SDK
@@ -140,5 +141,46 @@ struct HTMLPageTextTests {
         #expect(form.text == "a b\nnext")
         // libxml2 drops C0 controls itself; a reader that does not still has them neutralised, line by line.
         #expect(HTMLForm(controls: [], text: "x\u{7}y\u{1B}[2J\nz").text == "x y [2J\nz")
+    }
+}
+
+/// Issue 33: the page a web view loads submits every form with GET; an HTML parser (libxml2's, like WebKit's, keeps
+/// the first of two attributes with the same name) reads the rewritten form as GET, and its data, sent as the query
+/// of the reserved URL, is what the policy submits.
+@Suite("HTML forms rewritten for the web view")
+struct RewrittenFormTests {
+    @Test("a POST page parses as GET after the rewrite, and its submission reaches the policy with its data")
+    func postBecomesGet() throws {
+        let page = """
+            <html><body><form method="post" action="HTTPS://EMV3DS/challenge">
+            <input type="hidden" name="txid" value="8a1f"><input name="otp" value="">
+            <button type="submit" name="action" value="verify">Verify</button>
+            <button type="submit" name="action" value="cancel">Cancel</button></form></body></html>
+            """
+        #expect(LibXML2FormReader().form(fromHTML: page).method == "post")
+        let form = LibXML2FormReader().form(fromHTML: WebViewPolicy.formsSubmittingWithGET(page))
+        #expect(form.method == "get")
+        #expect(form.action == "HTTPS://EMV3DS/challenge")
+        for (button, data) in [
+            ("Verify", "txid=8a1f&otp=1234&action=verify"), ("Cancel", "txid=8a1f&otp=1234&action=cancel"),
+        ] {
+            let query = try form.submission(fields: ["otp": "1234"], button: button)
+            #expect(query == data)
+            let url = URL(string: (form.action ?? "") + "?" + query)
+            #expect(WebViewPolicy.decide(url: url, method: form.method, isInitialLoad: false) == .submit(data))
+        }
+    }
+
+    @Test("GET, no method and upper-case POST forms all parse as GET after the rewrite")
+    func shapes() {
+        for html in [
+            #"<form method="get" action="https://emv3ds/challenge"><input name=a></form>"#,
+            #"<form action="https://emv3ds/challenge"><input name=a></form>"#,
+            #"<FORM METHOD=POST ACTION=https://emv3ds/challenge><INPUT NAME=a></FORM>"#,
+        ] {
+            let form = LibXML2FormReader().form(fromHTML: WebViewPolicy.formsSubmittingWithGET(html))
+            #expect(form.method == "get", "\(html)")
+            #expect(form.controls.map(\.name) == ["a"], "\(html)")
+        }
     }
 }

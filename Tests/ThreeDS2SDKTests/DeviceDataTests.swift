@@ -142,7 +142,11 @@ struct DeviceDataTests {
             .getAuthenticationRequestParameters()
         let (_, json) = try decrypt(parameters, ds: "A000000004", expectKid: "ds-key-1")
         let dd = try #require(json["DD"]?.objectValue)
-        #expect(dd["C001"] == .string("Linux"))
+        #if os(Linux)
+            #expect(dd["C001"] == .string("Linux"))
+        #else
+            #expect(dd["C001"] == .string("macOS"))
+        #endif
         #expect(dd["C005"] == .string("en-US"))
         #expect(dd["C003"]?.stringValue?.isEmpty == false)
         #expect(json.serialized.count < 64_000)
@@ -241,7 +245,14 @@ struct SecurityCheckTests {
         }
         #expect(probe.readFile(directory.appendingPathComponent("missing").path) == nil)
         #expect(probe.readFile(directory.path) == nil, "a directory is not a file")
-        #expect(probe.readFile("/proc/self/status")?.contains("TracerPid:") == true)
+        #if os(Linux)
+            #expect(probe.readFile("/proc/self/status")?.contains("TracerPid:") == true)
+        #else
+            // Apple platforms have no /proc (the macOS job of .github/workflows/apple.yml runs this test).
+            #expect(probe.readFile("/proc/self/status") == nil)
+            #expect(
+                probe.readFile("/System/Library/CoreServices/SystemVersion.plist")?.contains("ProductVersion") == true)
+        #endif
     }
 
     @Test("the live probe reads environment variables as Foundation does")

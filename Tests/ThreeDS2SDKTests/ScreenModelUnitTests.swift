@@ -38,6 +38,29 @@ struct ScreenModelUnitTests {
         #expect(model.phase == .processing(directoryServerName: nil))
     }
 
+    @Test("only a return from the background counts as back from the bank's app; a system sheet does not")
+    func lifecycle() async throws {
+        let model = ChallengeScreenModel(opener: nil)
+        let screen = try formScreen("04", oob, version: .v2_3_1)
+        let answer = Task { await model.present(screen, settings: PresentationSettings()) }
+        for _ in 0..<10_000 where model.phase != .screen { await Task.yield() }
+        // Control Center or a Face ID prompt: inactive, then active again.
+        model.appPhaseChanged(.inactive)
+        model.appPhaseChanged(.active)
+        #expect(model.form?.returnedFromApp == false)
+        model.appPhaseChanged(.active)
+        #expect(model.form?.returnedFromApp == false, "active twice is not a return")
+        // To the bank's app and back.
+        model.appPhaseChanged(.inactive)
+        model.appPhaseChanged(.background)
+        #expect(model.form?.returnedFromApp == false)
+        model.appPhaseChanged(.inactive)
+        model.appPhaseChanged(.active)
+        #expect(model.form?.returnedFromApp == true)
+        model.perform(.cancel)
+        #expect(await answer.value == ChallengeAnswer(.cancel))
+    }
+
     @Test("the system's dark mode picks the DARK customization unless the app pinned one")
     func systemAppearance() async throws {
         var light = UiCustomization()

@@ -107,7 +107,15 @@ extension ConfigParameters {
         /// The minimum OS version considered supported (SW05): `major[.minor[.patch]]`, compared with the OS's
         /// structured version (`16.4` on iOS, `13.5` on macOS, a kernel release such as `5.10` on Linux).
         case minimumOSVersion
-        /// The SHA-256 (hex) the app expects of its own executable; a mismatch raises SW02.
+        /// The SHA-256 (hex) the app expects of its own executable; a mismatch raises SW02. The service hashes the
+        /// executable once, on a background queue, starting at the first initialize; checks that run before it is
+        /// done compare nothing, and the first check after it raises SW02 on a mismatch.
+        ///
+        /// A post-release value, supplied by the app's server: on iOS the App Store re-signs and encrypts the
+        /// executable and app thinning builds a variant per device, so the hash of what a phone runs is known only
+        /// after release, per variant, from an installed copy. An app sends the value it expects from its server
+        /// (by app version and device model), never a value compiled into the app before upload. Leave it unset
+        /// when no such value exists: a wrong value raises SW02 on every genuine install.
         case expectedExecutableSHA256
         /// `false` when the app does not let the SDK open the bank's app (2.3.1 CReqs then say `oobAppURLInd` `03`).
         case opensOOBApps

@@ -95,17 +95,51 @@ struct DeviceInformationCollector: Sendable {
     static let maxListEntries = 1_000
     static let maxListCharacters = 16_000
 
+    /// The UI facts each parameter reads; the collector asks the probe for all of them in one call.
+    static func facts(for id: DeviceParameterID, on platform: DevicePlatform) -> [PlatformFact] {
+        switch id {
+        case .osName: platform == .iOS ? [.systemName] : []
+        case .screenResolution: platform == .linux ? [] : [.nativeScreenSize]
+        case .deviceName: platform == .iOS ? [.deviceName] : []
+        case .identifierForVendor: [.identifierForVendor]
+        case .userInterfaceIdiom: [.userInterfaceIdiom]
+        case .fontFamilyNames: [.fontFamilyNames]
+        case .systemFontFamilyFontNames: [.systemFontFamilyFontNames]
+        case .systemFontName: [.systemFontName]
+        case .labelFontSize: [.labelFontSize]
+        case .buttonFontSize: [.buttonFontSize]
+        case .smallSystemFontSize: [.smallSystemFontSize]
+        case .systemFontSize: [.systemFontSize]
+        case .systemLocale: [.systemLocaleIdentifier]
+        case .availableLocaleIdentifiers: [.availableLocaleIdentifiers]
+        case .preferredLanguages: [.preferredLanguages]
+        case .defaultTimeZone: [.defaultTimeZoneOffset]
+        case .appStoreReceiptURL: [.appStoreReceiptURL]
+        case .appStoreReceiptExists: [.appStoreReceiptExists]
+        default: []
+        }
+    }
+
     func collect(_ context: DeviceInformationContext, warnings: [Warning]) -> DeviceInformation {
         let platform = probe.platform
         var info = DeviceInformation(securityWarnings: warnings.map(\.id))
+        var readable: [DeviceParameterID] = []
         for entry in DeviceParameter.registry where entry.isReported(on: platform) {
             switch availability(entry, on: platform) {
             case .failure(let reason): info.unavailable[entry.id] = reason
-            case .success:
-                switch read(entry.id, on: platform, context) {
-                case .success(let value): info.collected[entry.id] = value
-                case .failure(let reason): info.unavailable[entry.id] = reason
-                }
+            case .success: readable.append(entry.id)
+            }
+        }
+        // Every UI fact in one call (one main-thread hop on Apple platforms), and only the facts of parameters read.
+        var wanted: [PlatformFact] = []
+        for id in readable {
+            for fact in Self.facts(for: id, on: platform) where !wanted.contains(fact) { wanted.append(fact) }
+        }
+        let facts = wanted.isEmpty ? [:] : probe.platformFacts(wanted)
+        for id in readable {
+            switch read(id, on: platform, context, facts) {
+            case .success(let value): info.collected[id] = value
+            case .failure(let reason): info.unavailable[id] = reason
             }
         }
         return info
@@ -124,9 +158,11 @@ struct DeviceInformationCollector: Sendable {
     }
 
     /// Reads one parameter: a value, or the reason it is unavailable.
-    private func read(_ id: DeviceParameterID, on platform: DevicePlatform, _ context: DeviceInformationContext)
-        -> Result<DeviceValue, UnavailableReason>
-    {
+    private func read(
+        _ id: DeviceParameterID, on platform: DevicePlatform, _ context: DeviceInformationContext,
+        _ facts: [PlatformFact: PlatformFactValue]
+    ) -> Result<DeviceValue, UnavailableReason> {
+        func fact(_ fact: PlatformFact) -> PlatformFactValue? { facts[fact] }
         let linux = LinuxDeviceSource(probe: probe)
         switch id {
         case .platform: return text(platform.rawValue)
@@ -135,7 +171,10 @@ struct DeviceInformationCollector: Sendable {
             case .linux: return text(linux.deviceModel())
             case .iOS, .macOS:
                 let simulated = probe.isSimulator ? probe.environment("SIMULATOR_MODEL_IDENTIFIER") : nil
-                return text(simulated ?? probe.sysctlString(platform == .iOS ? "hw.machine" : "hw.model"))
+                // `hw.machine` names an iPhone or iPad ("iPhone15,2"); on a Mac it is the architecture ("arm64"),
+                // and `hw.model` names the Mac ("Mac14,9"), also for an iPhone/iPad app there and Mac Catalyst.
+                let onMac = platform == .macOS || probe.runtimeEnvironment.hostIsMac
+                return text(simulated ?? probe.sysctlString(onMac ? "hw.model" : "hw.machine"))
             }
         case .osName:
             switch platform {
@@ -163,12 +202,15 @@ struct DeviceInformationCollector: Sendable {
         case .sdkReferenceNumber: return text(context.sdkReferenceNumber)
         case .dateTime: return .success(.text(Self.utcTimestamp(context.now)))
         case .sdkTransactionID: return text(context.sdkTransactionID)
-        default: return readPlatformFact(id)
+        default: return readPlatformFact(id, facts)
         }
     }
 
     /// The iOS parameters: one UIKit fact each, formatted here.
-    private func readPlatformFact(_ id: DeviceParameterID) -> Result<DeviceValue, UnavailableReason> {
+    private func readPlatformFact(_ id: DeviceParameterID, _ facts: [PlatformFact: PlatformFactValue]) -> Result<
+        DeviceValue, UnavailableReason
+    > {
+        func fact(_ fact: PlatformFact) -> PlatformFactValue? { facts[fact] }
         switch id {
         case .identifierForVendor: return text(fact(.identifierForVendor).flatMap(Self.textValue))
         case .userInterfaceIdiom: return number(fact(.userInterfaceIdiom))
@@ -203,8 +245,6 @@ struct DeviceInformationCollector: Sendable {
         default: return .failure(.unsupportedPlatform)
         }
     }
-
-    private func fact(_ fact: PlatformFact) -> PlatformFactValue? { probe.platformFact(fact) }
 
     private static func textValue(_ value: PlatformFactValue) -> String? {
         if case .text(let text) = value { return text }

@@ -33,6 +33,19 @@
             #endif
         }
 
+        /// The Simulator, an iPhone/iPad app on a Mac (`ProcessInfo.isiOSAppOnMac`, iOS 14+), Mac Catalyst, or
+        /// the device itself.
+        public var runtimeEnvironment: RuntimeEnvironment {
+            #if targetEnvironment(simulator)
+                .simulator
+            #elseif targetEnvironment(macCatalyst)
+                .macCatalyst
+            #else
+                // False for Mac Catalyst apps and for Mac apps; true only for an iPhone/iPad app on a Mac.
+                ProcessInfo.processInfo.isiOSAppOnMac ? .iOSAppOnMac : .native
+            #endif
+        }
+
         /// `P_TRACED` from `sysctl(KERN_PROC_PID)`.
         public var isTracedByKernel: Bool {
             var info = kinfo_proc()
@@ -67,10 +80,21 @@
         public var operatingSystemVersion: OperatingSystemVersion? { ProcessInfo.processInfo.operatingSystemVersion }
 
         /// One UIKit or AppKit call, made on the main thread.
-        public func platformFact(_ fact: PlatformFact) -> PlatformFactValue? {
-            if Thread.isMainThread { return MainActor.assumeIsolated { Self.mainThreadFact(fact) } }
+        public func platformFact(_ fact: PlatformFact) -> PlatformFactValue? { platformFacts([fact])[fact] }
+
+        /// Every fact asked for, in one hop to the main thread (none when called there). The SDK calls this once per
+        /// device-data collection, holding no lock, so the main thread may use the SDK meanwhile.
+        public func platformFacts(_ facts: [PlatformFact]) -> [PlatformFact: PlatformFactValue] {
             // UIKit's values are main-actor isolated; device data is built synchronously on the caller's thread.
-            return DispatchQueue.main.sync { MainActor.assumeIsolated { Self.mainThreadFact(fact) } }
+            if Thread.isMainThread { return MainActor.assumeIsolated { Self.mainThreadFacts(facts) } }
+            return DispatchQueue.main.sync { MainActor.assumeIsolated { Self.mainThreadFacts(facts) } }
+        }
+
+        @MainActor
+        private static func mainThreadFacts(_ facts: [PlatformFact]) -> [PlatformFact: PlatformFactValue] {
+            var values: [PlatformFact: PlatformFactValue] = [:]
+            for fact in facts { values[fact] = mainThreadFact(fact) }
+            return values
         }
 
         #if canImport(UIKit)
@@ -96,10 +120,21 @@
                 case .defaultTimeZoneOffset: return .number(Double(NSTimeZone.default.secondsFromGMT()))
                 case .appStoreReceiptURL: return Bundle.main.appStoreReceiptURL.map { .text($0.absoluteString) }
                 case .appStoreReceiptExists:
-                    return Bundle.main.appStoreReceiptURL.map { .flag(FileManager.default.fileExists(atPath: $0.path)) }
+                    // A receipt is a non-empty file: an empty one (left by an interrupted refresh) is none.
+                    // Read, not stat'ed: one byte tells (no file-timestamp API, which the privacy manifest would
+                    // have to declare).
+                    return Bundle.main.appStoreReceiptURL.map { url in
+                        let handle = FileHandle(forReadingAtPath: url.path)
+                        defer { try? handle?.close() }
+                        let first = try? handle?.read(upToCount: 1)
+                        return .flag(first?.isEmpty == false)
+                    }
                 case .nativeScreenSize:
-                    let screen = UIApplication.shared.connectedScenes.lazy.compactMap { ($0 as? UIWindowScene)?.screen }
-                        .first
+                    // The app's own window scene (an external display's scene has another role), the one in front
+                    // first.
+                    let scenes = UIApplication.shared.connectedScenes.compactMap { $0 as? UIWindowScene }
+                        .filter { $0.session.role == .windowApplication }
+                    let screen = (scenes.first { $0.activationState == .foregroundActive } ?? scenes.first)?.screen
                     return screen.map { .size(width: $0.nativeBounds.width, height: $0.nativeBounds.height) }
                 }
             }
@@ -115,6 +150,22 @@
                 }
             }
         #endif
+
+        /// Sets `isExcludedFromBackup` on the file (iCloud and computer backups leave it out).
+        ///
+        /// - Parameter path: The file.
+        /// - Returns: Whether the attribute was set.
+        public func excludeFromBackup(_ path: String) -> Bool {
+            var url = URL(fileURLWithPath: path)
+            var values = URLResourceValues()
+            values.isExcludedFromBackup = true
+            do {
+                try url.setResourceValues(values)
+                return true
+            } catch {
+                return false
+            }
+        }
 
         /// `Application Support/threeds2sdk` in the user domain.
         public var defaultDataDirectory: URL {

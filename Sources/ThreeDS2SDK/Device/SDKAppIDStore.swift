@@ -1,12 +1,21 @@
 import Foundation
 import ThreeDS2JOSE
 
-/// Keeps the SDK App ID: a UUID made once per install and app version, in a per-user data directory.
+/// Keeps the SDK App ID: a UUID made once per install and app version, in a per-user data directory, in a file that
+/// device backups leave out (a backup restored to another phone must not bring the same "per-installation" ID).
 struct SDKAppIDStore: Sendable {
     let directory: URL
+    var probe: any SystemProbe = LiveSystemProbe()
+
+    /// The SDK App ID, and whether its file is excluded from backups.
+    struct Stored: Sendable {
+        let id: String
+        let excludedFromBackup: Bool
+    }
 
     /// The SDK App ID for this app and version, created (and stored) when there is none or the version changed.
-    func sdkAppID(appIdentifier: String, appVersion: String) throws(ThreeDS2Error) -> String {
+    /// The file is marked as excluded from backups each time, so a file an earlier version wrote is marked too.
+    func sdkAppID(appIdentifier: String, appVersion: String) throws(ThreeDS2Error) -> Stored {
         let safeName = String(
             appIdentifier.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" }.prefix(100))
         let file = directory.appendingPathComponent("sdk-app-id-\(safeName).json")
@@ -15,7 +24,7 @@ struct SDKAppIDStore: Sendable {
             object["appVersion"]?.stringValue == appVersion,
             let id = object["sdkAppID"]?.stringValue, UUID(uuidString: id) != nil
         {
-            return id
+            return Stored(id: id, excludedFromBackup: probe.excludeFromBackup(file.path))
         }
         let id = UUID().uuidString.lowercased()
         let record: JSONObject = [
@@ -27,6 +36,6 @@ struct SDKAppIDStore: Sendable {
         } catch {
             throw .runtime("the SDK App ID could not be stored in \(directory.path)", underlying: error)
         }
-        return id
+        return Stored(id: id, excludedFromBackup: probe.excludeFromBackup(file.path))
     }
 }

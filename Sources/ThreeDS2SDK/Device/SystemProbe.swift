@@ -29,6 +29,10 @@ public protocol SystemProbe: Sendable {
     var operatingSystemVersion: OperatingSystemVersion? { get }
     /// A fact only the platform's UI frameworks know (UIKit, AppKit), or `nil` where the platform has none.
     func platformFact(_ fact: PlatformFact) -> PlatformFactValue?
+    /// Several facts at once: on Apple platforms one hop to the main thread for all of them, so device data never
+    /// waits on the main thread once per fact. The SDK asks for every fact it needs in one call, before it takes
+    /// any lock. Probes that do not implement it ask ``platformFact(_:)`` for each.
+    func platformFacts(_ facts: [PlatformFact]) -> [PlatformFact: PlatformFactValue]
     /// The effective user ID.
     var effectiveUserID: UInt32 { get }
     /// The path of the running executable.
@@ -41,10 +45,61 @@ public protocol SystemProbe: Sendable {
     var ipAddress: String? { get }
     /// Whether the code runs in a simulator build.
     var isSimulator: Bool { get }
+    /// Where an Apple app's process runs: natively, in the Simulator, as an iPhone/iPad app on a Mac, or as Mac
+    /// Catalyst. Probes that do not implement it report ``RuntimeEnvironment/simulator`` for a simulator build and
+    /// ``RuntimeEnvironment/native`` otherwise.
+    var runtimeEnvironment: RuntimeEnvironment { get }
     /// Whether the kernel reports the process as traced by a debugger (beyond what `/proc` shows).
     var isTracedByKernel: Bool { get }
     /// Where the SDK keeps its per-install data when the app does not say.
     var defaultDataDirectory: URL { get }
+    /// Marks a file so that device backups leave it out (`URLResourceValues.isExcludedFromBackup` on Apple
+    /// platforms), so a backup restored to another device does not bring a per-installation value along.
+    ///
+    /// - Parameter path: The file.
+    /// - Returns: Whether the file is now excluded; `true` where the platform has no such backup. Probes that do not
+    ///   implement it mark nothing and return `true`.
+    func excludeFromBackup(_ path: String) -> Bool
+}
+
+/// Where an app's process runs. An iPhone or iPad app reports the iOS platform in four places, and only on a real
+/// iPhone or iPad are the jailbreak heuristics' files (`/bin/bash`, `/usr/sbin/sshd`, …) a finding: on a Mac
+/// (Simulator, iPhone/iPad app on an Apple-silicon Mac, Mac Catalyst) they belong to macOS.
+public enum RuntimeEnvironment: String, Sendable, Hashable, CaseIterable {
+    /// The platform's own hardware: an iPhone or iPad for an iOS app, a Mac for a macOS app, a Linux host.
+    case native
+    /// The iOS Simulator (a simulator build; the host is a Mac).
+    case simulator
+    /// An iPhone or iPad app running on an Apple-silicon Mac (`ProcessInfo.isiOSAppOnMac`).
+    case iOSAppOnMac
+    /// An iPad app built for the Mac with Mac Catalyst (`targetEnvironment(macCatalyst)`).
+    case macCatalyst
+
+    /// Whether the process runs on a Mac although its platform may say iOS: the Simulator, an iPhone/iPad app on a
+    /// Mac, Mac Catalyst.
+    public var hostIsMac: Bool { self != .native }
+}
+
+extension SystemProbe {
+    /// ``RuntimeEnvironment/simulator`` for a simulator build, ``RuntimeEnvironment/native`` otherwise: the
+    /// environment of a probe that does not tell.
+    public var runtimeEnvironment: RuntimeEnvironment { isSimulator ? .simulator : .native }
+
+    /// Nothing: a platform without device backups (Linux).
+    ///
+    /// - Parameter path: The file.
+    /// - Returns: `true`.
+    public func excludeFromBackup(_ path: String) -> Bool { true }
+
+    /// Each fact from ``platformFact(_:)``; the facts the platform does not know are left out.
+    ///
+    /// - Parameter facts: The facts wanted.
+    /// - Returns: The known values, by fact.
+    public func platformFacts(_ facts: [PlatformFact]) -> [PlatformFact: PlatformFactValue] {
+        var values: [PlatformFact: PlatformFactValue] = [:]
+        for fact in facts { values[fact] = platformFact(fact) }
+        return values
+    }
 }
 
 /// A fact that only the platform's UI frameworks know; each is one call into UIKit or AppKit.
@@ -81,9 +136,10 @@ public enum PlatformFact: String, Sendable, Hashable, CaseIterable {
     case defaultTimeZoneOffset
     /// `Bundle.main.appStoreReceiptURL`.
     case appStoreReceiptURL
-    /// Whether a file exists at `Bundle.main.appStoreReceiptURL`.
+    /// Whether a non-empty file exists at `Bundle.main.appStoreReceiptURL`.
     case appStoreReceiptExists
-    /// The main screen's size in native pixels.
+    /// The size in native pixels of the screen of the app's own window scene (the one in front first; never an
+    /// external display's).
     case nativeScreenSize
 }
 

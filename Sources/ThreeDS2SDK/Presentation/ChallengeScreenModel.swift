@@ -48,6 +48,8 @@ public final class ChallengeScreenModel {
     private let opener: (any OOBAppOpener)?
     private let htmlReader: (any HTMLFormReader)?
     private var pending: CheckedContinuation<ChallengeAnswer, Never>?
+    /// Whether the app went to the background since it was last in front.
+    private var leftForBackground = false
 
     /// Creates a model.
     ///
@@ -120,6 +122,32 @@ public final class ChallengeScreenModel {
         case .send(let answer)?: self.answer(answer)
         case .openApp?: openApp()
         case .showNote?, nil: break
+        }
+    }
+
+    /// Where the app stands, as the platform's lifecycle reports it (SwiftUI's `ScenePhase`, UIKit's scene states).
+    public enum AppPhase: Sendable, Hashable {
+        /// In front and receiving events.
+        case active
+        /// In front but not receiving events: Control Center, a notification, a Face ID prompt over it.
+        case inactive
+        /// Not visible: the cardholder switched to another app (the bank's) or to the home screen.
+        case background
+    }
+
+    /// Follows the app's lifecycle: ``returnedToForeground()`` runs when the app comes back to the front after it
+    /// was in the background (the cardholder went to the bank's app), not when a system sheet over it (Control
+    /// Center, a Face ID prompt, a notification) only made it inactive for a moment.
+    ///
+    /// - Parameter phase: The phase the app is in now.
+    public func appPhaseChanged(_ phase: AppPhase) {
+        switch phase {
+        case .background: leftForBackground = true
+        case .inactive: break
+        case .active:
+            guard leftForBackground else { return }
+            leftForBackground = false
+            returnedToForeground()
         }
     }
 

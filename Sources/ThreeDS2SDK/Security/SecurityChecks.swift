@@ -15,6 +15,9 @@ public struct SecurityChecks: Sendable {
     let probe: any SystemProbe
     let minimumOSVersion: OperatingSystemVersion?
     let expectedExecutableSHA256: String?
+    /// The service's once-per-process hash, computed off the calling thread; `nil` hashes at each run (a caller of
+    /// the public initializer).
+    let executableDigest: ExecutableDigest?
 
     /// Creates the checks.
     ///
@@ -23,13 +26,25 @@ public struct SecurityChecks: Sendable {
     ///   - minimumOSVersion: The lowest OS version considered supported, compared with the OS's structured version
     ///     (the kernel release on Linux); `nil` checks nothing.
     ///   - expectedExecutableSHA256: The expected SHA-256 (lower-case hex) of the app's executable; `nil` skips.
+    ///     Checks made this way hash the executable at each ``run()``, on the caller's thread; a
+    ///     ``ThreeDS2Service`` hashes it once, on a background queue.
     public init(
         probe: any SystemProbe = LiveSystemProbe(), minimumOSVersion: OperatingSystemVersion? = nil,
         expectedExecutableSHA256: String? = nil
     ) {
+        self.init(
+            probe: probe, minimumOSVersion: minimumOSVersion, expectedExecutableSHA256: expectedExecutableSHA256,
+            executableDigest: nil)
+    }
+
+    init(
+        probe: any SystemProbe, minimumOSVersion: OperatingSystemVersion?, expectedExecutableSHA256: String?,
+        executableDigest: ExecutableDigest?
+    ) {
         self.probe = probe
         self.minimumOSVersion = minimumOSVersion
         self.expectedExecutableSHA256 = expectedExecutableSHA256
+        self.executableDigest = executableDigest
     }
 
     /// Runs every check.
@@ -72,7 +87,10 @@ public struct SecurityChecks: Sendable {
     func privileged() -> Warning? {
         var reasons: [String] = []
         if probe.effectiveUserID == 0 { reasons.append("running with root privileges") }
-        if probe.platform == .iOS {
+        // The filesystem heuristics read an iPhone's or iPad's own filesystem. In the Simulator, as an iPhone/iPad app
+        // on a Mac and as Mac Catalyst, the platform is iOS but the files are the Mac's, where `/bin/bash`,
+        // `/usr/sbin/sshd` and a writable `/private/tmp` are stock: they are not read there.
+        if probe.platform == .iOS, !probe.runtimeEnvironment.hostIsMac {
             for path in Self.jailbreakPaths where probe.fileExists(path) {
                 reasons.append("jailbreak artefact \(path)")
             }
@@ -102,10 +120,13 @@ public struct SecurityChecks: Sendable {
             reasons.append("hooking library \(name) is loaded")
         }
         if let expected = expectedExecutableSHA256 {
-            if let actual = probe.executablePath.flatMap(probe.sha256OfFile) {
-                if actual != expected { reasons.append("executable hash differs from the configured one") }
-            } else {
-                reasons.append("executable could not be hashed")
+            let state = executableDigest?.current(probe) ?? .done(probe.executablePath.flatMap(probe.sha256OfFile))
+            switch state {
+            case .done(let actual?) where actual != expected:
+                reasons.append("executable hash differs from the configured one")
+            case .done(nil): reasons.append("executable could not be hashed")
+            // Still being hashed off the calling thread: a later check compares.
+            case .done, .notStarted, .pending: break
             }
         }
         return Self.warning(.tampered, "The SDK integrity has been tampered: ", reasons)
@@ -131,7 +152,7 @@ public struct SecurityChecks: Sendable {
 
     func virtualized() -> Warning? {
         var reasons: [String] = []
-        if probe.isSimulator { reasons.append("simulator build") }
+        if probe.isSimulator || probe.runtimeEnvironment == .simulator { reasons.append("simulator build") }
         switch probe.platform {
         case .linux: reasons += linuxVirtualization()
         case .iOS, .macOS:

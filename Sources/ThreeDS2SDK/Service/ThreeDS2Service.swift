@@ -60,6 +60,9 @@ public final class ThreeDS2Service: Sendable {
     private let baseLogger: Logger
     private let clientListener: (any ClientEventListener)?
     private let securityListener: (any SecurityEventListener)?
+    /// The executable's hash for SW02: computed once for the service's life (an app's one service: once per
+    /// process), off the calling thread.
+    let executableDigest = ExecutableDigest()
 
     /// Creates an uninitialised service.
     ///
@@ -115,35 +118,36 @@ public final class ThreeDS2Service: Sendable {
         if let level = configParameters[.logLevel].flatMap(Logger.Level.init(rawValue:)) { logger.logLevel = level }
         let store = SDKAppIDStore(
             directory: configuration.dataDirectory.map { URL(fileURLWithPath: $0) }
-                ?? probe.defaultDataDirectory)
+                ?? probe.defaultDataDirectory, probe: probe)
         let checks = SecurityChecks(
             probe: probe, minimumOSVersion: configuration.minimumOSVersion,
-            expectedExecutableSHA256: configuration.expectedExecutableSHA256)
+            expectedExecutableSHA256: configuration.expectedExecutableSHA256, executableDigest: executableDigest)
+        // The checks and the SDK App ID's file (read, or written and synced) run holding no lock, so `warnings`,
+        // `cleanup()` and a transaction's calls on other threads never wait for them; the context is published under
+        // the lock afterwards, and a second initialize that raced this one loses there.
+        if state.withLock({ $0 != nil }) { throw Self.alreadyInitialized }
+        let stored = try store.sdkAppID(
+            appIdentifier: configuration.appIdentifier, appVersion: configuration.appVersion)
+        let prepared = ServiceContext(
+            configuration: configuration, locale: locale ?? Locale.current, uiCustomizations: uiCustomizations,
+            sdkAppID: stored.id,
+            collector: DeviceInformationCollector(
+                probe: probe, restricted: configuration.restrictedParameters,
+                enabled: configuration.enabledParameters),
+            checks: checks,
+            logger: logger, clientListener: clientListener, securityListener: securityListener,
+            warningsBox: WarningsBox(checks.run()))
         let result: Result<ServiceContext, ThreeDS2Error> = state.withLock { current in
-            guard current == nil else {
-                return .failure(
-                    ThreeDS2Error(.alreadyInitialized, "the 3DS SDK is already initialised; call cleanup() first"))
-            }
-            do throws(ThreeDS2Error) {
-                let sdkAppID = try store.sdkAppID(
-                    appIdentifier: configuration.appIdentifier, appVersion: configuration.appVersion)
-                let context = ServiceContext(
-                    configuration: configuration, locale: locale ?? Locale.current, uiCustomizations: uiCustomizations,
-                    sdkAppID: sdkAppID,
-                    collector: DeviceInformationCollector(
-                        probe: probe, restricted: configuration.restrictedParameters,
-                        enabled: configuration.enabledParameters),
-                    checks: checks,
-                    logger: logger, clientListener: clientListener, securityListener: securityListener,
-                    warningsBox: WarningsBox(checks.run()))
-                current = context
-                return .success(context)
-            } catch {
-                return .failure(error)
-            }
+            guard current == nil else { return .failure(Self.alreadyInitialized) }
+            current = prepared
+            return .success(prepared)
         }
         let context = try result.get()
         for warning in context.warnings { securityListener?.securityWarningFound(warning, stage: .initialization) }
+        if !stored.excludedFromBackup {
+            logger.warning(
+                "the SDK App ID's file could not be excluded from backups; a restore to another device may share it")
+        }
         for warning in uiCustomizations.values.flatMap(\.contrastWarnings) {
             logger.warning("UI customization", metadata: ["warning": .stringConvertible(warning)])
         }
@@ -157,6 +161,10 @@ public final class ThreeDS2Service: Sendable {
                 "directoryServers": "\(configuration.directoryServers.keys.sorted())",
             ])
         context.emit(.initialized(warnings: context.warnings.map(\.id)))
+    }
+
+    private static var alreadyInitialized: ThreeDS2Error {
+        ThreeDS2Error(.alreadyInitialized, "the 3DS SDK is already initialised; call cleanup() first")
     }
 
     private func context() throws(ThreeDS2Error) -> ServiceContext {

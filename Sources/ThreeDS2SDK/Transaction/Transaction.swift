@@ -45,21 +45,28 @@ public final class Transaction: Sendable {
     /// The parameters for the AReq: device data encrypted to the directory server, the ephemeral public key and
     /// the identifiers. Built once per transaction; later calls return the same values.
     ///
+    /// Device data is collected and encrypted holding no lock (on Apple platforms it waits for one main-thread hop
+    /// for the UIKit facts), so ``isClosed`` and ``close()`` never wait for it; the parameters are published under
+    /// the lock afterwards. Two callers at once may both build; the first to publish wins and both return its values.
+    ///
     /// - Returns: The parameters.
-    /// - Throws: ``ThreeDS2Error`` with code `runtime` when the transaction is closed or encryption fails.
+    /// - Throws: ``ThreeDS2Error`` with code `runtime` when the transaction is closed (also when it was closed while
+    ///   the parameters were being built) or encryption fails.
     public func getAuthenticationRequestParameters() throws(ThreeDS2Error) -> AuthenticationRequestParameters {
-        let result: Result<AuthenticationRequestParameters, ThreeDS2Error> = state.withLock { state in
+        let start: Result<AuthenticationRequestParameters, ThreeDS2Error>? = state.withLock { state in
             if let existing = state.parameters { return .success(existing) }
-            guard let key = state.ephemeralKey else {
-                return .failure(.runtime("transaction \(sdkTransactionID) is closed"))
-            }
-            do throws(ThreeDS2Error) {
-                let parameters = try build(publicKey: key.publicKey)
-                state.parameters = parameters
-                return .success(parameters)
-            } catch {
-                return .failure(error)
-            }
+            guard state.ephemeralKey != nil else { return .failure(closedError) }
+            return nil
+        }
+        if let start { return try start.get() }
+        // The key is read again: only its public half leaves the lock.
+        guard let publicKey = state.withLock({ $0.ephemeralKey?.publicKey }) else { throw closedError }
+        let built = try build(publicKey: publicKey)
+        let result: Result<AuthenticationRequestParameters, ThreeDS2Error> = state.withLock { state in
+            guard state.ephemeralKey != nil else { return .failure(closedError) }
+            if let existing = state.parameters { return .success(existing) }
+            state.parameters = built
+            return .success(built)
         }
         let parameters = try result.get()
         context.emit(
@@ -67,6 +74,8 @@ public final class Transaction: Sendable {
                 sdkTransactionID: sdkTransactionID, deviceDataCharacters: parameters.deviceData.count))
         return parameters
     }
+
+    private var closedError: ThreeDS2Error { .runtime("transaction \(sdkTransactionID) is closed") }
 
     private func build(publicKey: P256.KeyAgreement.PublicKey) throws(ThreeDS2Error) -> AuthenticationRequestParameters
     {
