@@ -13,24 +13,80 @@ public struct ACSSignedContent: Sendable, Hashable {
     /// Reads the payload. Keys may be JWK objects or strings holding one (both are seen in the field).
     ///
     /// - Parameter payload: The JSON bytes of the JWS payload.
-    /// - Throws: A description of what is wrong.
+    /// - Throws: A description of what is wrong (the first violation ``audit(payload:)`` reports).
     public init(payload: [UInt8]) throws(JOSEError) {
-        let value = try JSONParser(limits: .init(maxBytes: 16 * 1024, maxDepth: 8)).parse(payload)
+        let recorder = ViolationRecorder<JOSEError> { finding, file, line in
+            let keyMissing = finding.rule == .signedContentACSKeyMissing || finding.rule == .signedContentSDKKeyMissing
+            return JOSEError(keyMissing ? .invalidKey : .invalidHeader, finding.explanation, file: file, line: line)
+        }
+        guard let content = try Self.read(payload, recorder) else {
+            // Not reached: the reader gives up only after recording a violation, which this recorder throws.
+            throw JOSEError(.invalidHeader, "ACS signed content is malformed")
+        }
+        self = content
+    }
+
+    /// Audits a payload: every rule it breaks, in the order ``init(payload:)`` checks them (its error is the first).
+    /// The SDK sends no Erro for these (``ConformanceRule/errorCode`` is `nil`): it ends the challenge before any CReq.
+    ///
+    /// - Parameter payload: The JSON bytes of the JWS payload.
+    /// - Returns: The findings, and the content when there are none.
+    public static func audit(payload: [UInt8]) -> ConformanceAudit<ACSSignedContent> {
+        let recorder = ViolationRecorder<JOSEError>()
+        let content = try? read(payload, recorder)
+        return ConformanceAudit(findings: recorder.findings, reading: content ?? nil)
+    }
+
+    private static func read(_ payload: [UInt8], _ recorder: ViolationRecorder<JOSEError>) throws(JOSEError)
+        -> ACSSignedContent?
+    {
+        func record(
+            _ rule: ConformanceRule, _ field: String, _ seen: JSONValue?, _ explanation: String,
+            failure: JOSEError? = nil, line: UInt = #line
+        ) throws(JOSEError) {
+            let finding = ConformanceFinding(
+                rule: rule, field: field, value: seen.map(CResRecorder.text), explanation: explanation)
+            try recorder.record(finding, failure: failure, file: #fileID, line: line)
+        }
+        let value: JSONValue
+        do {
+            value = try JSONParser(limits: .init(maxBytes: 16 * 1024, maxDepth: 8)).parse(payload)
+        } catch {
+            try record(.signedContentNotJSON, "payload", nil, error.message, failure: error)
+            return nil
+        }
         guard case .object(let object) = value else {
-            throw JOSEError(.invalidHeader, "ACS signed content is not a JSON object")
+            try record(.signedContentNotObject, "payload", value, "ACS signed content is not a JSON object")
+            return nil
         }
-        guard case .string(let url)? = object["acsURL"], !url.isEmpty, PeerText.fits(url, max: 2048) else {
-            throw JOSEError(.invalidHeader, "ACS signed content has no acsURL of at most 2048 characters")
+        let url = object["acsURL"]?.stringValue.flatMap { !$0.isEmpty && PeerText.fits($0, max: 2048) ? $0 : nil }
+        if url == nil {
+            try record(
+                .signedContentACSURL, "acsURL", object["acsURL"],
+                "ACS signed content has no acsURL of at most 2048 characters")
         }
-        guard let acsKey = object["acsEphemPubKey"] else {
-            throw JOSEError(.invalidKey, "ACS signed content has no acsEphemPubKey")
+        if object["acsEphemPubKey"] == nil {
+            try record(.signedContentACSKeyMissing, "acsEphemPubKey", nil, "ACS signed content has no acsEphemPubKey")
         }
-        guard let sdkKey = object["sdkEphemPubKey"] else {
-            throw JOSEError(.invalidKey, "ACS signed content has no sdkEphemPubKey")
+        if object["sdkEphemPubKey"] == nil {
+            try record(.signedContentSDKKeyMissing, "sdkEphemPubKey", nil, "ACS signed content has no sdkEphemPubKey")
         }
-        acsURL = url
-        acsEphemeralPublicKey = try P256PublicJWK(jsonValue: acsKey)
-        sdkEphemeralPublicKey = try P256PublicJWK(jsonValue: sdkKey)
+        var keys: [P256PublicJWK] = []
+        for (name, rule) in [
+            ("acsEphemPubKey", ConformanceRule.signedContentACSKeyInvalid),
+            ("sdkEphemPubKey", .signedContentSDKKeyInvalid),
+        ] {
+            guard let key = object[name] else { continue }
+            do {
+                keys.append(try P256PublicJWK(jsonValue: key))
+            } catch {
+                try record(
+                    rule, name, key, "ACS signed content's \(name) is not a P-256 public JWK: \(error.message)",
+                    failure: error)
+            }
+        }
+        guard let url, keys.count == 2 else { return nil }
+        return ACSSignedContent(acsURL: url, acsEphemeralPublicKey: keys[0], sdkEphemeralPublicKey: keys[1])
     }
 
     /// Creates the content (the ACS side).

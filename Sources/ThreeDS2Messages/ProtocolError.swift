@@ -108,33 +108,4 @@ public struct ProtocolViolation: CodedError, Sendable {
 
     /// `code detail: explanation at file:line`.
     public var description: String { "\(code.rawValue) \(detail): \(explanation) at \(location)" }
-
-    static func missing(_ field: String, file: String = #fileID, line: UInt = #line) -> ProtocolViolation {
-        ProtocolViolation(
-            .requiredElementMissing, detail: field, explanation: "CRes field `\(field)` is missing", file: file,
-            line: line)
-    }
-
-    static func reserved(_ field: String, _ value: String, file: String = #fileID, line: UInt = #line)
-        -> ProtocolViolation
-    {
-        ProtocolViolation(
-            .reservedValueNotRecognised, detail: field,
-            explanation: "CRes field `\(field)` was \(value), a reserved value the SDK does not recognise", file: file,
-            line: line)
-    }
-
-    static func duplicate(_ field: String, _ why: String, file: String = #fileID, line: UInt = #line)
-        -> ProtocolViolation
-    {
-        ProtocolViolation(
-            .duplicateElement, detail: field, explanation: "CRes field `\(field)` \(why)", file: file, line: line)
-    }
-
-    static func invalid(_ field: String, _ why: String, file: String = #fileID, line: UInt = #line)
-        -> ProtocolViolation
-    {
-        ProtocolViolation(
-            .invalidFormat, detail: field, explanation: "CRes field `\(field)` \(why)", file: file, line: line)
-    }
 }
