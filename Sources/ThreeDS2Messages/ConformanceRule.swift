@@ -138,19 +138,31 @@ public enum ConformanceRule: String, CaseIterable, Sendable, Hashable, Codable, 
     /// `sdkEphemPubKey` is not a P-256 public JWK.
     case signedContentSDKKeyInvalid = "acsSignedContent.sdkEphemPubKey.invalid"
 
+    // The ARes fields the SDK reads to start a challenge.
+    /// `threeDSServerTransID`, `acsTransID`, `acsReferenceNumber` or `acsSignedContent` is missing or not a string.
+    case aresFieldMissing = "ares.required.missing"
+    /// `threeDSServerTransID` or `acsTransID` is not a 36-character UUID.
+    case aresTransactionIDNotUUID = "ares.transID.notUUID"
+    /// `acsReferenceNumber` is not 1–32 characters.
+    case aresReferenceNumberLength = "ares.acsReferenceNumber.length"
+    /// `acsSignedContent` is empty.
+    case aresSignedContentEmpty = "ares.acsSignedContent.empty"
+
     /// The identifier.
     public var description: String { rawValue }
 
     /// The message the rule is about.
     public var message: AuditedMessage {
-        rawValue.hasPrefix("cres.") ? .challengeResponse : .acsSignedContent
+        if rawValue.hasPrefix("cres.") { return .challengeResponse }
+        return rawValue.hasPrefix("ares.") ? .authenticationResponse : .acsSignedContent
     }
 
     /// The field or fields the rule is about, as the table writes them.
     public var field: String { definition.field }
 
-    /// The Erro code the SDK sends for a violation of the rule; `nil` when it sends none (the ACS signed content is
-    /// refused before any CReq, and the challenge ends with a runtime error).
+    /// The Erro code the SDK sends for a violation of the rule; `nil` when it sends none (the ARes fields and the ACS
+    /// signed content are refused before any CReq: the app gets an error, or the challenge ends with a runtime
+    /// error).
     public var errorCode: ProtocolErrorCode? { definition.code }
 
     /// The requirement, in our own words (a finding states it for the version and field concerned).
@@ -170,4 +182,6 @@ public enum AuditedMessage: String, Sendable, Hashable, Codable, CaseIterable {
     case challengeResponse = "CRes"
     /// The ACS signed content, the JWS payload an ARes carries for the SDK.
     case acsSignedContent = "ACS signed content"
+    /// The ARes fields the SDK reads to start a challenge (its challenge parameters).
+    case authenticationResponse = "ARes"
 }

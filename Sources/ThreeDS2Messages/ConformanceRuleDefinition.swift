@@ -21,7 +21,7 @@ struct ConformanceRuleDefinition: Sendable {
     private static let signed = "protocol reference §5.1, §4.3"
 
     static let table: [ConformanceRule: ConformanceRuleDefinition] = envelope.merging(screen) { $1 }
-        .merging(entryBox) { $1 }.merging(signedContent) { $1 }
+        .merging(entryBox) { $1 }.merging(signedContent) { $1 }.merging(authenticationResponse) { $1 }
 
     private static let envelope: [ConformanceRule: ConformanceRuleDefinition] = [
         .requiredFieldMissing: .init(
@@ -145,5 +145,16 @@ struct ConformanceRuleDefinition: Sendable {
         .signedContentSDKKeyMissing: .init(nil, "sdkEphemPubKey", "present", signed),
         .signedContentSDKKeyInvalid: .init(
             nil, "sdkEphemPubKey", "a P-256 public JWK (an object, or a string holding one)", signed),
+    ]
+
+    private static let ares = "protocol reference §5.5, §7.2"
+
+    private static let authenticationResponse: [ConformanceRule: ConformanceRuleDefinition] = [
+        .aresFieldMissing: .init(
+            nil, "threeDSServerTransID, acsTransID, acsReferenceNumber, acsSignedContent",
+            "present as strings in an ARes asking for a challenge", ares),
+        .aresTransactionIDNotUUID: .init(nil, "threeDSServerTransID, acsTransID", "a UUID of 36 characters", ares),
+        .aresReferenceNumberLength: .init(nil, "acsReferenceNumber", "1–32 characters", ares),
+        .aresSignedContentEmpty: .init(nil, "acsSignedContent", "not empty", ares),
     ]
 }

@@ -188,13 +188,44 @@ struct ConformanceAuditTests {
         #expect(try ACSSignedContent(payload: JSONValue.object(content.json).serializedBytes) == content)
     }
 
+    @Test("ARes: every challenge field problem reported; the SDK's check of its parameters stops at the first")
+    func authenticationResponse() {
+        let ares: JSONObject = [
+            "transStatus": .string("C"), "threeDSServerTransID": .string(ids.threeDSServerTransID),
+            "acsTransID": .string("x\u{1B}"), "acsReferenceNumber": .string(String(repeating: "r", count: 33)),
+            "acsSignedContent": .integer(1),
+        ]
+        let audit = ChallengeParameterFields.audit(ares)
+        #expect(
+            audit.findings.map(\.rule) == [
+                .aresFieldMissing, .aresTransactionIDNotUUID, .aresReferenceNumberLength,
+            ])
+        #expect(audit.findings.map(\.field) == ["acsSignedContent", "acsTransID", "acsReferenceNumber"])
+        #expect(audit.findings[1].value == "x\\u{1B}" && audit.findings.allSatisfy { $0.errorCode == nil })
+        let fields = ChallengeParameterFields(
+            threeDSServerTransID: ids.threeDSServerTransID, acsTransID: "x", acsReferenceNumber: "",
+            acsSignedContent: "")
+        let first = fields.firstViolationAsChallengeParameters()
+        #expect(first?.rule == .aresTransactionIDNotUUID)
+        #expect(first?.explanation == "challenge parameter acsTransactionID must be a UUID, was \"x\"")
+        let good = ChallengeParameterFields(
+            threeDSServerTransID: ids.threeDSServerTransID, acsTransID: ids.acsTransID, acsReferenceNumber: "REF",
+            acsSignedContent: "a.b.c")
+        #expect(good.firstViolationAsChallengeParameters() == nil)
+        var object: JSONObject = ["threeDSServerTransID": .string(ids.threeDSServerTransID)]
+        object["acsTransID"] = .string(ids.acsTransID)
+        object["acsReferenceNumber"] = .string("REF")
+        object["acsSignedContent"] = .string("a.b.c")
+        #expect(ChallengeParameterFields.audit(object).reading == good)
+    }
+
     @Test("every rule declares an identifier of the form message.field.problem, a requirement and a reference")
     func declarations() {
         for rule in ConformanceRule.allCases {
             #expect(rule.rawValue.split(separator: ".").count >= 3, "\(rule)")
             #expect(!rule.field.isEmpty && !rule.requirement.isEmpty && !rule.reference.isEmpty, "\(rule)")
             #expect(ConformanceRule(rawValue: rule.description) == rule)
-            #expect((rule.errorCode == nil) == (rule.message == .acsSignedContent), "\(rule)")
+            #expect((rule.errorCode == nil) == (rule.message != .challengeResponse), "\(rule)")
         }
     }
 }
