@@ -65,7 +65,7 @@ public struct ChallengeParameterFields: Sendable, Hashable {
             "acsReferenceNumber": "acsRefNumber",
         ]
         do {
-            try check(ViolationRecorder { finding, _, _ in FirstFinding(finding: finding) }) {
+            try check(ViolationRecorder { finding, _, _ in FirstFinding(finding) }) {
                 "challenge parameter \(names[$0] ?? $0)"
             }
             return nil
@@ -104,6 +104,18 @@ public struct ChallengeParameterFields: Sendable, Hashable {
 }
 
 /// The first finding, thrown to stop checking at it.
-struct FirstFinding: Error {
-    let finding: ConformanceFinding
+package struct FirstFinding: Error {
+    /// The finding.
+    package let finding: ConformanceFinding
+
+    /// Wraps a finding.
+    package init(_ finding: ConformanceFinding) { self.finding = finding }
+}
+
+extension Result where Failure == FirstFinding {
+    /// The finding, when this is a failure.
+    package var failure: ConformanceFinding? {
+        if case .failure(let error) = self { return error.finding }
+        return nil
+    }
 }

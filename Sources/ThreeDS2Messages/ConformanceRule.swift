@@ -137,6 +137,12 @@ public enum ConformanceRule: String, CaseIterable, Sendable, Hashable, Codable, 
     case signedContentSDKKeyMissing = "acsSignedContent.sdkEphemPubKey.missing"
     /// `sdkEphemPubKey` is not a P-256 public JWK.
     case signedContentSDKKeyInvalid = "acsSignedContent.sdkEphemPubKey.invalid"
+    /// `acsURL` is not an absolute URL with a host.
+    case signedContentACSURLNotAbsolute = "acsSignedContent.acsURL.notAbsolute"
+    /// `acsURL` is not https (plain http only on loopback, when the SDK's configuration allows it).
+    case signedContentACSURLNotHTTPS = "acsSignedContent.acsURL.notHTTPS"
+    /// `sdkEphemPubKey` is not the SDK's ephemeral key for the transaction.
+    case signedContentSDKKeyMismatch = "acsSignedContent.sdkEphemPubKey.mismatch"
 
     // The ARes fields the SDK reads to start a challenge.
     /// `threeDSServerTransID`, `acsTransID`, `acsReferenceNumber` or `acsSignedContent` is missing or not a string.

@@ -145,6 +145,12 @@ struct ConformanceRuleDefinition: Sendable {
         .signedContentSDKKeyMissing: .init(nil, "sdkEphemPubKey", "present", signed),
         .signedContentSDKKeyInvalid: .init(
             nil, "sdkEphemPubKey", "a P-256 public JWK (an object, or a string holding one)", signed),
+        .signedContentACSURLNotAbsolute: .init(nil, "acsURL", "an absolute URL with a host", signed),
+        .signedContentACSURLNotHTTPS: .init(
+            nil, "acsURL", "https (plain http only to an ACS on loopback, when the SDK's configuration allows it)",
+            "protocol reference §4.3, §5.5"),
+        .signedContentSDKKeyMismatch: .init(
+            nil, "sdkEphemPubKey", "the SDK's own ephemeral public key for the transaction", "protocol reference §5.1"),
     ]
 
     private static let ares = "protocol reference §5.5, §7.2"

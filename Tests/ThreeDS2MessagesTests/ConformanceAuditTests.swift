@@ -186,6 +186,25 @@ struct ConformanceAuditTests {
         let good = ACSSignedContent.audit(payload: JSONValue.object(content.json).serializedBytes)
         #expect(good.isConformant && good.reading == content)
         #expect(try ACSSignedContent(payload: JSONValue.object(content.json).serializedBytes) == content)
+        // With the transaction's key: the ACS URL's scheme and the key it names, as the SDK checks them next.
+        let withKey = ACSSignedContent.audit(
+            payload: JSONValue.object(content.json).serializedBytes, sdkEphemeralPublicKey: key)
+        #expect(withKey.isConformant)
+        let other = P256PublicJWK(P256.KeyAgreement.PrivateKey().publicKey)
+        let plain = ACSSignedContent(
+            acsURL: "http://127.0.0.1:8080/acs", acsEphemeralPublicKey: key, sdkEphemeralPublicKey: key)
+        let plainBytes = JSONValue.object(plain.json).serializedBytes
+        #expect(
+            ACSSignedContent.audit(payload: plainBytes, sdkEphemeralPublicKey: other).rules == [
+                .signedContentACSURLNotHTTPS, .signedContentSDKKeyMismatch,
+            ])
+        #expect(
+            ACSSignedContent.audit(payload: plainBytes, sdkEphemeralPublicKey: key, allowsPlainHTTP: { _ in true })
+                .isConformant)
+        let relative = ACSSignedContent(acsURL: "acs", acsEphemeralPublicKey: key, sdkEphemeralPublicKey: key)
+        #expect(
+            ACSSignedContent.audit(payload: JSONValue.object(relative.json).serializedBytes, sdkEphemeralPublicKey: key)
+                .rules == [.signedContentACSURLNotAbsolute])
     }
 
     @Test("ARes: every challenge field problem reported; the SDK's check of its parameters stops at the first")
