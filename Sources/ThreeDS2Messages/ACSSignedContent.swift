@@ -102,7 +102,7 @@ public struct ACSSignedContent: Sendable, Hashable {
             failure: JOSEError? = nil, line: UInt = #line
         ) throws(JOSEError) {
             let finding = ConformanceFinding(
-                rule: rule, field: field, value: seen.map(CResRecorder.text), explanation: explanation)
+                rule: rule, field: field, value: seen.map(ConformanceFinding.text), explanation: explanation)
             try recorder.record(finding, failure: failure, file: #fileID, line: line)
         }
         let value: JSONValue

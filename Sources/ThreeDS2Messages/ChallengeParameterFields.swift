@@ -40,7 +40,7 @@ public struct ChallengeParameterFields: Sendable, Hashable {
         for name in ["threeDSServerTransID", "acsTransID", "acsReferenceNumber", "acsSignedContent"] {
             guard case .string(let value)? = object[name] else {
                 let finding = ConformanceFinding(
-                    rule: .aresFieldMissing, field: name, value: object[name].map(CResRecorder.text),
+                    rule: .aresFieldMissing, field: name, value: object[name].map(ConformanceFinding.text),
                     explanation: "ARes field `\(name)` is missing or not a string")
                 try? recorder.record(finding, file: #fileID, line: #line)
                 values.append("")
@@ -100,22 +100,5 @@ public struct ChallengeParameterFields: Sendable, Hashable {
                     explanation: "\(subject("acsSignedContent")) is empty"),
                 file: #fileID, line: #line)
         }
-    }
-}
-
-/// The first finding, thrown to stop checking at it.
-package struct FirstFinding: Error {
-    /// The finding.
-    package let finding: ConformanceFinding
-
-    /// Wraps a finding.
-    package init(_ finding: ConformanceFinding) { self.finding = finding }
-}
-
-extension Result where Failure == FirstFinding {
-    /// The finding, when this is a failure.
-    package var failure: ConformanceFinding? {
-        if case .failure(let error) = self { return error.finding }
-        return nil
     }
 }

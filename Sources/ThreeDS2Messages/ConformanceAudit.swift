@@ -49,6 +49,12 @@ public struct ConformanceFinding: Sendable, Hashable, CustomStringConvertible {
     /// `rule field: explanation`.
     public var description: String { "\(rule) \(field): \(explanation)" }
 
+    /// A JSON value as a finding shows it: a string as sent, anything else as JSON text.
+    static func text(_ value: JSONValue) -> String {
+        if case .string(let text) = value { return text }
+        return value.serialized
+    }
+
     /// A value made safe to show and cut to ``maxValueLength``.
     static func shown(_ value: String) -> String {
         let head = String(String.UnicodeScalarView(value.unicodeScalars.prefix(maxValueLength + 1)))
@@ -148,7 +154,7 @@ extension ViolationRecorder where Failure == ProtocolViolation {
     ) throws(ProtocolViolation) {
         try record(
             ConformanceFinding(
-                rule: rule, field: field, value: seen.map(Self.text), requirement: requirement,
+                rule: rule, field: field, value: seen.map(ConformanceFinding.text), requirement: requirement,
                 explanation: "CRes field `\(field)` \(why)"), file: file, line: line)
     }
 
@@ -163,9 +169,21 @@ extension ViolationRecorder where Failure == ProtocolViolation {
             file: file, line: line)
     }
 
-    /// A JSON value as a finding shows it: a string as sent, anything else as JSON text.
-    static func text(_ value: JSONValue) -> String {
-        if case .string(let text) = value { return text }
-        return value.serialized
+}
+
+/// The first finding, thrown to stop checking at it.
+package struct FirstFinding: Error {
+    /// The finding.
+    package let finding: ConformanceFinding
+
+    /// Wraps a finding.
+    package init(_ finding: ConformanceFinding) { self.finding = finding }
+}
+
+extension Result where Failure == FirstFinding {
+    /// The finding, when this is a failure.
+    package var failure: ConformanceFinding? {
+        if case .failure(let error) = self { return error.finding }
+        return nil
     }
 }

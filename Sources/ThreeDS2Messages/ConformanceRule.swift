@@ -4,7 +4,7 @@
 /// The raw value is the identifier, `message.field.problem` (for example `cres.acsCounterAtoS.mismatch`); it never
 /// changes once released, so reports and CI baselines can key on it. Every rule is listed, with its field, the
 /// requirement in our own words, the Erro code and the specification reference, in `docs/conformance-rules.md`; a test
-/// holds that table equal to ``allCases``.
+/// holds that table equal to `allCases`.
 public enum ConformanceRule: String, CaseIterable, Sendable, Hashable, Codable, CustomStringConvertible {
     // CRes envelope (every CRes).
     /// A field every CRes carries is missing, empty or null.
