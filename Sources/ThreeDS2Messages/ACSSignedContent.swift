@@ -18,7 +18,7 @@ public struct ACSSignedContent: Sendable, Hashable {
     public init(payload: [UInt8]) throws(JOSEError) {
         let recorder = ViolationRecorder<JOSEError> { finding, file, line in
             let keyMissing = finding.rule == .signedContentACSKeyMissing || finding.rule == .signedContentSDKKeyMissing
-            return JOSEError(keyMissing ? .invalidKey : .invalidHeader, finding.explanation, file: file, line: line)
+            return JOSEError(keyMissing ? .invalidKey : .invalidHeader, finding.rawExplanation, file: file, line: line)
         }
         guard let content = try Self.read(payload, recorder) else {
             // Not reached: the reader gives up only after recording a violation, which this recorder throws.

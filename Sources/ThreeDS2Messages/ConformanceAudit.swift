@@ -19,10 +19,16 @@ public struct ConformanceFinding: Sendable, Hashable, CustomStringConvertible {
     public let requirement: String
     /// The Erro code the SDK sends for this violation; `nil` when it sends no Erro (``ConformanceRule/errorCode``).
     public let errorCode: ProtocolErrorCode?
-    /// The `errorDetail` the SDK sends: the field, or for an unrecognised critical extension the extensions' IDs.
+    /// The `errorDetail` the SDK sends: the field, or for an unrecognised critical extension the extensions' IDs;
+    /// made safe to show as ``ProtocolViolation/detail`` is.
     public let errorDetail: String
-    /// A readable sentence about the violation (as the SDK logs it).
+    /// A readable sentence about the violation, made safe to show as ``ProtocolViolation/explanation`` is (control
+    /// and bidirectional characters escaped, at most 2,048 characters).
     public let explanation: String
+    /// The detail as found, before it is made safe: what the SDK's own error is built from.
+    package let rawDetail: String
+    /// The explanation as written, before it is made safe: what the SDK's own error is built from.
+    package let rawExplanation: String
 
     /// Creates a finding; the value is escaped and cut here.
     ///
@@ -42,8 +48,10 @@ public struct ConformanceFinding: Sendable, Hashable, CustomStringConvertible {
         self.value = value.map(Self.shown)
         self.requirement = requirement ?? rule.requirement
         self.errorCode = rule.errorCode
-        self.errorDetail = errorDetail ?? field
-        self.explanation = explanation
+        self.rawDetail = errorDetail ?? field
+        self.rawExplanation = explanation
+        self.errorDetail = ProtocolViolation.safe(errorDetail ?? field)
+        self.explanation = ProtocolViolation.safe(explanation)
     }
 
     /// `rule field: explanation`.
@@ -131,8 +139,8 @@ extension ViolationRecorder where Failure == ProtocolViolation {
     static func stoppingAtFirst() -> ViolationRecorder {
         ViolationRecorder { finding, file, line in
             ProtocolViolation(
-                finding.errorCode ?? .messageReceivedInvalid, detail: finding.errorDetail,
-                explanation: finding.explanation, file: file, line: line)
+                finding.errorCode ?? .messageReceivedInvalid, detail: finding.rawDetail,
+                explanation: finding.rawExplanation, file: file, line: line)
         }
     }
 

@@ -100,7 +100,8 @@ public struct ProtocolViolation: CodedError, Sendable {
         self.explanation = Self.safe(explanation ?? "\(code.sentDescription): \(detail)")
     }
 
-    private static func safe(_ text: String) -> String {
+    /// A text a peer may have written, made safe to show: escaped, and cut to 2,048 characters.
+    static func safe(_ text: String) -> String {
         let escaped = PeerText.escapedForTerminal(text)
         guard !PeerText.fits(escaped, max: 2048) else { return escaped }
         return String(String.UnicodeScalarView(escaped.unicodeScalars.prefix(2047))) + "…"

@@ -57,9 +57,8 @@ func expectAuditAgrees(
     }
     #expect(first.errorCode == violation.code, sourceLocation: sourceLocation)
     #expect(first.rule.errorCode == violation.code, sourceLocation: sourceLocation)
-    #expect(
-        ProtocolViolation(violation.code, detail: first.errorDetail).detail == violation.detail,
-        sourceLocation: sourceLocation)
+    #expect(first.errorDetail == violation.detail, sourceLocation: sourceLocation)
+    #expect(first.explanation == violation.explanation, sourceLocation: sourceLocation)
     #expect(audit.reading == nil && !audit.isConformant, sourceLocation: sourceLocation)
     for finding in audit.findings {
         #expect(finding.errorCode == finding.rule.errorCode, sourceLocation: sourceLocation)

@@ -144,6 +144,10 @@ struct ConformanceAuditTests {
         #expect(PeerText.length(finding?.value ?? "") == ConformanceFinding.maxValueLength)
         #expect(finding?.value?.hasPrefix("\\u{1B}\\u{1B}") == true && finding?.value?.hasSuffix("…") == true)
         #expect(finding?.value?.unicodeScalars.contains { PeerText.isControlOrBidi($0) } == false)
+        // The explanation and detail quote the peer as the SDK's own violation does: escaped.
+        let typed = ChallengeResponseValidator.audit(
+            textCRes(["messageType": .string("C\u{1B}]2;x\u{07}")]), expecting: expectation(.v2_2_0))
+        #expect(typed.first?.explanation == "CRes field `messageType` was C\\u{1B}]2;x\\u{7}, expected CRes")
         let short = ChallengeResponseValidator.audit(
             textCRes(["challengeInfoTextIndicator": .string("Z")]), expecting: expectation(.v2_2_0))
         #expect(

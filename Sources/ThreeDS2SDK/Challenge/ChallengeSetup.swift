@@ -50,7 +50,7 @@ struct ChallengeSetup: Sendable {
                 .acsURL, "the channel key is saved only for an ACS on loopback; the ACS URL's host is not")
         }
         if let finding = content.sdkKeyFinding(expected: P256PublicJWK(ephemeralKey.publicKey)) {
-            throw ChallengeFailure(.signedContent, finding.explanation)
+            throw ChallengeFailure(.signedContent, finding.rawExplanation)
         }
         var secret: [UInt8]
         do {
@@ -91,7 +91,7 @@ struct ChallengeSetup: Sendable {
         switch ACSSignedContent.checkedACSURL(text, allowsPlainHTTP: { $0.hasLoopbackHost && allowsPlainHTTPLoopback })
         {
         case .success(let url): return url
-        case .failure(let error): throw ChallengeFailure(.acsURL, error.finding.explanation)
+        case .failure(let error): throw ChallengeFailure(.acsURL, error.finding.rawExplanation)
         }
     }
 }

@@ -92,7 +92,7 @@ extension Transaction {
         let fields = ChallengeParameterFields(
             threeDSServerTransID: parameters.threeDSServerTransactionID, acsTransID: parameters.acsTransactionID,
             acsReferenceNumber: parameters.acsRefNumber, acsSignedContent: parameters.acsSignedContent)
-        if let finding = fields.firstViolationAsChallengeParameters() { throw .invalidInput(finding.explanation) }
+        if let finding = fields.firstViolationAsChallengeParameters() { throw .invalidInput(finding.rawExplanation) }
         if let url = parameters.threeDSRequestorAppURL {
             try Self.checkRequestorAppURL(url, version: messageVersion)
         }
