@@ -41,6 +41,9 @@ public struct ChallengeResponseExpectation: Sendable, Hashable {
 
 /// Validates a decrypted CRes (protocol reference §3–§4). Unknown non-critical fields are ignored, in a final CRes
 /// too: real ACSs send extras, and rejecting them has failed live payments.
+///
+/// The checks are written once: ``validate(_:expecting:)`` (the SDK's path) stops at the first violation and throws
+/// it; ``audit(_:expecting:)`` runs the same checks and reports every violation under its ``ConformanceRule``.
 public enum ChallengeResponseValidator {
     /// Validates a CRes JSON object.
     ///
@@ -53,92 +56,173 @@ public enum ChallengeResponseValidator {
         throws(ProtocolViolation)
         -> ChallengeResponse
     {
-        let reader = FieldReader(object: object)
-        guard let messageType = try reader.string("messageType") else { throw .missing("messageType") }
-        guard MessageType(rawValue: messageType) == .challengeResponse else {
-            throw ProtocolViolation(
-                .messageReceivedInvalid, detail: "messageType",
-                explanation: "CRes field `messageType` was \(messageType), expected CRes")
+        guard let response = try read(object, expectation, CResRecorder.stoppingAtFirst()) else {
+            // Not reached: the reader gives up only after recording a violation, which this recorder throws.
+            throw ProtocolViolation(.messageReceivedInvalid, detail: "CRes")
+        }
+        return response
+    }
+
+    /// Audits a CRes: every rule it breaks, in the order the SDK checks them. The first finding is the violation
+    /// ``validate(_:expecting:)`` throws, with the same code and detail.
+    ///
+    /// - Parameters:
+    ///   - object: The decrypted CRes.
+    ///   - expectation: The identifiers, version and counter expected.
+    /// - Returns: The findings, and the screen or final status when there are none.
+    public static func audit(_ object: JSONObject, expecting expectation: ChallengeResponseExpectation)
+        -> ConformanceAudit<ChallengeResponse>
+    {
+        let recorder = CResRecorder()
+        let response = try? read(object, expectation, recorder)
+        return ConformanceAudit(findings: recorder.findings, reading: response ?? nil)
+    }
+
+    /// The checks, in the order the SDK applies them; `nil` when a violation leaves nothing to read.
+    static func read(_ object: JSONObject, _ expectation: ChallengeResponseExpectation, _ recorder: CResRecorder)
+        throws(ProtocolViolation) -> ChallengeResponse?
+    {
+        let reader = FieldReader(object: object, recorder: recorder)
+        try checkEnvelope(reader, expectation)
+        let completion = try reader.string("challengeCompletionInd") ?? ""
+        let knownCompletion = completion == "Y" || completion == "N"
+        if !knownCompletion, !recorder.hasFinding(for: "challengeCompletionInd") {
+            try recorder.invalid(
+                .completionIndicatorValue, "challengeCompletionInd", "was \(completion), expected Y or N",
+                seen: .string(completion))
+        }
+        // Bridging is recognised in 2.2.0, so a CRes marking it critical is processed; elsewhere it is one more
+        // extension (ignored, or 202 when critical).
+        try validateExtensions(
+            reader,
+            recognised: expectation.recognisedExtensions.union(
+                expectation.messageVersion.carriesBridging ? [Bridging.id] : []),
+            max: expectation.messageVersion.maxMessageExtensions)
+        guard knownCompletion else { return nil }
+        if completion == "Y" { return try finalStatus(reader, expectation.messageVersion) }
+        return try screen(reader, expectation: expectation).map(ChallengeResponse.screen)
+    }
+
+    /// The fields every CRes carries: type, presence, transaction IDs, version and counter.
+    private static func checkEnvelope(_ reader: FieldReader, _ expectation: ChallengeResponseExpectation)
+        throws(ProtocolViolation)
+    {
+        let object = reader.object
+        let recorder = reader.recorder
+        if let messageType = try reader.string("messageType") {
+            if MessageType(rawValue: messageType) != .challengeResponse {
+                try recorder.record(
+                    ConformanceFinding(
+                        rule: .messageTypeNotCRes, field: "messageType", value: messageType,
+                        explanation: "CRes field `messageType` was \(messageType), expected CRes"),
+                    file: #fileID, line: #line)
+            }
+        } else if !recorder.hasFinding(for: "messageType") {
+            try recorder.missing(.requiredFieldMissing, "messageType")
         }
         for name in [
             "threeDSServerTransID", "acsTransID", "sdkTransID", "acsCounterAtoS", "messageVersion",
             "challengeCompletionInd",
         ]
         where object[name] == nil || object[name] == .string("") || object[name] == .null {
-            throw .missing(name)
+            try recorder.missing(.requiredFieldMissing, name)
         }
-        let ids = expectation.identifiers
+        try checkIdentifiers(reader, expectation.identifiers)
+        let version = try reader.string("messageVersion") ?? ""
+        if version != expectation.messageVersion.rawValue {
+            // Table A.4 files a version that differs from the transaction's under 203 (GuavaPay does the same).
+            try recorder.invalid(
+                .messageVersionMismatch, "messageVersion", "was \(version), expected \(expectation.messageVersion)",
+                seen: .string(version), requirement: "\(expectation.messageVersion), the transaction's version")
+        }
+        try checkCounter(reader, expected: expectation.acsCounter)
+    }
+
+    private static func checkIdentifiers(_ reader: FieldReader, _ ids: TransactionIdentifiers)
+        throws(ProtocolViolation)
+    {
         for (name, expected) in [
             ("threeDSServerTransID", ids.threeDSServerTransID), ("acsTransID", ids.acsTransID),
             ("sdkTransID", ids.sdkTransID),
         ] {
             let value = try reader.string(name) ?? ""
-            guard TransactionIdentifiers.hasUUIDShape(value) else { throw .invalid(name, "is not a UUID") }
+            guard TransactionIdentifiers.hasUUIDShape(value) else {
+                try reader.recorder.invalid(.transactionIDNotUUID, name, "is not a UUID", seen: .string(value))
+                continue
+            }
             // The UUID shape is checked in any case; the value must be the one sent, byte for byte.
-            guard value.utf8.elementsEqual(expected.utf8) else {
-                throw ProtocolViolation(
-                    .transactionIDNotRecognised, detail: name,
-                    explanation: "CRes field `\(name)` was \(value), expected \(expected)")
+            if !value.utf8.elementsEqual(expected.utf8) {
+                try reader.recorder.record(
+                    ConformanceFinding(
+                        rule: .transactionIDMismatch, field: name, value: value,
+                        requirement: "\(expected), the transaction's ID",
+                        explanation: "CRes field `\(name)` was \(value), expected \(expected)"),
+                    file: #fileID, line: #line)
             }
         }
-        let version = try reader.string("messageVersion") ?? ""
-        guard version == expectation.messageVersion.rawValue else {
-            // Table A.4 files a version that differs from the transaction's under 203 (GuavaPay does the same).
-            throw .invalid("messageVersion", "was \(version), expected \(expectation.messageVersion)")
-        }
+    }
+
+    private static func checkCounter(_ reader: FieldReader, expected: Int) throws(ProtocolViolation) {
         let counter = try reader.string("acsCounterAtoS") ?? ""
         guard counter.count == 3, counter.allSatisfy(\.isASCIIDigit), let counterValue = Int(counter),
             counterValue <= 255
         else {
-            throw .invalid("acsCounterAtoS", "was \(counter), expected three digits")
+            try reader.recorder.invalid(
+                .counterFormat, "acsCounterAtoS", "was \(counter), expected three digits", seen: .string(counter))
+            return
         }
-        guard counterValue == expectation.acsCounter else {
-            throw ProtocolViolation(
-                .decryptionFailure, detail: "acsCounterAtoS",
-                explanation:
-                    "CRes field `acsCounterAtoS` was \(counter), expected \(ChallengeRequestBuilder.counterText(expectation.acsCounter))"
-            )
+        if counterValue != expected {
+            let text = ChallengeRequestBuilder.counterText(expected)
+            try reader.recorder.record(
+                ConformanceFinding(
+                    rule: .counterMismatch, field: "acsCounterAtoS", value: counter, requirement: text,
+                    explanation: "CRes field `acsCounterAtoS` was \(counter), expected \(text)"),
+                file: #fileID, line: #line)
         }
-        let completion = try reader.string("challengeCompletionInd") ?? ""
-        guard completion == "Y" || completion == "N" else {
-            throw .invalid("challengeCompletionInd", "was \(completion), expected Y or N")
-        }
-        // Bridging is recognised in 2.2.0, so a CRes marking it critical is processed; elsewhere it is one more
-        // extension (ignored, or 202 when critical).
-        try validateExtensions(
-            object["messageExtension"],
-            recognised: expectation.recognisedExtensions.union(
-                expectation.messageVersion.carriesBridging ? [Bridging.id] : []),
-            max: expectation.messageVersion.maxMessageExtensions)
-
-        if completion == "Y" {
-            guard let letter = try reader.string("transStatus"), !letter.isEmpty else { throw .missing("transStatus") }
-            let status = TransactionStatus(rawValue: letter)
-            // 2.3.1(.1) adds D (decoupled, Table A.17): whether the AReq asked for it is the 3DS Server's business,
-            // which the SDK cannot see, so D is passed on; any other value is 203 (as certified SDKs answer).
-            let allowed: [TransactionStatus] =
-                expectation.messageVersion.allowsDecoupledFinalStatus
-                ? [.authenticated, .notAuthenticated, .decoupled] : [.authenticated, .notAuthenticated]
-            guard allowed.contains(status) else {
-                throw .invalid(
-                    "transStatus",
-                    "was \(letter); a final CRes may carry only \(allowed.map(\.rawValue).joined(separator: ", "))")
-            }
-            return .final(transStatus: status)
-        }
-        return .screen(try screen(reader, expectation: expectation))
     }
 
-    private static func validateExtensions(_ value: JSONValue?, recognised: Set<String>, max: Int)
+    /// A final CRes: its `transStatus`.
+    private static func finalStatus(_ reader: FieldReader, _ version: MessageVersion) throws(ProtocolViolation)
+        -> ChallengeResponse?
+    {
+        guard let letter = try reader.string("transStatus"), !letter.isEmpty else {
+            if !reader.recorder.hasFinding(for: "transStatus") {
+                try reader.recorder.missing(.transStatusMissing, "transStatus")
+            }
+            return nil
+        }
+        let status = TransactionStatus(rawValue: letter)
+        // 2.3.1(.1) adds D (decoupled, Table A.17): whether the AReq asked for it is the 3DS Server's business,
+        // which the SDK cannot see, so D is passed on; any other value is 203 (as certified SDKs answer).
+        let allowed: [TransactionStatus] =
+            version.allowsDecoupledFinalStatus
+            ? [.authenticated, .notAuthenticated, .decoupled] : [.authenticated, .notAuthenticated]
+        let list = allowed.map(\.rawValue).joined(separator: ", ")
+        guard allowed.contains(status) else {
+            try reader.recorder.invalid(
+                .transStatusValue, "transStatus", "was \(letter); a final CRes may carry only \(list)",
+                seen: .string(letter), requirement: "one of \(list) in a final \(version) CRes")
+            return nil
+        }
+        return .final(transStatus: status)
+    }
+
+    private static func validateExtensions(_ reader: FieldReader, recognised: Set<String>, max: Int)
         throws(ProtocolViolation)
     {
-        guard let value else { return }
-        guard case .array(let extensions) = value else { throw .invalid("messageExtension", "is not an array") }
+        let recorder = reader.recorder
+        guard let value = reader.object["messageExtension"] else { return }
+        guard case .array(let extensions) = value else {
+            return try recorder.invalid(.extensionNotArray, "messageExtension", "is not an array", seen: value)
+        }
         guard extensions.count <= max else {
-            throw .invalid("messageExtension", "has \(extensions.count) entries; at most \(max)")
+            return try recorder.invalid(
+                .extensionTooMany, "messageExtension", "has \(extensions.count) entries; at most \(max)",
+                seen: value, requirement: "at most \(max) entries")
         }
         guard PeerText.fits(value.serialized, max: 81_920) else {
-            throw .invalid("messageExtension", "is longer than 81920 characters")
+            return try recorder.invalid(
+                .extensionTooLong, "messageExtension", "is longer than 81920 characters", seen: value)
         }
         var unrecognisedCritical: [String] = []
         for element in extensions {
@@ -148,17 +232,20 @@ public enum ChallengeResponseValidator {
                 case .bool(let critical)? = ext["criticalityIndicator"],
                 case .object(let data)? = ext["data"], PeerText.fits(JSONValue.object(data).serialized, max: 8059)
             else {
-                throw .invalid(
-                    "messageExtension", "has an entry without a valid name, id, criticalityIndicator and data")
+                return try recorder.invalid(
+                    .extensionEntryMalformed, "messageExtension",
+                    "has an entry without a valid name, id, criticalityIndicator and data", seen: element)
             }
             if critical, !recognised.contains(id) { unrecognisedCritical.append(id) }
         }
         if !unrecognisedCritical.isEmpty {
-            throw ProtocolViolation(
-                .criticalExtensionNotRecognised, detail: unrecognisedCritical.joined(separator: ","),
-                explanation:
-                    "CRes carries critical message extensions the SDK does not recognise: \(unrecognisedCritical.joined(separator: ", "))"
-            )
+            let ids = unrecognisedCritical.joined(separator: ",")
+            try recorder.record(
+                ConformanceFinding(
+                    rule: .extensionCriticalUnrecognised, field: "messageExtension", value: ids, errorDetail: ids,
+                    explanation:
+                        "CRes carries critical message extensions the SDK does not recognise: "
+                        + unrecognisedCritical.joined(separator: ", ")), file: #fileID, line: #line)
         }
     }
 

@@ -1,36 +1,50 @@
 import ThreeDS2JOSE
 
-/// Typed, bounded access to CRes fields: a present field of the wrong type or length is 203.
+/// The recorder a CRes is checked against (``ViolationRecorder``).
+typealias CResRecorder = ViolationRecorder<ProtocolViolation>
+
+/// Typed, bounded access to CRes fields: a present field of the wrong type or length is 203. A field found invalid
+/// is recorded and read as absent.
 struct FieldReader {
     let object: JSONObject
+    let recorder: CResRecorder
 
     func string(_ name: String) throws(ProtocolViolation) -> String? {
         guard let value = object[name], value != .null else { return nil }
-        guard case .string(let text) = value else { throw .invalid(name, "is a \(value.typeName), expected a string") }
+        guard case .string(let text) = value else {
+            try recorder.invalid(.fieldNotString, name, "is a \(value.typeName), expected a string", seen: value)
+            return nil
+        }
         return text
     }
 
     func text(_ name: String, max: Int, reportedAs field: String? = nil) throws(ProtocolViolation) -> String? {
         guard let value = object[name], value != .null else { return nil }
         guard case .string(let text) = value else {
-            throw .invalid(field ?? name, "is a \(value.typeName), expected a string")
+            try recorder.invalid(
+                .fieldNotString, field ?? name, "is a \(value.typeName), expected a string", seen: value)
+            return nil
         }
         guard !text.isEmpty else { return nil }
         guard PeerText.fits(text, max: max) else {
-            throw .invalid(field ?? name, "has more than \(max) characters")
+            try recorder.invalid(
+                .textTooLong, field ?? name, "has more than \(max) characters", seen: value,
+                requirement: "at most \(max) characters")
+            return nil
         }
-        try Self.checkDisplayable(text, field: field ?? name)
-        return text
+        return try isDisplayable(text, field: field ?? name) ? text : nil
     }
 
     /// A display field with a control or bidirectional control character is invalid (``PeerText``).
-    static func checkDisplayable(_ text: String, field: String) throws(ProtocolViolation) {
-        if let scalar = PeerText.forbiddenScalar(in: text) {
-            throw .invalid(
-                field,
-                "carries the control character U+\(String(scalar.value, radix: 16, uppercase: true)), "
-                    + "which a display field may not")
-        }
+    ///
+    /// - Returns: `false` when the text carries one (recorded).
+    func isDisplayable(_ text: String, field: String) throws(ProtocolViolation) -> Bool {
+        guard let scalar = PeerText.forbiddenScalar(in: text) else { return true }
+        try recorder.invalid(
+            .textControlCharacter, field,
+            "carries the control character U+\(String(scalar.value, radix: 16, uppercase: true)), "
+                + "which a display field may not", seen: .string(text))
+        return false
     }
 }
 

@@ -100,7 +100,8 @@ public struct ProtocolViolation: CodedError, Sendable {
         self.explanation = Self.safe(explanation ?? "\(code.sentDescription): \(detail)")
     }
 
-    private static func safe(_ text: String) -> String {
+    /// A text a peer may have written, made safe to show: escaped, and cut to 2,048 characters.
+    static func safe(_ text: String) -> String {
         let escaped = PeerText.escapedForTerminal(text)
         guard !PeerText.fits(escaped, max: 2048) else { return escaped }
         return String(String.UnicodeScalarView(escaped.unicodeScalars.prefix(2047))) + "…"
@@ -108,33 +109,4 @@ public struct ProtocolViolation: CodedError, Sendable {
 
     /// `code detail: explanation at file:line`.
     public var description: String { "\(code.rawValue) \(detail): \(explanation) at \(location)" }
-
-    static func missing(_ field: String, file: String = #fileID, line: UInt = #line) -> ProtocolViolation {
-        ProtocolViolation(
-            .requiredElementMissing, detail: field, explanation: "CRes field `\(field)` is missing", file: file,
-            line: line)
-    }
-
-    static func reserved(_ field: String, _ value: String, file: String = #fileID, line: UInt = #line)
-        -> ProtocolViolation
-    {
-        ProtocolViolation(
-            .reservedValueNotRecognised, detail: field,
-            explanation: "CRes field `\(field)` was \(value), a reserved value the SDK does not recognise", file: file,
-            line: line)
-    }
-
-    static func duplicate(_ field: String, _ why: String, file: String = #fileID, line: UInt = #line)
-        -> ProtocolViolation
-    {
-        ProtocolViolation(
-            .duplicateElement, detail: field, explanation: "CRes field `\(field)` \(why)", file: file, line: line)
-    }
-
-    static func invalid(_ field: String, _ why: String, file: String = #fileID, line: UInt = #line)
-        -> ProtocolViolation
-    {
-        ProtocolViolation(
-            .invalidFormat, detail: field, explanation: "CRes field `\(field)` \(why)", file: file, line: line)
-    }
 }

@@ -42,11 +42,10 @@ private func oobCRes(_ extensions: [JSONValue]?, version: String = "2.2.0") -> J
 private func screen(_ object: JSONObject, version: MessageVersion = .v2_2_0, announced: Bool = true) throws
     -> ChallengeScreen
 {
-    let response = try ChallengeResponseValidator.validate(
-        object,
-        expecting: ChallengeResponseExpectation(
-            identifiers: ids, messageVersion: version, acsCounter: 0, opensOOBApps: true,
-            announcedBridging: announced))
+    let expectation = ChallengeResponseExpectation(
+        identifiers: ids, messageVersion: version, acsCounter: 0, opensOOBApps: true, announcedBridging: announced)
+    let response = try ChallengeResponseValidator.validate(object, expecting: expectation)
+    expectConformant(object, expectation, reading: response)
     guard case .screen(let screen) = response else { throw ProtocolViolation(.invalidFormat, detail: "final") }
     return screen
 }

@@ -30,11 +30,12 @@ func cres(_ uiType: UIType, version: String = "2.3.1", _ changes: [String: JSONV
 func screen(_ uiType: UIType, version: String = "2.3.1", _ changes: [String: JSONValue?] = [:]) throws
     -> ChallengeScreen
 {
-    guard
-        case .screen(let screen) = try ChallengeResponseValidator.validate(
-            cres(uiType, version: version, changes),
-            expecting: ChallengeResponseExpectation(
-                identifiers: ids, messageVersion: MessageVersion(version)!, acsCounter: 0, opensOOBApps: true))
+    let object = cres(uiType, version: version, changes)
+    let expectation = ChallengeResponseExpectation(
+        identifiers: ids, messageVersion: MessageVersion(version)!, acsCounter: 0, opensOOBApps: true)
+    let response = try ChallengeResponseValidator.validate(object, expecting: expectation)
+    expectConformant(object, expectation, reading: response)
+    guard case .screen(let screen) = response
     else { throw ProtocolViolation(.invalidFormat, detail: "test", explanation: "not a screen") }
     return screen
 }

@@ -23,24 +23,65 @@ func expectViolation(
     _ code: ProtocolErrorCode, _ detail: String, _ object: JSONObject, version: String = "2.2.0", counter: Int = 0,
     opensOOBApps: Bool = true, sourceLocation: SourceLocation = #_sourceLocation
 ) {
+    let expectation = ChallengeResponseExpectation(
+        identifiers: ids, messageVersion: MessageVersion(version)!, acsCounter: counter, opensOOBApps: opensOOBApps)
     do {
-        _ = try ChallengeResponseValidator.validate(
-            object,
-            expecting: ChallengeResponseExpectation(
-                identifiers: ids, messageVersion: MessageVersion(version)!, acsCounter: counter,
-                opensOOBApps: opensOOBApps))
+        _ = try ChallengeResponseValidator.validate(object, expecting: expectation)
         Issue.record("expected \(code.rawValue) \(detail), the CRes was accepted", sourceLocation: sourceLocation)
     } catch {
         #expect(error.code == code, sourceLocation: sourceLocation)
         #expect(error.detail == detail, sourceLocation: sourceLocation)
+        expectAuditAgrees(with: error, object, expectation, sourceLocation: sourceLocation)
     }
 }
 
-func validate(_ object: JSONObject, version: String = "2.2.0") throws -> ChallengeResponse {
-    try ChallengeResponseValidator.validate(
-        object,
-        expecting: ChallengeResponseExpectation(
-            identifiers: ids, messageVersion: MessageVersion(version)!, acsCounter: 0))
+/// The audit of a CRes the SDK accepts: no finding, and the same reading.
+func expectConformant(
+    _ object: JSONObject, _ expectation: ChallengeResponseExpectation, reading: ChallengeResponse,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    let audit = ChallengeResponseValidator.audit(object, expecting: expectation)
+    #expect(audit.isConformant && audit.reading == reading, "\(audit.findings)", sourceLocation: sourceLocation)
+}
+
+/// The audit of a CRes the SDK refuses: its first finding is the violation the SDK throws (the Erro it sends), with
+/// the same code, detail and explanation, under a rule that declares that code; every finding is well formed.
+func expectAuditAgrees(
+    with violation: ProtocolViolation, _ object: JSONObject, _ expectation: ChallengeResponseExpectation,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    let audit = ChallengeResponseValidator.audit(object, expecting: expectation)
+    guard let first = audit.first else {
+        Issue.record("the audit found nothing where the SDK sends \(violation)", sourceLocation: sourceLocation)
+        return
+    }
+    #expect(first.errorCode == violation.code, sourceLocation: sourceLocation)
+    #expect(first.rule.errorCode == violation.code, sourceLocation: sourceLocation)
+    #expect(first.errorDetail == violation.detail, sourceLocation: sourceLocation)
+    #expect(first.explanation == violation.explanation, sourceLocation: sourceLocation)
+    #expect(audit.reading == nil && !audit.isConformant, sourceLocation: sourceLocation)
+    for finding in audit.findings {
+        #expect(finding.errorCode == finding.rule.errorCode, sourceLocation: sourceLocation)
+        #expect(
+            PeerText.fits(finding.value ?? "", max: ConformanceFinding.maxValueLength), sourceLocation: sourceLocation)
+        #expect(!finding.requirement.isEmpty, sourceLocation: sourceLocation)
+    }
+}
+
+func validate(_ object: JSONObject, version: String = "2.2.0", sourceLocation: SourceLocation = #_sourceLocation)
+    throws -> ChallengeResponse
+{
+    let expectation = ChallengeResponseExpectation(
+        identifiers: ids, messageVersion: MessageVersion(version)!, acsCounter: 0)
+    do {
+        let response = try ChallengeResponseValidator.validate(object, expecting: expectation)
+        // A CRes the SDK accepts breaks no rule, and the audit reads it the same.
+        expectConformant(object, expectation, reading: response, sourceLocation: sourceLocation)
+        return response
+    } catch {
+        expectAuditAgrees(with: error, object, expectation, sourceLocation: sourceLocation)
+        throw error
+    }
 }
 
 @Suite("CRes validation")

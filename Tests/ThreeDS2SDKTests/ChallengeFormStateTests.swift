@@ -33,7 +33,11 @@ func formScreen(_ uiType: String, _ fields: [String: JSONValue] = [:], version: 
     }
     let expectation = ChallengeResponseExpectation(
         identifiers: ids, messageVersion: version, acsCounter: 0, opensOOBApps: true)
-    guard case .screen(let screen) = try ChallengeResponseValidator.validate(object, expecting: expectation) else {
+    let response = try ChallengeResponseValidator.validate(object, expecting: expectation)
+    // The audit mode agrees: a screen the SDK accepts breaks no rule and reads the same.
+    let audit = ChallengeResponseValidator.audit(object, expecting: expectation)
+    #expect(audit.isConformant && audit.reading == response, "\(audit.findings)")
+    guard case .screen(let screen) = response else {
         throw ProtocolViolation(.messageReceivedInvalid, detail: "not a screen")
     }
     return screen

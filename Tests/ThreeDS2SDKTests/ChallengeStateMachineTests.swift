@@ -88,6 +88,29 @@ struct ChallengeStateMachineTests {
         #expect(m.phase == .finished)
     }
 
+    @Test("the Erro sent for a faulty CRes is the first finding of its audit: the audit mode changes nothing sent")
+    func erroIsTheAuditsFirstFinding() {
+        let faulty: [JSONObject] = [
+            cres(counter: 3), cres(counter: 0, ["challengeInfoHeader": .string(String(repeating: "h", count: 46))]),
+            cres(counter: 0, ["acsUiType": .string("09"), "challengeInfoText": .integer(1)]),
+            cres(counter: 0, final: "A"), cres(counter: 0, ["messageType": .string("CReq")]),
+            cres(counter: 0, ["messageVersion": .string("2.1.0"), "challengeInfoTextIndicator": .string("X")]),
+            cres(counter: 0, ["whitelistingInfoText": .integer(1), "submitAuthenticationLabel": .string("")]),
+            cres(counter: 0, ["oobAppURL": .string("https://bank.example"), "acsUiType": .string("04")]),
+        ]
+        for object in faulty {
+            var m = machine()
+            _ = m.handle(.start)
+            let erro = m.handle(.messageReceived(object)).first?.erro
+            let audit = ChallengeResponseValidator.audit(
+                object,
+                expecting: ChallengeResponseExpectation(
+                    identifiers: identifiers, messageVersion: .v2_2_0, acsCounter: 0))
+            #expect(erro != nil, "\(object)")
+            #expect(erro?.errorCode == audit.first?.errorCode && erro?.errorDetail == audit.first?.errorDetail)
+        }
+    }
+
     @Test("a violation sends the Erro then finishes with the same message")
     func violation() {
         var m = machine()

@@ -49,8 +49,8 @@ struct ChallengeSetup: Sendable {
             throw ChallengeFailure(
                 .acsURL, "the channel key is saved only for an ACS on loopback; the ACS URL's host is not")
         }
-        guard content.sdkEphemeralPublicKey == P256PublicJWK(ephemeralKey.publicKey) else {
-            throw ChallengeFailure(.signedContent, "the ACS signed content names a different SDK ephemeral key")
+        if let finding = content.sdkKeyFinding(expected: P256PublicJWK(ephemeralKey.publicKey)) {
+            throw ChallengeFailure(.signedContent, finding.rawExplanation)
         }
         var secret: [UInt8]
         do {
@@ -84,17 +84,15 @@ struct ChallengeSetup: Sendable {
         return Prepared(acsURL: acsURL, machine: ChallengeStateMachine(builder: builder, channel: channel))
     }
 
-    /// The ACS URL when it may be used: absolute https, or plain http on loopback when the configuration allows it.
+    /// The ACS URL when it may be used: absolute https, or plain http on loopback when the configuration allows it
+    /// (the rule an audit reports, ``ACSSignedContent``).
     func checkedACSURL(_ text: String) throws(ChallengeFailure) -> URL {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty
-        else {
-            throw ChallengeFailure(.acsURL, "acsURL is not an absolute URL")
+        let allowsPlainHTTPLoopback = allowsPlainHTTPLoopback
+        switch ACSSignedContent.checkedACSURL(text, allowsPlainHTTP: { $0.hasLoopbackHost && allowsPlainHTTPLoopback })
+        {
+        case .success(let url): return url
+        case .failure(let error): throw ChallengeFailure(.acsURL, error.finding.rawExplanation)
         }
-        guard url.isHTTPSWithHost || (scheme == "http" && url.hasLoopbackHost && allowsPlainHTTPLoopback) else {
-            throw ChallengeFailure(
-                .acsURL, "acsURL must use https (plain http only on loopback, when the configuration allows it)")
-        }
-        return url
     }
 }
 

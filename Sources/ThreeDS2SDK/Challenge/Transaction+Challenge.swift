@@ -88,20 +88,11 @@ extension Transaction {
         guard timeout >= Self.minimumChallengeTimeout else {
             throw .invalidInput("the challenge timeout must be at least 5 minutes, was \(timeout)")
         }
-        for (name, value) in [
-            ("threeDSServerTransactionID", parameters.threeDSServerTransactionID),
-            ("acsTransactionID", parameters.acsTransactionID),
-        ] {
-            guard TransactionIdentifiers.hasUUIDShape(value) else {
-                throw .invalidInput("challenge parameter \(name) must be a UUID, was \"\(value.prefix(40))\"")
-            }
-        }
-        guard !parameters.acsRefNumber.isEmpty, PeerText.fits(parameters.acsRefNumber, max: 32) else {
-            throw .invalidInput("challenge parameter acsRefNumber must be 1–32 characters")
-        }
-        guard !parameters.acsSignedContent.isEmpty else {
-            throw .invalidInput("challenge parameter acsSignedContent is empty")
-        }
+        // The ARes rules, as an audit reports them (ChallengeParameterFields).
+        let fields = ChallengeParameterFields(
+            threeDSServerTransID: parameters.threeDSServerTransactionID, acsTransID: parameters.acsTransactionID,
+            acsReferenceNumber: parameters.acsRefNumber, acsSignedContent: parameters.acsSignedContent)
+        if let finding = fields.firstViolationAsChallengeParameters() { throw .invalidInput(finding.rawExplanation) }
         if let url = parameters.threeDSRequestorAppURL {
             try Self.checkRequestorAppURL(url, version: messageVersion)
         }

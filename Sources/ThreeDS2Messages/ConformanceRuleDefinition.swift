@@ -1,0 +1,166 @@
+/// What the code declares about a ``ConformanceRule``: its field, Erro code, requirement and reference. The
+/// references name the sections of the project's protocol references (`protocol reference`, `2.3.1 reference`) and
+/// the specification's public tables they cite.
+struct ConformanceRuleDefinition: Sendable {
+    let code: ProtocolErrorCode?
+    let field: String
+    let requirement: String
+    let reference: String
+
+    init(_ code: ProtocolErrorCode?, _ field: String, _ requirement: String, _ reference: String) {
+        self.code = code
+        self.field = field
+        self.requirement = requirement
+        self.reference = reference
+    }
+
+    private static let fields31 = "protocol reference §3.1"
+    private static let byUIType = "protocol reference §3.2; 2.3.1 reference §2.2 (Table A.20)"
+    private static let box = "2.3.1 reference §2.1 (Table A.26)"
+    private static let reserved = "2.3.1 reference §3 (Table A.4, 207)"
+    private static let signed = "protocol reference §5.1, §4.3"
+
+    static let table: [ConformanceRule: ConformanceRuleDefinition] = envelope.merging(screen) { $1 }
+        .merging(entryBox) { $1 }.merging(signedContent) { $1 }.merging(authenticationResponse) { $1 }
+
+    private static let envelope: [ConformanceRule: ConformanceRuleDefinition] = [
+        .requiredFieldMissing: .init(
+            .requiredElementMissing,
+            "messageType, threeDSServerTransID, acsTransID, sdkTransID, acsCounterAtoS, messageVersion, "
+                + "challengeCompletionInd",
+            "present and not empty in every CRes", fields31),
+        .messageTypeNotCRes: .init(.messageReceivedInvalid, "messageType", "`CRes` (or an Erro)", fields31),
+        .fieldNotString: .init(.invalidFormat, "any field read as text", "a JSON string", fields31),
+        .transactionIDNotUUID: .init(
+            .invalidFormat, "threeDSServerTransID, acsTransID, sdkTransID", "a UUID of 36 characters", fields31),
+        .transactionIDMismatch: .init(
+            .transactionIDNotRecognised, "threeDSServerTransID, acsTransID, sdkTransID",
+            "the transaction's ID, byte for byte", fields31),
+        .messageVersionMismatch: .init(
+            .invalidFormat, "messageVersion", "the transaction's version", "protocol reference §3.1, §4.3"),
+        .counterFormat: .init(.invalidFormat, "acsCounterAtoS", "three digits, 000–255", "protocol reference §5.6"),
+        .counterMismatch: .init(
+            .decryptionFailure, "acsCounterAtoS", "the counter the SDK expects next", "protocol reference §5.6"),
+        .completionIndicatorValue: .init(.invalidFormat, "challengeCompletionInd", "`Y` or `N`", fields31),
+        .extensionNotArray: .init(.invalidFormat, "messageExtension", "an array", fields31),
+        .extensionTooMany: .init(
+            .invalidFormat, "messageExtension", "at most 10 entries (15 from 2.3.1)", "protocol reference §3.1"),
+        .extensionTooLong: .init(.invalidFormat, "messageExtension", "at most 81,920 characters", fields31),
+        .extensionEntryMalformed: .init(
+            .invalidFormat, "messageExtension",
+            "entries with a name and id of 1–64 characters, a boolean criticalityIndicator and a data object of at "
+                + "most 8,059 characters", fields31),
+        .extensionCriticalUnrecognised: .init(
+            .criticalExtensionNotRecognised, "messageExtension",
+            "no critical extension the SDK does not recognise (Bridging is recognised in 2.2.0)",
+            "protocol reference §3.1, §4.3; bridging reference"),
+        .transStatusMissing: .init(
+            .requiredElementMissing, "transStatus", "present in a final CRes", "protocol reference §3.3"),
+        .transStatusValue: .init(
+            .invalidFormat, "transStatus", "`Y` or `N` in a final CRes (`D` too from 2.3.1)",
+            "protocol reference §3.3; 2.3.1 reference §2 (Table A.17)"),
+    ]
+
+    private static let screen: [ConformanceRule: ConformanceRuleDefinition] = [
+        .uiTypeMissing: .init(.requiredElementMissing, "acsUiType", "present in a CRes that is not final", fields31),
+        .uiTypeReserved: .init(
+            .reservedValueNotRecognised, "acsUiType", "not a reserved value (08–99) in 2.3.1", reserved),
+        .uiTypeUnknown: .init(
+            .invalidFormat, "acsUiType", "`01`–`05` (`01`–`07` from 2.3.1)", "protocol reference §3.1"),
+        .textTooLong: .init(
+            .invalidFormat, "display texts and labels",
+            "within the field's length in characters (45 for headers and labels, 350 for challengeInfoText, 256 "
+                + "for other texts, 64 for trust and device-binding texts)", fields31),
+        .textControlCharacter: .init(
+            .invalidFormat, "display texts, labels and select options",
+            "no control character other than line breaks, and no bidirectional control", "protocol reference §3.1"),
+        .infoTextIndicatorValue: .init(.invalidFormat, "challengeInfoTextIndicator", "`Y` or `N`", fields31),
+        .resendLabelEmpty: .init(.invalidFormat, "resendInformationLabel", "not an empty string", fields31),
+        .togglePositionReserved: .init(.reservedValueNotRecognised, "togglePositionInd", "not 02–99", reserved),
+        .togglePositionValue: .init(.invalidFormat, "togglePositionInd", "`01`", "2.3.1 reference §2"),
+        .screenFieldMissing: .init(
+            .requiredElementMissing, "the fields the UI type requires",
+            "present as the version's table requires for the UI type", byUIType),
+        .selectInfoNotArray: .init(.invalidFormat, "challengeSelectInfo", "an array", fields31),
+        .selectInfoEntry: .init(
+            .invalidFormat, "challengeSelectInfo", "entries of one name/value pair of 1–45 characters each", fields31),
+        .selectInfoComma: .init(.invalidFormat, "challengeSelectInfo", "keys without a comma", fields31),
+        .selectInfoRepeatedKey: .init(
+            .invalidFormat, "challengeSelectInfo", "each key once (2.1.0, 2.2.0)", fields31),
+        .selectInfoDuplicateKey: .init(
+            .duplicateElement, "challengeSelectInfo", "each key once (2.3.1)", "2.3.1 reference §3 (Table A.4, 204)"),
+        .htmlTooLong: .init(
+            .invalidFormat, "acsHTML, acsHTMLRefresh", "at most 140,000 characters (300,000 from 2.3.1)", fields31),
+        .htmlNotBase64URL: .init(
+            .invalidFormat, "acsHTML, acsHTMLRefresh", "strict base64url: no padding, `+`, `/` or white space",
+            "protocol reference §3.5"),
+        .htmlNotUTF8: .init(.invalidFormat, "acsHTML, acsHTMLRefresh", "decodes to UTF-8", "protocol reference §3.5"),
+        .oobAppNotOffered: .init(
+            .invalidFormat, "oobAppURL, oobAppLabel", "only when the CReq's oobAppURLInd was `01` (2.3.1)",
+            "2.3.1 reference §2"),
+        .oobAppURLMissing: .init(
+            .requiredElementMissing, "oobAppURL", "present when oobAppLabel is (2.3.1)", "2.3.1 reference §2"),
+        .oobAppURLNotHTTPS: .init(
+            .invalidFormat, "oobAppURL", "an https universal or app link with a host", "2.3.1 reference §2"),
+        .oobAppLabelMissing: .init(
+            .requiredElementMissing, "oobAppLabel", "present on an out-of-band screen when oobAppURL is (2.3.1)",
+            "2.3.1 reference §2"),
+        .imageNotHTTPS: .init(
+            .invalidFormat, "issuerImage, psImage", "https URLs with a host of at most 2,048 characters", fields31),
+        .imageTooLong: .init(.invalidFormat, "issuerImage, psImage", "at most 6,144 characters", fields31),
+        .imageEmpty: .init(.invalidFormat, "issuerImage, psImage", "at least one image URL", fields31),
+        .imageNotObject: .init(
+            .invalidFormat, "issuerImage, psImage", "an object of image URLs (or one URL)",
+            "protocol reference §3.1; 2.3.1 reference §2 (Tables A.21, A.22)"),
+    ]
+
+    private static let entryBox: [ConformanceRule: ConformanceRuleDefinition] = [
+        .entryBoxNotObject: .init(.invalidFormat, "challengeEntryBox, challengeEntryBoxTwo", "an object", box),
+        .entryBoxEmptyValue: .init(.invalidFormat, "entry-box keys", "not an empty string", box),
+        .entryBoxLabelMissing: .init(
+            .requiredElementMissing, "challengeDataEntryLabel", "present in every entry box", box),
+        .keyboardTypeReserved: .init(
+            .reservedValueNotRecognised, "challengeDataEntryKeyboardType", "not 03–99", reserved),
+        .keyboardTypeValue: .init(.invalidFormat, "challengeDataEntryKeyboardType", "`01` or `02`", box),
+        .autofillValue: .init(.invalidFormat, "challengeDataEntryAutofill", "`Y` when present", box),
+        .autofillTypeMissing: .init(
+            .requiredElementMissing, "challengeDataEntryAutofillType", "present when autofill is on", box),
+        .autofillTypeReserved: .init(
+            .reservedValueNotRecognised, "challengeDataEntryAutofillType", "not 03–99", reserved),
+        .autofillTypeValue: .init(.invalidFormat, "challengeDataEntryAutofillType", "`01` or `02`", box),
+        .lengthMaxValue: .init(.invalidFormat, "challengeDataEntryLengthMax", "two digits, 01–45", box),
+        .maskingValue: .init(.invalidFormat, "challengeDataEntryMasking", "`Y` or `N`", box),
+        .toggleValue: .init(.invalidFormat, "challengeDataEntryToggle", "`Y` or `N`", box),
+        .toggleMissing: .init(
+            .requiredElementMissing, "challengeDataEntryToggle", "present when the entry is masked", box),
+    ]
+
+    private static let signedContent: [ConformanceRule: ConformanceRuleDefinition] = [
+        .signedContentNotJSON: .init(nil, "payload", "JSON of at most 16 KiB and depth 8", signed),
+        .signedContentNotObject: .init(nil, "payload", "a JSON object", signed),
+        .signedContentACSURL: .init(nil, "acsURL", "a string of 1–2,048 characters", signed),
+        .signedContentACSKeyMissing: .init(nil, "acsEphemPubKey", "present", signed),
+        .signedContentACSKeyInvalid: .init(
+            nil, "acsEphemPubKey", "a P-256 public JWK (an object, or a string holding one)", signed),
+        .signedContentSDKKeyMissing: .init(nil, "sdkEphemPubKey", "present", signed),
+        .signedContentSDKKeyInvalid: .init(
+            nil, "sdkEphemPubKey", "a P-256 public JWK (an object, or a string holding one)", signed),
+        .signedContentACSURLNotAbsolute: .init(nil, "acsURL", "an absolute URL with a host", signed),
+        .signedContentACSURLNotHTTPS: .init(
+            nil, "acsURL", "https (plain http only to an ACS on loopback, when the SDK's configuration allows it)",
+            "protocol reference §4.3, §5.5"),
+        .signedContentSDKKeyMismatch: .init(
+            nil, "sdkEphemPubKey", "the SDK's own ephemeral public key for the transaction", "protocol reference §5.1"),
+    ]
+
+    private static let ares = "protocol reference §5.5, §7.2"
+
+    private static let authenticationResponse: [ConformanceRule: ConformanceRuleDefinition] = [
+        .aresFieldMissing: .init(
+            nil, "threeDSServerTransID, acsTransID, acsReferenceNumber, acsSignedContent",
+            "present as strings in an ARes asking for a challenge", ares),
+        .aresTransactionIDNotUUID: .init(nil, "threeDSServerTransID, acsTransID", "a UUID of 36 characters", ares),
+        .aresReferenceNumberLength: .init(nil, "acsReferenceNumber", "1–32 characters", ares),
+        .aresSignedContentEmpty: .init(nil, "acsSignedContent", "not empty", ares),
+    ]
+}
