@@ -20,7 +20,7 @@ extension ChallengeResponseValidator {
         }
         var screen = ChallengeScreen(uiType: uiType, messageVersion: version)
         if expectation.announcedBridging, version.carriesBridging {
-            screen.bridging = Bridging.read(reader.object["messageExtension"])
+            screen.bridging = try Bridging.read(reader.object["messageExtension"])
         }
         screen.header = try reader.text("challengeInfoHeader", max: 45)
         screen.infoText = try reader.text("challengeInfoText", max: 350)
