@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ThreeDS2JOSE
+import ThreeDS2Messages
 import ThreeDS2SDK
 
 /// `threeds ds`: directory-server tools.
@@ -143,10 +144,7 @@ struct DSCheck: ParsableCommand {
     }
 }
 
-/// Text from a certificate or file as the terminal shows it: control characters replaced, so a crafted subject
-/// cannot move the cursor or change colours.
-private func safe(_ text: String) -> String {
-    String(
-        String.UnicodeScalarView(
-            text.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : $0 }))
-}
+/// Text from a certificate or file as the terminal shows it: every control character and bidirectional control
+/// written as a visible escape (``PeerText/escapedForTerminal(_:keepingLineBreaks:)``), so a crafted subject, name or
+/// key ID cannot move the cursor, change colours or reorder the line (issue 34).
+private func safe(_ text: String) -> String { PeerText.escapedForTerminal(text) }

@@ -16,9 +16,11 @@ final class TransactionKeyFile: ChannelKeyLog {
     /// before the payment, not a warning after it.
     init(checking path: String) throws {
         self.path = path
-        try? FileManager.default.removeItem(atPath: path)
-        guard FileManager.default.createFile(atPath: path, contents: Data(), attributes: [.posixPermissions: 0o600])
-        else { throw CLIError("--save-transaction-keys \(path): cannot be written") }
+        do {
+            try SecretFile.write([], to: path)
+        } catch {
+            throw CLIError("--save-transaction-keys \(path): cannot be written")
+        }
     }
 
     /// The files that could not be written.

@@ -40,6 +40,9 @@ enum ShellCommand {
                 process.standardInput = input == nil ? FileHandle.nullDevice : stdin
                 process.standardOutput = capturingOutput ? stdout : FileHandle.standardError
                 process.standardError = FileHandle.standardError
+                // The command inherits standard input, output and error only (issue 34): every other descriptor
+                // this process holds (a socket to the ACS or the 3DS Server, a key log, a lock) is closed at exec.
+                markDescriptorsCloseOnExec()
                 do {
                     try process.run()
                 } catch {
@@ -70,6 +73,24 @@ enum ShellCommand {
                         status: process.terminationStatus, output: Array(output ?? Data()),
                         timedOut: stopped.withLock { $0 }))
             }.start()
+        }
+    }
+
+    /// Marks every open descriptor from 3 up close-on-exec, so a child started next inherits only 0, 1 and 2 (and the
+    /// pipes `Process` places there). Descriptors are listed from `/proc/self/fd` (Linux) or `/dev/fd`, else tried up
+    /// to the descriptor limit (at most 65,536).
+    static func markDescriptorsCloseOnExec() {
+        var descriptors: [Int32] = []
+        for folder in ["/proc/self/fd", "/dev/fd"] {
+            if let names = try? FileManager.default.contentsOfDirectory(atPath: folder) {
+                descriptors = names.compactMap { Int32($0) }
+                break
+            }
+        }
+        if descriptors.isEmpty { descriptors = Array(0..<Int32(min(Int(getdtablesize()), 65_536))) }
+        for descriptor in descriptors where descriptor > 2 {
+            let flags = fcntl(descriptor, F_GETFD)
+            if flags >= 0, flags & FD_CLOEXEC == 0 { _ = fcntl(descriptor, F_SETFD, flags | FD_CLOEXEC) }
         }
     }
 
