@@ -69,7 +69,7 @@ enum HistogramLog {
 
     /// The most interval-histogram lines `threeds load merge` reads, all logs together (a `threeds load` log has one
     /// per phase).
-    static let maxHistogramLines = 100_000
+    static let maxHistogramLines = 10_000
     /// The most distinct tags (phases) `threeds load merge` keeps.
     static let maxTags = 64
     /// The longest tag, in Unicode scalars.
@@ -209,8 +209,10 @@ enum HistogramLog {
         case compressedCookie:
             let length = Int(try reader.uint32())
             guard length == reader.bytes.count else { throw LogError("the compressed length does not match") }
-            var outputLength = uLong(maxEncodedBytes)
-            var output = [UInt8](repeating: 0, count: maxEncodedBytes)
+            // Deflate expands at most about 1032:1: a small line gets a small buffer, not a megabyte each.
+            let capacity = min(maxEncodedBytes, reader.bytes.count * 1032 + 64)
+            var output = [UInt8](repeating: 0, count: capacity)
+            var outputLength = uLong(capacity)
             let input = Array(reader.bytes)
             let status = output.withUnsafeMutableBufferPointer { out in
                 input.withUnsafeBufferPointer { inp in
