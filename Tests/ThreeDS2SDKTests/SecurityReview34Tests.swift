@@ -60,7 +60,8 @@ struct TrustBundleBoundsTests {
         let started = clock.now
         let error = expectSDKError(.malformedTrustBundle) { try TrustBundle(contentsOf: directory) }
         // Refused on the certificate count of the first reference (1,400-odd PEM blocks), well before any budget.
-        #expect(error?.message.contains("more than \(TrustBundle.maxCertificatesPerDirectoryServer) certificates") == true)
+        #expect(
+            error?.message.contains("more than \(TrustBundle.maxCertificatesPerDirectoryServer) certificates") == true)
         #expect(clock.now - started < .seconds(5))
     }
 
@@ -79,8 +80,12 @@ struct TrustBundleBoundsTests {
         }
         #expect(error?.message.contains("more than \(TrustBundle.maxTotalBytes) bytes") == true)
         // Four uses fit: the bound is the stated one, not lower.
-        let four = json.replacingOccurrences(of: references + "]", with: Array(repeating: "{\"file\":\"padded.pem\"}", count: 4).joined(separator: ",") + "]")
-        #expect(throws: Never.self) { try TrustBundle(contentsOf: try bundleFolder(four, files: ["padded.pem": padded])) }
+        let four = json.replacingOccurrences(
+            of: references + "]",
+            with: Array(repeating: "{\"file\":\"padded.pem\"}", count: 4).joined(separator: ",") + "]")
+        #expect(throws: Never.self) {
+            try TrustBundle(contentsOf: try bundleFolder(four, files: ["padded.pem": padded]))
+        }
     }
 
     @Test("more certificates than the per-directory-server cap are refused")
@@ -89,7 +94,8 @@ struct TrustBundleBoundsTests {
         let keys = Array(repeating: "{\"pem\":\(pem)}", count: TrustBundle.maxCertificatesPerDirectoryServer)
             .joined(separator: ",")
         let error = expectSDKError(.malformedTrustBundle) {
-            try TrustBundle(json: Array(oneServer(keys).replacingOccurrences(of: "ROOT", with: pem).utf8), baseDirectory: nil)
+            try TrustBundle(
+                json: Array(oneServer(keys).replacingOccurrences(of: "ROOT", with: pem).utf8), baseDirectory: nil)
         }
         #expect(error?.message.contains("more than 16 certificates") == true)
     }
@@ -103,7 +109,8 @@ struct TrustBundleBoundsTests {
             atPath: directory.appendingPathComponent("link.pem").path, withDestinationPath: outside.path)
         let error = expectSDKError(.malformedTrustBundle) { try TrustBundle(contentsOf: directory) }
         #expect(error?.message.contains("outside the bundle's folder") == true)
-        let inside = try bundleFolder(oneServer("{\"file\":\"link.pem\"}"), files: ["real.pem": try DSFixture.get().ecEncryption.certificatePEM])
+        let inside = try bundleFolder(
+            oneServer("{\"file\":\"link.pem\"}"), files: ["real.pem": try DSFixture.get().ecEncryption.certificatePEM])
         try FileManager.default.createSymbolicLink(
             atPath: inside.appendingPathComponent("link.pem").path, withDestinationPath: "real.pem")
         #expect(throws: Never.self) { try TrustBundle(contentsOf: inside) }
@@ -143,10 +150,13 @@ struct TrustBundleBoundsTests {
         #expect(error?.message.contains("listed twice") == true)
         var config = ConfigParameters()
         try config.addDirectoryServer(
-            DirectoryServer(id: "A00000000F", encryptionKey: try DSFixture.get().ecEncryption.certificatePEM, rootCertificates: ""))
+            DirectoryServer(
+                id: "A00000000F", encryptionKey: try DSFixture.get().ecEncryption.certificatePEM, rootCertificates: ""))
         #expect(throws: ThreeDS2Error.self) {
             try config.addDirectoryServer(
-                DirectoryServer(id: "a00000000f", encryptionKey: try DSFixture.get().ecEncryption.certificatePEM, rootCertificates: ""))
+                DirectoryServer(
+                    id: "a00000000f", encryptionKey: try DSFixture.get().ecEncryption.certificatePEM,
+                    rootCertificates: ""))
         }
     }
 
@@ -166,7 +176,8 @@ struct TrustBundleBoundsTests {
             let directory = try bundleFolder(json)
             if allowed {
                 let bundle = try TrustBundle(contentsOf: directory)
-                #expect(bundle.directoryServers.first?.displayName == text || bundle.directoryServers.first?.keyID == text)
+                #expect(
+                    bundle.directoryServers.first?.displayName == text || bundle.directoryServers.first?.keyID == text)
             } else {
                 let error = expectSDKError(.malformedTrustBundle) { try TrustBundle(contentsOf: directory) }
                 #expect(error?.message.contains("control character") == true)
@@ -222,7 +233,9 @@ struct TrustedKeyChoiceTests {
         let json = oneServer(
             "{\"keyID\":\"rogue\",\"pem\":\(quoted(try rogue.certificatePEM))}",
             extra: ",\"allowUnchainedEncryptionCertificates\":true")
-        let bundle = try TrustBundle(json: Array(json.replacingOccurrences(of: "ROOT", with: quoted(try ds.root.certificatePEM)).utf8), baseDirectory: nil)
+        let bundle = try TrustBundle(
+            json: Array(json.replacingOccurrences(of: "ROOT", with: quoted(try ds.root.certificatePEM)).utf8),
+            baseDirectory: nil)
         #expect(bundle.evaluate().first?.chosen?.keyID == "rogue")
     }
 
@@ -257,7 +270,9 @@ struct TrustedKeyChoiceTests {
                 Critical(KeyUsage(keyEncipherment: true, keyAgreement: true))
                 try ExtendedKeyUsage([.serverAuth, .any])
             })
-        for (pem, usable, words) in [(ca, false, "CA certificate"), (tls, false, "extended key usage"), (anyPurpose, true, "")] {
+        for (pem, usable, words) in [
+            (ca, false, "CA certificate"), (tls, false, "extended key usage"), (anyPurpose, true, ""),
+        ] {
             let report = DirectoryServer(
                 id: "A000000004", encryptionKey: pem, rootCertificates: try DSFixture.get().root.certificatePEM
             ).evaluate()

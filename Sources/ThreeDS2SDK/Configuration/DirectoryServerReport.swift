@@ -288,7 +288,9 @@ extension DirectoryServer {
 
     /// Extended key usages that positively mean something other than encryption (as ``ThreeDS2JOSE/SignerPolicy``
     /// refuses them for signing).
-    private static let otherPurposes: [ExtendedKeyUsage.Usage] = [.serverAuth, .clientAuth, .ocspSigning, .timeStamping]
+    private static let otherPurposes: [ExtendedKeyUsage.Usage] = [
+        .serverAuth, .clientAuth, .ocspSigning, .timeStamping,
+    ]
 
     private static func names(_ usage: KeyUsage) -> [String] {
         var names: [String] = []

@@ -154,7 +154,8 @@ public struct TrustBundle: Sendable, Hashable {
             if let value = entry["allowUnchainedEncryptionCertificates"] {
                 guard case .bool(let flag) = value else {
                     throw ThreeDS2Error(
-                        .malformedTrustBundle, "\(named): \"allowUnchainedEncryptionCertificates\" must be true or false")
+                        .malformedTrustBundle,
+                        "\(named): \"allowUnchainedEncryptionCertificates\" must be true or false")
                 }
                 allowsUnchained = flag
             }
@@ -239,7 +240,8 @@ public struct TrustBundle: Sendable, Hashable {
     /// App-supplied display text (a directory server's name, a key ID): no control character, no bidirectional
     /// embedding, override or isolate.
     private static func displayable(_ text: String, _ what: String) throws(ThreeDS2Error) {
-        if let scalar = PeerText.forbiddenScalar(in: text) ?? text.unicodeScalars.first(where: { $0 == "\n" || $0 == "\r" })
+        if let scalar = PeerText.forbiddenScalar(in: text)
+            ?? text.unicodeScalars.first(where: { $0 == "\n" || $0 == "\r" })
         {
             throw ThreeDS2Error(
                 .malformedTrustBundle,

@@ -13,7 +13,8 @@ extension UiCustomization {
     /// - Returns: The customization for each appearance given.
     /// - Throws: ``ThreeDS2Error``: `invalidInput` when the file cannot be read, is not a regular file or is too
     ///   large; otherwise as ``appearances(fromJSON:)``.
-    public static func appearances(contentsOf url: URL) throws(ThreeDS2Error) -> [UiCustomizationType: UiCustomization] {
+    public static func appearances(contentsOf url: URL) throws(ThreeDS2Error) -> [UiCustomizationType: UiCustomization]
+    {
         try appearances(fromJSON: BoundedFile.read(url.path, maxBytes: maxJSONBytes, what: "UI customization"))
     }
 

@@ -177,7 +177,9 @@ public struct LayoutRenderer: Sendable {
         }
         if let note = state.note { lines += wrap("(!) \(note)") }
         guard interactive else {
-            for warning in layout.customizationWarnings { lines.append(Self.safe("(customization) \(warning.message)")) }
+            for warning in layout.customizationWarnings {
+                lines.append(Self.safe("(customization) \(warning.message)"))
+            }
             return (lines, focusedLine)
         }
         lines.append("")

@@ -49,7 +49,9 @@ extension TerminalPresenter {
                 let resend = screen.resendLabel.map { ", 'resend' (\($0))" } ?? ""
                 question = "\(state.entryBox(0).label)\(resend)\(additional), or \(cancelWord): "
             case .singleSelect, .multiSelect:
-                for (number, option) in screen.options.enumerated() { print(LayoutRenderer.safe("  \(number + 1). \(option.label)")) }
+                for (number, option) in screen.options.enumerated() {
+                    print(LayoutRenderer.safe("  \(number + 1). \(option.label)"))
+                }
                 question = "Number\(screen.uiType == .multiSelect ? "s (comma-separated)" : ""), or \(cancelWord): "
             case .outOfBand, .information:
                 let open = screen.oobAppURL.map { "'open' (\(screen.oobAppLabel ?? strings[.openApp]): \($0)), " } ?? ""

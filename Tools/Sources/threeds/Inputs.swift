@@ -53,7 +53,8 @@ func readInputFile(_ path: String, option: String, maxBytes: Int = 1 << 20) thro
         if error.message.contains("larger than") {
             throw CLIError("\(option) \(path): larger than \(maxBytes / 1024) KB")
         }
-        throw CLIError("\(option) \(path): \(error.message.contains("regular") ? "is not a regular file" : "cannot be read")")
+        throw CLIError(
+            "\(option) \(path): \(error.message.contains("regular") ? "is not a regular file" : "cannot be read")")
     }
     guard !data.isEmpty else { throw CLIError("\(option) \(path): is empty") }
     guard let text = String(bytes: data, encoding: .utf8) else {

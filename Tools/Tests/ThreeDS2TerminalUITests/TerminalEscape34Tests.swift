@@ -29,7 +29,9 @@ struct TerminalEscape34Tests {
 
     @Test("LayoutRenderer.safe escapes C0, C1, DEL and bidi controls, and keeps Arabic, Hebrew, LRM and RLM")
     func safe() {
-        #expect(LayoutRenderer.safe("a\u{1B}[2Jb\u{9B}c\u{7F}\u{202E}\u{2066}") == "a\\u{1B}[2Jb\\u{9B}c\\u{7F}\\u{202E}\\u{2066}")
+        #expect(
+            LayoutRenderer.safe("a\u{1B}[2Jb\u{9B}c\u{7F}\u{202E}\u{2066}")
+                == "a\\u{1B}[2Jb\\u{9B}c\\u{7F}\\u{202E}\\u{2066}")
         for text in ["افتح تطبيق البنك", "פתח את אפליקציית הבנק", "\u{200F}פתח\u{200E} app"] {
             #expect(LayoutRenderer.safe(text) == text)
         }

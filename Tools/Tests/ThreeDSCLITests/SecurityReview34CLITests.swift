@@ -127,7 +127,8 @@ struct SecurityReview34CLITests {
         try tooMany.write(toFile: "\(directory)/too-many.hlog", atomically: true, encoding: .utf8)
         let refused = try await runThreedsLimited(
             ["load", "merge", "\(directory)/too-many.hlog"], memoryKiB: 600_000, seconds: 60)
-        #expect(refused.exit == 1 && refused.output.contains("more than 10000 interval histograms"), "\(refused.output)")
+        #expect(
+            refused.exit == 1 && refused.output.contains("more than 10000 interval histograms"), "\(refused.output)")
         try histogramLine(tag: "pay\u{1B}]0;owned\u{07}\u{1B}[2J\u{202E}").write(
             toFile: "\(directory)/tag.hlog", atomically: true, encoding: .utf8)
         let tagged = try await runThreedsLimited(
