@@ -204,6 +204,16 @@ struct BridgingTests {
         #expect(try screen(oobCRes([bridging(label: fits)])).oobAppLabel == fits)
     }
 
+    @Test("issue 34: a link with user information (its real host hidden after the @) offers no button")
+    func userInfo() throws {
+        for link in ["https://bank.example@evil.example/approve", "https://bank.example:pin@evil.example/"] {
+            let shown = try screen(oobCRes([bridging(url: link)]))
+            #expect(shown.oobAppURL == nil && shown.oobAppLabel == nil, "\(link)")
+            #expect(!ChallengeResponseValidator.isHTTPSURL(link))
+        }
+        #expect(ChallengeResponseValidator.isHTTPSURL("https://bank.example/approve?user=a@b"))
+    }
+
     @Test("issue 34: right-to-left labels (Arabic, Hebrew, with LRM/RLM) stay allowed and shown as sent")
     func rightToLeft() throws {
         for label in ["افتح تطبيق البنك", "פתח את אפליקציית הבנק", "\u{200F}פתח\u{200E} app", "\u{200E}افتح\u{200F}"] {
