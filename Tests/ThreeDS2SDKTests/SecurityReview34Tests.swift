@@ -127,7 +127,7 @@ struct TrustBundleBoundsTests {
             do {
                 _ = try TrustBundle(contentsOf: directory)
             } catch {
-                outcome.withLock { $0 = error }
+                outcome.withLock { $0 = error as? ThreeDS2Error }
             }
             done.signal()
         }.start()

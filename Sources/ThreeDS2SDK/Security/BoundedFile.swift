@@ -1,6 +1,8 @@
 import Foundation
 
 #if canImport(Glibc)
+    // `struct stat` comes through CoreFoundation on Linux.
+    import CoreFoundation
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
