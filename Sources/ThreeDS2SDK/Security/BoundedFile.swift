@@ -1,17 +1,16 @@
 import Foundation
 
 #if canImport(Glibc)
-    // `struct stat` comes through CoreFoundation on Linux.
-    import CoreFoundation
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
 
 /// Reading a file an app or a tester supplies (a trust bundle, a certificate it references, a UI customization, a
-/// load log) without trusting its size or kind: the file is opened without blocking (a FIFO or a device cannot stall
-/// the reader), must be a regular file, and is read only up to its bound, so a file larger than the bound costs the
-/// bound and no more (issue 34).
+/// load log) without trusting its size or kind: the file is opened without blocking, a folder, FIFO, socket or
+/// terminal is refused (none can stall the reader), a file larger than the bound is refused before any byte is read,
+/// and no more than the bound plus one byte is ever read (a device that seeks, such as `/dev/zero`, costs the bound
+/// and is refused as too large) (issue 34).
 @_spi(ThreeDS2Tools) public enum BoundedFile {
     /// Reads at most `maxBytes` bytes of a regular file.
     ///
@@ -33,19 +32,23 @@ import Foundation
             throw .invalidInput("\(what) \(path) cannot be read: \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else {
-            throw .invalidInput("\(what) \(path) cannot be read: \(String(cString: strerror(errno)))")
-        }
-        guard status.st_mode & S_IFMT == S_IFREG else {
+        // The kind and size without the file-metadata calls Apple lists as required-reason APIs (the SDK declares
+        // none): a folder is refused by name, a pipe, socket or terminal by `lseek` (ESPIPE), and the size is where
+        // the end is.
+        var isDirectory: ObjCBool = false
+        guard !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) || !isDirectory.boolValue else {
             throw .invalidInput("\(what) \(path) is not a regular file")
         }
-        guard Int(status.st_size) <= maxBytes else {
+        let end = lseek(descriptor, 0, SEEK_END)
+        guard end >= 0, lseek(descriptor, 0, SEEK_SET) == 0 else {
+            throw .invalidInput("\(what) \(path) is not a regular file")
+        }
+        guard Int(end) <= maxBytes else {
             throw .invalidInput("\(what) \(path) is larger than \(maxBytes) bytes")
         }
-        // The size can change between fstat and read: never read more than the bound plus one byte.
+        // The size can change between lseek and read: never read more than the bound plus one byte.
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(min(Int(status.st_size), maxBytes) + 1)
+        bytes.reserveCapacity(Int(end) + 1)
         var chunk = [UInt8](repeating: 0, count: min(64 * 1024, maxBytes + 1))
         var total = 0
         while total <= maxBytes {
