@@ -145,6 +145,18 @@ struct DSCheck: ParsableCommand {
 }
 
 /// Text from a certificate or file as the terminal shows it: every control character and bidirectional control
-/// written as a visible escape (``PeerText/escapedForTerminal(_:keepingLineBreaks:)``), so a crafted subject, name or
-/// key ID cannot move the cursor, change colours or reorder the line (issue 34).
-private func safe(_ text: String) -> String { PeerText.escapedForTerminal(text) }
+/// (``PeerText/isControlOrBidi(_:)``; the bidi controls were missed before issue 34) written as a visible `\u{…}`
+/// escape, so a crafted subject, name, key ID or path cannot move the cursor, change colours or reorder the line.
+/// Certificate names arrive already escaped (`CertificateName.readable`), so a backslash is left as it is.
+private func safe(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: PeerText.isControlOrBidi) else { return text }
+    var out = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+        if PeerText.isControlOrBidi(scalar) {
+            out.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+        } else {
+            out.append(scalar)
+        }
+    }
+    return String(out)
+}

@@ -18,7 +18,14 @@ private func actionable(_ text: String) -> [Unicode.Scalar] {
 struct TerminalEscape34Tests {
     @Test("text that skipped the display-text rule (here the entry box's contents) never reaches the terminal raw")
     func entryEscaped() throws {
-        var form = state(try screen(native.merging(["acsUiType": .string("01")]) { $1 }))
+        // A 2.3.1 entry box shows what was typed (masking not asked for).
+        var form = state(
+            try screen(
+                [
+                    "acsUiType": .string("01"), "challengeInfoHeader": .string("Confirm"),
+                    "challengeInfoText": .string("Enter the code"), "submitAuthenticationLabel": .string("Verify"),
+                    "challengeEntryBox": .object(["challengeDataEntryLabel": .string("Code")]),
+                ], version: "2.3.1"))
         _ = form.apply(.setEntry("12\u{1B}]52;c;eA==\u{07}\u{1B}[2J\u{202E}34"))
         for plain in [false, true] {
             let shown = render(form, plain: plain)
