@@ -15,6 +15,9 @@ enum UiCustomizationOption {
     /// - Throws: `ValidationError` (a usage error) naming the file and the bad key.
     static func load(_ path: String?) throws -> [UiCustomizationType: UiCustomization] {
         guard let path else { return demoCustomizations }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw ValidationError("--ui-customization \(path) could not be read")
+        }
         do {
             // Bounded before reading (issue 34): a regular file of at most UiCustomization.maxJSONBytes.
             return try UiCustomization.appearances(contentsOf: URL(fileURLWithPath: path))

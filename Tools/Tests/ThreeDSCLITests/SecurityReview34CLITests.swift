@@ -60,7 +60,7 @@ private func histogramLine(tag: String) -> String {
 struct SecurityReview34CLITests {
     private func quoted(_ text: String) -> String { JSONValue.string(text).serialized }
 
-    @Test("ds check: a 1 MiB certificate file referenced 400 times is refused in a second, within 1.5 GB")
+    @Test("ds check: a 1 MiB certificate file referenced 400 times is refused at once, within 1.5 GB and 60 s")
     func repeatedReferences() async throws {
         let directory = scratchDirectory("bundle-repeat")
         let root = try CertificateAuthority.makeRoot(commonName: "Root", key: .makeP256())
@@ -72,11 +72,11 @@ struct SecurityReview34CLITests {
         {"format":"threeds2-trust-bundle/1","directoryServers":[{"id":"A000000004",
          "encryptionCertificates":[{"pem":\(quoted(pem))}],"rootCertificates":[\(references)]}]}
         """.write(toFile: "\(directory)/trust-bundle.json", atomically: true, encoding: .utf8)
-        let started = ContinuousClock.now
-        let run = try await runThreedsLimited(["ds", "check", directory], memoryKiB: 1_500_000, seconds: 20)
+        // Today's code reads 400 MB and parses 660,000 certificates (over two minutes on this machine): killed at 60 s
+        // (exit 137) or at the memory limit. The bound refuses it at the first reference, in well under a second.
+        let run = try await runThreedsLimited(["ds", "check", directory], memoryKiB: 1_500_000, seconds: 60)
         #expect(run.exit == 1, "\(run.output)")
         #expect(run.output.contains("more than 16 certificates"), "\(run.output)")
-        #expect(ContinuousClock.now - started < .seconds(10))
     }
 
     @Test("ds check: a bundle file that is a FIFO is refused at once, not waited on")
