@@ -20,6 +20,9 @@ let cryptography: [Target.Dependency] = [
 
 let package = Package(
     name: "ThreeDS2",
+    // The SDK's own texts: one `Localizable.strings` table per language in Sources/ThreeDS2SDK/Resources/*.lproj,
+    // English the source and the fallback.
+    defaultLocalization: "en",
     // The floor an app can adopt: iOS 16 and macOS 13 (README "Platforms"). Nothing in the package uses an API newer
     // than that; the one lock type (`Locked`, on `OSAllocatedUnfairLock` on Apple platforms) replaces
     // `Synchronization.Mutex`, which needs iOS 18 / macOS 15.
@@ -59,8 +62,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ] + cryptography,
             // Apple's privacy manifest: the required-reason APIs the SDK calls (none) and the data it collects;
-            // held against the device-parameter registry by PrivacyManifestTests.
-            resources: [.copy("PrivacyInfo.xcprivacy")]
+            // held against the device-parameter registry by PrivacyManifestTests. The SDK's texts, one
+            // `Localizable.strings` per language in `.lproj` folders (SDKStrings reads them for the app's locale).
+            resources: [.copy("PrivacyInfo.xcprivacy"), .process("Resources")]
         ),
         // Test values beside the core's seams, for the SDK's tests and an app's: scripted, failing and recording
         // transports, a stalling HTTP server, a scripted ACS, a fake system probe, a fixed app opener, a log capture
@@ -128,6 +132,18 @@ for target in package.targets where target.type != .system {
             name: "ThreeDS2UI",
             dependencies: ["ThreeDS2SDK", "ThreeDS2Messages", "ThreeDS2JOSE"],
             path: "Sources/ThreeDS2UI",
+            swiftSettings: swiftSettings
+        ))
+#endif
+
+// The README's and the DocC articles' SwiftUI and UIKit snippets, compiled (and their wording of an outcome tested)
+// by the Apple workflow: Apple platforms only, like ThreeDS2UI.
+#if canImport(Darwin)
+    package.targets.append(
+        .testTarget(
+            name: "ThreeDS2UISnippetTests",
+            dependencies: ["ThreeDS2UI", "ThreeDS2SDK"],
+            path: "Tests/ThreeDS2UISnippetTests",
             swiftSettings: swiftSettings
         ))
 #endif

@@ -125,7 +125,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MinimalCheckoutTests",
-            dependencies: ["MinimalCheckout", sdk, messages, "ThreeDS2TestLab"],
+            dependencies: ["MinimalCheckout", sdk, "ThreeDS2TestLab"],
             path: "Examples/MinimalCheckout/Tests/MinimalCheckoutTests"
         ),
         // Test support the tools' tests share (what the SDK's testing product does not ship: peak memory from /proc).

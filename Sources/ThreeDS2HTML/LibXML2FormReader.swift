@@ -14,7 +14,7 @@ public import ThreeDS2SDK
 /// Costs are bounded: a label's, button's, option's or link's text is read once, at most
 /// ``maxLabelCharacters`` characters and ``maxLabelNodes`` nodes of its subtree, so nested labels cannot make one
 /// page cost quadratic time; and a page nested deeper than ``maxDepth`` elements is an invalid page
-/// (``HTMLForm/invalidReason``), never a page whose deeper part (libxml2 stops at 256 levels) silently vanishes.
+/// (`HTMLForm.invalidReason`), never a page whose deeper part (libxml2 stops at 256 levels) silently vanishes.
 public struct LibXML2FormReader: HTMLFormReader {
     /// The most characters (Unicode scalars) of a label's text that are read.
     public static let maxLabelCharacters = 256

@@ -61,7 +61,7 @@ public struct ProtocolErrorCode: RawRepresentable, Hashable, Sendable, CustomStr
 }
 
 /// A violation of the protocol found in a message from the ACS: what the SDK reports in its Erro. It has the
-/// package's one error shape (``ThreeDS2JOSE/CodedError``), its code the protocol's error code: two violations are
+/// package's one error shape (`CodedError`), its code the protocol's error code: two violations are
 /// equal when their codes are.
 public struct ProtocolViolation: CodedError, Sendable {
     /// The error code.

@@ -2,7 +2,7 @@ public import Foundation
 @_spi(ThreeDS2Tools) public import ThreeDS2SDK
 
 /// An opener whose app always does the same, for scripts and tests of the out-of-band app seam
-/// (``ThreeDS2SDK/OOBAppOpener``): no platform call, and every link it was asked to open is kept.
+/// (`OOBAppOpener`): no platform call, and every link it was asked to open is kept.
 public struct FixedOOBAppOpener: OOBAppOpener {
     /// What every open reports.
     public let result: OOBAppOpenResult

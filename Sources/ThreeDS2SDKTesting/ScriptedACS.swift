@@ -43,7 +43,73 @@ public final class ScriptedACS: Sendable {
         threeDSServerTransactionID: String = UUID().uuidString.lowercased(),
         acsTransactionID: String = UUID().uuidString.lowercased()
     ) throws -> ChallengeParameters {
-        let sdkKey = try P256PublicJWK(jsonString: request.sdkEphemeralPublicKey)
+        try challengeParameters(
+            sdkKey: try P256PublicJWK(jsonString: request.sdkEphemeralPublicKey),
+            sdkTransactionID: request.sdkTransactionID, version: request.messageVersion,
+            sdkReferenceNumber: request.sdkReferenceNumber, threeDSServerTransactionID: threeDSServerTransactionID,
+            acsTransactionID: acsTransactionID)
+    }
+
+    /// The challenge parameters for the AReq value an app's backend call receives (the `requestor` of
+    /// `ThreeDS2Service.authenticate`), so the one-call API can be tested with no server: the requestor answers
+    /// `.challenge(try acs.challengeParameters(for: areq))`.
+    ///
+    /// - Parameters:
+    ///   - request: The AReq value the SDK built.
+    ///   - threeDSServerTransactionID: The 3DS Server's transaction ID.
+    ///   - acsTransactionID: The ACS's transaction ID (the CReq JWE's `kid`).
+    /// - Returns: The challenge parameters.
+    /// - Throws: An error from key agreement or signing, or when the AReq's key is not a P-256 JWK.
+    public func challengeParameters(
+        for request: AuthenticationRequest,
+        threeDSServerTransactionID: String = UUID().uuidString.lowercased(),
+        acsTransactionID: String = UUID().uuidString.lowercased()
+    ) throws -> ChallengeParameters {
+        let key = JSONValue.object(
+            JSONObject(
+                request.sdkEphemeralPublicKey.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) }))
+        return try challengeParameters(
+            sdkKey: try P256PublicJWK(jsonString: key.serialized), sdkTransactionID: request.sdkTransactionID,
+            version: request.messageVersion, sdkReferenceNumber: request.sdkReferenceNumber,
+            threeDSServerTransactionID: threeDSServerTransactionID, acsTransactionID: acsTransactionID)
+    }
+
+    /// A transport playing this ACS: each CReq is answered with the next of `screens` (CRes built with
+    /// ``challengeResponse(showing:)``), the one after the last with a final CRes of `finalStatus`; an Erro the SDK
+    /// posts is taken with HTTP 200.
+    ///
+    /// - Parameters:
+    ///   - screens: The screens, in order (``textScreen(for:)`` for a code screen).
+    ///   - finalStatus: The final CRes's `transStatus`.
+    /// - Returns: The transport.
+    public func transport(screens: [JSONObject], finalStatus: String) -> ScriptedTransport {
+        let answered = Locked(0)
+        return ScriptedTransport { [self] request in
+            if errorMessage(in: request) != nil {
+                return .respond(TransportResponse(status: 200, contentType: nil, body: []))
+            }
+            guard (try? challengeRequest(in: request)) != nil else {
+                return .fail(TransportError(.other, "\(request.target): not a CReq of this challenge"))
+            }
+            let index = answered.withLock { count in
+                defer { count += 1 }
+                return count
+            }
+            do {
+                return .respond(
+                    index < screens.count
+                        ? try challengeResponse(showing: screens[index])
+                        : try finalResponse(transactionStatus: finalStatus))
+            } catch {
+                return .fail(TransportError(.other, "the scripted ACS could not build its CRes: \(error)"))
+            }
+        }
+    }
+
+    private func challengeParameters(
+        sdkKey: P256PublicJWK, sdkTransactionID: String, version: MessageVersion, sdkReferenceNumber: String,
+        threeDSServerTransactionID: String, acsTransactionID: String
+    ) throws -> ChallengeParameters {
         let ephemeral = P256.KeyAgreement.PrivateKey()
         let secret = try ephemeral.sharedSecretFromKeyAgreement(with: sdkKey.keyAgreementKey).withUnsafeBytes {
             Array($0)
@@ -52,9 +118,9 @@ public final class ScriptedACS: Sendable {
             $0 = Channel(
                 identifiers: TransactionIdentifiers(
                     threeDSServerTransID: threeDSServerTransactionID, acsTransID: acsTransactionID,
-                    sdkTransID: request.sdkTransactionID),
-                version: request.messageVersion,
-                keys: ChannelKeys(sharedSecret: secret, sdkReferenceNumber: request.sdkReferenceNumber))
+                    sdkTransID: sdkTransactionID),
+                version: version,
+                keys: ChannelKeys(sharedSecret: secret, sdkReferenceNumber: sdkReferenceNumber))
         }
         let signed = try pki.sign(
             ACSSignedContent(
@@ -69,7 +135,7 @@ public final class ScriptedACS: Sendable {
     ///
     /// - Parameter request: The request.
     /// - Returns: The CReq's members.
-    /// - Throws: ``ThreeDS2JOSE/JOSEError`` when it is not a CReq of this challenge.
+    /// - Throws: `JOSEError` when it is not a CReq of this challenge.
     public func challengeRequest(in request: TransportRequest) throws -> JSONObject {
         let channel = try current()
         let plaintext = try JWE.decrypt(

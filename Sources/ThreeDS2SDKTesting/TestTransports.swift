@@ -1,7 +1,7 @@
 @_spi(ThreeDS2Tools) public import ThreeDS2SDK
 
 /// A transport that answers from a script, without a network: for tests of anything that sends challenge messages
-/// or fetches images through a ``ThreeDS2SDK/ChallengeTransport``. Every request is kept in ``log``.
+/// or fetches images through a `ChallengeTransport`. Every request is kept in ``log``.
 public final class ScriptedTransport: ChallengeTransport {
     /// One scripted answer.
     public enum Reply: Sendable {
@@ -10,7 +10,7 @@ public final class ScriptedTransport: ChallengeTransport {
         /// This failure.
         case fail(TransportError)
         /// No answer at all: the request waits until its task is cancelled (by a timer or by the app) and then
-        /// fails as ``ThreeDS2SDK/TransportError/Code/cancelled``.
+        /// fails as `TransportError/Code/cancelled`.
         case hang
     }
 
@@ -26,7 +26,7 @@ public final class ScriptedTransport: ChallengeTransport {
     }
 
     /// A transport that gives `replies` in order, one per request; a request after the last fails with
-    /// ``ThreeDS2SDK/TransportError/Code/other``.
+    /// `TransportError/Code/other`.
     ///
     /// - Parameter replies: The replies.
     public convenience init(replies: [Reply]) {
@@ -41,7 +41,7 @@ public final class ScriptedTransport: ChallengeTransport {
     ///
     /// - Parameter request: The request.
     /// - Returns: The scripted response.
-    /// - Throws: The scripted ``ThreeDS2SDK/TransportError``.
+    /// - Throws: The scripted `TransportError`.
     public func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
         log.append(request)
         switch await answer(request) {
@@ -109,7 +109,7 @@ public final class RecordingTransport: ChallengeTransport {
     ///
     /// - Parameter request: The request.
     /// - Returns: The wrapped transport's response.
-    /// - Throws: The wrapped transport's ``ThreeDS2SDK/TransportError``.
+    /// - Throws: The wrapped transport's `TransportError`.
     public func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
         log.append(request)
         let result: Result<TransportResponse, TransportError>

@@ -41,6 +41,9 @@
                     EmptyView()
                 }
             }
+            // The SDK's texts are in the language of the locale the app gave `initialize`, not necessarily the
+            // device's: Arabic and Hebrew lay the screen out right to left whatever the app's own direction.
+            .environment(\.layoutDirection, model.strings.isRightToLeft ? .rightToLeft : .leftToRight)
             .onNewValue(of: scenePhase) { phase in
                 if phase == .active { model.returnedToForeground() }
             }

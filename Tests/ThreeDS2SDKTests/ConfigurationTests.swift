@@ -206,4 +206,21 @@ struct CustomizationTests {
         #expect(ui.contrastWarnings.first?.message.contains("CANCEL button") == true)
         #expect(try HexColor("#FFFFFF").contrastRatio(with: HexColor("#000000")) > 20.9)
     }
+
+    @Test("a label's text on the screen background is checked too: white on white warns once, dark on white not")
+    func labelContrast() throws {
+        var ui = UiCustomization()
+        try ui.setBackground("#FFFFFF")
+        try ui.label.text.setColor("#FFFFFF")
+        try ui.label.heading.setColor("#0B3D91")
+        let warnings = ui.contrastWarnings
+        #expect(warnings.count == 1, "\(warnings)")
+        #expect(warnings.first?.message.contains("label text #FFFFFF on #FFFFFF") == true, "\(warnings)")
+        try ui.label.text.setColor("#222222")
+        #expect(ui.contrastWarnings.isEmpty)
+        // Without a screen background the platform's own is not known: nothing to compare with.
+        var unset = UiCustomization()
+        try unset.label.text.setColor("#FFFFFF")
+        #expect(unset.contrastWarnings.isEmpty)
+    }
 }

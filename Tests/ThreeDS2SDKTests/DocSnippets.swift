@@ -1,7 +1,8 @@
-// The DocC articles' Swift snippets, compiled: each is pasted here unchanged inside a function that supplies the
-// names it takes from the text around it. `DocSnippetTests` checks that every snippet of Integration.md and
-// Challenge.md appears here (the ThreeDS2UI one is Apple-only and compiled by the Apple workflow), so an article that
-// drifts from the API fails the build or the test.
+// The DocC articles' Swift snippets that build on Linux without the TestLab, compiled: each is pasted here unchanged
+// inside a function that supplies the names it takes from the text around it. `DocSnippetTests` checks that every
+// snippet of the README and the articles appears in a compiled file — this one, the tools package's
+// `DocSnippetRunTests.swift` (the one-call snippets, run against the TestLab) or `Tests/ThreeDS2UISnippetTests` (SwiftUI
+// and UIKit, compiled by the Apple workflow) — so an article that drifts from the API fails the build or the test.
 import Foundation
 import ThreeDS2SDK
 
@@ -36,6 +37,12 @@ enum DocSnippets {
 
     static func trustBundle(config: inout ConfigParameters, bundleURL: URL) throws {
         try config.addDirectoryServers(from: TrustBundle(contentsOf: bundleURL))
+    }
+
+    static func trustBundleConfiguration(bundleURL: URL) throws -> ConfigParameters {
+        var config = ConfigParameters()
+        try config.addDirectoryServers(from: TrustBundle(contentsOf: bundleURL))
+        return config
     }
 
     static func initialise(
@@ -87,22 +94,6 @@ enum DocSnippets {
         // … your backend answers in ARes field names; for transStatus C:
         let parameters = try JSONDecoder().decode(ChallengeParameters.self, from: answer)
         return (body, parameters)
-    }
-
-    static func oneCall(service: ThreeDS2Service, presenter: any ChallengePresenter, backend: URL) async {
-        let outcome = await service.authenticate(directoryServerID: "A000000004", presenter: presenter) { areq in
-            var request = URLRequest(url: backend.appendingPathComponent("3ds/authenticate"))
-            request.httpMethod = "POST"
-            request.httpBody = try JSONEncoder().encode(areq)  // add your purchase fields on the server side
-            let (answer, _) = try await URLSession.shared.data(for: request)
-            return try JSONDecoder().decode(RequestorResult.self, from: answer)  // the ARes: frictionless or challenge
-        }
-        switch outcome {
-        case .frictionless(let status): print("no challenge, transStatus \(status)")
-        case .challenged(let result): print("challenge: \(result.name)")
-        case .cancelled: break
-        case .failed(let error): print(error.message)
-        }
     }
 
     static func close(transaction: Transaction) {

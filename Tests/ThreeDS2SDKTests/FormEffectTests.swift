@@ -26,7 +26,7 @@ struct FormEffectTests {
     func sendAndNote() throws {
         var state = ChallengeFormState(screen: try formScreen("01"))
         #expect(state.perform(.type("12")) == nil)
-        #expect(state.perform(.resend) == .showNote("the screen offers no new code"))
+        #expect(state.perform(.resend) == .showNote("This screen offers no new code."))
         #expect(state.perform(.submit()) == .send(ChallengeAnswer(.submitText("12"))))
         #expect(state.perform(.cancel) == .send(ChallengeAnswer(.cancel)))
     }
@@ -56,6 +56,6 @@ struct FormEffectTests {
                 == .send(ChallengeAnswer(.oobContinue(automatic: false), oobAppOpenFailed: true)))
 
         var text = ChallengeFormState(screen: try formScreen("01"))
-        #expect(await text.perform(.openApp, opener: opener) == .showNote("the screen offers no app to open"))
+        #expect(await text.perform(.openApp, opener: opener) == .showNote("This screen offers no app to open."))
     }
 }

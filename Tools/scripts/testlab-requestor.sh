@@ -2,9 +2,13 @@
 # A --requestor-exec command for the TestLab (or any server with the same contract): posts the request JSON from
 # standard input to POST {server}/3ds/authenticate and prints the answer.
 #
-#   threeds pay --requestor-exec "sh scripts/testlab-requestor.sh https://127.0.0.1:8443 testlab-pki/tls-root.pem" \
+#   echo 4000000000002000 | threeds pay \
+#     --requestor-exec "sh Tools/scripts/testlab-requestor.sh https://127.0.0.1:8443 testlab-pki/tls-root.pem" \
 #     --ds-id F055545342 --ds-cert testlab-pki/ds-encryption-rsa.pem --ds-root testlab-pki/ds-root.pem \
-#     --card-file - --amount 1999 --currency 978
+#     --tls-root testlab-pki/tls-root.pem --card-file - --amount 1999 --currency 978
+#
+# (from the repository's root; the command reaches the 3DS Server, and threeds itself then reaches the ACS, which
+# needs the TestLab's TLS root too: --tls-root).
 #
 # For a real 3DS Server, map the fields to its API here (jq, Python, …) and print its answer in ARes field names.
 set -eu

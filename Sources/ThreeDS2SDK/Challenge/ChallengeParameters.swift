@@ -52,9 +52,9 @@ public enum ChallengeOutcome: Sendable, Hashable {
     }
 }
 
-/// Why a challenge ended in a runtime error, in the package's one error shape (``ThreeDS2JOSE/CodedError``).
+/// Why a challenge ended in a runtime error, in the package's one error shape (`CodedError`).
 /// Callers branch on ``code``; ``message`` says what happened; ``underlying`` keeps the cause (the
-/// ``TransportError`` of a transport failure, the ``ThreeDS2JOSE/JOSEError`` of a signed-content failure, …).
+/// ``TransportError`` of a transport failure, the `JOSEError` of a signed-content failure, …).
 /// Two failures are equal when their codes are.
 public struct ChallengeFailure: DetailedCodedError, Sendable {
     /// The kinds of runtime failure. New codes may be added; do not rely on the list being complete.
@@ -94,7 +94,7 @@ public struct ChallengeFailure: DetailedCodedError, Sendable {
     /// The code, message, cause and place.
     public let details: ErrorDetails<Code>
 
-    /// Creates the error from its details (``DetailedCodedError/init(_:_:underlying:file:line:)`` creates one raised
+    /// Creates the error from its details (`DetailedCodedError.init(_:_:underlying:file:line:)` creates one raised
     /// where it is called).
     ///
     /// - Parameter details: The code, message, cause and place.

@@ -178,3 +178,34 @@ extension ConfigParameters {
         set { self[.dataDirectory] = newValue }
     }
 }
+
+extension ConfigParameters {
+    /// The group of the app's own texts: the one place an app replaces any text the SDK and its presenters show.
+    /// Each parameter's name is an ``SDKStrings/Key`` raw value (`cancel`, `secureCheckout`, `noteTooLong`, …) and
+    /// its value the text, used whatever the locale. At initialize, a name that is no key, or a text whose
+    /// placeholders differ from the English text's, is an invalid-input error naming the parameter.
+    public static let textsGroup = "texts"
+
+    /// Replaces one of the SDK's texts in every language (the ``textsGroup`` group).
+    ///
+    /// - Parameters:
+    ///   - text: The app's text, with the same placeholders as the English one (``SDKStrings/Key/placeholders``);
+    ///     `nil` removes the replacement.
+    ///   - key: The text replaced.
+    public mutating func setText(_ text: String?, for key: SDKStrings.Key) {
+        set(Self.textsGroup, key.rawValue, text)
+    }
+
+    /// The app's own texts, by key; names in ``textsGroup`` that are no key are left out (and refused at
+    /// initialize).
+    public var texts: [SDKStrings.Key: String] {
+        var texts: [SDKStrings.Key: String] = [:]
+        for (name, text) in textEntries {
+            if let key = SDKStrings.Key(rawValue: name) { texts[key] = text }
+        }
+        return texts
+    }
+
+    /// Every parameter of the ``textsGroup`` group, by name.
+    var textEntries: [String: String] { groups[Self.textsGroup] ?? [:] }
+}

@@ -84,6 +84,8 @@ struct ResolvedConfiguration: Sendable {
     let dataDirectory: String?
     let minimumOSVersion: OperatingSystemVersion?
     let expectedExecutableSHA256: String?
+    /// The app's own texts (``ConfigParameters/textsGroup``), checked.
+    let texts: [SDKStrings.Key: String]
 
     init(_ parameters: ConfigParameters, now: Date = Date()) throws(ThreeDS2Error) {
         guard let reference = parameters.sdkReferenceNumber, !reference.isEmpty else {
@@ -135,6 +137,28 @@ struct ResolvedConfiguration: Sendable {
             throw .invalidInput(
                 "sdk.logLevel \"\(level)\" is not one of trace, debug, info, notice, warning, error, critical")
         }
+        texts = try Self.texts(parameters.textEntries)
+    }
+
+    /// The app's texts by key; a name that is no key, or a text whose placeholders differ from the English text's,
+    /// is refused, named.
+    static func texts(_ entries: [String: String]) throws(ThreeDS2Error) -> [SDKStrings.Key: String] {
+        var texts: [SDKStrings.Key: String] = [:]
+        for name in entries.keys.sorted() {
+            let text = entries[name] ?? ""
+            guard let key = SDKStrings.Key(rawValue: name) else {
+                throw .invalidInput(
+                    "\(ConfigParameters.textsGroup).\(name) is not one of the SDK's texts (SDKStrings.Key)")
+            }
+            let expected = key.placeholders
+            guard SDKStrings.placeholders(in: text).sorted() == expected.sorted() else {
+                throw .invalidInput(
+                    "\(ConfigParameters.textsGroup).\(name) must have the English text's placeholders: "
+                        + (expected.isEmpty ? "none" : expected.joined(separator: " ")))
+            }
+            texts[key] = text
+        }
+        return texts
     }
 }
 

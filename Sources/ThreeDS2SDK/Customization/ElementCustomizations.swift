@@ -123,7 +123,7 @@ public struct ButtonPadding: Sendable, Hashable {
     }
 }
 
-/// The kinds of label a challenge screen shows, as the vendor SDKs name them (seed 002's `LabelType`), with the
+/// The kinds of label a challenge screen shows, as the vendor SDKs name them (their `LabelType`), with the
 /// 2.3.1 second entry box's label.
 public enum LabelType: String, Sendable, Hashable, CaseIterable {
     /// `challengeInfoHeader`.

@@ -73,7 +73,9 @@ public struct TextStyle: Sendable, Hashable {
 
     /// Sets the font name.
     ///
-    /// - Parameter name: A non-empty font name.
+    /// - Parameters:
+    ///   - name: A non-empty font name.
+    ///   - field: What the error message calls the setting.
     /// - Throws: ``ThreeDS2Error`` with code `invalidInput` for an empty name, one longer than 256 characters, or one
     ///   with a control or bidirectional control character.
     public mutating func setFontName(_ name: String, field: String = "text font name") throws(ThreeDS2Error) {
@@ -82,7 +84,9 @@ public struct TextStyle: Sendable, Hashable {
 
     /// Sets the colour.
     ///
-    /// - Parameter hex: `#RRGGBB` or `#AARRGGBB`.
+    /// - Parameters:
+    ///   - hex: `#RRGGBB` or `#AARRGGBB`.
+    ///   - field: What the error message calls the setting.
     /// - Throws: ``ThreeDS2Error`` with code `invalidInput` for a malformed colour.
     public mutating func setColor(_ hex: String, field: String = "text colour") throws(ThreeDS2Error) {
         color = try HexColor(hex, field: field)
@@ -90,7 +94,9 @@ public struct TextStyle: Sendable, Hashable {
 
     /// Sets the font size.
     ///
-    /// - Parameter size: A positive size in points.
+    /// - Parameters:
+    ///   - size: A positive size in points.
+    ///   - field: What the error message calls the setting.
     /// - Throws: ``ThreeDS2Error`` with code `invalidInput` for a size that is not positive or is over 1000.
     public mutating func setFontSize(_ size: Int, field: String = "text font size") throws(ThreeDS2Error) {
         fontSize = try Measure.positive(size, field)
@@ -220,12 +226,20 @@ public struct UiCustomization: Sendable, Hashable {
     /// The minimum contrast WCAG 2 (level AA) asks of normal text.
     public static let minimumContrast = 4.5
 
-    /// Text/background pairs below ``minimumContrast``: accepted, but reported so the app can fix them.
+    /// Text/background pairs below ``minimumContrast``: accepted, but reported so the app can fix them. The pairs:
+    /// the toolbar's text on its background, each button's text on its own, and each kind of label's text on the
+    /// screen background (when the app set one: otherwise the platform's own background is not known here).
     public var contrastWarnings: [Warning] {
         var pairs: [(String, HexColor?, HexColor?)] = [("toolbar", toolbar.text.color, toolbar.backgroundColor)]
         for type in ButtonType.allCases {
             let button = buttonCustomization(for: type)
             pairs.append(("\(type.rawValue) button", button.text.color, button.backgroundColor))
+        }
+        // One warning per distinct label colour: a colour several kinds of label share is named once, by the first.
+        var labelColours: Set<HexColor> = []
+        for type in LabelType.allCases {
+            guard let colour = label.textStyle(for: type).color, labelColours.insert(colour).inserted else { continue }
+            pairs.append(("\(type.rawValue) label", colour, backgroundColor))
         }
         return pairs.compactMap { name, text, background in
             guard let text, let background else { return nil }

@@ -2,7 +2,7 @@ import Foundation
 public import ThreeDS2Messages
 
 /// The state of one challenge screen, shared by every presenter: the layout, what the cardholder has entered, the
-/// focus, the open sections and the note to show; actions in, at most one ``ChallengeAnswer`` out. Pure value: no
+/// focus, the open sections and the note to show; actions in, at most one `ChallengeAnswer` out. Pure value: no
 /// I/O and no platform imports, so every interaction is tested without a UI.
 ///
 /// All protocol decisions about a screen's answer are made here: which action continue means on which UI type,
@@ -44,8 +44,11 @@ public struct ChallengeFormState: Sendable {
     public private(set) var returnedFromApp = false
     /// Whether the refresh HTML is shown.
     public private(set) var refreshed = false
-    /// A note for the cardholder (for example why a submission could not be sent).
+    /// A note for the cardholder (for example why a submission could not be sent), in the layout's language: the
+    /// text of ``noteKey``.
     public private(set) var note: String?
+    /// Which of the SDK's texts ``note`` is, when there is a note.
+    public private(set) var noteKey: SDKStrings.Key?
     /// Image bytes loaded for the branding zone, by URL.
     public var images: [String: [UInt8]] = [:]
 
@@ -87,6 +90,7 @@ public struct ChallengeFormState: Sendable {
     /// - Returns: The answer, when the action completes one; otherwise `nil` (and ``note`` may say why).
     public mutating func apply(_ action: FormAction) -> ChallengeAnswer? {
         note = nil
+        noteKey = nil
         switch action {
         case .cancel:
             return ChallengeAnswer(.cancel)
@@ -104,13 +108,13 @@ public struct ChallengeFormState: Sendable {
             edit { $0.isEmpty ? $0 : String($0.dropLast()) }
         case .setEntry(let text, let box):
             guard entries.indices.contains(box) else {
-                note = "the screen has no entry box \(box + 1)"
+                setNote(.noteNoEntryBox, box + 1)
                 return nil
             }
             // A whole answer that is too long is refused, not cut: the cardholder sees why and keeps control.
             let limit = entryBox(box).maxLength
             guard text.utf8.count <= Self.maxEntryLength, text.count <= limit else {
-                note = Self.tooLong(min(limit, Self.maxEntryLength))
+                setNote(.noteTooLong, min(limit, Self.maxEntryLength))
                 return nil
             }
             entries[box] = text
@@ -126,12 +130,12 @@ public struct ChallengeFormState: Sendable {
         case .select(let keys):
             let known = screen.options.map(\.key)
             if let unknown = keys.first(where: { !known.contains($0) }) {
-                note = "the screen has no option \"\(unknown)\""
+                setNote(.noteNoOption, unknown)
                 return nil
             }
             let picked = screen.uiType == .singleSelect ? Array(keys.prefix(1)) : keys
             guard picked.joined(separator: ",").utf8.count <= Self.maxEntryLength else {
-                note = Self.tooLong(Self.maxEntryLength)
+                setNote(.noteTooLong, Self.maxEntryLength)
                 return nil
             }
             chosen = picked
@@ -149,13 +153,13 @@ public struct ChallengeFormState: Sendable {
                 screen.uiType == .text
                 || (!screen.messageVersion.limitsResendToText && [.singleSelect, .multiSelect].contains(screen.uiType))
             guard allowed, screen.resendLabel != nil else {
-                note = "the screen offers no new code"
+                setNote(.noteNoNewCode)
                 return nil
             }
             return answer(.resend)
         case .additionalCode:
             guard screen.additionalCodeLabel != nil else {
-                note = "the screen offers no additional-code button"
+                setNote(.noteNoAdditionalCode)
                 return nil
             }
             return answer(.additionalCode)
@@ -163,17 +167,17 @@ public struct ChallengeFormState: Sendable {
             return continueAnswer()
         case .openApp:
             guard let url = screen.oobAppURL else {
-                note = "the screen offers no app to open"
+                setNote(.noteNoApp)
                 return nil
             }
             appToOpen = url
         case .appOpenFailed:
             appToOpen = nil
             appOpenFailed = true
-            note = layout.strings[.appOpenFailed]
+            setNote(.appOpenFailed)
         case .submitWebForm(let data):
             guard screen.uiType == .html || screen.uiType == .htmlOutOfBand else {
-                note = "the screen is not an HTML page"
+                setNote(.noteNotHTML)
                 return nil
             }
             return htmlAnswer(data)
@@ -202,7 +206,7 @@ public struct ChallengeFormState: Sendable {
             return apply(.returnedFromApp)
         case .opened:
             openedApp = true
-            note = layout.strings[.finishInApp]
+            setNote(.finishInApp)
             return nil
         case .failed:
             return apply(.appOpenFailed)
@@ -220,7 +224,7 @@ public struct ChallengeFormState: Sendable {
     /// when it had to be cut.
     private mutating func bounded(_ text: String, limit: Int) -> String {
         guard text.utf8.count > Self.maxEntryLength || text.count > limit else { return text }
-        note = Self.tooLong(min(limit, Self.maxEntryLength))
+        setNote(.noteTooLong, min(limit, Self.maxEntryLength))
         var kept = ""
         for character in text {
             guard kept.utf8.count + character.utf8.count <= Self.maxEntryLength, kept.count < limit else { break }
@@ -229,7 +233,19 @@ public struct ChallengeFormState: Sendable {
         return kept
     }
 
-    private static func tooLong(_ limit: Int) -> String { "The entry is too long: at most \(limit) characters." }
+    /// Sets the note to one of the SDK's texts, in the layout's language.
+    private mutating func setNote(_ key: SDKStrings.Key, _ arguments: any CustomStringConvertible...) {
+        noteKey = key
+        note = SDKStrings.fill(layout.strings[key], arguments.map(\.description))
+    }
+
+    /// Sets the note for an HTML submission the page refused.
+    private mutating func setNote(_ error: HTMLForm.SubmissionError) {
+        switch error.code {
+        case .unknownButton: setNote(.noteUnknownButton, error.subject ?? "")
+        default: setNote(.noteUnknownField, error.subject ?? "")
+        }
+    }
 
     private mutating func move(by step: Int) {
         let order = focusOrder
@@ -263,13 +279,13 @@ public struct ChallengeFormState: Sendable {
 
     private mutating func setHTMLFields(_ fields: [String: String]) {
         guard let current = form else {
-            note = "the screen has no HTML form"
+            setNote(.noteNoHTMLForm)
             return
         }
         do {
             form = try current.filling(fields)
         } catch {
-            note = error.message
+            setNote(error)
         }
     }
 
@@ -282,7 +298,7 @@ public struct ChallengeFormState: Sendable {
                 } else if (chosen + [key]).joined(separator: ",").utf8.count <= Self.maxEntryLength {
                     chosen.append(key)
                 } else {
-                    note = Self.tooLong(Self.maxEntryLength)
+                    setNote(.noteTooLong, Self.maxEntryLength)
                 }
             } else {
                 chosen = [key]
@@ -347,14 +363,14 @@ public struct ChallengeFormState: Sendable {
         switch screen.uiType {
         case .text:
             guard canSubmit else {
-                note = layout.strings[.codeField]
+                setNote(.codeField)
                 return nil
             }
             guard entries.contains(where: { !$0.isEmpty }) else { return answer(.submitEmpty) }
             return answer(.submitText(entries[0], second: entries.count > 1 ? entries[1] : nil))
         case .singleSelect, .multiSelect:
             guard canSubmit else {
-                note = layout.strings[.chooseOption]
+                setNote(.chooseOption)
                 return nil
             }
             // Sent in option order, whatever order they were chosen in.
@@ -369,14 +385,14 @@ public struct ChallengeFormState: Sendable {
 
     private mutating func html(button: String?) -> ChallengeAnswer? {
         guard let form else {
-            note = "the screen has no HTML form"
+            setNote(.noteNoHTMLForm)
             return nil
         }
         let data: String
         do {
             data = try form.submission(button: button)
         } catch {
-            note = error.message
+            setNote(error)
             return nil
         }
         return htmlAnswer(data)
@@ -384,7 +400,7 @@ public struct ChallengeFormState: Sendable {
 
     private mutating func htmlAnswer(_ data: String) -> ChallengeAnswer? {
         guard data.utf8.count <= Self.maxHTMLDataLength else {
-            note = Self.tooLong(Self.maxHTMLDataLength)
+            setNote(.noteTooLong, Self.maxHTMLDataLength)
             return nil
         }
         return answer(.submitHTML(data))

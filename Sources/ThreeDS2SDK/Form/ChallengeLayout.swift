@@ -106,10 +106,11 @@ public struct ChallengeLayout: Sendable, Hashable {
                 cancelLabel: customization.toolbar.buttonText ?? strings[.cancel])
         ]
         let issuer = Self.image(
-            screen.issuerImage, density: density, appearance: appearance, alt: "\(strings[.image]): issuer")
+            screen.issuerImage, density: density, appearance: appearance, alt: "\(strings[.image]): \(strings[.issuer])"
+        )
         let paymentSystem = Self.image(
             screen.paymentSystemImage, density: density, appearance: appearance,
-            alt: "\(strings[.image]): payment system")
+            alt: "\(strings[.image]): \(strings[.paymentSystem])")
         if issuer != nil || paymentSystem != nil {
             elements.append(.images(issuer: issuer, paymentSystem: paymentSystem))
         }

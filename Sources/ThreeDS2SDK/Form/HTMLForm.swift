@@ -114,7 +114,7 @@ public struct HTMLForm: Sendable, Hashable {
     /// offers no controls, and presenters show the reason instead of a partial form.
     public let invalidReason: String?
 
-    /// What went wrong with a submission, in the package's one error shape (``ThreeDS2JOSE/CodedError``). Two errors
+    /// What went wrong with a submission, in the package's one error shape (`CodedError`). Two errors
     /// are equal when their codes are.
     public struct SubmissionError: CodedError, Sendable {
         /// The kind of mistake. New codes may be added; do not rely on the list being complete.
@@ -138,8 +138,11 @@ public struct HTMLForm: Sendable, Hashable {
 
         /// What kind of mistake it was.
         public let code: Code
-        /// The explanation, for the cardholder's screen.
+        /// The explanation, in English (the form state shows the cardholder ``subject`` in the SDK's text for
+        /// ``code``, in the locale's language).
         public let message: String
+        /// The field or button the page does not have, as given.
+        public let subject: String?
         /// Always `nil`: a submission fails on the page's own rules.
         public var underlying: (any Error)? { nil }
         /// Where the error was raised.
@@ -150,11 +153,15 @@ public struct HTMLForm: Sendable, Hashable {
         /// - Parameters:
         ///   - code: The kind of mistake.
         ///   - message: The explanation.
+        ///   - subject: The field or button the page does not have.
         ///   - file: The file that raises the error (the caller's, by default).
         ///   - line: The line that raises the error (the caller's, by default).
-        public init(_ code: Code, _ message: String, file: String = #fileID, line: UInt = #line) {
+        public init(
+            _ code: Code, _ message: String, subject: String? = nil, file: String = #fileID, line: UInt = #line
+        ) {
             self.code = code
             self.message = message
+            self.subject = subject
             self.location = ErrorLocation(file: file, line: line)
         }
     }
@@ -171,7 +178,7 @@ public struct HTMLForm: Sendable, Hashable {
     ///   - invalidReason: Why the page cannot be used, when it cannot.
     ///
     /// The page is peer text: every label, option label, link label and the page text are neutralised here, once
-    /// (control and bidirectional characters become spaces, ``PeerText``); submitted values are kept as written.
+    /// (control and bidirectional characters become spaces, `PeerText`); submitted values are kept as written.
     public init(
         controls: [Control], method: String = "get", action: String? = nil, formCount: Int = 1,
         links: [SubmissionLink] = [], text: String = "", invalidReason: String? = nil
@@ -228,7 +235,8 @@ public struct HTMLForm: Sendable, Hashable {
                 }
             }
             guard matched else {
-                throw SubmissionError(.unknownField, "the page has no field \"\(name)\" that takes \"\(value)\"")
+                throw SubmissionError(
+                    .unknownField, "the page has no field \"\(name)\" that takes \"\(value)\"", subject: name)
             }
         }
         return copy
@@ -255,7 +263,8 @@ public struct HTMLForm: Sendable, Hashable {
         let pressed: Int?
         if let button {
             guard let index = submitters.first(where: { Self.matches(filled.controls[$0], button) }) else {
-                throw SubmissionError(.unknownButton, "the page has no submit button or link \"\(button)\"")
+                throw SubmissionError(
+                    .unknownButton, "the page has no submit button or link \"\(button)\"", subject: button)
             }
             pressed = index
         } else {

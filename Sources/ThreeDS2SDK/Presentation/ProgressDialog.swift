@@ -42,12 +42,15 @@ public final class ProgressDialog<C: Clock>: Sendable where C.Duration == Durati
         if first { await indicator.show(directoryServerName: directoryServerName) }
     }
 
-    /// Hides the indicator (on the main actor) once it has been visible for at least ``minimumVisible``.
-    public func stop() async {
+    /// Hides the indicator (on the main actor) once it has been visible for at least ``minimumVisible``, or at once
+    /// when `keepingMinimum` is `false` (nothing follows it, as after a frictionless answer: no screen to flicker into).
+    ///
+    /// - Parameter keepingMinimum: Whether to keep it visible for ``minimumVisible`` first.
+    public func stop(keepingMinimum: Bool = true) async {
         guard let shown = shownAt.withLock({ $0 }) else { return }
         // Sleep to an absolute deadline: the time between reading the clock and sleeping can't stretch the wait.
         let deadline = shown.advanced(by: Self.minimumVisible)
-        if clock.now < deadline { try? await clock.sleep(until: deadline, tolerance: nil) }
+        if keepingMinimum, clock.now < deadline { try? await clock.sleep(until: deadline, tolerance: nil) }
         shownAt.withLock { $0 = nil }
         await indicator.hide()
     }
@@ -73,8 +76,11 @@ extension Transaction {
         PresentationSettings(uiCustomizations: context.uiCustomizations, strings: strings)
     }
 
-    /// The SDK's strings for the locale the service was initialised with.
-    public var strings: SDKStrings { SDKStrings(locale: context.locale) }
+    /// The SDK's strings for the locale the service was initialised with, with the app's own texts
+    /// (``ConfigParameters/textsGroup``) over them.
+    public var strings: SDKStrings {
+        SDKStrings(locale: context.locale, overrides: context.configuration.texts)
+    }
 
     /// The customization for an appearance, falling back to the default one.
     public func uiCustomization(for type: UiCustomizationType) -> UiCustomization {

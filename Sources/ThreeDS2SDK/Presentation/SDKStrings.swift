@@ -1,140 +1,527 @@
 public import Foundation
 
-/// The SDK's own texts (not the ACS's, which are shown as sent), in English, German, French, Spanish, Italian,
-/// Dutch, Portuguese and Japanese, chosen by the `locale` the app passed at initialize.
+/// The SDK's own texts (not the ACS's, which are shown as sent), in the language of the `locale` the app passed to
+/// `initialize`.
+///
+/// Each language is one `Localizable.strings` table in a `.lproj` folder of the SDK's resources (`en.lproj`,
+/// `de.lproj`, `zh-Hant.lproj`, `pt-BR.lproj`, …), the format translators and Xcode's export tools use. The table is
+/// read from the SDK's own bundle for the locale given, not for the process's preferred languages, the same way on
+/// every platform. A key a table lacks falls back to English, key by key.
+///
+/// An app changes any text in one place: the ``ConfigParameters/textsGroup`` group of its configuration (see
+/// ``ConfigParameters/setText(_:for:)``), checked at `initialize`. A presenter can also be handed its own
+/// ``SDKStrings`` built with ``init(locale:overrides:)``.
 public struct SDKStrings: Sendable, Hashable {
-    /// The language used, for example `de`.
+    /// The table in use, as its `.lproj` folder is named: for example `de`, `zh-Hant` or `pt-BR`; `en` when the
+    /// locale's language has no table.
     public let language: String
     private let table: [Key: String]
 
-    /// The texts the SDK shows itself.
+    /// The texts the SDK and its presenters show, each a key of the `Localizable.strings` tables (the raw value).
     public enum Key: String, Sendable, Hashable, CaseIterable {
-        case cancel, processing, continueButton, submit, resend, secureCheckout, warning, showMore, showLess, openApp
-        case trustQuestion, yes, no, selected, notSelected, chooseOption, image, codeField, timedOut, genericError,
-            cancelled,
-            completed
-        case appOpenFailed, finishInApp
+        // The core's texts.
+        /// The toolbar's cancel button.
+        case cancel
+        /// The processing indicator.
+        case processing
+        /// The continue button of out-of-band and information screens.
+        case continueButton
+        /// The submit button.
+        case submit
+        /// The resend-code button.
+        case resend
+        /// The toolbar's title.
+        case secureCheckout
+        /// The word before a warning text.
+        case warning
+        /// A closed section's action (and its label when the ACS gave none).
+        case showMore
+        /// An open section's action.
+        case showLess
+        /// The button opening the bank's app.
+        case openApp
+        /// The trust question's fallback.
+        case trustQuestion
+        /// A yes answer.
+        case yes
+        /// A no answer.
+        case no
+        /// A chosen option, for assistive technologies.
+        case selected
+        /// An option not chosen, for assistive technologies.
+        case notSelected
+        /// The note when a selection screen is submitted with nothing chosen.
+        case chooseOption
+        /// The word before an image's description.
+        case image
+        /// The code entry's label when the ACS gave none (and the note when it is submitted empty).
+        case codeField
+        /// The challenge timed out.
+        case timedOut
+        /// The challenge could not be completed.
+        case genericError
+        /// The challenge was cancelled.
+        case cancelled
+        /// The challenge finished.
+        case completed
+        /// The bank's app could not be opened.
+        case appOpenFailed
+        /// The bank's app was opened; the cardholder comes back after approving.
+        case finishInApp
+        /// The description of the issuer's image.
+        case issuer
+        /// The description of the payment system's image.
+        case paymentSystem
+
+        // The form state's notes (``ChallengeFormState/note``).
+        /// An entry for a box the screen does not have; `%d` is its number.
+        case noteNoEntryBox
+        /// A choice the screen does not offer; `%@` is the option's key.
+        case noteNoOption
+        /// A resend the screen does not offer.
+        case noteNoNewCode
+        /// An additional code the screen does not offer.
+        case noteNoAdditionalCode
+        /// An app the screen does not link.
+        case noteNoApp
+        /// Web-form data for a screen that is not an HTML page.
+        case noteNotHTML
+        /// An HTML submission on a page without a form.
+        case noteNoHTMLForm
+        /// An entry longer than allowed; `%d` is the limit in characters.
+        case noteTooLong
+        /// A value for a field the page does not have; `%@` is the field's name.
+        case noteUnknownField
+        /// A button the page does not have; `%@` is the button's name.
+        case noteUnknownButton
+
+        // The terminal presenter's key help and status lines.
+        /// The full-screen key help.
+        case keysHelp
+        /// The key help's part for consent questions.
+        case keysAnswer
+        /// The key help's part for reloading an HTML page.
+        case keysReload
+        /// The plain (screen-reader) key help.
+        case keysHelpPlain
+        /// The plain key help's sentence for reloading an HTML page.
+        case keysReloadPlain
+        /// The key that shows or hides a masked code.
+        case revealToggle
+        /// A text field, named in plain mode.
+        case fieldText
+        /// A password field, named in plain mode.
+        case fieldPassword
+        /// How much was typed in a field, in plain mode; `%d` is the count.
+        case charactersEntered
+        /// A masked field, in plain mode.
+        case hidden
+        /// A check box, named in plain mode.
+        case checkbox
+        /// A radio button, named in plain mode.
+        case radioButton
+        /// A button, named in plain mode.
+        case button
+        /// A link, named in plain mode.
+        case link
+        /// A list, named in plain mode.
+        case list
+        /// A yes-or-no question, named in plain mode.
+        case choice
+        /// A section, named in plain mode.
+        case section
+        /// An open section, in plain mode.
+        case sectionOpen
+        /// A closed section, in plain mode.
+        case sectionClosed
+        /// The keys answering a yes-or-no question, in plain mode.
+        case yesOrNo
+        /// The last alternative of a line-mode question ("…, or 'cancel'").
+        case or
+        /// The line-mode question of a single-select screen.
+        case optionNumber
+        /// The line-mode question of a multi-select screen.
+        case optionNumbers
+        /// The Enter key, in line-mode questions.
+        case enterKey
+        /// How another button of an HTML page is pressed in line mode; `%@` lists the buttons.
+        case htmlOtherButton
+        /// How an HTML form with several fields is filled in line mode; `%1$@` lists the fields, `%2$@` the buttons.
+        case htmlFields
+
+        /// The most display columns the text may take in any language (an East Asian wide character takes two),
+        /// derived from the terminal's 80 columns:
+        ///
+        /// - 22 for a button or a word inside a line: three buttons fit one line with their `< ` and ` >` and a
+        ///   space between them (3 × (22 + 4) + 2 = 80).
+        /// - 40 for a title, a label or a status word beside something else: half a line.
+        /// - 80 for a sentence on its own line: one line.
+        /// - 160 for a longer message: two lines.
+        public var columnBudget: Int {
+            switch self {
+            case .cancel, .continueButton, .submit, .resend, .showMore, .showLess, .openApp, .yes, .no, .warning,
+                .image, .selected, .notSelected, .issuer, .paymentSystem, .keysAnswer, .keysReload, .fieldText,
+                .fieldPassword, .hidden, .checkbox, .radioButton, .button, .link, .list, .choice, .section,
+                .sectionOpen, .sectionClosed, .yesOrNo, .or, .enterKey:
+                22
+            case .processing, .secureCheckout, .codeField, .revealToggle, .charactersEntered, .optionNumber,
+                .optionNumbers:
+                40
+            case .trustQuestion, .chooseOption, .timedOut, .genericError, .cancelled, .completed, .noteNoEntryBox,
+                .noteNoOption, .noteNoNewCode, .noteNoAdditionalCode, .noteNoApp, .noteNotHTML, .noteNoHTMLForm,
+                .noteTooLong, .noteUnknownField, .noteUnknownButton, .keysHelp, .keysReloadPlain, .htmlOtherButton:
+                80
+            case .appOpenFailed, .finishInApp, .keysHelpPlain, .htmlFields:
+                160
+            }
+        }
+
+        /// The placeholders of the English text, in order (`%@`, `%d`, or positional as `%1$@`): every translation
+        /// and override has the same ones.
+        public var placeholders: [String] { SDKStrings.placeholders(in: SDKStrings.english[self]) }
     }
 
     /// The English texts.
-    public static let english = SDKStrings(locale: Locale(identifier: "en"))
+    public static let english = SDKStrings(language: "en")
 
-    /// The languages with a full table.
-    public static let languages = ["en", "de", "fr", "es", "it", "nl", "pt", "ja"]
+    /// The languages with a table, as their `.lproj` folders are named.
+    public static let languages = [
+        "ar", "bg", "cs", "da", "de", "el", "en", "es", "et", "fi", "fr", "ga", "he", "hi", "hr", "hu", "id", "it",
+        "ja", "ko", "lt", "lv", "mt", "nl", "pl", "pt-BR", "pt-PT", "ro", "sk", "sl", "sv", "th", "vi", "zh-Hans",
+        "zh-Hant",
+    ]
 
-    /// The texts for a locale; English when its language has no table.
+    /// The languages whose table a native speaker has reviewed, so an app can decide which to offer: English (the
+    /// source) only. Every other table, the seven that came first (`de`, `es`, `fr`, `it`, `ja`, `nl`, `pt-PT`)
+    /// included, was written by the SDK's developers and awaits a native speaker's review (CONTRIBUTING.md,
+    /// "Translations").
+    public static let reviewedLanguages: Set<String> = ["en"]
+
+    /// The languages written right to left.
+    public static let rightToLeftLanguages: Set<String> = ["ar", "he"]
+
+    /// Whether the table's language is written right to left (Arabic, Hebrew).
+    public var isRightToLeft: Bool { Self.rightToLeftLanguages.contains(language) }
+
+    /// Whether a native speaker has reviewed the table in use (``reviewedLanguages``).
+    public var isReviewed: Bool { Self.reviewedLanguages.contains(language) }
+
+    /// The texts for a locale: the table of its language (chosen as ``language(for:)`` does), English for a key the
+    /// table lacks, and the app's overrides over both.
     ///
-    /// - Parameter locale: The locale.
-    public init(locale: Locale) {
-        let code = locale.language.languageCode?.identifier ?? "en"
-        language = Self.tables[code] == nil ? "en" : code
-        table = Self.tables[language] ?? [:]
+    /// - Parameters:
+    ///   - locale: The locale the app gave `initialize`; the process's preferred languages play no part.
+    ///   - overrides: The app's own texts, by key (see ``ConfigParameters/setText(_:for:)``).
+    public init(locale: Locale, overrides: [Key: String] = [:]) {
+        self.init(language: Self.language(for: locale), overrides: overrides)
+    }
+
+    private init(language: String, overrides: [Key: String] = [:]) {
+        self.language = language
+        var table = StringsTables.shared.english
+        if language != "en" {
+            for (key, text) in StringsTables.shared.table(language) { table[key] = text }
+        }
+        for (key, text) in overrides { table[key] = text }
+        self.table = table
+    }
+
+    /// The texts with some replaced.
+    ///
+    /// - Parameter overrides: The replacements, by key.
+    /// - Returns: The texts, the replacements taking precedence.
+    public func overriding(_ overrides: [Key: String]) -> SDKStrings {
+        var merged = table
+        for (key, text) in overrides { merged[key] = text }
+        return SDKStrings(language: language, merged: merged)
+    }
+
+    private init(language: String, merged: [Key: String]) {
+        self.language = language
+        self.table = merged
     }
 
     /// The text for a key.
-    public subscript(key: Key) -> String { table[key] ?? Self.tables["en"]?[key] ?? key.rawValue }
+    public subscript(key: Key) -> String { table[key] ?? key.rawValue }
 
-    private static let tables: [String: [Key: String]] = [
-        "en": [
-            .cancel: "Cancel", .processing: "Processing…", .continueButton: "Continue", .submit: "Submit",
-            .resend: "Resend code",
-            .secureCheckout: "Secure checkout", .warning: "Warning", .showMore: "Show", .showLess: "Hide",
-            .openApp: "Open app",
-            .trustQuestion: "Trust this merchant?", .yes: "Yes", .no: "No", .selected: "selected",
-            .notSelected: "not selected", .chooseOption: "Choose an option",
-            .image: "Image", .codeField: "Code entry", .timedOut: "The authentication timed out.",
-            .genericError: "The authentication could not be completed.",
-            .cancelled: "Authentication cancelled.", .completed: "Authentication finished.",
-            .appOpenFailed: "The bank's app could not be opened. Approve the payment another way, then continue.",
-            .finishInApp: "Approve the payment in your bank's app, then come back and continue.",
-        ],
-        "de": [
-            .cancel: "Abbrechen", .processing: "Wird verarbeitet…", .continueButton: "Weiter", .submit: "Senden",
-            .resend: "Code erneut senden",
-            .secureCheckout: "Sicherer Bezahlvorgang", .warning: "Warnung", .showMore: "Anzeigen",
-            .showLess: "Ausblenden", .openApp: "App öffnen",
-            .trustQuestion: "Diesem Händler vertrauen?", .yes: "Ja", .no: "Nein", .selected: "ausgewählt",
-            .notSelected: "nicht ausgewählt", .chooseOption: "Bitte eine Option wählen",
-            .image: "Bild", .codeField: "Codeeingabe", .timedOut: "Die Authentifizierung ist abgelaufen.",
-            .genericError: "Die Authentifizierung konnte nicht abgeschlossen werden.",
-            .cancelled: "Authentifizierung abgebrochen.", .completed: "Authentifizierung beendet.",
-            .appOpenFailed: "Die App der Bank ließ sich nicht öffnen. Bitte anders bestätigen und dann fortfahren.",
-            .finishInApp: "Bitte die Zahlung in der App der Bank bestätigen, dann zurückkehren und fortfahren.",
-        ],
-        "fr": [
-            .cancel: "Annuler", .processing: "Traitement en cours…", .continueButton: "Continuer", .submit: "Valider",
-            .resend: "Renvoyer le code",
-            .secureCheckout: "Paiement sécurisé", .warning: "Avertissement", .showMore: "Afficher",
-            .showLess: "Masquer", .openApp: "Ouvrir l’application",
-            .trustQuestion: "Faire confiance à ce marchand ?", .yes: "Oui", .no: "Non", .selected: "sélectionné",
-            .notSelected: "non sélectionné", .chooseOption: "Choisissez une option",
-            .image: "Image", .codeField: "Saisie du code", .timedOut: "L’authentification a expiré.",
-            .genericError: "L’authentification n’a pas pu aboutir.",
-            .cancelled: "Authentification annulée.", .completed: "Authentification terminée.",
-            .appOpenFailed: "L’app de la banque n’a pas pu s’ouvrir. Confirmez autrement, puis continuez.",
-            .finishInApp: "Confirmez le paiement dans l’app de votre banque, puis revenez et continuez.",
-        ],
-        "es": [
-            .cancel: "Cancelar", .processing: "Procesando…", .continueButton: "Continuar", .submit: "Enviar",
-            .resend: "Reenviar código",
-            .secureCheckout: "Pago seguro", .warning: "Advertencia", .showMore: "Mostrar", .showLess: "Ocultar",
-            .openApp: "Abrir la aplicación",
-            .trustQuestion: "¿Confiar en este comercio?", .yes: "Sí", .no: "No", .selected: "seleccionado",
-            .notSelected: "no seleccionado", .chooseOption: "Elija una opción",
-            .image: "Imagen", .codeField: "Introducción del código", .timedOut: "La autenticación ha caducado.",
-            .genericError: "No se pudo completar la autenticación.",
-            .cancelled: "Autenticación cancelada.", .completed: "Autenticación finalizada.",
-            .appOpenFailed: "No se pudo abrir la app del banco. Confirme de otra forma y continúe.",
-            .finishInApp: "Confirme el pago en la app de su banco, vuelva y continúe.",
-        ],
-        "it": [
-            .cancel: "Annulla", .processing: "Elaborazione…", .continueButton: "Continua", .submit: "Invia",
-            .resend: "Invia di nuovo il codice",
-            .secureCheckout: "Pagamento sicuro", .warning: "Avviso", .showMore: "Mostra", .showLess: "Nascondi",
-            .openApp: "Apri l’app",
-            .trustQuestion: "Considerare affidabile questo esercente?", .yes: "Sì", .no: "No", .selected: "selezionato",
-            .notSelected: "non selezionato", .chooseOption: "Scegli un’opzione",
-            .image: "Immagine", .codeField: "Inserimento del codice", .timedOut: "L’autenticazione è scaduta.",
-            .genericError: "Impossibile completare l’autenticazione.",
-            .cancelled: "Autenticazione annullata.", .completed: "Autenticazione terminata.",
-            .appOpenFailed: "Impossibile aprire l’app della banca. Conferma in altro modo, poi continua.",
-            .finishInApp: "Conferma il pagamento nell’app della banca, poi torna e continua.",
-        ],
-        "nl": [
-            .cancel: "Annuleren", .processing: "Bezig met verwerken…", .continueButton: "Doorgaan",
-            .submit: "Versturen", .resend: "Code opnieuw sturen",
-            .secureCheckout: "Veilig afrekenen", .warning: "Waarschuwing", .showMore: "Tonen", .showLess: "Verbergen",
-            .openApp: "App openen",
-            .trustQuestion: "Deze winkelier vertrouwen?", .yes: "Ja", .no: "Nee", .selected: "geselecteerd",
-            .notSelected: "niet geselecteerd", .chooseOption: "Kies een optie",
-            .image: "Afbeelding", .codeField: "Code invoeren", .timedOut: "De authenticatie is verlopen.",
-            .genericError: "De authenticatie kon niet worden voltooid.",
-            .cancelled: "Authenticatie geannuleerd.", .completed: "Authenticatie afgerond.",
-            .appOpenFailed: "De app van de bank kon niet worden geopend. Bevestig op een andere manier en ga verder.",
-            .finishInApp: "Bevestig de betaling in de app van uw bank, kom terug en ga verder.",
-        ],
-        "pt": [
-            .cancel: "Cancelar", .processing: "A processar…", .continueButton: "Continuar", .submit: "Enviar",
-            .resend: "Reenviar código",
-            .secureCheckout: "Pagamento seguro", .warning: "Aviso", .showMore: "Mostrar", .showLess: "Ocultar",
-            .openApp: "Abrir aplicação",
-            .trustQuestion: "Confiar neste comerciante?", .yes: "Sim", .no: "Não", .selected: "selecionado",
-            .notSelected: "não selecionado", .chooseOption: "Escolha uma opção",
-            .image: "Imagem", .codeField: "Introdução do código", .timedOut: "A autenticação expirou.",
-            .genericError: "Não foi possível concluir a autenticação.",
-            .cancelled: "Autenticação cancelada.", .completed: "Autenticação concluída.",
-            .appOpenFailed: "Não foi possível abrir a app do banco. Confirme de outra forma e continue.",
-            .finishInApp: "Confirme o pagamento na app do seu banco, volte e continue.",
-        ],
-        "ja": [
-            .cancel: "キャンセル", .processing: "処理中…", .continueButton: "続行", .submit: "送信", .resend: "コードを再送信",
-            .secureCheckout: "安全なお支払い", .warning: "警告", .showMore: "表示", .showLess: "非表示", .openApp: "アプリを開く",
-            .trustQuestion: "この加盟店を信頼しますか？", .yes: "はい", .no: "いいえ", .selected: "選択済み", .notSelected: "未選択",
-            .chooseOption: "選択してください",
-            .image: "画像", .codeField: "コード入力", .timedOut: "認証がタイムアウトしました。", .genericError: "認証を完了できませんでした。",
-            .cancelled: "認証がキャンセルされました。", .completed: "認証が完了しました。",
-            .appOpenFailed: "銀行アプリを開けませんでした。別の方法で承認してから続行してください。",
-            .finishInApp: "銀行アプリで支払いを承認し、戻って続行してください。",
-        ],
-    ]
+    /// The text for a key with its placeholders filled: `%@` and `%d` in order, or positional (`%1$@`, `%2$@`).
+    ///
+    /// - Parameters:
+    ///   - key: The key.
+    ///   - arguments: The values, in the English text's order.
+    /// - Returns: The text.
+    public func format(_ key: Key, _ arguments: any CustomStringConvertible...) -> String {
+        Self.fill(self[key], arguments.map(\.description))
+    }
+
+    /// The table for a locale, chosen as Apple's bundles choose a localization: the language with its script or
+    /// region where a table is split by them (`zh-Hant` for a Traditional script or for Taiwan, Hong Kong and Macao,
+    /// `zh-Hans` otherwise; `pt-BR` for Brazil and for Portuguese without a region, `pt-PT` for every other region),
+    /// then the language alone, then English.
+    ///
+    /// - Parameter locale: The locale.
+    /// - Returns: A member of ``languages``.
+    public static func language(for locale: Locale) -> String {
+        let parts = LocaleParts(locale.identifier)
+        let aliases = ["iw": "he", "in": "id"]
+        let language = aliases[parts.language] ?? parts.language
+        let candidates: [String]
+        switch language {
+        case "zh":
+            let traditional =
+                parts.script == "Hant" || (parts.script == nil && ["TW", "HK", "MO"].contains(parts.region ?? ""))
+            candidates = [traditional ? "zh-Hant" : "zh-Hans"]
+        case "pt":
+            candidates = [parts.region == nil || parts.region == "BR" ? "pt-BR" : "pt-PT"]
+        default:
+            candidates =
+                [parts.script.map { "\(language)-\($0)" }, parts.region.map { "\(language)-\($0)" }, language]
+                .compactMap { $0 }
+        }
+        return candidates.first { languages.contains($0) } ?? "en"
+    }
+
+    /// The columns a text takes on a terminal, the unit of ``Key/columnBudget``: 2 for an East Asian wide or
+    /// full-width character, 0 for a combining mark or variation selector, 1 otherwise.
+    ///
+    /// - Parameter text: The text (without escape codes).
+    /// - Returns: Its width in columns.
+    public static func displayColumns(_ text: some StringProtocol) -> Int {
+        text.reduce(0) { $0 + displayColumns($1) }
+    }
+
+    /// The columns a character takes on a terminal, as the text overload counts them.
+    ///
+    /// - Parameter character: The character.
+    /// - Returns: Its width in columns.
+    public static func displayColumns(_ character: Character) -> Int {
+        guard let first = character.unicodeScalars.first else { return 0 }
+        let value = first.value
+        if first.properties.generalCategory == .nonspacingMark || (0xFE00...0xFE0F).contains(value) { return 0 }
+        let wide: [ClosedRange<UInt32>] = [
+            0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+            0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F,
+            0x1F900...0x1F9FF, 0x20000...0x3FFFD,
+        ]
+        return wide.contains { $0.contains(value) } ? 2 : 1
+    }
+
+    /// The placeholders of a text, in order.
+    static func placeholders(in text: String) -> [String] {
+        var found: [String] = []
+        var scalars = Substring(text)
+        while let percent = scalars.firstIndex(of: "%") {
+            var rest = scalars[scalars.index(after: percent)...]
+            var spec = "%"
+            while let next = rest.first, next.isNumber || next == "$" {
+                spec.append(next)
+                rest = rest.dropFirst()
+            }
+            if let kind = rest.first, kind == "@" || kind == "d" {
+                spec.append(kind)
+                found.append(spec)
+                rest = rest.dropFirst()
+            } else if rest.first == "%" {
+                rest = rest.dropFirst()
+            }
+            scalars = rest
+        }
+        return found
+    }
+
+    /// A text with its placeholders replaced.
+    static func fill(_ text: String, _ arguments: [String]) -> String {
+        var out = ""
+        var next = 0
+        var rest = Substring(text)
+        while let percent = rest.firstIndex(of: "%") {
+            out += rest[..<percent]
+            var after = rest[rest.index(after: percent)...]
+            var digits = ""
+            while let character = after.first, character.isNumber {
+                digits.append(character)
+                after = after.dropFirst()
+            }
+            var index = next
+            if after.first == "$", let position = Int(digits) {
+                index = position - 1
+                after = after.dropFirst()
+                digits = ""
+            }
+            if digits.isEmpty, let kind = after.first, kind == "@" || kind == "d" {
+                out += arguments.indices.contains(index) ? arguments[index] : ""
+                next += 1
+                after = after.dropFirst()
+            } else if digits.isEmpty, after.first == "%" {
+                out += "%"
+                after = after.dropFirst()
+            } else {
+                out += "%" + digits
+            }
+            rest = after
+        }
+        return out + rest
+    }
+}
+
+/// A locale identifier's language, script and region (`zh-Hant_TW`, `pt_BR`, `sr-Latn`, `de_DE@collation=phonebook`).
+struct LocaleParts: Equatable {
+    var language: String
+    var script: String?
+    var region: String?
+
+    init(_ identifier: String) {
+        let base = identifier.split(separator: "@", maxSplits: 1).first.map(String.init) ?? ""
+        let parts = base.split(whereSeparator: { $0 == "_" || $0 == "-" }).map(String.init)
+        language = parts.first?.lowercased() ?? "en"
+        for part in parts.dropFirst() {
+            if part.count == 4, part.allSatisfy(\.isLetter), script == nil {
+                script = part.prefix(1).uppercased() + part.dropFirst().lowercased()
+            } else if (part.count == 2 && part.allSatisfy(\.isLetter))
+                || (part.count == 3 && part.allSatisfy(\.isNumber)),
+                region == nil
+            {
+                region = part.uppercased()
+            }
+        }
+    }
+}
+
+/// The `Localizable.strings` tables in the SDK's bundle, each read once.
+final class StringsTables: Sendable {
+    static let shared = StringsTables()
+
+    private let cache = Locked<[String: [SDKStrings.Key: String]]>([:])
+
+    /// The English table; a key missing from it is a build mistake the tests catch, shown as the key's name.
+    var english: [SDKStrings.Key: String] { table("en") }
+
+    /// The table of a language folder, with unknown keys left out; empty when it cannot be read.
+    func table(_ language: String) -> [SDKStrings.Key: String] {
+        if let cached = cache.withLock({ $0[language] }) { return cached }
+        var table: [SDKStrings.Key: String] = [:]
+        for (name, text) in Self.entries(language) {
+            if let key = SDKStrings.Key(rawValue: name) { table[key] = text }
+        }
+        cache.withLock { $0[language] = table }
+        return table
+    }
+
+    /// Every entry of a language's table, as written (for the tests: unknown keys included).
+    static func entries(_ language: String) -> [String: String] {
+        guard let url = url(language), let data = try? Data(contentsOf: url) else { return [:] }
+        return StringsFile.parse(data) ?? [:]
+    }
+
+    /// Where a language's table is: `<language>.lproj/Localizable.strings` in the SDK's resource bundle (SwiftPM on
+    /// Linux lower-cases the folder's name: `pt-br.lproj`).
+    static func url(_ language: String) -> URL? {
+        let bundle = Bundle.module
+        for folder in [language, language.lowercased()] {
+            if let found = bundle.url(
+                forResource: "Localizable", withExtension: "strings", subdirectory: nil, localization: folder)
+            {
+                return found
+            }
+            for base in ["", "Contents/Resources/"] {
+                let url = bundle.bundleURL.appendingPathComponent("\(base)\(folder).lproj/Localizable.strings")
+                if FileManager.default.fileExists(atPath: url.path) { return url }
+            }
+        }
+        return nil
+    }
+}
+
+/// Reading a `.strings` file: the text format translators edit (`"key" = "value";`, comments, `\"`, `\n`, `\U…`
+/// escapes, UTF-8 or UTF-16), or the binary property list Xcode may compile it to.
+enum StringsFile {
+    /// The entries of a file; `nil` when it is not a strings file.
+    static func parse(_ data: Data) -> [String: String]? {
+        if data.starts(with: Array("bplist".utf8)) {
+            return (try? PropertyListSerialization.propertyList(from: data, format: nil)) as? [String: String]
+        }
+        let text: String?
+        if data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF]) {
+            text = String(data: data, encoding: .utf16)
+        } else {
+            text = String(data: data, encoding: .utf8)
+        }
+        guard let text else { return nil }
+        return parse(text)
+    }
+
+    /// The entries of a strings file's text; `nil` when it is malformed.
+    static func parse(_ text: String) -> [String: String]? {
+        var scalars = Array(text.unicodeScalars)
+        if scalars.first == "\u{FEFF}" { scalars.removeFirst() }
+        var index = 0
+        var entries: [String: String] = [:]
+
+        func skipSpaceAndComments() -> Bool {
+            while index < scalars.count {
+                let scalar = scalars[index]
+                if scalar.properties.isWhitespace {
+                    index += 1
+                } else if scalar == "/", index + 1 < scalars.count, scalars[index + 1] == "*" {
+                    index += 2
+                    while index + 1 < scalars.count, !(scalars[index] == "*" && scalars[index + 1] == "/") {
+                        index += 1
+                    }
+                    guard index + 1 < scalars.count else { return false }
+                    index += 2
+                } else if scalar == "/", index + 1 < scalars.count, scalars[index + 1] == "/" {
+                    while index < scalars.count, scalars[index] != "\n" { index += 1 }
+                } else {
+                    break
+                }
+            }
+            return true
+        }
+
+        func quoted() -> String? {
+            guard index < scalars.count, scalars[index] == "\"" else { return nil }
+            index += 1
+            var out = String.UnicodeScalarView()
+            while index < scalars.count {
+                let scalar = scalars[index]
+                index += 1
+                if scalar == "\"" { return String(out) }
+                guard scalar == "\\" else {
+                    out.append(scalar)
+                    continue
+                }
+                guard index < scalars.count else { return nil }
+                let escaped = scalars[index]
+                index += 1
+                switch escaped {
+                case "n": out.append("\n")
+                case "t": out.append("\t")
+                case "r": out.append("\r")
+                case "U", "u":
+                    let digits = scalars[index..<min(index + 4, scalars.count)]
+                    guard digits.count == 4, let value = UInt32(String(String.UnicodeScalarView(digits)), radix: 16),
+                        let decoded = Unicode.Scalar(value)
+                    else { return nil }
+                    out.append(decoded)
+                    index += 4
+                default: out.append(escaped)
+                }
+            }
+            return nil
+        }
+
+        while true {
+            guard skipSpaceAndComments() else { return nil }
+            if index >= scalars.count { return entries }
+            guard let key = quoted(), skipSpaceAndComments(), index < scalars.count, scalars[index] == "=" else {
+                return nil
+            }
+            index += 1
+            guard skipSpaceAndComments(), let value = quoted(), skipSpaceAndComments(), index < scalars.count,
+                scalars[index] == ";"
+            else { return nil }
+            index += 1
+            entries[key] = value
+        }
+    }
 }

@@ -27,7 +27,7 @@ public enum RequestorResult: Sendable, Hashable, Decodable {
     }
 }
 
-/// The one outcome of ``ThreeDS2Service/authenticate(directoryServerID:messageVersion:requestor:presenter:progress:challengeTimeout:requestorTimeout:transport:clock:)``.
+/// The one outcome of ``ThreeDS2Service/authenticate(directoryServerID:messageVersion:presenter:progress:challengeTimeout:requestorTimeout:transport:clock:requestor:)``.
 public enum AuthenticationOutcome: Sendable {
     /// The backend answered without a challenge.
     case frictionless(transStatus: TransactionStatus)
@@ -43,7 +43,9 @@ public enum AuthenticationOutcome: Sendable {
 extension ThreeDS2Service {
     /// Authenticates in one call: creates a transaction, shows the processing indicator while `requestor` (the app's
     /// call to its backend) sends the AReq, then runs the challenge the ACS asks for with `presenter`, and returns
-    /// exactly one outcome. The transaction is closed on every path. Cancelling the calling task cancels whatever
+    /// exactly one outcome. The indicator stays at least ``ProgressDialog/minimumVisible`` (two seconds) when a
+    /// challenge screen follows it, so it never flickers; a frictionless answer or a failure hides it at once. A
+    /// `challengeTimeout` under five minutes is refused before anything is sent. The transaction is closed on every path. Cancelling the calling task cancels whatever
     /// is running: the backend call (``AuthenticationOutcome/cancelled``) or the challenge (the ACS is told, the
     /// outcome is ``ChallengeOutcome/cancelled``).
     ///
@@ -94,7 +96,11 @@ extension ThreeDS2Service {
                 return .failure(error)
             }
         }
-        await dialog?.stop()
+        // The indicator's two-second minimum is for a challenge screen that follows it; a frictionless answer or a
+        // failure hides it at once.
+        var challengeFollows = false
+        if case .finished(.success(.challenge)) = answer { challengeFollows = true }
+        await dialog?.stop(keepingMinimum: challengeFollows)
         let result: RequestorResult
         switch answer {
         case .cancelled:

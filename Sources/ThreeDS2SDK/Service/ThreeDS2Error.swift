@@ -1,12 +1,12 @@
 public import ThreeDS2JOSE
 
-/// An error from the SDK API, in the package's one error shape (``ThreeDS2JOSE/CodedError``).
+/// An error from the SDK API, in the package's one error shape (`CodedError`).
 ///
 /// The first four codes are the kinds the EMVCo SDK specification defines (its `InvalidInputException`,
 /// `SDKAlreadyInitializedException`, `SDKNotInitializedException` and `SDKRuntimeException`); the `malformed…`
 /// codes say which file format an input broke, and are invalid input in the specification's terms
 /// (``Code-swift.struct/isInvalidInput``). The message says what was wrong in words an integrator can act on;
-/// `underlying` carries the cause when there is one (a ``ThreeDS2JOSE/JOSEError``, a file-system error, …).
+/// `underlying` carries the cause when there is one (a `JOSEError`, a file-system error, …).
 ///
 /// Two errors are equal when their codes are: match on ``code``, never on the message.
 public struct ThreeDS2Error: CodedError, Sendable {

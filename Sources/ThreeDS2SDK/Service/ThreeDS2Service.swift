@@ -145,7 +145,7 @@ public final class ThreeDS2Service: Sendable {
         let context = try result.get()
         for warning in context.warnings { securityListener?.securityWarningFound(warning, stage: .initialization) }
         for warning in uiCustomizations.values.flatMap(\.contrastWarnings) {
-            logger.warning("UI customization", metadata: ["warning": "\(warning)"])
+            logger.warning("UI customization", metadata: ["warning": .stringConvertible(warning)])
         }
         for warning in configuration.directoryServerWarnings {
             logger.warning("directory server certificate", metadata: ["warning": "\(warning)"])
@@ -213,7 +213,7 @@ public final class ThreeDS2Service: Sendable {
     ///
     /// - Parameters:
     ///   - directoryServerID: A configured directory server ID.
-    ///   - messageVersion: One of ``MessageVersion/supported``; the highest when `nil`.
+    ///   - messageVersion: One of `MessageVersion.supported`; the highest when `nil`.
     /// - Returns: The transaction.
     /// - Throws: ``ThreeDS2Error``: `notInitialized`, or `invalidInput` for an unknown directory server or an
     ///   unsupported version.
@@ -244,14 +244,14 @@ public final class ThreeDS2Service: Sendable {
     }
 
     /// Creates a transaction for a message version given as the EMVCo SDK API gives it, as text: a convenience over
-    /// the form that takes a ``MessageVersion``.
+    /// the form that takes a `MessageVersion`.
     ///
     /// - Parameters:
     ///   - directoryServerID: A configured directory server ID.
     ///   - messageVersion: "2.1.0", "2.2.0" or "2.3.1"; the highest when `nil` or empty.
     /// - Returns: The transaction.
     /// - Throws: ``ThreeDS2Error``: `notInitialized`, or `invalidInput` for an unknown directory server or a version
-    ///   that is not one of ``MessageVersion/supported``.
+    ///   that is not one of `MessageVersion.supported`.
     public func createTransaction(directoryServerID: String, messageVersion: String?) throws(ThreeDS2Error)
         -> Transaction
     {

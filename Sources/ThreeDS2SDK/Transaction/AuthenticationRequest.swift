@@ -147,12 +147,17 @@ extension Transaction {
     ///   - challengeTimeout: The challenge timeout the app will give the SDK.
     ///   - requestorAppURL: The 3DS Requestor app URL (2.2.0 and later).
     /// - Returns: The value to encode.
-    /// - Throws: ``ThreeDS2Error`` as ``getAuthenticationRequestParameters()`` does.
+    /// - Throws: ``ThreeDS2Error`` as ``getAuthenticationRequestParameters()`` does, and `invalidInput` for a challenge
+    ///   timeout under ``Transaction/minimumChallengeTimeout`` (five minutes), before anything is sent: the AReq
+    ///   would otherwise promise the ACS a longer timeout than the challenge would accept.
     public func authenticationRequest(
         presenter: any ChallengePresenter, challengeTimeout: Duration = .seconds(5 * 60),
         requestorAppURL: String? = nil
     ) throws(ThreeDS2Error) -> AuthenticationRequest {
-        try getAuthenticationRequestParameters().authenticationRequest(
+        guard challengeTimeout >= Self.minimumChallengeTimeout else {
+            throw .invalidInput("the challenge timeout must be at least 5 minutes, was \(challengeTimeout)")
+        }
+        return try getAuthenticationRequestParameters().authenticationRequest(
             challengeTimeout: challengeTimeout, renderOptions: presenter.renderOptions(for: messageVersion),
             requestorAppURL: requestorAppURL)
     }

@@ -69,7 +69,7 @@ public struct TransportResponse: Sendable, Hashable {
 }
 
 /// A transport failure: no usable response came back, in the package's one error shape
-/// (``ThreeDS2JOSE/CodedError``). Callers branch on ``code``; ``underlying`` keeps the adapter's own error for logs.
+/// (`CodedError`). Callers branch on ``code``; ``underlying`` keeps the adapter's own error for logs.
 /// Two errors are equal when their codes are.
 public struct TransportError: DetailedCodedError, Sendable {
     /// What kind of failure it was. New codes may be added; do not rely on the list being complete.
@@ -104,7 +104,7 @@ public struct TransportError: DetailedCodedError, Sendable {
     /// The code, message, cause and place.
     public let details: ErrorDetails<Code>
 
-    /// Creates the error from its details (``DetailedCodedError/init(_:_:underlying:file:line:)`` creates one raised
+    /// Creates the error from its details (`DetailedCodedError.init(_:_:underlying:file:line:)` creates one raised
     /// where it is called).
     ///
     /// - Parameter details: The code, message, cause and place.

@@ -132,7 +132,9 @@ public final class URLSessionTransport: ChallengeTransport {
         var converted = URLRequest(url: request.url)
         converted.httpMethod = request.method.rawValue
         converted.cachePolicy = .reloadIgnoringLocalCacheData
-        converted.timeoutInterval = max(1, Double(request.timeout.components.seconds))
+        // To the millisecond: whole seconds would cut a remaining 9.98 s to 9 (the idle timer firing first).
+        let (seconds, attoseconds) = request.timeout.components
+        converted.timeoutInterval = max(0.001, Double(seconds) + Double(attoseconds) / 1e18)
         if let contentType = request.contentType { converted.setValue(contentType, forHTTPHeaderField: "Content-Type") }
         if request.method == .post { converted.httpBody = Data(request.body) }
         return converted

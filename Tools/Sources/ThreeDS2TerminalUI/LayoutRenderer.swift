@@ -17,6 +17,13 @@ public struct LayoutRenderer: Sendable {
     /// so they show neither, nor the consent rows their prompts ask.
     public var interactive: Bool
 
+    /// Whether the renderer lays right-to-left languages (Arabic, Hebrew) out right to left: it does not. Their
+    /// texts are written in logical order, left-aligned, with no bidirectional controls added, as for any language.
+    /// Most terminals do no bidirectional reordering or Arabic shaping, and those that do (VTE, Konsole, mlterm)
+    /// reorder each line themselves: a renderer that reordered or mirrored the screen would draw it backwards on
+    /// one kind or the other. An app that shows right-to-left texts uses the SwiftUI view, which mirrors the layout.
+    public static let mirrorsRightToLeft = false
+
     /// Creates a renderer.
     public init(
         width: Int, style: TerminalStyle, plain: Bool = false, inlineImages: Bool = false, interactive: Bool = true
@@ -54,18 +61,18 @@ public struct LayoutRenderer: Sendable {
         return keyHints(state).count + state.layout.customizationWarnings.count
     }
 
-    /// The key hints, wrapped at the width.
+    /// The key hints in the layout's language, wrapped at the width.
     private func keyHints(_ state: ChallengeFormState) -> [String] {
         let layout = state.layout
+        let strings = layout.strings
+        let asks = layout.elements.contains { if case .consent = $0 { true } else { false } }
+        let reloads = layout.screen.htmlRefresh != nil
         let keys =
             plain
-            ? "Keys: Tab next, Shift-Tab back, Space toggle, Enter activate, Escape cancel."
-            : "Tab/↑↓ move · Space toggle · Enter submit · Esc cancel"
-                + (layout.elements.contains { if case .consent = $0 { true } else { false } } ? " · y/n answer" : "")
-        return wrap(
-            keys
-                + (state.layout.screen.htmlRefresh != nil
-                    ? (plain ? " Control-R reloads the page." : " · Ctrl-R reload") : ""))
+            ? strings[.keysHelpPlain] + (reloads ? " " + strings[.keysReloadPlain] : "")
+            : strings[.keysHelp] + (asks ? " · " + strings[.keysAnswer] : "")
+                + (reloads ? " · " + strings[.keysReload] : "")
+        return wrap(keys)
     }
 
     /// The lines for a state, and the index of the focused element's first line.
@@ -85,7 +92,7 @@ public struct LayoutRenderer: Sendable {
             case .toolbar(let rawTitle, let rawCancel):
                 let title = Self.safe(rawTitle)
                 let cancelLabel = Self.safe(rawCancel)
-                var right = plain ? "Button: \(cancelLabel) (Escape)" : "[\(cancelLabel): Esc]"
+                var right = plain ? "\(strings[.button]): \(cancelLabel) (Escape)" : "[\(cancelLabel): Esc]"
                 // A narrow terminal keeps the title whole and the cancel key in view rather than wrapping mid-word.
                 if Self.displayWidth(title) + 1 + Self.displayWidth(right) > width, !plain { right = "[Esc]" }
                 let gap = max(1, width - Self.displayWidth(title) - Self.displayWidth(right))
@@ -114,11 +121,12 @@ public struct LayoutRenderer: Sendable {
                 let text = state.entries.indices.contains(box) ? state.entries[box] : ""
                 let masked = state.isMasked(box: box)
                 let shown = masked ? String(repeating: "•", count: text.count) : text
-                let toggle = settings.offersRevealToggle ? (plain ? ", Control-T shows or hides it" : " (Ctrl-T)") : ""
+                let toggle =
+                    settings.offersRevealToggle ? (plain ? ", \(strings[.revealToggle])" : " (Ctrl-T)") : ""
                 let field = Self.safe(
                     plain
-                        ? "Text field: \(settings.label), \(text.count) characters entered"
-                            + (masked ? " (hidden)" : ": \(text)") + toggle
+                        ? "\(strings[.fieldText]): \(settings.label), \(strings.format(.charactersEntered, text.count))"
+                            + (masked ? " (\(strings[.hidden]))" : ": \(text)") + toggle
                         : "\(settings.label): [\(shown)\(focused ? "_" : "")]\(toggle)")
                 let labelColour = style.foreground(look.label(box == 0 ? .dataEntryLabel : .dataEntryLabel2).color)
                 lines.append(
@@ -128,7 +136,7 @@ public struct LayoutRenderer: Sendable {
                 let on = state.chosen.contains(key)
                 let box =
                     plain
-                    ? (multiple ? "Checkbox" : "Radio button")
+                    ? (multiple ? strings[.checkbox] : strings[.radioButton])
                         + " \(label), \(on ? strings[.selected] : strings[.notSelected])"
                     : (multiple ? (on ? "[x] " : "[ ] ") : (on ? "(•) " : "( ) ")) + label
                 let colour = style.foreground(look.label(.selectionList).color)
@@ -140,17 +148,22 @@ public struct LayoutRenderer: Sendable {
                 let button = look.button(type)
                 let colours = style.foreground(button.text.color) + style.background(button.backgroundColor)
                 lines.append(
-                    highlight(marker + (plain ? "Button: \(label)" : colours + "< \(label) >" + style.reset), focused))
+                    highlight(
+                        marker + (plain ? "\(strings[.button]): \(label)" : colours + "< \(label) >" + style.reset),
+                        focused))
                 // A terminal cannot open the bank's app: once handed on, the link is shown to open on the phone.
                 if type == .openOOBApp, state.openedApp, let link = layout.screen.oobAppURL {
-                    lines.append("    " + (plain ? "Link: " : "") + Self.safe(link))
+                    lines.append("    " + (plain ? "\(strings[.link]): " : "") + Self.safe(link))
                 }
             case .consent(let kind, let rawQuestion):
                 let question = Self.safe(rawQuestion)
                 let answer = state.consent(kind).map { $0 ? strings[.yes] : strings[.no] } ?? "—"
                 lines.append(
                     highlight(
-                        marker + (plain ? "Choice: \(question) \(answer) (y or n)" : "\(question) [\(answer)] (y/n)"),
+                        marker
+                            + (plain
+                                ? "\(strings[.choice]): \(question) \(answer) (\(strings[.yesOrNo]))"
+                                : "\(question) [\(answer)] (y/n)"),
                         focused))
             case .section(let rawLabel, let text):
                 let label = Self.safe(rawLabel)
@@ -159,7 +172,8 @@ public struct LayoutRenderer: Sendable {
                     highlight(
                         marker
                             + (plain
-                                ? "Section: \(label), \(open ? "open" : "closed")" : "\(open ? "▾" : "▸") \(label)"),
+                                ? "\(strings[.section]): \(label), \(strings[open ? .sectionOpen : .sectionClosed])"
+                                : "\(open ? "▾" : "▸") \(label)"),
                         focused))
                 if open { lines += wrap(text.runs, colour: "").map { "    " + $0 } }
             case .htmlText(let text):
@@ -172,7 +186,9 @@ public struct LayoutRenderer: Sendable {
             case .htmlLink(let linkIndex):
                 guard let links = state.form?.links, links.indices.contains(linkIndex) else { continue }
                 let link = links[linkIndex]
-                lines.append(highlight(marker + Self.safe(plain ? "Link: \(link.label)" : "<\(link.label)>"), focused))
+                lines.append(
+                    highlight(
+                        marker + Self.safe(plain ? "\(strings[.link]): \(link.label)" : "<\(link.label)>"), focused))
             }
         }
         if let note = state.note { lines += wrap("(!) \(note)") }
@@ -222,26 +238,27 @@ public struct LayoutRenderer: Sendable {
         switch control.kind {
         case .checkbox:
             return plain
-                ? "Checkbox \(name), \(control.checked ? strings[.selected] : strings[.notSelected])"
+                ? "\(strings[.checkbox]) \(name), \(control.checked ? strings[.selected] : strings[.notSelected])"
                 : "[\(control.checked ? "x" : " ")] \(name)"
         case .radio:
             return plain
-                ? "Radio button \(name) \(control.value), \(control.checked ? strings[.selected] : strings[.notSelected])"
+                ? "\(strings[.radioButton]) \(name) \(control.value), "
+                    + (control.checked ? strings[.selected] : strings[.notSelected])
                 : "(\(control.checked ? "•" : " ")) \(name)=\(control.value)"
         case .submitInput, .imageInput, .submitButton:
             return plain
-                ? "Button: \(control.label.isEmpty ? name : control.label)"
+                ? "\(strings[.button]): \(control.label.isEmpty ? name : control.label)"
                 : "< \(control.label.isEmpty ? name : control.label) >"
         case .select, .multipleSelect:
             let chosen = control.options.first(where: \.selected)?.label ?? control.options.first?.label ?? ""
-            return plain ? "List \(name): \(chosen)" : "\(name): [\(chosen) ▾]"
+            return plain ? "\(strings[.list]) \(name): \(chosen)" : "\(name): [\(chosen) ▾]"
         case .password,
             _ where Self.looksSecret(control):
             return plain
-                ? "Password field \(name), \(control.value.count) characters entered"
+                ? "\(strings[.fieldPassword]) \(name), \(strings.format(.charactersEntered, control.value.count))"
                 : "\(name): [\(String(repeating: "•", count: control.value.count))]"
         default:
-            return plain ? "Text field \(name): \(control.value)" : "\(name): [\(control.value)]"
+            return plain ? "\(strings[.fieldText]) \(name): \(control.value)" : "\(name): [\(control.value)]"
         }
     }
 
@@ -368,15 +385,7 @@ public struct LayoutRenderer: Sendable {
     /// - Parameter character: The character.
     /// - Returns: Its width in columns.
     public static func displayWidth(_ character: Character) -> Int {
-        guard let first = character.unicodeScalars.first else { return 0 }
-        let value = first.value
-        if first.properties.generalCategory == .nonspacingMark || (0xFE00...0xFE0F).contains(value) { return 0 }
-        let wide: [ClosedRange<UInt32>] = [
-            0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
-            0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F,
-            0x1F900...0x1F9FF, 0x20000...0x3FFFD,
-        ]
-        return wide.contains { $0.contains(value) } ? 2 : 1
+        SDKStrings.displayColumns(character)
     }
 
     /// The columns a text takes on a terminal.

@@ -34,46 +34,49 @@ extension TerminalPresenter {
                 case .cancel:
                     return false
                 case .line(let line):
-                    let yes = ["y", "j", "o", "s", "は"].contains(line.lowercased().prefix(1))
+                    // y, or the first letter of the language's yes (j, o, s, は, 是, ن, כ, …).
+                    let first = line.lowercased().prefix(1)
+                    let yes = first == "y" || (!first.isEmpty && first == strings[.yes].lowercased().prefix(1))
                     _ = state.apply(kind == .trust ? .setTrust(yes) : .setDeviceBinding(yes))
                 }
             }
             return true
         }
-        let cancelWord = "'\(strings[.cancel].lowercased())'"
+        let cancelWord = "\(strings[.or]) '\(strings[.cancel].lowercased())'"
         let additional = screen.additionalCodeLabel.map { ", 'additional' (\($0))" } ?? ""
         while true {
             let question: String
             switch screen.uiType {
             case .text:
                 let resend = screen.resendLabel.map { ", 'resend' (\($0))" } ?? ""
-                question = "\(state.entryBox(0).label)\(resend)\(additional), or \(cancelWord): "
+                question = "\(state.entryBox(0).label)\(resend)\(additional), \(cancelWord): "
             case .singleSelect, .multiSelect:
                 for (number, option) in screen.options.enumerated() {
                     print(LayoutRenderer.safe("  \(number + 1). \(option.label)"))
                 }
-                question = "Number\(screen.uiType == .multiSelect ? "s (comma-separated)" : ""), or \(cancelWord): "
+                let number = strings[screen.uiType == .multiSelect ? .optionNumbers : .optionNumber]
+                question = "\(number), \(cancelWord): "
             case .outOfBand, .information:
                 let open = screen.oobAppURL.map { "'open' (\(screen.oobAppLabel ?? strings[.openApp]): \($0)), " } ?? ""
                 let label = screen.oobContinueLabel ?? screen.infoContinueLabel
                 let enter =
-                    label != nil || screen.oobAppURL == nil ? "Enter: \(label ?? strings[.continueButton]), " : ""
-                question =
-                    "\(open)\(enter)\(additional.dropFirst(2))\(additional.isEmpty ? "" : ", ")or \(cancelWord): "
+                    label != nil || screen.oobAppURL == nil
+                    ? "\(strings[.enterKey]): \(label ?? strings[.continueButton]), " : ""
+                question = "\(open)\(enter)\(additional.dropFirst(2))\(additional.isEmpty ? "" : ", ")\(cancelWord): "
             case .html, .htmlOutOfBand:
                 let open = screen.oobAppURL != nil ? "'open' (\(strings[.openApp])), " : ""
                 let buttons = Self.submitButtons(state).joined(separator: ", ")
-                let pressing = buttons.isEmpty ? "" : " (to press another button, add it after a space: \(buttons))"
+                let pressing = buttons.isEmpty ? "" : " (\(strings.format(.htmlOtherButton, buttons)))"
                 if let field = Self.onlyEntry(state) {
                     question =
-                        "\(field.label.isEmpty ? (field.name ?? "") : field.label)\(pressing), \(open)or \(cancelWord): "
+                        "\(field.label.isEmpty ? (field.name ?? "") : field.label)\(pressing), \(open)\(cancelWord): "
                 } else {
                     let names =
                         state.form?.controls.compactMap { control -> String? in
                             guard Self.isEntry(control), let name = control.name else { return nil }
                             return control.label.isEmpty ? name : "\(name) (\(control.label))"
                         }.joined(separator: ", ") ?? ""
-                    question = "field=value&… (fields: \(names)) then a button (\(buttons)), \(open)or \(cancelWord): "
+                    question = "\(strings.format(.htmlFields, names, buttons)), \(open)\(cancelWord): "
                 }
             }
             let masked = screen.uiType == .text && state.isMasked(box: 0)

@@ -11,6 +11,10 @@ public import ThreeDS2Messages
 /// - Line mode prints each screen and asks line by line (masked code entry on a terminal).
 /// - Plain mode is line mode without colour or symbols, every control named in words: it reads well through a
 ///   screen reader, and is used automatically when `TERM` is `dumb`.
+///
+/// Every word it shows itself (the key help, the plain mode's names of controls, the line mode's questions) is one of
+/// the SDK's texts, in the language of the locale `initialize` got. Arabic and Hebrew are drawn in logical order,
+/// left-aligned: see ``LayoutRenderer/mirrorsRightToLeft`` for why.
 public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
     /// How screens are drawn.
     public enum Mode: String, Sendable, CaseIterable {

@@ -1,3 +1,5 @@
+public import ThreeDS2Messages
+
 /// What the TestLab does for a card number. The table is documented in the README.
 public enum Scenario: String, Sendable, Hashable, CaseIterable {
     case frictionlessY, frictionlessN, frictionlessA, frictionlessU, frictionlessR
@@ -85,6 +87,43 @@ public enum Scenario: String, Sendable, Hashable, CaseIterable {
         case .faultErro: "fault: the ACS answers the first CReq with an Erro 305 (SDK sends nothing back)"
         case .faultSlow:
             "fault: the ACS answers the first CReq after the slow delay, 11 s by default (SDK sends Erro 402, timed out)"
+        }
+    }
+
+    /// How a scenario ends when its screens are answered as `threeds demo --auto` answers them (the happy path), or
+    /// how its fault ends.
+    public enum ExpectedOutcome: Sendable, Hashable, CustomStringConvertible {
+        /// No challenge: the ARes status.
+        case frictionless(TransactionStatus)
+        /// A challenge that ends with a final CRes of this status.
+        case completed(TransactionStatus)
+        /// An Erro, sent by the SDK or received from the ACS.
+        case protocolError(ProtocolErrorCode)
+        /// The SDK's CRes timer fires (Erro 402 sent, the outcome timed out).
+        case timedOut
+
+        /// The outcome in words.
+        public var description: String {
+            switch self {
+            case .frictionless(let status): "frictionless \(status)"
+            case .completed(let status): "challenge completed \(status)"
+            case .protocolError(let code): "protocol error \(code)"
+            case .timedOut: "timed out"
+            }
+        }
+    }
+
+    /// How the scenario ends on its happy path (or its fault).
+    public var expectedOutcome: ExpectedOutcome {
+        if let status = frictionlessStatus { return .frictionless(TransactionStatus(rawValue: status)) }
+        switch self {
+        case .faultBadTag, .faultWrongCounter: return .protocolError(.decryptionFailure)
+        case .faultWrongTransactionID: return .protocolError(.transactionIDNotRecognised)
+        case .faultMissingField: return .protocolError(.requiredElementMissing)
+        case .faultCriticalExtension: return .protocolError(.criticalExtensionNotRecognised)
+        case .faultErro: return .protocolError(ProtocolErrorCode(rawValue: "305"))
+        case .faultSlow: return .timedOut
+        default: return .completed(.authenticated)
         }
     }
 }

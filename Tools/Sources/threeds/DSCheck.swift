@@ -20,32 +20,22 @@ struct DSCheck: ParsableCommand {
               threeds ds check testlab-pki
               threeds ds check trust-bundle.json --at 2027-06-01 --json
 
-            Exit status: 0 when every directory server has a usable encryption certificate (a warning may still say
-            one ends within 30 days); 1 when one has none, or the bundle cannot be read; 2 usage error.
+            \(ExitStatus.help(
+            success: "every directory server has a usable encryption certificate (a warning may still say one ends within 30 days)",
+            failure: "one has none, or the bundle is malformed"))
             """)
 
     @Argument(help: "A trust bundle file, or a folder holding trust-bundle.json.") var path: String
-    @Option(help: "The day to ask about: YYYY-MM-DD (00:00 UTC) or an ISO 8601 time such as 2027-06-01T12:00:00Z.")
-    var at: String?
+    @Option(help: ArgumentHelp(TimeSyntax.help)) var at: String?
     @Flag(help: "Print one JSON object instead of text.") var json = false
 
     func validate() throws {
-        if let at, Self.date(at) == nil {
-            throw ValidationError("--at must be YYYY-MM-DD or an ISO 8601 time such as 2027-06-01T12:00:00Z, got \(at)")
-        }
-    }
-
-    static func date(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        if let instant = formatter.date(from: text) { return instant }
-        formatter.formatOptions = [.withFullDate]
-        guard text.count == 10 else { return nil }
-        return formatter.date(from: text)
+        try TimeSyntax.validate(at)
     }
 
     func run() throws {
-        let date = at.flatMap(Self.date) ?? Date()
+        let date = at.flatMap(TimeSyntax.date) ?? Date()
+        try Self.checkInput(path)
         let bundle: TrustBundle
         do {
             bundle = try TrustBundle(contentsOf: URL(fileURLWithPath: path))
@@ -64,6 +54,32 @@ struct DSCheck: ParsableCommand {
                 for report in unusable { warn("threeds: \(safe(report.failure?.message ?? ""))") }
             }
             throw ExitCode(1)
+        }
+    }
+
+    /// Refuses, as a usage error naming the fix, a path that is not a bundle: nothing readable there, a folder without
+    /// `trust-bundle.json`, or a PEM file (a certificate goes inside a bundle).
+    static func checkInput(_ path: String) throws {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder),
+            FileManager.default.isReadableFile(atPath: path)
+        else {
+            throw CLIError("trust bundle \(safe(path)) does not exist or cannot be read", exitStatus: ExitStatus.usage)
+        }
+        if isFolder.boolValue {
+            let bundle = URL(fileURLWithPath: path).appendingPathComponent(TrustBundle.fileName).path
+            guard FileManager.default.fileExists(atPath: bundle) else {
+                throw CLIError(
+                    "the folder \(safe(path)) holds no \(TrustBundle.fileName): give a bundle file or its folder",
+                    exitStatus: ExitStatus.usage)
+            }
+            return
+        }
+        let head = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: path)).read(upToCount: 64)) ?? nil
+        if let head, String(decoding: head, as: UTF8.self).contains("-----BEGIN") {
+            throw CLIError(
+                "\(safe(path)) is a PEM file, not a trust bundle: give the bundle's JSON file or the folder holding "
+                    + "\(TrustBundle.fileName) (certificates are listed inside it)", exitStatus: ExitStatus.usage)
         }
     }
 

@@ -11,14 +11,14 @@ import ThreeDS2TestLab
 struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Start an in-process TestLab on loopback and pay through it.",
+        usage: "threeds demo [<options>]",
         discussion: """
             Examples:
               threeds demo                the text-code challenge (the code is 123456)
               threeds demo --card html    another scenario, by name or card number
               threeds demo --auto --all   every scenario, answered from a script
 
-            Exit status: 0 frictionless, completed or cancelled; 1 timed out, protocol
-            or runtime error; 2 usage error.
+            \(ExitStatus.help(success: "frictionless, completed or cancelled", failure: "timed out, protocol or runtime error"))
             """)
 
     @Flag(help: "Answer the challenge from a script instead of the keyboard.") var auto = false
@@ -37,10 +37,13 @@ struct Demo: AsyncParsableCommand {
     @Flag(help: "Log what the SDK and the TestLab do.") var verbose = false
 
     func validate() throws {
-        if Scenario(cardNumber: card) == nil, Scenario(rawValue: card) == nil, !card.allSatisfy(\.isNumber) {
-            throw ValidationError(
-                "--card must be a card number or a scenario name: "
-                    + Scenario.allCases.map(\.rawValue).joined(separator: ", "))
+        if Scenario(cardNumber: card) == nil, Scenario(rawValue: card) == nil {
+            // A card number is held to the rule `pay` holds it to: 12–19 digits.
+            guard card.allSatisfy(\.isNumber), (try? InputCheck.card(card)) != nil else {
+                throw ValidationError(
+                    "--card must be a card number of 12–19 digits or a scenario name: "
+                        + Scenario.allCases.map(\.rawValue).joined(separator: ", "))
+            }
         }
         if all, !auto { throw ValidationError("--all runs every scenario from a script: add --auto") }
         if let messageVersion, MessageVersion(messageVersion)?.isSupported != true {
@@ -57,17 +60,40 @@ struct Demo: AsyncParsableCommand {
         let chosen = Scenario(cardNumber: card) ?? Scenario(rawValue: card)
         let scenarios = all ? Scenario.allCases : [chosen].compactMap { $0 }
         var exit: Int32 = 0
+        var unexpected: [Scenario] = []
         do {
             if scenarios.isEmpty {
-                exit = try await pay(lab: lab, card: card, answers: [])
+                exit = try await pay(lab: lab, card: card, answers: []).code
             }
             for scenario in scenarios {
-                if all { print("\n\(scenario.cardNumber)  \(scenario.summary)") }
-                let code = try await pay(
+                if all {
+                    print("")
+                    print(
+                        TerminalWidth.wrap("\(scenario.cardNumber)  \(scenario.summary)", indent: "                  "))
+                    if scenario.expectedOutcome == .timedOut {
+                        print("  (waiting for the SDK's 10-second CRes timer…)")
+                    }
+                }
+                let (code, result) = try await pay(
                     lab: lab, card: scenario.cardNumber,
                     answers: Self.happyPath(scenario, messageVersion: messageVersion),
                     scenario: scenario)
-                if !all { exit = code }
+                if all {
+                    // Every scenario says whether it ended as the TestLab means it to, faults included.
+                    let expected = scenario.expectedOutcome
+                    if result.matches(expected) {
+                        print("  as expected (\(expected))")
+                    } else {
+                        print("  NOT as expected: expected \(expected)")
+                        unexpected.append(scenario)
+                    }
+                } else {
+                    exit = code
+                }
+            }
+            if all {
+                print("\n\(scenarios.count - unexpected.count) of \(scenarios.count) scenarios ended as expected.")
+                if !unexpected.isEmpty { exit = 1 }
             }
         } catch {
             await lab.stop()
@@ -78,7 +104,7 @@ struct Demo: AsyncParsableCommand {
     }
 
     private func pay(lab: TestLab, card: String, answers: [ScriptedAnswer], scenario: Scenario? = nil) async throws
-        -> Int32
+        -> (code: Int32, result: PaymentResult)
     {
         let transport = try lab.makeTransport()
         defer { Task { try? await transport.shutdown() } }
@@ -98,10 +124,10 @@ struct Demo: AsyncParsableCommand {
             transport: transport,
             verbose: verbose, uiCustomizations: try screen.uiCustomizations(),
             locale: screen.sdkLocale)
-        let result = try await flow.run { if !screen.json && !all { say($0) } }
+        let result = try await flow.run { if !screen.json && !all { say(TerminalWidth.wrap($0)) } }
         let code = emit(result, json: screen.json)
         try? await transport.shutdown()
-        return code
+        return (code, result)
     }
 
     /// What to do on the scenario's screens, for someone at the keyboard, in the words the screens use; `nil` when no

@@ -117,7 +117,7 @@ enum InputCheck {
     static func localeWarning(_ locale: String?) -> String? {
         guard let locale else { return nil }
         let language = Locale(identifier: locale).language.languageCode?.identifier ?? locale
-        guard !SDKStrings.languages.contains(language) else { return nil }
+        guard language != "en", SDKStrings.language(for: Locale(identifier: locale)) == "en" else { return nil }
         return "warning: no SDK texts for --locale \(locale); using English (available: "
             + SDKStrings.languages.joined(separator: ", ") + ")"
     }

@@ -16,7 +16,7 @@ struct Inspect: AsyncParsableCommand {
             with acsSignedContent, an AReq with sdkEncData), with whitespace and line
             breaks anywhere; `threeds pay --save-messages DIR` writes such files.
 
-            Exit status: 0 valid, 1 invalid, 2 usage error.
+            \(ExitStatus.help(success: "valid", failure: "invalid"))
             """,
         subcommands: [InspectSignedContent.self, InspectDeviceData.self, InspectCReq.self, InspectCRes.self])
 
@@ -94,25 +94,23 @@ struct InspectSignedContent: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "signed-content",
         abstract: "Decode acsSignedContent and check it as the SDK does (chain to the roots, signature, algorithm).",
+        usage: "threeds inspect signed-content <input> --ds-root <file>... [--at <time>]",
         discussion: """
             Example (the TestLab's roots; ares.json from `pay --save-messages`):
               threeds inspect signed-content messages/ares.json \\
                 --ds-root testlab-pki/ds-root.pem
 
-            Exit status: 0 valid, 1 invalid, 2 usage error.
+            \(ExitStatus.help(success: "valid", failure: "invalid"))
             """)
 
     @Argument(help: "A file holding the JWS (or JSON with acsSignedContent), or - for standard input.") var input:
         String
     @Option(name: .customLong("ds-root"), help: "PEM file: a directory server root (repeatable).") var dsRoot: [String]
-    @Option(help: "The time to check certificates at, ISO 8601 (default: now), e.g. 2019-06-01T00:00:00Z.")
-    var at: String?
+    @Option(help: ArgumentHelp(TimeSyntax.help + " Default: now.")) var at: String?
 
     func validate() throws {
         guard !dsRoot.isEmpty else { throw ValidationError("at least one --ds-root is required") }
-        if let at, ISO8601DateFormatter().date(from: at) == nil {
-            throw ValidationError("--at must be an ISO 8601 time such as 2019-06-01T00:00:00Z, got \(at)")
-        }
+        try TimeSyntax.validate(at)
     }
 
     func run() async throws {
@@ -162,7 +160,7 @@ struct InspectSignedContent: AsyncParsableCommand {
         } else {
             say("Payload: not base64url JSON")
         }
-        let time = at.flatMap { ISO8601DateFormatter().date(from: $0) }
+        let time = at.flatMap(TimeSyntax.date)
         do {
             let verified = try await X5CVerifier(roots: roots, validationTime: time).verify(token)
             say(
@@ -189,7 +187,7 @@ struct InspectDeviceData: AsyncParsableCommand {
             An RSA key decrypts RSA-OAEP-256; an EC key decrypts ECDH-ES with the
             EMVCo profile, which needs --ds-id (the TestLab's: F155545342).
 
-            Exit status: 0 valid, 1 invalid, 2 usage error.
+            \(ExitStatus.help(success: "valid", failure: "invalid"))
             """)
 
     @Argument(help: "A file holding the JWE (or JSON with sdkEncData), or - for standard input.") var input: String

@@ -60,6 +60,12 @@ final class TransactionKeyFile: ChannelKeyLog {
         guard case .object(let object)? = try? JSONParser().parse(Array(text.utf8)) else {
             throw CLIError("--transaction-keys \(path): not a JSON object")
         }
+        // Another saved file given by mistake (areq.json, ares.json) has no channel key at all.
+        guard object["channelKey"] != nil else {
+            throw CLIError(
+                "--transaction-keys \(path): not a transaction-keys file (no channelKey; threeds pay "
+                    + "--save-transaction-keys FILE writes one)")
+        }
         func field(_ name: String) throws -> String {
             guard let value = object[name]?.stringValue, !value.isEmpty else {
                 throw CLIError("--transaction-keys \(path): \(name) is missing")
@@ -69,7 +75,8 @@ final class TransactionKeyFile: ChannelKeyLog {
         guard let version = MessageVersion(try field("messageVersion")) else {
             throw CLIError("--transaction-keys \(path): messageVersion is not 2.1.0, 2.2.0 or 2.3.1")
         }
-        guard let key = try? Base64.urlDecode(try field("channelKey")), key.count == 32 else {
+        let encodedKey = try field("channelKey")
+        guard let key = try? Base64.urlDecode(encodedKey), key.count == 32 else {
             throw CLIError("--transaction-keys \(path): channelKey is not 32 bytes of base64url")
         }
         return Saved(
@@ -135,6 +142,7 @@ struct InspectCReq: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "creq",
         abstract: "Decrypt a captured CReq with a transaction's saved key and check it as a conforming ACS does.",
+        usage: "threeds inspect creq <input> --transaction-keys <file> [<options>]",
         discussion: """
             The files come from `threeds pay --save-transaction-keys FILE
             --save-messages DIR` (test systems only). Example:
@@ -144,7 +152,7 @@ struct InspectCReq: AsyncParsableCommand {
             The first CReq (sdkCounterStoA 000) is checked in full; a later one
             needs the CRes it answers (--answering) for the action checks.
 
-            Exit status: 0 valid, 1 invalid, 2 usage error.
+            \(ExitStatus.help(success: "valid", failure: "invalid"))
             """)
 
     @Argument(help: "A file holding the CReq JWE (or JSON with creq), or - for standard input.") var input: String
@@ -187,6 +195,7 @@ struct InspectCRes: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cres",
         abstract: "Decrypt a captured CRes with a transaction's saved key and validate it as the SDK does.",
+        usage: "threeds inspect cres <input> --transaction-keys <file> [<options>]",
         discussion: """
             The files come from `threeds pay --save-transaction-keys FILE
             --save-messages DIR` (test systems only). Example:
@@ -195,7 +204,7 @@ struct InspectCRes: AsyncParsableCommand {
             The counter the SDK expects is the CRes's position in the challenge (0
             for the first); by default the CRes's own acsCounterAtoS is taken.
 
-            Exit status: 0 valid, 1 invalid, 2 usage error.
+            \(ExitStatus.help(success: "valid", failure: "invalid"))
             """)
 
     @Argument(help: "A file holding the CRes JWE (or JSON with cres), or - for standard input.") var input: String

@@ -102,9 +102,8 @@ struct PaymentOptions: ParsableArguments {
         if let transport = error.underlying as? TransportError {
             switch transport.code {
             case .tlsFailure:
-                let roots =
-                    tlsRoot.isEmpty ? "the system's trust roots" : "--tls-root " + tlsRoot.joined(separator: ", ")
-                return "\(error.message) (the server's certificate did not validate against \(roots))"
+                return
+                    "\(error.message) (the 3DS Server's certificate did not validate against \(trustRoots("3DS Server")))"
             case .connectionFailed:
                 return "\(error.message) (nothing answered there: is the server running on that address and port?)"
             default:
@@ -122,6 +121,14 @@ struct PaymentOptions: ParsableArguments {
         }
     }
 
+    /// The trust roots a TLS connection to `server` was checked against, with the option that adds one when none was
+    /// given (the TestLab's TLS root is the likeliest missing one).
+    func trustRoots(_ server: String) -> String {
+        tlsRoot.isEmpty
+            ? "the system's trust roots; add the \(server)'s TLS root with --tls-root FILE"
+            : "--tls-root " + tlsRoot.joined(separator: ", ")
+    }
+
     /// A challenge's transport failure with what to check: for TLS, the trust roots used and the option that adds
     /// one; for a refused connection, whether the ACS runs there.
     func explain(_ result: PaymentResult) -> PaymentResult {
@@ -129,12 +136,8 @@ struct PaymentOptions: ParsableArguments {
         var explained = result
         switch code {
         case .tlsFailure:
-            let roots =
-                tlsRoot.isEmpty
-                ? "the system's trust roots; add the ACS's TLS root with --tls-root FILE"
-                : "--tls-root " + tlsRoot.joined(separator: ", ")
             explained.runtimeError = (
-                failure.code, "\(failure.message) (the ACS's certificate did not validate against \(roots))"
+                failure.code, "\(failure.message) (the ACS's certificate did not validate against \(trustRoots("ACS")))"
             )
         case .connectionFailed:
             explained.runtimeError = (
@@ -147,7 +150,7 @@ struct PaymentOptions: ParsableArguments {
     }
 
     /// The card number from --card or --card-file (a file, or - for standard input), trimmed of whitespace; warns
-    /// when it fails the Luhn check.
+    /// when it fails the Luhn check and is not one of the TestLab's scenario cards.
     func cardNumber() throws -> String {
         let number: String
         if let card {
@@ -167,7 +170,8 @@ struct PaymentOptions: ParsableArguments {
                 throw CLIError("--card-file \(path): the card number must be 12–19 digits")
             }
         }
-        if !InputCheck.passesLuhn(number) {
+        // The TestLab's scenario cards are test numbers by design: no warning on every payment against the lab.
+        if !InputCheck.passesLuhn(number), Scenario(cardNumber: number) == nil {
             warn("warning: the card number fails the Luhn check (fine for test cards, not for real ones)")
         }
         return number
@@ -228,6 +232,7 @@ struct PaymentOptions: ParsableArguments {
 struct Pay: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Authenticate a payment through a 3DS Server, running the challenge if asked.",
+        usage: "threeds pay --ds-id <id> --amount <n> --currency <code> [<options>]",
         discussion: """
             Example (against `threeds testlab`; the card number on standard input):
               echo 4000000000002000 | threeds pay --server https://127.0.0.1:8443 \\
@@ -244,8 +249,9 @@ struct Pay: AsyncParsableCommand {
             standard input holds the card, keys are read from the terminal itself
             (/dev/tty). Esc or Ctrl-C cancels (challengeCancel 01).
 
-            Exit status: 0 frictionless, completed or cancelled; 1 timed out, protocol
-            or runtime error, or a file that could not be saved; 2 usage error.
+            \(ExitStatus.help(
+            success: "frictionless, completed or cancelled (Ctrl-C on a challenge screen cancels)",
+            failure: "timed out, protocol or runtime error, or a file that could not be saved"))
             """)
 
     @OptionGroup var payment: PaymentOptions
@@ -351,7 +357,9 @@ struct Pay: AsyncParsableCommand {
             locale: screen.sdkLocale)
         var code: Int32
         do {
-            code = emit(payment.explain(try await flow.run { if !screen.json { say($0) } }), json: screen.json)
+            code = emit(
+                payment.explain(try await flow.run { if !screen.json { say(TerminalWidth.wrap($0)) } }),
+                json: screen.json)
         } catch {
             let result = PaymentResult(
                 flow: "none", outcome: "runtimeError", sdkTransID: "",

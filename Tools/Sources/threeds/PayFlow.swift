@@ -19,6 +19,23 @@ struct PaymentResult {
     var transportCode: TransportError.Code?
     /// Why a cancelled challenge was cancelled, when not by the cardholder.
     var cancelReason: String?
+    /// How the challenge ended, when one ran.
+    var challengeOutcome: ChallengeOutcome?
+
+    /// Whether the payment ended as a TestLab scenario means it to (`threeds demo --auto --all`).
+    func matches(_ expected: Scenario.ExpectedOutcome) -> Bool {
+        switch expected {
+        case .frictionless(let status):
+            return challengeOutcome == nil && runtimeError == nil && transStatus == status
+        case .completed(let status):
+            return challengeOutcome == .completed(transStatus: status) && runtimeError == nil
+        case .protocolError(let code):
+            guard case .protocolError(let erro)? = challengeOutcome else { return false }
+            return erro.errorCode == code
+        case .timedOut:
+            return challengeOutcome == .timedOut
+        }
+    }
 
     var json: JSONObject {
         var object: JSONObject = ["flow": .string(flow), "outcome": .string(outcome)]
@@ -139,13 +156,17 @@ struct PayFlow {
     var locale: Locale?
 
     /// A service initialized with `configuration`, the look per appearance and the locale, as at an app's launch;
-    /// the SDK logs at debug level with `verbose`, warnings only otherwise.
+    /// the SDK logs at debug level with `verbose`, errors only otherwise: the warnings it would log (a customization's
+    /// contrast, security findings, certificates ending) the CLI shows once, in its own words, on the screen or the
+    /// progress lines.
     static func initializedService(
         _ configuration: ConfigParameters, verbose: Bool,
         uiCustomizations: [UiCustomizationType: UiCustomization] = demoCustomizations, locale: Locale? = nil
     ) throws -> ThreeDS2Service {
-        var logger = Logger(label: "threeds2.sdk")
-        logger.logLevel = verbose ? .debug : .warning
+        var logger = Logger(label: "threeds2.sdk") {
+            ShownWarningsFilter(base: StreamLogHandler.standardError(label: $0))
+        }
+        logger.logLevel = verbose ? .debug : .error
         let service = ThreeDS2Service(logger: logger)
         try service.initialize(
             configParameters: configuration, locale: locale ?? Locale(identifier: "en_US"),
@@ -219,6 +240,7 @@ struct PayFlow {
             challenge, presenter: presenter, timeout: timeout, transport: channel)
         observer?.observe(.challenge, challenged.duration(to: clock.now))
         var result = PaymentResult(flow: "challenge", outcome: outcome.name, sdkTransID: parameters.sdkTransactionID)
+        result.challengeOutcome = outcome
         switch outcome {
         case .completed(let status): result.transStatus = status
         case .protocolError(let message): result.error = message

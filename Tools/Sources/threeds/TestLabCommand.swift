@@ -11,6 +11,7 @@ import ThreeDS2TestLab
 struct TestLabCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "testlab", abstract: "Run the TestLab (DS, 3DS Server, ACS) on loopback.",
+        usage: "threeds testlab [--port <port>] [--pki-dir <dir>] [--http] [--verbose]",
         discussion: """
             Example:
               threeds testlab --port 8443 --pki-dir testlab-pki
@@ -22,9 +23,10 @@ struct TestLabCommand: AsyncParsableCommand {
             5 seconds to finish, then the listener closes, also when the signal
             was inherited as ignored (a script's background job).
 
-            Exit status: 0 after such a stop; 1 when the port is in use or cannot
-            be bound, the PKI directory is in use by another TestLab, or the lab
-            did not stop within 5 seconds; 2 for usage errors.
+            \(ExitStatus.help(
+            success: "after such a stop",
+            failure: "the port is in use or cannot be bound, the PKI directory is in use by another TestLab, or the lab did not stop within 5 seconds",
+            interrupted: "Ctrl-C and SIGTERM stop the lab (0)"))
             """)
 
     @Option(parsing: .unconditional, help: "The port, 1–65535 (0 picks a free one).") var port: Int = 8443
@@ -52,21 +54,25 @@ struct TestLabCommand: AsyncParsableCommand {
         // Taken before the banner says Ctrl-C stops the lab.
         let interruption = Interruption()
         let handlers = interruption.install()
-        print("TestLab listening on \(lab.baseURL)")
-        print(
-            "Client PEM files in \(directory.path): ds-root.pem, ds-encryption-rsa.pem, ds-encryption-ec.pem, tls-root.pem"
-        )
-        print(
-            "Trust bundle of both directory servers: \(directory.appendingPathComponent(TrustBundle.fileName).path) "
-                + "(threeds pay --trust-bundle \(pkiDir); threeds ds check \(pkiDir))")
+        // Every line fits 80 columns: the command breaks with ` \` continuations, runnable as printed.
+        func show(_ line: String) { print(TerminalWidth.wrap(line)) }
+        show("TestLab listening on \(lab.baseURL)")
+        show("Client PEM files in \(directory.path):")
+        show("  ds-root.pem, ds-encryption-rsa.pem, ds-encryption-ec.pem, tls-root.pem")
+        show("Trust bundle of both directory servers: \(directory.appendingPathComponent(TrustBundle.fileName).path)")
+        show("  (threeds pay --trust-bundle \(pkiDir); threeds ds check \(pkiDir))")
         print("Try:")
         print(
-            "  echo \(Scenario.text.cardNumber) | swift run --package-path Tools threeds pay --server \(lab.baseURL) --ds-id \(TestLab.rsaDirectoryServerID) "
-                + "--ds-cert \(pkiDir)/ds-encryption-rsa.pem --ds-root \(pkiDir)/ds-root.pem "
-                + "\(http ? "--allow-http" : "--tls-root \(pkiDir)/tls-root.pem") --card-file - --amount 1999 --currency 978"
-        )
-        print("Scenarios by card number:")
-        for scenario in Scenario.allCases { print("  \(scenario.cardNumber)  \(scenario.summary)") }
+            TerminalWidth.command(
+                "echo \(Scenario.text.cardNumber) | swift run --package-path Tools threeds pay --server \(lab.baseURL) "
+                    + "--ds-id \(TestLab.rsaDirectoryServerID) --ds-cert \(pkiDir)/ds-encryption-rsa.pem "
+                    + "--ds-root \(pkiDir)/ds-root.pem "
+                    + "\(http ? "--allow-http" : "--tls-root \(pkiDir)/tls-root.pem") --card-file - --amount 1999 "
+                    + "--currency 978"))
+        show("Scenarios by card number:")
+        for scenario in Scenario.allCases {
+            print(TerminalWidth.wrap("  \(scenario.cardNumber)  \(scenario.summary)", indent: "                  "))
+        }
         print("Press Ctrl-C to stop.")
         // Seen at once even when standard output is a pipe or a file.
         fflush(nil)

@@ -22,8 +22,7 @@ struct Threeds: AsyncParsableCommand {
                 --ds-root testlab-pki/ds-root.pem --tls-root testlab-pki/tls-root.pem \\
                 --card-file - --amount 1999 --currency 978
 
-            Exit status: 0 frictionless, completed or cancelled; 1 timed out, protocol
-            or runtime error; 2 usage error.
+            \(ExitStatus.help(success: "frictionless, completed or cancelled", failure: "timed out, protocol or runtime error"))
             """,
         version: ThreeDS2Service.version,
         subcommands: [Pay.self, Load.self, TestLabCommand.self, Demo.self, Inspect.self, DirectoryServerCommand.self])
@@ -49,49 +48,17 @@ struct Threeds: AsyncParsableCommand {
             let error = (error as? any CodedError).map { ReadableError(description: readable($0)) } ?? error
             let code = exitCode(for: error)
             if code == .success || code.rawValue == 0 {
-                say(fullMessage(for: error))
+                say(TerminalWidth.wrap(fullMessage(for: error), indent: "      "))
                 Foundation.exit(0)
             }
             let message = fullMessage(for: error)
-            if let typo = Self.misspeltOption(message: message, arguments: Array(CommandLine.arguments.dropFirst())) {
-                warn("threeds: unknown option \(typo.given); did you mean \(typo.meant)?")
+            for typo in OptionHints.unknownOptions(in: Array(CommandLine.arguments.dropFirst()), root: Self.self) {
+                warn("threeds: unknown option \(typo.given)" + (typo.meant.map { "; did you mean \($0)?" } ?? ""))
             }
-            warn(message)
+            // ArgumentParser's usage line runs as long as the options: broken at spaces to fit the terminal.
+            warn(TerminalWidth.wrap(message, indent: "      "))
             Foundation.exit(2)
         }
-    }
-}
-
-extension Threeds {
-    /// An option the user gave that is a near miss of one the parser reports missing (`--ds-crt` for `--ds-cert`):
-    /// ArgumentParser reports the missing option first, which hides the typo.
-    static func misspeltOption(message: String, arguments: [String]) -> (given: String, meant: String)? {
-        // Every option the message names, quoted ('--ds-cert <ds-cert>') or in prose (give --ds-cert FILE).
-        let missing = message.split(whereSeparator: { $0 == " " || $0 == "'" || $0 == "\n" }).filter {
-            $0.hasPrefix("--")
-        }.map { String($0.prefix { $0 != " " && $0 != "<" && $0 != "," && $0 != ")" && $0 != "=" }) }
-        for argument in arguments where argument.hasPrefix("--") {
-            let given = String(argument.prefix { $0 != "=" })
-            for meant in missing where given != meant && editDistance(given, meant) <= 2 {
-                return (given, meant)
-            }
-        }
-        return nil
-    }
-
-    /// The Levenshtein distance between two short strings.
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a)
-        let b = Array(b)
-        var previous = Array(0...b.count)
-        for i in 1...max(1, a.count) where !a.isEmpty {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...max(1, b.count) where !b.isEmpty {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }
 
@@ -161,7 +128,7 @@ let demoCustomization: UiCustomization = {
 }()
 
 func emit(_ result: PaymentResult, json: Bool) -> Int32 {
-    say(result.summary)
+    say(TerminalWidth.wrap(result.summary))
     if json { say(result.json.serialized) }
     return result.exitCode
 }

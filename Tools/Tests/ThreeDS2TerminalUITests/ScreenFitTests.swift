@@ -105,7 +105,7 @@ struct SmallTerminalHintTests {
         _ = form.apply(.select(["no-such-option-at-all"]))
         let lines = LayoutRenderer(width: 24, style: TerminalStyle(depth: .none)).lines(form)
         #expect(LayoutRenderer.displayWidth(lines[0]) <= 24 && lines[0].hasPrefix("Secure checkout"), "\(lines[0])")
-        let note = lines.drop { !$0.hasPrefix("(!) the screen") }.prefix(2)
+        let note = lines.drop { !$0.hasPrefix("(!) This screen") }.prefix(2)
         #expect(note.count == 2, "the note wraps: \(lines)")
         #expect(note.allSatisfy { LayoutRenderer.displayWidth($0) <= 24 }, "\(note)")
     }

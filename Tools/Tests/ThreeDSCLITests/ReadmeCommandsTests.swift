@@ -3,9 +3,24 @@ import Testing
 import ThreeDS2SDKTesting
 import ThreeDS2TestLab
 
-/// The README's command blocks, and the examples of `--help` and of the TestLab's banner, as a person runs them: one
-/// by one in a shell in a terminal (tmux), typing the code where the challenge asks for it.
+/// The command blocks of the README and of the tools manual (Tools/README.md), and the examples of `--help` and of the
+/// TestLab's banner, as a person runs them: one by one in a shell in a terminal (tmux), typing the code where the
+/// challenge asks for it.
 enum ReadmeCommands {
+    /// The documents whose command blocks run as written, in the order a reader meets them.
+    static let documents = ["README.md", "Tools/README.md"]
+
+    /// The commands of every ```sh block of the README and the tools manual, and the usage lines of the requestor
+    /// script's header (the indented `#   ` lines).
+    static func documentedCommands() throws -> [String] {
+        let script = try String(
+            contentsOf: root.appendingPathComponent("Tools/scripts/testlab-requestor.sh"), encoding: .utf8)
+        let usage = script.split(separator: "\n").filter { $0.hasPrefix("#   ") }.map { $0.dropFirst(2) }
+        return try documents.flatMap {
+            commands(inMarkdown: try String(contentsOf: root.appendingPathComponent($0), encoding: .utf8))
+        } + commands(inMarkdown: "```sh\n" + usage.joined(separator: "\n") + "\n```")
+    }
+
     /// The repository's root directory (this file is in `Tools/Tests/ThreeDSCLITests/`).
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
@@ -67,12 +82,13 @@ extension MachineLoadingCLITests {
     @Suite(
         "Every command in the README, --help and the banner runs as written (tmux)", .serialized)
     struct ReadmeCommandsTests {
-        @Test("the README's command blocks are read whole: continuation lines joined, comments dropped")
+        @Test(
+            "the README's and the manual's command blocks are read whole: continuation lines joined, comments dropped")
         func readsTheBlocks() throws {
-            let readme = try String(
-                contentsOf: ReadmeCommands.root.appendingPathComponent("README.md"), encoding: .utf8)
-            let commands = ReadmeCommands.commands(inMarkdown: readme)
+            let commands = try ReadmeCommands.documentedCommands()
             #expect(commands.contains("swift run --package-path Tools threeds demo"))
+            #expect(commands.contains("scripts/test.sh"))
+            #expect(commands.contains { $0.hasPrefix("echo 4000000000002000 | threeds pay --requestor-exec") })
             #expect(commands.contains { $0.hasPrefix("threeds testlab --port 8443 &") })
             #expect(commands.contains { $0.hasPrefix("threeds inspect creq messages/creq-1.jwe") })
             #expect(commands.filter { $0.contains("threeds pay") }.count >= 2)
@@ -125,9 +141,7 @@ extension MachineLoadingCLITests {
 
         @Test("README, help and banner commands run against `threeds testlab` in a shell in a terminal")
         func runAsWritten() async throws {
-            let readme = try String(
-                contentsOf: ReadmeCommands.root.appendingPathComponent("README.md"), encoding: .utf8)
-            var commands = ReadmeCommands.commands(inMarkdown: readme)
+            var commands = try ReadmeCommands.documentedCommands()
             for subcommand in Self.subcommands where subcommand != ["testlab"] && subcommand != ["demo"] {
                 commands += ReadmeCommands.examples(inHelp: try await runThreeds(subcommand + ["--help"]).output)
             }
@@ -161,8 +175,10 @@ extension MachineLoadingCLITests {
             var ran: [String] = []
             var seen: Set<String> = []
             for (index, written) in commands.enumerated() where seen.insert(written).inserted {
-                // `swift test` is this suite; a TestLab in the foreground is the one already running in the background.
-                if written.hasPrefix("scripts/test.sh")
+                // `scripts/test.sh` runs this suite; the build and PATH lines are what `bin` above already gives the
+                // shell; a TestLab in the foreground is the one already running in the background.
+                if written.hasPrefix("scripts/test.sh") || written.hasPrefix("swift build --package-path Tools")
+                    || written.hasPrefix("export PATH=")
                     || (written.hasPrefix("threeds testlab") && !written.hasSuffix("&"))
                 {
                     continue
@@ -207,12 +223,19 @@ extension MachineLoadingCLITests {
             let output = try await firstOutput(
                 ["testlab", "--port", "0", "--pki-dir", directory + "/testlab-pki"], waitingFor: "Press Ctrl-C to stop."
             )
-            let line = try #require(
-                output.split(separator: "\n").first { $0.contains("| swift run --package-path Tools threeds pay") })
+            // The command after "Try:", its ` \` continuation lines joined as a shell joins them.
+            let tryBlock = try #require(
+                output.components(separatedBy: "Try:\n").dropFirst().first?.components(
+                    separatedBy: "Scenarios by card number:"
+                ).first)
+            let line = tryBlock.replacingOccurrences(of: " \\\n", with: " ").split(separator: " ").joined(
+                separator: " ")
+            #expect(line.contains("| swift run --package-path Tools threeds pay"), "\(tryBlock)")
+            #expect(WidthTests.overflowing(output, columns: 80).isEmpty, "a banner line is wider than 80 columns")
             // That TestLab stopped when its banner was read, so the command runs against one of ours, its URL and PEM
             // directory put in; every option is as the banner wrote it.
             let (lab, pki) = try await SharedLab.readme.get()
-            var command = line.trimmingCharacters(in: .whitespaces)
+            var command = line.trimmingCharacters(in: .whitespacesAndNewlines)
             command = command.replacingOccurrences(
                 of: "swift run --package-path Tools threeds", with: TmuxSession.binary)
             let bannerURL = try #require(command.split(separator: " ").first { $0.hasPrefix("https://127.0.0.1:") })
@@ -227,51 +250,5 @@ extension MachineLoadingCLITests {
             let screen = try await session.wait(for: "EXIT=")
             #expect(screen.contains("Challenge completed: transStatus Y") && screen.contains("EXIT=0"), "\(screen)")
         }
-    }
-}
-
-@Suite("Adoption: licence, package line and the challenge snippets")
-struct AdoptionTests {
-    func read(_ path: String) throws -> String {
-        try String(contentsOf: ReadmeCommands.root.appendingPathComponent(path), encoding: .utf8)
-    }
-
-    /// The ```swift blocks of a Markdown text.
-    func swiftBlocks(_ text: String) -> [String] {
-        text.components(separatedBy: "```swift\n").dropFirst().compactMap { $0.components(separatedBy: "```").first }
-    }
-
-    @Test("Apache-2.0 LICENSE with NOTICE; the README's package line names products the manifest declares")
-    func licenceAndPackageLine() throws {
-        let licence = try read("LICENSE")
-        #expect(licence.contains("Apache License") && licence.contains("Version 2.0, January 2004"))
-        #expect(licence.contains("Grant of Patent License"), "the patent terms are part of the licence")
-        #expect(try read("NOTICE").contains("Apache License, Version 2.0"))
-        let readme = try read("README.md")
-        let manifest = try read("Package.swift")
-        let package = try #require(swiftBlocks(readme).first { $0.hasPrefix("// Package.swift") })
-        #expect(package.contains(#".package(url: "https://github.com/"#) && package.contains(#"from: "0.1.0")"#))
-        for product in ["ThreeDS2SDK", "ThreeDS2UI"] {
-            #expect(package.contains(#".product(name: "\#(product)""#))
-            #expect(manifest.contains(#".library(name: "\#(product)""#), "\(product) is a product of the package")
-        }
-        #expect(readme.contains("iOS 16, macOS 13") && readme.contains("semantic versions"))
-    }
-
-    @Test("the README and the DocC integration article hold the same SwiftUI and UIKit challenge code")
-    func snippetsAgree() throws {
-        let readme = swiftBlocks(try read("README.md"))
-        let article = swiftBlocks(try read("Sources/ThreeDS2SDK/Docs.docc/Integration.md"))
-        let swiftUI = try #require(readme.first { $0.hasPrefix("import SwiftUI") })
-        let uiKit = try #require(readme.first { $0.contains("UIViewController") })
-        #expect(article.contains(swiftUI) && article.contains(uiKit))
-        // Each names the public API as declared: the presenter, the views and the challenge call.
-        for snippet in [swiftUI, uiKit] {
-            #expect(snippet.contains("SwiftUIChallengePresenter()") && snippet.contains("transaction.challenge("))
-            #expect(snippet.contains("threeDSServerTransactionID:") && snippet.contains("acsRefNumber:"))
-        }
-        #expect(swiftUI.contains("ChallengeView(model: presenter.model)"))
-        #expect(uiKit.contains("ChallengeHostingController(presenter: presenter)"))
-        #expect(uiKit.contains("getProgressView(indicator: presenter, clock: ContinuousClock())"))
     }
 }

@@ -22,6 +22,21 @@ struct UiCustomizationCLITests {
         #expect(!without.output.contains("Acme Bank"), "\(without.output)")
     }
 
+    @Test("a poor contrast (a white label on white) is shown once per screen, never as a raw log line; --verbose too")
+    func contrastWarnedOnce() async throws {
+        let file = scratchDirectory("contrast") + "/look.json"
+        try Data(##"{"default": {"background": "#FFFFFF", "label": {"textColor": "#FFFFFF"}}}"##.utf8)
+            .write(to: URL(fileURLWithPath: file))
+        for extra in [[], ["--verbose"]] {
+            let run = try await runThreeds(["demo", "--ui-customization", file] + extra, input: "123456\n")
+            #expect(run.status == 0, "\(run.output)")
+            let warning = "label text #FFFFFF on #FFFFFF has contrast 1.00:1"
+            // Line mode draws the code screen once: the warning appears with it, once.
+            #expect(run.output.components(separatedBy: warning).count - 1 == 1, "\(extra):\n\(run.output)")
+            #expect(!run.output.contains("warning=UI01"), "no raw logger line: \(run.output)")
+        }
+    }
+
     @Test("unknown keys, bad colours and unreadable files are usage errors naming the key")
     func usageErrors() async throws {
         let (lab, pki) = try await SharedLab.cli.get()

@@ -203,7 +203,7 @@ public final class ScriptedPresenter: ChallengePresenter {
             switch await state.perform(.openApp, opener: FixedOOBAppOpener(result: result)) {
             case .send(let answer): return .success(answer)
             case .showNote where !state.openedApp && !state.appOpenFailed, nil:
-                return .failure(Mismatch(description: state.note ?? "the screen offers no app to open"))
+                return .failure(Mismatch(description: state.note ?? SDKStrings.english[.noteNoApp]))
             case .showNote, .openApp: return .success(nil)
             }
         }

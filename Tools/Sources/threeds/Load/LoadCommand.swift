@@ -14,8 +14,7 @@ struct Load: AsyncParsableCommand {
             run --help` lists its options. Example (the log of a run, and others):
               threeds load merge run.hlog
 
-            Exit status: 0 when every payment succeeded (merge: the logs were read);
-            1 otherwise; 2 usage error; 130 or 143 when a run is interrupted.
+            \(ExitStatus.help(success: "every payment succeeded (merge: the logs were merged)", failure: "otherwise"))
             """,
         subcommands: [LoadRun.self, Merge.self], defaultSubcommand: LoadRun.self)
 }
@@ -25,6 +24,7 @@ struct LoadRun: AsyncParsableCommand {
         commandName: "run",
         abstract:
             "Drive many payments through a 3DS Server and its ACS and report outcomes and latencies (the default).",
+        usage: "threeds load run --ds-id <id> --amount <n> --currency <code> [<options>]",
         discussion: """
             Each payment is the whole SDK flow: AReq parameters, the 3DS Server
             (--server or --requestor-exec), the signed-content checks and the
@@ -43,9 +43,9 @@ struct LoadRun: AsyncParsableCommand {
             flight --stop-grace seconds (a second Ctrl-C: none), then prints the
             summary of what finished and writes the --histogram-log.
 
-            Exit status: 0 when every payment completed, was frictionless or was
-            cancelled; 1 otherwise; 2 usage error; 130 after SIGINT, 143 after
-            SIGTERM (the summary printed first).
+            \(ExitStatus.help(
+            success: "every payment completed, was frictionless or was cancelled", failure: "otherwise",
+            interrupted: "130 after Ctrl-C, 143 after SIGTERM, the summary printed first"))
             """)
 
     @OptionGroup var payment: PaymentOptions
@@ -159,7 +159,7 @@ extension Load {
                 runs on several machines):
                   threeds load merge run.hlog --json
 
-                Exit status: 0 merged; 1 a log cannot be read; 2 usage error.
+                \(ExitStatus.help(success: "merged", failure: "a log is malformed"))
                 """)
 
         @Argument(help: "HdrHistogram log files (from `threeds load --histogram-log`).") var files: [String]

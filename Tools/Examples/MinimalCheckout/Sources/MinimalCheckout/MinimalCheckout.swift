@@ -5,30 +5,33 @@ public import ThreeDS2SDK
     import FoundationNetworking
 #endif
 
-/// A payment app's checkout in its smallest form, linking only the SDK core: initialize, create a transaction,
-/// ask the app's backend for authentication, and run the challenge when the backend says so, over `URLSession`.
+/// A payment app's checkout in its smallest form, linking only the SDK core (`import ThreeDS2SDK`, the only import an
+/// app needs): the service is initialized once, when the checkout is made (an app does it at launch); each payment
+/// asks the app's backend for authentication and runs the challenge when the backend says so, over `URLSession`.
 ///
 /// The backend here speaks the TestLab's 3DS Server contract (`POST /3ds/authenticate`); a real app calls its own.
 public struct MinimalCheckout: Sendable {
     /// The app's backend.
     public let backend: URL
-    /// The SDK configuration.
-    public let configuration: ConfigParameters
+    /// The SDK, initialized once for every payment of this checkout.
+    public let service: ThreeDS2Service
 
-    /// Creates a checkout.
+    /// Creates a checkout and initializes the SDK for it, once.
     ///
     /// - Parameters:
     ///   - backend: The backend's base URL.
     ///   - configuration: The SDK configuration (directory servers, reference number).
-    public init(backend: URL, configuration: ConfigParameters) {
+    /// - Throws: ``ThreeDS2Error`` when the configuration is refused.
+    public init(backend: URL, configuration: ConfigParameters) throws(ThreeDS2Error) {
         self.backend = backend
-        self.configuration = configuration
+        service = ThreeDS2Service()
+        try service.initialize(configParameters: configuration)
     }
 
     /// What a payment ended with.
     public enum Result: Sendable, Hashable {
         /// The backend answered without a challenge.
-        case frictionless(transStatus: String)
+        case frictionless(transStatus: TransactionStatus)
         /// A challenge ran and ended with this outcome.
         case challenged(ChallengeOutcome)
     }
@@ -46,9 +49,6 @@ public struct MinimalCheckout: Sendable {
     public func pay(cardNumber: String, amount: String, currency: String, directoryServerID: String, code: String)
         async throws -> Result
     {
-        let service = ThreeDS2Service()
-        try service.initialize(configParameters: configuration)
-        defer { try? service.cleanup() }
         // One call: the SDK creates the transaction, builds the AReq value (with the presenter's render options),
         // shows progress while the backend is asked, runs the challenge, and closes the transaction.
         let outcome = await service.authenticate(
@@ -63,7 +63,7 @@ public struct MinimalCheckout: Sendable {
             }
         }
         switch outcome {
-        case .frictionless(let status): return .frictionless(transStatus: status.rawValue)
+        case .frictionless(let status): return .frictionless(transStatus: status)
         case .challenged(let challenge): return .challenged(challenge)
         case .cancelled: throw CancellationError()
         case .failed(let error):

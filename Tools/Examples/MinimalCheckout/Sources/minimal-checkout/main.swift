@@ -21,12 +21,12 @@ do {
         DirectoryServer(
             id: values[1], encryptionKey: try String(contentsOfFile: values[2], encoding: .utf8),
             rootCertificates: try String(contentsOfFile: values[3], encoding: .utf8)))
-    let checkout = MinimalCheckout(backend: server, configuration: config)
+    let checkout = try MinimalCheckout(backend: server, configuration: config)
     let result = try await checkout.pay(
         cardNumber: values[4], amount: "1999", currency: "978", directoryServerID: values[1],
         code: values.count > 5 ? values[5] : "123456")
     print(result)
 } catch {
-    FileHandle.standardError.write(Data("minimal-checkout: \(error)\n".utf8))
+    FileHandle.standardError.write(Data("minimal-checkout: \((error as? ThreeDS2Error)?.message ?? "\(error)")\n".utf8))
     exit(1)
 }

@@ -1,7 +1,6 @@
 import Foundation
 import MinimalCheckout
 import Testing
-import ThreeDS2Messages
 import ThreeDS2SDK
 import ThreeDS2TestLab
 
@@ -13,7 +12,7 @@ struct MinimalCheckoutTests {
         var config = try lab.sdkConfiguration(
             dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("minimal-\(UUID())").path)
         config.allowsPlainHTTPLoopback = true
-        return MinimalCheckout(backend: lab.baseURL, configuration: config)
+        return try MinimalCheckout(backend: lab.baseURL, configuration: config)
     }
 
     @Test("a frictionless payment and a code challenge complete over URLSession")
@@ -23,7 +22,7 @@ struct MinimalCheckoutTests {
         let frictionless = try await checkout.pay(
             cardNumber: Scenario.frictionlessY.cardNumber, amount: "1999", currency: "978",
             directoryServerID: TestLab.rsaDirectoryServerID, code: "123456")
-        #expect(frictionless == .frictionless(transStatus: "Y"))
+        #expect(frictionless == .frictionless(transStatus: .authenticated))
         let challenged = try await checkout.pay(
             cardNumber: Scenario.text.cardNumber, amount: "1999", currency: "978",
             directoryServerID: TestLab.ecDirectoryServerID, code: "123456")

@@ -1,0 +1,139 @@
+import Clocks
+import Foundation
+import Testing
+import ThreeDS2SDKTesting
+
+@_spi(ThreeDS2Tools) @testable import ThreeDS2SDK
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What the processing indicator was told, in order.
+private final class RecordingIndicator: ProgressIndicator, Sendable {
+    let events = Locked<[String]>([])
+    func show(directoryServerName: String?) { events.withLock { $0.append("show") } }
+    func hide() { events.withLock { $0.append("hide") } }
+}
+
+/// The one-call API's timing rules (issue 35, point 8), on a test clock with no network.
+@Suite("authenticate: the challenge timeout checked first, the indicator's minimum only before a challenge")
+struct AuthenticateBehaviourTests {
+    func service() throws -> ThreeDS2Service {
+        let service = ThreeDS2Service(systemProbe: FakeSystemProbe.clean())
+        var config = ConfigParameters()
+        config.sdkReferenceNumber = "3DS_LOA_SDK_TEST_020300_00001"
+        config.appIdentifier = "org.example.shop"
+        config.appVersion = "4.2.0"
+        config.dataDirectory = scratchDirectory("authenticate")
+        try config.addDirectoryServer(try DirectoryServerPKI.make().directoryServer(id: "A000000004"))
+        try service.initialize(configParameters: config)
+        return service
+    }
+
+    @Test("a challenge timeout under five minutes is refused before the backend is asked")
+    func shortTimeoutRefusedFirst() async throws {
+        let asked = Locked(false)
+        let service = try service()
+        let outcome = await service.authenticate(
+            directoryServerID: "A000000004", presenter: IdlePresenter(), challengeTimeout: .seconds(60),
+            transport: FailingTransport(), clock: TestClock()
+        ) { _ in
+            asked.withLock { $0 = true }
+            return .frictionless(transStatus: .authenticated)
+        }
+        guard case .failed(let error) = outcome else {
+            Issue.record("expected a refusal, got \(outcome)")
+            return
+        }
+        #expect(error.code == .invalidInput && error.message.contains("at least 5 minutes"), "\(error)")
+        #expect(!asked.withLock { $0 }, "nothing may be sent with a timeout the challenge would refuse")
+    }
+
+    // Were the minimum kept, this would wait forever on the clock nobody advances: the limit turns that into a failure.
+    @Test("a frictionless answer hides the indicator at once: no two-second wait on the clock", .timeLimit(.minutes(1)))
+    func frictionlessHidesAtOnce() async throws {
+        let indicator = RecordingIndicator()
+        let clock = TestClock()
+        // The clock is never advanced: a two-second minimum would never end.
+        let service = try service()
+        let outcome = await service.authenticate(
+            directoryServerID: "A000000004", presenter: IdlePresenter(), progress: indicator,
+            transport: FailingTransport(), clock: clock
+        ) { _ in .frictionless(transStatus: .notAuthenticated) }
+        guard case .frictionless(let status) = outcome else {
+            Issue.record("expected frictionless, got \(outcome)")
+            return
+        }
+        #expect(status == .notAuthenticated)
+        #expect(indicator.events.withLock { $0 } == ["show", "hide"])
+    }
+
+    @Test("before a challenge the indicator stays its two seconds (stop keeps the minimum by default)")
+    func minimumBeforeChallenge() async throws {
+        let indicator = RecordingIndicator()
+        let clock = TestClock()
+        let dialog = ProgressDialog(indicator: indicator, clock: clock, directoryServerName: "DS")
+        await dialog.start()
+        let stopped = Task { await dialog.stop() }
+        await clock.advance(by: .seconds(1))
+        #expect(indicator.events.withLock { $0 } == ["show"])
+        await clock.advance(by: .seconds(1))
+        await stopped.value
+        #expect(indicator.events.withLock { $0 } == ["show", "hide"])
+    }
+}
+
+@Suite("URLSessionTransport keeps the deadline to the millisecond")
+struct URLSessionDeadlineTests {
+    @Test("a 9.98-second remaining wait is 9.98 seconds for URLSession, not 9")
+    func fractionalTimeout() {
+        let request = TransportRequest(
+            method: .post, url: URL(string: "https://acs.example/challenge")!, timeout: .milliseconds(9_980),
+            maxResponseBytes: 1024)
+        #expect(abs(URLSessionTransport.convert(request).timeoutInterval - 9.98) < 0.000_001)
+    }
+}
+
+/// `authenticate` tested as an app tests its checkout: the shipped doubles only (a scripted ACS behind a scripted
+/// transport, the requestor answering from the ACS), no server (issue 35, point 5).
+@Suite("authenticate with the testing product's doubles", .timeLimit(.minutes(1)))
+struct AuthenticateWithDoublesTests {
+    /// The presenter an app might write: types the code through the form state and submits.
+    struct CodePresenter: ChallengePresenter {
+        let code: String
+        func present(_ screen: ChallengeScreen) async -> ChallengeAnswer {
+            var form = ChallengeFormState(screen: screen)
+            _ = form.apply(.type(code))
+            return form.apply(.submit()) ?? ChallengeAnswer(.cancel)
+        }
+    }
+
+    @Test(
+        "a code challenge completes Y through ScriptedACS.transport and challengeParameters(for: AuthenticationRequest)"
+    )
+    func challengeWithDoubles() async throws {
+        let pki = try DirectoryServerPKI.make()
+        let service = ThreeDS2Service(systemProbe: FakeSystemProbe.clean())
+        var config = ConfigParameters()
+        config.sdkReferenceNumber = "3DS_LOA_SDK_TEST_020300_00001"
+        config.appIdentifier = "org.example.shop"
+        config.appVersion = "4.2.0"
+        config.dataDirectory = scratchDirectory("doubles")
+        try config.addDirectoryServer(try pki.directoryServer(id: "A000000004"))
+        try service.initialize(configParameters: config)
+        let acs = ScriptedACS(pki: pki)
+        let transport = acs.transport(screens: [ScriptedACS.textScreen(for: .v2_2_0)], finalStatus: "Y")
+        let outcome = await service.authenticate(
+            directoryServerID: "A000000004", messageVersion: .v2_2_0, presenter: CodePresenter(code: "123456"),
+            transport: transport, clock: TestClock()
+        ) { areq in .challenge(try acs.challengeParameters(for: areq)) }
+        guard case .challenged(.completed(let status)) = outcome else {
+            Issue.record("expected a completed challenge, got \(outcome)")
+            return
+        }
+        #expect(status == .authenticated)
+        // Two CReqs: the first (no answer), then the code.
+        #expect(transport.log.requests.count == 2)
+    }
+}

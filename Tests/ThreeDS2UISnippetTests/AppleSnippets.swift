@@ -1,0 +1,125 @@
+// The DocC articles' Apple-only snippets (SwiftUI, UIKit), compiled by the Apple workflow: pasted here unchanged
+// with the names they take from the text around them (`Backend`). `DocSnippetTests` (in ThreeDS2SDKTests) checks that
+// every snippet of the README and the articles appears in a compiled file; this target is declared only when the
+// manifest is evaluated on an Apple host.
+#if canImport(SwiftUI)
+    import Foundation
+    import SwiftUI
+    import Testing
+    import ThreeDS2SDK
+    import ThreeDS2UI
+
+    /// The app's backend call the snippets name. Compiled, not run: it never answers.
+    enum Backend {
+        static func authenticate(_ areq: AuthenticationRequest) async throws -> RequestorResult {
+            throw CancellationError()
+        }
+    }
+
+    /// How the app words a final `transStatus`: `Y` and `A` authenticate the cardholder, nothing else does.
+    func verdict(_ transStatus: TransactionStatus) -> String {
+        transStatus == .authenticated || transStatus == .attempted ? "authenticated" : "not authenticated"
+    }
+
+    struct CheckoutView: View {
+        let service: ThreeDS2Service  // initialized once at launch
+        @State private var presenter: SwiftUIChallengePresenter?
+        @State private var status = ""
+
+        var body: some View {
+            VStack {
+                Button("Pay") { Task { await pay() } }
+                Text(status)
+            }
+            .sheet(isPresented: Binding(get: { presenter != nil }, set: { if !$0 { presenter = nil } })) {
+                if let presenter { ChallengeView(model: presenter.model).interactiveDismissDisabled() }
+            }
+        }
+
+        func pay() async {
+            let challengePresenter = SwiftUIChallengePresenter()
+            do {
+                let transaction = try service.createTransaction(directoryServerID: "A000000004")
+                defer { transaction.close() }
+                let areq = try transaction.authenticationRequest(presenter: challengePresenter)
+                switch try await Backend.authenticate(areq) {
+                case .frictionless(let transStatus):
+                    status = verdict(transStatus)
+                case .challenge(let parameters):
+                    presenter = challengePresenter  // shows the sheet
+                    let outcome = try await transaction.challenge(parameters, presenter: challengePresenter)
+                    presenter = nil
+                    switch outcome {
+                    case .completed(let transStatus): status = verdict(transStatus)  // Y or A: authenticated
+                    case .cancelled: status = "cancelled"
+                    case .timedOut: status = "timed out"
+                    case .protocolError: status = "the card issuer could not be reached; please try again"
+                    case .runtimeError(let failure): status = failure.message
+                    }
+                }
+            } catch let error as ThreeDS2Error {
+                presenter = nil
+                status = error.message
+            } catch {
+                presenter = nil
+                status = "the payment server could not be reached; please try again"
+            }
+        }
+    }
+
+    @Suite("The Apple snippets' wording of an outcome")
+    struct AppleSnippetTests {
+        @Test("Y and A read as authenticated, every other status not")
+        func verdicts() {
+            #expect(verdict(.authenticated) == "authenticated" && verdict(.attempted) == "authenticated")
+            for status in [TransactionStatus.notAuthenticated, .unableToAuthenticate, .rejected, .decoupled] {
+                #expect(verdict(status) == "not authenticated")
+            }
+        }
+    }
+#endif
+
+#if canImport(UIKit)
+    import UIKit
+
+    final class CheckoutViewController: UIViewController {
+        var service: ThreeDS2Service!  // initialized once at launch
+
+        @objc func pay() {
+            Task { @MainActor in
+                let presenter = SwiftUIChallengePresenter()
+                do {
+                    let transaction = try service.createTransaction(directoryServerID: "A000000004")
+                    defer { transaction.close() }
+                    let areq = try transaction.authenticationRequest(presenter: presenter)
+                    let progress = transaction.getProgressView(indicator: presenter, clock: ContinuousClock())
+                    await progress.start()
+                    let answer = try? await Backend.authenticate(areq)
+                    await progress.stop()  // shown at least two seconds
+                    let parameters: ChallengeParameters
+                    switch answer {
+                    case nil: return show("the payment server could not be reached; please try again")
+                    case .frictionless(let transStatus): return show(verdict(transStatus))
+                    case .challenge(let challenge): parameters = challenge
+                    }
+                    let controller = ChallengeHostingController(presenter: presenter)
+                    controller.isModalInPresentation = true
+                    presenter.model.onFinish = { [weak controller] _ in controller?.dismiss(animated: true) }
+                    present(controller, animated: true)
+                    switch try await transaction.challenge(parameters, presenter: presenter) {
+                    case .completed(let transStatus): show(verdict(transStatus))  // Y or A: authenticated
+                    case .cancelled: show("cancelled")
+                    case .timedOut: show("timed out")
+                    case .protocolError: show("the card issuer could not be reached; please try again")
+                    case .runtimeError(let failure): show(failure.message)
+                    }
+                } catch {
+                    show(error.message)  // a ThreeDS2Error: the message is for people
+                }
+            }
+        }
+
+        func show(_ text: String) { title = text }
+    }
+
+#endif

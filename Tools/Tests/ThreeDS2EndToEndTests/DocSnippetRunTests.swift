@@ -1,0 +1,94 @@
+// The integration article's and the README's one-call snippets, compiled and run: `PurchaseRequest`, `BackendError`
+// and `pay(service:backend:card:presenter:)` are pasted here unchanged, and `DocSnippetRunTests` runs `pay` against
+// the TestLab's 3DS Server over plain HTTP on loopback (URLSession on Linux cannot take the lab's TLS root). The SDK
+// package's `DocSnippetTests` checks that every snippet of the README and the DocC articles appears in a compiled file.
+import Foundation
+import Testing
+import ThreeDS2SDK
+import ThreeDS2SDKTesting
+import ThreeDS2TestLab
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What the app's backend receives: the SDK's AReq fields and the purchase.
+struct PurchaseRequest: Encodable {
+    let areq: AuthenticationRequest
+    let acctNumber: String
+    let purchaseAmount: String
+    let purchaseCurrency: String
+
+    private enum CodingKeys: String, CodingKey { case acctNumber, purchaseAmount, purchaseCurrency }
+
+    func encode(to encoder: any Encoder) throws {
+        try areq.encode(to: encoder)
+        var purchase = encoder.container(keyedBy: CodingKeys.self)
+        try purchase.encode(acctNumber, forKey: .acctNumber)
+        try purchase.encode(purchaseAmount, forKey: .purchaseAmount)
+        try purchase.encode(purchaseCurrency, forKey: .purchaseCurrency)
+    }
+}
+
+/// The backend refused the request (its HTTP status was not 200).
+struct BackendError: Error, CustomStringConvertible {
+    let answer: String
+    var description: String { "the payment server refused the request: \(answer)" }
+}
+
+func pay(service: ThreeDS2Service, backend: URL, card: String, presenter: some ChallengePresenter) async -> String {
+    let outcome = await service.authenticate(directoryServerID: "A000000004", presenter: presenter) { areq in
+        var request = URLRequest(url: backend.appendingPathComponent("3ds/authenticate"))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = try JSONEncoder().encode(
+            PurchaseRequest(areq: areq, acctNumber: card, purchaseAmount: "1999", purchaseCurrency: "978"))
+        let (answer, response) = try await URLSession.shared.data(for: request)
+        guard let status = (response as? HTTPURLResponse)?.statusCode, status == 200 else {
+            throw BackendError(answer: String(decoding: answer, as: UTF8.self))
+        }
+        return try JSONDecoder().decode(RequestorResult.self, from: answer)  // the ARes fields
+    }
+    switch outcome {
+    case .frictionless(let status), .challenged(.completed(let status)):
+        // Y and A authenticate the cardholder; every other status does not. Confirm with your backend.
+        return status == .authenticated || status == .attempted ? "authenticated" : "not authenticated (\(status))"
+    case .challenged(.cancelled), .cancelled: return "cancelled"
+    case .challenged(.timedOut): return "timed out"
+    case .challenged(.protocolError(let erro)): return "the issuer's server failed (\(erro.errorCode))"
+    case .challenged(.runtimeError(let failure)): return failure.message
+    case .failed(let error): return error.message
+    }
+}
+
+@Suite("The one-call snippet as written, against the TestLab")
+struct DocSnippetRunTests {
+    /// A service configured for the lab, with the lab's RSA directory server under the ID the snippet names.
+    func service(_ lab: TestLab) throws -> ThreeDS2Service {
+        var config = try lab.sdkConfiguration(dataDirectory: scratchDirectory("snippet"))
+        try config.addDirectoryServer(
+            DirectoryServer(
+                id: "A000000004", encryptionKey: try lab.pki.dsEncryptionRSA.certificatePEM,
+                rootCertificates: try lab.pki.dsRoot.certificatePEM))
+        let service = ThreeDS2Service()
+        try service.initialize(configParameters: config)
+        return service
+    }
+
+    @Test(
+        "a code challenge: authenticated; a frictionless N: not authenticated; the lab's HTTP 400 (no card): its text")
+    func runsAsWritten() async throws {
+        let lab = try await LabPool.shared.lab(TestLabOptions(useTLS: false))
+        let service = try service(lab)
+        let code = ScriptedPresenter(answers: [.text("123456")])
+        #expect(
+            await pay(service: service, backend: lab.baseURL, card: "4000000000002000", presenter: code)
+                == "authenticated")
+        let declined = await pay(
+            service: service, backend: lab.baseURL, card: "4000000000001018", presenter: ScriptedPresenter(answers: []))
+        #expect(declined == "not authenticated (N)")
+        let refused = await pay(
+            service: service, backend: lab.baseURL, card: "", presenter: ScriptedPresenter(answers: []))
+        #expect(refused.contains("the payment server refused the request"), "\(refused)")
+    }
+}

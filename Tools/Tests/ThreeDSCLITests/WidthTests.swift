@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+import ThreeDS2SDKTesting
+import ThreeDS2TerminalUI
+import ThreeDS2TestLab
+
+/// What the CLI prints for a person fits 80 columns, and a narrower terminal's width, broken only between words
+/// (issue 36, point 7).
+@Suite("Help, banners and usage errors fit the terminal")
+struct WidthTests {
+    /// The lines wider than `columns` display columns that are more than one token (a lone long token, URL or path
+    /// is exempt, with a command's ` \` continuation after it).
+    static func overflowing(_ output: String, columns: Int) -> [String] {
+        output.split(separator: "\n").map(String.init).filter {
+            LayoutRenderer.displayWidth($0) > columns && $0.split(separator: " ").filter { $0 != "\\" }.count > 1
+        }
+    }
+
+    /// The words of an output, without the ` \` of continued commands: the same at any width when no word is split.
+    static func words(_ output: String) -> [Substring] {
+        output.split(whereSeparator: \.isWhitespace).filter { $0 != "\\" }
+    }
+
+    static let helps: [[String]] = [
+        [], ["pay"], ["load"], ["load", "run"], ["load", "merge"], ["testlab"], ["demo"], ["inspect"],
+        ["inspect", "signed-content"], ["inspect", "device-data"], ["inspect", "creq"], ["inspect", "cres"],
+        ["ds", "check"],
+    ]
+
+    @Test("every --help fits 80 and 50 columns, with the same words at both widths")
+    func helps() async throws {
+        for command in Self.helps {
+            let wide = try await runThreeds(command + ["--help"], environment: ["COLUMNS": "80"]).output
+            #expect(Self.overflowing(wide, columns: 80).isEmpty, "\(command): \(Self.overflowing(wide, columns: 80))")
+            let narrow = try await runThreeds(command + ["--help"], environment: ["COLUMNS": "50"]).output
+            #expect(
+                Self.overflowing(narrow, columns: 50).isEmpty, "\(command): \(Self.overflowing(narrow, columns: 50))")
+            #expect(Self.words(narrow) == Self.words(wide), "\(command): a word was split or lost at 50 columns")
+        }
+    }
+
+    @Test("usage errors fit 80 and 50 columns, the usage line broken between options")
+    func usageErrors() async throws {
+        for arguments in [["demo", "--bogus"], ["pay"], ["load", "--count", "x"], ["inspect", "creq"]] {
+            let wide = try await runThreeds(arguments, environment: ["COLUMNS": "80"])
+            #expect(wide.status == 2)
+            #expect(Self.overflowing(wide.output, columns: 80).isEmpty, "\(arguments):\n\(wide.output)")
+            let narrow = try await runThreeds(arguments, environment: ["COLUMNS": "50"])
+            #expect(Self.overflowing(narrow.output, columns: 50).isEmpty, "\(arguments):\n\(narrow.output)")
+            #expect(Self.words(narrow.output) == Self.words(wide.output), "\(arguments)")
+        }
+    }
+
+    @Test("the TestLab banner fits 80 and 50 columns, the same words at both, its command runnable as printed")
+    func banner() async throws {
+        var outputs: [Int: String] = [:]
+        for columns in [80, 50] {
+            let directory = scratchDirectory("width") + "/testlab-pki"
+            let output = try await firstOutput(
+                ["testlab", "--port", "0", "--pki-dir", directory], waitingFor: "Press Ctrl-C to stop.",
+                environment: ["COLUMNS": "\(columns)"])
+            #expect(Self.overflowing(output, columns: columns).isEmpty, "\(columns):\n\(output)")
+            // Each run has its own port and folder: compare the words with those put back to one spelling.
+            outputs[columns] = output.replacingOccurrences(of: directory, with: "PKI")
+                .replacingOccurrences(of: #"127\.0\.0\.1:[0-9]+"#, with: "127.0.0.1:PORT", options: .regularExpression)
+        }
+        #expect(Self.words(outputs[50] ?? "") == Self.words(outputs[80] ?? ""))
+    }
+}
+
+/// `threeds demo --auto --all` says per scenario whether it ended as expected, shows that it waits on the slow one,
+/// and fits the terminal (issue 36, points 7 and 8).
+@Suite("demo --auto --all: every scenario marked, nothing silent, 80 columns")
+struct DemoAllTests {
+    @Test("every scenario ends as expected and says so; the slow one announces its wait; exit 0")
+    func allScenarios() async throws {
+        let (status, output) = try await runThreeds(["demo", "--auto", "--all"])
+        #expect(status == 0, "\(output)")
+        let count = Scenario.allCases.count
+        #expect(output.contains("\(count) of \(count) scenarios ended as expected."), "\(output)")
+        #expect(output.components(separatedBy: "  as expected (").count - 1 == count)
+        #expect(output.contains("  as expected (protocol error 302)") && output.contains("  as expected (timed out)"))
+        #expect(output.contains("waiting for the SDK's 10-second CRes timer"))
+        #expect(WidthTests.overflowing(output, columns: 80).isEmpty, "\(WidthTests.overflowing(output, columns: 80))")
+    }
+}

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Builds the DocC documentation of the SDK package's modules with the toolchain's own `docc` (no documentation plugin:
+# it would be a fifth package in every app's graph) and fails on any warning: a broken symbol link, an undocumented
+# parameter, an article the catalogue does not reach. The archives land in .build/docc/.
+#
+#   scripts/docc.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+swift package dump-symbol-graph --minimum-access-level public >/dev/null
+graphs="$(swift build --show-bin-path)/../symbolgraph"
+status=0
+for module in ThreeDS2JOSE ThreeDS2Messages ThreeDS2SDK ThreeDS2SDKTesting ThreeDS2HTML; do
+    input=".build/docc/$module-graphs"
+    rm -rf "$input" ".build/docc/$module.doccarchive"
+    mkdir -p "$input"
+    cp "$graphs/$module.symbols.json" "$input/"
+    cp "$graphs/$module"@*.symbols.json "$input/" 2>/dev/null || true
+    catalogue=()
+    [ -d "Sources/$module/Docs.docc" ] && catalogue=("Sources/$module/Docs.docc")
+    echo "== docc: $module"
+    if ! docc convert "${catalogue[@]}" --additional-symbol-graph-dir "$input" --fallback-display-name "$module" \
+        --fallback-bundle-identifier "org.threeds2.$module" --output-path ".build/docc/$module.doccarchive" \
+        --warnings-as-errors --diagnostic-filter warning 2>&1 | grep -v "^$"; then
+        :
+    fi
+    if [ "${PIPESTATUS[0]}" -ne 0 ]; then status=1; fi
+done
+exit $status
