@@ -35,15 +35,17 @@ final class MessageCapture: Sendable {
 
     /// Refuses a folder that group or others can write to, or that another user owns.
     static func checkPrivate(_ directory: String) throws {
-        var status = stat()
-        guard stat(directory, &status) == 0 else { throw CLIError("--save-messages \(directory): cannot be read") }
-        guard status.st_uid == geteuid() else {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: directory),
+            let owner = (attributes[.ownerAccountID] as? NSNumber)?.uint32Value,
+            let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue
+        else { throw CLIError("--save-messages \(directory): cannot be read") }
+        guard owner == geteuid() else {
             throw CLIError("--save-messages \(directory): belongs to another user; use a folder of your own")
         }
-        guard status.st_mode & (S_IWGRP | S_IWOTH) == 0 else {
+        guard mode & 0o022 == 0 else {
             throw CLIError(
                 "--save-messages \(directory): group or others can write to it (mode "
-                    + "\(String(status.st_mode & 0o7777, radix: 8))); use a private folder (chmod go-w, or a new path)")
+                    + "\(String(mode & 0o7777, radix: 8))); use a private folder (chmod go-w, or a new path)")
         }
     }
 
