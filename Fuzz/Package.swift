@@ -35,5 +35,8 @@ let package = Package(
         .executableTarget(name: "fuzz-cres", dependencies: ["FuzzSupport", jose, messages]),
         .executableTarget(name: "fuzz-html", dependencies: ["FuzzSupport", sdk, html]),
         .executableTarget(name: "fuzz-form", dependencies: ["FuzzSupport", jose, messages, sdk, html]),
+        // Issue 34: the trust-bundle and UI-customization parsers.
+        .executableTarget(name: "fuzz-bundle", dependencies: ["FuzzSupport", sdk]),
+        .executableTarget(name: "fuzz-customization", dependencies: ["FuzzSupport", messages, sdk]),
     ]
 )

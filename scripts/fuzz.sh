@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-30}"
 shift || true
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then targets=(json base64 jwk jwe jws cres html form); fi
+if [ ${#targets[@]} -eq 0 ]; then targets=(json base64 jwk jwe jws cres html form bundle customization); fi
 
 flags=(--scratch-path ../.build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -use-ld=lld)
 (cd Fuzz && swift build "${flags[@]}" 2>&1 | grep -Ev "swift-distributed-tracing|CMakeLists.txt" || true)

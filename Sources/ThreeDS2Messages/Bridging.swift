@@ -51,27 +51,32 @@ public enum Bridging {
     }
 
     /// Reads the Bridging entry of a `messageExtension` array, if there is one. The version is read from
-    /// `data.version` or, failing that, beside `data` (as one shipping SDK writes it); the app link is taken only
-    /// when both `oobAppURL` and `oobAppLabel` are strings within their lengths and the link is https with a host.
+    /// `data.version` or, failing that, beside `data` (as one shipping SDK writes it).
+    ///
+    /// The link and its label are peer text like any core CRes field and go through the same rule
+    /// (``ChallengeResponseValidator/extensionText(_:field:max:in:)``): a string of more than its length in
+    /// Unicode scalars (45 for the label, 2048 for the link), of another JSON type, or carrying a control or
+    /// bidirectional control character (``PeerText``) is an invalid data element (Erro 203 naming
+    /// `messageExtension.Bridging.challengeData.oobAppLabel` or `…oobAppURL`). The app link is then offered only
+    /// when both are present and the link is https with a host.
     ///
     /// - Parameter extensions: The message's `messageExtension` value (already checked for shape).
     /// - Returns: What it says, or `nil` when the message has no Bridging entry.
-    public static func read(_ extensions: JSONValue?) -> Received? {
+    /// - Throws: ``ProtocolViolation`` (invalid data element) for a label or link that breaks the display-text rule.
+    public static func read(_ extensions: JSONValue?) throws(ProtocolViolation) -> Received? {
         guard let entries = extensions?.arrayValue,
             let entry = entries.compactMap(\.objectValue).first(where: { $0["id"] == .string(id) })
         else { return nil }
         let data = entry["data"]?.objectValue
         let versionText = data?["version"]?.stringValue ?? entry["version"]?.stringValue
         let version = versionText.flatMap(Version.init(rawValue:))
-        let challengeData = data?["challengeData"]?.objectValue
-        var url = challengeData?["oobAppURL"]?.stringValue
-        var label = challengeData?["oobAppLabel"]?.stringValue
-        if let link = url, let text = label, !text.isEmpty, text.count <= 45, link.utf8.count <= 2048,
-            ChallengeResponseValidator.isHTTPSURL(link)
-        {
-            url = link
-            label = text
-        } else {
+        let challengeData = data?["challengeData"]?.objectValue ?? [:]
+        let prefix = "messageExtension.\(name).challengeData."
+        var url = try ChallengeResponseValidator.extensionText(
+            "oobAppURL", field: prefix + "oobAppURL", max: 2048, in: challengeData)
+        var label = try ChallengeResponseValidator.extensionText(
+            "oobAppLabel", field: prefix + "oobAppLabel", max: 45, in: challengeData)
+        if url == nil || label == nil || !ChallengeResponseValidator.isHTTPSURL(url ?? "") {
             url = nil
             label = nil
         }

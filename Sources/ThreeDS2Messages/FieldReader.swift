@@ -1,4 +1,4 @@
-import ThreeDS2JOSE
+public import ThreeDS2JOSE
 
 /// The recorder a CRes is checked against (``ViolationRecorder``).
 typealias CResRecorder = ViolationRecorder<ProtocolViolation>
@@ -50,4 +50,25 @@ struct FieldReader {
 
 extension Character {
     var isASCIIDigit: Bool { isASCII && isNumber }
+}
+
+extension ChallengeResponseValidator {
+    /// A display string a message extension carries (Bridging's `oobAppLabel` and `oobAppURL`, and any extension
+    /// read later), held to exactly the rule of the core CRes display fields: a string, at most `max` characters
+    /// counted as Unicode scalars (``PeerText/length(_:)``), without a control or bidirectional control character
+    /// (``PeerText/forbiddenScalar(in:)``). An empty string reads as absent.
+    ///
+    /// - Parameters:
+    ///   - key: The member's name in `object`.
+    ///   - field: The name an Erro message gives the data element (for example
+    ///     `messageExtension.Bridging.challengeData.oobAppLabel`).
+    ///   - max: The field's length in characters.
+    ///   - object: The extension's object that holds the member.
+    /// - Returns: The text, or `nil` when absent, `null` or empty.
+    /// - Throws: ``ProtocolViolation`` (invalid data element, Erro 203) when the member breaks the rule.
+    public static func extensionText(_ key: String, field: String, max: Int, in object: JSONObject)
+        throws(ProtocolViolation) -> String?
+    {
+        try FieldReader(object: object).text(key, max: max, reportedAs: field)
+    }
 }

@@ -171,4 +171,53 @@ struct BridgingTests {
         silent.adoptBridging(try #require(try screen(oobCRes([bridging()])).bridging))
         #expect(silent.bridgingVersion == nil)
     }
+
+    @Test(
+        "issue 34: a hostile Bridging label or link is 203 like the 2.3.1 field: OSC 52, OSC 0, screen clear, bidi",
+        arguments: [
+            ("\u{1B}]52;c;cm0gLXJmIH4=\u{07}Open", "oobAppLabel"), ("\u{1B}]0;pwned\u{07}Open", "oobAppLabel"),
+            ("\u{1B}[2J\u{1B}[HOpen", "oobAppLabel"), ("Open \u{202E}ppa knab", "oobAppLabel"),
+            ("Open\u{9B}31m", "oobAppLabel"), ("Open\u{2066}x\u{2069}", "oobAppLabel"),
+            ("https://bank.example/\u{1B}]0;t\u{07}", "oobAppURL"),
+        ])
+    func hostileText(text: String, field: String) {
+        let entry =
+            field == "oobAppLabel" ? bridging(label: text) : bridging(url: text)
+        do {
+            _ = try screen(oobCRes([entry]))
+            Issue.record("the hostile \(field) was accepted")
+        } catch let error as ProtocolViolation {
+            #expect(error.code == .invalidFormat)
+            #expect(error.detail == "messageExtension.Bridging.challengeData.\(field)")
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test("issue 34: the label's length is counted in Unicode scalars as the core fields are, not grapheme clusters")
+    func scalarLength() throws {
+        // 30 grapheme clusters, 60 scalars: accepted before (String.count 30), more than 45 characters now.
+        let stacked = String(repeating: "e\u{301}", count: 30)
+        #expect(throws: ProtocolViolation.self) { try screen(oobCRes([bridging(label: stacked)])) }
+        let fits = String(repeating: "x", count: 45)
+        #expect(try screen(oobCRes([bridging(label: fits)])).oobAppLabel == fits)
+    }
+
+    @Test("issue 34: a link with user information (its real host hidden after the @) offers no button")
+    func userInfo() throws {
+        for link in ["https://bank.example@evil.example/approve", "https://bank.example:pin@evil.example/"] {
+            let shown = try screen(oobCRes([bridging(url: link)]))
+            #expect(shown.oobAppURL == nil && shown.oobAppLabel == nil, "\(link)")
+            #expect(!ChallengeResponseValidator.isHTTPSURL(link))
+        }
+        #expect(ChallengeResponseValidator.isHTTPSURL("https://bank.example/approve?user=a@b"))
+    }
+
+    @Test("issue 34: right-to-left labels (Arabic, Hebrew, with LRM/RLM) stay allowed and shown as sent")
+    func rightToLeft() throws {
+        for label in ["افتح تطبيق البنك", "פתח את אפליקציית הבנק", "\u{200F}פתח\u{200E} app", "\u{200E}افتح\u{200F}"] {
+            let shown = try screen(oobCRes([bridging(label: label)]))
+            #expect(shown.oobAppLabel == label)
+        }
+    }
 }

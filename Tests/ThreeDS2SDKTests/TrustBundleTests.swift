@@ -352,7 +352,7 @@ struct TrustBundleTests {
         #expect(error?.message.contains("absent.pem cannot be read") == true)
     }
 
-    @Test("the chain goes through the bundle's intermediates to a root; without them it is reported unchained")
+    @Test("the chain goes through the bundle's intermediates to a root; without them the key is untrusted")
     func intermediates() throws {
         let root = try DSFixture.get().root
         let intermediate = try CertificateAuthority.issue(
@@ -378,11 +378,13 @@ struct TrustBundleTests {
         let through = try bundle([intermediate])
         #expect(through.chosen?.chainsToRoot == true)
         #expect(through.chosen?.chain == ["CN=Scheme Issuing CA", "CN=Test DS Root"])
-        // The chain is a diagnostic: the certificate is still used without it.
+        // Without its intermediate the certificate does not chain: untrusted and not used (issue 34).
         let without = try bundle(nil)
-        #expect(without.chosen?.chainsToRoot == false && without.chosen?.chain == [] && without.failure == nil)
-        // Same name, other key: the signature does not check, so no chain.
-        #expect(try bundle([forged]).chosen?.chainsToRoot == false)
+        #expect(without.keys.first?.status == .untrusted && without.keys.first?.chain == [])
+        #expect(without.chosen == nil && without.failure != nil)
+        // Same name, other key: the signature does not check, so no chain, so not used.
+        #expect(try bundle([forged]).keys.first?.status == .untrusted)
+        #expect(try bundle([forged]).chosen == nil)
         #expect(try bundle([forged, intermediate]).chosen?.chain == ["CN=Scheme Issuing CA", "CN=Test DS Root"])
         var config = ConfigParameters()
         var server = try #require(

@@ -1,10 +1,13 @@
 public import ThreeDS2JOSE
+import ThreeDS2Messages
 
 /// A directory server the app works with: its ID, the keys device data may be encrypted to, and the CA roots that
 /// ACS signed content must chain to.
 ///
 /// A directory server may list several encryption keys so that a certificate rotation overlaps: at initialize the
-/// SDK uses the newest certificate valid that day (``DirectoryServer/evaluate(at:)``).
+/// SDK uses the newest certificate valid that day that chains to the directory server's roots
+/// (``DirectoryServer/evaluate(at:)``). A certificate that does not chain to them is reported as untrusted and not
+/// used, unless ``allowsUnchainedEncryptionCertificates`` is set for this directory server.
 public struct DirectoryServer: Sendable, Hashable {
     /// One encryption key of a directory server, with the key ID the directory server knows it by.
     public struct EncryptionKey: Sendable, Hashable {
@@ -37,6 +40,11 @@ public struct DirectoryServer: Sendable, Hashable {
     public var displayName: String?
     /// The content encryption of device data; A128CBC-HS256 unless the directory server asks for A128GCM.
     public var deviceDataEncryption: ContentEncryption
+    /// The explicit opt-out of the chain rule, for this directory server only: when `true`, an encryption certificate
+    /// that does not chain to ``rootCertificates`` may still be used (after every one that does), as before issue 34.
+    /// Leave it `false` unless the directory server issues its encryption certificates from a CA it does not give
+    /// as a root; device data encrypted to a certificate nobody vouches for may be read by whoever made it.
+    public var allowsUnchainedEncryptionCertificates = false
 
     /// The first encryption key: a PEM certificate or PEM public key, or the base64 of a DER certificate or
     /// SubjectPublicKeyInfo. RSA keys get RSA-OAEP-256, P-256 keys ECDH-ES.
@@ -96,10 +104,14 @@ public struct DirectoryServer: Sendable, Hashable {
     ///   - displayName: The name shown while processing; the registered scheme's name when `nil`.
     ///   - deviceDataEncryption: The device-data `enc`.
     ///   - intermediateCertificates: PEM CA certificates between the encryption certificates and the roots, if any.
+    ///   - allowsUnchainedEncryptionCertificates: The per-directory-server opt-out of the chain rule
+    ///     (``allowsUnchainedEncryptionCertificates``); `false` unless the app states it.
     public init(
         id: String, encryptionKeys: [EncryptionKey], rootCertificates: String, displayName: String? = nil,
-        deviceDataEncryption: ContentEncryption = .a128cbcHS256, intermediateCertificates: String = ""
+        deviceDataEncryption: ContentEncryption = .a128cbcHS256, intermediateCertificates: String = "",
+        allowsUnchainedEncryptionCertificates: Bool = false
     ) {
+        self.allowsUnchainedEncryptionCertificates = allowsUnchainedEncryptionCertificates
         self.id = id
         self.encryptionKeys = encryptionKeys
         self.rootCertificates = rootCertificates
@@ -130,6 +142,7 @@ extension ConfigParameters {
 
     private enum DirectoryServerField: String {
         case encryptionKey, keyID, rootCertificates, intermediateCertificates, displayName, deviceDataEncryption
+        case allowsUnchainedEncryptionCertificates
     }
 
     /// Adds a directory server.
@@ -138,6 +151,19 @@ extension ConfigParameters {
     /// - Throws: ``ThreeDS2Error`` with code `invalidInput` for an empty ID or one already configured.
     public mutating func addDirectoryServer(_ server: DirectoryServer) throws(ThreeDS2Error) {
         guard !server.id.isEmpty else { throw .invalidInput("a directory server ID must not be empty") }
+        guard !directoryServerIDs.contains(where: { $0.uppercased() == server.id.uppercased() }) else {
+            throw .invalidInput("directory server \(server.id) is already configured")
+        }
+        // App-supplied display text refuses what a terminal or a layout engine would act on (issue 34).
+        let texts: [(String?, String)] =
+            [(server.displayName, "name"), (server.id, "ID")] + server.encryptionKeys.map { ($0.keyID, "key ID") }
+        for (text, what) in texts {
+            if let text, let scalar = text.unicodeScalars.first(where: PeerText.isControlOrBidi) {
+                throw .invalidInput(
+                    "directory server \(PeerText.escapedForTerminal(server.id)) \(what) carries the control character "
+                        + "U+\(String(scalar.value, radix: 16, uppercase: true)), which display text may not")
+            }
+        }
         let group = Self.directoryServerGroupPrefix + server.id
         guard value(group, DirectoryServerField.encryptionKey.rawValue) == nil else {
             throw .invalidInput("directory server \(server.id) is already configured")
@@ -156,6 +182,9 @@ extension ConfigParameters {
             server.intermediateCertificates.isEmpty ? nil : server.intermediateCertificates)
         set(group, DirectoryServerField.displayName.rawValue, server.displayName)
         set(group, DirectoryServerField.deviceDataEncryption.rawValue, server.deviceDataEncryption.rawValue)
+        set(
+            group, DirectoryServerField.allowsUnchainedEncryptionCertificates.rawValue,
+            server.allowsUnchainedEncryptionCertificates ? "true" : nil)
     }
 
     /// The configured directory server IDs, sorted.
@@ -183,6 +212,8 @@ extension ConfigParameters {
             displayName: value(group, DirectoryServerField.displayName.rawValue),
             deviceDataEncryption: value(group, DirectoryServerField.deviceDataEncryption.rawValue).flatMap(
                 ContentEncryption.init(rawValue:)) ?? .a128cbcHS256,
-            intermediateCertificates: value(group, DirectoryServerField.intermediateCertificates.rawValue) ?? "")
+            intermediateCertificates: value(group, DirectoryServerField.intermediateCertificates.rawValue) ?? "",
+            allowsUnchainedEncryptionCertificates:
+                value(group, DirectoryServerField.allowsUnchainedEncryptionCertificates.rawValue) == "true")
     }
 }

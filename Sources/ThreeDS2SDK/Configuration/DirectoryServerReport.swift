@@ -15,9 +15,15 @@ public struct EncryptionKeyReport: Sendable {
         case expired
         /// Its validity starts after the day asked about.
         case notYetValid
-        /// Its key usage allows neither key encipherment (RSA) nor key agreement (EC).
+        /// Its key usage allows neither key encipherment (RSA) nor key agreement (EC), it is a CA certificate, or its
+        /// extended key usage allows only purposes that exclude encryption (TLS server or client, OCSP signing, time
+        /// stamping).
         case wrongKeyUsage
-        /// Not a readable RSA (2048 bits or more) or P-256 certificate or public key.
+        /// Within its dates and fit for encryption, but it does not chain to any of the directory server's roots:
+        /// not used unless the directory server opts out (``DirectoryServer/allowsUnchainedEncryptionCertificates``).
+        case untrusted
+        /// Not a readable RSA (2048 bits or more) or P-256 certificate or public key, or a certificate whose key
+        /// usage, basic constraints or extended key usage extension is malformed.
         case unreadable
     }
 
@@ -85,9 +91,12 @@ public struct DirectoryServerReport: Sendable {
 }
 
 extension DirectoryServer {
-    /// Reads every encryption key and root and decides which key the SDK would use on `date`: among the keys within
-    /// their validity dates whose key usage fits, the one whose validity started last (a bare public key counts as
-    /// valid from the distant past, so any valid certificate is preferred to it).
+    /// Reads every encryption key and root and decides which key the SDK would use on `date`: among the certificates
+    /// within their validity dates whose key usage fits and that chain to the directory server's roots, the one whose
+    /// validity started last; when none does, a bare public key. A certificate that does not chain is
+    /// ``EncryptionKeyReport/Status-swift.enum/untrusted`` and not used unless
+    /// ``allowsUnchainedEncryptionCertificates`` is set, and then only after every certificate that chains (among
+    /// the rest, the newest; a bare public key counts as valid from the distant past).
     ///
     /// - Parameter date: The day to ask about.
     /// - Returns: The report; its ``DirectoryServerReport/failure`` says when the directory server is unusable.
@@ -116,12 +125,16 @@ extension DirectoryServer {
         let keys = encryptionKeys.enumerated().map { index, entry in
             Self.report(
                 entry, position: index + 1, what: encryptionKeys.count == 1 ? what : "\(what) \(index + 1)",
-                roots: roots, intermediates: intermediates, date: date)
+                roots: roots, intermediates: intermediates, date: date, directoryServer: id)
         }
-        let chosen =
-            keys.filter { $0.status == .valid }.max {
-                ($0.notValidBefore ?? .distantPast) < ($1.notValidBefore ?? .distantPast)
-            }
+        let usable = keys.filter {
+            $0.status == .valid || ($0.status == .untrusted && allowsUnchainedEncryptionCertificates)
+        }
+        // Chaining certificates first, then (bare keys, opted-out unchained certificates) by start of validity.
+        let chosen = usable.max {
+            ($0.chainsToRoot ? 1 : 0, $0.notValidBefore ?? .distantPast)
+                < ($1.chainsToRoot ? 1 : 0, $1.notValidBefore ?? .distantPast)
+        }
         let name = resolvedDisplayName
         let label = name.map { "\(id) (\($0))" } ?? id
         var warning: Warning?
@@ -159,7 +172,7 @@ extension DirectoryServer {
 
     private static func report(
         _ entry: EncryptionKey, position: Int, what: String, roots: [Certificate], intermediates: [Certificate],
-        date: Date
+        date: Date, directoryServer: String
     ) -> EncryptionKeyReport {
         func unreadable(_ problem: String) -> EncryptionKeyReport {
             EncryptionKeyReport(
@@ -198,8 +211,25 @@ extension DirectoryServer {
                 problem: nil, parsed: parsed)
         }
         let subject = CertificateName.readable(certificate.subject)
-        let usage = try? certificate.extensions.keyUsage
+        // A key usage, basic constraints or extended key usage that cannot be read is not "not stated" (issue 34).
+        let usage: KeyUsage?
+        var purposeProblem: String?
+        do {
+            usage = try certificate.extensions.keyUsage
+            if case .isCertificateAuthority? = try certificate.extensions.basicConstraints {
+                purposeProblem = "is a CA certificate, not an encryption certificate"
+            } else if let extended = try certificate.extensions.extendedKeyUsage {
+                let purposes = Array(extended)
+                if !purposes.contains(.any), purposes.allSatisfy({ Self.otherPurposes.contains($0) }) {
+                    purposeProblem = "has an extended key usage that allows only \(purposes), not encryption"
+                }
+            }
+        } catch {
+            return unreadable(
+                "\(what) (\(subject)) has a malformed key usage, basic constraints or extended key usage extension")
+        }
         let isEC = keyType != "RSA"
+        let chain = Self.chain(from: certificate, roots: roots, intermediates: intermediates)
         let status: EncryptionKeyReport.Status
         let problem: String?
         if date < certificate.notValidBefore {
@@ -213,11 +243,18 @@ extension DirectoryServer {
             status = .wrongKeyUsage
             problem =
                 "\(what) (\(subject)) does not allow \(isEC ? "key agreement" : "key encipherment") in its key usage"
+        } else if let purposeProblem {
+            status = .wrongKeyUsage
+            problem = "\(what) (\(subject)) \(purposeProblem)"
+        } else if chain == nil, !roots.isEmpty {
+            status = .untrusted
+            problem =
+                "\(what) (\(subject)) does not chain to a root of directory server \(directoryServer): untrusted, "
+                + "not used unless the directory server allows unchained encryption certificates"
         } else {
             status = .valid
             problem = nil
         }
-        let chain = Self.chain(from: certificate, roots: roots, intermediates: intermediates)
         return EncryptionKeyReport(
             position: position, keyID: entry.keyID, subject: subject,
             issuer: CertificateName.readable(certificate.issuer), keyType: keyType, keySize: keySize,
@@ -248,6 +285,12 @@ extension DirectoryServer {
         }
         return nil
     }
+
+    /// Extended key usages that positively mean something other than encryption (as ``ThreeDS2JOSE/SignerPolicy``
+    /// refuses them for signing).
+    private static let otherPurposes: [ExtendedKeyUsage.Usage] = [
+        .serverAuth, .clientAuth, .ocspSigning, .timeStamping,
+    ]
 
     private static func names(_ usage: KeyUsage) -> [String] {
         var names: [String] = []

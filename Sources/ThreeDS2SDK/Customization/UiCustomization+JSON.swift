@@ -1,6 +1,23 @@
+public import Foundation
 import ThreeDS2JOSE
 
 extension UiCustomization {
+    /// The largest UI customization JSON read, in bytes (64 KiB).
+    public static let maxJSONBytes = 64 * 1024
+
+    /// Reads a customization for each appearance from a JSON file (``appearances(fromJSON:)``), bounded before
+    /// reading: the file must be a regular file (a FIFO or device is refused without blocking) of at most
+    /// ``maxJSONBytes`` bytes, and no more than that is ever read.
+    ///
+    /// - Parameter url: The JSON file.
+    /// - Returns: The customization for each appearance given.
+    /// - Throws: ``ThreeDS2Error``: `invalidInput` when the file cannot be read, is not a regular file or is too
+    ///   large; otherwise as ``appearances(fromJSON:)``.
+    public static func appearances(contentsOf url: URL) throws(ThreeDS2Error) -> [UiCustomizationType: UiCustomization]
+    {
+        try appearances(fromJSON: BoundedFile.read(url.path, maxBytes: maxJSONBytes, what: "UI customization"))
+    }
+
     /// Reads a customization for each appearance from JSON in the vendor SDKs' vocabulary (their setter names in
     /// camelCase, without `set`): top-level keys `default`, `dark`, `monochrome`, each an object with
     ///
@@ -28,7 +45,7 @@ extension UiCustomization {
     {
         let value: JSONValue
         do {
-            value = try JSONParser(limits: .init(maxBytes: 64 * 1024, maxDepth: 8)).parse(bytes)
+            value = try JSONParser(limits: .init(maxBytes: maxJSONBytes, maxDepth: 8)).parse(bytes)
         } catch {
             throw ThreeDS2Error(.malformedJSON, "the UI customization is not JSON: \(error.message)", underlying: error)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import ThreeDS2Messages
 
 /// A colour given as `#RRGGBB` or `#AARRGGBB` hex.
 public struct HexColor: Sendable, Hashable, CustomStringConvertible {
@@ -13,7 +14,9 @@ public struct HexColor: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: ``ThreeDS2Error`` with code `invalidInput` naming the field.
     public init(_ text: String, field: String = "colour") throws(ThreeDS2Error) {
         let digits = Array(text.utf8.dropFirst())
-        guard text.hasPrefix("#"), digits.count == 6 || digits.count == 8,
+        // Hex digits only: `UInt32(_:radix:)` alone would take `#+FFFFF` (issue 34).
+        let isHex = digits.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0 | 0x20) }
+        guard text.hasPrefix("#"), digits.count == 6 || digits.count == 8, isHex,
             let value = UInt32(String(decoding: digits, as: UTF8.self), radix: 16)
         else {
             throw .invalidInput("\(field) \"\(text)\" is not a hex colour (#RRGGBB or #AARRGGBB)")
@@ -73,12 +76,10 @@ public struct TextStyle: Sendable, Hashable {
     /// - Parameters:
     ///   - name: A non-empty font name.
     ///   - field: What the error message calls the setting.
-    /// - Throws: ``ThreeDS2Error`` with code `invalidInput` for an empty name.
+    /// - Throws: ``ThreeDS2Error`` with code `invalidInput` for an empty name, one longer than 256 characters, or one
+    ///   with a control or bidirectional control character.
     public mutating func setFontName(_ name: String, field: String = "text font name") throws(ThreeDS2Error) {
-        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw .invalidInput("\(field) must not be empty")
-        }
-        fontName = name
+        fontName = try Measure.text(name, field)
     }
 
     /// Sets the colour.
@@ -96,28 +97,47 @@ public struct TextStyle: Sendable, Hashable {
     /// - Parameters:
     ///   - size: A positive size in points.
     ///   - field: What the error message calls the setting.
-    /// - Throws: ``ThreeDS2Error`` with code `invalidInput` for a size that is not positive.
+    /// - Throws: ``ThreeDS2Error`` with code `invalidInput` for a size that is not positive or is over 1000.
     public mutating func setFontSize(_ size: Int, field: String = "text font size") throws(ThreeDS2Error) {
-        guard size > 0 else { throw .invalidInput("\(field) must be positive, found \(size)") }
-        fontSize = size
+        fontSize = try Measure.positive(size, field)
     }
 }
 
 /// Validated non-negative and positive measures shared by the customizations.
+///
+/// Bounds (issue 34): a size, width, radius, height or padding is at most ``maxMeasure`` points; a text (toolbar
+/// header and button text, a font name) is at most ``maxTextLength`` characters (Unicode scalars) and carries no
+/// control character and no bidirectional embedding, override or isolate (right-to-left letters and the marks LRM
+/// and RLM are fine).
 enum Measure {
+    /// The largest measure accepted, in points.
+    static let maxMeasure = 1000
+    /// The longest text accepted, in Unicode scalars.
+    static let maxTextLength = 256
+
     static func positive(_ value: Int, _ field: String) throws(ThreeDS2Error) -> Int {
         guard value > 0 else { throw .invalidInput("\(field) must be positive, found \(value)") }
+        guard value <= maxMeasure else { throw .invalidInput("\(field) must be at most \(maxMeasure), found \(value)") }
         return value
     }
 
     static func nonNegative(_ value: Int, _ field: String) throws(ThreeDS2Error) -> Int {
         guard value >= 0 else { throw .invalidInput("\(field) must not be negative, found \(value)") }
+        guard value <= maxMeasure else { throw .invalidInput("\(field) must be at most \(maxMeasure), found \(value)") }
         return value
     }
 
     static func text(_ value: String, _ field: String) throws(ThreeDS2Error) -> String {
         guard !value.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw .invalidInput("\(field) must not be empty")
+        }
+        guard PeerText.fits(value, max: maxTextLength) else {
+            throw .invalidInput("\(field) must be at most \(maxTextLength) characters")
+        }
+        if let scalar = value.unicodeScalars.first(where: PeerText.isControlOrBidi) {
+            throw .invalidInput(
+                "\(field) carries the control character U+\(String(scalar.value, radix: 16, uppercase: true)), "
+                    + "which display text may not")
         }
         return value
     }

@@ -89,7 +89,9 @@ public struct LayoutRenderer: Sendable {
             let marker = !interactive ? "" : focused ? (plain ? "[focus] " : "› ") : (plain ? "" : "  ")
             if !interactive, case .consent = element { continue }
             switch element {
-            case .toolbar(let title, let cancelLabel):
+            case .toolbar(let rawTitle, let rawCancel):
+                let title = Self.safe(rawTitle)
+                let cancelLabel = Self.safe(rawCancel)
                 var right = plain ? "\(strings[.button]): \(cancelLabel) (Escape)" : "[\(cancelLabel): Esc]"
                 // A narrow terminal keeps the title whole and the cancel key in view rather than wrapping mid-word.
                 if Self.displayWidth(title) + 1 + Self.displayWidth(right) > width, !plain { right = "[Esc]" }
@@ -100,7 +102,8 @@ public struct LayoutRenderer: Sendable {
             case .images(let issuer, let paymentSystem):
                 lines.append(
                     [issuer, paymentSystem].compactMap { $0.map { image($0, state) } }.joined(separator: "  "))
-            case .heading(let text):
+            case .heading(let rawText):
+                let text = Self.safe(rawText)
                 let heading = look.label(.infoHeader)
                 lines.append(
                     aligned(
@@ -120,15 +123,16 @@ public struct LayoutRenderer: Sendable {
                 let shown = masked ? String(repeating: "•", count: text.count) : text
                 let toggle =
                     settings.offersRevealToggle ? (plain ? ", \(strings[.revealToggle])" : " (Ctrl-T)") : ""
-                let field =
+                let field = Self.safe(
                     plain
-                    ? "\(strings[.fieldText]): \(settings.label), \(strings.format(.charactersEntered, text.count))"
-                        + (masked ? " (\(strings[.hidden]))" : ": \(text)") + toggle
-                    : "\(settings.label): [\(shown)\(focused ? "_" : "")]\(toggle)"
+                        ? "\(strings[.fieldText]): \(settings.label), \(strings.format(.charactersEntered, text.count))"
+                            + (masked ? " (\(strings[.hidden]))" : ": \(text)") + toggle
+                        : "\(settings.label): [\(shown)\(focused ? "_" : "")]\(toggle)")
                 let labelColour = style.foreground(look.label(box == 0 ? .dataEntryLabel : .dataEntryLabel2).color)
                 lines.append(
                     focused || plain ? highlight(marker + field, focused) : labelColour + marker + field + style.reset)
-            case .option(let key, let label, let multiple):
+            case .option(let key, let rawLabel, let multiple):
+                let label = Self.safe(rawLabel)
                 let on = state.chosen.contains(key)
                 let box =
                     plain
@@ -139,7 +143,8 @@ public struct LayoutRenderer: Sendable {
                 lines.append(
                     focused || plain || colour.isEmpty
                         ? highlight(marker + box, focused) : colour + marker + box + style.reset)
-            case .button(let type, let label):
+            case .button(let type, let rawLabel):
+                let label = Self.safe(rawLabel)
                 let button = look.button(type)
                 let colours = style.foreground(button.text.color) + style.background(button.backgroundColor)
                 lines.append(
@@ -148,9 +153,10 @@ public struct LayoutRenderer: Sendable {
                         focused))
                 // A terminal cannot open the bank's app: once handed on, the link is shown to open on the phone.
                 if type == .openOOBApp, state.openedApp, let link = layout.screen.oobAppURL {
-                    lines.append("    " + (plain ? "\(strings[.link]): " : "") + link)
+                    lines.append("    " + (plain ? "\(strings[.link]): " : "") + Self.safe(link))
                 }
-            case .consent(let kind, let question):
+            case .consent(let kind, let rawQuestion):
+                let question = Self.safe(rawQuestion)
                 let answer = state.consent(kind).map { $0 ? strings[.yes] : strings[.no] } ?? "—"
                 lines.append(
                     highlight(
@@ -159,7 +165,8 @@ public struct LayoutRenderer: Sendable {
                                 ? "\(strings[.choice]): \(question) \(answer) (\(strings[.yesOrNo]))"
                                 : "\(question) [\(answer)] (y/n)"),
                         focused))
-            case .section(let label, let text):
+            case .section(let rawLabel, let text):
+                let label = Self.safe(rawLabel)
                 let open = state.expanded.contains(index)
                 lines.append(
                     highlight(
@@ -175,22 +182,25 @@ public struct LayoutRenderer: Sendable {
             case .htmlControl(let controlIndex):
                 guard let controls = state.form?.controls, controls.indices.contains(controlIndex) else { continue }
                 let control = controls[controlIndex]
-                lines.append(highlight(marker + describe(control, plain: plain, strings: strings), focused))
+                lines.append(highlight(marker + Self.safe(describe(control, plain: plain, strings: strings)), focused))
             case .htmlLink(let linkIndex):
                 guard let links = state.form?.links, links.indices.contains(linkIndex) else { continue }
                 let link = links[linkIndex]
                 lines.append(
-                    highlight(marker + (plain ? "\(strings[.link]): \(link.label)" : "<\(link.label)>"), focused))
+                    highlight(
+                        marker + Self.safe(plain ? "\(strings[.link]): \(link.label)" : "<\(link.label)>"), focused))
             }
         }
         if let note = state.note { lines += wrap("(!) \(note)") }
         guard interactive else {
-            for warning in layout.customizationWarnings { lines.append("(customization) \(warning.message)") }
+            for warning in layout.customizationWarnings {
+                lines.append(Self.safe("(customization) \(warning.message)"))
+            }
             return (lines, focusedLine)
         }
         lines.append("")
         lines += keyHints(state)
-        for warning in layout.customizationWarnings { lines.append("(customization) \(warning.message)") }
+        for warning in layout.customizationWarnings { lines.append(Self.safe("(customization) \(warning.message)")) }
         return (lines, focusedLine)
     }
 
@@ -334,13 +344,17 @@ public struct LayoutRenderer: Sendable {
         }
         for run in runs {
             for character in run.text {
-                if character == " " || character == "\n" {
+                if character == " " || character == "\n" || character == "\r\n" {
                     flushWord()
-                    if character == "\n" {
+                    if character != " " {
                         lines.append(line)
                         line = ""
                         visible = 0
                     }
+                } else if character.unicodeScalars.contains(where: PeerText.isControlOrBidi) {
+                    // Whatever a screen carries, no control character reaches the terminal: each is written as a
+                    // visible escape (issue 34).
+                    for shown in Self.safe(String(character)) { word.append((shown, run.isBold)) }
                 } else {
                     word.append((character, run.isBold))
                 }
@@ -350,6 +364,15 @@ public struct LayoutRenderer: Sendable {
         lines.append(line)
         return lines
     }
+
+    /// Text made safe to write on a terminal: every C0 and C1 control, DEL and bidirectional embedding, override or
+    /// isolate is shown as a visible `\u{…}` escape (``PeerText/escapedForTerminal(_:keepingLineBreaks:)``), so no
+    /// string a peer or an app supplied can move the cursor, retitle the window, write the clipboard or reorder text.
+    /// Right-to-left letters and the marks LRM and RLM pass unchanged.
+    ///
+    /// - Parameter text: A string the renderer is about to write.
+    /// - Returns: The string with no character a terminal would act on.
+    public static func safe(_ text: String) -> String { PeerText.escapedForTerminal(text) }
 
     /// Wraps text at the width, keeping the ACS's `\n` line breaks.
     func wrap(_ text: String) -> [String] {

@@ -15,7 +15,7 @@ extension TerminalPresenter {
             width: TerminalIO.size.columns, style: TerminalStyle(depth: depth), plain: mode == .plain,
             interactive: false)
         print(renderer.lines(state).joined(separator: "\n"))
-        if let hint { print("(\(hint))") }
+        if let hint { print(LayoutRenderer.safe("(\(hint))")) }
         // The consent questions come after the screen's own question, once, just before the answer that carries
         // them: the code typed (or piped) first is the code, and the end of the input leaves a consent unanswered
         // (sent as N).
@@ -57,7 +57,9 @@ extension TerminalPresenter {
                 let resend = screen.resendLabel.map { ", 'resend' (\($0))" } ?? ""
                 question = "\(state.entryBox(0).label)\(resend)\(additional), \(cancelWord): "
             case .singleSelect, .multiSelect:
-                for (number, option) in screen.options.enumerated() { print("  \(number + 1). \(option.label)") }
+                for (number, option) in screen.options.enumerated() {
+                    print(LayoutRenderer.safe("  \(number + 1). \(option.label)"))
+                }
                 let number = strings[screen.uiType == .multiSelect ? .optionNumbers : .optionNumber]
                 question = "\(number), \(cancelWord): "
             case .outOfBand, .information:
@@ -101,7 +103,7 @@ extension TerminalPresenter {
                 switch await state.perform(.openApp, opener: oobAppOpener) {
                 case .send(let sent): answer = sent
                 case .showNote(let note):
-                    print("(!) \(note)")
+                    print(LayoutRenderer.safe("(!) \(note)"))
                     continue
                 case .openApp, nil: continue
                 }
@@ -124,7 +126,7 @@ extension TerminalPresenter {
                 answer = lineAnswer(line, state: &state)
             }
             if let answer { return answer }
-            print("(!) \(state.note ?? strings[.genericError])")
+            print(LayoutRenderer.safe("(!) \(state.note ?? strings[.genericError])"))
         }
     }
 
@@ -142,7 +144,9 @@ extension TerminalPresenter {
             if state.note != nil { return nil }
             return state.apply(.submit())
         case .outOfBand, .information:
-            if screen.uiType == .outOfBand, let info = screen.additionalInfo { print(info) }
+            if screen.uiType == .outOfBand, let info = screen.additionalInfo {
+                print(PeerText.escapedForTerminal(info, keepingLineBreaks: true))
+            }
             return state.apply(.continueChallenge)
         case .html, .htmlOutOfBand:
             let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
@@ -196,7 +200,8 @@ extension TerminalPresenter {
     /// Reads a line on a dedicated thread (never blocking the cooperative pool), with echo off when masked. Ctrl-C
     /// and a line holding Esc cancel; arrow keys typed into the line are dropped.
     private func prompt(_ text: String, masked: Bool = false) async -> Typed {
-        TerminalIO.write(text)
+        // The question holds the ACS's labels: no control character of theirs reaches the terminal (issue 34).
+        TerminalIO.write(LayoutRenderer.safe(text))
         let input = input
         let read = await withCheckedContinuation { continuation in
             let thread = Thread {

@@ -137,7 +137,7 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
 
     /// Shows the processing line (with the directory server's name during the AReq).
     public func show(directoryServerName: String?) {
-        let name = directoryServerName.map { " — \($0)" } ?? ""
+        let name = directoryServerName.map { " — \(LayoutRenderer.safe($0))" } ?? ""
         // Keys typed meanwhile are neither shown nor taken as the first screen's input.
         let previous = quiet.withLock { current in
             defer { current = io.withLock { $0 } == nil ? QuietInput(input: input) : nil }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ThreeDS2JOSE
+import ThreeDS2Messages
 import ThreeDS2SDK
 
 /// `threeds ds`: directory-server tools.
@@ -159,10 +160,19 @@ struct DSCheck: ParsableCommand {
     }
 }
 
-/// Text from a certificate or file as the terminal shows it: control characters replaced, so a crafted subject
-/// cannot move the cursor or change colours.
+/// Text from a certificate or file as the terminal shows it: every control character and bidirectional control
+/// (``PeerText/isControlOrBidi(_:)``; the bidi controls were missed before issue 34) written as a visible `\u{…}`
+/// escape, so a crafted subject, name, key ID or path cannot move the cursor, change colours or reorder the line.
+/// Certificate names arrive already escaped (`CertificateName.readable`), so a backslash is left as it is.
 private func safe(_ text: String) -> String {
-    String(
-        String.UnicodeScalarView(
-            text.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : $0 }))
+    guard text.unicodeScalars.contains(where: PeerText.isControlOrBidi) else { return text }
+    var out = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+        if PeerText.isControlOrBidi(scalar) {
+            out.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+        } else {
+            out.append(scalar)
+        }
+    }
+    return String(out)
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import ThreeDS2JOSE
 import ThreeDS2Messages
-import ThreeDS2SDK
+@_spi(ThreeDS2Tools) import ThreeDS2SDK
 import ThreeDS2TestLab
 
 /// An error found while running a command, as the person who typed it can act on it: one line, naming the option
@@ -44,19 +44,20 @@ func readInputFile(_ path: String, option: String, maxBytes: Int = 1 << 20) thro
         throw CLIError("\(option) \(path): no such file")
     }
     guard !isDirectory.boolValue else { throw CLIError("\(option) \(path): is a directory, not a file") }
-    guard let handle = FileHandle(forReadingAtPath: path) else {
-        throw CLIError("\(option) \(path): cannot be read (permission denied?)")
-    }
-    defer { try? handle.close() }
-    let data: Data
+    // Opened without blocking and read only up to the bound: a FIFO or device is refused, not waited on (issue 34).
+    let data: [UInt8]
     do {
-        data = try handle.read(upToCount: maxBytes + 1) ?? Data()
+        data = try BoundedFile.read(path, maxBytes: maxBytes, what: option)
     } catch {
-        throw CLIError("\(option) \(path): cannot be read")
+        if access(path, R_OK) != 0 { throw CLIError("\(option) \(path): cannot be read (permission denied?)") }
+        if error.message.contains("larger than") {
+            throw CLIError("\(option) \(path): larger than \(maxBytes / 1024) KB")
+        }
+        throw CLIError(
+            "\(option) \(path): \(error.message.contains("regular") ? "is not a regular file" : "cannot be read")")
     }
-    guard data.count <= maxBytes else { throw CLIError("\(option) \(path): larger than \(maxBytes / 1024) KB") }
     guard !data.isEmpty else { throw CLIError("\(option) \(path): is empty") }
-    guard let text = String(data: data, encoding: .utf8) else {
+    guard let text = String(bytes: data, encoding: .utf8) else {
         throw CLIError("\(option) \(path): is not UTF-8 text")
     }
     return text

@@ -16,9 +16,17 @@ final class TransactionKeyFile: ChannelKeyLog {
     /// before the payment, not a warning after it.
     init(checking path: String) throws {
         self.path = path
-        try? FileManager.default.removeItem(atPath: path)
-        guard FileManager.default.createFile(atPath: path, contents: Data(), attributes: [.posixPermissions: 0o600])
-        else { throw CLIError("--save-transaction-keys \(path): cannot be written") }
+        // Created 0600 from the start (issue 34), in a folder that exists: a mistyped folder is not made.
+        var isDirectory: ObjCBool = false
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw CLIError("--save-transaction-keys \(path): cannot be written")
+        }
+        do {
+            try SecretFile.write([], to: path)
+        } catch {
+            throw CLIError("--save-transaction-keys \(path): cannot be written")
+        }
     }
 
     /// The files that could not be written.

@@ -5,28 +5,47 @@ import ThreeDS2JOSE
 /// Writes what a payment sent and received to a directory (`pay --save-messages DIR`, test systems only), as
 /// `threeds inspect` reads it: `areq.json` (the AReq parameters posted to the 3DS Server, without the card number),
 /// `ares.json` (its answer), and `creq-1.jwe`, `cres-1.jwe`, `creq-2.jwe`, … (each CReq and the ACS's answer to it; an
-/// answer that is an Erro is `cres-N.json`). Files are created with mode 0600.
+/// answer that is an Erro is `cres-N.json`). Files are created with mode 0600 through ``SecretFile``; the folder is
+/// made 0700 when missing and refused when group or others can write to it.
 final class MessageCapture: Sendable {
     let directory: String
     private let exchanges = Locked(0)
     private let failures = Locked<[String]>([])
 
-    /// Creates the directory (mode 0700) when missing; throws a usage error when it cannot be written.
+    /// Creates the directory (mode 0700, through ``SecretFile``) when missing; throws a usage error when it cannot be
+    /// written, or when it exists and another user owns it or group or others may write to it (they could replace
+    /// or read the saved messages; issue 34).
     init(directory: String) throws {
         self.directory = directory
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else { throw CLIError("--save-messages \(directory): is not a directory") }
+            try Self.checkPrivate(directory)
         } else {
             do {
-                try FileManager.default.createDirectory(
-                    atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                try SecretFile.makeDirectory(directory)
             } catch {
-                throw CLIError("--save-messages \(directory): cannot be created")
+                throw CLIError("--save-messages \(directory): cannot be created (\(error.description))")
             }
         }
         guard FileManager.default.isWritableFile(atPath: directory) else {
             throw CLIError("--save-messages \(directory): is not writable")
+        }
+    }
+
+    /// Refuses a folder that group or others can write to, or that another user owns.
+    static func checkPrivate(_ directory: String) throws {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: directory),
+            let owner = (attributes[.ownerAccountID] as? NSNumber)?.uint32Value,
+            let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue
+        else { throw CLIError("--save-messages \(directory): cannot be read") }
+        guard owner == geteuid() else {
+            throw CLIError("--save-messages \(directory): belongs to another user; use a folder of your own")
+        }
+        guard mode & 0o022 == 0 else {
+            throw CLIError(
+                "--save-messages \(directory): group or others can write to it (mode "
+                    + "\(String(mode & 0o7777, radix: 8))); use a private folder (chmod go-w, or a new path)")
         }
     }
 
@@ -57,10 +76,10 @@ final class MessageCapture: Sendable {
 
     private func write(_ name: String, _ bytes: [UInt8]) {
         let path = URL(fileURLWithPath: directory).appendingPathComponent(name).path
-        try? FileManager.default.removeItem(atPath: path)
-        if !FileManager.default.createFile(
-            atPath: path, contents: Data(bytes), attributes: [.posixPermissions: 0o600])
-        {
+        // Created 0600 from the start (O_EXCL, then renamed into place), never chmod'ed afterwards (issue 34).
+        do {
+            try SecretFile.write(bytes, to: path)
+        } catch {
             failures.withLock { $0.append(path) }
         }
     }

@@ -32,44 +32,152 @@ enum ShellCommand {
     ) async -> Outcome? {
         await withCheckedContinuation { continuation in
             Thread {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/bin/sh")
-                process.arguments = ["-c", script] + arguments
-                let stdin = Pipe()
-                let stdout = Pipe()
-                process.standardInput = input == nil ? FileHandle.nullDevice : stdin
-                process.standardOutput = capturingOutput ? stdout : FileHandle.standardError
-                process.standardError = FileHandle.standardError
-                do {
-                    try process.run()
-                } catch {
-                    continuation.resume(returning: nil)
-                    return
-                }
-                let stopped = Locked(false)
-                DispatchQueue.global().asyncAfter(deadline: .now() + Double(timeLimit.components.seconds)) {
-                    guard process.isRunning else { return }
-                    stopped.withLock { $0 = true }
-                    stopTree(process.processIdentifier)
-                    process.terminate()
-                    // The shell itself may have SIGTERM blocked: it gets SIGKILL if still there after a grace.
-                    usleep(300_000)
-                    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-                }
-                if let input {
-                    // A command that does not read its input closes the pipe: that is not an error (SIGPIPE is
-                    // ignored).
-                    try? stdin.fileHandleForWriting.write(contentsOf: Data(input))
-                    try? stdin.fileHandleForWriting.close()
-                }
-                let output =
-                    capturingOutput ? (try? stdout.fileHandleForReading.read(upToCount: maxOutputBytes)) ?? nil : nil
-                process.waitUntilExit()
                 continuation.resume(
-                    returning: Outcome(
-                        status: process.terminationStatus, output: Array(output ?? Data()),
-                        timedOut: stopped.withLock { $0 }))
+                    returning: spawnAndWait(
+                        script, arguments: arguments, input: input, capturingOutput: capturingOutput,
+                        maxOutputBytes: maxOutputBytes, timeLimit: timeLimit))
             }.start()
+        }
+    }
+
+    /// The blocking body of ``run(_:arguments:input:capturingOutput:maxOutputBytes:timeLimit:)``.
+    ///
+    /// The shell is started with `posix_spawn`, not `Process`, so that it inherits standard input, output and error
+    /// only (issue 34): every other descriptor is closed in the child (`posix_spawn_file_actions_addclosefrom_np`
+    /// where the C library has it, else each descriptor open at the spawn, and `POSIX_SPAWN_CLOEXEC_DEFAULT` on
+    /// Apple platforms); `Process` on Linux leaves its own monitoring socket and the other end of its pipes open in
+    /// the child.
+    private static func spawnAndWait(
+        _ script: String, arguments: [String], input: [UInt8]?, capturingOutput: Bool, maxOutputBytes: Int,
+        timeLimit: Duration
+    ) -> Outcome? {
+        // Descriptors opened by other threads meanwhile: close-on-exec too.
+        markDescriptorsCloseOnExec()
+        var inputPipe: [Int32] = [-1, -1]
+        var outputPipe: [Int32] = [-1, -1]
+        guard pipe(&inputPipe) == 0 else { return nil }
+        guard pipe(&outputPipe) == 0 else {
+            inputPipe.forEach { close($0) }
+            return nil
+        }
+        for descriptor in inputPipe + outputPipe { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        let nullDevice = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        defer { if nullDevice >= 0 { close(nullDevice) } }
+        #if canImport(Darwin)
+            var actions: posix_spawn_file_actions_t? = nil
+            var attributes: posix_spawnattr_t? = nil
+        #else
+            var actions = posix_spawn_file_actions_t()
+            var attributes = posix_spawnattr_t()
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        posix_spawnattr_init(&attributes)
+        defer {
+            posix_spawn_file_actions_destroy(&actions)
+            posix_spawnattr_destroy(&attributes)
+        }
+        posix_spawn_file_actions_adddup2(&actions, input == nil ? nullDevice : inputPipe[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, capturingOutput ? outputPipe[1] : 2, 1)
+        closeInheritedDescriptors(&actions, attributes: &attributes)
+        let argv = (["/bin/sh", "-c", script] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ)
+        close(inputPipe[0])
+        close(outputPipe[1])
+        guard spawned == 0 else {
+            close(inputPipe[1])
+            close(outputPipe[0])
+            return nil
+        }
+        // `finished` is set once the shell has exited but before it is reaped, so a signal is never sent to a
+        // process ID the system may have reused.
+        let state = Locked((finished: false, stopped: false))
+        let shell = pid
+        DispatchQueue.global().asyncAfter(deadline: .now() + Double(timeLimit.components.seconds)) {
+            guard !state.withLock({ $0.finished }) else { return }
+            state.withLock { $0.stopped = true }
+            stopTree(shell)
+            state.withLock { if !$0.finished { kill(shell, SIGTERM) } }
+            // The shell itself may have SIGTERM blocked: it gets SIGKILL if still there after a grace.
+            usleep(300_000)
+            state.withLock { if !$0.finished { kill(shell, SIGKILL) } }
+        }
+        if let input {
+            // A command that does not read its input closes the pipe: that is not an error (SIGPIPE is ignored).
+            var offset = 0
+            while offset < input.count {
+                let written = input.withUnsafeBytes { write(inputPipe[1], $0.baseAddress! + offset, $0.count - offset) }
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else { break }
+                offset += written
+            }
+        }
+        close(inputPipe[1])
+        var output: [UInt8] = []
+        if capturingOutput {
+            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+            while output.count < maxOutputBytes {
+                let wanted = min(buffer.count, maxOutputBytes - output.count)
+                let count = buffer.withUnsafeMutableBytes { read(outputPipe[0], $0.baseAddress!, wanted) }
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { break }
+                output += buffer[0..<count]
+            }
+        }
+        close(outputPipe[0])
+        var information = siginfo_t()
+        while waitid(P_PID, id_t(pid), &information, WEXITED | WNOWAIT) != 0, errno == EINTR {}
+        state.withLock { $0.finished = true }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        // As `Process.terminationStatus`: the exit status, or the signal that ended the shell.
+        let signal = status & 0x7F
+        let code = signal == 0 ? (status >> 8) & 0xFF : signal
+        return Outcome(status: code, output: output, timedOut: state.withLock { $0.stopped })
+    }
+
+    /// Makes the spawn close every descriptor from 3 up in the child.
+    #if canImport(Darwin)
+        private static func closeInheritedDescriptors(
+            _ actions: inout posix_spawn_file_actions_t?, attributes: inout posix_spawnattr_t?
+        ) {
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_CLOEXEC_DEFAULT))
+        }
+    #else
+        private static func closeInheritedDescriptors(
+            _ actions: inout posix_spawn_file_actions_t, attributes: inout posix_spawnattr_t
+        ) {
+            typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+            if let library = dlopen(nil, RTLD_NOW),
+                let symbol = dlsym(library, "posix_spawn_file_actions_addclosefrom_np")
+            {
+                let closeFrom = unsafeBitCast(symbol, to: CloseFrom.self)
+                if closeFrom(&actions, 3) == 0 { return }
+            }
+            // An older C library: close each descriptor open now (the close-on-exec marks cover any opened later).
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+            for descriptor in names.compactMap({ Int32($0) }) where descriptor > 2 {
+                if fcntl(descriptor, F_GETFD) >= 0 { posix_spawn_file_actions_addclose(&actions, descriptor) }
+            }
+        }
+    #endif
+
+    /// Marks every open descriptor from 3 up close-on-exec, so a child started next inherits only 0, 1 and 2 (and the
+    /// pipes `Process` places there). Descriptors are listed from `/proc/self/fd` (Linux) or `/dev/fd`, else tried up
+    /// to the descriptor limit (at most 65,536).
+    static func markDescriptorsCloseOnExec() {
+        var descriptors: [Int32] = []
+        for folder in ["/proc/self/fd", "/dev/fd"] {
+            if let names = try? FileManager.default.contentsOfDirectory(atPath: folder) {
+                descriptors = names.compactMap { Int32($0) }
+                break
+            }
+        }
+        if descriptors.isEmpty { descriptors = Array(0..<Int32(min(Int(getdtablesize()), 65_536))) }
+        for descriptor in descriptors where descriptor > 2 {
+            let flags = fcntl(descriptor, F_GETFD)
+            if flags >= 0, flags & FD_CLOEXEC == 0 { _ = fcntl(descriptor, F_SETFD, flags | FD_CLOEXEC) }
         }
     }
 

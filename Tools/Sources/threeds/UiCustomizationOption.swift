@@ -15,14 +15,12 @@ enum UiCustomizationOption {
     /// - Throws: `ValidationError` (a usage error) naming the file and the bad key.
     static func load(_ path: String?) throws -> [UiCustomizationType: UiCustomization] {
         guard let path else { return demoCustomizations }
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
+        guard FileManager.default.isReadableFile(atPath: path) else {
             throw ValidationError("--ui-customization \(path) could not be read")
         }
         do {
-            return try UiCustomization.appearances(fromJSON: Array(data))
+            // Bounded before reading (issue 34): a regular file of at most UiCustomization.maxJSONBytes.
+            return try UiCustomization.appearances(contentsOf: URL(fileURLWithPath: path))
         } catch {
             throw ValidationError("--ui-customization \(path): \(error.message)")
         }

@@ -155,8 +155,22 @@ struct FirstUseMessagesTests {
     @Test("internal words stay out: an untrusted signed-content chain in a sentence; a bad version is a usage error")
     func noInternalWords() async throws {
         let (lab, pki) = try await SharedLab.cli.get()
+        // The wrong root for ACS signed content (the TLS root). Since issue 34 the encryption certificate must chain
+        // to the directory server's roots too, so the bundle opts out of that rule for this directory server to
+        // reach the signed-content check.
+        let bundle = scratchDirectory("wrong-root")
+        try """
+        {"format":"threeds2-trust-bundle/1","directoryServers":[{"id":"\(TestLab.rsaDirectoryServerID)",
+         "allowUnchainedEncryptionCertificates":true,
+         "encryptionCertificates":[{"pem":\(JSONValue.string(try String(contentsOfFile: "\(pki)/ds-encryption-rsa.pem", encoding: .utf8)).serialized)}],
+         "rootCertificates":[{"pem":\(JSONValue.string(try String(contentsOfFile: "\(pki)/tls-root.pem", encoding: .utf8)).serialized)}]}]}
+        """.write(toFile: "\(bundle)/trust-bundle.json", atomically: true, encoding: .utf8)
         var arguments = pay(lab, pki, ["--ui", "auto", "--answers", LoadTests.answers])
-        arguments[arguments.firstIndex(of: "\(pki)/ds-root.pem")!] = "\(pki)/tls-root.pem"
+        for option in ["--ds-cert", "--ds-root"] {
+            let index = arguments.firstIndex(of: option)!
+            arguments.removeSubrange(index...(index + 1))
+        }
+        arguments += ["--trust-bundle", bundle]
         let (status, output) = try await runThreeds(arguments)
         #expect(status == 1, "\(output)")
         #expect(output.contains("Runtime error: the ACS signed content failed verification: x5c chain"), "\(output)")

@@ -183,7 +183,7 @@ package struct RequestCheck {
             }
             guard let previous else { continue }
             // Later: only the continue after the bank's app the previous CRes linked, in that CRes's version.
-            guard let answered = Bridging.read(previous["messageExtension"]), answered.appURL != nil,
+            guard let answered = try? Bridging.read(previous["messageExtension"]), answered.appURL != nil,
                 answered.version == sent, request["oobContinue"] == .bool(true),
                 challengeData["oobContinue"] == .string("02")
             else { throw Failure(code: .invalidFormat, field: field) }

@@ -17,7 +17,7 @@ enum ScenarioScript {
         let v231 = version.carriesOOBAppURLIndicator
         let first = !RequestCheck.actions.contains { request[$0] != nil }
         if first { challenge.opensOOBApps = request["oobAppURLInd"] == .string("01") }
-        if first, version.carriesBridging, let announced = Bridging.read(request["messageExtension"]) {
+        if first, version.carriesBridging, let announced = try? Bridging.read(request["messageExtension"]) {
             challenge.bridgingVersion = announced.version?.rawValue
         }
         if request["challengeCancel"] != nil { return final(base, "N") }

@@ -6,7 +6,7 @@ import Foundation
 final class PKIDirectoryLock: Sendable {
     private let descriptor = Locked<Int32>(-1)
 
-    /// Creates the directory when missing and takes the lock.
+    /// Creates the directory (mode 0700, missing parents too) when missing and takes the lock.
     ///
     /// - Throws: ``TestLabError`` naming the problem: a file in the way, an unwritable directory, or another running
     ///   lab (with its URL).
@@ -17,8 +17,9 @@ final class PKIDirectoryLock: Sendable {
                 throw TestLabError(.fileSystem, "\(directory.path) is a file, not a directory for the PEM files")
             }
         } else {
+            // Mode 0700 at creation (issue 34): never a moment when the folder of key files is open to others.
             do {
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                try SecretFile.makeDirectory(directory.path)
             } catch {
                 throw TestLabError(.fileSystem, "the directory \(directory.path) cannot be created")
             }

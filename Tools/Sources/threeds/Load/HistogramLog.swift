@@ -1,6 +1,7 @@
 import CZlib
 import Foundation
 import Histogram
+import ThreeDS2Messages
 
 /// The latency histograms of a load run: microseconds, 1 µs to one hour, three significant digits.
 typealias LatencyHistogram = Histogram<UInt64>
@@ -66,29 +67,59 @@ enum HistogramLog {
         }
     }
 
+    /// The most interval-histogram lines `threeds load merge` reads, all logs together (a `threeds load` log has one
+    /// per phase).
+    static let maxHistogramLines = 10_000
+    /// The most distinct tags (phases) `threeds load merge` keeps.
+    static let maxTags = 64
+    /// The longest tag, in Unicode scalars.
+    static let maxTagLength = 64
+
     /// The histograms of a log, by line; comment and legend lines are skipped.
     static func parse(_ text: String, source: String) throws -> [TaggedHistogram] {
         var result: [TaggedHistogram] = []
-        for (number, line) in text.split(whereSeparator: \.isNewline).enumerated() {
+        var lines = 0
+        try parse(text, source: source, lines: &lines) { result.append($0) }
+        return result
+    }
+
+    /// Reads a log line by line, handing each histogram on as soon as it is decoded (so a merge holds one decoded
+    /// histogram at a time, not the whole log). `lines` counts interval-histogram lines across calls; past
+    /// ``maxHistogramLines`` the read stops with an error. A tag is kept as the terminal may show it: control and
+    /// bidirectional control characters escaped, at most ``maxTagLength`` characters.
+    static func parse(
+        _ text: String, source: String, lines: inout Int, each: (TaggedHistogram) throws -> Void
+    ) throws {
+        var number = 0
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+            number += 1
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed.hasPrefix("\"") { continue }
+            lines += 1
+            guard lines <= maxHistogramLines else {
+                throw LogError(
+                    "\(source) line \(number): more than \(maxHistogramLines) interval histograms in all; "
+                        + "merge fewer logs at a time")
+            }
             var fields = trimmed.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             var tag = ""
             if fields.first?.hasPrefix("Tag=") == true { tag = String(fields.removeFirst().dropFirst(4)) }
+            guard PeerText.fits(tag, max: maxTagLength) else {
+                throw LogError("\(source) line \(number): the tag is longer than \(maxTagLength) characters")
+            }
+            tag = PeerText.escapedForTerminal(tag)
             guard fields.count == 4, let start = Double(fields[0]), let length = Double(fields[1]) else {
-                throw LogError("\(source) line \(number + 1): not an interval histogram line")
+                throw LogError("\(source) line \(number): not an interval histogram line")
             }
             guard let data = Data(base64Encoded: fields[3]) else {
-                throw LogError("\(source) line \(number + 1): the histogram is not base64")
+                throw LogError("\(source) line \(number): the histogram is not base64")
             }
             do {
-                result.append(
-                    TaggedHistogram(tag: tag, start: start, length: length, histogram: try decode(Array(data))))
+                try each(TaggedHistogram(tag: tag, start: start, length: length, histogram: try decode(Array(data))))
             } catch let error as LogError {
-                throw LogError("\(source) line \(number + 1): \(error.description)")
+                throw LogError("\(source) line \(number): \(error.description)")
             }
         }
-        return result
     }
 
     /// A failure to read a log, naming where.
@@ -178,8 +209,10 @@ enum HistogramLog {
         case compressedCookie:
             let length = Int(try reader.uint32())
             guard length == reader.bytes.count else { throw LogError("the compressed length does not match") }
-            var outputLength = uLong(maxEncodedBytes)
-            var output = [UInt8](repeating: 0, count: maxEncodedBytes)
+            // Deflate expands at most about 1032:1: a small line gets a small buffer, not a megabyte each.
+            let capacity = min(maxEncodedBytes, reader.bytes.count * 1032 + 64)
+            var output = [UInt8](repeating: 0, count: capacity)
+            var outputLength = uLong(capacity)
             let input = Array(reader.bytes)
             let status = output.withUnsafeMutableBufferPointer { out in
                 input.withUnsafeBufferPointer { inp in

@@ -174,22 +174,28 @@ extension Load {
         func run() async throws {
             var merged: [String: LatencyHistogram] = [:]
             var order: [String] = []
+            var lines = 0
             for file in files {
                 let text = try readInputFile(file, option: "log", maxBytes: HistogramLog.maxLogBytes)
-                let histograms: [TaggedHistogram]
+                var found = 0
+                // Merged as read (issue 34): one decoded histogram at a time, whatever the log's length.
                 do {
-                    histograms = try HistogramLog.parse(text, source: file)
+                    try HistogramLog.parse(text, source: file, lines: &lines) { item in
+                        found += 1
+                        if merged[item.tag] == nil {
+                            guard order.count < HistogramLog.maxTags else {
+                                throw HistogramLog.LogError(
+                                    "more than \(HistogramLog.maxTags) tags (phases) in all")
+                            }
+                            order.append(item.tag)
+                            merged[item.tag] = .latencies()
+                        }
+                        merged[item.tag]?.add(item.histogram)
+                    }
                 } catch let error as HistogramLog.LogError {
                     throw CLIError(error.description, exitStatus: 1)
                 }
-                guard !histograms.isEmpty else { throw CLIError("\(file): holds no histogram", exitStatus: 1) }
-                for item in histograms {
-                    if merged[item.tag] == nil {
-                        order.append(item.tag)
-                        merged[item.tag] = .latencies()
-                    }
-                    merged[item.tag]?.add(item.histogram)
-                }
+                guard found > 0 else { throw CLIError("\(file): holds no histogram", exitStatus: 1) }
             }
             let phases = order.map { (tag: $0, histogram: merged[$0]!) }
             if json {
