@@ -64,6 +64,11 @@ public enum Bridging {
     /// - Returns: What it says, or `nil` when the message has no Bridging entry.
     /// - Throws: ``ProtocolViolation`` (invalid data element) for a label or link that breaks the display-text rule.
     public static func read(_ extensions: JSONValue?) throws(ProtocolViolation) -> Received? {
+        try read(extensions, recorder: .stoppingAtFirst())
+    }
+
+    /// ``read(_:)`` recording into `recorder` (the CRes validator's, so an audit reports the extension's violations).
+    static func read(_ extensions: JSONValue?, recorder: CResRecorder) throws(ProtocolViolation) -> Received? {
         guard let entries = extensions?.arrayValue,
             let entry = entries.compactMap(\.objectValue).first(where: { $0["id"] == .string(id) })
         else { return nil }
@@ -73,9 +78,9 @@ public enum Bridging {
         let challengeData = data?["challengeData"]?.objectValue ?? [:]
         let prefix = "messageExtension.\(name).challengeData."
         var url = try ChallengeResponseValidator.extensionText(
-            "oobAppURL", field: prefix + "oobAppURL", max: 2048, in: challengeData)
+            "oobAppURL", field: prefix + "oobAppURL", max: 2048, in: challengeData, recorder: recorder)
         var label = try ChallengeResponseValidator.extensionText(
-            "oobAppLabel", field: prefix + "oobAppLabel", max: 45, in: challengeData)
+            "oobAppLabel", field: prefix + "oobAppLabel", max: 45, in: challengeData, recorder: recorder)
         if url == nil || label == nil || !ChallengeResponseValidator.isHTTPSURL(url ?? "") {
             url = nil
             label = nil

@@ -14,7 +14,7 @@ extension ChallengeResponseValidator {
         // UI type's own requirements are left out.
         var screen = ChallengeScreen(uiType: uiType ?? .text, messageVersion: version)
         if expectation.announcedBridging, version.carriesBridging {
-            screen.bridging = try Bridging.read(reader.object["messageExtension"])
+            screen.bridging = try Bridging.read(reader.object["messageExtension"], recorder: reader.recorder)
         }
         try readTexts(reader, into: &screen)
         try readOptionalFields(reader, into: &screen, uiType: uiType)

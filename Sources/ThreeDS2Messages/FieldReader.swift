@@ -69,6 +69,14 @@ extension ChallengeResponseValidator {
     public static func extensionText(_ key: String, field: String, max: Int, in object: JSONObject)
         throws(ProtocolViolation) -> String?
     {
-        try FieldReader(object: object).text(key, max: max, reportedAs: field)
+        try extensionText(key, field: field, max: max, in: object, recorder: .stoppingAtFirst())
+    }
+
+    /// ``extensionText(_:field:max:in:)`` recording into `recorder`: the CRes validator's own, so an audit reports an
+    /// extension's violations with the message's.
+    static func extensionText(
+        _ key: String, field: String, max: Int, in object: JSONObject, recorder: CResRecorder
+    ) throws(ProtocolViolation) -> String? {
+        try FieldReader(object: object, recorder: recorder).text(key, max: max, reportedAs: field)
     }
 }
