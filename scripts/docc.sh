@@ -19,11 +19,14 @@ for module in ThreeDS2JOSE ThreeDS2Messages ThreeDS2SDK ThreeDS2SDKTesting Three
     catalogue=()
     [ -d "Sources/$module/Docs.docc" ] && catalogue=("Sources/$module/Docs.docc")
     echo "== docc: $module"
+    log=".build/docc/$module.log"
     if ! docc convert "${catalogue[@]}" --additional-symbol-graph-dir "$input" --fallback-display-name "$module" \
         --fallback-bundle-identifier "org.threeds2.$module" --output-path ".build/docc/$module.doccarchive" \
-        --warnings-as-errors --diagnostic-filter warning 2>&1 | grep -v "^$"; then
-        :
+        --warnings-as-errors --diagnostic-filter warning >"$log" 2>&1; then
+        status=1
     fi
-    if [ "${PIPESTATUS[0]}" -ne 0 ]; then status=1; fi
+    grep -v "^$" "$log" || true
+    # Any diagnostic is a failure, whatever docc's own exit status says.
+    if grep -Eq "^(error|warning):" "$log"; then status=1; fi
 done
 exit $status

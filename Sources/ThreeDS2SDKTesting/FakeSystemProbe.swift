@@ -204,7 +204,7 @@ public final class FakeSystemProbe: SystemProbe, Sendable {
             operatingSystemVersion: version)
     }
 
-    /// Files every Mac has that the iOS jailbreak heuristics look for (``SecurityChecks/jailbreakPaths``): the shells,
+    /// Files every Mac has that the iOS jailbreak heuristics look for (`SecurityChecks/jailbreakPaths`): the shells,
     /// ssh and sshd. An iPhone app on a Mac, in the Simulator or as Mac Catalyst sees them.
     public static let macHostFiles: [String: String] = [
         "/bin/bash": "", "/bin/sh": "", "/usr/bin/ssh": "", "/usr/sbin/sshd": "",
