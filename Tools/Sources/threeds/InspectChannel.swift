@@ -22,6 +22,11 @@ final class TransactionKeyFile: ChannelKeyLog {
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw CLIError("--save-transaction-keys \(path): cannot be written")
         }
+        // One payment per key file: another payment's key, overwritten, would make its saved messages undecryptable
+        // and a later `inspect` report a mismatch that looks like an SDK bug.
+        guard !FileManager.default.fileExists(atPath: path) else {
+            throw CLIError("--save-transaction-keys \(path): already exists; give a new file for each payment")
+        }
         do {
             try SecretFile.write([], to: path)
         } catch {

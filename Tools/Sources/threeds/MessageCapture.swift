@@ -6,7 +6,8 @@ import ThreeDS2JOSE
 /// `threeds inspect` reads it: `areq.json` (the AReq parameters posted to the 3DS Server, without the card number),
 /// `ares.json` (its answer), and `creq-1.jwe`, `cres-1.jwe`, `creq-2.jwe`, … (each CReq and the ACS's answer to it; an
 /// answer that is an Erro is `cres-N.json`). Files are created with mode 0600 through ``SecretFile``; the folder is
-/// made 0700 when missing and refused when group or others can write to it.
+/// made 0700 when missing and refused when group or others can write to it, or when it holds an earlier payment's
+/// messages (one payment per folder).
 final class MessageCapture: Sendable {
     let directory: String
     private let exchanges = Locked(0)
@@ -21,6 +22,14 @@ final class MessageCapture: Sendable {
         if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else { throw CLIError("--save-messages \(directory): is not a directory") }
             try Self.checkPrivate(directory)
+            // One payment per folder: an earlier payment's creq-3 or cres-3 left beside this one's would be read as
+            // this payment's by `inspect`. Other files (this payment's key file, say) may share the folder.
+            let present = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            if let earlier = present.sorted().first(where: Self.isMessageFile) {
+                throw CLIError(
+                    "--save-messages \(directory): holds an earlier payment's messages (\(earlier)); give an empty or "
+                        + "new folder for each payment")
+            }
         } else {
             do {
                 try SecretFile.makeDirectory(directory)
@@ -31,6 +40,16 @@ final class MessageCapture: Sendable {
         guard FileManager.default.isWritableFile(atPath: directory) else {
             throw CLIError("--save-messages \(directory): is not writable")
         }
+    }
+
+    /// Whether a file name is one this capture writes: `areq.json`, `ares.json`, `creq-N.jwe`, `cres-N.jwe` or
+    /// `cres-N.json`.
+    static func isMessageFile(_ name: String) -> Bool {
+        if name == "areq.json" || name == "ares.json" { return true }
+        guard name.hasPrefix("creq-") || name.hasPrefix("cres-") else { return false }
+        let rest = name.dropFirst(5)
+        let number = rest.prefix { $0.isASCII && $0.isNumber }
+        return !number.isEmpty && [".jwe", ".json"].contains(String(rest.dropFirst(number.count)))
     }
 
     /// Refuses a folder that group or others can write to, or that another user owns.

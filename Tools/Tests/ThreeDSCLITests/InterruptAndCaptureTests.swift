@@ -202,3 +202,28 @@ extension MachineLoadingCLITests {
         }
     }
 }
+
+/// One payment per saved folder and key file (issue 36, point 6).
+@Suite("--save-messages and --save-transaction-keys never mix two payments")
+struct OnePaymentPerFolderTests {
+    @Test("a folder holding an earlier payment's messages, or an existing key file, is refused before anything is sent")
+    func reusedFolder() async throws {
+        let (lab, pki) = try await SharedLab.cli.get()
+        let directory = scratchDirectory("reuse")
+        let arguments = [
+            "pay", "--server", lab.baseURL.absoluteString, "--ds-id", TestLab.rsaDirectoryServerID,
+            "--ds-cert", "\(pki)/ds-encryption-rsa.pem", "--ds-root", "\(pki)/ds-root.pem",
+            "--tls-root", "\(pki)/tls-root.pem", "--card", Scenario.frictionlessY.cardNumber, "--amount", "1999",
+            "--currency", "978",
+        ]
+        try Data("x".utf8).write(to: URL(fileURLWithPath: directory + "/cres-3.jwe"))
+        let stale = try await runThreeds(arguments + ["--save-messages", directory])
+        #expect(stale.status == 2, "\(stale.output)")
+        #expect(flattened(stale.output).contains("holds an earlier payment's messages (cres-3.jwe)"), "\(stale.output)")
+        let keys = scratchDirectory("reuse-keys") + "/keys.json"
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: keys))
+        let existing = try await runThreeds(arguments + ["--save-transaction-keys", keys])
+        // Usage errors (2) are found before anything is sent.
+        #expect(existing.status == 2 && flattened(existing.output).contains("already exists"), "\(existing.output)")
+    }
+}
