@@ -108,7 +108,10 @@ struct CertificateChoiceTests {
         let warning = try #require(report.warning)
         #expect(warning.id == Warning.ID.directoryServerCertificateExpiring && warning.severity == .medium)
         #expect(warning.message.contains("A000000004 (Mastercard)") && warning.message.contains("CN=DS old"))
-        #expect(warning.message.contains("in 12 days") && warning.message.contains("a successor becomes valid on"))
+        // 12.5 days from now is 12 or 13 calendar days away, by the hour of the run (DateText.days).
+        #expect(
+            (warning.message.contains("in 12 days") || warning.message.contains("in 13 days"))
+                && warning.message.contains("a successor becomes valid on"), "\(warning.message)")
         let alone = try server([(old, "a")]).evaluate()
         #expect(alone.warning?.message.contains("no successor is configured") == true)
         // 31 days left: no warning.
@@ -401,5 +404,17 @@ struct TrustBundleTests {
         #expect(config.directoryServer(id: "A000000004") == server)
         server.intermediateCertificates = "garbage"
         #expect(server.evaluate().failure?.parameter == "ds:A000000004.intermediateCertificates")
+    }
+}
+
+@Suite("DSCERT01's day count")
+struct ExpiryDayCountTests {
+    func date(_ text: String) throws -> Date { try #require(ISO8601DateFormatter().date(from: text)) }
+
+    @Test("calendar days in UTC, as the dates are printed: ending on the 7th is in 10 days on the 27th at 05:00")
+    func calendarDays() throws {
+        #expect(DateText.days(from: try date("2026-11-27T05:00:00Z"), to: try date("2026-12-07T00:00:00Z")) == 10)
+        #expect(DateText.days(from: try date("2026-11-27T23:59:00Z"), to: try date("2026-11-28T00:01:00Z")) == 1)
+        #expect(DateText.days(from: try date("2026-11-27T00:00:00Z"), to: try date("2026-11-27T23:00:00Z")) == 0)
     }
 }

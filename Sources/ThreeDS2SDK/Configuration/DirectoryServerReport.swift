@@ -141,7 +141,7 @@ extension DirectoryServer {
         if let chosen, let end = chosen.notValidAfter,
             end.timeIntervalSince(date) < DirectoryServerReport.expiryWarningPeriod
         {
-            let days = Int(end.timeIntervalSince(date) / 86400)
+            let days = DateText.days(from: date, to: end)
             let successor = keys.filter {
                 $0.status == .notYetValid && ($0.notValidBefore ?? .distantFuture) <= end
             }.compactMap(\.notValidBefore).min()
@@ -337,6 +337,15 @@ extension DirectoryServer {
 enum DateText {
     static func day(_ date: Date) -> String {
         String(instant(date).prefix(10))
+    }
+
+    /// The calendar days (UTC) from `start`'s day to `end`'s, as the dates ``day(_:)`` prints them: a certificate that
+    /// ends on the 7th is "in 10 days" on the 27th before, whatever the hours (whole 24-hour periods would say 9).
+    static func days(from start: Date, to end: Date) -> Int {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        return calendar.dateComponents([.day], from: calendar.startOfDay(for: start), to: calendar.startOfDay(for: end))
+            .day ?? 0
     }
 
     static func instant(_ date: Date) -> String {
