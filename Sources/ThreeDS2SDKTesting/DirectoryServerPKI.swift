@@ -42,6 +42,27 @@ public struct DirectoryServerPKI: Sendable {
             displayName: "Test Scheme")
     }
 
+    /// A service initialized for this directory server, as an app's tests need one: a clean ``FakeSystemProbe``
+    /// (no security finding), a test SDK reference number and app identity, and the SDK App ID kept in
+    /// `dataDirectory`.
+    ///
+    /// - Parameters:
+    ///   - id: The directory server's ID.
+    ///   - dataDirectory: Where the SDK keeps its App ID (a scratch directory of the test).
+    /// - Returns: The initialized service.
+    /// - Throws: `ThreeDS2Error` from `initialize`, or an error from PEM encoding.
+    public func initializedService(id: String = "A000000004", dataDirectory: String) throws -> ThreeDS2Service {
+        let service = ThreeDS2Service(systemProbe: FakeSystemProbe.clean())
+        var config = ConfigParameters()
+        config.sdkReferenceNumber = "3DS_LOA_SDK_TEST_020300_00001"
+        config.appIdentifier = "org.example.shop"
+        config.appVersion = "4.2.0"
+        config.dataDirectory = dataDirectory
+        try config.addDirectoryServer(try directoryServer(id: id))
+        try service.initialize(configParameters: config)
+        return service
+    }
+
     /// Signs ACS signed content as an ACS does: ES256 with the chain signer, intermediate, root in `x5c`.
     ///
     /// - Parameter content: The content.

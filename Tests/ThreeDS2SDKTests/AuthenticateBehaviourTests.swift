@@ -20,15 +20,7 @@ private final class RecordingIndicator: ProgressIndicator, Sendable {
 @Suite("authenticate: the challenge timeout checked first, the indicator's minimum only before a challenge")
 struct AuthenticateBehaviourTests {
     func service() throws -> ThreeDS2Service {
-        let service = ThreeDS2Service(systemProbe: FakeSystemProbe.clean())
-        var config = ConfigParameters()
-        config.sdkReferenceNumber = "3DS_LOA_SDK_TEST_020300_00001"
-        config.appIdentifier = "org.example.shop"
-        config.appVersion = "4.2.0"
-        config.dataDirectory = scratchDirectory("authenticate")
-        try config.addDirectoryServer(try DirectoryServerPKI.make().directoryServer(id: "A000000004"))
-        try service.initialize(configParameters: config)
-        return service
+        try DirectoryServerPKI.make().initializedService(dataDirectory: scratchDirectory("authenticate"))
     }
 
     @Test("a challenge timeout under five minutes is refused before the backend is asked")
@@ -114,14 +106,7 @@ struct AuthenticateWithDoublesTests {
     )
     func challengeWithDoubles() async throws {
         let pki = try DirectoryServerPKI.make()
-        let service = ThreeDS2Service(systemProbe: FakeSystemProbe.clean())
-        var config = ConfigParameters()
-        config.sdkReferenceNumber = "3DS_LOA_SDK_TEST_020300_00001"
-        config.appIdentifier = "org.example.shop"
-        config.appVersion = "4.2.0"
-        config.dataDirectory = scratchDirectory("doubles")
-        try config.addDirectoryServer(try pki.directoryServer(id: "A000000004"))
-        try service.initialize(configParameters: config)
+        let service = try pki.initializedService(dataDirectory: scratchDirectory("doubles"))
         let acs = ScriptedACS(pki: pki)
         let transport = acs.transport(screens: [ScriptedACS.textScreen(for: .v2_2_0)], finalStatus: "Y")
         let outcome = await service.authenticate(
