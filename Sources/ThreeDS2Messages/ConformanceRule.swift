@@ -145,6 +145,10 @@ public enum ConformanceRule: String, CaseIterable, Sendable, Hashable, Codable, 
     case signedContentSDKKeyMismatch = "acsSignedContent.sdkEphemPubKey.mismatch"
 
     // The ARes fields the SDK reads to start a challenge.
+    /// `transStatus` is missing or not a string.
+    case aresTransStatusMissing = "ares.transStatus.missing"
+    /// `transStatus` is not a status an ARes of the version carries.
+    case aresTransStatusInvalid = "ares.transStatus.invalid"
     /// `threeDSServerTransID`, `acsTransID`, `acsReferenceNumber` or `acsSignedContent` is missing or not a string.
     case aresFieldMissing = "ares.required.missing"
     /// `threeDSServerTransID` or `acsTransID` is not a 36-character UUID.

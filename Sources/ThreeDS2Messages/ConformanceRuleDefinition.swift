@@ -156,6 +156,10 @@ struct ConformanceRuleDefinition: Sendable {
     private static let ares = "protocol reference §5.5, §7.2"
 
     private static let authenticationResponse: [ConformanceRule: ConformanceRuleDefinition] = [
+        .aresTransStatusMissing: .init(
+            nil, "transStatus", "present as a string in every ARes", "protocol reference §3.3"),
+        .aresTransStatusInvalid: .init(
+            nil, "transStatus", "Y, N, U, A, C or R; D and I from 2.2.0", "protocol reference §3.3"),
         .aresFieldMissing: .init(
             nil, "threeDSServerTransID, acsTransID, acsReferenceNumber, acsSignedContent",
             "present as strings in an ARes asking for a challenge", ares),

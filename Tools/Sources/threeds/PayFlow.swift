@@ -221,7 +221,7 @@ struct PayFlow {
             let body = ThreeDSServerClient.requestBody(
                 parameters: parameters, purchase: purchase, requestorAppURL: requestorAppURL, challengeTimeout: timeout)
             response = try await RequestorExec(command: command, timeLimit: timeLimit).authenticate(
-                body, requestorAppURL: requestorAppURL)
+                body, messageVersion: parameters.messageVersion, requestorAppURL: requestorAppURL)
         }
         await indicator?.stop()
         capture?.saveResponse(response.json)

@@ -20,7 +20,9 @@ struct RequestorExec {
     /// The largest output read.
     static let maxOutputBytes = 1 << 20
 
-    func authenticate(_ body: JSONObject, requestorAppURL: String?) async throws -> AuthenticationResponse {
+    func authenticate(_ body: JSONObject, messageVersion: MessageVersion, requestorAppURL: String?) async throws
+        -> AuthenticationResponse
+    {
         let option = "--requestor-exec"
         guard
             let outcome = await ShellCommand.run(
@@ -45,7 +47,8 @@ struct RequestorExec {
                 "\(option): the command's output is not one JSON object: \(text.prefix(120))", exitStatus: 1)
         }
         do {
-            return try ThreeDSServerClient.response(from: object, requestorAppURL: requestorAppURL)
+            return try ThreeDSServerClient.response(
+                from: object, messageVersion: messageVersion, requestorAppURL: requestorAppURL)
         } catch {
             throw CLIError(
                 "\(option): "

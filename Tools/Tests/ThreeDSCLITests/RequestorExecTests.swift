@@ -53,12 +53,16 @@ struct RequestorExecTests {
                 "without threeDSServerTransID, acsReferenceNumber, acsSignedContent"
             ),
             (#"echo '{"acsTransID":"x"}'"#, "has no transStatus"),
+            // An invalid ARes is caught, as a strict SDK client would (issue 36, point 4): no "Frictionless: Z".
+            (#"cat >/dev/null; echo '{"transStatus":"Z"}'"#, "not a status an ARes of 2.3.1 carries"),
         ])
     func badOutput(command: String, message: String) async throws {
         let (_, pki) = try await SharedLab.cli.get()
         let result = try await runThreeds(pay(pki, card: Scenario.text.cardNumber, ["--requestor-exec", command]))
         #expect(result.status == 1, "\(result.output)")
-        #expect(result.output.contains("--requestor-exec: ") && result.output.contains(message), "\(result.output)")
+        #expect(
+            result.output.contains("--requestor-exec: ") && flattened(result.output).contains(message),
+            "\(result.output)")
         if command.contains("broken") { #expect(result.output.contains("broken"), "stderr is passed through") }
     }
 

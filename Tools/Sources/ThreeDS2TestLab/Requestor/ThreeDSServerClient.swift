@@ -122,36 +122,46 @@ public struct ThreeDSServerClient: Sendable {
                 "the 3DS Server answered HTTP \(response.status): \(object["error"]?.stringValue ?? object.serialized.prefix(200).description)"
             )
         }
-        return try Self.response(from: object, requestorAppURL: requestorAppURL)
+        return try Self.response(
+            from: object, messageVersion: parameters.messageVersion, requestorAppURL: requestorAppURL)
     }
 
-    /// Reads an answer in ARes field names: `transStatus`, and for a challenge (`C`) `threeDSServerTransID`,
-    /// `acsTransID`, `acsReferenceNumber` and `acsSignedContent`; any other ARes field is kept in the JSON.
+    /// Reads an answer in ARes field names, held to the rules a strict SDK client applies
+    /// (`AuthenticationResponseRules`, the messages layer's, which the conformance audit shares): a `transStatus` the
+    /// message version allows, and for a challenge (`C`) `threeDSServerTransID`, `acsTransID`, `acsReferenceNumber` and
+    /// `acsSignedContent`; any other ARes field is kept in the JSON.
     ///
     /// - Parameters:
     ///   - object: The answer.
+    ///   - messageVersion: The transaction's message version (the AReq's).
     ///   - requestorAppURL: The app URL to pass to the challenge.
     /// - Returns: The response.
-    /// - Throws: ``ThreeDS2Error`` with code `runtime` naming the missing field.
-    public static func response(from object: JSONObject, requestorAppURL: String?) throws(ThreeDS2Error)
-        -> AuthenticationResponse
-    {
-        guard let letter = object["transStatus"]?.stringValue, !letter.isEmpty else {
-            throw ThreeDS2Error(.runtime, "the 3DS Server's answer has no transStatus")
-        }
-        var challenge: ChallengeParameters?
-        let status = TransactionStatus(rawValue: letter)
-        if status == .challengeRequired {
-            guard let server = object["threeDSServerTransID"]?.stringValue, let acs = object["acsTransID"]?.stringValue,
-                let reference = object["acsReferenceNumber"]?.stringValue,
-                let signed = object["acsSignedContent"]?.stringValue
-            else {
-                let missing = ["threeDSServerTransID", "acsTransID", "acsReferenceNumber", "acsSignedContent"]
-                    .filter { object[$0]?.stringValue == nil }
+    /// - Throws: ``ThreeDS2Error`` with code `runtime` naming the field that breaks a rule.
+    public static func response(
+        from object: JSONObject, messageVersion: MessageVersion, requestorAppURL: String?
+    ) throws(ThreeDS2Error) -> AuthenticationResponse {
+        let audit = AuthenticationResponseRules.audit(object, version: messageVersion)
+        if let first = audit.first {
+            switch first.rule {
+            case .aresTransStatusMissing:
+                throw ThreeDS2Error(.runtime, "the 3DS Server's answer has no transStatus")
+            case .aresFieldMissing:
+                let missing = audit.findings.filter { $0.rule == .aresFieldMissing }.map(\.field)
+                throw ThreeDS2Error(
+                    .runtime, "the 3DS Server asked for a challenge without \(missing.joined(separator: ", "))")
+            default:
                 throw ThreeDS2Error(
                     .runtime,
-                    "the 3DS Server asked for a challenge without \(missing.joined(separator: ", "))")
+                    "the 3DS Server's answer is not a valid ARes of \(messageVersion): \(first.explanation)"
+                        + (first.value.map { " (got \($0))" } ?? ""))
             }
+        }
+        var challenge: ChallengeParameters?
+        let status = TransactionStatus(rawValue: object["transStatus"]?.stringValue ?? "")
+        if status == .challengeRequired, let server = object["threeDSServerTransID"]?.stringValue,
+            let acs = object["acsTransID"]?.stringValue, let reference = object["acsReferenceNumber"]?.stringValue,
+            let signed = object["acsSignedContent"]?.stringValue
+        {
             challenge = ChallengeParameters(
                 threeDSServerTransactionID: server, acsTransactionID: acs, acsRefNumber: reference,
                 acsSignedContent: signed,
