@@ -27,13 +27,14 @@ struct AuthenticationResponseRulesTests {
     @Test("a missing or non-string transStatus is ares.transStatus.missing")
     func missing() {
         #expect(AuthenticationResponseRules.audit([:], version: .v2_2_0).rules == [.aresTransStatusMissing])
-        #expect(
-            AuthenticationResponseRules.audit(["transStatus": .number("1")], version: .v2_2_0).rules == [.aresTransStatusMissing])
+        let number = AuthenticationResponseRules.audit(["transStatus": .number("1")], version: .v2_2_0)
+        #expect(number.rules == [.aresTransStatusMissing])
     }
 
     @Test("C without the challenge fields reports each missing one")
     func challengeFields() {
-        let audit = AuthenticationResponseRules.audit(["transStatus": .string("C"), "acsTransID": .string("x")], version: .v2_3_1)
+        let ares: JSONObject = ["transStatus": .string("C"), "acsTransID": .string("x")]
+        let audit = AuthenticationResponseRules.audit(ares, version: .v2_3_1)
         #expect(audit.rules.contains(.aresFieldMissing) && !audit.isConformant)
         #expect(audit.findings.contains { $0.field == "acsSignedContent" })
     }
