@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes the Xcode scheme `ThreeDS2UITests` for the SDK package (.swiftpm/xcode/xcshareddata/xcschemes, which git
-ignores): a test action with only the Apple test target. The scheme Xcode generates for the whole package
+ignores): a test action with only the Apple test targets, `ThreeDS2UITests` and `ThreeDS2UISnippetTests` (the
+README's and the DocC articles' SwiftUI and UIKit snippets, whose UIKit part compiles only for iOS). The scheme Xcode generates for the whole package
 (`ThreeDS2-Package`) would build every test target for iOS, and the SDK's Linux-and-macOS test targets are not meant
 to build there (they start processes). Run by .github/workflows/apple.yml before `xcodebuild test`."""
 
@@ -8,17 +9,33 @@ import pathlib
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 TARGET = "ThreeDS2UITests"
+TARGETS = [TARGET, "ThreeDS2UISnippetTests"]
 
 
-def reference(indent):
+def reference(indent, target):
     pad = " " * indent
     return (f'{pad}<BuildableReference\n'
             f'{pad}   BuildableIdentifier = "primary"\n'
-            f'{pad}   BlueprintIdentifier = "{TARGET}"\n'
-            f'{pad}   BuildableName = "{TARGET}"\n'
-            f'{pad}   BlueprintName = "{TARGET}"\n'
+            f'{pad}   BlueprintIdentifier = "{target}"\n'
+            f'{pad}   BuildableName = "{target}"\n'
+            f'{pad}   BlueprintName = "{target}"\n'
             f'{pad}   ReferencedContainer = "container:">\n'
             f'{pad}</BuildableReference>\n')
+
+
+BUILD_ENTRIES = "".join(f"""         <BuildActionEntry
+            buildForTesting = "YES"
+            buildForRunning = "NO"
+            buildForProfiling = "NO"
+            buildForArchiving = "NO"
+            buildForAnalyzing = "NO">
+{reference(12, target)}         </BuildActionEntry>
+""" for target in TARGETS)
+
+TESTABLES = "".join(f"""         <TestableReference
+            skipped = "NO">
+{reference(12, target)}         </TestableReference>
+""" for target in TARGETS)
 
 
 SCHEME = f"""<?xml version="1.0" encoding="UTF-8"?>
@@ -29,14 +46,7 @@ SCHEME = f"""<?xml version="1.0" encoding="UTF-8"?>
       parallelizeBuildables = "YES"
       buildImplicitDependencies = "YES">
       <BuildActionEntries>
-         <BuildActionEntry
-            buildForTesting = "YES"
-            buildForRunning = "NO"
-            buildForProfiling = "NO"
-            buildForArchiving = "NO"
-            buildForAnalyzing = "NO">
-{reference(12)}         </BuildActionEntry>
-      </BuildActionEntries>
+{BUILD_ENTRIES}      </BuildActionEntries>
    </BuildAction>
    <TestAction
       buildConfiguration = "Debug"
@@ -44,10 +54,7 @@ SCHEME = f"""<?xml version="1.0" encoding="UTF-8"?>
       selectedLauncherIdentifier = "Xcode.DebuggerFoundation.Launcher.LLDB"
       shouldUseLaunchSchemeArgsEnv = "YES">
       <Testables>
-         <TestableReference
-            skipped = "NO">
-{reference(12)}         </TestableReference>
-      </Testables>
+{TESTABLES}      </Testables>
    </TestAction>
 </Scheme>
 """
