@@ -18,6 +18,8 @@ private let scratchRoot: URL = {
 /// - Returns: The directory's path.
 public func scratchDirectory(_ prefix: String) -> String {
     let url = scratchRoot.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
-    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    // Mode 0700 whatever the umask: a test elsewhere in the process may have set it to 0 for a moment.
+    try? FileManager.default.createDirectory(
+        at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     return url.path
 }
