@@ -59,14 +59,7 @@ struct ScriptedChallenge {
     /// A transaction whose SDK trusts `trusted` (the ACS always signs under ``pki``).
     init(trusted: DirectoryServerPKI? = nil) throws {
         let pki = try trusted ?? Self.pki.get()
-        service = ThreeDS2Service(systemProbe: FakeSystemProbe.clean())
-        var config = ConfigParameters()
-        config.sdkReferenceNumber = "3DS_LOA_SDK_TEST_020300_00001"
-        config.appIdentifier = "org.example.shop"
-        config.appVersion = "4.2.0"
-        config.dataDirectory = scratchDirectory("timers")
-        try config.addDirectoryServer(try pki.directoryServer(id: "A000000004"))
-        try service.initialize(configParameters: config)
+        service = try pki.initializedService(dataDirectory: scratchDirectory("timers"))
         transaction = try service.createTransaction(directoryServerID: "A000000004", messageVersion: "2.2.0")
         acs = ScriptedACS(pki: try Self.pki.get())
         parameters = try acs.challengeParameters(for: try transaction.getAuthenticationRequestParameters())

@@ -63,31 +63,8 @@ struct MacHostTests {
 
     @Test("a probe that does not implement runtimeEnvironment derives it from isSimulator")
     func protocolDefault() {
-        struct Minimal: SystemProbe {
-            let base: FakeSystemProbe
-            var platform: DevicePlatform { base.platform }
-            func readFile(_ path: String) -> String? { nil }
-            func fileExists(_ path: String) -> Bool { false }
-            func isWritable(_ path: String) -> Bool { false }
-            func symbolicLinkDestination(_ path: String) -> String? { nil }
-            func sha256OfFile(_ path: String) -> String? { nil }
-            func environment(_ name: String) -> String? { nil }
-            func sysctlString(_ name: String) -> String? { nil }
-            func sysctlInteger(_ name: String) -> Int? { nil }
-            var loadedImagePaths: [String] { [] }
-            var operatingSystemVersion: OperatingSystemVersion? { nil }
-            func platformFact(_ fact: PlatformFact) -> PlatformFactValue? { nil }
-            var effectiveUserID: UInt32 { 501 }
-            var executablePath: String? { nil }
-            var hostName: String? { nil }
-            var machine: String? { nil }
-            var ipAddress: String? { nil }
-            var isSimulator: Bool
-            var isTracedByKernel: Bool { false }
-            var defaultDataDirectory: URL { base.defaultDataDirectory }
-        }
-        #expect(Minimal(base: .iPhone(), isSimulator: true).runtimeEnvironment == .simulator)
-        #expect(Minimal(base: .iPhone(), isSimulator: false).runtimeEnvironment == .native)
+        #expect(RequirementsOnlyProbe(base: .iPhone(), isSimulator: true).runtimeEnvironment == .simulator)
+        #expect(RequirementsOnlyProbe(base: .iPhone(), isSimulator: false).runtimeEnvironment == .native)
         #expect(RuntimeEnvironment.allCases.filter(\.hostIsMac) == [.simulator, .iOSAppOnMac, .macCatalyst])
     }
 }

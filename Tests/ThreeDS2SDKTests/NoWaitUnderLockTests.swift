@@ -200,30 +200,7 @@ struct NoWaitUnderLockTests {
 
     @Test("a probe without platformFacts(_:) is asked for each fact")
     func defaultBatch() {
-        struct OneByOne: SystemProbe {
-            let base = FakeSystemProbe.iPhone()
-            var platform: DevicePlatform { base.platform }
-            func readFile(_ path: String) -> String? { nil }
-            func fileExists(_ path: String) -> Bool { false }
-            func isWritable(_ path: String) -> Bool { false }
-            func symbolicLinkDestination(_ path: String) -> String? { nil }
-            func sha256OfFile(_ path: String) -> String? { nil }
-            func environment(_ name: String) -> String? { nil }
-            func sysctlString(_ name: String) -> String? { nil }
-            func sysctlInteger(_ name: String) -> Int? { nil }
-            var loadedImagePaths: [String] { [] }
-            var operatingSystemVersion: OperatingSystemVersion? { nil }
-            func platformFact(_ fact: PlatformFact) -> PlatformFactValue? { base.platformFact(fact) }
-            var effectiveUserID: UInt32 { 501 }
-            var executablePath: String? { nil }
-            var hostName: String? { nil }
-            var machine: String? { nil }
-            var ipAddress: String? { nil }
-            var isSimulator: Bool { false }
-            var isTracedByKernel: Bool { false }
-            var defaultDataDirectory: URL { base.defaultDataDirectory }
-        }
-        let probe = OneByOne()
+        let probe = RequirementsOnlyProbe(base: .iPhone())
         let values = probe.platformFacts([.deviceName, .systemName, .appStoreReceiptURL])
         #expect(
             values == [

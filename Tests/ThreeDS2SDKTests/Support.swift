@@ -95,3 +95,30 @@ final class EventRecorder: ClientEventListener, SecurityEventListener, Sendable 
         securityChanges.withLock { $0.append((warnings.map(\.id.rawValue), previous.map(\.id.rawValue), stage)) }
     }
 }
+
+/// A probe that implements only `SystemProbe`'s requirements, none of the members with a default
+/// (`runtimeEnvironment`, `platformFacts(_:)`, `excludeFromBackup(_:)`): the tests of those defaults use it. The
+/// platform, its facts and the data directory come from `base`; everything else reads as absent.
+struct RequirementsOnlyProbe: SystemProbe {
+    let base: FakeSystemProbe
+    var isSimulator = false
+    var platform: DevicePlatform { base.platform }
+    func readFile(_ path: String) -> String? { nil }
+    func fileExists(_ path: String) -> Bool { false }
+    func isWritable(_ path: String) -> Bool { false }
+    func symbolicLinkDestination(_ path: String) -> String? { nil }
+    func sha256OfFile(_ path: String) -> String? { nil }
+    func environment(_ name: String) -> String? { nil }
+    func sysctlString(_ name: String) -> String? { nil }
+    func sysctlInteger(_ name: String) -> Int? { nil }
+    var loadedImagePaths: [String] { [] }
+    var operatingSystemVersion: OperatingSystemVersion? { nil }
+    func platformFact(_ fact: PlatformFact) -> PlatformFactValue? { base.platformFact(fact) }
+    var effectiveUserID: UInt32 { 501 }
+    var executablePath: String? { nil }
+    var hostName: String? { nil }
+    var machine: String? { nil }
+    var ipAddress: String? { nil }
+    var isTracedByKernel: Bool { false }
+    var defaultDataDirectory: URL { base.defaultDataDirectory }
+}

@@ -17,22 +17,6 @@ enum ExitStatus {
         let text =
             "Exit status: 0 \(success); 1 \(failure); 2 usage error (a bad option, or an input file that is missing "
             + "or unreadable); \(interrupted ?? "130 after Ctrl-C, 143 after SIGTERM")."
-        return wrapped(text, width: 76)
-    }
-
-    /// `text` broken at spaces into lines of at most `width` characters.
-    static func wrapped(_ text: String, width: Int) -> String {
-        var lines: [String] = []
-        var line = ""
-        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
-            if !line.isEmpty, line.count + 1 + word.count > width {
-                lines.append(line)
-                line = String(word)
-            } else {
-                line = line.isEmpty ? String(word) : line + " " + word
-            }
-        }
-        lines.append(line)
-        return lines.joined(separator: "\n")
+        return TerminalWidth.wrapLine(text, width: 76, indent: "").joined(separator: "\n")
     }
 }

@@ -16,12 +16,7 @@ func firstOutput(
 private func firstOutputBlocking(
     _ arguments: [String], waitingFor text: String, seconds: Int, environment: [String: String]
 ) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: TmuxSession.binary)
-    process.arguments = arguments
-    if !environment.isEmpty {
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    }
+    let process = threedsProcess(arguments, environment: environment)
     let output = Pipe()
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
@@ -195,16 +190,15 @@ struct CLIErrorMessageTests {
         #expect(ContinuousClock.now - started < .seconds(5), "at once, not after a timeout")
         #expect(refused.status == 1 && refused.output.contains("https://127.0.0.1:1/3ds/authenticate"))
         // Lines are wrapped to the terminal's width: read the words, not the line breaks.
-        func words(_ text: String) -> String { text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
-        #expect(words(refused.output).contains("is the server running"), "\(refused.output)")
+        #expect(flattened(refused.output).contains("is the server running"), "\(refused.output)")
         let untrusted = try await runThreeds(["pay", "--server", lab.baseURL.absoluteString] + common)
         #expect(
-            words(untrusted.output).contains(
+            flattened(untrusted.output).contains(
                 "the 3DS Server's certificate did not validate against the system's trust roots; add the 3DS Server's "
                     + "TLS root with --tls-root FILE"), "\(untrusted.output)")
         let wrongRoot = try await runThreeds(
             ["pay", "--server", lab.baseURL.absoluteString, "--tls-root", "\(pki)/ds-root.pem"] + common)
-        #expect(words(wrongRoot.output).contains("did not validate against --tls-root \(pki)/ds-root.pem"))
+        #expect(flattened(wrongRoot.output).contains("did not validate against --tls-root \(pki)/ds-root.pem"))
         for output in [refused.output, untrusted.output, wrongRoot.output] {
             #expect(
                 !output.contains("connectionFailed") && !output.contains("tlsFailure") && !output.contains("runtime:"))

@@ -30,15 +30,28 @@ func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async 
     }
 }
 
-private func runThreedsBlocking(_ arguments: [String], input: String?, environment: [String: String]) throws -> (
-    status: Int32, output: String
-) {
+/// Every `threeds` command with a help text of its own, the groups (`load`, `inspect`) included.
+let threedsCommands: [[String]] = [
+    [], ["pay"], ["load"], ["load", "run"], ["load", "merge"], ["testlab"], ["demo"], ["inspect"],
+    ["inspect", "signed-content"], ["inspect", "device-data"], ["inspect", "creq"], ["inspect", "cres"],
+    ["ds", "check"],
+]
+
+/// A `threeds` process, not started, with `environment` added to this process's own.
+func threedsProcess(_ arguments: [String], environment: [String: String]) -> Process {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: TmuxSession.binary)
     process.arguments = arguments
     if !environment.isEmpty {
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     }
+    return process
+}
+
+private func runThreedsBlocking(_ arguments: [String], input: String?, environment: [String: String]) throws -> (
+    status: Int32, output: String
+) {
+    let process = threedsProcess(arguments, environment: environment)
     let output = Pipe()
     process.standardOutput = output
     process.standardError = output

@@ -5,16 +5,9 @@ import ThreeDS2SDKTesting
 /// One exit-status table and one time syntax for every subcommand (issue 36, point 7).
 @Suite("Exit statuses and --at, the same everywhere")
 struct ExitStatusTests {
-    /// Every subcommand with a help text of its own.
-    static let subcommands: [[String]] = [
-        [], ["pay"], ["load"], ["load", "run"], ["load", "merge"], ["testlab"], ["demo"], ["inspect"],
-        ["inspect", "signed-content"], ["inspect", "device-data"], ["inspect", "creq"], ["inspect", "cres"],
-        ["ds", "check"],
-    ]
-
     @Test("every help states the one table: 2 for usage errors and unreadable input files, the signals' statuses")
     func helpStatesTheTable() async throws {
-        for subcommand in Self.subcommands {
+        for subcommand in threedsCommands {
             let help = try await runThreeds(subcommand + ["--help"], environment: ["COLUMNS": "300"]).output
             let paragraph = help.replacingOccurrences(of: "\n", with: " ")
             #expect(paragraph.contains("Exit status: 0 "), "\(subcommand)")

@@ -21,15 +21,9 @@ struct WidthTests {
         output.split(whereSeparator: \.isWhitespace).filter { $0 != "\\" }
     }
 
-    static let helps: [[String]] = [
-        [], ["pay"], ["load"], ["load", "run"], ["load", "merge"], ["testlab"], ["demo"], ["inspect"],
-        ["inspect", "signed-content"], ["inspect", "device-data"], ["inspect", "creq"], ["inspect", "cres"],
-        ["ds", "check"],
-    ]
-
     @Test("every --help fits 80 and 50 columns, with the same words at both widths")
     func helps() async throws {
-        for command in Self.helps {
+        for command in threedsCommands {
             let wide = try await runThreeds(command + ["--help"], environment: ["COLUMNS": "80"]).output
             #expect(Self.overflowing(wide, columns: 80).isEmpty, "\(command): \(Self.overflowing(wide, columns: 80))")
             let narrow = try await runThreeds(command + ["--help"], environment: ["COLUMNS": "50"]).output
