@@ -17,19 +17,29 @@ import Foundation
         public let description: String
     }
 
-    /// Writes `bytes` to `path` with mode 0600, replacing any file there.
+    /// Writes `bytes` to `path` with mode 0600 (or `mode`), replacing any file there.
     ///
     /// - Parameters:
     ///   - bytes: The contents.
     ///   - path: The file.
+    ///   - mode: The file's permissions: 0600 for a secret; a public file (a certificate) may be 0644, set whatever
+    ///     the umask once the file is created.
     /// - Throws: ``Failure``.
-    @_spi(ThreeDS2Tools) public static func write(_ bytes: [UInt8], to path: String) throws(Failure) {
+    @_spi(ThreeDS2Tools) public static func write(_ bytes: [UInt8], to path: String, mode: Int = 0o600)
+        throws(Failure)
+    {
         let url = URL(fileURLWithPath: path)
         try makeDirectory(url.deletingLastPathComponent().path)
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).tmp").path
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw failure("cannot create", temporary) }
+        if mode != 0o600, fchmod(descriptor, mode_t(mode)) != 0 {
+            let error = failure("cannot set the permissions of", temporary)
+            close(descriptor)
+            unlink(temporary)
+            throw error
+        }
         var written = 0
         while written < bytes.count {
             let result = bytes.withUnsafeBytes { buffer in

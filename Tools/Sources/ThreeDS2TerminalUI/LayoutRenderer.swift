@@ -58,7 +58,12 @@ public struct LayoutRenderer: Sendable {
     /// How many of the last lines ``render(_:)`` draws are the key hints (none in line modes).
     private func footerCount(_ state: ChallengeFormState) -> Int {
         guard interactive else { return 0 }
-        return keyHints(state).count + state.layout.customizationWarnings.count
+        return keyHints(state).count + warningLines(state).count
+    }
+
+    /// The customization's warnings (a poor contrast), wrapped at the width.
+    private func warningLines(_ state: ChallengeFormState) -> [String] {
+        state.layout.customizationWarnings.flatMap { wrap(Self.safe("(customization) \($0.message)")) }
     }
 
     /// The key hints in the layout's language, wrapped at the width.
@@ -75,133 +80,184 @@ public struct LayoutRenderer: Sendable {
         return wrap(keys)
     }
 
-    /// The lines for a state, and the index of the focused element's first line.
+    /// The lines for a state, and the index of the focused element's first line. Every line fits the width, in
+    /// display columns, broken only between words (a word wider than the whole line aside); a control's wrapped
+    /// lines are indented under its text.
     public func render(_ state: ChallengeFormState) -> (lines: [String], focusedLine: Int?) {
         var focusedLine: Int?
-        let layout = state.layout
-        // The look resolved for the appearance in use (from initialize, through the form state).
-        let look = layout.style
-        let strings = layout.strings
         var lines: [String] = []
-        for (index, element) in layout.elements.enumerated() {
+        for (index, element) in state.layout.elements.enumerated() {
+            if !interactive, case .consent = element { continue }
             let focused = interactive && index == state.focus
             if focused { focusedLine = lines.count }
-            let marker = !interactive ? "" : focused ? (plain ? "[focus] " : "› ") : (plain ? "" : "  ")
-            if !interactive, case .consent = element { continue }
-            switch element {
-            case .toolbar(let rawTitle, let rawCancel):
-                let title = Self.safe(rawTitle)
-                let cancelLabel = Self.safe(rawCancel)
-                var right = plain ? "\(strings[.button]): \(cancelLabel) (Escape)" : "[\(cancelLabel): Esc]"
-                // A narrow terminal keeps the title whole and the cancel key in view rather than wrapping mid-word.
-                if Self.displayWidth(title) + 1 + Self.displayWidth(right) > width, !plain { right = "[Esc]" }
-                let gap = max(1, width - Self.displayWidth(title) - Self.displayWidth(right))
-                let colours = style.foreground(look.toolbar.text.color) + style.background(look.toolbar.backgroundColor)
-                lines.append(colours + style.bold + title + String(repeating: " ", count: gap) + right + style.reset)
-                lines.append(plain ? "" : String(repeating: "─", count: width))
-            case .images(let issuer, let paymentSystem):
-                lines.append(
-                    [issuer, paymentSystem].compactMap { $0.map { image($0, state) } }.joined(separator: "  "))
-            case .heading(let rawText):
-                let text = Self.safe(rawText)
-                let heading = look.label(.infoHeader)
-                lines.append(
-                    aligned(
-                        style.foreground(heading.color) + (heading.isBold ? style.bold : "") + text + style.reset,
-                        columns: Self.displayWidth(text), heading.alignment))
-            case .text(let text, let warning):
-                let (shown, warns) = state.shownText(text, warning: warning)
-                let prefix = warns ? "(!) \(strings[.warning]): " : ""
-                let label = look.label(.infoText)
-                let colour = style.foreground(label.color)
-                for line in wrap(StyledText(plain: prefix).runs + shown.runs, colour: colour) {
-                    lines.append(aligned(colour + line + style.reset, columns: visibleWidth(line), label.alignment))
-                }
-            case .textField(let box, let settings):
-                let text = state.entries.indices.contains(box) ? state.entries[box] : ""
-                let masked = state.isMasked(box: box)
-                let shown = masked ? String(repeating: "•", count: text.count) : text
-                let toggle =
-                    settings.offersRevealToggle ? (plain ? ", \(strings[.revealToggle])" : " (Ctrl-T)") : ""
-                let field = Self.safe(
-                    plain
-                        ? "\(strings[.fieldText]): \(settings.label), \(strings.format(.charactersEntered, text.count))"
-                            + (masked ? " (\(strings[.hidden]))" : ": \(text)") + toggle
-                        : "\(settings.label): [\(shown)\(focused ? "_" : "")]\(toggle)")
-                let labelColour = style.foreground(look.label(box == 0 ? .dataEntryLabel : .dataEntryLabel2).color)
-                lines.append(
-                    focused || plain ? highlight(marker + field, focused) : labelColour + marker + field + style.reset)
-            case .option(let key, let rawLabel, let multiple):
-                let label = Self.safe(rawLabel)
-                let on = state.chosen.contains(key)
-                let box =
-                    plain
-                    ? (multiple ? strings[.checkbox] : strings[.radioButton])
-                        + " \(label), \(on ? strings[.selected] : strings[.notSelected])"
-                    : (multiple ? (on ? "[x] " : "[ ] ") : (on ? "(•) " : "( ) ")) + label
-                let colour = style.foreground(look.label(.selectionList).color)
-                lines.append(
-                    focused || plain || colour.isEmpty
-                        ? highlight(marker + box, focused) : colour + marker + box + style.reset)
-            case .button(let type, let rawLabel):
-                let label = Self.safe(rawLabel)
-                let button = look.button(type)
-                let colours = style.foreground(button.text.color) + style.background(button.backgroundColor)
-                lines.append(
-                    highlight(
-                        marker + (plain ? "\(strings[.button]): \(label)" : colours + "< \(label) >" + style.reset),
-                        focused))
-                // A terminal cannot open the bank's app: once handed on, the link is shown to open on the phone.
-                if type == .openOOBApp, state.openedApp, let link = layout.screen.oobAppURL {
-                    lines.append("    " + (plain ? "\(strings[.link]): " : "") + Self.safe(link))
-                }
-            case .consent(let kind, let rawQuestion):
-                let question = Self.safe(rawQuestion)
-                let answer = state.consent(kind).map { $0 ? strings[.yes] : strings[.no] } ?? "—"
-                lines.append(
-                    highlight(
-                        marker
-                            + (plain
-                                ? "\(strings[.choice]): \(question) \(answer) (\(strings[.yesOrNo]))"
-                                : "\(question) [\(answer)] (y/n)"),
-                        focused))
-            case .section(let rawLabel, let text):
-                let label = Self.safe(rawLabel)
-                let open = state.expanded.contains(index)
-                lines.append(
-                    highlight(
-                        marker
-                            + (plain
-                                ? "\(strings[.section]): \(label), \(strings[open ? .sectionOpen : .sectionClosed])"
-                                : "\(open ? "▾" : "▸") \(label)"),
-                        focused))
-                if open { lines += wrap(text.runs, colour: "").map { "    " + $0 } }
-            case .htmlText(let text):
-                let current = state.form?.text ?? text
-                lines += wrap(current)
-            case .htmlControl(let controlIndex):
-                guard let controls = state.form?.controls, controls.indices.contains(controlIndex) else { continue }
-                let control = controls[controlIndex]
-                lines.append(highlight(marker + Self.safe(describe(control, plain: plain, strings: strings)), focused))
-            case .htmlLink(let linkIndex):
-                guard let links = state.form?.links, links.indices.contains(linkIndex) else { continue }
-                let link = links[linkIndex]
-                lines.append(
-                    highlight(
-                        marker + Self.safe(plain ? "\(strings[.link]): \(link.label)" : "<\(link.label)>"), focused))
-            }
+            lines += elementLines(element, index: index, focused: focused, state)
         }
         if let note = state.note { lines += wrap("(!) \(note)") }
-        guard interactive else {
-            for warning in layout.customizationWarnings {
-                lines.append(Self.safe("(customization) \(warning.message)"))
-            }
-            return (lines, focusedLine)
+        let warnings = warningLines(state)
+        guard interactive else { return (lines + warnings, focusedLine) }
+        return (lines + [""] + keyHints(state) + warnings, focusedLine)
+    }
+
+    /// The lines of one element of the screen.
+    private func elementLines(_ element: LayoutElement, index: Int, focused: Bool, _ state: ChallengeFormState)
+        -> [String]
+    {
+        let marker = !interactive ? "" : focused ? (plain ? "[focus] " : "› ") : (plain ? "" : "  ")
+        let strings = state.layout.strings
+        switch element {
+        case .toolbar(let title, let cancel):
+            return toolbarLines(title: Self.safe(title), cancel: Self.safe(cancel), state)
+        case .images(let issuer, let paymentSystem):
+            let line = [issuer, paymentSystem].compactMap { $0.map { image($0, state) } }.joined(separator: "  ")
+            return line.contains("\u{1B}") || Self.displayWidth(line) <= width ? [line] : wrap(line)
+        case .heading(let text):
+            return headingLines(Self.safe(text), state)
+        case .text(let text, let warning):
+            return textLines(text, warning: warning, state)
+        case .textField(let box, let settings):
+            return fieldLines(box: box, settings, marker: marker, focused: focused, state)
+        case .option(let key, let label, let multiple):
+            return optionLines(key: key, label: Self.safe(label), multiple: multiple, marker: marker, focused, state)
+        case .button(let type, let label):
+            return buttonLines(type, label: Self.safe(label), marker: marker, focused: focused, state)
+        case .consent(let kind, let question):
+            let answer = state.consent(kind).map { $0 ? strings[.yes] : strings[.no] } ?? "—"
+            let text =
+                plain
+                ? "\(strings[.choice]): \(Self.safe(question)) \(answer) (\(strings[.yesOrNo]))"
+                // The answer and the keys stay together on one line: `[Yes] (y/n)` is never broken.
+                : "\(Self.safe(question)) [\(answer)]\(Self.glue)(y/n)"
+            return item(marker, text, focused: focused)
+        case .section(let label, let text):
+            let open = state.expanded.contains(index)
+            let shown =
+                plain
+                ? "\(strings[.section]): \(Self.safe(label)), \(strings[open ? .sectionOpen : .sectionClosed])"
+                : "\(open ? "▾" : "▸")\(Self.glue)\(Self.safe(label))"
+            let body = open ? wrap(text.runs, colour: "", width: width - 4).map { "    " + $0 } : []
+            return item(marker, shown, focused: focused) + body
+        case .htmlText(let text):
+            return wrap(state.form?.text ?? text)
+        case .htmlControl(let controlIndex):
+            guard let controls = state.form?.controls, controls.indices.contains(controlIndex) else { return [] }
+            let control = controls[controlIndex]
+            return item(marker, Self.safe(describe(control, plain: plain, strings: strings)), focused: focused)
+        case .htmlLink(let linkIndex):
+            guard let links = state.form?.links, links.indices.contains(linkIndex) else { return [] }
+            let label = Self.safe(links[linkIndex].label)
+            return item(marker, plain ? "\(strings[.link]): \(label)" : "<\(label)>", focused: focused)
         }
-        lines.append("")
-        lines += keyHints(state)
-        for warning in layout.customizationWarnings { lines.append(Self.safe("(customization) \(warning.message)")) }
-        return (lines, focusedLine)
+    }
+
+    /// The toolbar: the title on the left, the cancel key on the right, then a rule. A narrow terminal keeps the
+    /// title's words whole and the cancel key in view (`[Esc]`), wrapping a title too long for one line.
+    private func toolbarLines(title: String, cancel: String, _ state: ChallengeFormState) -> [String] {
+        let strings = state.layout.strings
+        let look = state.layout.style
+        var right = plain ? "\(strings[.button]): \(cancel) (Escape)" : "[\(cancel): Esc]"
+        if Self.displayWidth(title) + 1 + Self.displayWidth(right) > width, !plain { right = "[Esc]" }
+        let rightWidth = Self.displayWidth(right)
+        // The title beside the cancel key when at least a word or two fits there; otherwise above it.
+        let beside = width - rightWidth - 1 >= 12
+        var titles = wrap(title, width: beside ? width - rightWidth - 1 : width)
+        if !beside { titles += [String(repeating: " ", count: max(0, width - rightWidth)) + right] }
+        let colours = style.foreground(look.toolbar.text.color) + style.background(look.toolbar.backgroundColor)
+        var lines = titles.map { colours + style.bold + $0 + style.reset }
+        if beside {
+            let gap = max(1, width - Self.displayWidth(titles[0]) - rightWidth)
+            lines[0] = colours + style.bold + titles[0] + String(repeating: " ", count: gap) + right + style.reset
+        }
+        return lines + [plain ? "" : String(repeating: "─", count: width)]
+    }
+
+    /// The challenge information header, wrapped, each line aligned as the customization says.
+    private func headingLines(_ text: String, _ state: ChallengeFormState) -> [String] {
+        let heading = state.layout.style.label(.infoHeader)
+        let colour = style.foreground(heading.color) + (heading.isBold ? style.bold : "")
+        return wrap(text).map { aligned(colour + $0 + style.reset, columns: Self.displayWidth($0), heading.alignment) }
+    }
+
+    /// The information text with its bold runs (and the warning indicator), wrapped and aligned.
+    private func textLines(_ text: StyledText, warning: Bool, _ state: ChallengeFormState) -> [String] {
+        let (shown, warns) = state.shownText(text, warning: warning)
+        let prefix = warns ? "(!) \(state.layout.strings[.warning]): " : ""
+        let label = state.layout.style.label(.infoText)
+        let colour = style.foreground(label.color)
+        return wrap(StyledText(plain: prefix).runs + shown.runs, colour: colour).map { line in
+            aligned(colour + line + style.reset, columns: visibleWidth(line), label.alignment)
+        }
+    }
+
+    /// An entry box: its label and the contents (masked as the form state says), the reveal key when offered.
+    private func fieldLines(
+        box: Int, _ settings: EntryBox, marker: String, focused: Bool, _ state: ChallengeFormState
+    ) -> [String] {
+        let strings = state.layout.strings
+        let text = state.entries.indices.contains(box) ? state.entries[box] : ""
+        let masked = state.isMasked(box: box)
+        let shown = masked ? String(repeating: "•", count: text.count) : text
+        let toggle = settings.offersRevealToggle ? (plain ? ", \(strings[.revealToggle])" : " (Ctrl-T)") : ""
+        let field = Self.safe(
+            plain
+                ? "\(strings[.fieldText]): \(settings.label), \(strings.format(.charactersEntered, text.count))"
+                    + (masked ? " (\(strings[.hidden]))" : ": \(text)") + toggle
+                : "\(settings.label): [\(shown)\(focused ? "_" : "")]\(toggle)")
+        let colour = style.foreground(state.layout.style.label(box == 0 ? .dataEntryLabel : .dataEntryLabel2).color)
+        return item(marker, field, focused: focused, colour: focused || plain ? nil : colour)
+    }
+
+    /// A choice of a select screen: its box (or its state in words) and its label.
+    private func optionLines(
+        key: String, label: String, multiple: Bool, marker: String, _ focused: Bool, _ state: ChallengeFormState
+    ) -> [String] {
+        let strings = state.layout.strings
+        let on = state.chosen.contains(key)
+        let box =
+            plain
+            ? (multiple ? strings[.checkbox] : strings[.radioButton])
+                + " \(label), \(on ? strings[.selected] : strings[.notSelected])"
+            : (multiple ? (on ? "[x]" : "[\(Self.glue)]") : (on ? "(•)" : "(\(Self.glue))")) + "\(Self.glue)" + label
+        let colour = style.foreground(state.layout.style.label(.selectionList).color)
+        return item(marker, box, focused: focused, colour: focused || plain || colour.isEmpty ? nil : colour)
+    }
+
+    /// A button in its colours, and the bank app's link once the app was handed on (a terminal cannot open it).
+    private func buttonLines(
+        _ type: ButtonType, label: String, marker: String, focused: Bool, _ state: ChallengeFormState
+    ) -> [String] {
+        let button = state.layout.style.button(type)
+        let colours = style.foreground(button.text.color) + style.background(button.backgroundColor)
+        let indent = String(repeating: " ", count: Self.displayWidth(marker))
+        let text = plain ? "\(state.layout.strings[.button]): \(label)" : "<\(Self.glue)\(label)\(Self.glue)>"
+        var lines = wrap(text, width: width - indent.count).enumerated().map { offset, line in
+            let shown = Self.unglued(line)
+            return highlight(
+                (offset == 0 ? marker : indent) + (plain ? shown : colours + shown + style.reset), focused)
+        }
+        if type == .openOOBApp, state.openedApp, let link = state.layout.screen.oobAppURL {
+            lines.append("    " + (plain ? "\(state.layout.strings[.link]): " : "") + Self.safe(link))
+        }
+        return lines
+    }
+
+    /// A focusable row: `text` wrapped after `marker`, its further lines indented under the text; highlighted when
+    /// focused, otherwise drawn in `colour` when one is given.
+    private func item(_ marker: String, _ text: String, focused: Bool, colour: String? = nil) -> [String] {
+        let indent = String(repeating: " ", count: Self.displayWidth(marker))
+        return wrap(text, width: width - indent.count).enumerated().map { offset, line in
+            let row = (offset == 0 ? marker : indent) + Self.unglued(line)
+            guard let colour else { return highlight(row, focused) }
+            return colour + row + style.reset
+        }
+    }
+
+    /// A space the wrapping never breaks at (a no-break space, drawn as a space): it keeps a control's parts
+    /// together, such as `[Yes] (y/n)` or `< Verify >`.
+    static let glue: Character = "\u{00A0}"
+
+    /// A line with its glue drawn as plain spaces.
+    static func unglued(_ line: String) -> String {
+        line.contains(glue) ? String(line.map { $0 == glue ? " " : $0 }) : line
     }
 
     /// A line moved to its alignment within the width (plain mode and left alignment leave it as it is).
@@ -377,6 +433,18 @@ public struct LayoutRenderer: Sendable {
     /// Wraps text at the width, keeping the ACS's `\n` line breaks.
     func wrap(_ text: String) -> [String] {
         wrap(StyledText(plain: text).runs, colour: "")
+    }
+
+    /// Wraps text at another width (at least one column).
+    func wrap(_ text: String, width: Int) -> [String] {
+        wrap(StyledText(plain: text).runs, colour: "", width: width)
+    }
+
+    /// Wraps styled runs at another width (at least one column).
+    func wrap(_ runs: [StyledText.Run], colour: String, width: Int) -> [String] {
+        var narrower = self
+        narrower.width = max(1, width)
+        return narrower.wrap(runs, colour: colour)
     }
 
     /// The columns a character takes on a terminal: 2 for East Asian wide and full-width characters, 0 for

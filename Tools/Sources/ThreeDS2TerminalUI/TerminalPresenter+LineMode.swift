@@ -10,124 +10,195 @@ extension TerminalPresenter {
     /// form state refuses an answer, its note is printed and the question asked again.
     func lineMode(_ initial: ChallengeFormState) async -> ChallengeAnswer {
         var state = initial
-        let screen = state.screen
-        let renderer = LayoutRenderer(
-            width: TerminalIO.size.columns, style: TerminalStyle(depth: depth), plain: mode == .plain,
-            interactive: false)
-        print(renderer.lines(state).joined(separator: "\n"))
-        if let hint { print(LayoutRenderer.safe("(\(hint))")) }
+        let width = TerminalIO.size.columns
+        print(lineScreen(state, width: width).joined(separator: "\n"))
         // The consent questions come after the screen's own question, once, just before the answer that carries
         // them: the code typed (or piped) first is the code, and the end of the input leaves a consent unanswered
         // (sent as N).
         var consentsAsked = false
-        /// Asks the consent questions once; `false` when the cardholder cancelled on one (Esc, Ctrl-C, the word).
-        func askConsents() async -> Bool {
-            guard !consentsAsked else { return true }
-            consentsAsked = true
-            for (kind, question) in [
-                (ConsentKind.trust, screen.whitelistingText), (.deviceBinding, screen.deviceBindingText),
-            ] {
-                guard let question else { continue }
-                // Only yes or no is taken (the form state's rule: the language's words or their first letters, and
-                // y/n); any other word asks again, so a stray line is never read as no, nor the next code as an
-                // answer.
-                asking: while true {
-                    switch await prompt("\(question) [\(strings[.yes])/\(strings[.no])]: ") {
-                    case .end:
-                        break asking
-                    case .cancel:
-                        return false
-                    case .line(let line):
-                        // An empty Enter leaves the question unanswered (sent as N, as the screen left untouched).
-                        if line.trimmingCharacters(in: .whitespaces).isEmpty { break asking }
-                        guard let yes = state.consentAnswer(line) else { continue asking }
-                        _ = state.apply(kind == .trust ? .setTrust(yes) : .setDeviceBinding(yes))
-                        break asking
-                    }
-                }
-            }
-            return true
-        }
-        let cancelWord = "\(strings[.or]) '\(strings[.cancel].lowercased())'"
-        let additional = screen.additionalCodeLabel.map { ", 'additional' (\($0))" } ?? ""
         while true {
-            let question: String
-            switch screen.uiType {
-            case .text:
-                let resend = screen.resendLabel.map { ", 'resend' (\($0))" } ?? ""
-                question = "\(state.entryBox(0).label)\(resend)\(additional), \(cancelWord): "
-            case .singleSelect, .multiSelect:
-                for (number, option) in screen.options.enumerated() {
-                    print(LayoutRenderer.safe("  \(number + 1). \(option.label)"))
-                }
-                let number = strings[screen.uiType == .multiSelect ? .optionNumbers : .optionNumber]
-                question = "\(number), \(cancelWord): "
-            case .outOfBand, .information:
-                let open = screen.oobAppURL.map { "'open' (\(screen.oobAppLabel ?? strings[.openApp]): \($0)), " } ?? ""
-                let label = screen.oobContinueLabel ?? screen.infoContinueLabel
-                let enter =
-                    label != nil || screen.oobAppURL == nil
-                    ? "\(strings[.enterKey]): \(label ?? strings[.continueButton]), " : ""
-                question = "\(open)\(enter)\(additional.dropFirst(2))\(additional.isEmpty ? "" : ", ")\(cancelWord): "
-            case .html, .htmlOutOfBand:
-                let open = screen.oobAppURL != nil ? "'open' (\(strings[.openApp])), " : ""
-                let buttons = Self.submitButtons(state).joined(separator: ", ")
-                let pressing = buttons.isEmpty ? "" : " (\(strings.format(.htmlOtherButton, buttons)))"
-                if let field = Self.onlyEntry(state) {
-                    question =
-                        "\(field.label.isEmpty ? (field.name ?? "") : field.label)\(pressing), \(open)\(cancelWord): "
-                } else {
-                    let names =
-                        state.form?.controls.compactMap { control -> String? in
-                            guard Self.isEntry(control), let name = control.name else { return nil }
-                            return control.label.isEmpty ? name : "\(name) (\(control.label))"
-                        }.joined(separator: ", ") ?? ""
-                    question = "\(strings.format(.htmlFields, names, buttons)), \(open)\(cancelWord): "
-                }
-            }
-            let masked = screen.uiType == .text && state.isMasked(box: 0)
+            let (options, question) = lineQuestion(state, width: width)
+            if !options.isEmpty { print(options.joined(separator: "\n")) }
+            let masked = state.screen.uiType == .text && state.isMasked(box: 0)
             let typed = await prompt(question, masked: masked)
             if typed == .end { ended.withLock { $0 = true } }
             guard case .line(let line) = typed else { return ChallengeAnswer(.cancel) }
-            if line.trimmingCharacters(in: .whitespaces).isEmpty, screen.uiType != .outOfBand,
-                screen.uiType != .information
-            {
-                // An empty Enter asks again: sent, it would spend an attempt (or send no choice).
-                continue
+            switch await lineStep(line, state: &state, consentsAsked: &consentsAsked) {
+            case .answer(let answer): return answer
+            case .cancel: return ChallengeAnswer(.cancel)
+            case .askAgain: continue
+            case .refused: printWrapped("(!) \(state.note ?? strings[.genericError])", width: width)
             }
-            var answer: ChallengeAnswer?
-            switch line.trimmingCharacters(in: .whitespaces).lowercased() {
-            case "additional" where screen.additionalCodeLabel != nil:
-                answer = state.apply(.additionalCode)
-            case "open" where screen.oobAppURL != nil:
-                switch await state.perform(.openApp, opener: oobAppOpener) {
-                case .send(let sent): answer = sent
-                case .showNote(let note):
-                    print(LayoutRenderer.safe("(!) \(note)"))
-                    continue
-                case .openApp, nil: continue
-                }
-            case _
-            where screen.uiType == .text && state.entries.count > 1 && !(line == "resend" && screen.resendLabel != nil):
-                // Two entry boxes (2.3.1): the first line fills the first box, then the second box is asked for.
-                guard state.apply(.setEntry(line)) == nil, state.note == nil else { break }
-                let second: String
-                switch await prompt("\(state.entryBox(1).label): ", masked: state.isMasked(box: 1)) {
-                case .cancel: return ChallengeAnswer(.cancel)
-                case .end: second = ""
-                case .line(let line): second = line
-                }
-                if state.apply(.setEntry(second, box: 1)) == nil, state.note == nil {
-                    guard await askConsents() else { return ChallengeAnswer(.cancel) }
-                    answer = state.apply(.submit())
-                }
-            default:
-                guard await askConsents() else { return ChallengeAnswer(.cancel) }
-                answer = lineAnswer(line, state: &state)
-            }
-            if let answer { return answer }
-            print(LayoutRenderer.safe("(!) \(state.note ?? strings[.genericError])"))
         }
+    }
+
+    /// What the line mode prints before its first question: the screen (without its consent rows, which the
+    /// prompts ask) and the hint, each line within `width` columns.
+    func lineScreen(_ state: ChallengeFormState, width: Int) -> [String] {
+        let renderer = LayoutRenderer(
+            width: width, style: TerminalStyle(depth: depth), plain: mode == .plain, interactive: false)
+        return renderer.lines(state) + (hint.map { renderer.wrap(LayoutRenderer.safe("(\($0))")) } ?? [])
+    }
+
+    /// The screen's question, and for a select screen its numbered options (wrapped within `width`, each option's
+    /// further lines under its label). The question is wrapped when asked (``promptLines(_:width:)``).
+    func lineQuestion(_ state: ChallengeFormState, width: Int) -> (options: [String], question: String) {
+        let screen = state.screen
+        let cancelWord = "\(strings[.or]) '\(strings[.cancel].lowercased())'"
+        let additional = screen.additionalCodeLabel.map { ", 'additional' (\($0))" } ?? ""
+        switch screen.uiType {
+        case .text:
+            let resend = screen.resendLabel.map { ", 'resend' (\($0))" } ?? ""
+            return ([], "\(state.entryBox(0).label)\(resend)\(additional), \(cancelWord): ")
+        case .singleSelect, .multiSelect:
+            let renderer = LayoutRenderer(width: width, style: TerminalStyle(depth: .none))
+            let options = screen.options.enumerated().flatMap { number, option in
+                let lead = "  \(number + 1). "
+                let indent = String(repeating: " ", count: lead.count)
+                return renderer.wrap(LayoutRenderer.safe(option.label), width: width - lead.count).enumerated().map {
+                    ($0.offset == 0 ? lead : indent) + $0.element
+                }
+            }
+            let number = strings[screen.uiType == .multiSelect ? .optionNumbers : .optionNumber]
+            return (options, "\(number), \(cancelWord): ")
+        case .outOfBand, .information:
+            let open = screen.oobAppURL.map { "'open' (\(screen.oobAppLabel ?? strings[.openApp]): \($0)), " } ?? ""
+            let label = screen.oobContinueLabel ?? screen.infoContinueLabel
+            let enter =
+                label != nil || screen.oobAppURL == nil
+                ? "\(strings[.enterKey]): \(label ?? strings[.continueButton]), " : ""
+            return ([], "\(open)\(enter)\(additional.dropFirst(2))\(additional.isEmpty ? "" : ", ")\(cancelWord): ")
+        case .html, .htmlOutOfBand:
+            return ([], htmlQuestion(state, cancelWord: cancelWord))
+        }
+    }
+
+    /// The question of an HTML screen: its one field by label, or every field by name, and its buttons.
+    private func htmlQuestion(_ state: ChallengeFormState, cancelWord: String) -> String {
+        let open = state.screen.oobAppURL != nil ? "'open' (\(strings[.openApp])), " : ""
+        let buttons = Self.submitButtons(state).joined(separator: ", ")
+        let pressing = buttons.isEmpty ? "" : " (\(strings.format(.htmlOtherButton, buttons)))"
+        if let field = Self.onlyEntry(state) {
+            return "\(field.label.isEmpty ? (field.name ?? "") : field.label)\(pressing), \(open)\(cancelWord): "
+        }
+        let names =
+            state.form?.controls.compactMap { control -> String? in
+                guard Self.isEntry(control), let name = control.name else { return nil }
+                return control.label.isEmpty ? name : "\(name) (\(control.label))"
+            }.joined(separator: ", ") ?? ""
+        return "\(strings.format(.htmlFields, names, buttons)), \(open)\(cancelWord): "
+    }
+
+    /// What one typed line led to.
+    private enum LineStep {
+        /// The answer to send.
+        case answer(ChallengeAnswer)
+        /// The cardholder cancelled.
+        case cancel
+        /// Ask the question again, saying nothing.
+        case askAgain
+        /// The form state refused the line: its note is shown and the question asked again.
+        case refused
+    }
+
+    /// Turns one typed line into form actions: the words `additional` and `open`, the two entry boxes of 2.3.1, or
+    /// the screen's own answer (after the consent questions).
+    private func lineStep(_ line: String, state: inout ChallengeFormState, consentsAsked: inout Bool) async
+        -> LineStep
+    {
+        let screen = state.screen
+        let word = line.trimmingCharacters(in: .whitespaces)
+        if word.isEmpty, screen.uiType != .outOfBand, screen.uiType != .information {
+            // An empty Enter asks again: sent, it would spend an attempt (or send no choice).
+            return .askAgain
+        }
+        switch word.lowercased() {
+        case "additional" where screen.additionalCodeLabel != nil:
+            return Self.step(state.apply(.additionalCode))
+        case "open" where screen.oobAppURL != nil:
+            switch await state.perform(.openApp, opener: oobAppOpener) {
+            case .send(let sent): return .answer(sent)
+            case .showNote(let note):
+                printWrapped("(!) \(note)", width: TerminalIO.size.columns)
+                return .askAgain
+            case .openApp, nil: return .askAgain
+            }
+        case _
+        where screen.uiType == .text && state.entries.count > 1 && !(line == "resend" && screen.resendLabel != nil):
+            return await twoBoxes(line, state: &state, consentsAsked: &consentsAsked)
+        default:
+            guard await askConsents(&state, asked: &consentsAsked) else { return .cancel }
+            return Self.step(lineAnswer(line, state: &state))
+        }
+    }
+
+    /// An answer to send, or a refusal when the form state gave none.
+    private static func step(_ answer: ChallengeAnswer?) -> LineStep {
+        answer.map(LineStep.answer) ?? .refused
+    }
+
+    /// Two entry boxes (2.3.1): the first line fills the first box, then the second box is asked for.
+    private func twoBoxes(_ line: String, state: inout ChallengeFormState, consentsAsked: inout Bool) async
+        -> LineStep
+    {
+        guard state.apply(.setEntry(line)) == nil, state.note == nil else { return .refused }
+        let second: String
+        switch await prompt("\(state.entryBox(1).label): ", masked: state.isMasked(box: 1)) {
+        case .cancel: return .cancel
+        case .end: second = ""
+        case .line(let line): second = line
+        }
+        guard state.apply(.setEntry(second, box: 1)) == nil, state.note == nil else { return .refused }
+        guard await askConsents(&state, asked: &consentsAsked) else { return .cancel }
+        return Self.step(state.apply(.submit()))
+    }
+
+    /// The consent questions a screen asks, in order, each as its prompt.
+    func consentPrompts(_ screen: ChallengeScreen) -> [(kind: ConsentKind, prompt: String)] {
+        [(ConsentKind.trust, screen.whitelistingText), (.deviceBinding, screen.deviceBindingText)].compactMap {
+            kind, question in
+            question.map { (kind, "\($0) [\(strings[.yes])/\(strings[.no])]: ") }
+        }
+    }
+
+    /// Asks the consent questions once; `false` when the cardholder cancelled on one (Esc, Ctrl-C, the word).
+    private func askConsents(_ state: inout ChallengeFormState, asked: inout Bool) async -> Bool {
+        guard !asked else { return true }
+        asked = true
+        for (kind, question) in consentPrompts(state.screen) {
+            // Only yes or no is taken (the form state's rule: the language's words or their first letters, and
+            // y/n); any other word asks again, so a stray line is never read as no, nor the next code as an answer.
+            asking: while true {
+                switch await prompt(question) {
+                case .end:
+                    break asking
+                case .cancel:
+                    return false
+                case .line(let line):
+                    // An empty Enter leaves the question unanswered (sent as N, as the screen left untouched).
+                    if line.trimmingCharacters(in: .whitespaces).isEmpty { break asking }
+                    guard let yes = state.consentAnswer(line) else { continue asking }
+                    _ = state.apply(kind == .trust ? .setTrust(yes) : .setDeviceBinding(yes))
+                    break asking
+                }
+            }
+        }
+        return true
+    }
+
+    /// Prints text made safe and wrapped within `width` columns.
+    private func printWrapped(_ text: String, width: Int) {
+        print(LayoutRenderer(width: width, style: TerminalStyle(depth: .none)).wrap(LayoutRenderer.safe(text))
+            .joined(separator: "\n"))
+    }
+
+    /// A question as it is written before the cursor: made safe and wrapped between words within `width` columns,
+    /// with a column left for the cursor; the last line keeps the space after the question.
+    static func promptLines(_ text: String, width: Int) -> [String] {
+        var lines = LayoutRenderer(width: width, style: TerminalStyle(depth: .none))
+            .wrap(LayoutRenderer.safe(text), width: max(1, width - 1))
+        if text.hasSuffix(" "), let last = lines.indices.last { lines[last] += " " }
+        return lines
     }
 
     /// The form actions one typed line stands for.
@@ -145,7 +216,8 @@ extension TerminalPresenter {
             return state.apply(.submit())
         case .outOfBand, .information:
             if screen.uiType == .outOfBand, let info = screen.additionalInfo {
-                print(PeerText.escapedForTerminal(info, keepingLineBreaks: true))
+                let renderer = LayoutRenderer(width: TerminalIO.size.columns, style: TerminalStyle(depth: .none))
+                print(renderer.wrap(PeerText.escapedForTerminal(info, keepingLineBreaks: true)).joined(separator: "\n"))
             }
             return state.apply(.continueChallenge)
         case .html, .htmlOutOfBand:
@@ -200,8 +272,9 @@ extension TerminalPresenter {
     /// Reads a line on a dedicated thread (never blocking the cooperative pool), with echo off when masked. Ctrl-C
     /// and a line holding Esc cancel; arrow keys typed into the line are dropped.
     private func prompt(_ text: String, masked: Bool = false) async -> Typed {
-        // The question holds the ACS's labels: no control character of theirs reaches the terminal (issue 34).
-        TerminalIO.write(LayoutRenderer.safe(text))
+        // The question holds the ACS's labels: no control character of theirs reaches the terminal (issue 34). It
+        // is wrapped between words: a terminal's own wrap would break inside one.
+        TerminalIO.write(Self.promptLines(text, width: TerminalIO.size.columns).joined(separator: "\n"))
         let input = input
         let read = await withCheckedContinuation { continuation in
             let thread = Thread {

@@ -212,17 +212,24 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
 
     private func draw(_ state: ChallengeFormState) {
         let size = TerminalIO.size
-        // The focused element is kept in view on small terminals (the last row stays free).
-        // The last row stays free; the hint, when there is one, takes the row above it.
-        let hintRows = hint == nil ? 0 : 1
-        let lines = LayoutRenderer(width: size.columns, style: TerminalStyle(depth: depth), inlineImages: inlineImages)
-            .window(state, rows: size.rows - 1 - hintRows)
-        var text = "\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\r\n")
-        if let hint {
-            let fitted =
-                LayoutRenderer(width: size.columns, style: TerminalStyle(depth: .none)).wrap(hint).first ?? ""
-            text += "\u{1B}[\(max(1, size.rows - 1));1H" + fitted
+        let (screen, hintLines) = frame(state, columns: size.columns, rows: size.rows)
+        var text = "\u{1B}[H\u{1B}[2J" + screen.joined(separator: "\r\n")
+        if !hintLines.isEmpty {
+            text += "\u{1B}[\(max(1, size.rows - hintLines.count));1H" + hintLines.joined(separator: "\r\n")
         }
         TerminalIO.write(text)
+    }
+
+    /// The full screen for a window of `columns` × `rows`: the screen's lines with the focused element in view, and
+    /// the hint, wrapped whole (never cut), on the rows just above the last, which stays free.
+    func frame(_ state: ChallengeFormState, columns: Int, rows: Int) -> (screen: [String], hint: [String]) {
+        let hintLines =
+            hint.map { LayoutRenderer(width: columns, style: TerminalStyle(depth: .none)).wrap(LayoutRenderer.safe($0)) }
+            ?? []
+        // Two rows of the screen at least stay above the hint.
+        let shownHint = Array(hintLines.prefix(max(0, rows - 3)))
+        let screen = LayoutRenderer(width: columns, style: TerminalStyle(depth: depth), inlineImages: inlineImages)
+            .window(state, rows: rows - 1 - shownHint.count)
+        return (screen, shownHint)
     }
 }

@@ -40,21 +40,41 @@ struct DSCheck: ParsableCommand {
         do {
             bundle = try TrustBundle(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw CLIError(error.message, exitStatus: 1)
+            throw CLIError(Self.relative(error.message), exitStatus: 1)
         }
         let reports = bundle.evaluate(at: date)
         if json {
             print(Self.json(reports, date: date).serialized)
         } else {
-            print(Self.text(reports, date: date, path: path))
+            print(Self.relative(Self.text(reports, date: date, path: path)))
         }
         let unusable = reports.filter { $0.failure != nil }
         if !unusable.isEmpty {
             if json {
-                for report in unusable { warn("threeds: \(safe(report.failure?.message ?? ""))") }
+                for report in unusable { warn("threeds: \(Self.relative(safe(report.failure?.message ?? "")))") }
             }
             throw ExitCode(1)
         }
+    }
+
+    /// Text with the paths under the current folder written relative to it, as a person types them: the SDK names
+    /// the files it read by their full path. A path elsewhere stays whole; `--json` keeps full paths.
+    static func relative(_ text: String) -> String {
+        let here = FileManager.default.currentDirectoryPath
+        var folders = [here]
+        if let real = realpath(here, nil) {
+            folders.append(String(cString: real))
+            free(real)
+        }
+        var result = text
+        for folder in Set(folders) where folder != "/" {
+            // Only where a path starts: at the start of the text, or after a space, a quote or a parenthesis.
+            let pattern = #"(?<![^\s"'(])"# + NSRegularExpression.escapedPattern(for: folder + "/")
+            guard let expression = try? NSRegularExpression(pattern: pattern) else { continue }
+            result = expression.stringByReplacingMatches(
+                in: result, range: NSRange(result.startIndex..., in: result), withTemplate: "")
+        }
+        return result
     }
 
     /// Refuses, as a usage error naming the fix, a path that is not a bundle: nothing readable there, a folder without

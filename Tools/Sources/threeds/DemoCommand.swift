@@ -62,6 +62,14 @@ struct Demo: AsyncParsableCommand {
         var exit: Int32 = 0
         var unexpected: [Scenario] = []
         do {
+            if all, !screen.json {
+                // The security findings once, before the scenarios, rather than with one of them.
+                let service = try PayFlow.initializedService(
+                    try Self.configuration(lab), verbose: verbose, uiCustomizations: try screen.uiCustomizations(),
+                    locale: screen.sdkLocale)
+                defer { try? service.cleanup() }
+                try PayFlow.showFindings(of: service, verbose: verbose) { say(TerminalWidth.wrap($0)) }
+            }
             if scenarios.isEmpty {
                 exit = try await pay(lab: lab, card: card, answers: []).code
             }
@@ -110,8 +118,7 @@ struct Demo: AsyncParsableCommand {
         defer { Task { try? await transport.shutdown() } }
         let version = messageVersion ?? (scenario == .information ? "2.3.1" : nil)
         let flow = PayFlow(
-            configuration: try lab.sdkConfiguration(
-                dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("threeds-demo").path),
+            configuration: try Self.configuration(lab),
             requestor: .server(lab.baseURL), directoryServerID: TestLab.rsaDirectoryServerID, messageVersion: version,
             purchase: Purchase(cardNumber: card, amount: "1999", currency: "978"),
             requestorAppURL: "https://shop.testlab.example/return",
@@ -128,6 +135,12 @@ struct Demo: AsyncParsableCommand {
         let code = emit(result, json: screen.json)
         try? await transport.shutdown()
         return (code, result)
+    }
+
+    /// The SDK's configuration for the demo's payments: the lab's directory servers, a data folder of the demo's own.
+    private static func configuration(_ lab: TestLab) throws -> ConfigParameters {
+        try lab.sdkConfiguration(
+            dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("threeds-demo").path)
     }
 
     /// What to do on the scenario's screens, for someone at the keyboard, in the words the screens use; `nil` when no

@@ -154,6 +154,33 @@ struct PayFlow {
     /// The look per appearance and the locale given to `initialize` (the presenter draws what the SDK resolved).
     var uiCustomizations: [UiCustomizationType: UiCustomization] = demoCustomizations
     var locale: Locale?
+    /// The findings already shown by this process: `load` and `demo --auto --all` make many payments, and say each
+    /// finding once.
+    private static let shownFindings = Locked<Set<String>>([])
+
+    /// Shows the service's security findings and directory-server warnings, each once per process however many
+    /// payments it makes: the findings as one line naming them, or each in full with `verbose`.
+    ///
+    /// - Parameters:
+    ///   - service: An initialized service.
+    ///   - verbose: Whether each finding is shown in full.
+    ///   - show: Where each line goes.
+    static func showFindings(of service: ThreeDS2Service, verbose: Bool, to show: (String) -> Void) throws {
+        let warnings = try service.warnings
+        var lines: [String] = []
+        if verbose {
+            lines = warnings.map { "security warning \($0)" }
+        } else if !warnings.isEmpty {
+            // SW01 (root) and SW03 (virtual machine) are expected in containers and VMs, where this tool usually runs;
+            // an app would pass them to its 3DS Server, which decides. One line, details with --verbose.
+            lines = [
+                "security checks: \(warnings.map(\.id.rawValue).joined(separator: ", ")) raised (expected as root or in a "
+                    + "VM or container; --verbose explains)"
+            ]
+        }
+        lines += try service.directoryServerWarnings.map { "warning \($0.id): \($0.message)" }
+        for line in lines where shownFindings.withLock({ $0.insert(line).inserted }) { show(line) }
+    }
 
     /// A service initialized with `configuration`, the look per appearance and the locale, as at an app's launch;
     /// the SDK logs at debug level with `verbose`, errors only otherwise: the warnings it would log (a customization's
@@ -180,17 +207,7 @@ struct PayFlow {
             ?? Self.initializedService(
                 configuration, verbose: verbose, uiCustomizations: uiCustomizations, locale: locale)
         defer { if self.service == nil { try? service.cleanup() } }
-        let warnings = try service.warnings
-        if verbose {
-            for warning in warnings { progress("security warning \(warning)") }
-        } else if !warnings.isEmpty {
-            // SW01 (root) and SW03 (virtual machine) are expected in containers and VMs, where this tool usually runs;
-            // an app would pass them to its 3DS Server, which decides. One line, details with --verbose.
-            progress(
-                "security checks: \(warnings.map(\.id.rawValue).joined(separator: ", ")) raised (expected as root or in a VM or "
-                    + "container; --verbose explains)")
-        }
-        for warning in try service.directoryServerWarnings { progress("warning \(warning.id): \(warning.message)") }
+        try Self.showFindings(of: service, verbose: verbose, to: progress)
         let transaction = try service.createTransaction(
             directoryServerID: directoryServerID, messageVersion: messageVersion)
         defer { transaction.close() }

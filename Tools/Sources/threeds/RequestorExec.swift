@@ -31,7 +31,8 @@ struct RequestorExec {
         else { throw CLIError("\(option): /bin/sh could not be started", exitStatus: 1) }
         if outcome.timedOut {
             throw CLIError(
-                "\(option): the command ran past \(timeLimit.components.seconds) s and was stopped", exitStatus: 1)
+                "\(option): the command ran past \(timeLimit.components.seconds) s (--requestor-timeout) and was stopped",
+                exitStatus: 1)
         }
         guard outcome.status == 0 else {
             throw CLIError("\(option): the command exited with status \(outcome.status)", exitStatus: 1)

@@ -97,8 +97,17 @@ enum ShellCommand {
         DispatchQueue.global().asyncAfter(deadline: .now() + Double(timeLimit.components.seconds)) {
             guard !state.withLock({ $0.finished }) else { return }
             state.withLock { $0.stopped = true }
+            // The shell is held still while what it started is stopped: a shell that saw its command killed would
+            // print `Terminated` (dash, bash) on the user's standard error, as if the CLI had been.
+            state.withLock { if !$0.finished { kill(shell, SIGSTOP) } }
             stopTree(shell)
-            state.withLock { if !$0.finished { kill(shell, SIGTERM) } }
+            // SIGTERM ends a stopped shell at once (unless its script traps it, which SIGCONT then lets run).
+            state.withLock {
+                if !$0.finished {
+                    kill(shell, SIGTERM)
+                    kill(shell, SIGCONT)
+                }
+            }
             // The shell itself may have SIGTERM blocked: it gets SIGKILL if still there after a grace.
             usleep(300_000)
             state.withLock { if !$0.finished { kill(shell, SIGKILL) } }

@@ -15,6 +15,11 @@ enum UiCustomizationOption {
     /// - Throws: `ValidationError` (a usage error) naming the file and the bad key.
     static func load(_ path: String?) throws -> [UiCustomizationType: UiCustomization] {
         guard let path else { return demoCustomizations }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw ValidationError(
+                "--ui-customization \(path) is a folder: a JSON file is expected (Tools/README.md, \"The look\")")
+        }
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw ValidationError("--ui-customization \(path) could not be read")
         }

@@ -19,21 +19,24 @@ struct LabPKIFileTests {
         #expect(reports.map(\.name) == ["TestLab DS (RSA)", "TestLab DS (EC)"])
     }
 
-    @Test("the TestLab's PEM files (private keys among them) are 0600 in a 0700 folder")
-    func privateFiles() throws {
+    @Test("the TestLab's private keys are 0600, its certificates and bundle 0644, in a 0700 folder")
+    func fileModes() throws {
         func mode(_ path: String) throws -> Int {
             try (FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? -1
         }
         let pki = scratchDirectory("lab-pki") + "/pki"
-        // Whatever the umask: the files are never wider than 0600.
+        // Whatever the umask: the keys never wider than 0600, the public files exactly 0644.
         let previous = umask(0)
         defer { umask(previous) }
         try LabPKI.make().writeClientFiles(to: URL(fileURLWithPath: pki))
         #expect(try mode(pki) == 0o700)
         let names = try FileManager.default.contentsOfDirectory(atPath: pki)
-        #expect(!names.isEmpty)
+        let keys = names.filter(LabPKI.isPrivateKeyFile)
+        #expect(Set(keys) == ["ds-decryption-rsa-key.pem", "ds-decryption-ec-key.pem"])
         for name in names {
-            #expect(try mode("\(pki)/\(name)") == 0o600, "\(name)")
+            let expected = keys.contains(name) ? 0o600 : 0o644
+            #expect(try mode("\(pki)/\(name)") == expected, "\(name)")
         }
+        #expect(names.contains("tls-root.pem") && names.contains("trust-bundle.json"))
     }
 }

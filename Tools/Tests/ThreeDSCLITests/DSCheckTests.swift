@@ -104,6 +104,42 @@ struct DSCheckTests {
         #expect(neither.status == 2 && neither.output.contains("--trust-bundle PATH"), "\(neither.output)")
     }
 
+    @Test("paths are printed as typed or relative to the current folder, never as the SDK's full paths")
+    func relativePaths() async throws {
+        let (_, pki) = try await SharedLab.cli.get()
+        let directory = scratchDirectory("ds-check-paths")
+        try FileManager.default.createDirectory(atPath: "\(directory)/bundle", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: "\(pki)/ds-root.pem", toPath: "\(directory)/bundle/root.pem")
+        let bundle = """
+            {"format":"threeds2-trust-bundle/1","directoryServers":[{"id":"A000000004",
+             "encryptionCertificates":[{"file":"missing.pem"}],"rootCertificates":[{"file":"root.pem"}]}]}
+            """
+        try Data(bundle.utf8).write(to: URL(fileURLWithPath: "\(directory)/bundle/trust-bundle.json"))
+        let failed = try runIn(directory, ["ds", "check", "bundle"])
+        #expect(failed.status == 1, "\(failed.output)")
+        #expect(flattened(failed.output).contains("bundle/missing.pem"), "the file named: \(failed.output)")
+        #expect(!failed.output.contains(directory), "no full path: \(failed.output)")
+        let checked = try runIn(pki, ["ds", "check", "."])
+        #expect(checked.status == 0 && checked.output.hasPrefix("Trust bundle ., on "), "\(checked.output)")
+        #expect(!checked.output.contains(pki), "\(checked.output)")
+        // A folder elsewhere keeps its full path: it was typed so.
+        let elsewhere = try runIn(directory, ["ds", "check", pki])
+        #expect(elsewhere.output.hasPrefix("Trust bundle \(pki), on "), "\(elsewhere.output)")
+    }
+
+    /// Runs `threeds` in `folder`, its output and error together.
+    private func runIn(_ folder: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = threedsProcess(arguments, environment: [:])
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
     /// Runs `threeds` and parses the last line of its output as JSON.
     private func runJSON(_ arguments: [String]) throws -> (status: Int32, value: JSONValue) {
         let process = Process()

@@ -70,6 +70,19 @@ struct LoadTests {
         #expect(cpu > 0 && abs(perPayment - cpu * 1000 / 30) <= 0.5 / 30 + 0.001, "\(cpu) s, \(perPayment) ms")
     }
 
+    @Test("the security findings are said once for the run, on standard error, however many payments it makes")
+    func findingsOnce() async throws {
+        let (lab, pki) = try await SharedLab.cli.get()
+        let result = try await runThreeds(
+            load(lab, pki, card: .frictionlessN, ["--count", "6", "--concurrency", "3", "--json"]))
+        #expect(result.status == 0, "\(result.output)")
+        let findings = result.output.components(separatedBy: "security checks:").count - 1
+        // As root (SW01) they are raised: once; elsewhere at most once.
+        #expect(findings == (getuid() == 0 ? 1 : findings) && findings <= 1, "\(result.output)")
+        #expect(!result.output.contains("security warning SW"), "no details without --verbose")
+        _ = try report(result.output)
+    }
+
     @Test("paced by --rate: frictionless payments, latency counted from the intended start")
     func rate() async throws {
         let (lab, pki) = try await SharedLab.cli.get()

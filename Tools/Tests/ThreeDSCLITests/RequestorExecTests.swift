@@ -66,6 +66,22 @@ struct RequestorExecTests {
         if command.contains("broken") { #expect(result.output.contains("broken"), "stderr is passed through") }
     }
 
+    @Test("a command stopped at its time limit leaks no shell `Terminated` line; the message names the limit")
+    func timeoutQuiet() async throws {
+        let (_, pki) = try await SharedLab.cli.get()
+        // A compound command keeps the shell waiting on `sleep`: a shell that saw it killed would say `Terminated`.
+        let result = try await runThreeds(
+            pay(
+                pki, card: Scenario.text.cardNumber,
+                ["--requestor-exec", "sleep 20; echo late", "--requestor-timeout", "1"]))
+        #expect(result.status == 1, "\(result.output)")
+        #expect(!result.output.contains("Terminated"), "\(result.output)")
+        #expect(!result.output.contains("late"), "\(result.output)")
+        #expect(
+            flattened(result.output).contains("--requestor-exec: the command ran past 1 s (--requestor-timeout)"),
+            "\(result.output)")
+    }
+
     @Test("a command that runs too long is stopped; one that ignores its input still works")
     func timeAndInput() async throws {
         let (_, pki) = try await SharedLab.cli.get()

@@ -63,5 +63,13 @@ struct UiCustomizationCLITests {
         }
         let missing = try await runThreeds(["demo", "--ui-customization", directory + "/none.json"])
         #expect(missing.status == 2 && missing.output.contains("could not be read"), "\(missing.output)")
+        // A folder where the file belongs (issue 36, point 10): named as a folder, the option and a JSON file named.
+        for command in [["demo"], pay] {
+            let folder = try await runThreeds(command + ["--ui-customization", directory])
+            #expect(folder.status == 2, "\(command[0]): \(folder.output)")
+            #expect(
+                flattened(folder.output).contains("--ui-customization \(directory) is a folder: a JSON file is expected"),
+                "\(command[0]): \(folder.output)")
+        }
     }
 }

@@ -76,5 +76,11 @@ struct DemoAllTests {
         #expect(output.contains("  as expected (protocol error 302)") && output.contains("  as expected (timed out)"))
         #expect(output.contains("waiting for the SDK's 10-second CRes timer"))
         #expect(WidthTests.overflowing(output, columns: 80).isEmpty, "\(WidthTests.overflowing(output, columns: 80))")
+        // The security findings once for the whole run, before the first scenario (as root they are raised).
+        let findings = output.components(separatedBy: "security checks:").count - 1
+        #expect(findings == (getuid() == 0 ? 1 : findings) && findings <= 1, "\(output)")
+        if findings == 1, let first = output.range(of: Scenario.allCases[0].cardNumber) {
+            #expect(output.range(of: "security checks:")!.lowerBound < first.lowerBound, "\(output)")
+        }
     }
 }

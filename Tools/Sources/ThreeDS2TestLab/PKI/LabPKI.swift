@@ -100,11 +100,21 @@ public struct LabPKI: Sendable {
     /// - Parameter directory: The directory.
     /// - Throws: A file-system error.
     public func writeClientFiles(to directory: URL) throws {
-        // The folder holds private keys: made 0700; every file is created 0600 (the keys never readable by others,
-        // not even for a moment; the certificates need no wider access than their owner's either).
+        // The folder holds private keys: made 0700; the keys are created 0600 (never readable by others, not even
+        // for a moment), the certificates and the bundle, which are public, 0644 as any shared file.
         try SecretFile.makeDirectory(directory.path)
         for (name, contents) in try clientFiles {
-            try SecretFile.write(Array(contents.utf8), to: directory.appendingPathComponent(name).path)
+            try SecretFile.write(
+                Array(contents.utf8), to: directory.appendingPathComponent(name).path,
+                mode: Self.isPrivateKeyFile(name) ? 0o600 : 0o644)
         }
+    }
+
+    /// Whether a file of ``clientFiles`` holds a private key (the test directory server's decryption keys).
+    ///
+    /// - Parameter name: The file's name.
+    /// - Returns: `true` for a key file.
+    public static func isPrivateKeyFile(_ name: String) -> Bool {
+        name.hasSuffix("-key.pem")
     }
 }

@@ -102,12 +102,14 @@ struct LoadRun: AsyncParsableCommand {
         let purchase = Purchase(cardNumber: number, amount: payment.amount, currency: payment.currency)
         let options = payment
         let startTime = Date().timeIntervalSince1970
-        let progress = isatty(STDERR_FILENO) == 1 ? ProgressLine(total: count, recorder: recorder) : nil
-        progress?.start()
         // One service for the run, initialized once as at an app's launch (security checks, configuration); each
-        // payment is a transaction of it, the whole flow from the AReq parameters on.
+        // payment is a transaction of it, the whole flow from the AReq parameters on. Its findings are said once,
+        // before the run, on standard error.
         let service = try PayFlow.initializedService(config, verbose: false)
         defer { try? service.cleanup() }
+        try PayFlow.showFindings(of: service, verbose: false) { warn(TerminalWidth.wrap($0)) }
+        let progress = isatty(STDERR_FILENO) == 1 ? ProgressLine(total: count, recorder: recorder) : nil
+        progress?.start()
         let cpuBefore = processCPUSeconds()
         let interruption = Interruption()
         let handlers = interruption.install()
