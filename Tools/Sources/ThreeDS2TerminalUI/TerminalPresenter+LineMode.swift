@@ -188,8 +188,9 @@ extension TerminalPresenter {
 
     /// Prints text made safe and wrapped within `width` columns.
     private func printWrapped(_ text: String, width: Int) {
-        print(LayoutRenderer(width: width, style: TerminalStyle(depth: .none)).wrap(LayoutRenderer.safe(text))
-            .joined(separator: "\n"))
+        print(
+            LayoutRenderer(width: width, style: TerminalStyle(depth: .none)).wrap(LayoutRenderer.safe(text))
+                .joined(separator: "\n"))
     }
 
     /// A question as it is written before the cursor: made safe and wrapped between words within `width` columns,

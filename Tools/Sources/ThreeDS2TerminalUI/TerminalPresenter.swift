@@ -224,7 +224,9 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
     /// the hint, wrapped whole (never cut), on the rows just above the last, which stays free.
     func frame(_ state: ChallengeFormState, columns: Int, rows: Int) -> (screen: [String], hint: [String]) {
         let hintLines =
-            hint.map { LayoutRenderer(width: columns, style: TerminalStyle(depth: .none)).wrap(LayoutRenderer.safe($0)) }
+            hint.map {
+                LayoutRenderer(width: columns, style: TerminalStyle(depth: .none)).wrap(LayoutRenderer.safe($0))
+            }
             ?? []
         // Two rows of the screen at least stay above the hint.
         let shownHint = Array(hintLines.prefix(max(0, rows - 3)))

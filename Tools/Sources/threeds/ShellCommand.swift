@@ -95,22 +95,7 @@ enum ShellCommand {
         let state = Locked((finished: false, stopped: false))
         let shell = pid
         DispatchQueue.global().asyncAfter(deadline: .now() + Double(timeLimit.components.seconds)) {
-            guard !state.withLock({ $0.finished }) else { return }
-            state.withLock { $0.stopped = true }
-            // The shell is held still while what it started is stopped: a shell that saw its command killed would
-            // print `Terminated` (dash, bash) on the user's standard error, as if the CLI had been.
-            state.withLock { if !$0.finished { kill(shell, SIGSTOP) } }
-            stopTree(shell)
-            // SIGTERM ends a stopped shell at once (unless its script traps it, which SIGCONT then lets run).
-            state.withLock {
-                if !$0.finished {
-                    kill(shell, SIGTERM)
-                    kill(shell, SIGCONT)
-                }
-            }
-            // The shell itself may have SIGTERM blocked: it gets SIGKILL if still there after a grace.
-            usleep(300_000)
-            state.withLock { if !$0.finished { kill(shell, SIGKILL) } }
+            stopAtDeadline(shell, state: state)
         }
         if let input {
             // A command that does not read its input closes the pipe: that is not an error (SIGPIPE is ignored).
@@ -144,6 +129,25 @@ enum ShellCommand {
         let signal = status & 0x7F
         let code = signal == 0 ? (status >> 8) & 0xFF : signal
         return Outcome(status: code, output: output, timedOut: state.withLock { $0.stopped })
+    }
+
+    /// Stops the shell and everything it started, unless it has finished: the shell is held still (SIGSTOP) while
+    /// its descendants are stopped, since a shell that saw its command killed would print `Terminated` (dash, bash)
+    /// on the user's standard error, as if the CLI had been; then SIGTERM ends it (a stopped shell at once, unless its
+    /// script traps the signal, which SIGCONT then lets run), and SIGKILL after a grace if it is still there.
+    private static func stopAtDeadline(_ shell: pid_t, state: Locked<(finished: Bool, stopped: Bool)>) {
+        guard !state.withLock({ $0.finished }) else { return }
+        state.withLock { $0.stopped = true }
+        state.withLock { if !$0.finished { kill(shell, SIGSTOP) } }
+        stopTree(shell)
+        state.withLock {
+            if !$0.finished {
+                kill(shell, SIGTERM)
+                kill(shell, SIGCONT)
+            }
+        }
+        usleep(300_000)
+        state.withLock { if !$0.finished { kill(shell, SIGKILL) } }
     }
 
     /// Makes the spawn close every descriptor from 3 up in the child.

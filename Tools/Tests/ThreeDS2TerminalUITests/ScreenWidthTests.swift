@@ -3,6 +3,7 @@ import Testing
 import ThreeDS2JOSE
 import ThreeDS2Messages
 import ThreeDS2SDK
+
 @testable import ThreeDS2TerminalUI
 
 /// Every kind of challenge screen, in every terminal mode, drawn at 80 and 50 columns: no line wider than the
@@ -74,7 +75,8 @@ struct ScreenWidthTests {
             ),
             (
                 "information",
-                try make(["acsUiType": .string("07"), "infoContinueLabel": .string("Continue to the payment")], "2.3.1")
+                try make(
+                    ["acsUiType": .string("07"), "infoContinueLabel": .string("Continue to the payment")], "2.3.1")
             ),
         ]
     }

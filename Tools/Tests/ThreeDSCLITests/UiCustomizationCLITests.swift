@@ -68,7 +68,8 @@ struct UiCustomizationCLITests {
             let folder = try await runThreeds(command + ["--ui-customization", directory])
             #expect(folder.status == 2, "\(command[0]): \(folder.output)")
             #expect(
-                flattened(folder.output).contains("--ui-customization \(directory) is a folder: a JSON file is expected"),
+                flattened(folder.output).contains(
+                    "--ui-customization \(directory) is a folder: a JSON file is expected"),
                 "\(command[0]): \(folder.output)")
         }
     }
