@@ -69,10 +69,16 @@ final class TerminalIO: Sendable {
         Self.write("\u{1B}[?25h\u{1B}[?1049l")
     }
 
-    /// The window size, or 80×24 when it cannot be read.
+    /// The window size; when it cannot be read (no terminal), 80 columns or a narrower `COLUMNS` (20 at least), as
+    /// for the rest of what the CLI prints, and 24 rows.
     static var size: (columns: Int, rows: Int) {
         var window = winsize()
-        guard screen >= 0, ioctl(screen, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0 else { return (80, 24) }
+        guard screen >= 0, ioctl(screen, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0 else {
+            let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap { Int($0) }.map {
+                min(80, max(20, $0))
+            }
+            return (columns ?? 80, 24)
+        }
         return (Int(window.ws_col), Int(window.ws_row))
     }
 

@@ -56,7 +56,9 @@ struct Demo: AsyncParsableCommand {
         labLogger.logLevel = verbose ? .info : .warning
         screen.warnAboutLocale()
         let lab = try await TestLab.start(logger: labLogger)
-        if !screen.json { print("TestLab running on \(lab.baseURL) (its own PKI; HTTPS on loopback)") }
+        if !screen.json {
+            print(TerminalWidth.wrap("TestLab running on \(lab.baseURL) (its own PKI; HTTPS on loopback)"))
+        }
         let chosen = Scenario(cardNumber: card) ?? Scenario(rawValue: card)
         let scenarios = all ? Scenario.allCases : [chosen].compactMap { $0 }
         var exit: Int32 = 0

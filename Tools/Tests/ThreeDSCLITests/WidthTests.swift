@@ -62,6 +62,34 @@ struct WidthTests {
     }
 }
 
+/// The challenge screens as line and plain mode print them, in a narrower terminal.
+@Suite("Line and plain mode at 50 columns")
+struct LineModeWidthTests {
+    @Test("a piped demo's screens fit COLUMNS=50 in line and plain mode, with the same words as at 80")
+    func pipedScreens() async throws {
+        for mode in [["--line"], ["--plain"]] {
+            var outputs: [Int: String] = [:]
+            for columns in [80, 50] {
+                let run = try await runThreeds(
+                    ["demo"] + mode, input: "123456\n", environment: ["COLUMNS": "\(columns)"])
+                #expect(run.status == 0, "\(run.output)")
+                #expect(
+                    WidthTests.overflowing(run.output, columns: columns).isEmpty, "\(mode) \(columns):\n\(run.output)")
+                // The toolbar's rule is as wide as the terminal.
+                outputs[columns] = run.output.split(separator: "\n").filter { !$0.hasPrefix("─") }
+                    .joined(separator: "\n")
+            }
+            // The lab's URL and the transaction's identifier differ from run to run.
+            func words(_ output: String?) -> [Substring] {
+                WidthTests.words(output ?? "").filter {
+                    !$0.hasPrefix("https://") && $0.filter { $0 == "-" }.count != 4
+                }
+            }
+            #expect(words(outputs[50]) == words(outputs[80]), "\(mode): a word was split or lost at 50 columns")
+        }
+    }
+}
+
 /// `threeds demo --auto --all` says per scenario whether it ended as expected, shows that it waits on the slow one,
 /// and fits the terminal (issue 36, points 7 and 8).
 @Suite("demo --auto --all: every scenario marked, nothing silent, 80 columns")
