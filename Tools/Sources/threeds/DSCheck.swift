@@ -46,7 +46,8 @@ struct DSCheck: ParsableCommand {
         if json {
             print(Self.json(reports, date: date).serialized)
         } else {
-            print(Self.relative(Self.text(reports, date: date, path: path)))
+            // Within 80 columns (or a narrower COLUMNS): a long line goes on under its value.
+            print(TerminalWidth.wrap(Self.relative(Self.text(reports, date: date, path: path)), indent: Self.hanging))
         }
         let unusable = reports.filter { $0.failure != nil }
         if !unusable.isEmpty {
@@ -56,6 +57,9 @@ struct DSCheck: ParsableCommand {
             throw ExitCode(1)
         }
     }
+
+    /// How far a wrapped line goes on to the right of its start: under the value of `chain:     …`.
+    static let hanging = String(repeating: " ", count: 11)
 
     /// Text with the paths under the current folder written relative to it, as a person types them: the SDK names
     /// the files it read by their full path. A path elsewhere stays whole; `--json` keeps full paths.
