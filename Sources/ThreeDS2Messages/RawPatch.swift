@@ -2,7 +2,7 @@ public import ThreeDS2JOSE
 
 /// An edit of a built message's JSON object, applied after every typed field is written and just before encoding:
 /// the one way to put a value the message types would not write on the wire (a fault an ACS test plants, a field
-/// a later version adds). ``ChallengeResponseBuilder/patched(_:)`` and ``AuthenticationResponseBuilder/patched(_:)``
+/// a later version adds). `patched(_:)` of ``ChallengeResponseBuilder`` and ``AuthenticationResponseBuilder``
 /// take it; patches apply in the order given.
 ///
 /// ```

@@ -3,7 +3,7 @@ public import Foundation
 
 /// The ACS end of one challenge, without a server: it answers the AReq's part (the signed content with its
 /// ephemeral key), decrypts the CReqs the SDK sends and encrypts the CRes messages a test scripts, through the same
-/// ``ACSChannel`` and ``ChallengeResponseBuilder`` the TestLab's ACS uses. Pair it with a
+/// `ACSChannel` and `ChallengeResponseBuilder` the TestLab's ACS uses. Pair it with a
 /// ``ScriptedTransport`` to drive a challenge with no network and no real time.
 public final class ScriptedACS: Sendable {
     /// The directory server's PKI the signed content is signed under.
