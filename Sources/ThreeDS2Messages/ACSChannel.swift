@@ -80,7 +80,7 @@ public struct ACSChannel: Sendable {
     ///
     /// - Parameter compact: The request body (JWE compact serialization).
     /// - Returns: The request.
-    /// - Throws: ``JOSEError`` when it is not a CReq JWE of this channel or its plaintext is not a JSON object.
+    /// - Throws: `JOSEError` when it is not a CReq JWE of this channel or its plaintext is not a JSON object.
     public func decrypt(_ compact: String) throws(JOSEError) -> Request {
         let decrypted = try JWE.decrypt(
             compact, using: .direct(keys.sdkToACSKeys), expecting: .init(keyID: .exactly(identifiers.acsTransID)))
@@ -121,7 +121,7 @@ public struct ACSChannel: Sendable {
     ///   - response: The CRes.
     ///   - encryption: The content encryption.
     /// - Returns: The JWE compact serialization, with `kid` the `acsTransID`.
-    /// - Throws: ``JOSEError`` from encryption.
+    /// - Throws: `JOSEError` from encryption.
     public mutating func encrypt(_ response: ChallengeResponseBuilder, encryption: ContentEncryption = .a128cbcHS256)
         throws(JOSEError) -> String
     {

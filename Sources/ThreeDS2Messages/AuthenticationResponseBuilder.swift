@@ -13,7 +13,7 @@ public enum ACSInterface: String, Sendable, Hashable, CaseIterable {
 /// ``ChallengeParameterFields`` and the rendering type; other statuses only the identifiers and the status.
 ///
 /// The object carries no `messageType`: it is the app-facing answer in ARes field names, as the TestLab's 3DS Server
-/// sends it. Anything else goes through ``patched(_:)``, applied to the JSON object just before encoding.
+/// sends it. Anything else goes through `patched(_:)`, applied to the JSON object just before encoding.
 public struct AuthenticationResponseBuilder: Sendable {
     /// `acsRenderingType`: the interface and UI template of the coming challenge.
     public struct RenderingType: Sendable, Hashable {

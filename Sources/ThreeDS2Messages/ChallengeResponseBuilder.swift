@@ -7,7 +7,7 @@ public import ThreeDS2JOSE
 /// Typed fields are written only as the message version defines them: entry boxes, the additional-code button,
 /// `oobAppURL`/`oobAppLabel`, device binding and the consents' position from 2.3.1; the trust question under the
 /// version's own field (``TrustQuestion``); the bank's-app link through the Bridging extension in 2.2.0. What the types
-/// cannot say goes through one explicit step, ``patched(_:)``, applied to the JSON object just before encoding.
+/// cannot say goes through one explicit step, `patched(_:)`, applied to the JSON object just before encoding.
 public struct ChallengeResponseBuilder: Sendable {
     /// What the CRes says: a screen (`challengeCompletionInd` `N`) or the end of the challenge (`Y`).
     public enum Content: Sendable, Hashable {

@@ -68,7 +68,7 @@ public final class ScriptedACS: Sendable {
     }
 
     /// A transport playing this ACS: each CReq (its `sdkCounterStoA` checked) is answered with the next of `screens`
-    /// (CRes built with ``challengeResponse(showing:)``), the one after the last with a final CRes of `finalStatus`;
+    /// (CRes built with ``challengeResponse(showing:patched:)``), the one after the last with a final CRes of `finalStatus`;
     /// an Erro the SDK posts is taken with HTTP 200.
     ///
     /// - Parameters:
@@ -97,7 +97,7 @@ public final class ScriptedACS: Sendable {
         }
     }
 
-    /// ``transport(screens:finalStatus:)`` with the final status as its letter (`Y`, `N`).
+    /// `transport(screens:finalStatus:)` with the final status as its letter (`Y`, `N`).
     ///
     /// - Parameters:
     ///   - screens: The screens, in order.
@@ -175,7 +175,7 @@ public final class ScriptedACS: Sendable {
         try response(.final(transactionStatus))
     }
 
-    /// ``finalResponse(transactionStatus:)`` with the status as its letter.
+    /// `finalResponse(transactionStatus:)` with the status as its letter.
     ///
     /// - Parameter transactionStatus: `Y` or `N`.
     /// - Returns: The HTTP response.
