@@ -32,6 +32,20 @@ public enum Bridging {
         public let appURL: String?
         /// The app button's label, present exactly when ``appURL`` is.
         public let appLabel: String?
+
+        /// What a Bridging extension says, as the SDK reads it or an ACS writes it (``ChallengeResponseBuilder``).
+        ///
+        /// - Parameters:
+        ///   - version: The version, when it is one the SDK knows.
+        ///   - unknownVersion: The version as sent, when it is not.
+        ///   - appURL: The bank's app link.
+        ///   - appLabel: The app button's label.
+        public init(version: Version?, unknownVersion: String? = nil, appURL: String?, appLabel: String?) {
+            self.version = version
+            self.unknownVersion = unknownVersion
+            self.appURL = appURL
+            self.appLabel = appLabel
+        }
     }
 
     /// The extension object a CReq carries.

@@ -219,64 +219,81 @@ public struct InformationSection: Sendable, Hashable {
     public let label: String?
     /// The text shown expanded (`\n` is a line break; may carry `**bold**` in 2.3.1, see ``ChallengeScreen/styled(_:)``).
     public let text: String?
+
+    /// Creates a section.
+    ///
+    /// - Parameters:
+    ///   - label: The label shown collapsed.
+    ///   - text: The text shown expanded.
+    public init(label: String?, text: String?) {
+        self.label = label
+        self.text = text
+    }
 }
 
-/// A platform-neutral description of one challenge screen, built from a validated CRes: what a presenter draws.
+/// A platform-neutral description of one challenge screen, built from a validated CRes: what a presenter draws, and
+/// what an ACS writes with ``ChallengeResponseBuilder`` (both ends of the CRes share this vocabulary).
 public struct ChallengeScreen: Sendable, Hashable {
     /// The UI type.
-    public internal(set) var uiType: UIType
+    public var uiType: UIType
     /// The message version of the transaction.
-    public internal(set) var messageVersion: MessageVersion
+    public var messageVersion: MessageVersion
     /// The challenge information header.
-    public internal(set) var header: String?
+    public var header: String?
     /// The challenge information text (`\n` is a line break; may carry `**bold**` in 2.3.1).
-    public internal(set) var infoText: String?
+    public var infoText: String?
     /// The label of the entry field (2.1.0, 2.2.0), or an extra label a 2.3.1 ACS sent anyway.
-    public internal(set) var infoLabel: String?
+    public var infoLabel: String?
     /// Whether to show the warning indicator next to the text.
-    public internal(set) var showsWarningIndicator: Bool = false
+    public var showsWarningIndicator: Bool = false
     /// Additional information shown when the cardholder returns from an out-of-band app.
-    public internal(set) var additionalInfo: String?
+    public var additionalInfo: String?
     /// The entry boxes of a 2.3.1 text screen (one or two, in order); empty otherwise.
-    public internal(set) var entryBoxes: [EntryBox] = []
+    public var entryBoxes: [EntryBox] = []
     /// The choices, for select screens, in the order sent.
-    public internal(set) var options: [SelectOption] = []
+    public var options: [SelectOption] = []
     /// The submit button label.
-    public internal(set) var submitLabel: String?
+    public var submitLabel: String?
     /// The resend button label, when the ACS allows resending.
-    public internal(set) var resendLabel: String?
+    public var resendLabel: String?
     /// The additional-code button label (`challengeAddLabel`, 2.3.1).
-    public internal(set) var additionalCodeLabel: String?
+    public var additionalCodeLabel: String?
     /// The out-of-band continue button label.
-    public internal(set) var oobContinueLabel: String?
+    public var oobContinueLabel: String?
     /// The out-of-band app URL (2.3.1, or 2.2.0's Bridging extension), https only.
-    public internal(set) var oobAppURL: String?
+    public var oobAppURL: String?
     /// The out-of-band app button label (2.3.1).
-    public internal(set) var oobAppLabel: String?
+    public var oobAppLabel: String?
     /// What the CRes's Bridging extension said (2.2.0, when the CReqs announced it), if it carried one.
-    public internal(set) var bridging: Bridging.Received?
+    public var bridging: Bridging.Received?
     /// The information-continue label (2.3.1, UI type 07).
-    public internal(set) var infoContinueLabel: String?
+    public var infoContinueLabel: String?
     /// The whitelisting (2.2.0) / trust-list (2.3.1) question; the next CReq must answer it.
-    public internal(set) var whitelistingText: String?
+    public var whitelistingText: String?
     /// The device-binding question (2.3.1); the next CReq must answer it.
-    public internal(set) var deviceBindingText: String?
+    public var deviceBindingText: String?
     /// Whether the consent questions go above the action buttons (`togglePositionInd` `01`, 2.3.1).
-    public internal(set) var consentsAboveActions: Bool = false
+    public var consentsAboveActions: Bool = false
     /// Why-info.
-    public internal(set) var whyInfo: InformationSection?
+    public var whyInfo: InformationSection?
     /// Expand-info.
-    public internal(set) var expandInfo: InformationSection?
+    public var expandInfo: InformationSection?
     /// The decoded HTML, for HTML screens.
-    public internal(set) var html: String?
+    public var html: String?
     /// The decoded refresh HTML, shown when the app returns to the foreground.
-    public internal(set) var htmlRefresh: String?
+    public var htmlRefresh: String?
     /// The issuer's image.
-    public internal(set) var issuerImage: ChallengeImage?
+    public var issuerImage: ChallengeImage?
     /// The payment system's image.
-    public internal(set) var paymentSystemImage: ChallengeImage?
+    public var paymentSystemImage: ChallengeImage?
 
-    init(uiType: UIType, messageVersion: MessageVersion) {
+    /// A screen of `uiType` with nothing on it yet: the validator fills one from a CRes, an ACS fills one to send
+    /// (``ChallengeResponseBuilder``).
+    ///
+    /// - Parameters:
+    ///   - uiType: The UI type.
+    ///   - messageVersion: The message version of the transaction.
+    public init(uiType: UIType, messageVersion: MessageVersion) {
         self.uiType = uiType
         self.messageVersion = messageVersion
     }

@@ -38,6 +38,9 @@ public struct ProtocolErrorCode: RawRepresentable, Hashable, Sendable, CustomStr
     public static let decryptionFailure = ProtocolErrorCode(rawValue: "302")
     /// 402: Transaction Timed Out.
     public static let transactionTimedOut = ProtocolErrorCode(rawValue: "402")
+    /// 305: Transaction Data Not Valid (an ACS refuses the transaction's data, for example the card). The SDK never
+    /// sends it, so it has no ``standardDescription``: an Erro carries its own.
+    public static let transactionDataNotValid = ProtocolErrorCode(rawValue: "305")
 
     private static let standardDescriptions: [ProtocolErrorCode: String] = [
         .messageReceivedInvalid: "Message Received Invalid",

@@ -1,23 +1,16 @@
-import Crypto
 public import Foundation
 @_spi(ThreeDS2Tools) public import ThreeDS2SDK
 
 /// The ACS end of one challenge, without a server: it answers the AReq's part (the signed content with its
-/// ephemeral key), decrypts the CReqs the SDK sends and encrypts the CRes messages a test scripts. Pair it with a
+/// ephemeral key), decrypts the CReqs the SDK sends and encrypts the CRes messages a test scripts, through the same
+/// `ACSChannel` and `ChallengeResponseBuilder` the TestLab's ACS uses. Pair it with a
 /// ``ScriptedTransport`` to drive a challenge with no network and no real time.
 public final class ScriptedACS: Sendable {
-    private struct Channel {
-        let identifiers: TransactionIdentifiers
-        let version: MessageVersion
-        let keys: ChannelKeys
-        var acsCounter = 0
-    }
-
     /// The directory server's PKI the signed content is signed under.
     public let pki: DirectoryServerPKI
     /// Where the signed content tells the SDK to send its CReqs.
     public let acsURL: URL
-    private let channel = Locked<Channel?>(nil)
+    private let channel = Locked<ACSChannel?>(nil)
 
     /// Creates the ACS.
     ///
@@ -74,26 +67,24 @@ public final class ScriptedACS: Sendable {
             threeDSServerTransactionID: threeDSServerTransactionID, acsTransactionID: acsTransactionID)
     }
 
-    /// A transport playing this ACS: each CReq is answered with the next of `screens` (CRes built with
-    /// ``challengeResponse(showing:)``), the one after the last with a final CRes of `finalStatus`; an Erro the SDK
-    /// posts is taken with HTTP 200.
+    /// A transport playing this ACS: each CReq (its `sdkCounterStoA` checked) is answered with the next of `screens`
+    /// (CRes built with ``challengeResponse(showing:patched:)``), the one after the last with a final CRes of `finalStatus`;
+    /// an Erro the SDK posts is taken with HTTP 200.
     ///
     /// - Parameters:
     ///   - screens: The screens, in order (``textScreen(for:)`` for a code screen).
     ///   - finalStatus: The final CRes's `transStatus`.
     /// - Returns: The transport.
-    public func transport(screens: [JSONObject], finalStatus: String) -> ScriptedTransport {
-        let answered = Locked(0)
-        return ScriptedTransport { [self] request in
+    public func transport(screens: [ChallengeScreen], finalStatus: TransactionStatus) -> ScriptedTransport {
+        ScriptedTransport { [self] request in
             if errorMessage(in: request) != nil {
                 return .respond(TransportResponse(status: 200, contentType: nil, body: []))
             }
-            guard (try? challengeRequest(in: request)) != nil else {
-                return .fail(TransportError(.other, "\(request.target): not a CReq of this challenge"))
-            }
-            let index = answered.withLock { count in
-                defer { count += 1 }
-                return count
+            let index: Int
+            do {
+                index = try acceptRequest(in: request)
+            } catch {
+                return .fail(TransportError(.other, "\(request.target): not a CReq of this challenge (\(error))"))
             }
             do {
                 return .respond(
@@ -106,46 +97,51 @@ public final class ScriptedACS: Sendable {
         }
     }
 
+    /// `transport(screens:finalStatus:)` with the final status as its letter (`Y`, `N`).
+    ///
+    /// - Parameters:
+    ///   - screens: The screens, in order.
+    ///   - finalStatus: The final CRes's `transStatus` letter.
+    /// - Returns: The transport.
+    public func transport(screens: [ChallengeScreen], finalStatus: String) -> ScriptedTransport {
+        transport(screens: screens, finalStatus: TransactionStatus(rawValue: finalStatus))
+    }
+
     private func challengeParameters(
         sdkKey: P256PublicJWK, sdkTransactionID: String, version: MessageVersion, sdkReferenceNumber: String,
         threeDSServerTransactionID: String, acsTransactionID: String
     ) throws -> ChallengeParameters {
-        let ephemeral = P256.KeyAgreement.PrivateKey()
-        let secret = try ephemeral.sharedSecretFromKeyAgreement(with: sdkKey.keyAgreementKey).withUnsafeBytes {
-            Array($0)
-        }
-        channel.withLock {
-            $0 = Channel(
-                identifiers: TransactionIdentifiers(
-                    threeDSServerTransID: threeDSServerTransactionID, acsTransID: acsTransactionID,
-                    sdkTransID: sdkTransactionID),
-                version: version,
-                keys: ChannelKeys(sharedSecret: secret, sdkReferenceNumber: sdkReferenceNumber))
-        }
-        let signed = try pki.sign(
-            ACSSignedContent(
-                acsURL: acsURL.absoluteString, acsEphemeralPublicKey: P256PublicJWK(ephemeral.publicKey),
-                sdkEphemeralPublicKey: sdkKey))
+        let opened = try ACSChannel(
+            identifiers: TransactionIdentifiers(
+                threeDSServerTransID: threeDSServerTransactionID, acsTransID: acsTransactionID,
+                sdkTransID: sdkTransactionID),
+            messageVersion: version, sdkEphemeralPublicKey: sdkKey, sdkReferenceNumber: sdkReferenceNumber)
+        channel.withLock { $0 = opened }
+        let signed = try pki.sign(opened.signedContent(acsURL: acsURL.absoluteString))
         return ChallengeParameters(
             threeDSServerTransactionID: threeDSServerTransactionID, acsTransactionID: acsTransactionID,
             acsRefNumber: "TEST-ACS", acsSignedContent: signed)
     }
 
-    /// The CReq in a request the SDK sent, decrypted.
+    /// The CReq in a request the SDK sent, decrypted (the counters do not move: a test may read a CReq again).
     ///
     /// - Parameter request: The request.
     /// - Returns: The CReq's members.
     /// - Throws: `JOSEError` when it is not a CReq of this challenge.
     public func challengeRequest(in request: TransportRequest) throws -> JSONObject {
-        let channel = try current()
-        let plaintext = try JWE.decrypt(
-            String(decoding: request.body, as: UTF8.self), using: .direct(channel.keys.sdkToACSKeys),
-            expecting: .init(keyID: .exactly(channel.identifiers.acsTransID))
-        ).plaintext
-        guard case .object(let object) = try JSONParser().parse(plaintext) else {
-            throw JOSEError(.malformedJSON, "the CReq is not an object")
+        try current().decrypt(String(decoding: request.body, as: UTF8.self)).message
+    }
+
+    /// Decrypts a CReq and takes its counter; returns the counter it carried.
+    private func acceptRequest(in request: TransportRequest) throws -> Int {
+        let message = try challengeRequest(in: request)
+        return try channel.withLock { channel in
+            guard var open = channel else { throw JOSEError(.invalidKey, Self.noChallenge) }
+            let counter = open.sdkCounter
+            try open.acceptCounter(of: message)
+            channel = open
+            return counter
         }
-        return object
     }
 
     /// The Erro message in a request the SDK sent (plain JSON).
@@ -153,75 +149,76 @@ public final class ScriptedACS: Sendable {
     /// - Parameter request: The request.
     /// - Returns: The Erro's members, or `nil` when the body is not an Erro.
     public func errorMessage(in request: TransportRequest) -> JSONObject? {
-        guard case .object(let object)? = try? JSONParser().parse(request.body),
-            object["messageType"] == .string("Erro")
-        else { return nil }
-        return object
+        ACSChannel.errorMessage(in: request.body)
     }
 
-    /// An encrypted CRes showing `screen`: the screen's members over the header every CRes carries (the
-    /// transaction IDs, `acsCounterAtoS`, `messageType`, `messageVersion`, `challengeCompletionInd` `N`).
+    /// An encrypted CRes showing `screen`, with the header every CRes carries (the transaction IDs,
+    /// `acsCounterAtoS`, `messageType`, `messageVersion`, `challengeCompletionInd` `N`).
     ///
-    /// - Parameter screen: The screen's members (``textScreen(for:)`` for a one-time code).
+    /// - Parameters:
+    ///   - screen: The screen (``textScreen(for:)`` for a one-time code).
+    ///   - patch: A raw patch for a CRes the types would not write (a test of the SDK's checks), or `nil`.
     /// - Returns: The HTTP response.
     /// - Throws: An error from encryption.
-    public func challengeResponse(showing screen: JSONObject) throws -> TransportResponse {
-        try response(screen, completion: "N")
+    public func challengeResponse(showing screen: ChallengeScreen, patched patch: RawPatch? = nil) throws
+        -> TransportResponse
+    {
+        try response(.screen(screen), patch: patch)
     }
 
     /// An encrypted final CRes (`challengeCompletionInd` `Y`) with this `transStatus`.
+    ///
+    /// - Parameter transactionStatus: The status (`Y` or `N`; `D` from 2.3.1).
+    /// - Returns: The HTTP response.
+    /// - Throws: An error from encryption.
+    public func finalResponse(transactionStatus: TransactionStatus) throws -> TransportResponse {
+        try response(.final(transactionStatus))
+    }
+
+    /// `finalResponse(transactionStatus:)` with the status as its letter.
     ///
     /// - Parameter transactionStatus: `Y` or `N`.
     /// - Returns: The HTTP response.
     /// - Throws: An error from encryption.
     public func finalResponse(transactionStatus: String) throws -> TransportResponse {
-        try response(["transStatus": .string(transactionStatus)], completion: "Y")
+        try finalResponse(transactionStatus: TransactionStatus(rawValue: transactionStatus))
     }
 
-    /// A one-time-code screen (UI type 01) as the version defines it.
+    /// A one-time-code screen (UI type 01) as the version defines it: one entry box from 2.3.1, the entry label as
+    /// `challengeInfoLabel` before.
     ///
     /// - Parameter version: The message version.
-    /// - Returns: The screen's members.
-    public static func textScreen(for version: MessageVersion) -> JSONObject {
-        var screen: JSONObject = [
-            "acsUiType": .string("01"), "challengeInfoHeader": .string("Confirm your payment"),
-            "challengeInfoText": .string("Enter the code we sent to your phone."),
-            "submitAuthenticationLabel": .string("Verify"),
-        ]
+    /// - Returns: The screen.
+    public static func textScreen(for version: MessageVersion) -> ChallengeScreen {
+        var screen = ChallengeScreen(uiType: .text, messageVersion: version)
+        screen.header = "Confirm your payment"
+        screen.infoText = "Enter the code we sent to your phone."
+        screen.submitLabel = "Verify"
         if version.hasEntryBoxes {
-            screen["challengeEntryBox"] = .object([
-                "challengeDataEntryLabel": .string("One-time code"), "challengeDataEntryKeyboardType": .string("01"),
-                "challengeDataEntryLengthMax": .string("06"),
-            ])
+            screen.entryBoxes = [EntryBox(label: "One-time code", keyboard: .numeric, maxLength: 6, isMasked: false)]
         } else {
-            screen["challengeInfoLabel"] = .string("One-time code")
+            screen.infoLabel = "One-time code"
         }
         return screen
     }
 
-    private func current() throws(JOSEError) -> Channel {
-        guard let channel = channel.withLock({ $0 }) else {
-            throw JOSEError(.invalidKey, "no challenge: call challengeParameters(for:) first")
-        }
+    private static let noChallenge = "no challenge: call challengeParameters(for:) first"
+
+    private func current() throws(JOSEError) -> ACSChannel {
+        guard let channel = channel.withLock({ $0 }) else { throw JOSEError(.invalidKey, Self.noChallenge) }
         return channel
     }
 
-    private func response(_ members: JSONObject, completion: String) throws -> TransportResponse {
-        let channel = try current()
-        var content: JSONObject = [
-            "threeDSServerTransID": .string(channel.identifiers.threeDSServerTransID),
-            "acsTransID": .string(channel.identifiers.acsTransID),
-            "sdkTransID": .string(channel.identifiers.sdkTransID),
-            "acsCounterAtoS": .string(ChallengeRequestBuilder.counterText(channel.acsCounter)),
-            "messageType": .string("CRes"), "messageVersion": .string(channel.version.rawValue),
-            "challengeCompletionInd": .string(completion),
-        ]
-        for member in members.members { content[member.name] = member.value }
-        let iv = ChannelKeys.counterIV(channel.acsCounter, encryption: .a128cbcHS256, fromSDK: false)
-        let compact = try JWE.encrypt(
-            content.serializedBytes, to: .direct(channel.keys.acsToSDK(.a128cbcHS256)), encryption: .a128cbcHS256,
-            keyID: channel.identifiers.acsTransID, iv: iv)
-        self.channel.withLock { $0?.acsCounter += 1 }
+    private func response(_ content: ChallengeResponseBuilder.Content, patch: RawPatch? = nil) throws
+        -> TransportResponse
+    {
+        let compact = try channel.withLock { channel in
+            guard var open = channel else { throw JOSEError(.invalidKey, Self.noChallenge) }
+            let built = open.response(content)
+            let compact = try open.encrypt(patch.map { built.patched($0) } ?? built)
+            channel = open
+            return compact
+        }
         return TransportResponse(status: 200, contentType: "application/jose; charset=UTF-8", body: Array(compact.utf8))
     }
 }

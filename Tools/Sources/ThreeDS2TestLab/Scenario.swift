@@ -44,14 +44,26 @@ public enum Scenario: String, Sendable, Hashable, CaseIterable {
     }
 
     /// The ARes `transStatus` of a frictionless scenario, or `nil` when a challenge is required.
-    public var frictionlessStatus: String? {
+    public var frictionlessStatus: TransactionStatus? {
         switch self {
-        case .frictionlessY: "Y"
-        case .frictionlessN: "N"
-        case .frictionlessA: "A"
-        case .frictionlessU: "U"
-        case .frictionlessR: "R"
+        case .frictionlessY: .authenticated
+        case .frictionlessN: .notAuthenticated
+        case .frictionlessA: .attempted
+        case .frictionlessU: .unableToAuthenticate
+        case .frictionlessR: .rejected
         default: nil
+        }
+    }
+
+    /// The UI type of a challenge scenario's first screen (the ARes's `acsUiTemplate`).
+    public var template: UIType {
+        switch self {
+        case .singleSelect: .singleSelect
+        case .multiSelect: .multiSelect
+        case .outOfBand: .outOfBand
+        case .html: .html
+        case .information: .information
+        default: .text
         }
     }
 
@@ -59,7 +71,7 @@ public enum Scenario: String, Sendable, Hashable, CaseIterable {
     public var summary: String {
         switch self {
         case .frictionlessY, .frictionlessN, .frictionlessA, .frictionlessU, .frictionlessR:
-            "frictionless, ARes transStatus \(frictionlessStatus ?? "")"
+            "frictionless, ARes transStatus \(frictionlessStatus?.rawValue ?? "")"
         case .text:
             "text code: 123456 → Y; a wrong code shows the screen again with the warning (3 wrong → N); resend shows a new screen; cancel → N"
         case .singleSelect: "single select: any one option → Y"
@@ -115,13 +127,13 @@ public enum Scenario: String, Sendable, Hashable, CaseIterable {
 
     /// How the scenario ends on its happy path (or its fault).
     public var expectedOutcome: ExpectedOutcome {
-        if let status = frictionlessStatus { return .frictionless(TransactionStatus(rawValue: status)) }
+        if let status = frictionlessStatus { return .frictionless(status) }
         switch self {
         case .faultBadTag, .faultWrongCounter: return .protocolError(.decryptionFailure)
         case .faultWrongTransactionID: return .protocolError(.transactionIDNotRecognised)
         case .faultMissingField: return .protocolError(.requiredElementMissing)
         case .faultCriticalExtension: return .protocolError(.criticalExtensionNotRecognised)
-        case .faultErro: return .protocolError(ProtocolErrorCode(rawValue: "305"))
+        case .faultErro: return .protocolError(.transactionDataNotValid)
         case .faultSlow: return .timedOut
         default: return .completed(.authenticated)
         }

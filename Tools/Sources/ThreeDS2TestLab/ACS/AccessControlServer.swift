@@ -44,24 +44,26 @@ struct ACSReply: Sendable {
     var delay: Duration = .zero
 }
 
-/// The TestLab ACS: keeps one state per challenge, decrypts CReqs with the channel key, answers per scenario, and
-/// injects the scripted faults.
+/// The TestLab ACS: keeps one state per challenge, opens CReqs and seals CRes messages through its ``ACSChannel``,
+/// answers per scenario, and injects the scripted faults.
 actor AccessControlServer {
     struct Challenge {
         var record: ACSRecord
-        let identifiers: TransactionIdentifiers
-        let keys: ChannelKeys
-        var expectedCounter = 0
-        var acsCounter = 0
+        /// The channel: keys, counters, identifiers.
+        var channel: ACSChannel
         var wrongAttempts = 0
         var step = 0
         var finished = false
-        /// The last CRes sent: the next CReq answers it.
+        /// The last CRes sent, as sent: the next CReq answers it.
         var lastScreen: JSONObject?
+        /// The UI type of the last screen sent, if the last CRes showed one.
+        var lastUIType: UIType?
         /// Whether the first CReq said the SDK can open the bank's app (`oobAppURLInd` `01`, 2.3.1).
         var opensOOBApps = false
         /// The Bridging version the first CReq announced (2.2.0), answered in the same version.
-        var bridgingVersion: String?
+        var bridgingVersion: Bridging.Version?
+
+        var identifiers: TransactionIdentifiers { channel.identifiers }
     }
 
     /// One state per challenge, bounded and expiring (``TestLabOptions/maxTransactions``,
@@ -82,92 +84,77 @@ actor AccessControlServer {
         return challenges.count
     }
 
-    /// Registers a challenge; returns the ACS ephemeral public key.
+    /// Registers a challenge; returns its channel, whose ACS key the signed content carries.
     func register(
         identifiers: TransactionIdentifiers, scenario: Scenario, messageVersion: MessageVersion,
-        sdkEphemeralKey: P256PublicJWK,
-        sdkReferenceNumber: String
-    ) throws -> P256.KeyAgreement.PublicKey {
-        let ephemeral = P256.KeyAgreement.PrivateKey.ephemeral()
-        let secret = try ephemeral.sharedSecretFromKeyAgreement(with: sdkEphemeralKey.keyAgreementKey).withUnsafeBytes {
-            Array($0)
-        }
+        sdkEphemeralKey: P256PublicJWK, sdkReferenceNumber: String
+    ) throws -> ACSChannel {
+        let channel = try ACSChannel(
+            identifiers: identifiers, messageVersion: messageVersion, sdkEphemeralPublicKey: sdkEphemeralKey,
+            sdkReferenceNumber: sdkReferenceNumber)
         challenges.insert(
-            Challenge(
-                record: ACSRecord(scenario: scenario, messageVersion: messageVersion), identifiers: identifiers,
-                keys: ChannelKeys(sharedSecret: secret, sdkReferenceNumber: sdkReferenceNumber)),
+            Challenge(record: ACSRecord(scenario: scenario, messageVersion: messageVersion), channel: channel),
             for: identifiers.acsTransID)
-        return ephemeral.publicKey
+        return channel
     }
 
     /// Transaction IDs are looked up exactly as issued: an SDK that changes their case is not recognised.
     func record(_ acsTransID: String) -> ACSRecord? { challenges[acsTransID]?.record }
 
     func handle(body: [UInt8], contentType: String?) -> ACSReply {
-        let text = String(decoding: body, as: UTF8.self)
         if contentType?.lowercased().contains("json") == true || body.first == UInt8(ascii: "{") {
-            // A plain Erro from the SDK: record it.
-            if case .object(let object)? = try? JSONParser().parse(body), MessageType(in: object) == .error,
-                let id = object["acsTransID"]?.stringValue, challenges[id] != nil
-            {
-                challenges[id]?.record.errors.append(object)
-                challenges[id]?.finished = true
-                return ACSReply(status: 200, contentType: "text/plain", body: [])
-            }
-            return ACSReply(status: 400, contentType: "text/plain", body: Array("not an Erro".utf8))
+            return takeError(body)
         }
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 5, let headerBytes = try? Base64.urlDecode(parts[0]),
-            case .object(let header)? = try? JSONParser().parse(headerBytes),
-            let kid = header["kid"]?.stringValue,
-            var challenge = challenges[kid]
-        else {
+        let text = String(decoding: body, as: UTF8.self)
+        guard let kid = ACSChannel.keyID(of: text), var challenge = challenges[kid] else {
             return ACSReply(status: 400, contentType: "text/plain", body: Array("unknown transaction".utf8))
         }
         defer { challenges[kid] = challenge }
         challenge.record.capturedRequests.append(text)
-        let request: JSONObject
+        let request: ACSChannel.Request
         do {
-            let plaintext = try JWE.decrypt(
-                text, using: .direct(challenge.keys.sdkToACSKeys),
-                expecting: .init(keyID: .exactly(kid))
-            ).plaintext
-            guard case .object(let object) = try JSONParser().parse(plaintext) else {
-                throw JOSEError(.malformedJSON, "not an object")
-            }
-            request = object
+            request = try challenge.channel.decrypt(text)
         } catch {
             challenge.record.unreadable.append("\(error)")
-            return erro(
-                challenge, code: .decryptionFailure, description: "Data Decryption Failure",
-                detail: "CReq could not be decrypted")
+            return erro(challenge, code: .decryptionFailure, detail: "CReq could not be decrypted")
         }
-        challenge.record.requests.append(request)
-        challenge.record.requestHeaders.append(header)
-        guard request["sdkCounterStoA"] == .string(ChallengeRequestBuilder.counterText(challenge.expectedCounter))
-        else {
-            return erro(
-                challenge, code: .decryptionFailure, description: "Data Decryption Failure", detail: "sdkCounterStoA")
-        }
-        challenge.expectedCounter += 1
+        challenge.record.requests.append(request.message)
+        challenge.record.requestHeaders.append(request.header)
         do {
-            try RequestCheck(version: challenge.record.messageVersion, previous: challenge.lastScreen).check(request)
+            try challenge.channel.acceptCounter(of: request.message)
+        } catch {
+            return erro(challenge, code: error.code, detail: error.detail)
+        }
+        do {
+            try RequestCheck(version: challenge.record.messageVersion, previous: challenge.lastScreen)
+                .check(request.message)
         } catch {
             challenge.record.refusals.append(ACSRefusal(code: error.code, field: error.field))
             challenge.finished = true
-            return erro(
-                challenge, code: error.code, description: error.code.standardDescription ?? "", detail: error.field)
+            return erro(challenge, code: error.code, detail: error.field)
         }
-        let requestEncryption = ContentEncryption(rawValue: header["enc"]?.stringValue ?? "") ?? .a128cbcHS256
-        return reply(to: request, challenge: &challenge, encryption: options.responseEncryption ?? requestEncryption)
+        return reply(
+            to: request.message, challenge: &challenge, encryption: options.responseEncryption ?? request.encryption)
     }
 
-    private func erro(_ challenge: Challenge, code: ProtocolErrorCode, description: String, detail: String)
+    /// A plain Erro from the SDK: recorded when it names a challenge of this ACS.
+    private func takeError(_ body: [UInt8]) -> ACSReply {
+        if let object = ACSChannel.errorMessage(in: body), let id = object["acsTransID"]?.stringValue,
+            challenges[id] != nil
+        {
+            challenges[id]?.record.errors.append(object)
+            challenges[id]?.finished = true
+            return ACSReply(status: 200, contentType: "text/plain", body: [])
+        }
+        return ACSReply(status: 400, contentType: "text/plain", body: Array("not an Erro".utf8))
+    }
+
+    private func erro(_ challenge: Challenge, code: ProtocolErrorCode, detail: String, description: String? = nil)
         -> ACSReply
     {
         let message = ErrorMessage(
-            errorCode: code, errorComponent: .acs, errorDescription: description, errorDetail: detail,
-            errorMessageType: .challengeRequest,
+            errorCode: code, errorComponent: .acs, errorDescription: description ?? code.standardDescription ?? "",
+            errorDetail: detail, errorMessageType: .challengeRequest,
             messageVersion: challenge.record.messageVersion.rawValue,
             threeDSServerTransID: challenge.identifiers.threeDSServerTransID,
             acsTransID: challenge.identifiers.acsTransID, sdkTransID: challenge.identifiers.sdkTransID)
@@ -180,53 +167,40 @@ actor AccessControlServer {
         challenge.step += 1
         if first, scenario == .faultErro {
             return erro(
-                challenge, code: ProtocolErrorCode(rawValue: "305"), description: "Transaction Data Not Valid",
-                detail: "the TestLab ACS refuses this card")
+                challenge, code: .transactionDataNotValid, detail: "the TestLab ACS refuses this card",
+                description: "Transaction Data Not Valid")
         }
-        var content = ScenarioScript.response(to: request, challenge: &challenge, imageBase: imageBase)
+        let content = ScenarioScript.response(to: request, challenge: &challenge, imageBase: imageBase)
+        var response = challenge.channel.response(content)
         var reply = ACSReply(status: 200, contentType: "application/jose; charset=UTF-8", body: [])
-        var flipTag = false
-        if first {
-            switch scenario {
-            case .faultBadTag: flipTag = true
-            case .faultWrongCounter: content["acsCounterAtoS"] = .string("007")
-            case .faultWrongTransactionID: content["sdkTransID"] = .string(UUID().uuidString.lowercased())
-            case .faultMissingField: content["challengeInfoHeader"] = nil
-            case .faultCriticalExtension:
-                content["messageExtension"] = .array([
-                    .object([
-                        "name": .string("TestLabCritical"), "id": .string("A999999999-001"),
-                        "criticalityIndicator": .bool(true), "data": .object([:]),
-                    ])
-                ])
-            case .faultSlow: reply.delay = options.slowResponseDelay
-            default: break
-            }
-        }
-        challenge.lastScreen = content
-        if content["challengeCompletionInd"] == .string("Y") {
-            challenge.record.finalStatus = content["transStatus"]?.stringValue
+        if first, let fault = scenario.firstResponseFault { response = response.patched(fault) }
+        if first, scenario == .faultSlow { reply.delay = options.slowResponseDelay }
+        challenge.lastScreen = response.json
+        switch content {
+        case .screen(let screen):
+            challenge.lastUIType = screen.uiType
+        case .final(let status):
+            challenge.lastUIType = nil
+            challenge.record.finalStatus = status.rawValue
             challenge.finished = true
         }
         do {
-            let iv = ChannelKeys.counterIV(challenge.acsCounter, encryption: encryption, fromSDK: false)
-            var compact = try JWE.encrypt(
-                content.serializedBytes, to: .direct(challenge.keys.acsToSDK(encryption)),
-                encryption: encryption,
-                keyID: challenge.identifiers.acsTransID, iv: iv)
-            if flipTag {
-                var parts = compact.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-                var tag = try Base64.urlDecode(parts[4])
-                tag[0] ^= 0x01
-                parts[4] = Base64.urlEncode(tag)
-                compact = parts.joined(separator: ".")
-            }
+            var compact = try challenge.channel.encrypt(response, encryption: encryption)
+            if first, scenario == .faultBadTag { compact = try Self.flippingTagBit(compact) }
             reply.body = Array(compact.utf8)
             challenge.record.capturedResponses.append(compact)
         } catch {
             return ACSReply(status: 500, contentType: "text/plain", body: Array("CRes encryption failed".utf8))
         }
-        challenge.acsCounter += 1
         return reply
+    }
+
+    /// The JWE with one bit of its authentication tag flipped (the bad-tag fault).
+    private static func flippingTagBit(_ compact: String) throws -> String {
+        var parts = compact.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        var tag = try Base64.urlDecode(parts[4])
+        tag[0] ^= 0x01
+        parts[4] = Base64.urlEncode(tag)
+        return parts.joined(separator: ".")
     }
 }

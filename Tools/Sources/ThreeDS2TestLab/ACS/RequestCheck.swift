@@ -54,7 +54,7 @@ package struct RequestCheck {
             guard case .string(let value) = indicator, value.utf8.count == 2, value.allSatisfy(\.isNumber) else {
                 throw Failure(code: .invalidFormat, field: "oobAppURLInd")
             }
-            guard ["01", "02", "03"].contains(value) else {
+            guard OOBAppURLIndicator(rawValue: value) != nil else {
                 throw Failure(code: .reservedValueNotRecognised, field: "oobAppURLInd")
             }
         }
@@ -111,6 +111,12 @@ package struct RequestCheck {
             case nil: []
             }
         for field in present where !allowed.contains(field) { throw Failure(code: .invalidFormat, field: field) }
+        try checkActionValues(request, uiType: uiType)
+    }
+
+    /// The action's value: each field in its format, and the pairs the answered screen allows.
+    private func checkActionValues(_ request: JSONObject, uiType: UIType?) throws(Failure) {
+        let v231 = version.carriesOOBAppURLIndicator
         if let entry = request["challengeDataEntry"] {
             guard case .string(let text) = entry, !text.isEmpty, text.utf8.count <= 45 else {
                 throw Failure(code: .invalidFormat, field: "challengeDataEntry")
@@ -140,15 +146,13 @@ package struct RequestCheck {
             }
         }
         if let oobContinue = request["oobContinue"] {
-            if v231 {
-                guard case .string(let value) = oobContinue, ["01", "02"].contains(value) else {
-                    throw Failure(code: .invalidFormat, field: "oobContinue")
-                }
-                // UI 06: 01 goes with the form data, 02 alone.
-                if uiType == .htmlOutOfBand, (value == "01") != (request["challengeHTMLDataEntry"] != nil) {
-                    throw Failure(code: .invalidFormat, field: "oobContinue")
-                }
-            } else if oobContinue != .bool(true) {
+            // JSON true before 2.3.1; from 2.3.1 "01" (pressed) or "02" (back from the bank's app).
+            let pressed = version.oobContinueValue(automatic: false)
+            guard oobContinue == pressed || oobContinue == version.oobContinueValue(automatic: true) else {
+                throw Failure(code: .invalidFormat, field: "oobContinue")
+            }
+            // UI 06: the pressed value goes with the form data, the automatic one alone.
+            if v231, uiType == .htmlOutOfBand, (oobContinue == pressed) != (request["challengeHTMLDataEntry"] != nil) {
                 throw Failure(code: .invalidFormat, field: "oobContinue")
             }
         }
@@ -175,7 +179,7 @@ package struct RequestCheck {
                 case .string(let appURL)? = request["threeDSRequestorAppURL"], !appURL.isEmpty,
                 let sent = data["version"]?.stringValue.flatMap(Bridging.Version.init(rawValue:)),
                 let challengeData = data["challengeData"]?.objectValue,
-                challengeData["oobAppURLInd"] == .string("01")
+                challengeData["oobAppURLInd"] == .string(OOBAppURLIndicator.supported.rawValue)
             else { throw Failure(code: .invalidFormat, field: field) }
             let allowed: Set<String> = previous == nil ? ["oobAppURLInd"] : ["oobAppURLInd", "oobContinue"]
             guard challengeData.names.allSatisfy(allowed.contains) else {

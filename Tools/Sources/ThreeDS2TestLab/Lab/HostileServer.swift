@@ -59,6 +59,34 @@ public final class HostileServer: Sendable {
     public static func start(useTLS: Bool, ipAddresses: [String] = ["127.0.0.1"], dnsNames: [String] = [])
         async throws -> HostileServer
     {
+        let router = routes()
+        let (server, rootPEM) = try httpServer(useTLS: useTLS, ipAddresses: ipAddresses, dnsNames: dnsNames)
+        var logger = Logger(label: "threeds2.hostile")
+        logger.logLevel = .critical
+        let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
+        let app = Application(
+            router: router, server: server,
+            configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "hostile"),
+            onServerRunning: { channel in
+                portContinuation.yield(channel.localAddress?.port ?? 0)
+                portContinuation.finish()
+            }, logger: logger)
+        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
+        let task = Task {
+            defer { portContinuation.finish() }
+            try await group.run()
+        }
+        var iterator = portStream.makeAsyncIterator()
+        guard let port = await iterator.next(), port > 0 else {
+            task.cancel()
+            throw TestLabError(.startFailed, "the hostile server did not start")
+        }
+        return HostileServer(
+            port: port, scheme: useTLS ? "https" : "http", rootPEM: rootPEM, serviceGroup: group, task: task)
+    }
+
+    /// The hostile routes: `ok`, a gzip bomb, an endless body, and an endless body announced with a huge length.
+    private static func routes() -> Router<BasicRequestContext> {
         let router = Router()
         router.get("ok") { _, _ -> Response in
             Response(
@@ -82,44 +110,23 @@ public final class HostileServer: Sendable {
                 status: .ok, headers: [.contentType: "application/json", .contentLength: "4000000000"],
                 body: endlessSpaces())
         }
-        let server: HTTPServerBuilder
-        var rootPEM: String?
-        if useTLS {
-            let root = try CertificateAuthority.makeRoot(commonName: "Hostile Root", key: .makeP256())
-            let leaf = try CertificateAuthority.issue(
-                commonName: "hostile", key: .makeP256(),
-                role: .tlsServer(ipAddresses: ipAddresses, dnsNames: dnsNames), issuer: root)
-            rootPEM = try root.certificatePEM
-            let certificate = try NIOSSLCertificate(bytes: try leaf.certificateDER, format: .der)
-            let key = try NIOSSLPrivateKey(bytes: Array(leaf.privateKey.pemRepresentation.utf8), format: .pem)
-            let tls = TLSConfiguration.makeServerConfiguration(
-                certificateChain: [.certificate(certificate)], privateKey: .privateKey(key))
-            server = try .tls(.http1(), tlsConfiguration: tls)
-        } else {
-            server = .http1()
-        }
-        var logger = Logger(label: "threeds2.hostile")
-        logger.logLevel = .critical
-        let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
-        let app = Application(
-            router: router, server: server,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "hostile"),
-            onServerRunning: { channel in
-                portContinuation.yield(channel.localAddress?.port ?? 0)
-                portContinuation.finish()
-            }, logger: logger)
-        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
-        let task = Task {
-            defer { portContinuation.finish() }
-            try await group.run()
-        }
-        var iterator = portStream.makeAsyncIterator()
-        guard let port = await iterator.next(), port > 0 else {
-            task.cancel()
-            throw TestLabError(.startFailed, "the hostile server did not start")
-        }
-        return HostileServer(
-            port: port, scheme: useTLS ? "https" : "http", rootPEM: rootPEM, serviceGroup: group, task: task)
+        return router
+    }
+
+    /// HTTPS with a fresh private root (returned as PEM), or plain HTTP.
+    private static func httpServer(useTLS: Bool, ipAddresses: [String], dnsNames: [String]) throws
+        -> (HTTPServerBuilder, rootPEM: String?)
+    {
+        guard useTLS else { return (.http1(), nil) }
+        let root = try CertificateAuthority.makeRoot(commonName: "Hostile Root", key: .makeP256())
+        let leaf = try CertificateAuthority.issue(
+            commonName: "hostile", key: .makeP256(),
+            role: .tlsServer(ipAddresses: ipAddresses, dnsNames: dnsNames), issuer: root)
+        let certificate = try NIOSSLCertificate(bytes: try leaf.certificateDER, format: .der)
+        let key = try NIOSSLPrivateKey(bytes: Array(leaf.privateKey.pemRepresentation.utf8), format: .pem)
+        let tls = TLSConfiguration.makeServerConfiguration(
+            certificateChain: [.certificate(certificate)], privateKey: .privateKey(key))
+        return (try .tls(.http1(), tlsConfiguration: tls), try root.certificatePEM)
     }
 
     /// Stops the server.

@@ -50,7 +50,8 @@ public final class TestLab: Sendable {
         self.serviceGroup = serviceGroup
     }
 
-    /// Starts a lab and returns once it listens.
+    /// Starts a lab and returns once it listens: the PKI, the routes of each role (3DS Server, ACS, image host,
+    /// hostile server), the listener, then the PKI files for clients.
     ///
     /// - Parameters:
     ///   - options: How to run.
@@ -61,120 +62,26 @@ public final class TestLab: Sendable {
         options: TestLabOptions = TestLabOptions(), logger: Logger = Logger(label: "threeds2.testlab")
     ) async throws -> TestLab {
         let pki = try LabPKI.make()
-        let scheme = options.useTLS ? "https" : "http"
-        let bound = AsyncStream<Int>.makeStream()
-        let records = RecordStore(capacity: options.maxTransactions, lifetime: options.transactionLifetime)
-        let (portStream, portContinuation) = bound
-        let acsBox = ACSBox()
+        let box = ACSBox()
         let router = Router()
         // threeds testlab --verbose: each request is logged, method and path only.
         if options.logsRequests { router.add(middleware: LogRequestsMiddleware(.info)) }
-        router.post("3ds/authenticate") { request, _ -> Response in
-            let body = try await request.body.collect(upTo: 256 * 1024)
-            guard let lab = acsBox.lab else { return Response(status: .serviceUnavailable) }
-            return await lab.authenticate(Array(buffer: body))
-        }
-        router.post("acs/challenge") { request, _ -> Response in
-            let body = try await request.body.collect(upTo: 256 * 1024)
-            guard let lab = acsBox.lab else { return Response(status: .serviceUnavailable) }
-            let reply = await lab.acs.handle(body: Array(buffer: body), contentType: request.headers[.contentType])
-            if reply.delay > .zero { try? await Task.sleep(for: reply.delay) }
-            return Response(
-                status: .init(code: reply.status), headers: [.contentType: reply.contentType],
-                body: .init(byteBuffer: ByteBuffer(bytes: reply.body)))
-        }
-        router.get("images/:name") { _, context -> Response in
-            let name = context.parameters.get("name") ?? ""
-            guard
-                [
-                    "issuer-medium.png", "issuer-high.png", "ps-medium.png", "ps-xhigh.png", "issuer-default.png",
-                    "issuer-dark.png", "issuer-monochrome.png", "ps-default.png", "ps-dark.png",
-                ].contains(name)
-            else {
-                return Response(status: .notFound)
-            }
-            return Response(
-                status: .ok, headers: [.contentType: "image/png"],
-                body: .init(byteBuffer: ByteBuffer(bytes: LabImages.png)))
-        }
-        // A hostile server for transport tests: the answer arrives one byte every 200 ms, for a minute.
-        router.get("test/trickle") { _, _ -> Response in
-            Response(
-                status: .ok, headers: [.contentType: "application/json"],
-                body: ResponseBody { writer in
-                    for _ in 0..<300 {
-                        try await writer.write(ByteBuffer(bytes: [UInt8(ascii: " ")]))
-                        try await Task.sleep(for: .milliseconds(200))
-                    }
-                    try await writer.finish(nil)
-                })
-        }
-        router.get("images/large.png") { _, _ -> Response in
-            Response(
-                status: .ok, headers: [.contentType: "image/png"],
-                body: .init(byteBuffer: ByteBuffer(bytes: [UInt8](repeating: 0, count: 300 * 1024))))
-        }
-        let server: HTTPServerBuilder
-        if options.useTLS {
-            let certificate = try NIOSSLCertificate(bytes: try pki.tlsServer.certificateDER, format: .der)
-            let key = try NIOSSLPrivateKey(bytes: Array(pki.tlsServer.privateKey.pemRepresentation.utf8), format: .pem)
-            var tls = TLSConfiguration.makeServerConfiguration(
-                certificateChain: [.certificate(certificate)], privateKey: .privateKey(key))
-            tls.minimumTLSVersion = .tlsv12
-            server = try .tls(.http1(), tlsConfiguration: tls)
-        } else {
-            server = .http1()
-        }
-        var serverLogger = logger
-        serverLogger.logLevel = options.logsRequests ? .info : .warning
-        let app = Application(
-            router: router, server: server,
-            configuration: .init(address: .hostname("127.0.0.1", port: options.port), serverName: "ThreeDS2 TestLab"),
-            onServerRunning: { channel in
-                portContinuation.yield(channel.localAddress?.port ?? 0)
-                portContinuation.finish()
-            }, logger: serverLogger)
-        let group = ServiceGroup(
-            configuration: .init(services: [app], gracefulShutdownSignals: [], logger: serverLogger))
-        let task = Task {
-            // A listener that cannot bind ends the run at once: the port stream must end too, or start would wait.
-            defer { portContinuation.finish() }
-            try await group.run()
-        }
-        var iterator = portStream.makeAsyncIterator()
-        guard let port = await iterator.next(), port > 0, let baseURL = URL(string: "\(scheme)://127.0.0.1:\(port)")
-        else {
-            task.cancel()
-            if case .failure(let error) = await task.result {
-                if let io = error as? IOError, io.errnoCode == EADDRINUSE {
-                    throw TestLabError(.startFailed, "port \(options.port) is in use")
-                }
-                throw TestLabError(
-                    .startFailed, "cannot listen on 127.0.0.1:\(options.port): \(error)", underlying: error)
-            }
-            throw TestLabError(.startFailed, "the TestLab server did not start")
-        }
+        addThreeDSServerRoutes(to: router, lab: box)
+        addACSRoutes(to: router, lab: box)
+        addImageRoutes(to: router)
+        addHostileRoutes(to: router)
+        let listener = try await Listener.start(
+            router: router, server: try httpServer(options: options, pki: pki), options: options, logger: logger)
         // Only a lab that listens writes its files: a second lab on a busy port must not replace a running one's.
-        var directoryLock: PKIDirectoryLock?
-        if let directory = options.pkiDirectory {
-            do {
-                // A second lab on another port must not replace the files of one still running.
-                directoryLock = try PKIDirectoryLock(directory, url: baseURL)
-                try pki.writeClientFiles(to: directory)
-            } catch {
-                await group.triggerGracefulShutdown()
-                _ = await task.result
-                if let error = error as? TestLabError { throw error }
-                throw TestLabError(.fileSystem, "the PEM files cannot be written to \(directory.path)")
-            }
-        }
+        let directoryLock = try await listener.writingPKIFiles(pki, options: options)
         let acs = AccessControlServer(
-            options: options, imageBase: options.useTLS ? baseURL.absoluteString + "/images" : nil)
+            options: options, imageBase: options.useTLS ? listener.baseURL.absoluteString + "/images" : nil)
         let lab = TestLab(
-            pki: pki, baseURL: baseURL, options: options, acs: acs, records: records, serverTask: task,
-            serviceGroup: group, directoryLock: directoryLock)
-        acsBox.set(lab)
-        logger.info("TestLab listening", metadata: ["url": "\(baseURL)"])
+            pki: pki, baseURL: listener.baseURL, options: options, acs: acs,
+            records: RecordStore(capacity: options.maxTransactions, lifetime: options.transactionLifetime),
+            serverTask: listener.task, serviceGroup: listener.group, directoryLock: directoryLock)
+        box.set(lab)
+        logger.info("TestLab listening", metadata: ["url": "\(listener.baseURL)"])
         return lab
     }
 

@@ -80,11 +80,42 @@ extension TestLab {
         }
     }
 
+    /// What the 3DS Server takes from a checked authentication request.
+    struct CheckedRequest {
+        let version: MessageVersion
+        let sdkTransID: String
+        let sdkReferenceNumber: String
+        let cardNumber: String
+        let sdkKey: P256PublicJWK
+        let encryptedDeviceData: String
+    }
+
     func handleAuthentication(_ body: [UInt8]) async throws -> (AuthenticationRecord, JSONObject) {
         guard case .object(let request) = try JSONParser(limits: .init(maxBytes: 256 * 1024, maxDepth: 8)).parse(body)
         else {
             throw TestLabError(.invalidRequest, "the request is not a JSON object")
         }
+        let checked = try Self.check(request)
+        let (dsID, deviceData) = try decryptDeviceData(checked.encryptedDeviceData)
+        let scenario = Scenario(cardNumber: checked.cardNumber) ?? .frictionlessN
+        let identifiers = TransactionIdentifiers(
+            threeDSServerTransID: newTransactionID(), acsTransID: newTransactionID(), sdkTransID: checked.sdkTransID)
+        let ares: AuthenticationResponseBuilder
+        if let status = scenario.frictionlessStatus {
+            ares = AuthenticationResponseBuilder(
+                messageVersion: checked.version, identifiers: identifiers, transStatus: status)
+        } else {
+            ares = try await challengeResponse(checked, identifiers: identifiers, scenario: scenario)
+        }
+        let response = ares.json
+        return (
+            AuthenticationRecord(request: request, directoryServerID: dsID, deviceData: deviceData, response: response),
+            response
+        )
+    }
+
+    /// The fields a 3DS Server needs, checked as it checks them.
+    static func check(_ request: JSONObject) throws -> CheckedRequest {
         func field(_ name: String) throws -> String {
             guard let value = request[name]?.stringValue, !value.isEmpty else {
                 throw TestLabError(.invalidRequest, "\(name) is missing")
@@ -110,7 +141,7 @@ extension TestLab {
         else {
             throw TestLabError(.invalidRequest, "sdkMaxTimeout must be two digits, at least 05")
         }
-        try Self.checkRenderOptions(request["deviceRenderOptions"], version: version)
+        try checkRenderOptions(request["deviceRenderOptions"], version: version)
         let card = try field("acctNumber")
         _ = try field("purchaseAmount")
         _ = try field("purchaseCurrency")
@@ -122,61 +153,31 @@ extension TestLab {
             throw TestLabError(
                 .invalidRequest, "sdkEphemPubKey must be a JSON object (a JWK), found \(keyValue.typeName)")
         }
-        let sdkKey = try P256PublicJWK(jsonObject: keyObject)
-        let encrypted = try field("sdkEncData")
-        let (dsID, deviceData) = try decryptDeviceData(encrypted)
-
-        let scenario = Scenario(cardNumber: card) ?? .frictionlessN
-        var response: JSONObject = [
-            "messageVersion": .string(version.rawValue),
-            "threeDSServerTransID": .string(newTransactionID()),
-            "acsTransID": .string(newTransactionID()), "sdkTransID": .string(sdkTransID),
-        ]
-        if let status = scenario.frictionlessStatus {
-            response["transStatus"] = .string(status)
-        } else {
-            let identifiers = TransactionIdentifiers(
-                threeDSServerTransID: response["threeDSServerTransID"]?.stringValue ?? "",
-                acsTransID: response["acsTransID"]?.stringValue ?? "",
-                sdkTransID: sdkTransID)
-            let acsKey = try await acs.register(
-                identifiers: identifiers, scenario: scenario, messageVersion: version, sdkEphemeralKey: sdkKey,
-                sdkReferenceNumber: reference)
-            let content = ACSSignedContent(
-                acsURL: baseURL.appendingPathComponent("acs/challenge").absoluteString,
-                acsEphemeralPublicKey: P256PublicJWK(acsKey),
-                sdkEphemeralPublicKey: sdkKey)
-            let signer = options.signer == .rsa ? pki.acsSignerRSA : pki.acsSignerEC
-            let key: JWSSigningKey
-            switch signer.privateKey {
-            case .rsa(let rsa): key = .ps256(privateKeyDER: Array(rsa.derRepresentation))
-            case .p256(let ec): key = .es256(ec)
-            }
-            let signed = try JWS.sign(
-                content.json.serializedBytes, with: key,
-                certificateChain: [signer.certificate, pki.dsIntermediate.certificate, pki.dsRoot.certificate])
-            response["transStatus"] = .string("C")
-            response["acsReferenceNumber"] = .string(Self.acsReferenceNumber)
-            response["acsSignedContent"] = .string(signed)
-            response["acsRenderingType"] = .object([
-                "acsInterface": .string(scenario == .html ? "02" : "01"),
-                "acsUiTemplate": .string(Self.template(scenario)),
-            ])
-        }
-        return (
-            AuthenticationRecord(request: request, directoryServerID: dsID, deviceData: deviceData, response: response),
-            response
-        )
+        return CheckedRequest(
+            version: version, sdkTransID: sdkTransID, sdkReferenceNumber: reference, cardNumber: card,
+            sdkKey: try P256PublicJWK(jsonObject: keyObject), encryptedDeviceData: try field("sdkEncData"))
     }
 
-    static func template(_ scenario: Scenario) -> String {
-        switch scenario {
-        case .singleSelect: "02"
-        case .multiSelect: "03"
-        case .outOfBand: "04"
-        case .html: "05"
-        case .information: "07"
-        default: "01"
+    /// A challenge ARes: the ACS opens the channel, and its signer signs the content with the channel's key.
+    func challengeResponse(_ request: CheckedRequest, identifiers: TransactionIdentifiers, scenario: Scenario)
+        async throws -> AuthenticationResponseBuilder
+    {
+        let channel = try await acs.register(
+            identifiers: identifiers, scenario: scenario, messageVersion: request.version,
+            sdkEphemeralKey: request.sdkKey, sdkReferenceNumber: request.sdkReferenceNumber)
+        let content = channel.signedContent(acsURL: baseURL.appendingPathComponent("acs/challenge").absoluteString)
+        let signer = options.signer == .rsa ? pki.acsSignerRSA : pki.acsSignerEC
+        let key: JWSSigningKey
+        switch signer.privateKey {
+        case .rsa(let rsa): key = .ps256(privateKeyDER: Array(rsa.derRepresentation))
+        case .p256(let ec): key = .es256(ec)
         }
+        let signed = try JWS.sign(
+            content.json.serializedBytes, with: key,
+            certificateChain: [signer.certificate, pki.dsIntermediate.certificate, pki.dsRoot.certificate])
+        return .challenge(
+            messageVersion: request.version, identifiers: identifiers, acsReferenceNumber: Self.acsReferenceNumber,
+            acsSignedContent: signed,
+            renderingType: .init(interface: scenario == .html ? .html : .native, template: scenario.template))
     }
 }
