@@ -41,7 +41,7 @@ extension TerminalPresenter {
                         // An empty Enter leaves the question unanswered (sent as N, as the screen left untouched).
                         if line.trimmingCharacters(in: .whitespaces).isEmpty { break asking }
                         guard let yes = state.consentAnswer(line) else { continue asking }
-                        _ = state.apply(kind == .trust ? .setTrust(yes) : .setDeviceBinding(yes))
+                        _ = state.perform(kind == .trust ? .setTrust(yes) : .setDeviceBinding(yes))
                         break asking
                     }
                 }
@@ -98,9 +98,9 @@ extension TerminalPresenter {
             var answer: ChallengeAnswer?
             switch line.trimmingCharacters(in: .whitespaces).lowercased() {
             case "additional" where screen.additionalCodeLabel != nil:
-                answer = state.apply(.additionalCode)
+                answer = state.perform(.additionalCode)?.answer
             case "open" where screen.oobAppURL != nil:
-                switch await state.perform(.openApp, opener: oobAppOpener) {
+                switch await perform(.openApp, on: &state) {
                 case .send(let sent): answer = sent
                 case .showNote(let note):
                     print(LayoutRenderer.safe("(!) \(note)"))
@@ -110,16 +110,16 @@ extension TerminalPresenter {
             case _
             where screen.uiType == .text && state.entries.count > 1 && !(line == "resend" && screen.resendLabel != nil):
                 // Two entry boxes (2.3.1): the first line fills the first box, then the second box is asked for.
-                guard state.apply(.setEntry(line)) == nil, state.note == nil else { break }
+                guard state.perform(.setEntry(line))?.answer == nil, state.note == nil else { break }
                 let second: String
                 switch await prompt("\(state.entryBox(1).label): ", masked: state.isMasked(box: 1)) {
                 case .cancel: return ChallengeAnswer(.cancel)
                 case .end: second = ""
                 case .line(let line): second = line
                 }
-                if state.apply(.setEntry(second, box: 1)) == nil, state.note == nil {
+                if state.perform(.setEntry(second, box: 1))?.answer == nil, state.note == nil {
                     guard await askConsents() else { return ChallengeAnswer(.cancel) }
-                    answer = state.apply(.submit())
+                    answer = state.perform(.submit())?.answer
                 }
             default:
                 guard await askConsents() else { return ChallengeAnswer(.cancel) }
@@ -135,19 +135,19 @@ extension TerminalPresenter {
         let screen = state.screen
         switch screen.uiType {
         case .text:
-            if line == "resend", screen.resendLabel != nil { return state.apply(.resend) }
-            _ = state.apply(.setEntry(line))
-            return state.apply(.submit())
+            if line == "resend", screen.resendLabel != nil { return state.perform(.resend)?.answer }
+            _ = state.perform(.setEntry(line))
+            return state.perform(.submit())?.answer
         case .singleSelect, .multiSelect:
             // The form state refuses a number out of range or a word, naming it: asked again, never sent.
-            _ = state.apply(.selectNumbered(line))
+            _ = state.perform(.selectNumbered(line))
             if state.note != nil { return nil }
-            return state.apply(.submit())
+            return state.perform(.submit())?.answer
         case .outOfBand, .information:
             if screen.uiType == .outOfBand, let info = screen.additionalInfo {
                 print(PeerText.escapedForTerminal(info, keepingLineBreaks: true))
             }
-            return state.apply(.continueChallenge)
+            return state.perform(.continueChallenge)?.answer
         case .html, .htmlOutOfBand:
             let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
             var fields: [String: String] = [:]
@@ -159,9 +159,9 @@ extension TerminalPresenter {
                 let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
                 if kv.count == 2 { fields[kv[0]] = kv[1] }
             }
-            _ = state.apply(.setHTMLFields(fields))
+            _ = state.perform(.setHTMLFields(fields))
             if state.note != nil { return nil }
-            return state.apply(.submit(button: parts.count > 1 ? parts[1] : nil))
+            return state.perform(.submit(button: parts.count > 1 ? parts[1] : nil))?.answer
         }
     }
 

@@ -21,7 +21,7 @@ final class TransactionEvents: ClientEventListener, Sendable {
 /// Records what the processing indicator was told.
 final class AuthenticateIndicator: ProgressIndicator, Sendable {
     let events = Locked<[String]>([])
-    func show(directoryServerName: String?) { events.withLock { $0.append("show") } }
+    func show(directoryServerName: String?, presentation: PresentationSettings) { events.withLock { $0.append("show") } }
     func hide() { events.withLock { $0.append("hide") } }
 }
 
