@@ -1,6 +1,6 @@
 import Foundation
-@_spi(ThreeDS2Tools) public import ThreeDS2SDK
 public import ThreeDS2Messages
+@_spi(ThreeDS2Tools) public import ThreeDS2SDK
 
 /// One scripted answer, in the format of the `threeds pay --answers` file.
 public enum ScriptedAnswer: Sendable, Hashable {

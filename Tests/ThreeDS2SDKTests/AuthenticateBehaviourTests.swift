@@ -12,7 +12,9 @@ import ThreeDS2SDKTesting
 /// What the processing indicator was told, in order.
 private final class RecordingIndicator: ProgressIndicator, Sendable {
     let events = Locked<[String]>([])
-    func show(directoryServerName: String?, presentation: PresentationSettings) { events.withLock { $0.append("show") } }
+    func show(directoryServerName: String?, presentation: PresentationSettings) {
+        events.withLock { $0.append("show") }
+    }
     func hide() { events.withLock { $0.append("hide") } }
 }
 

@@ -4,7 +4,6 @@ import ThreeDS2JOSE
 import ThreeDS2Messages
 @_spi(ThreeDS2Tools) import ThreeDS2SDK
 
-
 @Suite("Challenge form state, 2.3.1")
 struct ChallengeFormState231Tests {
     let twoBoxes: [String: JSONValue] = [
@@ -84,7 +83,9 @@ struct ChallengeFormState231Tests {
         _ = below.perform(.setDeviceBinding(true))
         #expect(below.deviceBinding == nil, "a question not asked cannot be answered")
         _ = below.perform(.setTrust(true))
-        #expect(below.perform(.resend)?.answer == ChallengeAnswer(.resend, whitelisting: true), "the consent goes with a resend")
+        #expect(
+            below.perform(.resend)?.answer == ChallengeAnswer(.resend, whitelisting: true),
+            "the consent goes with a resend")
         // Resend: select screens before 2.3.1 only.
         var select220 = ChallengeFormState(screen: try formScreen("02", ["resendInformationLabel": .string("Again")]))
         #expect(select220.perform(.resend)?.answer == ChallengeAnswer(.resend))
@@ -191,7 +192,8 @@ struct ChallengeFormStateEnterTests {
     @Test("Enter on a multi-select checkbox ticks it, as Space does, and never sends; the submit button sends")
     func multiSelectEnter() throws {
         var state = ChallengeFormState(screen: try formScreen("03"))
-        #expect(state.perform(.activate)?.answer == nil, "Enter on an unticked checkbox must not send an empty selection")
+        #expect(
+            state.perform(.activate)?.answer == nil, "Enter on an unticked checkbox must not send an empty selection")
         #expect(state.chosen == ["a"])
         _ = state.perform(.focusNext)
         _ = state.perform(.focusNext)
@@ -224,7 +226,8 @@ struct ChallengeFormStateEnterTests {
         }
         for typed in ["maybe", "", "123456", "yes please"] { #expect(english.consentAnswer(typed) == nil, "\(typed)") }
         let german = ChallengeFormState(
-            screen: try formScreen("03"), presentation: PresentationSettings(strings: SDKStrings(locale: Locale(identifier: "de_DE"))))
+            screen: try formScreen("03"),
+            presentation: PresentationSettings(strings: SDKStrings(locale: Locale(identifier: "de_DE"))))
         #expect(german.consentAnswer("j") == true && german.consentAnswer("Ja") == true)
         #expect(german.consentAnswer("nein") == false && german.consentAnswer("n") == false)
     }

@@ -81,11 +81,13 @@ struct ChallengeFormStateTests {
         #expect(multi.perform(.select((0..<4).map { "option-key-number-\($0)" }))?.answer == nil && multi.note != nil)
         _ = multi.perform(.select(["option-key-number-0", "option-key-number-1"]))
         #expect(
-            multi.perform(.submit())?.answer == ChallengeAnswer(.submitSelection(["option-key-number-0", "option-key-number-1"])))
+            multi.perform(.submit())?.answer
+                == ChallengeAnswer(.submitSelection(["option-key-number-0", "option-key-number-1"])))
 
         let page = try formScreen("05", ["acsHTML": .string(Base64.urlEncode(Array("<form></form>".utf8)))])
         let form = HTMLForm(controls: [HTMLForm.Control(kind: .textarea, name: "t", value: "")])
-        var html = ChallengeFormState(screen: page, presentation: PresentationSettings(htmlReader: FixedFormReader(form: form)))
+        var html = ChallengeFormState(
+            screen: page, presentation: PresentationSettings(htmlReader: FixedFormReader(form: form)))
         _ = html.perform(.setHTMLFields(["t": String(repeating: "x", count: 300)]))
         #expect(html.perform(.submit())?.answer == nil && html.note?.contains("256") == true)
     }
@@ -112,7 +114,9 @@ struct ChallengeFormStateTests {
         #expect(single.chosen == ["b"])
         var keyboard = ChallengeFormState(screen: try formScreen("02"))
         _ = keyboard.perform(.focusNext)
-        #expect(keyboard.perform(.activate)?.answer == ChallengeAnswer(.submitSelection(["b"])), "Enter on an option picks it")
+        #expect(
+            keyboard.perform(.activate)?.answer == ChallengeAnswer(.submitSelection(["b"])),
+            "Enter on an option picks it")
     }
 
     @Test("continue means oobContinue on UI 04 and informationContinue on UI 07, nothing elsewhere")
@@ -153,7 +157,8 @@ struct ChallengeFormStateTests {
                 HTMLForm.Control(kind: .text, name: "otp", value: ""),
                 HTMLForm.Control(kind: .submitInput, name: "go", value: "Go"),
             ], method: "post", action: "https://emv3ds/challenge")
-        var read = ChallengeFormState(screen: page, presentation: PresentationSettings(htmlReader: FixedFormReader(form: form)))
+        var read = ChallengeFormState(
+            screen: page, presentation: PresentationSettings(htmlReader: FixedFormReader(form: form)))
         _ = read.perform(.setHTMLFields(["otp": "12 34"]))
         #expect(read.perform(.submit(button: "Go"))?.answer == ChallengeAnswer(.submitHTML("otp=12+34&go=Go")))
         _ = read.perform(.setHTMLFields(["nope": "1"]))
@@ -171,12 +176,15 @@ struct ChallengeFormStateTests {
                 HTMLForm.Control(kind: .submitButton, name: nil, value: "", label: "Send a new code", form: 1),
                 HTMLForm.Control(kind: .submitButton, name: nil, value: "", label: "Continue", form: 2),
             ], formCount: 3)
-        var state = ChallengeFormState(screen: page, presentation: PresentationSettings(htmlReader: FixedFormReader(form: form)))
+        var state = ChallengeFormState(
+            screen: page, presentation: PresentationSettings(htmlReader: FixedFormReader(form: form)))
         let resend = try #require(
             state.layout.elements.firstIndex { $0 == .htmlControl(index: 3) }, "the second form's button is laid out")
         _ = state.perform(.focus(resend))
         #expect(state.perform(.activate)?.answer == ChallengeAnswer(.submitHTML("action=resend")))
-        #expect(state.perform(.submit(button: "Continue"))?.answer == ChallengeAnswer(.submitHTML("")), "no fields, still sent")
+        #expect(
+            state.perform(.submit(button: "Continue"))?.answer == ChallengeAnswer(.submitHTML("")),
+            "no fields, still sent")
         #expect(state.perform(.submit(button: "Verify"))?.answer == ChallengeAnswer(.submitHTML("otp=12&go=Verify")))
     }
 

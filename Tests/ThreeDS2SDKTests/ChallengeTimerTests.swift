@@ -247,7 +247,8 @@ struct ChallengeTimerTests {
         let transport = challenge.transport()
         await #expect(throws: ThreeDS2Error.self) {
             try await challenge.transaction.challenge(
-                challenge.parameters, presenter: ScriptedPresenter(answers: []), timeout: .seconds(299), transport: transport)
+                challenge.parameters, presenter: ScriptedPresenter(answers: []), timeout: .seconds(299),
+                transport: transport)
         }
         var bad = challenge.parameters
         bad.acsTransactionID = "not-a-uuid"

@@ -173,7 +173,9 @@ struct CustomizationResolutionTests {
             #expect(!setter.reached(settings.formState(for: screen).style))
         } else {
             // The default customization is the fallback of the other appearances.
-            #expect(setter.reached(settings.applying(PresentationOverrides(appearance: .dark)).formState(for: screen).style))
+            #expect(
+                setter.reached(settings.applying(PresentationOverrides(appearance: .dark)).formState(for: screen).style)
+            )
         }
     }
 

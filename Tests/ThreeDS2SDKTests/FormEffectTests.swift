@@ -4,7 +4,6 @@ import ThreeDS2JOSE
 import ThreeDS2Messages
 @_spi(ThreeDS2Tools) import ThreeDS2SDK
 
-
 @Suite("Form actions return effects")
 struct FormEffectTests {
     private let oob: [String: JSONValue] = [

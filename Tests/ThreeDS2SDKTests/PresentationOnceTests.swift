@@ -111,7 +111,8 @@ struct PresentationOnceTests {
             transport: transport, clock: clock
         ) { areq in
             beforeAReq()
-            return frictionless ? .frictionless(transStatus: .authenticated) : .challenge(try acs.challengeParameters(for: areq))
+            return frictionless
+                ? .frictionless(transStatus: .authenticated) : .challenge(try acs.challengeParameters(for: areq))
         }
     }
 
@@ -121,7 +122,9 @@ struct PresentationOnceTests {
         defer { try? service.cleanup() }
         let indicator = LookRecordingIndicator()
         let shownBeforeAReq = Locked<[String]>([])
-        let outcome = await pay(service, presenter: ScriptedPresenter(answers: []), progress: indicator, frictionless: true) {
+        let outcome = await pay(
+            service, presenter: ScriptedPresenter(answers: []), progress: indicator, frictionless: true
+        ) {
             shownBeforeAReq.withLock { $0 = indicator.events.withLock { $0 } }
         }
         guard case .frictionless(.authenticated) = outcome else {

@@ -166,10 +166,13 @@ struct SDKStringsTests {
         var english = ChallengeFormState(screen: screen)
         #expect(english.perform(.resend)?.answer == nil && english.noteKey == .noteNoNewCode)
         #expect(english.note == "This screen offers no new code.")
-        var german = ChallengeFormState(screen: screen, presentation: PresentationSettings(strings: SDKStrings(locale: Locale(identifier: "de"))))
+        var german = ChallengeFormState(
+            screen: screen, presentation: PresentationSettings(strings: SDKStrings(locale: Locale(identifier: "de"))))
         #expect(german.perform(.setEntry("x", box: 3))?.answer == nil && german.noteKey == .noteNoEntryBox)
         #expect(german.note == "Dieser Bildschirm hat kein Eingabefeld 4.")
-        #expect(german.perform(.setEntry(String(repeating: "1", count: 46)))?.answer == nil && german.noteKey == .noteTooLong)
+        #expect(
+            german.perform(.setEntry(String(repeating: "1", count: 46)))?.answer == nil
+                && german.noteKey == .noteTooLong)
         #expect(german.note == "Die Eingabe ist zu lang: höchstens 45 Zeichen.")
         #expect(german.perform(.submitWebForm("a=1"))?.answer == nil && german.noteKey == .noteNotHTML)
         #expect(german.perform(.openApp)?.answer == nil && german.noteKey == .noteNoApp)

@@ -81,7 +81,9 @@ struct ScreenModelUnitTests {
         _ = await first.value
 
         let pinned = ChallengeScreenModel(appearance: .default, opener: nil)
-        let second = Task { await pinned.present(settings.applying(pinned.presentationOverrides).formState(for: screen)) }
+        let second = Task {
+            await pinned.present(settings.applying(pinned.presentationOverrides).formState(for: screen))
+        }
         for _ in 0..<10_000 where pinned.phase != .screen { await Task.yield() }
         pinned.systemColorSchemeChanged(dark: true)
         #expect(pinned.form?.style.toolbar.headerText == "Light" && pinned.appearance == .default)

@@ -70,7 +70,8 @@ func flows(materialPath: String, flowsPath: String, outPath: String) async throw
                     guard let answer = value.objectValue else { throw TestLabError(.malformedAnswers, "answer") }
                     return try ScriptedAnswer(json: answer)
                 }
-                let presenter = ScriptedPresenter(answers: script, opensApps: opensApps, htmlReader: LibXML2FormReader())
+                let presenter = ScriptedPresenter(
+                    answers: script, opensApps: opensApps, htmlReader: LibXML2FormReader())
                 let answer = await presenter.present(
                     PresentationSettings().applying(presenter.presentationOverrides).formState(for: screen))
                 if let problem = presenter.problems.first { throw ToolError("\(id): \(problem)") }

@@ -198,7 +198,8 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
         let progress = presentation.style.progress
         let style = TerminalStyle(depth: depth)
         let colours =
-            style.foreground(progress.indicatorColor ?? progress.text.color) + style.background(progress.backgroundColor)
+            style.foreground(progress.indicatorColor ?? progress.text.color)
+            + style.background(progress.backgroundColor)
         return colours + presentation.strings[.processing] + name + (colours.isEmpty ? "" : style.reset)
     }
 

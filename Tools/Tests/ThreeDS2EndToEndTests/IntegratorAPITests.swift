@@ -26,7 +26,9 @@ final class CheckoutViewModel: ChallengeStatusReceiver, ProgressIndicator, Chall
         log.append(line)
     }
 
-    func show(directoryServerName: String?, presentation: PresentationSettings) { record("show \(directoryServerName ?? "-")") }
+    func show(directoryServerName: String?, presentation: PresentationSettings) {
+        record("show \(directoryServerName ?? "-")")
+    }
     func hide() { record("hide") }
     /// Fires when the receiver is told the outcome.
     let told = AsyncSignal()

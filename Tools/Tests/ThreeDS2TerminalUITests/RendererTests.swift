@@ -43,7 +43,10 @@ func state(_ screen: ChallengeScreen, locale: String = "en_US", customization: U
     -> ChallengeFormState
 {
     ChallengeFormState(
-        screen: screen, presentation: PresentationSettings(uiCustomizations: [.default: customization], strings: SDKStrings(locale: Locale(identifier: locale)), htmlReader: LibXML2FormReader()))
+        screen: screen,
+        presentation: PresentationSettings(
+            uiCustomizations: [.default: customization], strings: SDKStrings(locale: Locale(identifier: locale)),
+            htmlReader: LibXML2FormReader()))
 }
 
 func render(_ state: ChallengeFormState, plain: Bool = false, width: Int = 48) -> String {
@@ -319,7 +322,9 @@ struct InteractionTests {
 /// Records what the progress indicator was told.
 final class RecordingIndicator: ProgressIndicator, Sendable {
     let events = Locked<[String]>([])
-    func show(directoryServerName: String?, presentation: PresentationSettings) { events.withLock { $0.append("show \(directoryServerName ?? "-")") } }
+    func show(directoryServerName: String?, presentation: PresentationSettings) {
+        events.withLock { $0.append("show \(directoryServerName ?? "-")") }
+    }
     func hide() { events.withLock { $0.append("hide") } }
 }
 
