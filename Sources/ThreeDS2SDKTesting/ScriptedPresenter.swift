@@ -128,7 +128,7 @@ public final class ScriptedPresenter: ChallengePresenter {
 
 extension ScriptedAnswer {
     /// The cardholder's actions for this answer, in order: the consent answers, then what answers the screen (an
-    /// `openApp` answer is the ``FormAction/openApp`` action; the opener decides what the app does). Every
+    /// `openApp` answer is the `FormAction.openApp` action; the opener decides what the app does). Every
     /// presenter that plays a script (the scripted presenter, the platform-neutral screen model of the SwiftUI view)
     /// sends the same actions.
     public var formActions: [FormAction] {
