@@ -19,7 +19,7 @@
         public var phase: ChallengeScreenModel.Phase { core.phase }
         /// The current screen's form state.
         public var form: ChallengeFormState? { core.form }
-        /// The transaction's presentation, as the SDK handed it over with the processing indicator or the latest screen.
+        /// The transaction's presentation, as the SDK handed it over with the indicator or the latest screen.
         public var settings: PresentationSettings { core.settings }
         /// The SDK's texts in use.
         public var strings: SDKStrings { core.strings }

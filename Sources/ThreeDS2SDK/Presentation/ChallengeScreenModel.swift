@@ -3,8 +3,9 @@ public import ThreeDS2Messages
 
 /// The challenge UI's state machine without any UI framework: the processing indicator or the current screen's form
 /// state, the transaction's presentation (handed over with the processing indicator, before the first network call,
-/// and with every form state), the appearance (pinned or the system's), and the continuation the SDK waits on. The SwiftUI `ChallengeViewModel` is a thin `ObservableObject` around it; Linux tests drive it with the
-/// same screen scripts as the terminal and scripted presenters.
+/// and with every form state), the appearance (pinned or the system's), and the continuation the SDK waits on. The
+/// SwiftUI `ChallengeViewModel` is a thin `ObservableObject` around it; Linux tests drive it with the same screen
+/// scripts as the terminal and scripted presenters.
 @MainActor
 public final class ChallengeScreenModel {
     /// What is on show.
