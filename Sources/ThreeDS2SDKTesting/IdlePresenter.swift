@@ -50,9 +50,9 @@ public final class IdlePresenter: ChallengePresenter {
 
     /// Fires ``presented`` and waits until cancelled; then answers cancel.
     ///
-    /// - Parameter screen: The screen.
+    /// - Parameter form: The screen's form state.
     /// - Returns: A cancel, once the task is cancelled.
-    public func present(_ screen: ChallengeScreen) async -> ChallengeAnswer {
+    public func present(_ form: ChallengeFormState) async -> ChallengeAnswer {
         presented.fire()
         await ScriptedTransport.untilCancelled()
         return ChallengeAnswer(.cancel)

@@ -104,7 +104,7 @@
             ChallengeView(model: presenter.model)
                 .task {
                     guard let screen = PreviewScreens.screen(fields) else { return }
-                    _ = await presenter.present(screen)
+                    _ = await presenter.present(ChallengeFormState(screen: screen))
                 }
         }
     }

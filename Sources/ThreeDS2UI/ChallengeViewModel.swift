@@ -19,7 +19,7 @@
         public var phase: ChallengeScreenModel.Phase { core.phase }
         /// The current screen's form state.
         public var form: ChallengeFormState? { core.form }
-        /// What the SDK handed over with the latest screen.
+        /// The transaction's presentation, as the SDK handed it over with the indicator or the latest screen.
         public var settings: PresentationSettings { core.settings }
         /// The SDK's texts in use.
         public var strings: SDKStrings { core.strings }
@@ -51,9 +51,9 @@
             core.onChange = { [weak self] in self?.objectWillChange.send() }
         }
 
-        /// Shows a screen with what `initialize` got and waits for the cardholder's answer.
-        func present(_ screen: ChallengeScreen, settings: PresentationSettings) async -> ChallengeAnswer {
-            await core.present(screen, settings: settings)
+        /// Shows a screen's form state, as the SDK built it, and waits for the cardholder's answer.
+        func present(_ form: ChallengeFormState) async -> ChallengeAnswer {
+            await core.present(form)
         }
 
         /// Applies a cardholder action.
@@ -74,7 +74,9 @@
         /// - Parameter dark: Whether the system is in dark mode.
         public func systemColorSchemeChanged(dark: Bool) { core.systemColorSchemeChanged(dark: dark) }
 
-        func showProcessing(_ directoryServerName: String?) { core.showProcessing(directoryServerName) }
+        func showProcessing(_ directoryServerName: String?, presentation: PresentationSettings) {
+            core.showProcessing(directoryServerName, presentation: presentation)
+        }
 
         func hideProcessing() { core.hideProcessing() }
 

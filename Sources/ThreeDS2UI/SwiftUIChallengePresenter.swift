@@ -10,6 +10,8 @@
         public let model: ChallengeViewModel
         /// Opens the bank's app from out-of-band screens (the system's universal links).
         public let oobAppOpener: (any OOBAppOpener)?
+        /// The presenter's own look, texts and pinned appearance, applied by the SDK to what `initialize` got.
+        public let presentationOverrides: PresentationOverrides
 
         /// Creates a presenter.
         ///
@@ -25,18 +27,16 @@
             oobAppOpener: (any OOBAppOpener)? = SystemOOBAppOpener()
         ) {
             self.oobAppOpener = oobAppOpener
+            presentationOverrides = PresentationOverrides(
+                customization: customization, strings: strings, appearance: appearance)
             model = ChallengeViewModel(
                 customization: customization, strings: strings, appearance: appearance, opener: oobAppOpener)
         }
 
-        /// Shows a screen with the presenter's own look (or the defaults) and returns the cardholder's answer.
-        public func present(_ screen: ChallengeScreen) async -> ChallengeAnswer {
-            await model.present(screen, settings: PresentationSettings())
-        }
-
-        /// Shows a screen with what `initialize` got and returns the cardholder's answer.
-        public func present(_ screen: ChallengeScreen, settings: PresentationSettings) async -> ChallengeAnswer {
-            await model.present(screen, settings: settings)
+        /// Shows a screen's form state, as the SDK built it with what `initialize` got and this presenter's
+        /// overrides, and returns the cardholder's answer.
+        public func present(_ form: ChallengeFormState) async -> ChallengeAnswer {
+            await model.present(form)
         }
 
         /// Dismisses the challenge UI on every outcome.
@@ -44,10 +44,11 @@
             await model.finish(outcome)
         }
 
-        /// Shows the processing indicator (the SDK calls it on the main actor).
+        /// Shows the processing indicator in the app's language and progress colours (the SDK calls it on the main
+        /// actor).
         @MainActor
-        public func show(directoryServerName: String?) {
-            model.showProcessing(directoryServerName)
+        public func show(directoryServerName: String?, presentation: PresentationSettings) {
+            model.showProcessing(directoryServerName, presentation: presentation)
         }
 
         /// Hides the processing indicator (the SDK calls it on the main actor).

@@ -12,7 +12,9 @@ import ThreeDS2SDKTesting
 /// What the processing indicator was told, in order.
 private final class RecordingIndicator: ProgressIndicator, Sendable {
     let events = Locked<[String]>([])
-    func show(directoryServerName: String?) { events.withLock { $0.append("show") } }
+    func show(directoryServerName: String?, presentation: PresentationSettings) {
+        events.withLock { $0.append("show") }
+    }
     func hide() { events.withLock { $0.append("hide") } }
 }
 
@@ -94,10 +96,10 @@ struct AuthenticateWithDoublesTests {
     /// The presenter an app might write: types the code through the form state and submits.
     struct CodePresenter: ChallengePresenter {
         let code: String
-        func present(_ screen: ChallengeScreen) async -> ChallengeAnswer {
-            var form = ChallengeFormState(screen: screen)
-            _ = form.apply(.type(code))
-            return form.apply(.submit()) ?? ChallengeAnswer(.cancel)
+        func present(_ form: ChallengeFormState) async -> ChallengeAnswer {
+            var form = form
+            _ = form.perform(.type(code))
+            return form.perform(.submit())?.answer ?? ChallengeAnswer(.cancel)
         }
     }
 

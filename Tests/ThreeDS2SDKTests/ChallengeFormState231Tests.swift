@@ -4,17 +4,6 @@ import ThreeDS2JOSE
 import ThreeDS2Messages
 @_spi(ThreeDS2Tools) import ThreeDS2SDK
 
-/// An opener that reports a fixed result and records the links it was given.
-private final class RecordingOpener: OOBAppOpener, Sendable {
-    let result: OOBAppOpenResult
-    let opened = Locked<[URL]>([])
-    init(_ result: OOBAppOpenResult) { self.result = result }
-    func open(_ url: URL) async -> OOBAppOpenResult {
-        opened.withLock { $0.append(url) }
-        return result
-    }
-}
-
 @Suite("Challenge form state, 2.3.1")
 struct ChallengeFormState231Tests {
     let twoBoxes: [String: JSONValue] = [
@@ -36,32 +25,32 @@ struct ChallengeFormState231Tests {
             return nil
         }
         #expect(fields == [0, 1])
-        _ = state.apply(.type("1234567"))
+        _ = state.perform(.type("1234567"))
         #expect(state.entries[0] == "123456" && state.note != nil, "cut at the box's 6 with a note")
-        _ = state.apply(.focusNext)
-        _ = state.apply(.type("19901"))
+        _ = state.perform(.focusNext)
+        _ = state.perform(.type("19901"))
         #expect(state.entries[1] == "1990")
         #expect(
-            state.apply(.setEntry("12345", box: 1)) == nil && state.entries[1] == "1990",
+            state.perform(.setEntry("12345", box: 1))?.answer == nil && state.entries[1] == "1990",
             "a whole answer too long is refused")
-        #expect(state.apply(.setEntry("x", box: 2)) == nil && state.note?.contains("no entry box 3") == true)
-        #expect(state.apply(.submit()) == ChallengeAnswer(.submitText("123456", second: "1990")))
+        #expect(state.perform(.setEntry("x", box: 2))?.answer == nil && state.note?.contains("no entry box 3") == true)
+        #expect(state.perform(.submit())?.answer == ChallengeAnswer(.submitText("123456", second: "1990")))
     }
 
     @Test("masking follows the ACS; the reveal toggle works only where offered")
     func reveal() throws {
         var state = ChallengeFormState(screen: try formScreen("01", twoBoxes, version: .v2_3_1))
         #expect(state.isMasked(box: 0) && !state.isMasked(box: 1))
-        _ = state.apply(.toggleReveal)
+        _ = state.perform(.toggleReveal)
         #expect(!state.isMasked(box: 0))
-        _ = state.apply(.toggleReveal)
+        _ = state.perform(.toggleReveal)
         #expect(state.isMasked(box: 0))
-        _ = state.apply(.focusNext)
-        _ = state.apply(.toggleReveal)
+        _ = state.perform(.focusNext)
+        _ = state.perform(.toggleReveal)
         #expect(!state.isMasked(box: 1) && state.revealed == [])
         // 2.2.0: one masked box, no toggle.
         var old = ChallengeFormState(screen: try formScreen("01"))
-        _ = old.apply(.toggleReveal)
+        _ = old.perform(.toggleReveal)
         #expect(old.isMasked(box: 0) && old.entries.count == 1)
     }
 
@@ -81,9 +70,9 @@ struct ChallengeFormState231Tests {
             }
         }
         #expect(order == ["trust", "binding", "submit"])
-        _ = state.apply(.setDeviceBinding(true))
-        _ = state.apply(.type("1"))
-        #expect(state.apply(.submit()) == ChallengeAnswer(.submitText("1", second: nil), deviceBinding: true))
+        _ = state.perform(.setDeviceBinding(true))
+        _ = state.perform(.type("1"))
+        #expect(state.perform(.submit())?.answer == ChallengeAnswer(.submitText("1", second: nil), deviceBinding: true))
         var below = ChallengeFormState(
             screen: try formScreen(
                 "01", ["trustListInfoText": .string("Trust?"), "resendInformationLabel": .string("Again")],
@@ -91,16 +80,18 @@ struct ChallengeFormState231Tests {
         let last = below.layout.elements.lastIndex { if case .consent = $0 { true } else { false } } ?? -1
         let submit = below.layout.elements.firstIndex { if case .button(.submit, _) = $0 { true } else { false } } ?? -1
         #expect(last > submit, "without togglePositionInd the consents follow the buttons")
-        _ = below.apply(.setDeviceBinding(true))
+        _ = below.perform(.setDeviceBinding(true))
         #expect(below.deviceBinding == nil, "a question not asked cannot be answered")
-        _ = below.apply(.setTrust(true))
-        #expect(below.apply(.resend) == ChallengeAnswer(.resend, whitelisting: true), "the consent goes with a resend")
+        _ = below.perform(.setTrust(true))
+        #expect(
+            below.perform(.resend)?.answer == ChallengeAnswer(.resend, whitelisting: true),
+            "the consent goes with a resend")
         // Resend: select screens before 2.3.1 only.
         var select220 = ChallengeFormState(screen: try formScreen("02", ["resendInformationLabel": .string("Again")]))
-        #expect(select220.apply(.resend) == ChallengeAnswer(.resend))
+        #expect(select220.perform(.resend)?.answer == ChallengeAnswer(.resend))
         var select231 = ChallengeFormState(
             screen: try formScreen("02", ["resendInformationLabel": .string("Again")], version: .v2_3_1))
-        #expect(select231.apply(.resend) == nil && select231.note != nil)
+        #expect(select231.perform(.resend)?.answer == nil && select231.note != nil)
     }
 
     @Test("the additional-code button answers challengeAddCode with the consents; refused where not offered")
@@ -110,10 +101,10 @@ struct ChallengeFormState231Tests {
                 "02", ["challengeAddLabel": .string("Another way"), "trustListInfoText": .string("T?")],
                 version: .v2_3_1))
         #expect(state.layout.elements.contains(.button(.additional, label: "Another way")))
-        _ = state.apply(.setTrust(true))
-        #expect(state.apply(.additionalCode) == ChallengeAnswer(.additionalCode, whitelisting: true))
+        _ = state.perform(.setTrust(true))
+        #expect(state.perform(.additionalCode)?.answer == ChallengeAnswer(.additionalCode, whitelisting: true))
         var plain = ChallengeFormState(screen: try formScreen("01", [:], version: .v2_3_1))
-        #expect(plain.apply(.additionalCode) == nil && plain.note != nil)
+        #expect(plain.perform(.additionalCode)?.answer == nil && plain.note != nil)
     }
 
     @Test("open app: returned continues with oobContinue 02; opened waits for continue; failed reports on continue")
@@ -122,31 +113,30 @@ struct ChallengeFormState231Tests {
             "oobContinueLabel": .string("Done"), "oobAppURL": .string("https://bank.example/app"),
             "oobAppLabel": .string("Open"),
         ]
-        let returned = RecordingOpener(.returned)
         var state = ChallengeFormState(screen: try formScreen("04", fields, version: .v2_3_1))
         #expect(state.focusedElement == .button(.openOOBApp, label: "Open"))
-        #expect(state.apply(.activate) == nil && state.appToOpen == "https://bank.example/app")
-        #expect(await state.openApp(using: returned) == ChallengeAnswer(.oobContinue(automatic: true)))
-        #expect(returned.opened.withLock { $0 } == [URL(string: "https://bank.example/app")!])
+        #expect(state.perform(.activate) == .openApp(URL(string: "https://bank.example/app")!))
+        #expect(state.appToOpen == "https://bank.example/app")
+        #expect(state.perform(.appOpenResult(.returned))?.answer == ChallengeAnswer(.oobContinue(automatic: true)))
 
         var opened = ChallengeFormState(screen: try formScreen("04", fields, version: .v2_3_1))
-        _ = opened.apply(.openApp)
-        #expect(await opened.openApp(using: RecordingOpener(.opened)) == nil)
+        _ = opened.perform(.openApp)
+        #expect(opened.perform(.appOpenResult(.opened))?.answer == nil)
         #expect(opened.openedApp && opened.appToOpen == nil)
-        #expect(opened.apply(.continueChallenge) == ChallengeAnswer(.oobContinue()))
+        #expect(opened.perform(.continueChallenge)?.answer == ChallengeAnswer(.oobContinue()))
 
         var failed = ChallengeFormState(screen: try formScreen("04", fields, version: .v2_3_1))
-        _ = failed.apply(.openApp)
-        #expect(await failed.openApp(using: RecordingOpener(.failed)) == nil)
+        _ = failed.perform(.openApp)
+        #expect(failed.perform(.appOpenResult(.failed))?.answer == nil)
         #expect(failed.appOpenFailed && failed.note != nil)
-        #expect(failed.apply(.continueChallenge) == ChallengeAnswer(.oobContinue(), oobAppOpenFailed: true))
-        #expect(failed.apply(.cancel) == ChallengeAnswer(.cancel))
+        #expect(failed.perform(.continueChallenge)?.answer == ChallengeAnswer(.oobContinue(), oobAppOpenFailed: true))
+        #expect(failed.perform(.cancel)?.answer == ChallengeAnswer(.cancel))
 
         // Nothing to open without a link; openApp without a request does nothing.
         var none = ChallengeFormState(
             screen: try formScreen("04", ["oobContinueLabel": .string("Done")], version: .v2_3_1))
-        #expect(none.apply(.openApp) == nil && none.appToOpen == nil && none.note != nil)
-        #expect(await none.openApp(using: returned) == nil)
+        #expect(none.perform(.openApp)?.answer == nil && none.appToOpen == nil && none.note != nil)
+        #expect(none.perform(.appOpenResult(.returned)) == nil && !none.openedApp)
     }
 
     @Test("UI 06: the page's submission carries the form data; back from the app continues with 02")
@@ -156,9 +146,8 @@ struct ChallengeFormState231Tests {
             screen: try formScreen(
                 "06", ["acsHTML": .string(html), "oobAppURL": .string("https://bank.example/app")], version: .v2_3_1))
         #expect(state.layout.elements.contains(.button(.openOOBApp, label: "Open app")))
-        _ = state.apply(.openApp)
-        #expect(
-            await state.openApp(using: RecordingOpener(.returned)) == ChallengeAnswer(.oobContinue(automatic: true)))
+        _ = state.perform(.openApp)
+        #expect(state.perform(.appOpenResult(.returned))?.answer == ChallengeAnswer(.oobContinue(automatic: true)))
     }
 
     @Test("2.3.1 images follow the appearance in the layout")
@@ -171,7 +160,7 @@ struct ChallengeFormState231Tests {
                 ])
             ], version: .v2_3_1)
         for (appearance, url) in [(ImageAppearance.default, "d"), (.dark, "d"), (.monochrome, "m")] {
-            let state = ChallengeFormState(screen: shown, appearance: appearance)
+            let state = ChallengeFormState(screen: shown, presentation: PresentationSettings(appearance: appearance))
             #expect(
                 state.layout.elements.contains { element in
                     if case .images(let issuer?, _) = element { return issuer.url == "https://i.example/\(url).png" }
@@ -186,46 +175,47 @@ struct ChallengeFormStateEnterTests {
     @Test("Enter on a single-select option sends that option, even when it was already chosen")
     func singleSelectEnter() throws {
         var state = ChallengeFormState(screen: try formScreen("02"))
-        _ = state.apply(.toggle)
+        _ = state.perform(.toggle)
         #expect(state.chosen == ["a"])
-        #expect(state.apply(.activate) == ChallengeAnswer(.submitSelection(["a"])), "not unchosen by Enter")
+        #expect(state.perform(.activate)?.answer == ChallengeAnswer(.submitSelection(["a"])), "not unchosen by Enter")
     }
 
     @Test("a single select with nothing chosen asks instead of sending challengeNoEntry; a multi select may send none")
     func emptySingleSelect() throws {
         var single = ChallengeFormState(screen: try formScreen("02"))
         #expect(!single.canSubmit)
-        #expect(single.apply(.submit()) == nil && single.note != nil)
+        #expect(single.perform(.submit())?.answer == nil && single.note != nil)
         var multi = ChallengeFormState(screen: try formScreen("03"))
-        #expect(multi.apply(.submit()) == ChallengeAnswer(.submitEmpty))
+        #expect(multi.perform(.submit())?.answer == ChallengeAnswer(.submitEmpty))
     }
 
     @Test("Enter on a multi-select checkbox ticks it, as Space does, and never sends; the submit button sends")
     func multiSelectEnter() throws {
         var state = ChallengeFormState(screen: try formScreen("03"))
-        #expect(state.apply(.activate) == nil, "Enter on an unticked checkbox must not send an empty selection")
+        #expect(
+            state.perform(.activate)?.answer == nil, "Enter on an unticked checkbox must not send an empty selection")
         #expect(state.chosen == ["a"])
-        _ = state.apply(.focusNext)
-        _ = state.apply(.focusNext)
-        _ = state.apply(.toggle)
-        #expect(state.apply(.activate) == nil && state.chosen == ["a"], "Enter unticks c again")
-        _ = state.apply(.toggle)
-        #expect(state.apply(.submit()) == ChallengeAnswer(.submitSelection(["a", "c"])))
+        _ = state.perform(.focusNext)
+        _ = state.perform(.focusNext)
+        _ = state.perform(.toggle)
+        #expect(state.perform(.activate)?.answer == nil && state.chosen == ["a"], "Enter unticks c again")
+        _ = state.perform(.toggle)
+        #expect(state.perform(.submit())?.answer == ChallengeAnswer(.submitSelection(["a", "c"])))
     }
 
     @Test("typed option numbers: out of range or not a number is refused, named, and nothing is chosen")
     func numberedSelection() throws {
         var multi = ChallengeFormState(screen: try formScreen("03"))
         for slip in ["5", "abc", "1,9", "0", "1, x"] {
-            #expect(multi.apply(.selectNumbered(slip)) == nil)
+            #expect(multi.perform(.selectNumbered(slip))?.answer == nil)
             #expect(multi.note != nil && multi.chosen.isEmpty, "\(slip)")
         }
-        #expect(multi.apply(.selectNumbered("")) == nil && multi.note != nil, "nothing typed: asked again")
-        #expect(multi.apply(.selectNumbered("3, 1")) == nil && multi.note == nil)
-        #expect(multi.apply(.submit()) == ChallengeAnswer(.submitSelection(["a", "c"])))
+        #expect(multi.perform(.selectNumbered(""))?.answer == nil && multi.note != nil, "nothing typed: asked again")
+        #expect(multi.perform(.selectNumbered("3, 1"))?.answer == nil && multi.note == nil)
+        #expect(multi.perform(.submit())?.answer == ChallengeAnswer(.submitSelection(["a", "c"])))
         var single = ChallengeFormState(screen: try formScreen("02"))
-        _ = single.apply(.selectNumbered("2"))
-        #expect(single.apply(.submit()) == ChallengeAnswer(.submitSelection(["b"])))
+        _ = single.perform(.selectNumbered("2"))
+        #expect(single.perform(.submit())?.answer == ChallengeAnswer(.submitSelection(["b"])))
     }
 
     @Test("a consent is yes or no in the language's words, their first letters or y/n; anything else is nil")
@@ -236,7 +226,8 @@ struct ChallengeFormStateEnterTests {
         }
         for typed in ["maybe", "", "123456", "yes please"] { #expect(english.consentAnswer(typed) == nil, "\(typed)") }
         let german = ChallengeFormState(
-            screen: try formScreen("03"), strings: SDKStrings(locale: Locale(identifier: "de_DE")))
+            screen: try formScreen("03"),
+            presentation: PresentationSettings(strings: SDKStrings(locale: Locale(identifier: "de_DE"))))
         #expect(german.consentAnswer("j") == true && german.consentAnswer("Ja") == true)
         #expect(german.consentAnswer("nein") == false && german.consentAnswer("n") == false)
     }
@@ -254,8 +245,8 @@ struct ChallengeFormStateEnterTests {
         }
         var state = ChallengeFormState(
             screen: try formScreen("05", ["acsHTML": .string(Base64.urlEncode(Array("<form></form>".utf8)))]),
-            htmlReader: Reader(form: form))
-        _ = state.apply(.type("123456"))
-        #expect(state.apply(.activate) == ChallengeAnswer(.submitHTML("otp=123456&action=verify")))
+            presentation: PresentationSettings(htmlReader: Reader(form: form)))
+        _ = state.perform(.type("123456"))
+        #expect(state.perform(.activate)?.answer == ChallengeAnswer(.submitHTML("otp=123456&action=verify")))
     }
 }

@@ -58,88 +58,92 @@ struct ChallengeFormStateTests {
             Issue.record("the code field is not focused first")
             return
         }
-        #expect(state.apply(.type("12")) == nil && state.apply(.type("39")) == nil)
-        #expect(state.apply(.deleteBackward) == nil && state.entry == "123")
-        #expect(state.apply(.type(String(repeating: "9", count: 60))) == nil && state.entry.count == 45)
-        _ = state.apply(.setEntry("4242"))
-        #expect(state.apply(.submit()) == ChallengeAnswer(.submitText("4242")))
-        #expect(state.apply(.activate) == ChallengeAnswer(.submitText("4242")), "Enter in the field submits")
+        #expect(state.perform(.type("12"))?.answer == nil && state.perform(.type("39"))?.answer == nil)
+        #expect(state.perform(.deleteBackward)?.answer == nil && state.entry == "123")
+        #expect(state.perform(.type(String(repeating: "9", count: 60)))?.answer == nil && state.entry.count == 45)
+        _ = state.perform(.setEntry("4242"))
+        #expect(state.perform(.submit())?.answer == ChallengeAnswer(.submitText("4242")))
+        #expect(state.perform(.activate)?.answer == ChallengeAnswer(.submitText("4242")), "Enter in the field submits")
     }
 
     @Test("entry limits are UTF-8 bytes, enforced on the screen: typing stops, a whole answer is refused with a note")
     func entryLimits() throws {
         var state = ChallengeFormState(screen: try formScreen("01"))
-        _ = state.apply(.type(String(repeating: "é", count: 30)))
+        _ = state.perform(.type(String(repeating: "é", count: 30)))
         #expect(state.entry == String(repeating: "é", count: 22) && state.note != nil, "44 of 45 bytes kept")
-        #expect(state.apply(.setEntry(String(repeating: "1", count: 46))) == nil && state.note != nil)
+        #expect(state.perform(.setEntry(String(repeating: "1", count: 46)))?.answer == nil && state.note != nil)
         #expect(state.entry.utf8.count == 44, "a refused answer leaves the entry as it was")
-        #expect(state.apply(.setEntry(String(repeating: "1", count: 45))) == nil && state.note == nil)
-        #expect(state.apply(.submit()) == ChallengeAnswer(.submitText(String(repeating: "1", count: 45))))
+        #expect(state.perform(.setEntry(String(repeating: "1", count: 45)))?.answer == nil && state.note == nil)
+        #expect(state.perform(.submit())?.answer == ChallengeAnswer(.submitText(String(repeating: "1", count: 45))))
 
         let longKeys: JSONValue = .array((0..<4).map { .object(["option-key-number-\($0)": .string("L\($0)")]) })
         var multi = ChallengeFormState(screen: try formScreen("03", ["challengeSelectInfo": longKeys]))
-        #expect(multi.apply(.select((0..<4).map { "option-key-number-\($0)" })) == nil && multi.note != nil)
-        _ = multi.apply(.select(["option-key-number-0", "option-key-number-1"]))
+        #expect(multi.perform(.select((0..<4).map { "option-key-number-\($0)" }))?.answer == nil && multi.note != nil)
+        _ = multi.perform(.select(["option-key-number-0", "option-key-number-1"]))
         #expect(
-            multi.apply(.submit()) == ChallengeAnswer(.submitSelection(["option-key-number-0", "option-key-number-1"])))
+            multi.perform(.submit())?.answer
+                == ChallengeAnswer(.submitSelection(["option-key-number-0", "option-key-number-1"])))
 
         let page = try formScreen("05", ["acsHTML": .string(Base64.urlEncode(Array("<form></form>".utf8)))])
         let form = HTMLForm(controls: [HTMLForm.Control(kind: .textarea, name: "t", value: "")])
-        var html = ChallengeFormState(screen: page, htmlReader: FixedFormReader(form: form))
-        _ = html.apply(.setHTMLFields(["t": String(repeating: "x", count: 300)]))
-        #expect(html.apply(.submit()) == nil && html.note?.contains("256") == true)
+        var html = ChallengeFormState(
+            screen: page, presentation: PresentationSettings(htmlReader: FixedFormReader(form: form)))
+        _ = html.perform(.setHTMLFields(["t": String(repeating: "x", count: 300)]))
+        #expect(html.perform(.submit())?.answer == nil && html.note?.contains("256") == true)
     }
 
     @Test("an empty submission: challengeNoEntry from 2.2.0, refused on the screen in 2.1.0")
     func emptySubmission() throws {
         var modern = ChallengeFormState(screen: try formScreen("01"))
-        #expect(modern.canSubmit && modern.apply(.submit()) == ChallengeAnswer(.submitEmpty))
+        #expect(modern.canSubmit && modern.perform(.submit())?.answer == ChallengeAnswer(.submitEmpty))
         var old = ChallengeFormState(screen: try formScreen("01", version: .v2_1_0))
         #expect(!old.canSubmit)
-        #expect(old.apply(.submit()) == nil && old.note != nil, "the screen says why; nothing is sent")
+        #expect(old.perform(.submit())?.answer == nil && old.note != nil, "the screen says why; nothing is sent")
         var select = ChallengeFormState(screen: try formScreen("02", version: .v2_1_0))
-        #expect(select.apply(.submit()) == nil && select.note == SDKStrings.english[.chooseOption])
+        #expect(select.perform(.submit())?.answer == nil && select.note == SDKStrings.english[.chooseOption])
     }
 
     @Test("select: unknown keys are refused, a single select keeps one, answers go in option order")
     func select() throws {
         var multi = ChallengeFormState(screen: try formScreen("03"))
-        #expect(multi.apply(.select(["z"])) == nil && multi.note?.contains("z") == true)
-        _ = multi.apply(.select(["c", "a"]))
-        #expect(multi.apply(.submit()) == ChallengeAnswer(.submitSelection(["a", "c"])))
+        #expect(multi.perform(.select(["z"]))?.answer == nil && multi.note?.contains("z") == true)
+        _ = multi.perform(.select(["c", "a"]))
+        #expect(multi.perform(.submit())?.answer == ChallengeAnswer(.submitSelection(["a", "c"])))
         var single = ChallengeFormState(screen: try formScreen("02"))
-        _ = single.apply(.select(["b", "c"]))
+        _ = single.perform(.select(["b", "c"]))
         #expect(single.chosen == ["b"])
         var keyboard = ChallengeFormState(screen: try formScreen("02"))
-        _ = keyboard.apply(.focusNext)
-        #expect(keyboard.apply(.activate) == ChallengeAnswer(.submitSelection(["b"])), "Enter on an option picks it")
+        _ = keyboard.perform(.focusNext)
+        #expect(
+            keyboard.perform(.activate)?.answer == ChallengeAnswer(.submitSelection(["b"])),
+            "Enter on an option picks it")
     }
 
     @Test("continue means oobContinue on UI 04 and informationContinue on UI 07, nothing elsewhere")
     func continueMapping() throws {
         var oob = ChallengeFormState(screen: try formScreen("04", ["oobContinueLabel": .string("Done")]))
-        #expect(oob.apply(.continueChallenge) == ChallengeAnswer(.oobContinue()))
+        #expect(oob.perform(.continueChallenge)?.answer == ChallengeAnswer(.oobContinue()))
         var info = ChallengeFormState(
             screen: try formScreen("07", ["infoContinueLabel": .string("OK")], version: .v2_3_1))
-        #expect(info.apply(.continueChallenge) == ChallengeAnswer(.informationContinue))
+        #expect(info.perform(.continueChallenge)?.answer == ChallengeAnswer(.informationContinue))
         var text = ChallengeFormState(screen: try formScreen("01"))
-        #expect(text.apply(.continueChallenge) == nil)
+        #expect(text.perform(.continueChallenge)?.answer == nil)
     }
 
     @Test("resend only where the ACS offers it; cancel anywhere; the trust answer travels with the action")
     func resendCancelTrust() throws {
         var plain = ChallengeFormState(screen: try formScreen("01"))
-        #expect(plain.apply(.resend) == nil && plain.note != nil)
-        #expect(plain.apply(.cancel) == ChallengeAnswer(.cancel))
+        #expect(plain.perform(.resend)?.answer == nil && plain.note != nil)
+        #expect(plain.perform(.cancel)?.answer == ChallengeAnswer(.cancel))
         var offered = ChallengeFormState(
             screen: try formScreen(
                 "01", ["resendInformationLabel": .string("New"), "whitelistingInfoText": .string("Trust?")]))
-        #expect(offered.apply(.resend) == ChallengeAnswer(.resend))
-        _ = offered.apply(.setTrust(true))
-        _ = offered.apply(.setEntry("1"))
-        #expect(offered.apply(.submit()) == ChallengeAnswer(.submitText("1"), whitelisting: true))
+        #expect(offered.perform(.resend)?.answer == ChallengeAnswer(.resend))
+        _ = offered.perform(.setTrust(true))
+        _ = offered.perform(.setEntry("1"))
+        #expect(offered.perform(.submit())?.answer == ChallengeAnswer(.submitText("1"), whitelisting: true))
         var unasked = ChallengeFormState(screen: try formScreen("01"))
-        _ = unasked.apply(.setTrust(true))
+        _ = unasked.perform(.setTrust(true))
         #expect(unasked.trust == nil, "no question, no answer")
     }
 
@@ -147,16 +151,17 @@ struct ChallengeFormStateTests {
     func html() throws {
         let page = try formScreen("05", ["acsHTML": .string(Base64.urlEncode(Array("<form></form>".utf8)))])
         var bare = ChallengeFormState(screen: page)
-        #expect(bare.form == nil && bare.apply(.submit()) == nil && bare.note != nil)
+        #expect(bare.form == nil && bare.perform(.submit())?.answer == nil && bare.note != nil)
         let form = HTMLForm(
             controls: [
                 HTMLForm.Control(kind: .text, name: "otp", value: ""),
                 HTMLForm.Control(kind: .submitInput, name: "go", value: "Go"),
             ], method: "post", action: "https://emv3ds/challenge")
-        var read = ChallengeFormState(screen: page, htmlReader: FixedFormReader(form: form))
-        _ = read.apply(.setHTMLFields(["otp": "12 34"]))
-        #expect(read.apply(.submit(button: "Go")) == ChallengeAnswer(.submitHTML("otp=12+34&go=Go")))
-        _ = read.apply(.setHTMLFields(["nope": "1"]))
+        var read = ChallengeFormState(
+            screen: page, presentation: PresentationSettings(htmlReader: FixedFormReader(form: form)))
+        _ = read.perform(.setHTMLFields(["otp": "12 34"]))
+        #expect(read.perform(.submit(button: "Go"))?.answer == ChallengeAnswer(.submitHTML("otp=12+34&go=Go")))
+        _ = read.perform(.setHTMLFields(["nope": "1"]))
         #expect(read.note?.contains("nope") == true)
     }
 
@@ -171,13 +176,16 @@ struct ChallengeFormStateTests {
                 HTMLForm.Control(kind: .submitButton, name: nil, value: "", label: "Send a new code", form: 1),
                 HTMLForm.Control(kind: .submitButton, name: nil, value: "", label: "Continue", form: 2),
             ], formCount: 3)
-        var state = ChallengeFormState(screen: page, htmlReader: FixedFormReader(form: form))
+        var state = ChallengeFormState(
+            screen: page, presentation: PresentationSettings(htmlReader: FixedFormReader(form: form)))
         let resend = try #require(
             state.layout.elements.firstIndex { $0 == .htmlControl(index: 3) }, "the second form's button is laid out")
-        _ = state.apply(.focus(resend))
-        #expect(state.apply(.activate) == ChallengeAnswer(.submitHTML("action=resend")))
-        #expect(state.apply(.submit(button: "Continue")) == ChallengeAnswer(.submitHTML("")), "no fields, still sent")
-        #expect(state.apply(.submit(button: "Verify")) == ChallengeAnswer(.submitHTML("otp=12&go=Verify")))
+        _ = state.perform(.focus(resend))
+        #expect(state.perform(.activate)?.answer == ChallengeAnswer(.submitHTML("action=resend")))
+        #expect(
+            state.perform(.submit(button: "Continue"))?.answer == ChallengeAnswer(.submitHTML("")),
+            "no fields, still sent")
+        #expect(state.perform(.submit(button: "Verify"))?.answer == ChallengeAnswer(.submitHTML("otp=12&go=Verify")))
     }
 
     @Test("the reserved URL maps to challengeHTMLDataEntry; other URLs do not")
@@ -194,14 +202,14 @@ struct ChallengeFormStateTests {
             screen: try formScreen("03", ["whyInfoLabel": .string("Why?"), "whyInfoText": .string("Because.")]))
         let order = state.focusOrder
         #expect(order.allSatisfy { state.layout.elements[$0].isFocusable } && order.first == state.focus)
-        for _ in order { _ = state.apply(.focusNext) }
+        for _ in order { _ = state.perform(.focusNext) }
         #expect(state.focus == order.first)
-        _ = state.apply(.focusPrevious)
+        _ = state.perform(.focusPrevious)
         #expect(state.focus == order.last)
         let option = try #require(order.first)
         #expect(state.accessibilityLabel(of: option) == "Alpha, not selected")
-        _ = state.apply(.focus(option))
-        _ = state.apply(.toggle)
+        _ = state.perform(.focus(option))
+        _ = state.perform(.toggle)
         #expect(state.accessibilityLabel(of: option) == "Alpha, selected")
         let section = try #require(order.last)
         #expect(state.accessibilityLabel(of: section) == "Why?, Show")

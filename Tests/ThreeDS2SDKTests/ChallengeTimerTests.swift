@@ -9,24 +9,10 @@ final class StuckPresenter: ChallengePresenter {
     let presented = AsyncSignal()
     let released = AsyncSignal()
 
-    func present(_ screen: ChallengeScreen) async -> ChallengeAnswer {
+    func present(_ form: ChallengeFormState) async -> ChallengeAnswer {
         presented.fire()
         await released.wait()
         return ChallengeAnswer(.submitText("123456"))
-    }
-}
-
-/// Answers each screen with the next code.
-final class CodePresenter: ChallengePresenter {
-    private let codes: Locked<[String]>
-
-    init(_ codes: [String]) { self.codes = Locked(codes) }
-
-    func present(_ screen: ChallengeScreen) async -> ChallengeAnswer {
-        guard let code = codes.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else {
-            return ChallengeAnswer(.cancel)
-        }
-        return ChallengeAnswer(.submitText(code))
     }
 }
 
@@ -125,7 +111,7 @@ struct ChallengeTimerTests {
                 ? .respond(TransportResponse(status: 200, contentType: nil, body: [])) : .hang
         }
         let clock = TestClock()
-        let task = challenge.start(presenter: CodePresenter([]), transport: transport, clock: clock)
+        let task = challenge.start(presenter: ScriptedPresenter(answers: []), transport: transport, clock: clock)
         let creq = try acs.challengeRequest(in: await transport.log.request(at: 0))
         #expect(creq["sdkCounterStoA"] == .string("000"))
         await clock.advance(by: .seconds(9))
@@ -241,7 +227,7 @@ struct ChallengeTimerTests {
             challenge.final(creq["challengeDataEntry"] == .string("123456") ? "Y" : "N")
         }
         let receiver = RecordingReceiver()
-        let presenter = CodePresenter(["123456"])
+        let presenter = ScriptedPresenter(answers: [.text("123456")])
         try challenge.transaction.doChallenge(
             challengeParameters: challenge.parameters, challengeStatusReceiver: receiver, timeout: .seconds(300),
             presenter: presenter, transport: transport)
@@ -261,13 +247,14 @@ struct ChallengeTimerTests {
         let transport = challenge.transport()
         await #expect(throws: ThreeDS2Error.self) {
             try await challenge.transaction.challenge(
-                challenge.parameters, presenter: CodePresenter([]), timeout: .seconds(299), transport: transport)
+                challenge.parameters, presenter: ScriptedPresenter(answers: []), timeout: .seconds(299),
+                transport: transport)
         }
         var bad = challenge.parameters
         bad.acsTransactionID = "not-a-uuid"
         do {
             _ = try await challenge.transaction.challenge(
-                bad, presenter: CodePresenter([]), timeout: .seconds(300), transport: transport)
+                bad, presenter: ScriptedPresenter(answers: []), timeout: .seconds(300), transport: transport)
             Issue.record("a bad acsTransactionID was accepted")
         } catch {
             #expect(error.code == .invalidInput && error.message.contains("acsTransactionID"))
@@ -280,7 +267,7 @@ struct ChallengeTimerTests {
         let challenge = try ScriptedChallenge(trusted: try DirectoryServerPKI.make(name: "Other DS"))
         let transport = challenge.transport()
         let outcome = try await challenge.transaction.challenge(
-            challenge.parameters, presenter: CodePresenter(["123456"]), transport: transport)
+            challenge.parameters, presenter: ScriptedPresenter(answers: [.text("123456")]), transport: transport)
         guard case .runtimeError(let failure) = outcome else {
             Issue.record("expected a runtime error, got \(outcome)")
             return
@@ -303,7 +290,7 @@ struct ChallengeTimerTests {
         parts[1] = Base64.urlEncode(payload)
         tampered.acsSignedContent = parts.joined(separator: ".")
         let outcome = try await challenge.transaction.challenge(
-            tampered, presenter: CodePresenter([]), transport: transport)
+            tampered, presenter: ScriptedPresenter(answers: []), transport: transport)
         #expect(outcome.name == "runtimeError")
         #expect(transport.log.requests.isEmpty)
     }
@@ -313,7 +300,7 @@ struct ChallengeTimerTests {
         let challenge = try ScriptedChallenge()
         let transport = FailingTransport()
         let outcome = try await challenge.transaction.challenge(
-            challenge.parameters, presenter: CodePresenter([]), transport: transport)
+            challenge.parameters, presenter: ScriptedPresenter(answers: []), transport: transport)
         #expect(outcome == .runtimeError(ChallengeFailure(.transport, "connection refused (test)")))
         #expect(transport.log.requests.count == 1)
         guard case .runtimeError(let failure) = outcome else { return }

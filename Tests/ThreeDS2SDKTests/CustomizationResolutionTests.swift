@@ -165,15 +165,17 @@ struct CustomizationResolutionTests {
         try setter.apply(&ui)
         let settings = PresentationSettings(uiCustomizations: [type: ui])
         let screen = try formScreen("01")
-        let state = settings.formState(for: screen, appearance: imageAppearance(type))
+        let state = settings.applying(PresentationOverrides(appearance: imageAppearance(type))).formState(for: screen)
         #expect(state.style.appearance == type)
         #expect(setter.reached(state.style))
         if type != .default {
             // Set for one appearance only: the default appearance does not draw it.
-            #expect(!setter.reached(settings.formState(for: screen, appearance: .default).style))
+            #expect(!setter.reached(settings.formState(for: screen).style))
         } else {
             // The default customization is the fallback of the other appearances.
-            #expect(setter.reached(settings.formState(for: screen, appearance: .dark).style))
+            #expect(
+                setter.reached(settings.applying(PresentationOverrides(appearance: .dark)).formState(for: screen).style)
+            )
         }
     }
 
@@ -208,9 +210,9 @@ struct CustomizationResolutionTests {
             ])
         var dark = UiCustomization()
         try dark.toolbar.setHeaderText("Dark")
-        var state = PresentationSettings(uiCustomizations: [.dark: dark]).formState(
-            for: screen, appearance: .dark, density: .extraHigh)
-        _ = state.apply(.refresh)
+        var state = PresentationSettings(uiCustomizations: [.dark: dark], density: .extraHigh, appearance: .dark)
+            .formState(for: screen)
+        _ = state.perform(.refresh)
         #expect(state.refreshed)
         #expect(state.layout.appearance == .dark && state.layout.density == .extraHigh)
         #expect(state.style.appearance == .dark && state.style.toolbar.headerText == "Dark")

@@ -45,6 +45,13 @@ enum DocSnippets {
         return config
     }
 
+    struct AppListeners: ClientEventListener, SecurityEventListener {
+        func clientEvent(_ event: ClientEvent) { print("3-D Secure: \(event)") }
+        func securityWarningsChanged(_ warnings: [Warning], previous: [Warning], stage: SecurityChecks.Stage) {
+            print("security findings at \(stage): \(warnings.map(\.id)), before: \(previous.map(\.id))")
+        }
+    }
+
     static func initialise(
         config: ConfigParameters, myListener: any ClientEventListener, mySecurityListener: any SecurityEventListener,
         myLook: UiCustomization
@@ -129,7 +136,7 @@ enum DocSnippets {
         final class CheckoutModel: ObservableObject, ChallengeStatusReceiver, ProgressIndicator {
             @Published var busy = false
             @Published var result = ""
-            func show(directoryServerName: String?) { busy = true }
+            func show(directoryServerName: String?, presentation: PresentationSettings) { busy = true }
             func hide() { busy = false }
             func completed(_ event: CompletionEvent) { result = event.transactionStatus.rawValue }
             func cancelled() { result = "cancelled" }
@@ -151,10 +158,10 @@ enum DocSnippets {
     enum Presenters {
         struct CodePresenter: ChallengePresenter {
             let code: String
-            func present(_ screen: ChallengeScreen) async -> ChallengeAnswer {
-                var form = ChallengeFormState(screen: screen)
-                _ = form.apply(.type(code))
-                return form.apply(.submit()) ?? ChallengeAnswer(.cancel)  // form.note says why when nil
+            func present(_ form: ChallengeFormState) async -> ChallengeAnswer {
+                var form = form  // laid out with your customization and locale: draw it, then act on it
+                _ = form.perform(.type(code))
+                return form.perform(.submit())?.answer ?? ChallengeAnswer(.cancel)  // form.note says why when nil
             }
         }
     }

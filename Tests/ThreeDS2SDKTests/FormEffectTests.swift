@@ -4,17 +4,6 @@ import ThreeDS2JOSE
 import ThreeDS2Messages
 @_spi(ThreeDS2Tools) import ThreeDS2SDK
 
-/// Records the links it was asked to open and reports a fixed result.
-private final class EffectOpener: OOBAppOpener, Sendable {
-    let result: OOBAppOpenResult
-    let opened = Locked<[URL]>([])
-    init(_ result: OOBAppOpenResult) { self.result = result }
-    func open(_ url: URL) async -> OOBAppOpenResult {
-        opened.withLock { $0.append(url) }
-        return result
-    }
-}
-
 @Suite("Form actions return effects")
 struct FormEffectTests {
     private let oob: [String: JSONValue] = [
@@ -31,31 +20,28 @@ struct FormEffectTests {
         #expect(state.perform(.cancel) == .send(ChallengeAnswer(.cancel)))
     }
 
-    @Test("open app is an effect; the round trip is carried out once, in the core")
-    func openAppRoundTrip() async throws {
-        var asked = ChallengeFormState(screen: try formScreen("04", oob, version: .v2_3_1))
-        #expect(asked.perform(.openApp) == .openApp(URL(string: "https://bank.example/app")!))
-
+    @Test("open app is an effect; what became of it goes back in through the same entry point")
+    func openAppRoundTrip() throws {
+        let link = URL(string: "https://bank.example/app")!
         var returned = ChallengeFormState(screen: try formScreen("04", oob, version: .v2_3_1))
-        let opener = EffectOpener(.returned)
-        #expect(
-            await returned.perform(.openApp, opener: opener) == .send(ChallengeAnswer(.oobContinue(automatic: true))))
-        #expect(opener.opened.withLock { $0 } == [URL(string: "https://bank.example/app")!])
+        #expect(returned.perform(.openApp) == .openApp(link))
+        #expect(returned.perform(.appOpenResult(.returned)) == .send(ChallengeAnswer(.oobContinue(automatic: true))))
         #expect(returned.returnedFromApp && returned.appToOpen == nil)
 
         var opened = ChallengeFormState(screen: try formScreen("04", oob, version: .v2_3_1))
-        #expect(
-            await opened.perform(.openApp, opener: EffectOpener(.opened)) == .showNote(SDKStrings.english[.finishInApp])
-        )
+        #expect(opened.perform(.openApp) == .openApp(link))
+        #expect(opened.perform(.appOpenResult(.opened)) == .showNote(SDKStrings.english[.finishInApp]))
         #expect(opened.perform(.continueChallenge) == .send(ChallengeAnswer(.oobContinue(automatic: false))))
 
         var cannot = ChallengeFormState(screen: try formScreen("04", oob, version: .v2_3_1))
-        #expect(await cannot.perform(.openApp, opener: nil) == .showNote(SDKStrings.english[.appOpenFailed]))
+        #expect(cannot.perform(.openApp) == .openApp(link))
+        #expect(cannot.perform(.appOpenResult(.failed)) == .showNote(SDKStrings.english[.appOpenFailed]))
         #expect(
             cannot.perform(.continueChallenge)
                 == .send(ChallengeAnswer(.oobContinue(automatic: false), oobAppOpenFailed: true)))
 
         var text = ChallengeFormState(screen: try formScreen("01"))
-        #expect(await text.perform(.openApp, opener: opener) == .showNote("This screen offers no app to open."))
+        #expect(text.perform(.openApp) == .showNote("This screen offers no app to open."))
+        #expect(text.perform(.appOpenResult(.returned)) == nil, "no app was asked for: nothing happens")
     }
 }

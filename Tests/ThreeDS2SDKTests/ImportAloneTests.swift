@@ -7,10 +7,10 @@ import ThreeDS2SDK
 /// The presenter of the Challenge article, as an app writes it.
 private struct ArticleCodePresenter: ChallengePresenter {
     let code: String
-    func present(_ screen: ChallengeScreen) async -> ChallengeAnswer {
-        var form = ChallengeFormState(screen: screen)
-        _ = form.apply(.type(code))
-        return form.apply(.submit()) ?? ChallengeAnswer(.cancel)
+    func present(_ form: ChallengeFormState) async -> ChallengeAnswer {
+        var form = form
+        _ = form.perform(.type(code))
+        return form.perform(.submit())?.answer ?? ChallengeAnswer(.cancel)
     }
 }
 

@@ -164,15 +164,18 @@ struct SDKStringsTests {
     func formNotes() throws {
         let screen = try formScreen("01", ["challengeInfoLabel": .string("Code")])
         var english = ChallengeFormState(screen: screen)
-        #expect(english.apply(.resend) == nil && english.noteKey == .noteNoNewCode)
+        #expect(english.perform(.resend)?.answer == nil && english.noteKey == .noteNoNewCode)
         #expect(english.note == "This screen offers no new code.")
-        var german = ChallengeFormState(screen: screen, strings: SDKStrings(locale: Locale(identifier: "de")))
-        #expect(german.apply(.setEntry("x", box: 3)) == nil && german.noteKey == .noteNoEntryBox)
+        var german = ChallengeFormState(
+            screen: screen, presentation: PresentationSettings(strings: SDKStrings(locale: Locale(identifier: "de"))))
+        #expect(german.perform(.setEntry("x", box: 3))?.answer == nil && german.noteKey == .noteNoEntryBox)
         #expect(german.note == "Dieser Bildschirm hat kein Eingabefeld 4.")
-        #expect(german.apply(.setEntry(String(repeating: "1", count: 46))) == nil && german.noteKey == .noteTooLong)
+        #expect(
+            german.perform(.setEntry(String(repeating: "1", count: 46)))?.answer == nil
+                && german.noteKey == .noteTooLong)
         #expect(german.note == "Die Eingabe ist zu lang: höchstens 45 Zeichen.")
-        #expect(german.apply(.submitWebForm("a=1")) == nil && german.noteKey == .noteNotHTML)
-        #expect(german.apply(.openApp) == nil && german.noteKey == .noteNoApp)
-        #expect(german.apply(.focusNext) == nil && german.note == nil && german.noteKey == nil)
+        #expect(german.perform(.submitWebForm("a=1"))?.answer == nil && german.noteKey == .noteNotHTML)
+        #expect(german.perform(.openApp)?.answer == nil && german.noteKey == .noteNoApp)
+        #expect(german.perform(.focusNext)?.answer == nil && german.note == nil && german.noteKey == nil)
     }
 }

@@ -17,7 +17,7 @@ struct ScreenModelUnitTests {
     func additionalInfo() async throws {
         let model = ChallengeScreenModel(opener: nil)
         let screen = try formScreen("04", oob, version: .v2_3_1)
-        let answer = Task { await model.present(screen, settings: PresentationSettings()) }
+        let answer = Task { await model.present(ChallengeFormState(screen: screen)) }
         for _ in 0..<10_000 where model.phase != .screen { await Task.yield() }
         let form = try #require(model.form)
         guard
@@ -42,7 +42,7 @@ struct ScreenModelUnitTests {
     func lifecycle() async throws {
         let model = ChallengeScreenModel(opener: nil)
         let screen = try formScreen("04", oob, version: .v2_3_1)
-        let answer = Task { await model.present(screen, settings: PresentationSettings()) }
+        let answer = Task { await model.present(ChallengeFormState(screen: screen)) }
         for _ in 0..<10_000 where model.phase != .screen { await Task.yield() }
         // Control Center or a Face ID prompt: inactive, then active again.
         model.appPhaseChanged(.inactive)
@@ -71,7 +71,7 @@ struct ScreenModelUnitTests {
         let screen = try formScreen("01")
 
         let following = ChallengeScreenModel(opener: nil)
-        let first = Task { await following.present(screen, settings: settings) }
+        let first = Task { await following.present(settings.formState(for: screen)) }
         for _ in 0..<10_000 where following.phase != .screen { await Task.yield() }
         #expect(following.form?.style.toolbar.headerText == "Light")
         following.systemColorSchemeChanged(dark: true)
@@ -81,7 +81,9 @@ struct ScreenModelUnitTests {
         _ = await first.value
 
         let pinned = ChallengeScreenModel(appearance: .default, opener: nil)
-        let second = Task { await pinned.present(screen, settings: settings) }
+        let second = Task {
+            await pinned.present(settings.applying(pinned.presentationOverrides).formState(for: screen))
+        }
         for _ in 0..<10_000 where pinned.phase != .screen { await Task.yield() }
         pinned.systemColorSchemeChanged(dark: true)
         #expect(pinned.form?.style.toolbar.headerText == "Light" && pinned.appearance == .default)
@@ -96,8 +98,9 @@ struct ScreenModelUnitTests {
         model.onChange = { changes += 1 }
         var finished: ChallengeOutcome?
         model.onFinish = { finished = $0 }
-        model.showProcessing("Scheme DS")
-        #expect(model.phase == .processing(directoryServerName: "Scheme DS") && changes == 1)
+        model.showProcessing("Scheme DS", presentation: PresentationSettings())
+        // Two changes: the presentation it is drawn with, then the phase.
+        #expect(model.phase == .processing(directoryServerName: "Scheme DS") && changes == 2)
         model.hideProcessing()
         #expect(model.phase == .idle)
         model.finish(.cancelled)

@@ -25,11 +25,6 @@ private final class CountingTransport: ChallengeTransport {
     }
 }
 
-/// A presenter that is never reached in these tests.
-private struct UnreachedPresenter: ChallengePresenter {
-    func present(_ screen: ChallengeScreen) async -> ChallengeAnswer { ChallengeAnswer(.cancel) }
-}
-
 @Suite("Security review: core")
 struct SecurityReviewTests {
     @Test("a challenge cancelled during setup ends as cancelled without sending anything")
@@ -41,7 +36,7 @@ struct SecurityReviewTests {
             ephemeralKey: key)
         let transport = CountingTransport()
         let session = ChallengeSession(
-            acsURL: prepared.acsURL, machine: prepared.machine, presenter: UnreachedPresenter(),
+            acsURL: prepared.acsURL, machine: prepared.machine, presenter: ScriptedPresenter(answers: []),
             transport: transport, clock: ContinuousClock(), logger: Logger(label: "test"), emit: { _ in })
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }

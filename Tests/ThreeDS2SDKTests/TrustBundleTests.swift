@@ -66,7 +66,7 @@ struct CardSchemeRegistryTests {
         let names = Locked<[String?]>([])
         struct Recorder: ProgressIndicator {
             let names: @Sendable (String?) -> Void
-            func show(directoryServerName: String?) { names(directoryServerName) }
+            func show(directoryServerName: String?, presentation: PresentationSettings) { names(directoryServerName) }
             func hide() {}
         }
         let recorder = Recorder { name in names.withLock { $0.append(name) } }

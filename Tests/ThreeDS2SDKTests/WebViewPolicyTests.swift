@@ -66,12 +66,12 @@ struct WebViewPolicyTests {
     func webFormSubmission() throws {
         let html: [String: JSONValue] = ["acsHTML": .string(Base64.urlEncode(Array("<p>x</p>".utf8)))]
         var state = ChallengeFormState(screen: try formScreen("05", html))
-        #expect(state.apply(.submitWebForm("otp=1")) == ChallengeAnswer(.submitHTML("otp=1")))
+        #expect(state.perform(.submitWebForm("otp=1"))?.answer == ChallengeAnswer(.submitHTML("otp=1")))
         var long = ChallengeFormState(screen: try formScreen("05", html))
-        #expect(long.apply(.submitWebForm(String(repeating: "x", count: 257))) == nil && long.note != nil)
+        #expect(long.perform(.submitWebForm(String(repeating: "x", count: 257)))?.answer == nil && long.note != nil)
         var text = ChallengeFormState(screen: try formScreen("01"))
-        #expect(text.apply(.submitWebForm("a=1")) == nil && text.note != nil)
+        #expect(text.perform(.submitWebForm("a=1"))?.answer == nil && text.note != nil)
         var oob = ChallengeFormState(screen: try formScreen("06", html, version: .v2_3_1))
-        #expect(oob.apply(.submitWebForm("a=1")) == ChallengeAnswer(.submitHTML("a=1")))
+        #expect(oob.perform(.submitWebForm("a=1"))?.answer == ChallengeAnswer(.submitHTML("a=1")))
     }
 }

@@ -41,7 +41,7 @@
                 let window = UIWindow(frame: CGRect(x: 0, y: 0, width: 390, height: 844))
                 window.rootViewController = controller
                 window.isHidden = false
-                let answer = Task { await presenter.present(screen) }
+                let answer = Task { await presenter.present(ChallengeFormState(screen: screen)) }
                 for _ in 0..<10_000 where presenter.model.form == nil { await Task.yield() }
                 #expect(presenter.model.form != nil, "\(name)")
                 controller.view.setNeedsLayout()
@@ -57,7 +57,7 @@
         @Test("the processing indicator is drawn")
         func processing() {
             let presenter = SwiftUIChallengePresenter(oobAppOpener: nil)
-            presenter.show(directoryServerName: "Test Scheme")
+            presenter.show(directoryServerName: "Test Scheme", presentation: PresentationSettings())
             let controller = UIHostingController(rootView: ChallengeView(model: presenter.model))
             let window = UIWindow(frame: CGRect(x: 0, y: 0, width: 390, height: 844))
             window.rootViewController = controller

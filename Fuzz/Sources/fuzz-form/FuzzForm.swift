@@ -90,7 +90,7 @@ func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = fuzzInput(data, size)
     guard let first = bytes.first else { return 0 }
     let chosen = screens[Int(first) % screens.count]
-    var state = ChallengeFormState(screen: chosen, htmlReader: LibXML2FormReader())
+    var state = ChallengeFormState(screen: chosen, presentation: PresentationSettings(htmlReader: LibXML2FormReader()))
     for byte in bytes.dropFirst() {
         let argument = Int(byte >> 4)
         let action: FormAction
@@ -115,12 +115,12 @@ func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         case 17: action = .setDeviceBinding(argument % 2 == 0)
         case 18: action = .additionalCode
         case 19: action = .openApp
-        case 20: action = .appOpenFailed
+        case 20: action = .appOpenResult([.failed, .opened, .returned][argument % 3])
         case 21: action = .returnedFromApp
         case 22: action = .cancel
         default: action = .select(argument % 2 == 0 ? [] : ["a"])
         }
-        let answer = state.apply(action)
+        let answer = state.perform(action)?.answer
         precondition(state.layout.elements[state.focus].isFocusable || state.focusOrder.isEmpty, "focus lost")
         for (box, entry) in state.entries.enumerated() {
             precondition(entry.utf8.count <= ChallengeFormState.maxEntryLength, "entry over its bound")

@@ -30,8 +30,8 @@ struct ChallengeSession<C: Clock> where C.Duration == Duration {
     let clock: C
     let logger: Logger
     let emit: @Sendable (ClientEvent) -> Void
-    /// What `initialize` got for the screens, handed to the presenter with each screen.
-    var settings = PresentationSettings()
+    /// The transaction's presentation with the presenter's overrides: every screen's form state is built from it.
+    var presentation = PresentationSettings()
 
     static var requestContentType: String { "application/jose; charset=UTF-8" }
     static var errorContentType: String { "application/json; charset=UTF-8" }
@@ -82,10 +82,10 @@ struct ChallengeSession<C: Clock> where C.Duration == Duration {
                 }
                 pending += machine.handle(event)
             case .present(let screen):
-                let settings = self.settings
+                let form = presentation.formState(for: screen)
                 let presenter = self.presenter
                 let result = await Race.first(clock: clock, until: deadline) {
-                    await presenter.present(screen, settings: settings)
+                    await presenter.present(form)
                 }
                 switch result {
                 case .timedOut: pending += machine.handle(.overallTimedOut)

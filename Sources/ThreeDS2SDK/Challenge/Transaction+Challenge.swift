@@ -176,9 +176,9 @@ extension Transaction {
         var session = ChallengeSession(
             acsURL: prepared.acsURL, machine: prepared.machine, presenter: presenter, transport: transport,
             clock: clock, logger: logger, emit: context.emit)
-        session.settings = presentationSettings
         // The screens' images come through the challenge's transport, each fetched once per transaction.
-        session.settings.imageLoader = ChallengeImageLoader(transport: transport)
+        presentationSettings.imageLoader?.use(transport)
+        session.presentation = presentationSettings.applying(presenter.presentationOverrides)
         return session
     }
 }

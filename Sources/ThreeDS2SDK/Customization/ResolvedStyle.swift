@@ -1,4 +1,4 @@
-public import ThreeDS2Messages
+import ThreeDS2Messages
 
 /// The look of every element of a challenge screen for one appearance, resolved from a ``UiCustomization``: the
 /// fallbacks (a label type without its own style takes the label text style, `INFO_HEADER` the heading; the second
@@ -160,82 +160,4 @@ public struct ResolvedStyle: Sendable, Hashable {
     /// - Parameter box: 0 for `challengeDataEntry`, 1 for `challengeDataEntryTwo`.
     /// - Returns: Its resolved look.
     public func textBox(_ box: Int) -> TextBox { box == 0 ? textBox : textBoxTwo }
-}
-
-/// What `initialize` got for the challenge screens, handed to every presenter by the transaction: the
-/// customization for each appearance and the SDK's texts in the initialised locale. A presenter builds each screen's
-/// form state from it (``formState(for:appearance:density:htmlReader:)``), so the look resolved for the appearance in
-/// use, the strings and the density reach every screen, including a refreshed HTML screen.
-///
-/// An app that wants another look for one challenge passes its own settings to the presenter that draws it
-/// (`TerminalPresenter(customization:)`, `SwiftUIChallengePresenter(customization:)`); that is the one override.
-public struct PresentationSettings: Sendable {
-    /// The customization for each appearance; a missing appearance falls back to the default one.
-    public var uiCustomizations: [UiCustomizationType: UiCustomization]
-    /// The SDK's texts.
-    public var strings: SDKStrings
-    /// The one owner of the screens' images: it fetches through the challenge's transport (https only, bounded)
-    /// and keeps each image once per transaction. `nil` outside a challenge; presenters then show the alternative
-    /// text.
-    public var imageLoader: ChallengeImageLoader?
-
-    /// Creates settings.
-    ///
-    /// - Parameters:
-    ///   - uiCustomizations: The customization for each appearance.
-    ///   - strings: The SDK's texts.
-    ///   - imageLoader: Fetches the screens' images.
-    public init(
-        uiCustomizations: [UiCustomizationType: UiCustomization] = [:], strings: SDKStrings = .english,
-        imageLoader: ChallengeImageLoader? = nil
-    ) {
-        self.uiCustomizations = uiCustomizations
-        self.strings = strings
-        self.imageLoader = imageLoader
-    }
-
-    /// The customization type for an image appearance.
-    ///
-    /// - Parameter appearance: The appearance in use.
-    /// - Returns: The customization type.
-    public static func customizationType(for appearance: ImageAppearance) -> UiCustomizationType {
-        switch appearance {
-        case .default: .default
-        case .dark: .dark
-        case .monochrome: .monochrome
-        }
-    }
-
-    /// The customization for an appearance, falling back to the default one.
-    ///
-    /// - Parameter appearance: The appearance in use.
-    /// - Returns: The customization.
-    public func customization(for appearance: ImageAppearance) -> UiCustomization {
-        uiCustomizations[Self.customizationType(for: appearance)] ?? uiCustomizations[.default] ?? UiCustomization()
-    }
-
-    /// The resolved style for an appearance.
-    ///
-    /// - Parameter appearance: The appearance in use.
-    /// - Returns: The style.
-    public func style(for appearance: ImageAppearance) -> ResolvedStyle {
-        ResolvedStyle(customization(for: appearance), appearance: Self.customizationType(for: appearance))
-    }
-
-    /// The form state of a screen with these settings.
-    ///
-    /// - Parameters:
-    ///   - screen: The screen.
-    ///   - appearance: The appearance in use (its customization and its 2.3.1 images).
-    ///   - density: The screen density, for images.
-    ///   - htmlReader: Reads HTML forms into native controls, when the presenter draws them natively.
-    /// - Returns: The form state.
-    public func formState(
-        for screen: ChallengeScreen, appearance: ImageAppearance = .default, density: ScreenDensity = .high,
-        htmlReader: (any HTMLFormReader)? = nil
-    ) -> ChallengeFormState {
-        ChallengeFormState(
-            screen: screen, customization: customization(for: appearance), strings: strings, density: density,
-            appearance: appearance, htmlReader: htmlReader)
-    }
 }

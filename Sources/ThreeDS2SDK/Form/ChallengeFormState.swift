@@ -8,6 +8,10 @@ public import ThreeDS2Messages
 /// All protocol decisions about a screen's answer are made here: which action continue means on which UI type,
 /// when an empty submission is allowed, entry length limits, selection order, the HTML form's submission data, and
 /// carrying the trust answer.
+///
+/// The SDK builds it from the transaction's presentation (``PresentationSettings/formState(for:)``) and hands it to
+/// the presenter; the presenter draws it and feeds the cardholder's input through its one entry point,
+/// ``perform(_:)``, which returns what to do next.
 public struct ChallengeFormState: Sendable {
     /// The longest text entry or selection (`challengeDataEntry`, 45), counted in UTF-8 bytes: an entry within it is
     /// within the limit however an ACS counts.
@@ -30,7 +34,7 @@ public struct ChallengeFormState: Sendable {
     /// The device-binding answer, when asked (2.3.1).
     public private(set) var deviceBinding: Bool?
     /// The bank's app link the presenter should open now (set by ``FormAction/openApp``, cleared by
-    /// ``openApp(using:)``).
+    /// ``FormAction/appOpenResult(_:)``).
     public private(set) var appToOpen: String?
     /// Whether the SDK opened the bank's app from this screen.
     public private(set) var openedApp = false
@@ -51,28 +55,21 @@ public struct ChallengeFormState: Sendable {
     public private(set) var noteKey: SDKStrings.Key?
     /// Image bytes loaded for the branding zone, by URL.
     public var images: [String: [UInt8]] = [:]
+    /// What the screen is drawn with: the transaction's presentation with the presenter's overrides (the look for
+    /// each appearance, the texts, the image loader, the density, the appearance, the HTML reader).
+    public let presentation: PresentationSettings
 
-    private let htmlReader: (any HTMLFormReader)?
-
-    /// Starts on a screen, focused on its first control.
+    /// Starts on a screen, focused on its first control. Presenters receive form states from the SDK
+    /// (``PresentationSettings/formState(for:)``); tests and tools start one here.
     ///
     /// - Parameters:
     ///   - screen: The validated screen.
-    ///   - customization: The look for the appearance in use.
-    ///   - strings: The SDK texts.
-    ///   - density: The screen density, for images.
-    ///   - appearance: The appearance in use, for 2.3.1 images.
-    ///   - htmlReader: Reads HTML forms into native controls; `nil` for presenters that show HTML in a web view.
-    public init(
-        screen: ChallengeScreen, customization: UiCustomization = UiCustomization(),
-        strings: SDKStrings = .english, density: ScreenDensity = .high, appearance: ImageAppearance = .default,
-        htmlReader: (any HTMLFormReader)? = nil
-    ) {
-        self.htmlReader = htmlReader
+    ///   - presentation: What it is drawn with; the defaults (English, no customization, no HTML reader) when not
+    ///     given.
+    public init(screen: ChallengeScreen, presentation: PresentationSettings = PresentationSettings()) {
+        self.presentation = presentation
         self.entries = Array(repeating: "", count: max(1, screen.entryBoxes.count))
-        let layout = ChallengeLayout(
-            screen: screen, customization: customization, strings: strings, density: density,
-            appearance: appearance, htmlReader: htmlReader)
+        let layout = Self.layout(screen, presentation)
         self.layout = layout
         self.form = layout.form
         self.focus = layout.elements.firstIndex(where: \.isFocusable) ?? 0
@@ -84,11 +81,18 @@ public struct ChallengeFormState: Sendable {
     /// The look of every element, resolved for the appearance in use: what presenters draw.
     public var style: ResolvedStyle { layout.style }
 
-    /// Applies an action.
+    private static func layout(_ screen: ChallengeScreen, _ presentation: PresentationSettings) -> ChallengeLayout {
+        ChallengeLayout(
+            screen: screen, customization: presentation.customization(for: presentation.appearance),
+            strings: presentation.strings, density: presentation.density, appearance: presentation.appearance,
+            htmlReader: presentation.htmlReader)
+    }
+
+    /// Applies an action (``perform(_:)`` is the entry point that says what follows).
     ///
     /// - Parameter action: What the cardholder did.
     /// - Returns: The answer, when the action completes one; otherwise `nil` (and ``note`` may say why).
-    public mutating func apply(_ action: FormAction) -> ChallengeAnswer? {
+    mutating func apply(_ action: FormAction) -> ChallengeAnswer? {
         note = nil
         noteKey = nil
         switch action {
@@ -186,10 +190,8 @@ public struct ChallengeFormState: Sendable {
                 return nil
             }
             appToOpen = url
-        case .appOpenFailed:
-            appToOpen = nil
-            appOpenFailed = true
-            setNote(.appOpenFailed)
+        case .appOpenResult(let result):
+            return appOpened(result)
         case .submitWebForm(let data):
             guard screen.uiType == .html || screen.uiType == .htmlOutOfBand else {
                 setNote(.noteNotHTML)
@@ -205,27 +207,26 @@ public struct ChallengeFormState: Sendable {
         return nil
     }
 
-    /// Opens the bank's app asked for by ``FormAction/openApp`` through the presenter's opener, and applies what
-    /// happened: back from the app continues on its own, a failure keeps the screen with a note. A presenter without
-    /// an opener fails to open it.
-    ///
-    /// - Parameter opener: The presenter's opener, `nil` when it has none.
-    /// - Returns: The answer when the cardholder came back from the app; otherwise `nil`.
-    public mutating func openApp(using opener: (any OOBAppOpener)?) async -> ChallengeAnswer? {
-        guard let link = appToOpen else { return nil }
+    /// Applies what became of opening the bank's app: back from the app continues on its own, opened leaves a note
+    /// to finish there, a failure keeps the screen with a note (and the next CReq says so). Only a failure counts
+    /// when no app was asked for.
+    private mutating func appOpened(_ result: OOBAppOpenResult) -> ChallengeAnswer? {
+        let asked = appToOpen != nil
         appToOpen = nil
-        guard let opener, let url = URL(string: link) else { return apply(.appOpenFailed) }
-        switch await opener.open(url) {
-        case .returned:
+        switch result {
+        case .returned where asked:
             openedApp = true
             return apply(.returnedFromApp)
-        case .opened:
+        case .opened where asked:
             openedApp = true
             setNote(.finishInApp)
-            return nil
         case .failed:
-            return apply(.appOpenFailed)
+            appOpenFailed = true
+            setNote(.appOpenFailed)
+        case .returned, .opened:
+            break
         }
+        return nil
     }
 
     /// An answer carrying the consent answers and the app-open failure of this screen.
@@ -271,9 +272,7 @@ public struct ChallengeFormState: Sendable {
     private mutating func refresh() {
         guard screen.htmlRefresh != nil else { return }
         refreshed = true
-        layout = ChallengeLayout(
-            screen: screen.refreshed(), customization: layout.customization, strings: layout.strings,
-            density: layout.density, appearance: layout.appearance, htmlReader: htmlReader)
+        layout = Self.layout(screen.refreshed(), presentation)
         form = layout.form
         focus = layout.elements.firstIndex(where: \.isFocusable) ?? 0
     }

@@ -43,10 +43,11 @@ public enum FormAction: Sendable, Hashable {
     case additionalCode
     /// Continues an out-of-band or information screen.
     case continueChallenge
-    /// Presses the open-app button: ``ChallengeFormState/appToOpen`` is set for the presenter's ``OOBAppOpener``.
+    /// Presses the open-app button: the effect is ``FormEffect/openApp(_:)`` for the presenter's ``OOBAppOpener``.
     case openApp
-    /// The bank's app could not be opened: the screen stays, and the next CReq says so (`oobAppStatus`).
-    case appOpenFailed
+    /// What became of opening the bank's app: back from it continues on its own, opened asks the cardholder to
+    /// finish there, failed keeps the screen and the next CReq says so (`oobAppStatus`).
+    case appOpenResult(OOBAppOpenResult)
     /// The cardholder came back from the out-of-band app: after the SDK opened it (2.3.1 `oobAppURL`) the screen
     /// continues on its own (`oobContinue` `02`); otherwise `challengeAddInfo` is shown.
     case returnedFromApp
@@ -63,9 +64,15 @@ public enum FormAction: Sendable, Hashable {
 public enum FormEffect: Sendable, Hashable {
     /// Send this answer to the SDK: the screen is done.
     case send(ChallengeAnswer)
-    /// Open the bank's app at this https link, then report back (``ChallengeFormState/openApp(using:)``);
-    /// ``ChallengeFormState/perform(_:opener:)`` does both.
+    /// Open the bank's app at this https link through the presenter's ``OOBAppOpener``, then perform
+    /// ``FormAction/appOpenResult(_:)`` with what happened (``OOBAppOpenResult/failed`` without an opener).
     case openApp(URL)
     /// Keep the screen and show this note (why an answer could not be sent, or what to do in the bank's app).
     case showNote(String)
+
+    /// The answer to send, when the effect is one.
+    public var answer: ChallengeAnswer? {
+        if case .send(let answer) = self { return answer }
+        return nil
+    }
 }

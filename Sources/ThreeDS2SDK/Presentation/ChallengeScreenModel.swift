@@ -1,9 +1,11 @@
+import Foundation
 public import ThreeDS2Messages
 
 /// The challenge UI's state machine without any UI framework: the processing indicator or the current screen's form
-/// state, the settings from `initialize`, the appearance (pinned or the system's), and the continuation the SDK
-/// waits on. The SwiftUI `ChallengeViewModel` is a thin `ObservableObject` around it; Linux tests drive it with the
-/// same screen scripts as the terminal and scripted presenters.
+/// state, the transaction's presentation (handed over with the processing indicator, before the first network call,
+/// and with every form state), the appearance (pinned or the system's), and the continuation the SDK waits on. The
+/// SwiftUI `ChallengeViewModel` is a thin `ObservableObject` around it; Linux tests drive it with the same screen
+/// scripts as the terminal and scripted presenters.
 @MainActor
 public final class ChallengeScreenModel {
     /// What is on show.
@@ -31,7 +33,8 @@ public final class ChallengeScreenModel {
     public private(set) var form: ChallengeFormState? {
         willSet { onChange?() }
     }
-    /// What the SDK handed over with the latest screen (look per appearance, texts, image loader).
+    /// The transaction's presentation the SDK handed over with the processing indicator or the latest screen (look
+    /// per appearance, texts, image loader), the presenter's overrides applied.
     public private(set) var settings = PresentationSettings() {
         willSet { onChange?() }
     }
@@ -39,14 +42,13 @@ public final class ChallengeScreenModel {
     public private(set) var systemAppearance: ImageAppearance = .default {
         willSet { onChange?() }
     }
-    /// The presenter's own look, overriding what `initialize` got (`nil`: the SDK's).
-    public let customization: UiCustomization?
+    /// What the presenter changes over what `initialize` got (its own look and texts, the pinned appearance, the
+    /// HTML reader): the presenter's ``ChallengePresenter/presentationOverrides``, applied by the SDK.
+    public nonisolated let presentationOverrides: PresentationOverrides
     /// The appearance the app pinned; `nil` follows the system.
-    public let pinnedAppearance: ImageAppearance?
+    public var pinnedAppearance: ImageAppearance? { presentationOverrides.appearance }
 
-    private let fixedStrings: SDKStrings?
     private let opener: (any OOBAppOpener)?
-    private let htmlReader: (any HTMLFormReader)?
     private var pending: CheckedContinuation<ChallengeAnswer, Never>?
     /// Whether the app went to the background since it was last in front.
     private var leftForBackground = false
@@ -63,39 +65,28 @@ public final class ChallengeScreenModel {
         customization: UiCustomization? = nil, strings: SDKStrings? = nil, appearance: ImageAppearance? = nil,
         opener: (any OOBAppOpener)?, htmlReader: (any HTMLFormReader)? = nil
     ) {
-        self.customization = customization
-        self.fixedStrings = strings
-        self.pinnedAppearance = appearance
+        self.presentationOverrides = PresentationOverrides(
+            customization: customization, strings: strings, appearance: appearance, htmlReader: htmlReader)
         self.opener = opener
-        self.htmlReader = htmlReader
     }
 
     /// The appearance in use: the pinned one, else the system's.
     public var appearance: ImageAppearance { pinnedAppearance ?? systemAppearance }
     /// The SDK's texts in use.
-    public var strings: SDKStrings { fixedStrings ?? settings.strings }
+    public var strings: SDKStrings { settings.strings }
     /// The look of the appearance in use, resolved (the processing indicator draws its `progress`).
-    public var style: ResolvedStyle { effectiveSettings.style(for: appearance) }
+    public var style: ResolvedStyle { settings.style(for: appearance) }
 
-    private var effectiveSettings: PresentationSettings {
-        var effective = settings
-        if let fixedStrings { effective.strings = fixedStrings }
-        if let customization { effective.uiCustomizations = [.default: customization] }
-        return effective
-    }
-
-    /// Shows a screen with what `initialize` got and waits for the cardholder's answer; a cancelled task answers
-    /// with a cancel.
+    /// Shows a screen's form state, as the SDK built it, and waits for the cardholder's answer; a cancelled task
+    /// answers with a cancel. When the model follows the system's appearance, the screen is drawn in it.
     ///
-    /// - Parameters:
-    ///   - screen: The screen.
-    ///   - settings: The settings the SDK handed over.
+    /// - Parameter form: The screen's form state.
     /// - Returns: The answer.
-    public func present(_ screen: ChallengeScreen, settings: PresentationSettings) async -> ChallengeAnswer {
+    public func present(_ form: ChallengeFormState) async -> ChallengeAnswer {
         pending?.resume(returning: ChallengeAnswer(.cancel))
         pending = nil
-        self.settings = settings
-        form = effectiveSettings.formState(for: screen, appearance: appearance, htmlReader: htmlReader)
+        settings = form.presentation
+        self.form = form.presentation.appearance == appearance ? form : redrawn(form)
         phase = .screen
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
@@ -120,7 +111,7 @@ public final class ChallengeScreenModel {
         form = current
         switch effect {
         case .send(let answer)?: self.answer(answer)
-        case .openApp?: openApp()
+        case .openApp(let url)?: openApp(url)
         case .showNote?, nil: break
         }
     }
@@ -167,14 +158,22 @@ public final class ChallengeScreenModel {
         guard next != systemAppearance else { return }
         systemAppearance = next
         if pinnedAppearance == nil, let current = form, current.entries.allSatisfy(\.isEmpty), current.chosen.isEmpty {
-            form = effectiveSettings.formState(for: current.screen, appearance: appearance, htmlReader: htmlReader)
+            form = redrawn(current)
         }
     }
 
-    /// Shows the processing indicator (not over a screen).
+    /// A screen drawn again, untouched, in the appearance in use.
+    private func redrawn(_ current: ChallengeFormState) -> ChallengeFormState {
+        current.presentation.applying(PresentationOverrides(appearance: appearance)).formState(for: current.screen)
+    }
+
+    /// Shows the processing indicator (not over a screen), drawn with the transaction's presentation.
     ///
-    /// - Parameter directoryServerName: The directory server's name, while the 3DS Server is asked.
-    public func showProcessing(_ directoryServerName: String?) {
+    /// - Parameters:
+    ///   - directoryServerName: The directory server's name, while the 3DS Server is asked.
+    ///   - presentation: The transaction's presentation, the presenter's overrides applied.
+    public func showProcessing(_ directoryServerName: String?, presentation: PresentationSettings) {
+        settings = presentation
         if case .screen = phase { return }
         phase = .processing(directoryServerName: directoryServerName)
     }
@@ -201,12 +200,14 @@ public final class ChallengeScreenModel {
         pending.resume(returning: answer)
     }
 
-    private func openApp() {
+    /// Opens the bank's app through the opener (failing without one) and performs what became of it.
+    private func openApp(_ url: URL) {
         Task {
+            let result = await opener?.open(url) ?? .failed
             guard var current = form else { return }
-            let answer = await current.openApp(using: opener)
+            let effect = current.perform(.appOpenResult(result))
             form = current
-            if let answer { self.answer(answer) }
+            if let answer = effect?.answer { self.answer(answer) }
         }
     }
 }

@@ -3,8 +3,13 @@
 /// Both requirements are main-actor isolated: the SDK always calls them on the main actor, so a `@MainActor` view
 /// model conforms as written, and a nonisolated type (a terminal line) conforms with plain methods.
 public protocol ProgressIndicator: Sendable {
-    /// Shows the indicator, with the directory server's name while the app talks to the 3DS Server.
-    @MainActor func show(directoryServerName: String?)
+    /// Shows the indicator, before the first network call, drawn with the transaction's presentation: the app's
+    /// texts (``SDKStrings/Key/processing``) and colours (``PresentationSettings/style``'s `progress`).
+    ///
+    /// - Parameters:
+    ///   - directoryServerName: The directory server's name while the app talks to the 3DS Server, else `nil`.
+    ///   - presentation: The transaction's presentation, with the presenter's overrides applied.
+    @MainActor func show(directoryServerName: String?, presentation: PresentationSettings)
     /// Hides it.
     @MainActor func hide()
 }
@@ -18,6 +23,7 @@ public final class ProgressDialog<C: Clock>: Sendable where C.Duration == Durati
     private let indicator: any ProgressIndicator
     private let clock: C
     private let directoryServerName: String?
+    private let presentation: PresentationSettings
     private let shownAt = Locked<C.Instant?>(nil)
 
     /// Creates a dialog.
@@ -26,10 +32,15 @@ public final class ProgressDialog<C: Clock>: Sendable where C.Duration == Durati
     ///   - indicator: What draws it.
     ///   - clock: The clock.
     ///   - directoryServerName: The DS name to show (only while talking to the 3DS Server, not during CReq/CRes).
-    public init(indicator: any ProgressIndicator, clock: C, directoryServerName: String?) {
+    ///   - presentation: What the indicator is drawn with (the transaction's, with the presenter's overrides).
+    public init(
+        indicator: any ProgressIndicator, clock: C, directoryServerName: String?,
+        presentation: PresentationSettings = PresentationSettings()
+    ) {
         self.indicator = indicator
         self.clock = clock
         self.directoryServerName = directoryServerName
+        self.presentation = presentation
     }
 
     /// Shows the indicator (on the main actor).
@@ -39,7 +50,7 @@ public final class ProgressDialog<C: Clock>: Sendable where C.Duration == Durati
             shown = clock.now
             return true
         }
-        if first { await indicator.show(directoryServerName: directoryServerName) }
+        if first { await indicator.show(directoryServerName: directoryServerName, presentation: presentation) }
     }
 
     /// Hides the indicator (on the main actor) once it has been visible for at least ``minimumVisible``, or at once
@@ -58,7 +69,8 @@ public final class ProgressDialog<C: Clock>: Sendable where C.Duration == Durati
 
 extension Transaction {
     /// The processing indicator for this transaction (EMVCo `getProgressView`), showing the directory server's
-    /// display name.
+    /// display name, drawn with the transaction's presentation (and the overrides of the indicator, when it is also
+    /// the challenge presenter).
     ///
     /// - Parameters:
     ///   - indicator: What draws it.
@@ -66,24 +78,18 @@ extension Transaction {
     /// - Returns: The dialog.
     public func getProgressView<C: Clock>(indicator: any ProgressIndicator, clock: C) -> ProgressDialog<C>
     where C.Duration == Duration {
-        ProgressDialog(
-            indicator: indicator, clock: clock, directoryServerName: directoryServer.displayName ?? directoryServer.id)
-    }
-
-    /// What `initialize` got for the challenge screens (the customization per appearance and the strings for the
-    /// locale); the SDK hands it to the presenter with every screen.
-    public var presentationSettings: PresentationSettings {
-        PresentationSettings(uiCustomizations: context.uiCustomizations, strings: strings)
+        let overrides = (indicator as? any ChallengePresenter)?.presentationOverrides ?? .none
+        return ProgressDialog(
+            indicator: indicator, clock: clock, directoryServerName: progressName,
+            presentation: presentationSettings.applying(overrides))
     }
 
     /// The SDK's strings for the locale the service was initialised with, with the app's own texts
     /// (``ConfigParameters/textsGroup``) over them.
-    public var strings: SDKStrings {
-        SDKStrings(locale: context.locale, overrides: context.configuration.texts)
-    }
+    public var strings: SDKStrings { presentationSettings.strings }
 
     /// The customization for an appearance, falling back to the default one.
     public func uiCustomization(for type: UiCustomizationType) -> UiCustomization {
-        context.uiCustomizations[type] ?? context.uiCustomizations[.default] ?? UiCustomization()
+        presentationSettings.uiCustomizations[type] ?? UiCustomization()
     }
 }

@@ -85,8 +85,11 @@ extension ThreeDS2Service {
         }
         defer { transaction.close() }
         let indicator = progress ?? (presenter as? any ProgressIndicator)
+        // Drawn as the challenge will be: the transaction's presentation with the presenter's overrides.
+        let presentation = transaction.presentationSettings.applying(presenter.presentationOverrides)
         let dialog = indicator.map {
-            ProgressDialog(indicator: $0, clock: clock, directoryServerName: transaction.progressName)
+            ProgressDialog(
+                indicator: $0, clock: clock, directoryServerName: transaction.progressName, presentation: presentation)
         }
         await dialog?.start()
         let answer = await Race.first(clock: clock, until: clock.now.advanced(by: requestorTimeout)) {

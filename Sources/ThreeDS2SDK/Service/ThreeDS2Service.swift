@@ -202,8 +202,7 @@ public final class ThreeDS2Service: Sendable {
     ///
     /// - Throws: ``ThreeDS2Error`` with code `notInitialized`.
     public func uiCustomization(for type: UiCustomizationType) throws(ThreeDS2Error) -> UiCustomization {
-        let customizations = try context().uiCustomizations
-        return customizations[type] ?? customizations[.default] ?? UiCustomization()
+        UiCustomization.for(type, in: try context().uiCustomizations)
     }
 
     /// The SDK version.

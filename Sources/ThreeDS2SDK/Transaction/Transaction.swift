@@ -29,6 +29,10 @@ public final class Transaction: Sendable {
     let state: Locked<State>
     let context: ServiceContext
     let directoryServer: ResolvedDirectoryServer
+    /// How the challenge UI looks and speaks, built once from what `initialize` got (the customization per
+    /// appearance, the strings for the locale, the image loader); the processing indicator and every screen are
+    /// drawn from it, with the presenter's overrides applied (``PresentationSettings/applying(_:)``).
+    public let presentationSettings: PresentationSettings
 
     init(context: ServiceContext, directoryServer: ResolvedDirectoryServer, messageVersion: MessageVersion) {
         self.sdkTransactionID = UUID().uuidString.lowercased()
@@ -36,6 +40,10 @@ public final class Transaction: Sendable {
         self.directoryServerID = directoryServer.id
         self.context = context
         self.directoryServer = directoryServer
+        self.presentationSettings = PresentationSettings(
+            uiCustomizations: context.uiCustomizations,
+            strings: SDKStrings(locale: context.locale, overrides: context.configuration.texts),
+            imageLoader: ChallengeImageLoader())
         self.state = Locked(State(ephemeralKey: .ephemeral()))
     }
 

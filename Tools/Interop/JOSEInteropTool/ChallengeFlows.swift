@@ -70,8 +70,10 @@ func flows(materialPath: String, flowsPath: String, outPath: String) async throw
                     guard let answer = value.objectValue else { throw TestLabError(.malformedAnswers, "answer") }
                     return try ScriptedAnswer(json: answer)
                 }
-                let presenter = ScriptedPresenter(answers: script, opensApps: opensApps)
-                let answer = await presenter.present(screen)
+                let presenter = ScriptedPresenter(
+                    answers: script, opensApps: opensApps, htmlReader: LibXML2FormReader())
+                let answer = await presenter.present(
+                    PresentationSettings().applying(presenter.presentationOverrides).formState(for: screen))
                 if let problem = presenter.problems.first { throw ToolError("\(id): \(problem)") }
                 try send(
                     try builder.request(counter: counter + 1, answer: answer, answering: screen), counter: counter + 1)

@@ -76,6 +76,6 @@ extension ChallengeFormState {
     /// - Returns: The answer, when the key completes one.
     public mutating func handle(_ key: TerminalKey) -> ChallengeAnswer? {
         guard let action = action(for: key) else { return nil }
-        return apply(action)
+        return perform(action)?.answer
     }
 }

@@ -114,9 +114,9 @@ extension TerminalPresenter {
         }
         switch word.lowercased() {
         case "additional" where screen.additionalCodeLabel != nil:
-            return Self.step(state.apply(.additionalCode))
+            return Self.step(state.perform(.additionalCode)?.answer)
         case "open" where screen.oobAppURL != nil:
-            switch await state.perform(.openApp, opener: oobAppOpener) {
+            switch await perform(.openApp, on: &state) {
             case .send(let sent): return .answer(sent)
             case .showNote(let note):
                 printWrapped("(!) \(note)", width: TerminalIO.size.columns)
@@ -141,16 +141,16 @@ extension TerminalPresenter {
     private func twoBoxes(_ line: String, state: inout ChallengeFormState, consentsAsked: inout Bool) async
         -> LineStep
     {
-        guard state.apply(.setEntry(line)) == nil, state.note == nil else { return .refused }
+        guard state.perform(.setEntry(line))?.answer == nil, state.note == nil else { return .refused }
         let second: String
         switch await prompt("\(state.entryBox(1).label): ", masked: state.isMasked(box: 1)) {
         case .cancel: return .cancel
         case .end: second = ""
         case .line(let line): second = line
         }
-        guard state.apply(.setEntry(second, box: 1)) == nil, state.note == nil else { return .refused }
+        guard state.perform(.setEntry(second, box: 1))?.answer == nil, state.note == nil else { return .refused }
         guard await askConsents(&state, asked: &consentsAsked) else { return .cancel }
-        return Self.step(state.apply(.submit()))
+        return Self.step(state.perform(.submit())?.answer)
     }
 
     /// The consent questions a screen asks, in order, each as its prompt.
@@ -178,7 +178,7 @@ extension TerminalPresenter {
                     // An empty Enter leaves the question unanswered (sent as N, as the screen left untouched).
                     if line.trimmingCharacters(in: .whitespaces).isEmpty { break asking }
                     guard let yes = state.consentAnswer(line) else { continue asking }
-                    _ = state.apply(kind == .trust ? .setTrust(yes) : .setDeviceBinding(yes))
+                    _ = state.perform(kind == .trust ? .setTrust(yes) : .setDeviceBinding(yes))
                     break asking
                 }
             }
@@ -207,20 +207,20 @@ extension TerminalPresenter {
         let screen = state.screen
         switch screen.uiType {
         case .text:
-            if line == "resend", screen.resendLabel != nil { return state.apply(.resend) }
-            _ = state.apply(.setEntry(line))
-            return state.apply(.submit())
+            if line == "resend", screen.resendLabel != nil { return state.perform(.resend)?.answer }
+            _ = state.perform(.setEntry(line))
+            return state.perform(.submit())?.answer
         case .singleSelect, .multiSelect:
             // The form state refuses a number out of range or a word, naming it: asked again, never sent.
-            _ = state.apply(.selectNumbered(line))
+            _ = state.perform(.selectNumbered(line))
             if state.note != nil { return nil }
-            return state.apply(.submit())
+            return state.perform(.submit())?.answer
         case .outOfBand, .information:
             if screen.uiType == .outOfBand, let info = screen.additionalInfo {
                 let renderer = LayoutRenderer(width: TerminalIO.size.columns, style: TerminalStyle(depth: .none))
                 print(renderer.wrap(PeerText.escapedForTerminal(info, keepingLineBreaks: true)).joined(separator: "\n"))
             }
-            return state.apply(.continueChallenge)
+            return state.perform(.continueChallenge)?.answer
         case .html, .htmlOutOfBand:
             let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
             var fields: [String: String] = [:]
@@ -232,9 +232,9 @@ extension TerminalPresenter {
                 let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
                 if kv.count == 2 { fields[kv[0]] = kv[1] }
             }
-            _ = state.apply(.setHTMLFields(fields))
+            _ = state.perform(.setHTMLFields(fields))
             if state.note != nil { return nil }
-            return state.apply(.submit(button: parts.count > 1 ? parts[1] : nil))
+            return state.perform(.submit(button: parts.count > 1 ? parts[1] : nil))?.answer
         }
     }
 

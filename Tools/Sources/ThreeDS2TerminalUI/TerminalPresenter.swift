@@ -28,22 +28,21 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
 
     /// The mode in use.
     public let mode: Mode
-    /// The presenter's own look and texts, overriding what `initialize` got (`nil`: the SDK's).
-    private let customization: UiCustomization?
-    private let fixedStrings: SDKStrings?
-    /// The texts of the latest settings the SDK handed over.
-    private let sdkStrings = Locked<SDKStrings?>(nil)
-    var strings: SDKStrings { fixedStrings ?? sdkStrings.withLock { $0 } ?? .english }
-    /// The transaction's image loader, from the latest settings (used when the presenter was given none).
-    private let sdkImageLoader = Locked<ChallengeImageLoader?>(nil)
+    /// The presenter's own look, texts, appearance, image loader and HTML reader over what `initialize` got: the SDK
+    /// applies them once, to the processing line and to every screen's form state.
+    public let presentationOverrides: PresentationOverrides
+    /// The transaction's presentation, as the SDK last handed it over (with the processing line or a screen).
+    private let presentation = Locked<PresentationSettings?>(nil)
+    /// The texts in use: the transaction's, as handed over, else the presenter's own, else English.
+    var strings: SDKStrings {
+        presentation.withLock { $0 }?.strings ?? presentationOverrides.strings ?? .english
+    }
     let depth: ColorDepth
     private let inlineImages: Bool
-    private let imageLoader: ChallengeImageLoader?
     private let io = Locked<TerminalIO?>(nil)
     private let quiet = Locked<QuietInput?>(nil)
     /// How the open-app button opens the bank's app; `nil` when the terminal cannot.
     public let oobAppOpener: (any OOBAppOpener)?
-    private let appearance: ImageAppearance
     /// Where keys and lines are read.
     let input: Int32
     let ended = Locked(false)
@@ -82,14 +81,13 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
         self.input = input
         self.hint = hint
         self.oobAppOpener = oobAppOpener
-        self.appearance = appearance
         let dumb = (environment["TERM"] ?? "dumb") == "dumb"
         self.mode = dumb ? .plain : (mode == .fullScreen && !outputIsTerminal ? .line : mode)
-        self.customization = customization
-        self.fixedStrings = strings
+        self.presentationOverrides = PresentationOverrides(
+            customization: customization, strings: strings, appearance: appearance, htmlReader: LibXML2FormReader(),
+            imageLoader: imageLoader)
         self.depth = self.mode == .plain || !outputIsTerminal ? .none : ColorDepth.detect(environment)
         self.inlineImages = environment["TERM_PROGRAM"] == "iTerm.app"
-        self.imageLoader = imageLoader
     }
 
     /// Opens the controlling terminal (`/dev/tty`) for reading, as password prompts do when standard input is taken.
@@ -105,20 +103,10 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
         return descriptor
     }
 
-    /// Shows a screen, with the presenter's own look or the defaults, and returns the cardholder's answer.
-    public func present(_ screen: ChallengeScreen) async -> ChallengeAnswer {
-        await present(screen, settings: PresentationSettings())
-    }
-
-    /// Shows a screen with what `initialize` got (unless the presenter has its own look or texts) and returns the
-    /// cardholder's answer.
-    public func present(_ screen: ChallengeScreen, settings: PresentationSettings) async -> ChallengeAnswer {
-        sdkStrings.withLock { $0 = settings.strings }
-        sdkImageLoader.withLock { $0 = settings.imageLoader }
-        var settings = settings
-        if let fixedStrings { settings.strings = fixedStrings }
-        if let customization { settings.uiCustomizations = [.default: customization] }
-        let state = settings.formState(for: screen, appearance: appearance, htmlReader: LibXML2FormReader())
+    /// Shows a screen's form state, as the SDK built it from the transaction's presentation and this presenter's
+    /// overrides, and returns the cardholder's answer.
+    public func present(_ state: ChallengeFormState) async -> ChallengeAnswer {
+        presentation.withLock { $0 = state.presentation }
         switch mode {
         case .fullScreen: return await fullScreen(state)
         case .line, .plain: return await lineMode(state)
@@ -135,16 +123,17 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
         }
     }
 
-    /// Shows the processing line (with the directory server's name during the AReq).
-    public func show(directoryServerName: String?) {
-        let name = directoryServerName.map { " — \(LayoutRenderer.safe($0))" } ?? ""
+    /// Shows the processing line (with the directory server's name during the AReq) in the app's language and the
+    /// customization's progress colours.
+    public func show(directoryServerName: String?, presentation: PresentationSettings) {
+        self.presentation.withLock { $0 = presentation }
         // Keys typed meanwhile are neither shown nor taken as the first screen's input.
         let previous = quiet.withLock { current in
             defer { current = io.withLock { $0 } == nil ? QuietInput(input: input) : nil }
             return current
         }
         previous?.end()
-        TerminalIO.write("\(strings[.processing])\(name)\n")
+        TerminalIO.write(processingLine(directoryServerName: directoryServerName, presentation: presentation) + "\n")
     }
 
     /// Ends the processing line: what was typed meanwhile is discarded and echo is back.
@@ -178,7 +167,7 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
                     continue
                 }
                 var effect: FormEffect?
-                if let action = state.action(for: key) { effect = await state.perform(action, opener: oobAppOpener) }
+                if let action = state.action(for: key) { effect = await perform(action, on: &state) }
                 if case .send(let answer)? = effect {
                     TerminalIO.write("\u{1B}[H\u{1B}[2J\(strings[.processing])\r\n")
                     return answer
@@ -187,6 +176,31 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
             }
         }
         return ChallengeAnswer(.cancel)
+    }
+
+    /// Performs a cardholder action on the form state; when it asks for the bank's app, opens it through the opener
+    /// (failing without one) and performs what became of it.
+    func perform(_ action: FormAction, on state: inout ChallengeFormState) async -> FormEffect? {
+        let effect = state.perform(action)
+        guard case .openApp(let url)? = effect else { return effect }
+        return state.perform(.appOpenResult(await oobAppOpener?.open(url) ?? .failed))
+    }
+
+    /// The processing line as ``show(directoryServerName:presentation:)`` draws it: the `processing` text of the
+    /// presentation's language, in its progress colours (none without colour), with the directory server's name.
+    ///
+    /// - Parameters:
+    ///   - directoryServerName: The directory server's name, while the 3DS Server is asked.
+    ///   - presentation: The transaction's presentation.
+    /// - Returns: The line, without its line break.
+    public func processingLine(directoryServerName: String?, presentation: PresentationSettings) -> String {
+        let name = directoryServerName.map { " — \(LayoutRenderer.safe($0))" } ?? ""
+        let progress = presentation.style.progress
+        let style = TerminalStyle(depth: depth)
+        let colours =
+            style.foreground(progress.indicatorColor ?? progress.text.color)
+            + style.background(progress.backgroundColor)
+        return colours + presentation.strings[.processing] + name + (colours.isEmpty ? "" : style.reset)
     }
 
     /// Whether Enter would submit a text screen with every entry box empty (which 2.2.0 and later send as
@@ -200,7 +214,7 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
     }
 
     private func loadImages(_ layout: ChallengeLayout) async -> [String: [UInt8]] {
-        guard let imageLoader = imageLoader ?? sdkImageLoader.withLock({ $0 }), inlineImages else { return [:] }
+        guard let imageLoader = presentation.withLock({ $0 })?.imageLoader, inlineImages else { return [:] }
         var images: [String: [UInt8]] = [:]
         for case .images(let issuer, let paymentSystem) in layout.elements {
             for reference in [issuer, paymentSystem].compactMap({ $0 }) {

@@ -126,7 +126,7 @@ struct Demo: AsyncParsableCommand {
             requestorAppURL: "https://shop.testlab.example/return",
             timeout: .seconds(300),
             presenter: auto
-                ? ScriptedPresenter(answers: answers)
+                ? ScriptedPresenter(answers: answers, htmlReader: LibXML2FormReader())
                 : screen.presenter(
                     images: transport,
                     hint: Self.hint(for: Scenario(cardNumber: card))),

@@ -337,7 +337,7 @@ struct Pay: AsyncParsableCommand {
         let transport = try HTTPClientTransport(additionalTrustRootsPEM: tlsRoots)
         let presenter: any ChallengePresenter
         if ui == .auto, let script {
-            presenter = ScriptedPresenter(answers: script, opensApps: !noOOBApp)
+            presenter = ScriptedPresenter(answers: script, opensApps: !noOOBApp, htmlReader: LibXML2FormReader())
         } else {
             let opener: any OOBAppOpener =
                 oobAppCommand.map { CommandOOBAppOpener(command: $0, timeLimit: .seconds(300)) }

@@ -21,7 +21,9 @@ final class TransactionEvents: ClientEventListener, Sendable {
 /// Records what the processing indicator was told.
 final class AuthenticateIndicator: ProgressIndicator, Sendable {
     let events = Locked<[String]>([])
-    func show(directoryServerName: String?) { events.withLock { $0.append("show") } }
+    func show(directoryServerName: String?, presentation: PresentationSettings) {
+        events.withLock { $0.append("show") }
+    }
     func hide() { events.withLock { $0.append("hide") } }
 }
 
@@ -91,7 +93,7 @@ struct AuthenticateTests {
         let transport = try lab.makeTransport()
         let events = TransactionEvents()
         let service = try service(lab, events: events)
-        let presenter = ScriptedPresenter(answers: answers)
+        let presenter = ScriptedPresenter(answers: answers, htmlReader: LibXML2FormReader())
         let outcome = await service.authenticate(
             directoryServerID: TestLab.rsaDirectoryServerID, messageVersion: MessageVersion(version),
             presenter: presenter,

@@ -26,7 +26,9 @@ final class CheckoutViewModel: ChallengeStatusReceiver, ProgressIndicator, Chall
         log.append(line)
     }
 
-    func show(directoryServerName: String?) { record("show \(directoryServerName ?? "-")") }
+    func show(directoryServerName: String?, presentation: PresentationSettings) {
+        record("show \(directoryServerName ?? "-")")
+    }
     func hide() { record("hide") }
     /// Fires when the receiver is told the outcome.
     let told = AsyncSignal()
@@ -39,11 +41,11 @@ final class CheckoutViewModel: ChallengeStatusReceiver, ProgressIndicator, Chall
     func protocolError(_ event: ProtocolErrorEvent) { record("protocolError \(event.errorMessage.errorCode)") }
     func runtimeError(_ event: RuntimeErrorEvent) { record("runtimeError \(event.errorCode)") }
 
-    func present(_ screen: ChallengeScreen) async -> ChallengeAnswer {
-        record("screen \(screen.uiType.rawValue)")
-        var form = ChallengeFormState(screen: screen)
-        _ = form.apply(.type(code))
-        return form.apply(.submit()) ?? ChallengeAnswer(.cancel)
+    func present(_ form: ChallengeFormState) async -> ChallengeAnswer {
+        record("screen \(form.screen.uiType.rawValue)")
+        var form = form
+        _ = form.perform(.type(code))
+        return form.perform(.submit())?.answer ?? ChallengeAnswer(.cancel)
     }
 
     func dismiss(outcome: ChallengeOutcome) async { record("dismiss \(outcome.name)") }

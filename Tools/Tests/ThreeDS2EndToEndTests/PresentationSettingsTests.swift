@@ -5,21 +5,18 @@ import ThreeDS2NIOTransport
 import ThreeDS2SDKTesting
 import ThreeDS2TestLab
 
-/// A presenter that draws what the SDK hands over: it records the toolbar and language of each form state.
+/// A presenter that draws what the SDK hands over, in the dark appearance it pins: it records the toolbar and
+/// language of each form state.
 final class SettingsRecordingPresenter: ChallengePresenter, Sendable {
     let seen = Locked<[String]>([])
+    var presentationOverrides: PresentationOverrides { PresentationOverrides(appearance: .dark) }
 
-    func present(_ screen: ChallengeScreen) async -> ChallengeAnswer {
-        seen.withLock { $0.append("called without settings") }
-        return ChallengeAnswer(.cancel)
-    }
-
-    func present(_ screen: ChallengeScreen, settings: PresentationSettings) async -> ChallengeAnswer {
-        var form = settings.formState(for: screen, appearance: .dark)
+    func present(_ form: ChallengeFormState) async -> ChallengeAnswer {
+        var form = form
         let toolbar = form.layout.elements.first.map { "\($0)" } ?? "none"
         seen.withLock { $0.append("\(form.style.appearance.rawValue) \(form.layout.strings.language) \(toolbar)") }
-        _ = form.apply(.type("123456"))
-        return form.apply(.submit()) ?? ChallengeAnswer(.cancel)
+        _ = form.perform(.type("123456"))
+        return form.perform(.submit())?.answer ?? ChallengeAnswer(.cancel)
     }
 }
 

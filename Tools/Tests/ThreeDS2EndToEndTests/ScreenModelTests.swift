@@ -19,14 +19,13 @@ final class ModelPresenter: ChallengePresenter {
     /// The same opener the model uses: the ACS is told the app can be opened.
     nonisolated var oobAppOpener: (any OOBAppOpener)? { FixedOOBAppOpener(result: .returned) }
 
-    func present(_ screen: ChallengeScreen) async -> ChallengeAnswer {
-        await present(screen, settings: PresentationSettings())
-    }
+    /// The model's overrides (its HTML reader), as the SwiftUI presenter declares them.
+    nonisolated var presentationOverrides: PresentationOverrides { model.presentationOverrides }
 
-    func present(_ screen: ChallengeScreen, settings: PresentationSettings) async -> ChallengeAnswer {
-        screens.append(screen.uiType.rawValue)
+    func present(_ form: ChallengeFormState) async -> ChallengeAnswer {
+        screens.append(form.screen.uiType.rawValue)
         Task { @MainActor in self.play() }
-        return await model.present(screen, settings: settings)
+        return await model.present(form)
     }
 
     func dismiss(outcome: ChallengeOutcome) async { model.finish(outcome) }

@@ -56,7 +56,7 @@ func run(
     let purchase = Purchase(cardNumber: scenario.cardNumber, amount: "1999", currency: "978")
     let authentication = try await client.authenticate(
         parameters: parameters, purchase: purchase, requestorAppURL: requestorAppURL)
-    let presenter = ScriptedPresenter(answers: answers, opensApps: opensApps)
+    let presenter = ScriptedPresenter(answers: answers, opensApps: opensApps, htmlReader: LibXML2FormReader())
     var outcome: ChallengeOutcome?
     var record: ACSRecord?
     if let challenge = authentication.challengeParameters {

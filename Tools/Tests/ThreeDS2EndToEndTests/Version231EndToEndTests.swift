@@ -270,10 +270,11 @@ final class AppOpeningPresenter: ChallengePresenter, Sendable {
         }
     }
 
-    func present(_ screen: ChallengeScreen) async -> ChallengeAnswer {
-        var state = ChallengeFormState(screen: screen)
-        _ = state.apply(.openApp)
-        guard let opener = oobAppOpener else { return ChallengeAnswer(.cancel) }
-        return await state.openApp(using: opener) ?? ChallengeAnswer(.cancel)
+    func present(_ form: ChallengeFormState) async -> ChallengeAnswer {
+        var state = form
+        guard case .openApp(let url)? = state.perform(.openApp), let opener = oobAppOpener else {
+            return ChallengeAnswer(.cancel)
+        }
+        return state.perform(.appOpenResult(await opener.open(url)))?.answer ?? ChallengeAnswer(.cancel)
     }
 }

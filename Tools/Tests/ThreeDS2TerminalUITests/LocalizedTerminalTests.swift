@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ThreeDS2HTML
+import ThreeDS2JOSE
 import ThreeDS2Messages
 import ThreeDS2SDK
 import ThreeDS2TerminalUI
@@ -36,8 +37,8 @@ struct LocalizedTerminalTests {
         var lines: [String] = []
         for screen in try screens() {
             var form = state(screen, locale: language)
-            _ = form.apply(.resend)
-            _ = form.apply(.submit())
+            _ = form.perform(.resend)
+            _ = form.perform(.submit())
             for plain in modes {
                 lines += LayoutRenderer(width: width, style: TerminalStyle(depth: .none), plain: plain).lines(form)
             }
@@ -104,5 +105,37 @@ struct LocalizedTerminalTests {
             #expect(lines.allSatisfy { !$0.unicodeScalars.contains { controls.contains(Int($0.value)) } })
             #expect(lines.joined(separator: " ").contains(strings[.keysHelp]))
         }
+    }
+}
+
+@Suite("The terminal presenter draws the transaction's presentation (issue 35)")
+struct TerminalPresentationTests {
+    @Test("the processing line is in the app's language and progress colour, before any screen")
+    func processingLine() throws {
+        var look = UiCustomization()
+        try look.progress.setIndicatorColor("#0B3D91")
+        let presentation = PresentationSettings(
+            uiCustomizations: [.default: look], strings: SDKStrings(locale: Locale(identifier: "de_DE")))
+        let presenter = TerminalPresenter(
+            mode: .line, environment: ["TERM": "xterm-256color", "COLORTERM": "truecolor"], outputIsTerminal: true)
+        let line = presenter.processingLine(directoryServerName: "Test Scheme", presentation: presentation)
+        let colour = TerminalStyle(depth: .truecolor).foreground(try HexColor("#0B3D91"))
+        #expect(line.hasPrefix(colour + SDKStrings(locale: Locale(identifier: "de"))[.processing]), "\(line)")
+        #expect(line.hasSuffix(" — Test Scheme" + TerminalStyle(depth: .truecolor).reset))
+        let plain = TerminalPresenter(mode: .plain, environment: ["TERM": "dumb"], outputIsTerminal: false)
+            .processingLine(directoryServerName: nil, presentation: presentation)
+        #expect(plain == SDKStrings(locale: Locale(identifier: "de"))[.processing], "no colour in plain mode")
+    }
+
+    @Test("its own look, texts and appearance are overrides the SDK applies once; the rest stays the app's")
+    func overrides() throws {
+        var own = UiCustomization()
+        try own.toolbar.setHeaderText("Terminal")
+        let presenter = TerminalPresenter(mode: .line, customization: own, appearance: .dark, outputIsTerminal: false)
+        let transaction = PresentationSettings(strings: SDKStrings(locale: Locale(identifier: "fr_FR")))
+        let applied = transaction.applying(presenter.presentationOverrides)
+        #expect(applied.strings.language == "fr" && applied.appearance == .dark && applied.htmlReader != nil)
+        let first = try #require(try LocalizedTerminalTests.screens().first)
+        #expect(applied.formState(for: first).style.toolbar.headerText == "Terminal")
     }
 }

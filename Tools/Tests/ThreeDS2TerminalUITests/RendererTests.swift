@@ -43,8 +43,10 @@ func state(_ screen: ChallengeScreen, locale: String = "en_US", customization: U
     -> ChallengeFormState
 {
     ChallengeFormState(
-        screen: screen, customization: customization, strings: SDKStrings(locale: Locale(identifier: locale)),
-        htmlReader: LibXML2FormReader())
+        screen: screen,
+        presentation: PresentationSettings(
+            uiCustomizations: [.default: customization], strings: SDKStrings(locale: Locale(identifier: locale)),
+            htmlReader: LibXML2FormReader()))
 }
 
 func render(_ state: ChallengeFormState, plain: Bool = false, width: Int = 48) -> String {
@@ -104,9 +106,7 @@ struct SnapshotTests {
         #expect(oob.handle(.enter) == nil)
         #expect(oob.appToOpen == "https://bank.example/app")
         // The link handed on (the cardholder opens it): the screen stays with a note.
-        let opener = FixedOOBAppOpener(result: .opened)
-        #expect(await oob.openApp(using: opener) == nil)
-        #expect(opener.openedURLs == [URL(string: "https://bank.example/app")!])
+        #expect(oob.perform(.appOpenResult(.opened))?.answer == nil)
         #expect(oob.appToOpen == nil && oob.note?.contains("bank") == true)
         _ = oob.handle(.tab)
         #expect(oob.handle(.enter) == ChallengeAnswer(.oobContinue()))
@@ -118,7 +118,7 @@ struct SnapshotTests {
                     "challengeInfoText": .string("Open your app."), "oobContinueLabel": .string("Done"),
                     "challengeAddInfo": .string("Welcome back."),
                 ], version: "2.3.1"))
-        #expect(plain.apply(.returnedFromApp) == nil)
+        #expect(plain.perform(.returnedFromApp)?.answer == nil)
         #expect(render(plain).contains("Welcome back.") && !render(plain).contains("Open your app."))
     }
 
@@ -322,7 +322,9 @@ struct InteractionTests {
 /// Records what the progress indicator was told.
 final class RecordingIndicator: ProgressIndicator, Sendable {
     let events = Locked<[String]>([])
-    func show(directoryServerName: String?) { events.withLock { $0.append("show \(directoryServerName ?? "-")") } }
+    func show(directoryServerName: String?, presentation: PresentationSettings) {
+        events.withLock { $0.append("show \(directoryServerName ?? "-")") }
+    }
     func hide() { events.withLock { $0.append("hide") } }
 }
 
@@ -382,7 +384,7 @@ struct BrandingTests {
                 .images(
                     issuer: ImageReference(url: "https://a.example/m.png", alternativeText: "Image: issuer"),
                     paymentSystem: nil)))
-        var state = ChallengeFormState(screen: s, density: .high)
+        var state = ChallengeFormState(screen: s, presentation: PresentationSettings(density: .high))
         #expect(LayoutRenderer(width: 60, style: TerminalStyle(depth: .none)).lines(state).contains("[Image: issuer]"))
         state.images["https://a.example/x.png"] = [1, 2, 3]
         let inline = LayoutRenderer(width: 60, style: TerminalStyle(depth: .truecolor), inlineImages: true).lines(state)

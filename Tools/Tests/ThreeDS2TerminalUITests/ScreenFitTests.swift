@@ -32,7 +32,7 @@ struct ScreenFitTests {
         let shown = all.flatMap { $0.split(separator: " ") }
         for word in words { #expect(shown.contains(word), "\(word) was split") }
         #expect(renderer.window(form, rows: 11).first?.hasPrefix("Secure checkout") == true, "the top while focus is")
-        for _ in 0..<(form.focusOrder.count - 1) { _ = form.apply(.focusNext) }
+        for _ in 0..<(form.focusOrder.count - 1) { _ = form.perform(.focusNext) }
         let window = renderer.window(form, rows: 11)
         #expect(window.count == 11)
         #expect(window.contains { $0.hasPrefix("› ▸ Need help?") }, "the last element is in view: \(window)")
@@ -72,9 +72,9 @@ struct ScreenFitTests {
             + "<label for=n>Nickname</label><input id=n name=nick><button name=a value=v>Verify</button></form>"
         var form = state(
             try screen(["acsUiType": .string("05"), "acsHTML": .string(Base64.urlEncode(Array(page.utf8)))]))
-        _ = form.apply(.type("4711"))
-        _ = form.apply(.focusNext)
-        _ = form.apply(.type("Jo"))
+        _ = form.perform(.type("4711"))
+        _ = form.perform(.focusNext)
+        _ = form.perform(.type("Jo"))
         let text = render(form)
         #expect(text.contains("One-time code: [••••]") && !text.contains("4711"), "\(text)")
         #expect(text.contains("Nickname: [Jo]"), "\(text)")
@@ -88,7 +88,7 @@ struct SmallTerminalHintTests {
         let fit = ScreenFitTests()
         var form = state(try screen(fit.long))
         let renderer = LayoutRenderer(width: 40, style: TerminalStyle(depth: .none))
-        for _ in 0..<(form.focusOrder.count - 1) { _ = form.apply(.focusNext) }
+        for _ in 0..<(form.focusOrder.count - 1) { _ = form.perform(.focusNext) }
         let window = renderer.window(form, rows: 11)
         #expect(window.count <= 11)
         #expect(window.contains { $0.contains("Esc cancel") }, "the hint bar shows: \(window)")
@@ -102,7 +102,7 @@ struct SmallTerminalHintTests {
     func narrowToolbarAndNote() throws {
         let fit = ScreenFitTests()
         var form = state(try screen(fit.long))
-        _ = form.apply(.select(["no-such-option-at-all"]))
+        _ = form.perform(.select(["no-such-option-at-all"]))
         let lines = LayoutRenderer(width: 24, style: TerminalStyle(depth: .none)).lines(form)
         #expect(LayoutRenderer.displayWidth(lines[0]) <= 24 && lines[0].hasPrefix("Secure checkout"), "\(lines[0])")
         let note = lines.drop { !$0.hasPrefix("(!) This screen") }.prefix(2)

@@ -100,7 +100,7 @@ struct ScreenWidthTests {
             // Every help section opened, so that its text is drawn too.
             for _ in form.focusOrder {
                 if case .section = form.focusedElement { _ = form.handle(.space) }
-                _ = form.apply(.focusNext)
+                _ = form.perform(.focusNext)
             }
             let (lines, hint) = presenter.frame(form, columns: width, rows: 500)
             return lines + hint

@@ -26,7 +26,7 @@ struct TerminalEscape34Tests {
                     "challengeInfoText": .string("Enter the code"), "submitAuthenticationLabel": .string("Verify"),
                     "challengeEntryBox": .object(["challengeDataEntryLabel": .string("Code")]),
                 ], version: "2.3.1"))
-        _ = form.apply(.setEntry("12\u{1B}]52;c;eA==\u{07}\u{1B}[2J\u{202E}34"))
+        _ = form.perform(.setEntry("12\u{1B}]52;c;eA==\u{07}\u{1B}[2J\u{202E}34"))
         for plain in [false, true] {
             let shown = render(form, plain: plain)
             #expect(actionable(shown).isEmpty, "\(shown)")

@@ -120,7 +120,8 @@ struct LoadRun: AsyncParsableCommand {
             var flow = PayFlow(
                 configuration: config, requestor: requestor, directoryServerID: options.dsID,
                 messageVersion: options.messageVersion, purchase: purchase, requestorAppURL: options.requestorAppURL,
-                timeout: .seconds(options.timeout * 60), presenter: ScriptedPresenter(answers: script),
+                timeout: .seconds(options.timeout * 60),
+                presenter: ScriptedPresenter(answers: script, htmlReader: LibXML2FormReader()),
                 transport: transport, observer: recorder)
             flow.service = service
             do {

@@ -131,12 +131,12 @@ public struct CodePresenter: ChallengePresenter {
 
     /// Types the code and presses submit.
     ///
-    /// - Parameter screen: The screen.
+    /// - Parameter form: The screen's form state, as the SDK built it with the app's customization and locale.
     /// - Returns: The answer.
-    public func present(_ screen: ChallengeScreen) async -> ChallengeAnswer {
-        var form = ChallengeFormState(screen: screen)
-        guard screen.uiType == .text else { return form.apply(.cancel) ?? ChallengeAnswer(.cancel) }
-        _ = form.apply(.type(code))
-        return form.apply(.submit()) ?? ChallengeAnswer(.cancel)
+    public func present(_ form: ChallengeFormState) async -> ChallengeAnswer {
+        var form = form
+        guard form.screen.uiType == .text else { return ChallengeAnswer(.cancel) }
+        _ = form.perform(.type(code))
+        return form.perform(.submit())?.answer ?? ChallengeAnswer(.cancel)
     }
 }
