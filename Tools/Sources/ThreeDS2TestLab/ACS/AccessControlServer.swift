@@ -62,6 +62,8 @@ actor AccessControlServer {
         var opensOOBApps = false
         /// The Bridging version the first CReq announced (2.2.0), answered in the same version.
         var bridgingVersion: String?
+        /// The fault profile whose patches each CRes gets before it is encrypted (`threeds conform`'s tests).
+        var faultProfile: ACSFaultProfile?
     }
 
     /// One state per challenge, bounded and expiring (``TestLabOptions/maxTransactions``,
@@ -86,7 +88,7 @@ actor AccessControlServer {
     func register(
         identifiers: TransactionIdentifiers, scenario: Scenario, messageVersion: MessageVersion,
         sdkEphemeralKey: P256PublicJWK,
-        sdkReferenceNumber: String
+        sdkReferenceNumber: String, faultProfile: ACSFaultProfile? = nil
     ) throws -> P256.KeyAgreement.PublicKey {
         let ephemeral = P256.KeyAgreement.PrivateKey.ephemeral()
         let secret = try ephemeral.sharedSecretFromKeyAgreement(with: sdkEphemeralKey.keyAgreementKey).withUnsafeBytes {
@@ -95,7 +97,8 @@ actor AccessControlServer {
         challenges.insert(
             Challenge(
                 record: ACSRecord(scenario: scenario, messageVersion: messageVersion), identifiers: identifiers,
-                keys: ChannelKeys(sharedSecret: secret, sdkReferenceNumber: sdkReferenceNumber)),
+                keys: ChannelKeys(sharedSecret: secret, sdkReferenceNumber: sdkReferenceNumber),
+                faultProfile: faultProfile),
             for: identifiers.acsTransID)
         return ephemeral.publicKey
     }
@@ -208,6 +211,9 @@ actor AccessControlServer {
             challenge.record.finalStatus = content["transStatus"]?.stringValue
             challenge.finished = true
         }
+        // The fault profile's hook: its patches, on the CRes JSON about to be encrypted.
+        challenge.faultProfile?.apply(
+            to: &content, response: challenge.step, version: challenge.record.messageVersion)
         do {
             let iv = ChannelKeys.counterIV(challenge.acsCounter, encryption: encryption, fromSDK: false)
             var compact = try JWE.encrypt(

@@ -126,7 +126,8 @@ extension TestLab {
         let encrypted = try field("sdkEncData")
         let (dsID, deviceData) = try decryptDeviceData(encrypted)
 
-        let scenario = Scenario(cardNumber: card) ?? .frictionlessN
+        let faultProfile = ACSFaultProfile(cardNumber: card)
+        let scenario = faultProfile?.scenario ?? Scenario(cardNumber: card) ?? .frictionlessN
         var response: JSONObject = [
             "messageVersion": .string(version.rawValue),
             "threeDSServerTransID": .string(newTransactionID()),
@@ -141,7 +142,7 @@ extension TestLab {
                 sdkTransID: sdkTransID)
             let acsKey = try await acs.register(
                 identifiers: identifiers, scenario: scenario, messageVersion: version, sdkEphemeralKey: sdkKey,
-                sdkReferenceNumber: reference)
+                sdkReferenceNumber: reference, faultProfile: faultProfile)
             let content = ACSSignedContent(
                 acsURL: baseURL.appendingPathComponent("acs/challenge").absoluteString,
                 acsEphemeralPublicKey: P256PublicJWK(acsKey),
