@@ -68,7 +68,8 @@ struct ConformChecks {
         switch payment.challengeOutcome {
         case .completed(let status)? where status != .authenticated:
             limit = .passed(
-                "wrong answers are limited", "transStatus \(status) after \(answers) wrong answer\(answers == 1 ? "" : "s")")
+                "wrong answers are limited",
+                "transStatus \(status) after \(answers) wrong answer\(answers == 1 ? "" : "s")")
         case .cancelled? where !presenter.problems.isEmpty:
             limit = .failed(
                 "wrong answers are limited", "still asking after \(ConformPlan.maxWrongAnswers) wrong answers")
@@ -77,7 +78,8 @@ struct ConformChecks {
         }
         // Each screen that follows a wrong answer says so: another text, or the indicator that the text changed.
         let screens = responses.filter { $0["challengeCompletionInd"] != .string("Y") }
-        var retry = ConformCheck.passed("retry screens say the answer was wrong", "no retry screen: the ACS ended at once")
+        var retry = ConformCheck.passed(
+            "retry screens say the answer was wrong", "no retry screen: the ACS ended at once")
         if screens.count > 1 {
             let silent = zip(screens, screens.dropFirst()).enumerated().filter { _, pair in
                 let (previous, next) = pair
@@ -103,7 +105,8 @@ struct ConformChecks {
             .expect(
                 screen, "resend gives a new screen",
                 second == nil
-                    ? "no CRes to the resend CReq" : "CRes 2: acsUiType \(second?["acsUiType"]?.stringValue ?? "none")"
+                    ? "no CRes to the resend CReq"
+                    : "CRes 2: acsUiType \(second?["acsUiType"]?.stringValue ?? "none")"
                         + ", challengeCompletionInd \(second?["challengeCompletionInd"]?.stringValue ?? "none")"),
             ended(in: card.expectedStatus, "the right answer after a resend"),
         ]
@@ -119,7 +122,8 @@ struct ConformChecks {
             .expect(
                 cancelled && final, "challengeCancel is answered with a final CRes",
                 cancelled
-                    ? (final ? "final CRes, transStatus \(status)" : "the answer to challengeCancel is not a final CRes")
+                    ? (final
+                        ? "final CRes, transStatus \(status)" : "the answer to challengeCancel is not a final CRes")
                     : "no challengeCancel was sent"),
         ]
     }

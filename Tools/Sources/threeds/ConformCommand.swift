@@ -47,7 +47,7 @@ struct Conform: AsyncParsableCommand {
     var requestorAppURL: String?
 
     func validate() throws {
-        if let host = saveChannelKeysFor, host.isEmpty || host.contains("/") || host.contains(":") && !host.hasPrefix("[") {
+        if let host = saveChannelKeysFor, host.isEmpty || host.contains(where: { "/@ ".contains($0) }) {
             throw ValidationError("--save-channel-keys-for takes a host name or address, got \(host)")
         }
     }

@@ -44,7 +44,8 @@ final class ConformExchangeLog: ChannelKeyLog {
                 ).plaintext)
             if number == 1, let request {
                 opensApps = request["oobAppURLInd"] == .string("01")
-                bridging = entry.messageVersion.carriesBridging && (try? Bridging.read(request["messageExtension"])) != nil
+                bridging =
+                    entry.messageVersion.carriesBridging && (try? Bridging.read(request["messageExtension"])) != nil
             }
             let response: ConformExchange.Response
             if let body = exchange.response, !body.isEmpty {

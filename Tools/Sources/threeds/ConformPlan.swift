@@ -62,8 +62,9 @@ struct ConformPlan {
     /// Reads a plan file; every problem names the card and member at fault.
     static func read(_ path: String) throws -> ConformPlan {
         let text = try readInputFile(path, option: "--plan")
-        guard case .object(let root)? = try? JSONParser(limits: .init(maxBytes: 1 << 20, maxDepth: 12)).parse(
-            Array(text.utf8))
+        guard
+            case .object(let root)? = try? JSONParser(limits: .init(maxBytes: 1 << 20, maxDepth: 12)).parse(
+                Array(text.utf8))
         else { throw CLIError("--plan \(path): not a JSON object") }
         func fail(_ message: String) -> CLIError { CLIError("--plan \(path): \(message)") }
         if let unknown = root.names.first(where: { !["amount", "currency", "cards"].contains($0) }) {

@@ -55,8 +55,10 @@ enum ConformReport {
         let groups = result.findingsByRule
         if groups.isEmpty { text += "None.\n\n" }
         for (rule, evidence) in groups {
-            let code = rule.errorCode.map { "Erro \($0.rawValue)" } ?? "no Erro"
-            text += "### `\(rule.rawValue)`\n\n\(rule.requirement) (\(code); \(rule.reference)).\n\n"
+            let code = rule.errorCode.map { "the SDK answers Erro \($0.rawValue)" } ?? "the SDK sends no Erro"
+            text +=
+                "### `\(rule.rawValue)`\n\nRequirement: \(rule.requirement); \(code); reference: \(rule.reference). "
+                + "Seen \(evidence.count) time\(evidence.count == 1 ? "" : "s").\n\n"
             text += "| Case | CRes | Field | Value seen | Requirement |\n|---|---|---|---|---|\n"
             for (item, check, finding) in evidence {
                 text +=

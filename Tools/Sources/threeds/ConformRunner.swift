@@ -84,7 +84,8 @@ struct ConformRunner {
     private func runCase(_ card: ConformPlan.Card, _ suite: ConformPlan.Suite, number: Int) async -> (
         ConformCase, FirstScreen?
     ) {
-        let folder = "messages/" + String(format: "%03d", number) + "-\(card.number.suffix(4))-\(card.version)-"
+        let folder =
+            "messages/" + String(format: "%03d", number) + "-\(card.number.suffix(4))-\(card.version)-"
             + suite.rawValue
         let log = ConformExchangeLog()
         let presenter = ScriptedPresenter(answers: Self.script(suite, card: card), opensApps: true)
@@ -156,7 +157,10 @@ struct ConformRunner {
 
     /// Saves a case's channel key beside its messages when its ACS is the host `--save-channel-keys-for` names.
     private func saveKey(_ log: ConformExchangeLog, folder: String) {
-        guard let saveKeysFor, let entry = log.entry, log.exchanges.first?.url.host == saveKeysFor else { return }
+        let host = log.exchanges.first?.url.host?.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        guard let saveKeysFor, let entry = log.entry,
+            host == saveKeysFor.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        else { return }
         let path = output + "/" + folder + "/keys.json"
         if let file = try? TransactionKeyFile(checking: path) {
             file.record(entry)

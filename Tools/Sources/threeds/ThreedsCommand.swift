@@ -26,7 +26,8 @@ struct Threeds: AsyncParsableCommand {
             """,
         version: ThreeDS2Service.version,
         subcommands: [
-            Pay.self, Load.self, TestLabCommand.self, Demo.self, Inspect.self, DirectoryServerCommand.self, Conform.self,
+            Pay.self, Load.self, TestLabCommand.self, Demo.self, Inspect.self, DirectoryServerCommand.self,
+            Conform.self,
         ])
 
     /// Usage errors exit 2, as documented; everything else keeps ArgumentParser's behaviour.

@@ -27,12 +27,24 @@ extension ACSFaultProfile {
             2, "conform-extensions", .text,
             [
                 .v2_1_0: [first(.set("messageExtension", .object(["name": .string("x")])), .extensionNotArray)],
-                .v2_2_0: [first(.set("messageExtension", .array([.object(["name": .string("x")])])), .extensionEntryMalformed)],
-                .v2_3_1: [first(.set("messageExtension", .array(Array(repeating: extensionEntry(critical: false), count: 16))), .extensionTooMany)],
+                .v2_2_0: [
+                    first(.set("messageExtension", .array([.object(["name": .string("x")])])), .extensionEntryMalformed)
+                ],
+                .v2_3_1: [
+                    first(
+                        .set("messageExtension", .array(Array(repeating: extensionEntry(critical: false), count: 16))),
+                        .extensionTooMany)
+                ],
             ]),
         ACSFaultProfile(
             3, "conform-critical-extension", .singleSelect,
-            [.v2_3_1: [first(.set("messageExtension", .array([extensionEntry(critical: true)])), .extensionCriticalUnrecognised)]]),
+            [
+                .v2_3_1: [
+                    first(
+                        .set("messageExtension", .array([extensionEntry(critical: true)])),
+                        .extensionCriticalUnrecognised)
+                ]
+            ]),
         ACSFaultProfile(
             4, "conform-final-status", .text,
             [
@@ -51,15 +63,20 @@ extension ACSFaultProfile {
             6, "conform-texts", .text,
             [
                 .v2_1_0: [
-                    first(.set("whyInfoText", .string(String(repeating: "Your bank checks it is you. ", count: 10))), .textTooLong),
-                    first(.set("challengeInfoText", .string("Enter the code\u{202E}21 ni gnidne")), .textControlCharacter),
+                    first(
+                        .set("whyInfoText", .string(String(repeating: "Your bank checks it is you. ", count: 10))),
+                        .textTooLong),
+                    first(
+                        .set("challengeInfoText", .string("Enter the code\u{202E}21 ni gnidne")), .textControlCharacter),
                 ],
                 .v2_2_0: [
                     first(.set("challengeInfoTextIndicator", .string("yes")), .infoTextIndicatorValue),
                     first(.set("resendInformationLabel", .string("")), .resendLabelEmpty),
                 ],
                 .v2_3_1: [
-                    first(.set("challengeInfoHeader", .string(String(repeating: "Confirm your payment ", count: 3))), .textTooLong),
+                    first(
+                        .set("challengeInfoHeader", .string(String(repeating: "Confirm your payment ", count: 3))),
+                        .textTooLong),
                     first(.remove("submitAuthenticationLabel"), .screenFieldMissing),
                 ],
             ]),
@@ -68,24 +85,45 @@ extension ACSFaultProfile {
             [
                 .v2_1_0: [first(.set("psImage", .number("42")), .imageNotObject)],
                 .v2_2_0: [
-                    first(.set("issuerImage", .object(["medium": .string("http://bank.testlab.example/logo.png")])), .imageNotHTTPS),
+                    first(
+                        .set("issuerImage", .object(["medium": .string("http://bank.testlab.example/logo.png")])),
+                        .imageNotHTTPS),
                     first(.set("psImage", .object([:])), .imageEmpty),
                 ],
                 .v2_3_1: [
-                    first(.set("issuerImage", .object(["default": .string("https://bank.testlab.example/" + String(repeating: "l", count: 7000))])), .imageTooLong),
+                    first(
+                        .set(
+                            "issuerImage",
+                            .object([
+                                "default": .string(
+                                    "https://bank.testlab.example/" + String(repeating: "l", count: 7000))
+                            ])), .imageTooLong)
                 ],
             ]),
         ACSFaultProfile(
             8, "conform-select", .singleSelect,
             [
-                .v2_1_0: [first(.set("challengeSelectInfo", .array([option("mobile", "SMS"), option("mobile", "Call")])), .selectInfoRepeatedKey)],
+                .v2_1_0: [
+                    first(
+                        .set("challengeSelectInfo", .array([option("mobile", "SMS"), option("mobile", "Call")])),
+                        .selectInfoRepeatedKey)
+                ],
                 .v2_2_0: [first(.set("challengeSelectInfo", .string("mobile")), .selectInfoNotArray)],
-                .v2_3_1: [first(.set("challengeSelectInfo", .array([option("email", "Email"), option("email", "Post")])), .selectInfoDuplicateKey)],
+                .v2_3_1: [
+                    first(
+                        .set("challengeSelectInfo", .array([option("email", "Email"), option("email", "Post")])),
+                        .selectInfoDuplicateKey)
+                ],
             ]),
         ACSFaultProfile(
             9, "conform-select-entries", .multiSelect,
             [
-                .v2_1_0: [first(.set("challengeSelectInfo", .array([.object(["q1": .string("Train"), "q2": .string("Piano")])])), .selectInfoEntry)],
+                .v2_1_0: [
+                    first(
+                        .set(
+                            "challengeSelectInfo", .array([.object(["q1": .string("Train"), "q2": .string("Piano")])])),
+                        .selectInfoEntry)
+                ],
                 .v2_2_0: [first(.set("challengeSelectInfo", .array([option("q1,q2", "Both")])), .selectInfoComma)],
             ]),
         ACSFaultProfile(
@@ -136,7 +174,9 @@ extension ACSFaultProfile {
         ACSFaultPatch(target: .first, edit: edit, rules: rules)
     }
 
-    private static func option(_ key: String, _ label: String) -> JSONValue { .object(JSONObject([(key, .string(label))])) }
+    private static func option(_ key: String, _ label: String) -> JSONValue {
+        .object(JSONObject([(key, .string(label))]))
+    }
 
     private static func extensionEntry(critical: Bool) -> JSONValue {
         .object([
