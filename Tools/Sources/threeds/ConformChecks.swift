@@ -76,23 +76,22 @@ struct ConformChecks {
         default:
             limit = .failed("wrong answers are limited", outcome)
         }
-        // Each screen that follows a wrong answer says so: another text, or the indicator that the text changed.
+        // Each screen that follows a wrong answer says so: a text other than the first screen's, or the indicator
+        // that the text changed.
         let screens = responses.filter { $0["challengeCompletionInd"] != .string("Y") }
         var retry = ConformCheck.passed(
             "retry screens say the answer was wrong", "no retry screen: the ACS ended at once")
-        if screens.count > 1 {
-            let silent = zip(screens, screens.dropFirst()).enumerated().filter { _, pair in
-                let (previous, next) = pair
-                return next["challengeInfoTextIndicator"] != .string("Y")
-                    && next["challengeInfoText"] == previous["challengeInfoText"]
-                    && next["acsHTML"] == previous["acsHTML"]
-            }.map { $0.offset + 2 }
+        if let first = screens.first, screens.count > 1 {
+            let silent = screens.enumerated().dropFirst().filter { _, next in
+                next["challengeInfoTextIndicator"] != .string("Y")
+                    && next["challengeInfoText"] == first["challengeInfoText"] && next["acsHTML"] == first["acsHTML"]
+            }.map { $0.offset + 1 }
             retry = .expect(
                 silent.isEmpty, "retry screens say the answer was wrong",
                 silent.isEmpty
                     ? "\(screens.count - 1) retry screen\(screens.count == 2 ? "" : "s"), each with a changed text"
                     : "CRes " + silent.map(String.init).joined(separator: ", ")
-                        + ": the same text as before, challengeInfoTextIndicator not Y")
+                        + ": the first screen's text again, challengeInfoTextIndicator not Y")
         }
         return [limit, retry]
     }

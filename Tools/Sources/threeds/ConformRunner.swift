@@ -57,16 +57,16 @@ struct ConformRunner {
         case .right, .cancel: return nil
         case .wrong:
             guard card.wrongAnswer != nil, ![.outOfBand, .information].contains(card.kind) else {
-                return "no wrong answer for a \(card.kind.rawValue) card (give wrongAnswer in the plan)"
+                return "no wrongAnswer in the plan for this card"
             }
             return nil
         case .resend:
             guard let first else { return "needs an earlier case of the card to show its first screen" }
-            return first.offersResend ? nil : "not offered: the first screen has no resendInformationLabel"
+            return first.offersResend ? nil : "the first screen offers no resend"
         case .appSwitch:
             guard let first else { return "needs an earlier case of the card to show its first screen" }
             return first.offersApp
-                ? nil : "not announced: the first screen links no bank's app (2.3.1 oobAppURL, 2.2.0 Bridging)"
+                ? nil : "the first screen links no bank's app (2.2.0 Bridging needs --requestor-app-url)"
         }
     }
 
