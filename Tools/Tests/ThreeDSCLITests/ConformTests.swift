@@ -159,6 +159,55 @@ struct ConformTests {
         #expect(!saved.contains { $0.hasSuffix("keys.json") }, "\(saved)")
     }
 
+    @Test("what is not a CRes rule fails as a behaviour: a CRes that does not decrypt, an ACS Erro, no 3DS Server")
+    func otherFailures() async throws {
+        let (lab, pki) = try await SharedLab.cli.get()
+        let directory = scratchDirectory("conform-other")
+        func card(_ scenario: Scenario, _ name: String) -> JSONValue {
+            .object(
+                JSONObject([
+                    ("name", .string(name)), ("card", .string(scenario.cardNumber)), ("version", .string("2.2.0")),
+                    ("kind", .string("text")),
+                    ("answers", .array([.object(["action": .string("submit"), "text": .string("123456")])])),
+                    ("suites", .array([.string("right")])),
+                ]))
+        }
+        let plan = try Self.writePlan(
+            [card(.faultBadTag, "bad tag"), card(.faultErro, "acs erro")], in: directory)
+        let run = try await runThreeds(Self.command(lab, pki, plan: plan, output: directory + "/r1"))
+        #expect(run.status == 1, "\(run.output)")
+        let cases = (try Self.report(directory + "/r1")["cases"]?.arrayValue ?? []).compactMap(\.objectValue)
+        let messages = cases.map { item in
+            (item["checks"]?.arrayValue ?? []).compactMap(\.objectValue).filter { $0["status"] == .string("failed") }
+                .compactMap { $0["message"]?.stringValue }
+        }
+        #expect(
+            messages.first?.contains { $0.contains("does not decrypt with the channel key") } == true, "\(messages)")
+        #expect(messages.last?.contains { $0.contains("Protocol error 305 from the ACS") } == true, "\(messages)")
+        #expect(cases.allSatisfy { $0["rules"] == .array([]) })
+        // No 3DS Server there: every case fails, the reports are still written.
+        let nothing = try await runThreeds(
+            Self.command(lab, pki, plan: plan, output: directory + "/r2")
+                .map { $0 == lab.baseURL.absoluteString ? "https://127.0.0.1:1" : $0 })
+        #expect(nothing.status == 1 && nothing.output.contains("FAIL bad tag 2.2.0 right answer"), "\(nothing.output)")
+        #expect(FileManager.default.fileExists(atPath: directory + "/r2/conform-junit.xml"))
+    }
+
+    @Test("--requestor-exec instead of --server, as pay takes it")
+    func requestorExec() async throws {
+        let (lab, pki) = try await SharedLab.cli.get()
+        let directory = scratchDirectory("conform-exec")
+        let script = ReadmeCommands.root.appendingPathComponent("Tools/scripts/testlab-requestor.sh").path
+        let plan = ReadmeCommands.root.appendingPathComponent("Tools/scripts/conform-plan.json").path
+        let run = try await runThreeds([
+            "conform", "--requestor-exec", "sh \(script) \(lab.baseURL.absoluteString) \(pki)/tls-root.pem",
+            "--ds-id", TestLab.rsaDirectoryServerID, "--trust-bundle", pki, "--tls-root", pki + "/tls-root.pem",
+            "--plan", plan, "--output", directory + "/report",
+        ])
+        #expect(run.status == 0, "\(run.output)")
+        #expect(try Self.report(directory + "/report")["server"] == .string("--requestor-exec"))
+    }
+
     @Test("the manual's fault-profile table is the profiles' own: card, scenario, version and planted rules")
     func profileTable() throws {
         let manual = try String(
@@ -185,12 +234,19 @@ struct ConformTests {
         let bad = directory + "/bad.json"
         try Data(#"{"cards":[{"card":"4000000000002000","version":"2.2.0","kind":"sms"}]}"#.utf8).write(
             to: URL(fileURLWithPath: bad))
+        let unknown = directory + "/unknown.json"
+        try Data(#"{"cardz":[]}"#.utf8).write(to: URL(fileURLWithPath: unknown))
+        let noAnswers = directory + "/no-answers.json"
+        try Data(#"{"cards":[{"card":"4000000000002000","version":"2.2.0","kind":"html"}]}"#.utf8).write(
+            to: URL(fileURLWithPath: noAnswers))
         let good = ReadmeCommands.root.appendingPathComponent("Tools/scripts/conform-plan.json").path
         try FileManager.default.createDirectory(atPath: directory + "/used/x", withIntermediateDirectories: true)
         let cases: [([String], String)] = [
             (["conform"] + server, "--plan"),
             (["conform", "--plan", directory + "/none.json"] + server, "no such file"),
             (["conform", "--plan", bad, "--output", directory + "/o1"] + server, "\"kind\" must be one of"),
+            (["conform", "--plan", unknown, "--output", directory + "/o2"] + server, "unknown member \"cardz\""),
+            (["conform", "--plan", noAnswers, "--output", directory + "/o3"] + server, "\"answers\" is missing"),
             (["conform", "--plan", good, "--output", directory + "/used"] + server, "holds an earlier run"),
             (["conform", "--plan", good, "--save-channel-keys-for", "https://x/"] + server, "host name"),
             (
