@@ -62,9 +62,10 @@ struct Conform: AsyncParsableCommand {
         }
         if let host = saveChannelKeysFor {
             warn(
-                "warning: --save-channel-keys-for writes the channel key of every challenge with the ACS at \(host) "
-                    + "to \(output)/messages: anyone with the files can read those challenges. Use it with your own "
-                    + "test ACS only; delete them after.")
+                TerminalWidth.wrap(
+                    "warning: --save-channel-keys-for writes the channel key of every challenge with the ACS at \(host) "
+                        + "to \(output)/messages: anyone with the files can read those challenges. Use it with your own "
+                        + "test ACS only; delete them after."))
         }
         let config = try connection.configuration(opensOOBApps: true)
         let transport = try HTTPClientTransport(additionalTrustRootsPEM: try connection.tlsRoots())

@@ -142,6 +142,7 @@ struct ConformTests {
             Self.command(lab, pki, plan: plan, output: output, ["--save-channel-keys-for", "127.0.0.1"]))
         #expect(run.status == 1, "\(run.output)")
         #expect(flattened(run.output).contains("warning: --save-channel-keys-for writes the channel key"))
+        #expect(WidthTests.overflowing(run.output, columns: 80).isEmpty, "\(run.output)")
         #expect(
             flattened(run.output).contains("cres.challengeInfoTextIndicator.value, cres.resendInformationLabel.empty"))
         let folder = try #require(
