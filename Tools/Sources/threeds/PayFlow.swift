@@ -148,6 +148,8 @@ struct PayFlow {
     var keyLog: (any ChannelKeyLog)?
     /// Where the messages go (`--save-messages`, test systems only).
     var capture: MessageCapture?
+    /// Where each challenge exchange goes to be audited (`threeds conform`).
+    var auditLog: ConformExchangeLog?
     /// A service already initialized, shared by the payments of a load run as an app shares one across its
     /// payments; `nil` initializes one for this payment (and cleans it up after), as at an app's launch.
     var service: ThreeDS2Service?
@@ -253,6 +255,7 @@ struct PayFlow {
         var channel: any ChallengeTransport = transport
         if let observer { channel = TimedTransport(base: channel, observer: observer) }
         if let capture { channel = CapturingTransport(base: channel, capture: capture) }
+        if let auditLog { channel = AuditingTransport(base: channel, log: auditLog) }
         let outcome = try await transaction.challenge(
             challenge, presenter: presenter, timeout: timeout, transport: channel)
         observer?.observe(.challenge, challenged.duration(to: clock.now))

@@ -25,7 +25,10 @@ struct Threeds: AsyncParsableCommand {
             \(ExitStatus.help(success: "frictionless, completed or cancelled", failure: "timed out, protocol or runtime error"))
             """,
         version: ThreeDS2Service.version,
-        subcommands: [Pay.self, Load.self, TestLabCommand.self, Demo.self, Inspect.self, DirectoryServerCommand.self])
+        subcommands: [
+            Pay.self, Load.self, TestLabCommand.self, Demo.self, Inspect.self, DirectoryServerCommand.self,
+            Conform.self,
+        ])
 
     /// Usage errors exit 2, as documented; everything else keeps ArgumentParser's behaviour.
     static func main() async {

@@ -34,7 +34,7 @@ func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async 
 let threedsCommands: [[String]] = [
     [], ["pay"], ["load"], ["load", "run"], ["load", "merge"], ["testlab"], ["demo"], ["inspect"],
     ["inspect", "signed-content"], ["inspect", "device-data"], ["inspect", "creq"], ["inspect", "cres"],
-    ["ds", "check"],
+    ["ds", "check"], ["conform"],
 ]
 
 /// A `threeds` process, not started, with `environment` added to this process's own.

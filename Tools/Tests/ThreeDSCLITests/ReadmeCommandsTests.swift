@@ -111,7 +111,7 @@ extension MachineLoadingCLITests {
         static let subcommands: [[String]] = [
             [], ["pay"], ["load"], ["load", "run"], ["load", "merge"], ["testlab"], ["demo"], ["inspect"],
             ["inspect", "signed-content"],
-            ["inspect", "device-data"], ["inspect", "creq"], ["inspect", "cres"],
+            ["inspect", "device-data"], ["inspect", "creq"], ["inspect", "cres"], ["conform"],
         ]
 
         /// The discussion of a help text: after the overview's paragraph, up to the usage line.

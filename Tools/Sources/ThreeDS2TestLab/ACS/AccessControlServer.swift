@@ -62,6 +62,8 @@ actor AccessControlServer {
         var opensOOBApps = false
         /// The Bridging version the first CReq announced (2.2.0), answered in the same version.
         var bridgingVersion: Bridging.Version?
+        /// The fault profile whose patches each CRes gets before it is encrypted (`threeds conform`'s tests).
+        var faultProfile: ACSFaultProfile?
 
         var identifiers: TransactionIdentifiers { channel.identifiers }
     }
@@ -87,13 +89,15 @@ actor AccessControlServer {
     /// Registers a challenge; returns its channel, whose ACS key the signed content carries.
     func register(
         identifiers: TransactionIdentifiers, scenario: Scenario, messageVersion: MessageVersion,
-        sdkEphemeralKey: P256PublicJWK, sdkReferenceNumber: String
+        sdkEphemeralKey: P256PublicJWK, sdkReferenceNumber: String, faultProfile: ACSFaultProfile? = nil
     ) throws -> ACSChannel {
         let channel = try ACSChannel(
             identifiers: identifiers, messageVersion: messageVersion, sdkEphemeralPublicKey: sdkEphemeralKey,
             sdkReferenceNumber: sdkReferenceNumber)
         challenges.insert(
-            Challenge(record: ACSRecord(scenario: scenario, messageVersion: messageVersion), channel: channel),
+            Challenge(
+                record: ACSRecord(scenario: scenario, messageVersion: messageVersion), channel: channel,
+                faultProfile: faultProfile),
             for: identifiers.acsTransID)
         return channel
     }
@@ -183,6 +187,12 @@ actor AccessControlServer {
             challenge.lastUIType = nil
             challenge.record.finalStatus = status.rawValue
             challenge.finished = true
+        }
+        // The fault profile's hook (`threeds conform`'s tests): its patches, through the builder's raw-patch step.
+        if let profile = challenge.faultProfile {
+            let step = challenge.step
+            let version = challenge.record.messageVersion
+            response = response.patched { profile.apply(to: &$0, response: step, version: version) }
         }
         do {
             var compact = try challenge.channel.encrypt(response, encryption: encryption)

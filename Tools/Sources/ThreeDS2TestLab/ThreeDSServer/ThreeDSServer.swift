@@ -97,7 +97,8 @@ extension TestLab {
         }
         let checked = try Self.check(request)
         let (dsID, deviceData) = try decryptDeviceData(checked.encryptedDeviceData)
-        let scenario = Scenario(cardNumber: checked.cardNumber) ?? .frictionlessN
+        let faultProfile = ACSFaultProfile(cardNumber: checked.cardNumber)
+        let scenario = faultProfile?.scenario ?? Scenario(cardNumber: checked.cardNumber) ?? .frictionlessN
         let identifiers = TransactionIdentifiers(
             threeDSServerTransID: newTransactionID(), acsTransID: newTransactionID(), sdkTransID: checked.sdkTransID)
         let ares: AuthenticationResponseBuilder
@@ -105,7 +106,8 @@ extension TestLab {
             ares = AuthenticationResponseBuilder(
                 messageVersion: checked.version, identifiers: identifiers, transStatus: status)
         } else {
-            ares = try await challengeResponse(checked, identifiers: identifiers, scenario: scenario)
+            ares = try await challengeResponse(
+                checked, identifiers: identifiers, scenario: scenario, faultProfile: faultProfile)
         }
         let response = ares.json
         return (
@@ -159,12 +161,13 @@ extension TestLab {
     }
 
     /// A challenge ARes: the ACS opens the channel, and its signer signs the content with the channel's key.
-    func challengeResponse(_ request: CheckedRequest, identifiers: TransactionIdentifiers, scenario: Scenario)
-        async throws -> AuthenticationResponseBuilder
-    {
+    func challengeResponse(
+        _ request: CheckedRequest, identifiers: TransactionIdentifiers, scenario: Scenario,
+        faultProfile: ACSFaultProfile? = nil
+    ) async throws -> AuthenticationResponseBuilder {
         let channel = try await acs.register(
             identifiers: identifiers, scenario: scenario, messageVersion: request.version,
-            sdkEphemeralKey: request.sdkKey, sdkReferenceNumber: request.sdkReferenceNumber)
+            sdkEphemeralKey: request.sdkKey, sdkReferenceNumber: request.sdkReferenceNumber, faultProfile: faultProfile)
         let content = channel.signedContent(acsURL: baseURL.appendingPathComponent("acs/challenge").absoluteString)
         let signer = options.signer == .rsa ? pki.acsSignerRSA : pki.acsSignerEC
         let key: JWSSigningKey

@@ -1,0 +1,120 @@
+public import ThreeDS2JOSE
+public import ThreeDS2Messages
+
+/// One change the TestLab ACS makes to a CRes just before encrypting it, to plant a known violation
+/// (`threeds conform` must report its rule and nothing else).
+public struct ACSFaultPatch: Sendable, Hashable {
+    /// Which CRes of a challenge the patch applies to.
+    public enum Target: String, Sendable, Hashable {
+        /// The first CRes (the answer to the first CReq).
+        case first
+        /// Every final CRes (`challengeCompletionInd` `Y`), whatever answered it.
+        case final
+    }
+
+    /// What the patch does to the CRes JSON object.
+    public enum Edit: Sendable, Hashable {
+        /// Removes a field.
+        case remove(String)
+        /// Sets a field to a JSON value (adds it when missing).
+        case set(String, JSONValue)
+    }
+
+    /// Which CRes is patched.
+    public let target: Target
+    /// The change.
+    public let edit: Edit
+    /// The rules the change breaks (several when it sets an object whose keys break different rules).
+    public let rules: [ConformanceRule]
+
+    /// Creates a patch.
+    public init(_ target: Target, _ edit: Edit, breaks rules: ConformanceRule...) {
+        self.target = target
+        self.edit = edit
+        self.rules = rules
+    }
+
+    init(target: Target, edit: Edit, rules: [ConformanceRule]) {
+        self.target = target
+        self.edit = edit
+        self.rules = rules
+    }
+
+    /// Applies the edit.
+    func apply(to object: inout JSONObject) {
+        switch edit {
+        case .remove(let name): object[name] = nil
+        case .set(let name, let value): object[name] = value
+        }
+    }
+}
+
+/// A TestLab ACS profile that plants known violations in its CRes: a scenario's screens, with patches per message
+/// version. A profile is selected by its card number (``cardNumber``); a version without patches is the conformant
+/// scenario. The profiles and their rules are listed in the tools manual (Tools/README.md, "Fault profiles").
+public struct ACSFaultProfile: Sendable, Hashable, CustomStringConvertible {
+    /// The profile's name (`conform-texts`).
+    public let name: String
+    /// The scenario whose screens the profile starts from.
+    public let scenario: Scenario
+    /// The patches per message version.
+    public let patches: [MessageVersion: [ACSFaultPatch]]
+
+    /// The profile's position in ``all``, which gives its card number.
+    let index: Int
+
+    /// The name.
+    public var description: String { name }
+
+    /// The rules the profile plants in a version's challenges, each once, in the order of its patches.
+    public func plantedRules(_ version: MessageVersion) -> [ConformanceRule] {
+        var seen: Set<ConformanceRule> = []
+        return (patches[version] ?? []).flatMap(\.rules).filter { seen.insert($0).inserted }
+    }
+
+    /// The card number that selects the profile: `400000000008`, the profile's index in three digits, and a Luhn
+    /// check digit.
+    public var cardNumber: String {
+        let index = String(index)
+        let body = "400000000008" + String(repeating: "0", count: 3 - index.count) + index
+        return body + String(Self.luhnDigit(body))
+    }
+
+    /// The profile a card number selects, if any.
+    public init?(cardNumber: String) {
+        guard let match = Self.all.first(where: { $0.cardNumber == cardNumber }) else { return nil }
+        self = match
+    }
+
+    init(_ index: Int, _ name: String, _ scenario: Scenario, _ patches: [MessageVersion: [ACSFaultPatch]]) {
+        self.index = index
+        self.name = name
+        self.scenario = scenario
+        self.patches = patches
+    }
+
+    /// Patches a CRes about to be encrypted: the `number`th of its challenge (from 1).
+    ///
+    /// - Parameters:
+    ///   - content: The CRes JSON object.
+    ///   - number: Which CRes of the challenge it is.
+    ///   - version: The challenge's message version.
+    public func apply(to content: inout JSONObject, response number: Int, version: MessageVersion) {
+        let isFinal = content["challengeCompletionInd"] == .string("Y")
+        for patch in patches[version] ?? [] {
+            switch patch.target {
+            case .first where number == 1, .final where isFinal: patch.apply(to: &content)
+            case .first, .final: break
+            }
+        }
+    }
+
+    static func luhnDigit(_ body: String) -> Int {
+        let sum = body.reversed().enumerated().reduce(0) { sum, pair in
+            let digit = Int(String(pair.element)) ?? 0
+            guard pair.offset % 2 == 0 else { return sum + digit }
+            return sum + (digit * 2 > 9 ? digit * 2 - 9 : digit * 2)
+        }
+        return (10 - sum % 10) % 10
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import ThreeDS2JOSE
+import ThreeDS2Messages
+import ThreeDS2SDK
+import ThreeDS2TestLab
+
+/// The behaviour checks of one case: what the ACS did with the answers the suite gave. What only the ACS's database
+/// knows (whether the code was really sent, the attempts left on the card) is out of reach.
+struct ConformChecks {
+    let card: ConformPlan.Card
+    let payment: PaymentResult
+    let exchanges: [ConformExchange]
+    let presenter: ScriptedPresenter
+
+    /// The CRes received, in order.
+    var responses: [JSONObject] { exchanges.compactMap(\.cres) }
+
+    func checks(_ suite: ConformPlan.Suite) -> [ConformCheck] {
+        guard payment.flow != "none" else {
+            return [.failed(suite.title + " runs", payment.summary)]
+        }
+        switch suite {
+        case .right: return right()
+        case .wrong: return wrong()
+        case .resend: return resend()
+        case .cancel: return cancel()
+        case .appSwitch: return [ended(in: card.expectedStatus, "app switch, back from the app")]
+        }
+    }
+
+    /// The outcome in words, with the ACS's Erro or the answers' mismatch when there was one.
+    var outcome: String {
+        if let problem = presenter.problems.first { return "\(payment.summary) (\(problem))" }
+        return payment.summary
+    }
+
+    /// The challenge ended with a final CRes of `status`.
+    func ended(in status: TransactionStatus, _ what: String) -> ConformCheck {
+        .expect(
+            payment.challengeOutcome == .completed(transStatus: status), "\(what) ends with transStatus \(status)",
+            outcome)
+    }
+
+    private func right() -> [ConformCheck] {
+        let status = card.expectedStatus
+        guard card.kind != .frictionless else {
+            return [
+                .expect(payment.flow == "frictionless", "no challenge", payment.summary),
+                .expect(payment.transStatus == status, "ARes transStatus \(status)", payment.summary),
+            ]
+        }
+        guard payment.flow == "challenge" else {
+            return [.failed("a challenge (\(card.kind.rawValue))", payment.summary)]
+        }
+        let uiType = responses.first?["acsUiType"]?.stringValue
+        let expected = card.kind.uiType ?? ""
+        return [
+            .expect(
+                uiType == expected, "first screen is \(card.kind.rawValue) (acsUiType \(expected))",
+                "acsUiType \(uiType ?? "missing")"),
+            ended(in: status, "the right answer"),
+        ]
+    }
+
+    private func wrong() -> [ConformCheck] {
+        let answers = max(0, exchanges.count - 1)
+        let limit: ConformCheck
+        switch payment.challengeOutcome {
+        case .completed(let status)? where status != .authenticated:
+            limit = .passed(
+                "wrong answers are limited",
+                "transStatus \(status) after \(answers) wrong answer\(answers == 1 ? "" : "s")")
+        case .cancelled? where !presenter.problems.isEmpty:
+            limit = .failed(
+                "wrong answers are limited", "still asking after \(ConformPlan.maxWrongAnswers) wrong answers")
+        default:
+            limit = .failed("wrong answers are limited", outcome)
+        }
+        // Each screen that follows a wrong answer says so: a text other than the first screen's, or the indicator
+        // that the text changed.
+        let screens = responses.filter { $0["challengeCompletionInd"] != .string("Y") }
+        var retry = ConformCheck.passed(
+            "retry screens say the answer was wrong", "no retry screen: the ACS ended at once")
+        if let first = screens.first, screens.count > 1 {
+            let silent = screens.enumerated().dropFirst().filter { _, next in
+                next["challengeInfoTextIndicator"] != .string("Y")
+                    && next["challengeInfoText"] == first["challengeInfoText"] && next["acsHTML"] == first["acsHTML"]
+            }.map { $0.offset + 1 }
+            retry = .expect(
+                silent.isEmpty, "retry screens say the answer was wrong",
+                silent.isEmpty
+                    ? "\(screens.count - 1) retry screen\(screens.count == 2 ? "" : "s"), each with a changed text"
+                    : "CRes " + silent.map(String.init).joined(separator: ", ")
+                        + ": the first screen's text again, challengeInfoTextIndicator not Y")
+        }
+        return [limit, retry]
+    }
+
+    private func resend() -> [ConformCheck] {
+        let first = responses.first?["acsUiType"]
+        let second = responses.dropFirst().first
+        let screen = second.map { $0["challengeCompletionInd"] == .string("N") && $0["acsUiType"] == first } ?? false
+        return [
+            .expect(
+                screen, "resend gives a new screen",
+                second == nil
+                    ? "no CRes to the resend CReq"
+                    : "CRes 2: acsUiType \(second?["acsUiType"]?.stringValue ?? "none")"
+                        + ", challengeCompletionInd \(second?["challengeCompletionInd"]?.stringValue ?? "none")"),
+            ended(in: card.expectedStatus, "the right answer after a resend"),
+        ]
+    }
+
+    private func cancel() -> [ConformCheck] {
+        let last = exchanges.last
+        let cancelled = last?.request?["challengeCancel"] != nil
+        let final = last?.cres?["challengeCompletionInd"] == .string("Y")
+        let status = last?.cres?["transStatus"]?.stringValue ?? "none"
+        return [
+            .expect(payment.challengeOutcome == .cancelled, "cancel ends the challenge", outcome),
+            .expect(
+                cancelled && final, "challengeCancel is answered with a final CRes",
+                cancelled
+                    ? (final
+                        ? "final CRes, transStatus \(status)" : "the answer to challengeCancel is not a final CRes")
+                    : "no challengeCancel was sent"),
+        ]
+    }
+}

@@ -1,0 +1,127 @@
+import ArgumentParser
+import Foundation
+import ThreeDS2JOSE
+import ThreeDS2Messages
+import ThreeDS2NIOTransport
+@_spi(ThreeDS2Tools) import ThreeDS2SDK
+import ThreeDS2TestLab
+
+/// `threeds conform`: an ACS conformance run through a 3DS Server, every rule broken reported.
+struct Conform: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run a conformance plan against an ACS through a 3DS Server; report every rule it breaks.",
+        usage: "threeds conform --plan <file> --ds-id <id> [<options>]",
+        discussion: """
+            Example (against `threeds testlab`, with the plan in Tools/scripts):
+              threeds conform --server https://127.0.0.1:8443 \\
+                --ds-id F055545342 --trust-bundle testlab-pki \\
+                --tls-root testlab-pki/tls-root.pem \\
+                --plan Tools/scripts/conform-plan.json --output conform-help
+
+            Per card of the plan: the right answer, wrong answers to the ACS's
+            limit, resend, cancel and the app switch where offered; every CRes
+            audited in full. Writes conform.md, conform-junit.xml, conform.json
+            and each case's messages (as --save-messages) to --output.
+
+            \(ExitStatus.help(
+            success: "nothing broken",
+            failure: "a rule broken or a check failed, or a report that could not be written"))
+            """)
+
+    @OptionGroup var connection: ServerConnectionOptions
+    @Option(help: "The plan: a JSON file naming the cards, their kind, version and answers (see Tools/README.md).")
+    var plan: String
+    @Option(help: "A new or empty folder for the reports and the messages (mode 0700).") var output =
+        "conform-report"
+    @Option(
+        name: .customLong("save-channel-keys-for"),
+        help: ArgumentHelp(
+            "Save the channel key of each challenge whose ACS is on this host, for `threeds inspect creq|cres`.",
+            discussion:
+                "Your own test ACS only: anyone with the files can read those challenges. Written as keys.json beside each case's messages (mode 0600)."
+        ))
+    var saveChannelKeysFor: String?
+    @Option(
+        name: .customLong("requestor-app-url"),
+        help: "The app's URL for the bank's app to return to (2.3.1: an https universal or app link).")
+    var requestorAppURL: String?
+
+    func validate() throws {
+        if let host = saveChannelKeysFor, host.isEmpty || host.contains(where: { "/@ ".contains($0) }) {
+            throw ValidationError("--save-channel-keys-for takes a host name or address, got \(host)")
+        }
+    }
+
+    func run() async throws {
+        let plan = try ConformPlan.read(self.plan)
+        try Self.prepare(output)
+        do {
+            try SecretFile.makeDirectory(output + "/messages")
+        } catch {
+            throw CLIError("--output \(output): cannot be written (\(error.description))")
+        }
+        if let host = saveChannelKeysFor {
+            warn(
+                TerminalWidth.wrap(
+                    "warning: --save-channel-keys-for writes the channel key of every challenge with the ACS at \(host) "
+                        + "to \(output)/messages: anyone with the files can read those challenges. Use it with your own "
+                        + "test ACS only; delete them after."))
+        }
+        let config = try connection.configuration(opensOOBApps: true)
+        let transport = try HTTPClientTransport(additionalTrustRootsPEM: try connection.tlsRoots())
+        let service: ThreeDS2Service
+        do {
+            service = try PayFlow.initializedService(config, verbose: connection.verbose)
+        } catch {
+            try? await transport.shutdown()
+            throw CLIError(connection.describe(error), exitStatus: 1)
+        }
+        var runner = ConformRunner(
+            plan: plan, configuration: config, requestor: try connection.requestor(),
+            directoryServerID: connection.dsID, transport: transport, service: service, output: output,
+            saveKeysFor: saveChannelKeysFor)
+        runner.requestorAppURL = requestorAppURL
+        runner.verbose = connection.verbose
+        let cases = await runner.run { say(ConformReport.line($0, $1, $2)) }
+        try? service.cleanup()
+        try? await transport.shutdown()
+        let result = ConformResult(server: connection.server ?? "--requestor-exec", cases: cases)
+        var code: Int32 = result.broken ? 1 : 0
+        for (name, bytes) in [
+            (ConformReport.markdownFile, Array(ConformReport.markdown(result).utf8)),
+            (ConformReport.junitFile, Array(ConformReport.junit(result).utf8)),
+            (ConformReport.jsonFile, ConformReport.json(result).serializedBytes),
+        ] {
+            do {
+                try SecretFile.write(bytes, to: output + "/" + name)
+            } catch {
+                warn("threeds: \(output)/\(name): cannot be written")
+                code = 1
+            }
+        }
+        say(ConformReport.summary(result, output: output))
+        throw ExitCode(code)
+    }
+
+    /// Creates the output folder (0700), or accepts an empty one of the user's that group and others cannot write to.
+    static func prepare(_ output: String) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) else {
+            do {
+                try SecretFile.makeDirectory(output)
+            } catch {
+                throw CLIError("--output \(output): cannot be created (\(error.description))")
+            }
+            return
+        }
+        guard isDirectory.boolValue else { throw CLIError("--output \(output): is not a directory") }
+        guard ((try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []).isEmpty else {
+            throw CLIError("--output \(output): holds an earlier run; give a new or empty folder")
+        }
+        do {
+            try MessageCapture.checkPrivate(output)
+        } catch let error as CLIError {
+            throw CLIError(error.description.replacingOccurrences(of: "--save-messages", with: "--output"))
+        }
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import ThreeDS2JOSE
+import ThreeDS2Messages
+import ThreeDS2NIOTransport
+@_spi(ThreeDS2Tools) import ThreeDS2SDK
+import ThreeDS2TestLab
+
+/// Runs a plan's cases one payment at a time through the same flow as `pay` (``PayFlow``), each challenge's exchanges
+/// saved and audited.
+struct ConformRunner {
+    let plan: ConformPlan
+    let configuration: ConfigParameters
+    let requestor: Requestor
+    let directoryServerID: String
+    let transport: HTTPClientTransport
+    let service: ThreeDS2Service
+    /// The report folder; the messages go to its `messages` folder.
+    let output: String
+    /// The ACS host whose channel keys are saved (`--save-channel-keys-for`), if any.
+    let saveKeysFor: String?
+    var requestorAppURL: String?
+    var verbose = false
+
+    /// What an earlier case of the same card showed on its first screen.
+    struct FirstScreen {
+        var offersResend = false
+        var offersApp = false
+    }
+
+    /// Runs every case, calling `progress` after each.
+    func run(progress: (ConformCase, Int, Int) -> Void) async -> [ConformCase] {
+        let total = plan.cards.reduce(0) { $0 + ($1.kind == .frictionless ? 1 : $1.suites.count) }
+        var cases: [ConformCase] = []
+        for card in plan.cards {
+            var first: FirstScreen?
+            let suites = card.kind == .frictionless ? [.right] : card.suites
+            for suite in suites {
+                let item: ConformCase
+                if let reason = Self.notApplicable(suite, card: card, first: first) {
+                    item = ConformCase(
+                        card: card, suite: suite, checks: [.skipped(suite.title, reason)], outcome: "not run")
+                } else {
+                    let (ran, screen) = await runCase(card, suite, number: cases.count + 1)
+                    item = ran
+                    if first == nil { first = screen }
+                }
+                cases.append(item)
+                progress(item, cases.count, total)
+            }
+        }
+        return cases
+    }
+
+    /// Why a suite does not apply to a card, if it does not.
+    static func notApplicable(_ suite: ConformPlan.Suite, card: ConformPlan.Card, first: FirstScreen?) -> String? {
+        switch suite {
+        case .right, .cancel: return nil
+        case .wrong:
+            guard card.wrongAnswer != nil, ![.outOfBand, .information].contains(card.kind) else {
+                return "no wrongAnswer in the plan for this card"
+            }
+            return nil
+        case .resend:
+            guard let first else { return "needs an earlier case of the card to show its first screen" }
+            return first.offersResend ? nil : "the first screen offers no resend"
+        case .appSwitch:
+            guard let first else { return "needs an earlier case of the card to show its first screen" }
+            return first.offersApp
+                ? nil : "the first screen links no bank's app (2.2.0 Bridging needs --requestor-app-url)"
+        }
+    }
+
+    /// The answers a suite gives.
+    static func script(_ suite: ConformPlan.Suite, card: ConformPlan.Card) -> [ScriptedAnswer] {
+        switch suite {
+        case .right: card.answers
+        case .wrong: Array(repeating: card.wrongAnswer ?? .cancel, count: ConformPlan.maxWrongAnswers)
+        case .resend: [.resend] + card.answers
+        case .cancel: [.cancel]
+        case .appSwitch: [.openApp(result: .returned)]
+        }
+    }
+
+    private func runCase(_ card: ConformPlan.Card, _ suite: ConformPlan.Suite, number: Int) async -> (
+        ConformCase, FirstScreen?
+    ) {
+        let folder =
+            "messages/" + String(format: "%03d", number) + "-\(card.number.suffix(4))-\(card.version)-"
+            + suite.rawValue
+        let log = ConformExchangeLog()
+        let presenter = ScriptedPresenter(answers: Self.script(suite, card: card), opensApps: true)
+        var payment: PaymentResult
+        var saved: String? = folder
+        do {
+            let capture = try MessageCapture(directory: output + "/" + folder)
+            var flow = PayFlow(
+                configuration: configuration, requestor: requestor, directoryServerID: directoryServerID,
+                messageVersion: card.version.rawValue,
+                purchase: Purchase(cardNumber: card.number, amount: plan.amount, currency: plan.currency),
+                requestorAppURL: requestorAppURL, timeout: .seconds(5 * 60), presenter: presenter,
+                transport: transport, verbose: verbose, keyLog: log, capture: capture)
+            flow.service = service
+            flow.auditLog = log
+            payment = try await flow.run { _ in }
+            if !capture.failed.isEmpty { saved = nil }
+        } catch {
+            payment = PaymentResult(
+                flow: "none", outcome: "runtimeError", sdkTransID: "", runtimeError: ("setup", readable(error)))
+        }
+        saveKey(log, folder: folder)
+        let exchanges = log.decoded()
+        var checks = exchanges.compactMap(Self.cresCheck)
+        let blockers = checks.filter { $0.status == .failed }
+        var behaviour = ConformChecks(
+            card: card, payment: payment, exchanges: exchanges, presenter: presenter
+        ).checks(suite)
+        if !blockers.isEmpty {
+            let reason =
+                "blocked: " + blockers.map { "CRes \($0.exchange ?? 0)" }.joined(separator: ", ")
+                + " broke the rules reported"
+            behaviour = behaviour.map { .skipped($0.name, reason) }
+        }
+        checks += behaviour
+        let item = ConformCase(
+            card: card, suite: suite, checks: checks, messages: saved, outcome: payment.summary)
+        return (item, exchanges.first?.cres.map(Self.firstScreen))
+    }
+
+    /// The check of one answer: a CRes audited in full, or an answer that is not one.
+    static func cresCheck(_ exchange: ConformExchange) -> ConformCheck? {
+        let name = "CRes \(exchange.number) conforms"
+        var check: ConformCheck
+        switch exchange.response {
+        case .cres(_, let audit):
+            check = .expect(
+                audit.isConformant, name,
+                audit.isConformant
+                    ? "no rule broken"
+                    : "\(audit.findings.count) violation\(audit.findings.count == 1 ? "" : "s"): "
+                        + audit.rules.map(\.rawValue).joined(separator: ", "))
+            check.findings = audit.findings
+        case .unreadable:
+            check = .failed(name, "the answer does not decrypt with the channel key, or is not JSON")
+        case .erro, .none:
+            return nil
+        }
+        check.exchange = exchange.number
+        return check
+    }
+
+    static func firstScreen(_ cres: JSONObject) -> FirstScreen {
+        let label = cres["resendInformationLabel"]?.stringValue ?? ""
+        let bridging = (try? Bridging.read(cres["messageExtension"]))?.appURL
+        return FirstScreen(
+            offersResend: !label.isEmpty, offersApp: cres["oobAppURL"]?.stringValue != nil || bridging != nil)
+    }
+
+    /// Saves a case's channel key beside its messages when its ACS is the host `--save-channel-keys-for` names.
+    private func saveKey(_ log: ConformExchangeLog, folder: String) {
+        let host = log.exchanges.first?.url.host?.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        guard let saveKeysFor, let entry = log.entry,
+            host == saveKeysFor.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        else { return }
+        let path = output + "/" + folder + "/keys.json"
+        if let file = try? TransactionKeyFile(checking: path) {
+            file.record(entry)
+            if !file.failed.isEmpty { warn("threeds: \(path): cannot be written") }
+        } else {
+            warn("threeds: \(path): cannot be written")
+        }
+    }
+}
