@@ -13,7 +13,7 @@ struct ResolvedDirectoryServer: Sendable {
         case p256(P256.KeyAgreement.PublicKey)
     }
 
-    let id: String
+    let id: DirectoryServerID
     let encryptionKey: EncryptionKey
     let keyID: String?
     let roots: [Certificate]
@@ -29,7 +29,7 @@ struct ResolvedDirectoryServer: Sendable {
         if let failure = report.failure { throw failure }
         guard let chosen = report.chosen, let key = chosen.parsed else {
             throw ThreeDS2Error.invalidInput("directory server \(server.id) has no usable encryption key")
-                .concerning("ds:\(server.id).encryptionKey")
+                .concerning(.directoryServer(server.id, .encryptionKey))
         }
         id = server.id
         encryptionKey = key
@@ -72,7 +72,7 @@ struct ResolvedConfiguration: Sendable {
     let sdkReferenceNumber: String
     let appIdentifier: String
     let appVersion: String
-    let directoryServers: [String: ResolvedDirectoryServer]
+    let directoryServers: [DirectoryServerID: ResolvedDirectoryServer]
     /// The warnings about directory-server certificates ending soon, by directory server ID.
     var directoryServerWarnings: [Warning] {
         directoryServers.keys.sorted().compactMap { directoryServers[$0]?.expiryWarning }
@@ -98,7 +98,7 @@ struct ResolvedConfiguration: Sendable {
         sdkReferenceNumber = reference
         appIdentifier = parameters.appIdentifier ?? ProcessInfo.processInfo.processName
         appVersion = parameters.appVersion ?? "0"
-        var servers: [String: ResolvedDirectoryServer] = [:]
+        var servers: [DirectoryServerID: ResolvedDirectoryServer] = [:]
         for id in parameters.directoryServerIDs {
             guard let server = parameters.directoryServer(id: id) else { continue }
             servers[id] = try ResolvedDirectoryServer(server, now: now)

@@ -69,7 +69,7 @@ extension ThreeDS2Service {
     ///   - clock: The clock the timers run on (a test clock in tests).
     /// - Returns: The one outcome.
     public func authenticate<C: Clock>(
-        directoryServerID: String, messageVersion: MessageVersion? = nil,
+        directoryServerID: DirectoryServerID, messageVersion: MessageVersion? = nil,
         presenter: any ChallengePresenter, progress: (any ProgressIndicator)? = nil,
         challengeTimeout: Duration = .seconds(5 * 60), requestorTimeout: Duration = .seconds(30),
         transport: any ChallengeTransport = URLSessionTransport(), clock: C,
@@ -133,7 +133,7 @@ extension ThreeDS2Service {
     /// ``authenticate(directoryServerID:messageVersion:presenter:progress:challengeTimeout:requestorTimeout:transport:clock:requestor:)``
     /// on the continuous clock.
     public func authenticate(
-        directoryServerID: String, messageVersion: MessageVersion? = nil,
+        directoryServerID: DirectoryServerID, messageVersion: MessageVersion? = nil,
         presenter: any ChallengePresenter, progress: (any ProgressIndicator)? = nil,
         challengeTimeout: Duration = .seconds(5 * 60), requestorTimeout: Duration = .seconds(30),
         transport: any ChallengeTransport = URLSessionTransport(),
@@ -148,5 +148,5 @@ extension ThreeDS2Service {
 
 extension Transaction {
     /// The name the processing indicator shows: the directory server's display name, else its ID.
-    var progressName: String { directoryServer.displayName ?? directoryServer.id }
+    var progressName: String { directoryServer.displayName ?? directoryServer.id.rawValue }
 }

@@ -25,7 +25,7 @@ struct PaymentOptions: ParsableArguments {
     @Option(
         name: .customLong("ds-id"),
         help: "The directory server ID (the TestLab's: F055545342 with an RSA key, F155545342 with an EC key).")
-    var dsID: String
+    var dsID: DirectoryServerID
     @Option(
         name: .customLong("trust-bundle"),
         help: ArgumentHelp(
@@ -110,13 +110,11 @@ struct PaymentOptions: ParsableArguments {
                 return error.message
             }
         }
-        guard let parameter = error.parameter else { return error.message }
-        if let trustBundle, parameter.hasPrefix("ds:\(dsID).") {
-            return "--trust-bundle \(trustBundle): \(error.message)"
-        }
-        switch parameter {
-        case "ds:\(dsID).encryptionKey": return "--ds-cert \(dsCert ?? ""): \(error.message)"
-        case "ds:\(dsID).rootCertificates": return "--ds-root \(dsRoot.joined(separator: ", ")): \(error.message)"
+        guard case .directoryServer(let id, let field)? = error.parameter, id == dsID else { return error.message }
+        if let trustBundle { return "--trust-bundle \(trustBundle): \(error.message)" }
+        switch field {
+        case .encryptionKey: return "--ds-cert \(dsCert ?? ""): \(error.message)"
+        case .rootCertificates: return "--ds-root \(dsRoot.joined(separator: ", ")): \(error.message)"
         default: return error.message
         }
     }
@@ -192,7 +190,7 @@ struct PaymentOptions: ParsableArguments {
                 throw CLIError("--trust-bundle \(trustBundle): \(error.message)")
             }
             guard let server = bundle.directoryServers.first(where: { $0.id == dsID }) else {
-                let listed = bundle.directoryServers.map(\.id).joined(separator: ", ")
+                let listed = bundle.directoryServers.map(\.id.rawValue).joined(separator: ", ")
                 throw CLIError("--trust-bundle \(trustBundle) has no directory server \(dsID); it lists \(listed)")
             }
             try config.addDirectoryServer(server)
@@ -374,4 +372,12 @@ struct Pay: AsyncParsableCommand {
         }
         throw ExitCode(code)
     }
+}
+
+/// `--ds-id` reads a directory server ID as given (``DirectoryServerID/isWellFormed`` is the SDK's check, at use).
+extension DirectoryServerID: @retroactive ExpressibleByArgument {
+    /// The ID as typed.
+    ///
+    /// - Parameter argument: The option's value.
+    public init?(argument: String) { self.init(argument) }
 }

@@ -153,10 +153,10 @@ actor AccessControlServer {
         do {
             try RequestCheck(version: challenge.record.messageVersion, previous: challenge.lastScreen).check(request)
         } catch {
-            challenge.record.refusals.append(ACSRefusal(code: error.code, field: error.field))
+            challenge.record.refusals.append(ACSRefusal(code: error.code, field: error.detail))
             challenge.finished = true
             return erro(
-                challenge, code: error.code, description: error.code.standardDescription ?? "", detail: error.field)
+                challenge, code: error.code, description: error.code.standardDescription ?? "", detail: error.detail)
         }
         let requestEncryption = ContentEncryption(rawValue: header["enc"]?.stringValue ?? "") ?? .a128cbcHS256
         return reply(to: request, challenge: &challenge, encryption: options.responseEncryption ?? requestEncryption)

@@ -95,7 +95,7 @@ extension TestLab {
         guard let version = MessageVersion(versionText), version.isSupported else {
             throw TestLabError(.invalidRequest, "messageVersion \(versionText) is not supported")
         }
-        guard try field("deviceChannel") == "01" else {
+        guard try DeviceChannel(rawValue: field("deviceChannel")) == .app else {
             throw TestLabError(.invalidRequest, "deviceChannel must be 01 (app)")
         }
         let sdkTransID = try field("sdkTransID")
