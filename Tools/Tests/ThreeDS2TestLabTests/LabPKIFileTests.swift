@@ -16,7 +16,7 @@ struct LabPKIFileTests {
         #expect(reports.map(\.id) == [.testRSA, .testEC])
         #expect(reports.map { $0.chosen?.keyType } == ["RSA", "EC P-256"])
         #expect(reports.allSatisfy { $0.failure == nil && $0.chosen?.chainsToRoot == true })
-        #expect(reports.map(\.name) == ["TestLab DS (RSA)", "TestLab DS (EC)"])
+        #expect(reports.map(\.name) == ["Test DS (RSA)", "Test DS (EC)"])
     }
 
     @Test("the TestLab's PEM files (private keys among them) are 0600 in a 0700 folder")
