@@ -51,7 +51,8 @@ public struct DirectoryServerPKI: Sendable {
     ///   - dataDirectory: Where the SDK keeps its App ID (a scratch directory of the test).
     /// - Returns: The initialized service.
     /// - Throws: `ThreeDS2Error` from `initialize`, or an error from PEM encoding.
-    public func initializedService(id: DirectoryServerID = .mastercard, dataDirectory: String) throws -> ThreeDS2Service {
+    public func initializedService(id: DirectoryServerID = .mastercard, dataDirectory: String) throws -> ThreeDS2Service
+    {
         let service = ThreeDS2Service(systemProbe: FakeSystemProbe.clean())
         var config = ConfigParameters()
         config.sdkReferenceNumber = "3DS_LOA_SDK_TEST_020300_00001"

@@ -91,7 +91,7 @@ enum DocSnippets {
     ) throws -> (Data, ChallengeParameters) {
         var request = try transaction.authenticationRequest(presenter: myPresenter, challengeTimeout: .seconds(5 * 60))
         try request.addField("acctNumber", .string(cardNumber))
-        let body = try JSONEncoder().encode(request)  // {"messageVersion":"2.2.0","deviceChannel":"01",…,"acctNumber":…}
+        let body = try JSONEncoder().encode(request)  // {"deviceChannel":"01",…,"acctNumber":…}
         // … your backend answers in ARes field names; for transStatus C:
         let parameters = try JSONDecoder().decode(ChallengeParameters.self, from: answer)
         return (body, parameters)

@@ -19,7 +19,9 @@ private func certificate(
         notValidBefore: Date(timeIntervalSinceNow: from * day), notValidAfter: Date(timeIntervalSinceNow: to * day))
 }
 
-private func server(_ keys: [(IssuedCertificate, String)], id: DirectoryServerID = .mastercard) throws -> DirectoryServer {
+private func server(_ keys: [(IssuedCertificate, String)], id: DirectoryServerID = .mastercard) throws
+    -> DirectoryServer
+{
     DirectoryServer(
         id: id, encryptionKeys: try keys.map { .init(key: try $0.0.certificatePEM, keyID: $0.1) },
         rootCertificates: try DSFixture.get().root.certificatePEM)

@@ -52,7 +52,9 @@ struct TypedValuesTests {
         var config = ConfigParameters()
         try config.addDirectoryServer(try Self.pki.get().directoryServer())
         let key = ConfigParameters.Path.directoryServer(.mastercard, .encryptionKey)
-        #expect(try config.getParamValue(group: key.group, name: key.name) == config.directoryServer(id: .mastercard)?.encryptionKey)
+        #expect(
+            try config.getParamValue(group: key.group, name: key.name)
+                == config.directoryServer(id: .mastercard)?.encryptionKey)
         // An unusable key names its field, typed.
         var broken = try Self.pki.get().directoryServer()
         broken.encryptionKey = "not a key"
@@ -74,7 +76,10 @@ struct TypedValuesTests {
         #expect(throws: ThreeDS2Error(.invalidInput, "")) { try areq.addField("acctNumber", .string("x")) }
         #expect(throws: ThreeDS2Error(.invalidInput, "")) { try areq.addField("", .string("x")) }
         let withCurrency = try areq.adding(["purchaseCurrency": .string("978"), "purchaseExponent": .integer(2)])
-        #expect(withCurrency.additionalFields.names == ["acctNumber", "purchaseAmount", "purchaseCurrency", "purchaseExponent"])
+        #expect(
+            withCurrency.additionalFields.names == [
+                "acctNumber", "purchaseAmount", "purchaseCurrency", "purchaseExponent",
+            ])
         // JSONEncoder and `json` give the same object: the SDK's fields, then the app's.
         let encoded = try JSONEncoder().encode(withCurrency)
         guard case .object(let decoded) = try JSONParser().parse(Array(encoded)) else {
@@ -83,9 +88,14 @@ struct TypedValuesTests {
         }
         #expect(decoded == withCurrency.json)
         #expect(decoded["deviceChannel"] == .string("01") && decoded["acctNumber"] == .string("4000000000002000"))
-        #expect(decoded["purchaseExponent"] == .number("2") && decoded["sdkEphemPubKey"]?.objectValue?["kty"] == .string("EC"))
+        #expect(
+            decoded["purchaseExponent"] == .number("2")
+                && decoded["sdkEphemPubKey"]?.objectValue?["kty"] == .string("EC"))
         #expect(withCurrency.json.names.prefix(2) == ["messageVersion", "deviceChannel"])
-        #expect(withCurrency.json.names.suffix(4) == ["acctNumber", "purchaseAmount", "purchaseCurrency", "purchaseExponent"])
+        #expect(
+            withCurrency.json.names.suffix(4) == [
+                "acctNumber", "purchaseAmount", "purchaseCurrency", "purchaseExponent",
+            ])
     }
 
     @Test("the trust-bundle writer's JSON reads back as the same bundle, inline and through files beside it")
@@ -113,7 +123,8 @@ struct TypedValuesTests {
         // Through files: the certificates that are files are referenced, and the folder reads back the same.
         let files = ["ds-root.pem": root, "ds-encryption.pem": encryption]
         let referencing = bundle.json(referencing: files)
-        #expect(referencing.contains("\"file\":\"ds-encryption.pem\"") && referencing.contains("\"file\":\"ds-root.pem\""))
+        #expect(
+            referencing.contains("\"file\":\"ds-encryption.pem\"") && referencing.contains("\"file\":\"ds-root.pem\""))
         let folder = URL(fileURLWithPath: scratchDirectory("typed-bundle"))
         for (name, contents) in files {
             try Data(contents.utf8).write(to: folder.appendingPathComponent(name))

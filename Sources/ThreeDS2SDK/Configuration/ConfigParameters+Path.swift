@@ -58,7 +58,9 @@ extension ConfigParameters {
     ///
     /// - Parameter id: The directory server ID.
     /// - Returns: The group's name.
-    public static func directoryServerGroup(_ id: DirectoryServerID) -> String { directoryServerGroupPrefix + id.rawValue }
+    public static func directoryServerGroup(_ id: DirectoryServerID) -> String {
+        directoryServerGroupPrefix + id.rawValue
+    }
 
     static let directoryServerGroupPrefix = "ds:"
 }

@@ -84,7 +84,8 @@ public struct DirectoryServer: Sendable, Hashable {
     ///   - displayName: The name shown while processing.
     ///   - deviceDataEncryption: The device-data `enc`.
     public init(
-        id: DirectoryServerID, encryptionKey: String, keyID: String? = nil, rootCertificates: String, displayName: String? = nil,
+        id: DirectoryServerID, encryptionKey: String, keyID: String? = nil, rootCertificates: String,
+        displayName: String? = nil,
         deviceDataEncryption: ContentEncryption = .a128cbcHS256
     ) {
         self.init(
@@ -141,12 +142,14 @@ extension ConfigParameters {
     /// - Throws: ``ThreeDS2Error`` with code `invalidInput` for an empty ID or one already configured.
     public mutating func addDirectoryServer(_ server: DirectoryServer) throws(ThreeDS2Error) {
         guard !server.id.rawValue.isEmpty else { throw .invalidInput("a directory server ID must not be empty") }
-        guard !directoryServerIDs.contains(where: { $0.rawValue.uppercased() == server.id.rawValue.uppercased() }) else {
+        guard !directoryServerIDs.contains(where: { $0.rawValue.uppercased() == server.id.rawValue.uppercased() })
+        else {
             throw .invalidInput("directory server \(server.id) is already configured")
         }
         // App-supplied display text refuses what a terminal or a layout engine would act on (issue 34).
         let texts: [(String?, String)] =
-            [(server.displayName, "name"), (server.id.rawValue, "ID")] + server.encryptionKeys.map { ($0.keyID, "key ID") }
+            [(server.displayName, "name"), (server.id.rawValue, "ID")]
+            + server.encryptionKeys.map { ($0.keyID, "key ID") }
         for (text, what) in texts {
             if let text, let scalar = text.unicodeScalars.first(where: PeerText.isControlOrBidi) {
                 throw .invalidInput(

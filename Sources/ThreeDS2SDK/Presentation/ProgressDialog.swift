@@ -67,7 +67,8 @@ extension Transaction {
     public func getProgressView<C: Clock>(indicator: any ProgressIndicator, clock: C) -> ProgressDialog<C>
     where C.Duration == Duration {
         ProgressDialog(
-            indicator: indicator, clock: clock, directoryServerName: directoryServer.displayName ?? directoryServer.id.rawValue)
+            indicator: indicator, clock: clock,
+            directoryServerName: directoryServer.displayName ?? directoryServer.id.rawValue)
     }
 
     /// What `initialize` got for the challenge screens (the customization per appearance and the strings for the

@@ -80,7 +80,7 @@ struct FieldName: CodingKey {
     init?(intValue: Int) { nil }
 }
 
-/// A ``JSONValue`` through `Encodable`, so the app's fields go out with the SDK's under `JSONEncoder`. A number
+/// A `JSONValue` through `Encodable`, so the app's fields go out with the SDK's under `JSONEncoder`. A number
 /// keeps its literal text where the encoder can (an integer or a `Double` it reads exactly).
 struct EncodableJSON: Encodable {
     let value: JSONValue
@@ -91,7 +91,9 @@ struct EncodableJSON: Encodable {
         switch value {
         case .object(let object):
             var container = encoder.container(keyedBy: FieldName.self)
-            for (name, member) in object.members { try container.encode(EncodableJSON(member), forKey: FieldName(name)) }
+            for (name, member) in object.members {
+                try container.encode(EncodableJSON(member), forKey: FieldName(name))
+            }
         case .array(let items):
             var container = encoder.unkeyedContainer()
             for item in items { try container.encode(EncodableJSON(item)) }

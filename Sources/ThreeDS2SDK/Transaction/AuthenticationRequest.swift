@@ -61,7 +61,7 @@ public struct DeviceRenderOptions: Sendable, Hashable, Encodable {
 public struct AuthenticationRequest: Sendable, Hashable, Encodable {
     /// `messageVersion`.
     public var messageVersion: MessageVersion
-    /// `deviceChannel`: always ``DeviceChannel/app`` (`01`).
+    /// `deviceChannel`: always `DeviceChannel.app` (`01`).
     public var deviceChannel: DeviceChannel { .app }
     /// `sdkTransID`.
     public var sdkTransactionID: String

@@ -123,7 +123,8 @@ struct CLIValidationTests {
         try Data(try expired.certificatePEM.utf8).write(to: URL(fileURLWithPath: path))
         let before = lab.authentications.count
         let (status, output) = try await runThreeds([
-            "pay", "--server", lab.baseURL.absoluteString, "--ds-id", TestLab.ecDirectoryServerID.rawValue, "--ds-cert", path,
+            "pay", "--server", lab.baseURL.absoluteString, "--ds-id", TestLab.ecDirectoryServerID.rawValue, "--ds-cert",
+            path,
             "--ds-root", "\(pki)/ds-root.pem", "--tls-root", "\(pki)/tls-root.pem", "--card", Scenario.text.cardNumber,
             "--amount", "1", "--currency", "978",
         ])

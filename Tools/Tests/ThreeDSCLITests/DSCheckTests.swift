@@ -94,7 +94,8 @@ struct DSCheckTests {
         }
         let mixed = try await runThreeds(
             base + [
-                "--ds-id", TestLab.rsaDirectoryServerID.rawValue, "--trust-bundle", pki, "--ds-cert", "\(pki)/ds-root.pem",
+                "--ds-id", TestLab.rsaDirectoryServerID.rawValue, "--trust-bundle", pki, "--ds-cert",
+                "\(pki)/ds-root.pem",
             ])
         #expect(mixed.status == 2 && mixed.output.contains("leave out --ds-cert"), "\(mixed.output)")
         let unknown = try await runThreeds(base + ["--ds-id", "A000000004", "--trust-bundle", pki])

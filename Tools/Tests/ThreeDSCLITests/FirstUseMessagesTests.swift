@@ -131,7 +131,8 @@ struct FirstUseMessagesTests {
                 "--ui", "auto", "--answers", LoadTests.answers, "--save-messages", directory, "--save-transaction-keys",
                 keys,
             ])
-        arguments[arguments.firstIndex(of: TestLab.rsaDirectoryServerID.rawValue)!] = TestLab.ecDirectoryServerID.rawValue
+        arguments[arguments.firstIndex(of: TestLab.rsaDirectoryServerID.rawValue)!] =
+            TestLab.ecDirectoryServerID.rawValue
         arguments[arguments.firstIndex(of: "\(pki)/ds-encryption-rsa.pem")!] = "\(pki)/ds-encryption-ec.pem"
         let paid = try await runThreeds(arguments)
         #expect(paid.status == 0, "\(paid.output)")

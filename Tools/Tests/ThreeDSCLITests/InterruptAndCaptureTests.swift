@@ -192,7 +192,8 @@ extension MachineLoadingCLITests {
                 .deletingLastPathComponent().appendingPathComponent("scripts/testlab-requestor.sh").path
             let (status, output) = try await runThreeds([
                 "pay", "--requestor-exec", "sh \(script) \(lab.baseURL.absoluteString) \(pki)/tls-root.pem",
-                "--ds-id", TestLab.rsaDirectoryServerID.rawValue, "--ds-cert", "\(pki)/ds-encryption-rsa.pem", "--ds-root",
+                "--ds-id", TestLab.rsaDirectoryServerID.rawValue, "--ds-cert", "\(pki)/ds-encryption-rsa.pem",
+                "--ds-root",
                 "\(pki)/ds-root.pem", "--card", Scenario.text.cardNumber, "--amount", "1999", "--currency", "978",
                 "--ui", "auto", "--answers", LoadTests.answers,
             ])

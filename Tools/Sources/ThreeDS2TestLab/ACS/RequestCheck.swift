@@ -122,7 +122,9 @@ package struct RequestCheck {
         if let resend = request["resendChallenge"], resend != YesNoIndicator.yes.json {
             throw ProtocolViolation(.invalidFormat, detail: "resendChallenge")
         }
-        if let add = request["challengeAddCode"], add != YesNoIndicator.yes.json || previous?["challengeAddLabel"] == nil {
+        if let add = request["challengeAddCode"],
+            add != YesNoIndicator.yes.json || previous?["challengeAddLabel"] == nil
+        {
             throw ProtocolViolation(.invalidFormat, detail: "challengeAddCode")
         }
         if let info = request["infoContinueIndicator"], info != .bool(true) {
@@ -142,7 +144,9 @@ package struct RequestCheck {
                     throw ProtocolViolation(.invalidFormat, detail: "oobContinue")
                 }
                 // UI 06: 01 goes with the form data, 02 alone.
-                if uiType == .htmlOutOfBand, (value == .cardholderContinued) != (request["challengeHTMLDataEntry"] != nil) {
+                if uiType == .htmlOutOfBand,
+                    (value == .cardholderContinued) != (request["challengeHTMLDataEntry"] != nil)
+                {
                     throw ProtocolViolation(.invalidFormat, detail: "oobContinue")
                 }
             } else if oobContinue != .bool(true) {

@@ -46,7 +46,9 @@ public struct MinimalCheckout: Sendable {
     ///   - code: The one-time code the presenter types on a code screen.
     /// - Returns: How the payment ended.
     /// - Throws: ``ThreeDS2Error`` or a ``CheckoutError`` from the backend call.
-    public func pay(cardNumber: String, amount: String, currency: String, directoryServerID: DirectoryServerID, code: String)
+    public func pay(
+        cardNumber: String, amount: String, currency: String, directoryServerID: DirectoryServerID, code: String
+    )
         async throws -> Result
     {
         // One call: the SDK creates the transaction, builds the AReq value (with the presenter's render options),
