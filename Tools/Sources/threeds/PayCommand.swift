@@ -25,7 +25,9 @@ struct PaymentOptions: ParsableArguments {
     @Option(
         name: .customLong("ds-id"),
         help: "The directory server ID (the TestLab's: F055545342 with an RSA key, F155545342 with an EC key).")
-    var dsID: DirectoryServerID
+    var dsID: String
+    /// `--ds-id`, typed.
+    var directoryServerID: DirectoryServerID { DirectoryServerID(dsID) }
     @Option(
         name: .customLong("trust-bundle"),
         help: ArgumentHelp(
@@ -110,7 +112,9 @@ struct PaymentOptions: ParsableArguments {
                 return error.message
             }
         }
-        guard case .directoryServer(let id, let field)? = error.parameter, id == dsID else { return error.message }
+        guard case .directoryServer(let id, let field)? = error.parameter, id == directoryServerID else {
+            return error.message
+        }
         if let trustBundle { return "--trust-bundle \(trustBundle): \(error.message)" }
         switch field {
         case .encryptionKey: return "--ds-cert \(dsCert ?? ""): \(error.message)"
@@ -189,7 +193,7 @@ struct PaymentOptions: ParsableArguments {
             } catch {
                 throw CLIError("--trust-bundle \(trustBundle): \(error.message)")
             }
-            guard let server = bundle.directoryServers.first(where: { $0.id == dsID }) else {
+            guard let server = bundle.directoryServers.first(where: { $0.id == directoryServerID }) else {
                 let listed = bundle.directoryServers.map(\.id.rawValue).joined(separator: ", ")
                 throw CLIError("--trust-bundle \(trustBundle) has no directory server \(dsID); it lists \(listed)")
             }
@@ -197,7 +201,8 @@ struct PaymentOptions: ParsableArguments {
         } else if let dsCert {
             try config.addDirectoryServer(
                 DirectoryServer(
-                    id: dsID, encryptionKey: try readInputFile(dsCert, option: "--ds-cert"), keyID: dsKeyID,
+                    id: directoryServerID, encryptionKey: try readInputFile(dsCert, option: "--ds-cert"),
+                    keyID: dsKeyID,
                     rootCertificates: try dsRoot.map { try readInputFile($0, option: "--ds-root") }.joined(
                         separator: "\n"))
             )
@@ -345,7 +350,7 @@ struct Pay: AsyncParsableCommand {
                 input: input)
         }
         let flow = PayFlow(
-            configuration: config, requestor: requestor, directoryServerID: payment.dsID,
+            configuration: config, requestor: requestor, directoryServerID: payment.directoryServerID,
             messageVersion: payment.messageVersion,
             purchase: Purchase(cardNumber: number, amount: payment.amount, currency: payment.currency),
             requestorAppURL: payment.requestorAppURL,
@@ -372,12 +377,4 @@ struct Pay: AsyncParsableCommand {
         }
         throw ExitCode(code)
     }
-}
-
-/// `--ds-id` reads a directory server ID as given (``DirectoryServerID/isWellFormed`` is the SDK's check, at use).
-extension DirectoryServerID: @retroactive ExpressibleByArgument {
-    /// The ID as typed.
-    ///
-    /// - Parameter argument: The option's value.
-    public init?(argument: String) { self.init(argument) }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThreeDS2SDK
 import ThreeDS2TestLab
 
 /// Runs `threeds` with arguments (and optional standard input); returns the exit status and what it printed. The

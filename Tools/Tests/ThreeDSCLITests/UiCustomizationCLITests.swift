@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThreeDS2SDK
 import ThreeDS2SDKTesting
 import ThreeDS2TestLab
 
