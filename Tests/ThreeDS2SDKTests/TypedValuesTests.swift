@@ -60,6 +60,15 @@ struct TypedValuesTests {
         broken.encryptionKey = "not a key"
         let failure = try #require(broken.evaluate().failure)
         #expect(failure.parameter == .directoryServer(.mastercard, .encryptionKey))
+        // An SDK parameter at fault is named too.
+        config.sdkReferenceNumber = "3DS_LOA_SDK_TEST_020300_00001"
+        config[.logLevel] = "loud"
+        do {
+            try ThreeDS2Service(systemProbe: FakeSystemProbe.clean()).initialize(configParameters: config)
+            Issue.record("a log level that is none was accepted")
+        } catch {
+            #expect(error.parameter == .sdk(.logLevel) && error.parameter?.description == "sdk.logLevel")
+        }
     }
 
     @Test("an app adds its purchase fields to the AReq value and encodes it once; the SDK's names stay the SDK's")
