@@ -57,7 +57,7 @@ public enum Bridging {
     /// - Returns: The `messageExtension` entry (non-critical).
     public static func requestExtension(version: Version, returnedFromApp: Bool) -> JSONValue {
         var challengeData: JSONObject = ["oobAppURLInd": .string(OOBAppURLIndicator.supported.rawValue)]
-        if returnedFromApp { challengeData["oobContinue"] = .string("02") }
+        if returnedFromApp { challengeData["oobContinue"] = OOBContinueIndicator.automatic.json }
         return .object([
             "name": .string(name), "id": .string(id), "criticalityIndicator": .bool(false),
             "data": .object(["version": .string(version.rawValue), "challengeData": .object(challengeData)]),

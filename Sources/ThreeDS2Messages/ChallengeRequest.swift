@@ -179,17 +179,17 @@ public struct ChallengeRequestBuilder: Sendable {
                     explanation: "an empty submission needs message version 2.2.0 or later")
             }
             try Self.check(uiType, in: [.text, .singleSelect, .multiSelect], "challengeNoEntry")
-            object["challengeNoEntry"] = .string("Y")
+            object["challengeNoEntry"] = YesNoIndicator.yes.json
         case .resend:
             if messageVersion.limitsResendToText { try Self.check(uiType, in: [.text], "resendChallenge") }
-            object["resendChallenge"] = .string("Y")
+            object["resendChallenge"] = YesNoIndicator.yes.json
         case .additionalCode:
             guard messageVersion.hasAdditionalCode, screen == nil || screen?.additionalCodeLabel != nil else {
                 throw ProtocolViolation(
                     .invalidFormat, detail: "challengeAddCode",
                     explanation: "the screen offers no additional-code button")
             }
-            object["challengeAddCode"] = .string("Y")
+            object["challengeAddCode"] = YesNoIndicator.yes.json
         case .oobContinue(let automatic):
             try Self.check(uiType, in: [.outOfBand, .htmlOutOfBand], "oobContinue")
             object["oobContinue"] = messageVersion.oobContinueValue(automatic: automatic)
@@ -208,7 +208,7 @@ public struct ChallengeRequestBuilder: Sendable {
             try Self.check(uiType, in: [.information], "infoContinueIndicator")
             object["infoContinueIndicator"] = .bool(true)
         case .cancel:
-            object["challengeCancel"] = .string("01")
+            object["challengeCancel"] = ChallengeCancelIndicator.cardholderCancelled.json
         }
         if answer.oobAppOpenFailed, answer.action != .cancel, messageVersion.hasOOBAppURL,
             uiType == .outOfBand || uiType == .htmlOutOfBand
@@ -219,10 +219,10 @@ public struct ChallengeRequestBuilder: Sendable {
         // untouched, as certified SDKs do; never with a cancel.
         guard let screen, answer.action != .cancel else { return object }
         if screen.whitelistingText != nil, let question = messageVersion.trustQuestion {
-            object[question.entryField] = .string(question.entryValue(answer.whitelisting ?? false))
+            object[question.entryField] = question.entryValue(answer.whitelisting ?? false).json
         }
         if screen.deviceBindingText != nil, messageVersion.hasDeviceBinding {
-            object["deviceBindingDataEntry"] = .string(answer.deviceBinding == true ? "Y" : "N")
+            object["deviceBindingDataEntry"] = YesNoIndicator(answer.deviceBinding == true).json
         }
         return object
     }

@@ -85,7 +85,8 @@ public enum ChallengeResponseValidator {
         let reader = FieldReader(object: object, recorder: recorder)
         try checkEnvelope(reader, expectation)
         let completion = try reader.string("challengeCompletionInd") ?? ""
-        let knownCompletion = completion == "Y" || completion == "N"
+        let completionIndicator = YesNoIndicator(rawValue: completion)
+        let knownCompletion = completionIndicator != nil
         if !knownCompletion, !recorder.hasFinding(for: "challengeCompletionInd") {
             try recorder.invalid(
                 .completionIndicatorValue, "challengeCompletionInd", "was \(completion), expected Y or N",
@@ -99,7 +100,7 @@ public enum ChallengeResponseValidator {
                 expectation.messageVersion.carriesBridging ? [Bridging.id] : []),
             max: expectation.messageVersion.maxMessageExtensions)
         guard knownCompletion else { return nil }
-        if completion == "Y" { return try finalStatus(reader, expectation.messageVersion) }
+        if completionIndicator == .yes { return try finalStatus(reader, expectation.messageVersion) }
         return try screen(reader, expectation: expectation).map(ChallengeResponse.screen)
     }
 

@@ -61,8 +61,8 @@ extension ChallengeResponseValidator {
         screen.additionalInfo = try reader.text("challengeAddInfo", max: 256)
         screen.resendLabel = try reader.text("resendInformationLabel", max: 45)
         if let indicator = try reader.string("challengeInfoTextIndicator") {
-            if indicator == "Y" || indicator == "N" {
-                screen.showsWarningIndicator = indicator == "Y"
+            if let known = YesNoIndicator(rawValue: indicator) {
+                screen.showsWarningIndicator = known.isYes
             } else {
                 try reader.recorder.invalid(
                     .infoTextIndicatorValue, "challengeInfoTextIndicator", "was \(indicator), expected Y or N",

@@ -18,7 +18,7 @@ extension ChallengeResponseValidator {
             invalid: .keyboardTypeValue)
         var autofill: EntryBox.Autofill?
         if let enabled = try box.string("challengeDataEntryAutofill") {
-            if enabled != "Y" {
+            if YesNoIndicator(rawValue: enabled) != .yes {
                 try box.invalid(.autofillValue, "challengeDataEntryAutofill", "was \(enabled), expected Y", enabled)
             } else if box.object["challengeDataEntryAutofillType"] == nil
                 || box.object["challengeDataEntryAutofillType"] == .null
@@ -224,10 +224,10 @@ private struct EntryBoxReader {
 
     func yesNo(_ key: String, rule: ConformanceRule) throws(ProtocolViolation) -> Bool? {
         guard let raw = try string(key) else { return nil }
-        guard raw == "Y" || raw == "N" else {
+        guard let indicator = YesNoIndicator(rawValue: raw) else {
             try invalid(rule, key, "was \(raw), expected Y or N", raw)
             return nil
         }
-        return raw == "Y"
+        return indicator.isYes
     }
 }

@@ -151,7 +151,7 @@ public struct MessageVersion: Sendable, Hashable, Comparable, CustomStringConver
     /// - Parameter automatic: Whether the SDK continued without the cardholder pressing the button.
     /// - Returns: The `oobContinue` value.
     public func oobContinueValue(automatic: Bool) -> JSONValue {
-        isAtLeast2_3 ? .string(automatic ? "02" : "01") : .bool(true)
+        isAtLeast2_3 ? (automatic ? OOBContinueIndicator.automatic : .cardholderContinued).json : .bool(true)
     }
 
     /// The question an ACS may ask about trusting the merchant, and the fields that carry it; `nil` in 2.1.0.
@@ -188,5 +188,5 @@ public enum TrustQuestion: Sendable, Hashable {
     ///
     /// - Parameter trusted: Whether the cardholder trusts the merchant.
     /// - Returns: The field's value.
-    public func entryValue(_ trusted: Bool) -> String { trusted ? "Y" : "N" }
+    public func entryValue(_ trusted: Bool) -> YesNoIndicator { YesNoIndicator(trusted) }
 }

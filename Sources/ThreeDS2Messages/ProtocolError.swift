@@ -66,20 +66,29 @@ public struct ProtocolErrorCode: RawRepresentable, Hashable, Sendable, CustomStr
 /// A violation of the protocol found in a message from the ACS: what the SDK reports in its Erro. It has the
 /// package's one error shape (`CodedError`), its code the protocol's error code: two violations are
 /// equal when their codes are.
-public struct ProtocolViolation: CodedError, Sendable {
-    /// The error code.
-    public let code: ProtocolErrorCode
+public struct ProtocolViolation: DetailedCodedError, Sendable {
+    /// The code is the protocol's error code.
+    public typealias Code = ProtocolErrorCode
+
+    /// The code (the protocol's error code), message (the ``explanation``), cause (none: a violation is found in the
+    /// message itself) and place the violation was found.
+    public let details: ErrorDetails<ProtocolErrorCode>
     /// The error detail: the data element(s) concerned, or a short explanation.
     public let detail: String
-    /// A longer human-readable explanation, for logs and the app (never sent to the ACS).
-    public let explanation: String
-    /// Where the violation was found.
-    public let location: ErrorLocation
 
-    /// The ``explanation``.
-    public var message: String { explanation }
-    /// Always `nil`: a violation is found in the message itself.
-    public var underlying: (any Error)? { nil }
+    /// A longer human-readable explanation, for logs and the app (never sent to the ACS): the ``message``.
+    public var explanation: String { details.message }
+
+    /// Creates a violation from its details; the detail is the message, and both are made safe as
+    /// ``init(_:detail:explanation:file:line:)`` makes them.
+    ///
+    /// - Parameter details: The code, message, cause and place.
+    public init(details: ErrorDetails<ProtocolErrorCode>) {
+        let safe = Self.safe(details.message)
+        self.details = ErrorDetails(
+            code: details.code, message: safe, underlying: details.underlying, location: details.location)
+        self.detail = safe
+    }
 
     /// Creates a violation.
     ///
@@ -97,10 +106,10 @@ public struct ProtocolViolation: CodedError, Sendable {
         _ code: ProtocolErrorCode, detail: String, explanation: String? = nil, file: String = #fileID,
         line: UInt = #line
     ) {
-        self.code = code
-        self.location = ErrorLocation(file: file, line: line)
         self.detail = Self.safe(detail)
-        self.explanation = Self.safe(explanation ?? "\(code.sentDescription): \(detail)")
+        self.details = ErrorDetails(
+            code: code, message: Self.safe(explanation ?? "\(code.sentDescription): \(detail)"), underlying: nil,
+            location: ErrorLocation(file: file, line: line))
     }
 
     /// A text a peer may have written, made safe to show: escaped, and cut to 2,048 characters.

@@ -36,7 +36,7 @@ public struct DirectoryServerPKI: Sendable {
     /// - Parameter id: The registered application provider identifier.
     /// - Returns: The directory server.
     /// - Throws: An error from PEM encoding.
-    public func directoryServer(id: String = "A000000004") throws -> DirectoryServer {
+    public func directoryServer(id: DirectoryServerID = .mastercard) throws -> DirectoryServer {
         DirectoryServer(
             id: id, encryptionKey: try encryption.certificatePEM, rootCertificates: try root.certificatePEM,
             displayName: "Test Scheme")
@@ -51,7 +51,8 @@ public struct DirectoryServerPKI: Sendable {
     ///   - dataDirectory: Where the SDK keeps its App ID (a scratch directory of the test).
     /// - Returns: The initialized service.
     /// - Throws: `ThreeDS2Error` from `initialize`, or an error from PEM encoding.
-    public func initializedService(id: String = "A000000004", dataDirectory: String) throws -> ThreeDS2Service {
+    public func initializedService(id: DirectoryServerID = .mastercard, dataDirectory: String) throws -> ThreeDS2Service
+    {
         let service = ThreeDS2Service(systemProbe: FakeSystemProbe.clean())
         var config = ConfigParameters()
         config.sdkReferenceNumber = "3DS_LOA_SDK_TEST_020300_00001"

@@ -35,8 +35,8 @@ struct MessageVersionTests {
         #expect(MessageVersion.v2_2_0.trustQuestion == .whitelisting)
         #expect(MessageVersion.v2_3_1.trustQuestion == .trustList)
         #expect(
-            TrustQuestion.whitelisting.entryValue(true) == "Y" && TrustQuestion.whitelisting.entryValue(false) == "N")
-        #expect(TrustQuestion.trustList.entryValue(true) == "Y" && TrustQuestion.trustList.entryValue(false) == "N")
+            TrustQuestion.whitelisting.entryValue(true) == .yes && TrustQuestion.whitelisting.entryValue(false) == .no)
+        #expect(TrustQuestion.trustList.entryValue(true) == .yes && TrustQuestion.trustList.entryValue(false) == .no)
         #expect(
             MessageVersion.v2_2_0.oobContinueValue(automatic: false) == .bool(true)
                 && MessageVersion.v2_2_0.oobContinueValue(automatic: true) == .bool(true))

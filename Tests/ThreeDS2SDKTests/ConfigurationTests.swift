@@ -140,7 +140,7 @@ struct ConfigurationTests {
                 rootCertificates: try ds.root.certificatePEM))
         let service = ThreeDS2Service(systemProbe: FakeSystemProbe.clean())
         try service.initialize(configParameters: config)
-        for id in ["PEMKEY", "DERCERT"] {
+        for id: DirectoryServerID in ["PEMKEY", "DERCERT"] {
             #expect(
                 try !service.createTransaction(directoryServerID: id).getAuthenticationRequestParameters().deviceData
                     .isEmpty)

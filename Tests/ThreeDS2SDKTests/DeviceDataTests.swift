@@ -9,7 +9,7 @@ import ThreeDS2SDKTesting
 @Suite("Device data, as the directory server sees it")
 struct DeviceDataTests {
     private func decrypt(
-        _ parameters: AuthenticationRequestParameters, ds: String, expectKid: String?,
+        _ parameters: AuthenticationRequestParameters, ds: DirectoryServerID, expectKid: String?,
         enc: ContentEncryption = .a128cbcHS256
     ) throws -> (JSONObject, JSONObject) {
         let fixture = try DSFixture.get()
@@ -17,7 +17,7 @@ struct DeviceDataTests {
         if ds == "A000000004" {
             key = .rsaOAEP256(privateKeyDER: fixture.rsaPrivateDER)
         } else {
-            key = .ecdhES(try #require(fixture.ecPrivate), derivation: .emvco(partyVInfo: ds))
+            key = .ecdhES(try #require(fixture.ecPrivate), derivation: .emvco(partyVInfo: ds.rawValue))
         }
         let result = try JWE.decrypt(
             parameters.deviceData, using: key,
@@ -91,7 +91,7 @@ struct DeviceDataTests {
                 rootCertificates: try ds.root.certificatePEM, deviceDataEncryption: .a128gcm))
         let service = ThreeDS2Service(systemProbe: FakeSystemProbe.clean())
         try service.initialize(configParameters: config)
-        for (id, enc) in [("A000000003", ContentEncryption.a128cbcHS256), ("A000000152", .a128gcm)] {
+        for (id, enc) in [(DirectoryServerID.visa, ContentEncryption.a128cbcHS256), (.discover, .a128gcm)] {
             let parameters = try service.createTransaction(directoryServerID: id).getAuthenticationRequestParameters()
             let (header, json) = try decrypt(parameters, ds: id, expectKid: nil, enc: enc)
             #expect(
@@ -355,7 +355,7 @@ struct LoggingTests {
         config[.logLevel] = "trace"
         try service.initialize(configParameters: config)
         var collected: [AuthenticationRequestParameters] = []
-        for ds in ["A000000004", "A000000003"] {
+        for ds: DirectoryServerID in ["A000000004", "A000000003"] {
             let transaction = try service.createTransaction(directoryServerID: ds)
             collected.append(try transaction.getAuthenticationRequestParameters())
             transaction.close()

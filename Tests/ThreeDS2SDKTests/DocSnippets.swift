@@ -88,16 +88,17 @@ enum DocSnippets {
     }
 
     static func transaction(service: ThreeDS2Service) throws -> (Transaction, AuthenticationRequestParameters) {
-        let transaction = try service.createTransaction(directoryServerID: "A000000004", messageVersion: "2.2.0")
+        let transaction = try service.createTransaction(directoryServerID: .mastercard, messageVersion: "2.2.0")
         let areq = try transaction.getAuthenticationRequestParameters()
         return (transaction, areq)
     }
 
-    static func areqValue(transaction: Transaction, myPresenter: any ChallengePresenter, answer: Data) throws
-        -> (Data, ChallengeParameters)
-    {
-        let request = try transaction.authenticationRequest(presenter: myPresenter, challengeTimeout: .seconds(5 * 60))
-        let body = try JSONEncoder().encode(request)  // {"sdkEphemPubKey":{"kty":"EC",…},"deviceChannel":"01",…}
+    static func areqValue(
+        transaction: Transaction, myPresenter: any ChallengePresenter, cardNumber: String, answer: Data
+    ) throws -> (Data, ChallengeParameters) {
+        var request = try transaction.authenticationRequest(presenter: myPresenter, challengeTimeout: .seconds(5 * 60))
+        try request.addField("acctNumber", .string(cardNumber))
+        let body = try JSONEncoder().encode(request)  // {"deviceChannel":"01",…,"acctNumber":…}
         // … your backend answers in ARes field names; for transStatus C:
         let parameters = try JSONDecoder().decode(ChallengeParameters.self, from: answer)
         return (body, parameters)

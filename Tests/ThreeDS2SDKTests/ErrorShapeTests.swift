@@ -27,7 +27,8 @@ struct ErrorShapeTests {
     @Test("errors are equal and hash alike when their codes are, whatever their messages, causes and places")
     func equalityOnTheCode() {
         let first = ThreeDS2Error(.invalidInput, "one message")
-        let second = ThreeDS2Error(.invalidInput, "another", underlying: AdapterError(errno: 1), parameter: "p")
+        let second = ThreeDS2Error(
+            .invalidInput, "another", underlying: AdapterError(errno: 1), parameter: .sdk(.appVersion))
         #expect(first == second)
         #expect(first != ThreeDS2Error(.runtime, "one message"))
         #expect(Set([first, second, ThreeDS2Error(.runtime, "x")]).count == 2)
@@ -53,8 +54,11 @@ struct ErrorShapeTests {
             #expect(!error.message.contains("ErrorShapeTests"))
         }
         // Naming the parameter at fault keeps the place the error was raised.
-        let named = ThreeDS2Error.invalidInput("x").concerning("ds:A000000004.encryptionKey")
-        #expect(named.location.line == UInt(#line) - 1 && named.parameter == "ds:A000000004.encryptionKey")
+        let named = ThreeDS2Error.invalidInput("x").concerning(.directoryServer("A000000004", .encryptionKey))
+        #expect(
+            named.location.line == UInt(#line) - 1 && named.parameter == .directoryServer(.mastercard, .encryptionKey))
+        #expect(
+            named.parameter?.description == "ds:A000000004.encryptionKey" && named.parameter?.group == "ds:A000000004")
     }
 
     @Test("a protocol violation has the shape too: its Erro code, and the validator's line that found it")

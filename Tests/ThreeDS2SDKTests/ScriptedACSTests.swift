@@ -8,10 +8,10 @@ import ThreeDS2SDKTesting
 struct ScriptedACSTests {
     /// Types the code and submits.
     struct CodeEntry: ChallengePresenter {
-        func present(_ screen: ChallengeScreen) async -> ChallengeAnswer {
-            var form = ChallengeFormState(screen: screen)
-            _ = form.apply(.type("123456"))
-            return form.apply(.submit()) ?? ChallengeAnswer(.cancel)
+        func present(_ form: ChallengeFormState) async -> ChallengeAnswer {
+            var form = form
+            _ = form.perform(.type("123456"))
+            return form.perform(.submit())?.answer ?? ChallengeAnswer(.cancel)
         }
     }
 

@@ -19,7 +19,9 @@ private func certificate(
         notValidBefore: Date(timeIntervalSinceNow: from * day), notValidAfter: Date(timeIntervalSinceNow: to * day))
 }
 
-private func server(_ keys: [(IssuedCertificate, String)], id: String = "A000000004") throws -> DirectoryServer {
+private func server(_ keys: [(IssuedCertificate, String)], id: DirectoryServerID = .mastercard) throws
+    -> DirectoryServer
+{
     DirectoryServer(
         id: id, encryptionKeys: try keys.map { .init(key: try $0.0.certificatePEM, keyID: $0.1) },
         rootCertificates: try DSFixture.get().root.certificatePEM)
@@ -70,7 +72,7 @@ struct CardSchemeRegistryTests {
             func hide() {}
         }
         let recorder = Recorder { name in names.withLock { $0.append(name) } }
-        for id in ["A000000065", "A000000025", "A000000003", "A000000004"] {
+        for id: DirectoryServerID in ["A000000065", "A000000025", "A000000003", "A000000004"] {
             let transaction = try service.createTransaction(directoryServerID: id, messageVersion: "2.2.0")
             await transaction.getProgressView(indicator: recorder, clock: ContinuousClock()).start()
             transaction.close()
@@ -153,7 +155,7 @@ struct CertificateChoiceTests {
         try config.addDirectoryServer(entry)
         let service = ThreeDS2Service(systemProbe: FakeSystemProbe.clean())
         let error = try #require(expectSDKError(.invalidInput) { try service.initialize(configParameters: config) })
-        #expect(error.parameter == "ds:A000000004.encryptionKey")
+        #expect(error.parameter == .directoryServer(.mastercard, .encryptionKey))
         #expect(error.message.contains("directory server A000000004 (Mastercard) has no encryption key usable on"))
         #expect(error.message.contains("(CN=DS expired) expired on 20"))
         #expect(error.message.contains("(CN=DS early) is not valid before 20"))
@@ -323,7 +325,7 @@ struct TrustBundleTests {
             "{\"id\":\"A000000004\",\"encryptionCertificates\":[{\"pem\":\(pem)}],\"rootCertificates\":[{\"pem\":\"garbage\"}]}"
         )
         let report = try #require(try TrustBundle(json: Array(garbage.utf8), baseDirectory: nil).evaluate().first)
-        #expect(report.failure?.parameter == "ds:A000000004.rootCertificates")
+        #expect(report.failure?.parameter == .directoryServer(.mastercard, .rootCertificates))
         #expect(report.failure?.code == .malformedPEM)
     }
 
@@ -403,7 +405,7 @@ struct TrustBundleTests {
         try config.addDirectoryServer(server)
         #expect(config.directoryServer(id: "A000000004") == server)
         server.intermediateCertificates = "garbage"
-        #expect(server.evaluate().failure?.parameter == "ds:A000000004.intermediateCertificates")
+        #expect(server.evaluate().failure?.parameter == .directoryServer(.mastercard, .intermediateCertificates))
     }
 }
 

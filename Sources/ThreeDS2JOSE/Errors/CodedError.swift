@@ -2,8 +2,11 @@
 /// caused it, and the place in the source that raised it.
 ///
 /// Each conforming type keeps its codes in a `Code` struct over a private enum, so adding a code is not a
-/// source-breaking change (no caller can switch over the codes exhaustively). Callers and tests match on ``code``;
-/// ``message`` and ``underlying`` are for people and logs.
+/// source-breaking change (no caller can switch over the codes exhaustively). Callers and tests match on ``code``.
+///
+/// **Show ``message`` to people; write `description` to logs.** The message says what was wrong in words, without
+/// the source location; the description adds the code, the underlying error (which may quote a peer's or a
+/// backend's text as it came) and the file and line that raised the error, for the developer reading a log.
 ///
 /// Equality and hashing consider the ``code`` only: two errors raised in different places, with different messages
 /// or causes, are equal when their codes are. So a test can write the error it expects directly, and a caller can
@@ -14,7 +17,8 @@ public protocol CodedError: Error, Hashable, CustomStringConvertible {
 
     /// What kind of error it is: what callers branch on.
     var code: Code { get }
-    /// What was wrong, in words a developer can act on; never includes the source location.
+    /// What was wrong, in words a developer can act on and an app may show: never the source location, never the
+    /// underlying error's own description.
     var message: String { get }
     /// The error that caused this one, when there is one.
     var underlying: (any Error)? { get }
@@ -50,7 +54,7 @@ extension CodedError {
     /// Hashes the code only, consistent with equality.
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
-    /// `code: message (cause: underlying) at file:line`.
+    /// `code: message (cause: underlying) at file:line`: for logs, not for people (show ``message``).
     public var description: String {
         var text = "\(code): \(message)"
         if let underlying { text += " (cause: \(underlying))" }
@@ -84,8 +88,10 @@ public struct ErrorDetails<Code: Hashable & Sendable & CustomStringConvertible>:
     }
 }
 
-/// A coded error that is nothing but the shape (``JOSEError``, the transport's, the challenge's and the TestLab's):
-/// it stores its ``ErrorDetails`` and gets the members and the initializer from here, written once.
+/// A coded error on the shared storage: it stores its ``ErrorDetails`` and gets the members and the initializer from
+/// here, written once. Every public error of the package is one (``JOSEError``, the SDK's, the transport's, the
+/// challenge's, the HTML form's, the TestLab's); a type with a field of its own (the SDK error's configuration
+/// parameter, the form error's subject) stores it beside the details.
 public protocol DetailedCodedError: CodedError {
     /// The code, message, cause and place.
     var details: ErrorDetails<Code> { get }

@@ -98,9 +98,20 @@ struct ChallengeSession<C: Clock> where C.Duration == Duration {
                     metadata: ["errorCode": "\(message.errorCode)", "errorDetail": "\(message.errorDetail)"])
                 // Fire and forget, but bounded by the Erro's backstop on the wall clock: a test clock racing ahead
                 // cannot cancel it before it is sent.
-                _ = try? await transport.post(
-                    url: acsURL, body: message.json.serializedBytes, contentType: Self.errorContentType,
-                    timeout: Self.errorPostTimeout)
+                do {
+                    _ = try await transport.post(
+                        url: acsURL, body: message.json.serializedBytes, contentType: Self.errorContentType,
+                        timeout: Self.errorPostTimeout)
+                } catch {
+                    // Logged, not thrown: the challenge's outcome is already decided. The Erro's code and the
+                    // transport's failure only, never the Erro's body or anything the ACS answered.
+                    logger.notice(
+                        "Erro could not be sent",
+                        metadata: [
+                            "errorCode": "\(message.errorCode)", "transportError": "\(error.code)",
+                            "reason": "\(error.message)",
+                        ])
+                }
             case .finish(let outcome):
                 return outcome
             }

@@ -2,8 +2,11 @@
 /// characters such as `A000000004`.
 ///
 /// The IDs of the card schemes the SDK knows are constants (``mastercard``, ``visa``, …); any other ID a scheme
-/// gives can be made with ``init(_:)``.
-public struct DirectoryServerID: RawRepresentable, Sendable, Hashable, Comparable, CustomStringConvertible {
+/// gives can be made with ``init(_:)`` or written as a string literal (`"A000000004"`), so code that passed the ID
+/// as text keeps compiling.
+public struct DirectoryServerID: RawRepresentable, Sendable, Hashable, Comparable, CustomStringConvertible,
+    ExpressibleByStringLiteral
+{
     /// The ID as sent in messages (`A000000004`).
     public let rawValue: String
 
@@ -16,6 +19,11 @@ public struct DirectoryServerID: RawRepresentable, Sendable, Hashable, Comparabl
     ///
     /// - Parameter rawValue: The ID.
     public init(_ rawValue: String) { self.rawValue = rawValue }
+
+    /// Wraps an ID written as a literal.
+    ///
+    /// - Parameter value: The ID.
+    public init(stringLiteral value: String) { self.rawValue = value }
 
     /// Whether the ID is ten hexadecimal characters, as a RID is.
     public var isWellFormed: Bool { rawValue.utf8.count == 10 && rawValue.allSatisfy(\.isHexDigit) }
@@ -72,6 +80,11 @@ public struct CardScheme: Sendable, Hashable {
         self.isTest = isTest
     }
 
+    /// The test directory server with an RSA encryption key (the TestLab's and conformance tools').
+    public static let testRSA = CardScheme(id: .testRSA, name: "Test DS (RSA)", isTest: true)
+    /// The test directory server with an EC (P-256) encryption key.
+    public static let testEC = CardScheme(id: .testEC, name: "Test DS (EC)", isTest: true)
+
     /// Every scheme the SDK knows, in a stable order.
     public static let registered: [CardScheme] = [
         CardScheme(id: .visa, name: "Visa"),
@@ -82,8 +95,7 @@ public struct CardScheme: Sendable, Hashable {
         CardScheme(id: .jcb, name: "JCB"),
         CardScheme(id: .unionPay, name: "UnionPay"),
         CardScheme(id: .cartesBancaires, name: "Cartes Bancaires"),
-        CardScheme(id: .testRSA, name: "Test DS (RSA)", isTest: true),
-        CardScheme(id: .testEC, name: "Test DS (EC)", isTest: true),
+        .testRSA, .testEC,
     ]
 
     private static let byID: [DirectoryServerID: CardScheme] = Dictionary(

@@ -28,7 +28,7 @@ public struct DirectoryServer: Sendable, Hashable {
     }
 
     /// The directory server ID (the payment system's RID, for example `A000000004`).
-    public var id: String
+    public var id: DirectoryServerID
     /// The encryption keys, at least one; certificates carry validity dates, of which the SDK uses the newest valid.
     public var encryptionKeys: [EncryptionKey]
     /// One or more PEM root certificates for ACS signed content.
@@ -71,11 +71,8 @@ public struct DirectoryServer: Sendable, Hashable {
         }
     }
 
-    /// The directory server ID, typed.
-    public var directoryServerID: DirectoryServerID { DirectoryServerID(id) }
-
     /// The name to show: ``displayName``, else the registered scheme's name, else `nil`.
-    public var resolvedDisplayName: String? { displayName ?? CardScheme.registered(directoryServerID)?.name }
+    public var resolvedDisplayName: String? { displayName ?? CardScheme.registered(id)?.name }
 
     /// Creates a directory server entry with one encryption key.
     ///
@@ -87,7 +84,8 @@ public struct DirectoryServer: Sendable, Hashable {
     ///   - displayName: The name shown while processing.
     ///   - deviceDataEncryption: The device-data `enc`.
     public init(
-        id: String, encryptionKey: String, keyID: String? = nil, rootCertificates: String, displayName: String? = nil,
+        id: DirectoryServerID, encryptionKey: String, keyID: String? = nil, rootCertificates: String,
+        displayName: String? = nil,
         deviceDataEncryption: ContentEncryption = .a128cbcHS256
     ) {
         self.init(
@@ -107,7 +105,7 @@ public struct DirectoryServer: Sendable, Hashable {
     ///   - allowsUnchainedEncryptionCertificates: The per-directory-server opt-out of the chain rule
     ///     (``allowsUnchainedEncryptionCertificates``); `false` unless the app states it.
     public init(
-        id: String, encryptionKeys: [EncryptionKey], rootCertificates: String, displayName: String? = nil,
+        id: DirectoryServerID, encryptionKeys: [EncryptionKey], rootCertificates: String, displayName: String? = nil,
         deviceDataEncryption: ContentEncryption = .a128cbcHS256, intermediateCertificates: String = "",
         allowsUnchainedEncryptionCertificates: Bool = false
     ) {
@@ -132,39 +130,34 @@ public struct DirectoryServer: Sendable, Hashable {
         deviceDataEncryption: ContentEncryption = .a128cbcHS256
     ) {
         self.init(
-            id: scheme.id.rawValue, encryptionKeys: encryptionKeys, rootCertificates: rootCertificates,
+            id: scheme.id, encryptionKeys: encryptionKeys, rootCertificates: rootCertificates,
             displayName: scheme.name, deviceDataEncryption: deviceDataEncryption)
     }
 }
 
 extension ConfigParameters {
-    private static let directoryServerGroupPrefix = "ds:"
-
-    private enum DirectoryServerField: String {
-        case encryptionKey, keyID, rootCertificates, intermediateCertificates, displayName, deviceDataEncryption
-        case allowsUnchainedEncryptionCertificates
-    }
-
     /// Adds a directory server.
     ///
     /// - Parameter server: The directory server.
     /// - Throws: ``ThreeDS2Error`` with code `invalidInput` for an empty ID or one already configured.
     public mutating func addDirectoryServer(_ server: DirectoryServer) throws(ThreeDS2Error) {
-        guard !server.id.isEmpty else { throw .invalidInput("a directory server ID must not be empty") }
-        guard !directoryServerIDs.contains(where: { $0.uppercased() == server.id.uppercased() }) else {
+        guard !server.id.rawValue.isEmpty else { throw .invalidInput("a directory server ID must not be empty") }
+        guard !directoryServerIDs.contains(where: { $0.rawValue.uppercased() == server.id.rawValue.uppercased() })
+        else {
             throw .invalidInput("directory server \(server.id) is already configured")
         }
         // App-supplied display text refuses what a terminal or a layout engine would act on (issue 34).
         let texts: [(String?, String)] =
-            [(server.displayName, "name"), (server.id, "ID")] + server.encryptionKeys.map { ($0.keyID, "key ID") }
+            [(server.displayName, "name"), (server.id.rawValue, "ID")]
+            + server.encryptionKeys.map { ($0.keyID, "key ID") }
         for (text, what) in texts {
             if let text, let scalar = text.unicodeScalars.first(where: PeerText.isControlOrBidi) {
                 throw .invalidInput(
-                    "directory server \(PeerText.escapedForTerminal(server.id)) \(what) carries the control character "
+                    "directory server \(PeerText.escapedForTerminal(server.id.rawValue)) \(what) carries the control character "
                         + "U+\(String(scalar.value, radix: 16, uppercase: true)), which display text may not")
             }
         }
-        let group = Self.directoryServerGroupPrefix + server.id
+        let group = Self.directoryServerGroup(server.id)
         guard value(group, DirectoryServerField.encryptionKey.rawValue) == nil else {
             throw .invalidInput("directory server \(server.id) is already configured")
         }
@@ -188,9 +181,9 @@ extension ConfigParameters {
     }
 
     /// The configured directory server IDs, sorted.
-    public var directoryServerIDs: [String] {
+    public var directoryServerIDs: [DirectoryServerID] {
         groupNames.filter { $0.hasPrefix(Self.directoryServerGroupPrefix) }.map {
-            String($0.dropFirst(Self.directoryServerGroupPrefix.count))
+            DirectoryServerID(String($0.dropFirst(Self.directoryServerGroupPrefix.count)))
         }
     }
 
@@ -198,8 +191,8 @@ extension ConfigParameters {
     ///
     /// - Parameter id: The directory server ID.
     /// - Returns: The entry, or `nil` when it is not configured or lacks a key.
-    public func directoryServer(id: String) -> DirectoryServer? {
-        let group = Self.directoryServerGroupPrefix + id
+    public func directoryServer(id: DirectoryServerID) -> DirectoryServer? {
+        let group = Self.directoryServerGroup(id)
         guard let key = value(group, DirectoryServerField.encryptionKey.rawValue) else { return nil }
         var keys = [DirectoryServer.EncryptionKey(key: key, keyID: value(group, DirectoryServerField.keyID.rawValue))]
         while let next = value(group, DirectoryServerField.encryptionKey.rawValue + ".\(keys.count + 1)") {

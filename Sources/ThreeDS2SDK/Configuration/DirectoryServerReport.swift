@@ -108,19 +108,19 @@ extension DirectoryServer {
             roots = try PEMBundle.certificates(rootCertificates, what: "directory server \(id) root certificates")
         } catch {
             roots = []
-            failure = error.concerning("ds:\(id).rootCertificates")
+            failure = error.concerning(.directoryServer(id, .rootCertificates))
         }
         var intermediates: [Certificate] = []
         do {
             intermediates = try PEMBundle.certificates(
                 intermediateCertificates, what: "directory server \(id) intermediate certificates")
         } catch {
-            failure = failure ?? error.concerning("ds:\(id).intermediateCertificates")
+            failure = failure ?? error.concerning(.directoryServer(id, .intermediateCertificates))
         }
         if failure == nil, roots.isEmpty {
             failure = ThreeDS2Error.invalidInput(
                 "directory server \(id) has no root certificate for ACS signed content"
-            ).concerning("ds:\(id).rootCertificates")
+            ).concerning(.directoryServer(id, .rootCertificates))
         }
         let keys = encryptionKeys.enumerated().map { index, entry in
             Self.report(
@@ -136,7 +136,7 @@ extension DirectoryServer {
                 < ($1.chainsToRoot ? 1 : 0, $1.notValidBefore ?? .distantPast)
         }
         let name = resolvedDisplayName
-        let label = name.map { "\(id) (\($0))" } ?? id
+        let label = name.map { "\(id) (\($0))" } ?? id.rawValue
         var warning: Warning?
         if let chosen, let end = chosen.notValidAfter,
             end.timeIntervalSince(date) < DirectoryServerReport.expiryWarningPeriod
@@ -162,17 +162,17 @@ extension DirectoryServer {
                 ? reasons[0]
                 : "directory server \(label) has no encryption key usable on \(DateText.day(date)): "
                     + (reasons.isEmpty ? "none is configured" : reasons.joined(separator: "; "))
-            failure = ThreeDS2Error.invalidInput(message).concerning("ds:\(id).encryptionKey")
+            failure = ThreeDS2Error.invalidInput(message).concerning(.directoryServer(id, .encryptionKey))
         }
         return DirectoryServerReport(
-            id: directoryServerID, name: name, date: date, keys: keys,
+            id: id, name: name, date: date, keys: keys,
             roots: roots.map { CertificateName.readable($0.subject) }, chosenPosition: chosen?.position,
             warning: warning, failure: failure, parsedRoots: roots)
     }
 
     private static func report(
         _ entry: EncryptionKey, position: Int, what: String, roots: [Certificate], intermediates: [Certificate],
-        date: Date, directoryServer: String
+        date: Date, directoryServer: DirectoryServerID
     ) -> EncryptionKeyReport {
         func unreadable(_ problem: String) -> EncryptionKeyReport {
             EncryptionKeyReport(

@@ -13,7 +13,7 @@ struct ResolvedDirectoryServer: Sendable {
         case p256(P256.KeyAgreement.PublicKey)
     }
 
-    let id: String
+    let id: DirectoryServerID
     let encryptionKey: EncryptionKey
     let keyID: String?
     let roots: [Certificate]
@@ -29,7 +29,7 @@ struct ResolvedDirectoryServer: Sendable {
         if let failure = report.failure { throw failure }
         guard let chosen = report.chosen, let key = chosen.parsed else {
             throw ThreeDS2Error.invalidInput("directory server \(server.id) has no usable encryption key")
-                .concerning("ds:\(server.id).encryptionKey")
+                .concerning(.directoryServer(server.id, .encryptionKey))
         }
         id = server.id
         encryptionKey = key
@@ -72,7 +72,7 @@ struct ResolvedConfiguration: Sendable {
     let sdkReferenceNumber: String
     let appIdentifier: String
     let appVersion: String
-    let directoryServers: [String: ResolvedDirectoryServer]
+    let directoryServers: [DirectoryServerID: ResolvedDirectoryServer]
     /// The warnings about directory-server certificates ending soon, by directory server ID.
     var directoryServerWarnings: [Warning] {
         directoryServers.keys.sorted().compactMap { directoryServers[$0]?.expiryWarning }
@@ -89,16 +89,18 @@ struct ResolvedConfiguration: Sendable {
 
     init(_ parameters: ConfigParameters, now: Date = Date()) throws(ThreeDS2Error) {
         guard let reference = parameters.sdkReferenceNumber, !reference.isEmpty else {
-            throw .invalidInput("configuration parameter sdk.sdkReferenceNumber is required")
+            throw ThreeDS2Error.invalidInput("configuration parameter sdk.sdkReferenceNumber is required").concerning(
+                .sdk(.sdkReferenceNumber))
         }
         guard PeerText.fits(reference, max: 32) else {
-            throw .invalidInput(
-                "sdk.sdkReferenceNumber is \(PeerText.length(reference)) characters; at most 32 are allowed")
+            throw ThreeDS2Error.invalidInput(
+                "sdk.sdkReferenceNumber is \(PeerText.length(reference)) characters; at most 32 are allowed"
+            ).concerning(.sdk(.sdkReferenceNumber))
         }
         sdkReferenceNumber = reference
         appIdentifier = parameters.appIdentifier ?? ProcessInfo.processInfo.processName
         appVersion = parameters.appVersion ?? "0"
-        var servers: [String: ResolvedDirectoryServer] = [:]
+        var servers: [DirectoryServerID: ResolvedDirectoryServer] = [:]
         for id in parameters.directoryServerIDs {
             guard let server = parameters.directoryServer(id: id) else { continue }
             servers[id] = try ResolvedDirectoryServer(server, now: now)
@@ -111,7 +113,8 @@ struct ResolvedConfiguration: Sendable {
                 "device parameter \(both) is both in sdk.restrictedParameters and sdk.enabledParameters")
         }
         if let flag = parameters[.allowPlainHTTPLoopback], flag != "true", flag != "false" {
-            throw .invalidInput("sdk.allowPlainHTTPLoopback must be true or false, found \"\(flag)\"")
+            throw ThreeDS2Error.invalidInput("sdk.allowPlainHTTPLoopback must be true or false, found \"\(flag)\"")
+                .concerning(.sdk(.allowPlainHTTPLoopback))
         }
         allowsPlainHTTPLoopback = parameters.allowsPlainHTTPLoopback
         opensOOBApps = parameters.opensOOBApps
@@ -120,8 +123,9 @@ struct ResolvedConfiguration: Sendable {
             guard let version = OperatingSystemVersion(parsing: text),
                 text.trimmingCharacters(in: .whitespaces).allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") })
             else {
-                throw .invalidInput(
-                    "sdk.minimumOSVersion \"\(text)\" is not a version such as 16, 16.4 or 16.4.1")
+                throw ThreeDS2Error.invalidInput(
+                    "sdk.minimumOSVersion \"\(text)\" is not a version such as 16, 16.4 or 16.4.1"
+                ).concerning(.sdk(.minimumOSVersion))
             }
             minimumOSVersion = version
         } else {
@@ -130,12 +134,14 @@ struct ResolvedConfiguration: Sendable {
         if let hash = parameters[.expectedExecutableSHA256],
             hash.count != 64 || !hash.allSatisfy({ $0.isHexDigit })
         {
-            throw .invalidInput("sdk.expectedExecutableSHA256 must be 64 hexadecimal characters")
+            throw ThreeDS2Error.invalidInput("sdk.expectedExecutableSHA256 must be 64 hexadecimal characters")
+                .concerning(.sdk(.expectedExecutableSHA256))
         }
         expectedExecutableSHA256 = parameters[.expectedExecutableSHA256]?.lowercased()
         if let level = parameters[.logLevel], LogLevelName(rawValue: level) == nil {
-            throw .invalidInput(
-                "sdk.logLevel \"\(level)\" is not one of trace, debug, info, notice, warning, error, critical")
+            throw ThreeDS2Error.invalidInput(
+                "sdk.logLevel \"\(level)\" is not one of trace, debug, info, notice, warning, error, critical"
+            ).concerning(.sdk(.logLevel))
         }
         texts = try Self.texts(parameters.textEntries)
     }

@@ -178,7 +178,8 @@ public struct TrustBundle: Sendable, Hashable {
             }
             servers.append(
                 DirectoryServer(
-                    id: id, encryptionKeys: keys, rootCertificates: roots.map(\.key).joined(separator: "\n"),
+                    id: DirectoryServerID(id), encryptionKeys: keys,
+                    rootCertificates: roots.map(\.key).joined(separator: "\n"),
                     displayName: name, deviceDataEncryption: encryption,
                     intermediateCertificates: intermediates.map(\.key).joined(separator: "\n"),
                     allowsUnchainedEncryptionCertificates: allowsUnchained))

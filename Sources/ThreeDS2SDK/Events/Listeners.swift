@@ -6,7 +6,8 @@ public enum ClientEvent: Sendable, Hashable {
     /// The service was initialised; the warnings the security checks raised.
     case initialized(warnings: [Warning.ID])
     /// A transaction was created.
-    case transactionCreated(sdkTransactionID: String, messageVersion: MessageVersion, directoryServerID: String)
+    case transactionCreated(
+        sdkTransactionID: String, messageVersion: MessageVersion, directoryServerID: DirectoryServerID)
     /// The AReq parameters were built; `deviceDataCharacters` is the length of the encrypted device data.
     case authenticationRequestParametersBuilt(sdkTransactionID: String, deviceDataCharacters: Int)
     /// A CReq was encrypted and sent, with this `sdkCounterStoA`.

@@ -116,7 +116,7 @@ public struct HTMLForm: Sendable, Hashable {
 
     /// What went wrong with a submission, in the package's one error shape (`CodedError`). Two errors
     /// are equal when their codes are.
-    public struct SubmissionError: CodedError, Sendable {
+    public struct SubmissionError: DetailedCodedError, Sendable {
         /// The kind of mistake. New codes may be added; do not rely on the list being complete.
         public struct Code: Hashable, Sendable, CustomStringConvertible {
             private enum Name: Hashable, Sendable {
@@ -136,17 +136,19 @@ public struct HTMLForm: Sendable, Hashable {
             public static let unknownButton = Code(.unknownButton)
         }
 
-        /// What kind of mistake it was.
-        public let code: Code
-        /// The explanation, in English (the form state shows the cardholder ``subject`` in the SDK's text for
-        /// ``code``, in the locale's language).
-        public let message: String
+        /// The code, message (the explanation, in English: the form state shows the cardholder ``subject`` in the
+        /// SDK's text for ``code``, in the locale's language), cause and place.
+        public let details: ErrorDetails<Code>
         /// The field or button the page does not have, as given.
         public let subject: String?
-        /// Always `nil`: a submission fails on the page's own rules.
-        public var underlying: (any Error)? { nil }
-        /// Where the error was raised.
-        public let location: ErrorLocation
+
+        /// Creates the error from its details, naming no subject.
+        ///
+        /// - Parameter details: The code, message, cause and place.
+        public init(details: ErrorDetails<Code>) {
+            self.details = details
+            self.subject = nil
+        }
 
         /// Creates an error.
         ///
@@ -159,10 +161,9 @@ public struct HTMLForm: Sendable, Hashable {
         public init(
             _ code: Code, _ message: String, subject: String? = nil, file: String = #fileID, line: UInt = #line
         ) {
-            self.code = code
-            self.message = message
+            self.details = ErrorDetails(
+                code: code, message: message, underlying: nil, location: ErrorLocation(file: file, line: line))
             self.subject = subject
-            self.location = ErrorLocation(file: file, line: line)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+public import ThreeDS2JOSE
 
 #if canImport(Glibc)
     import Glibc
@@ -11,10 +12,35 @@ import Foundation
 /// and renamed over the target, so a reader sees the old file or the whole new one; missing folders are made with
 /// mode 0700. The umask can only take permissions away.
 @_spi(ThreeDS2Tools) public enum SecretFile {
-    /// An error naming the path and the system's reason.
-    @_spi(ThreeDS2Tools) public struct Failure: Error, CustomStringConvertible {
-        /// The path and the reason.
-        public let description: String
+    /// A file that could not be written or a folder that could not be made, in the package's one error shape: the
+    /// message names the path and the system's reason, `underlying` is the system's error.
+    @_spi(ThreeDS2Tools) public struct Failure: DetailedCodedError, Sendable {
+        /// The kind of failure. New codes may be added; do not rely on the list being complete.
+        public struct Code: Hashable, Sendable, CustomStringConvertible {
+            private enum Name: Hashable, Sendable {
+                case notAFolder, systemCall
+            }
+
+            private let name: Name
+
+            private init(_ name: Name) { self.name = name }
+
+            /// The name of the code, for messages.
+            public var description: String { "\(name)" }
+
+            /// A path that should be a folder is something else.
+            public static let notAFolder = Code(.notAFolder)
+            /// A system call failed (creating, writing, syncing or renaming); `underlying` is its error.
+            public static let systemCall = Code(.systemCall)
+        }
+
+        /// The code, message, cause and place.
+        public let details: ErrorDetails<Code>
+
+        /// Creates the error from its details.
+        ///
+        /// - Parameter details: The code, message, cause and place.
+        public init(details: ErrorDetails<Code>) { self.details = details }
     }
 
     /// Writes `bytes` to `path` with mode 0600 (or `mode`), replacing any file there.
@@ -76,14 +102,17 @@ import Foundation
     @_spi(ThreeDS2Tools) public static func makeDirectory(_ path: String) throws(Failure) {
         var isDirectory: ObjCBool = false
         if path.isEmpty || FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            guard path.isEmpty || isDirectory.boolValue else { throw Failure(description: "\(path) is not a folder") }
+            guard path.isEmpty || isDirectory.boolValue else { throw Failure(.notAFolder, "\(path) is not a folder") }
             return
         }
         try makeDirectory(URL(fileURLWithPath: path).deletingLastPathComponent().path)
         guard mkdir(path, 0o700) == 0 || errno == EEXIST else { throw failure("cannot create the folder", path) }
     }
 
-    private static func failure(_ what: String, _ path: String) -> Failure {
-        Failure(description: "\(what) \(path): \(String(cString: strerror(errno)))")
+    private static func failure(_ what: String, _ path: String, file: String = #fileID, line: UInt = #line) -> Failure {
+        let number = errno
+        return Failure(
+            .systemCall, "\(what) \(path): \(String(cString: strerror(number)))",
+            underlying: POSIXErrorCode(rawValue: number).map { POSIXError($0) }, file: file, line: line)
     }
 }

@@ -50,8 +50,9 @@ extension ThreeDS2Service {
     /// outcome is ``ChallengeOutcome/cancelled``).
     ///
     /// ```swift
-    /// let outcome = await service.authenticate(directoryServerID: "A000000004", presenter: presenter) { areq in
-    ///     let answer = try await myBackend.post("/3ds/authenticate", body: JSONEncoder().encode(areq))
+    /// let outcome = await service.authenticate(directoryServerID: .mastercard, presenter: presenter) { areq in
+    ///     let body = try JSONEncoder().encode(areq.adding(["acctNumber": .string(card)]))  // and the purchase
+    ///     let answer = try await myBackend.post("/3ds/authenticate", body: body)
     ///     return try JSONDecoder().decode(RequestorResult.self, from: answer)  // an ARes
     /// }
     /// ```
@@ -59,8 +60,9 @@ extension ThreeDS2Service {
     /// - Parameters:
     ///   - directoryServerID: A configured directory server.
     ///   - messageVersion: The message version; the highest when `nil`.
-    ///   - requestor: The app's backend call: the AReq value in (encode it with `JSONEncoder` and add the
-    ///     purchase), the frictionless result or the challenge parameters out.
+    ///   - requestor: The app's backend call: the AReq value in (add the purchase with
+    ///     ``AuthenticationRequest/adding(_:)`` and encode it with `JSONEncoder`), the frictionless result or the
+    ///     challenge parameters out.
     ///   - presenter: Shows the challenge screens; its render options go into the AReq.
     ///   - progress: The processing indicator; the presenter when it is one and `nil` is given.
     ///   - challengeTimeout: The challenge's overall timeout (at least five minutes), also sent as `sdkMaxTimeout`.
@@ -69,7 +71,7 @@ extension ThreeDS2Service {
     ///   - clock: The clock the timers run on (a test clock in tests).
     /// - Returns: The one outcome.
     public func authenticate<C: Clock>(
-        directoryServerID: String, messageVersion: MessageVersion? = nil,
+        directoryServerID: DirectoryServerID, messageVersion: MessageVersion? = nil,
         presenter: any ChallengePresenter, progress: (any ProgressIndicator)? = nil,
         challengeTimeout: Duration = .seconds(5 * 60), requestorTimeout: Duration = .seconds(30),
         transport: any ChallengeTransport = URLSessionTransport(), clock: C,
@@ -136,7 +138,7 @@ extension ThreeDS2Service {
     /// ``authenticate(directoryServerID:messageVersion:presenter:progress:challengeTimeout:requestorTimeout:transport:clock:requestor:)``
     /// on the continuous clock.
     public func authenticate(
-        directoryServerID: String, messageVersion: MessageVersion? = nil,
+        directoryServerID: DirectoryServerID, messageVersion: MessageVersion? = nil,
         presenter: any ChallengePresenter, progress: (any ProgressIndicator)? = nil,
         challengeTimeout: Duration = .seconds(5 * 60), requestorTimeout: Duration = .seconds(30),
         transport: any ChallengeTransport = URLSessionTransport(),
@@ -151,5 +153,5 @@ extension ThreeDS2Service {
 
 extension Transaction {
     /// The name the processing indicator shows: the directory server's display name, else its ID.
-    var progressName: String { directoryServer.displayName ?? directoryServer.id }
+    var progressName: String { directoryServer.displayName ?? directoryServer.id.rawValue }
 }

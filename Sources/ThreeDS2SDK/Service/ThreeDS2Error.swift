@@ -9,7 +9,7 @@ public import ThreeDS2JOSE
 /// `underlying` carries the cause when there is one (a `JOSEError`, a file-system error, …).
 ///
 /// Two errors are equal when their codes are: match on ``code``, never on the message.
-public struct ThreeDS2Error: CodedError, Sendable {
+public struct ThreeDS2Error: DetailedCodedError, Sendable {
     /// The kind of error. New codes may be added; do not rely on the list being complete.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Name: Hashable, Sendable {
@@ -49,19 +49,29 @@ public struct ThreeDS2Error: CodedError, Sendable {
         }
     }
 
-    /// What kind of error it is.
-    public let code: Code
-    /// What was wrong.
-    public let message: String
-    /// The cause, when there is one.
-    public let underlying: (any Error)?
-    /// Where the error was raised.
-    public let location: ErrorLocation
-    /// The configuration parameter at fault, as `group.name` (for example `ds:A000000004.encryptionKey`), when an
-    /// invalid-input error concerns one: callers map it to their own option or file without reading the message.
-    public let parameter: String?
+    /// The code, message, cause and place: the package's shared error storage.
+    public let details: ErrorDetails<Code>
+    /// The configuration parameter at fault (for example `.directoryServer("A000000004", .encryptionKey)`), when an
+    /// invalid-input error concerns one: callers map it to their own option or file by matching, without reading the
+    /// message.
+    public let parameter: ConfigParameters.Path?
 
-    /// Creates an error.
+    /// Creates the error from its details, concerning no parameter.
+    ///
+    /// - Parameter details: The code, message, cause and place.
+    public init(details: ErrorDetails<Code>) { self.init(details: details, parameter: nil) }
+
+    /// Creates the error from its details and the parameter at fault.
+    ///
+    /// - Parameters:
+    ///   - details: The code, message, cause and place.
+    ///   - parameter: The configuration parameter at fault, if any.
+    public init(details: ErrorDetails<Code>, parameter: ConfigParameters.Path?) {
+        self.details = details
+        self.parameter = parameter
+    }
+
+    /// Creates an error raised here.
     ///
     /// - Parameters:
     ///   - code: The kind of error.
@@ -71,26 +81,18 @@ public struct ThreeDS2Error: CodedError, Sendable {
     ///   - file: The file that raises the error (the caller's, by default).
     ///   - line: The line that raises the error (the caller's, by default).
     public init(
-        _ code: Code, _ message: String, underlying: (any Error)? = nil, parameter: String? = nil,
+        _ code: Code, _ message: String, underlying: (any Error)? = nil, parameter: ConfigParameters.Path? = nil,
         file: String = #fileID, line: UInt = #line
     ) {
         self.init(
-            code, message, underlying: underlying, parameter: parameter, at: ErrorLocation(file: file, line: line))
-    }
-
-    private init(
-        _ code: Code, _ message: String, underlying: (any Error)?, parameter: String?, at location: ErrorLocation
-    ) {
-        self.code = code
-        self.message = message
-        self.underlying = underlying
-        self.parameter = parameter
-        self.location = location
+            details: ErrorDetails(
+                code: code, message: message, underlying: underlying, location: ErrorLocation(file: file, line: line)),
+            parameter: parameter)
     }
 
     /// The same error, naming the configuration parameter at fault (and keeping where it was raised).
-    func concerning(_ parameter: String) -> ThreeDS2Error {
-        ThreeDS2Error(code, message, underlying: underlying, parameter: parameter, at: location)
+    func concerning(_ parameter: ConfigParameters.Path) -> ThreeDS2Error {
+        ThreeDS2Error(details: details, parameter: parameter)
     }
 
     static func invalidInput(

@@ -224,12 +224,12 @@ public final class ThreeDS2Service: Sendable {
     /// - Returns: The transaction.
     /// - Throws: ``ThreeDS2Error``: `notInitialized`, or `invalidInput` for an unknown directory server or an
     ///   unsupported version.
-    public func createTransaction(directoryServerID: String, messageVersion: MessageVersion? = nil)
+    public func createTransaction(directoryServerID: DirectoryServerID, messageVersion: MessageVersion? = nil)
         throws(ThreeDS2Error) -> Transaction
     {
         let context = try context()
         guard let server = context.configuration.directoryServers[directoryServerID] else {
-            let known = context.configuration.directoryServers.keys.sorted().joined(separator: ", ")
+            let known = context.configuration.directoryServers.keys.sorted().map(\.rawValue).joined(separator: ", ")
             throw .invalidInput(
                 "directory server \"\(directoryServerID)\" is not configured; configured: \(known.isEmpty ? "none" : known)"
             )
@@ -259,7 +259,7 @@ public final class ThreeDS2Service: Sendable {
     /// - Returns: The transaction.
     /// - Throws: ``ThreeDS2Error``: `notInitialized`, or `invalidInput` for an unknown directory server or a version
     ///   that is not one of `MessageVersion.supported`.
-    public func createTransaction(directoryServerID: String, messageVersion: String?) throws(ThreeDS2Error)
+    public func createTransaction(directoryServerID: DirectoryServerID, messageVersion: String?) throws(ThreeDS2Error)
         -> Transaction
     {
         try createTransaction(

@@ -1,3 +1,4 @@
+public import ThreeDS2JOSE
 public import ThreeDS2Messages
 
 /// The AReq's `deviceRenderOptions`: the interfaces and UI types the challenge presenter can draw.
@@ -51,8 +52,8 @@ public struct DeviceRenderOptions: Sendable, Hashable, Encodable {
     }
 }
 
-/// The SDK's part of the AReq, as the app's 3DS Server expects it: encode it with `JSONEncoder` and add the
-/// purchase and account fields the app owns.
+/// The SDK's part of the AReq, as the app's 3DS Server expects it, and the purchase and account fields the app adds
+/// to it (``addField(_:_:)``): encode it with `JSONEncoder`, or take ``json``, and send it as it is.
 ///
 /// The ephemeral key is a JSON object (a JWK), never JSON text in a string; the device channel is app (`01`);
 /// `sdkMaxTimeout` is the challenge timeout in whole minutes (two digits, at least `05`); the render options come
@@ -60,8 +61,8 @@ public struct DeviceRenderOptions: Sendable, Hashable, Encodable {
 public struct AuthenticationRequest: Sendable, Hashable, Encodable {
     /// `messageVersion`.
     public var messageVersion: MessageVersion
-    /// `deviceChannel`: always `01` (app-based).
-    public var deviceChannel: String { "01" }
+    /// `deviceChannel`: always `DeviceChannel.app` (`01`).
+    public var deviceChannel: DeviceChannel { .app }
     /// `sdkTransID`.
     public var sdkTransactionID: String
     /// `sdkAppID`.
@@ -78,6 +79,9 @@ public struct AuthenticationRequest: Sendable, Hashable, Encodable {
     public var deviceRenderOptions: DeviceRenderOptions
     /// `threeDSRequestorAppURL` (2.2.0 and later), left out when `nil` or when the version does not carry it.
     public var threeDSRequestorAppURL: String?
+    /// The fields the app added (``addField(_:_:)``): its purchase, account and 3DS Requestor fields, sent after the
+    /// SDK's, in the order added.
+    public internal(set) var additionalFields: JSONObject = [:]
 
     /// `sdkMaxTimeout` for a challenge timeout: whole minutes, two digits, at least `05` and at most `99`.
     ///
@@ -104,7 +108,7 @@ public struct AuthenticationRequest: Sendable, Hashable, Encodable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(messageVersion.rawValue, forKey: .messageVersion)
-        try container.encode(deviceChannel, forKey: .deviceChannel)
+        try container.encode(deviceChannel.rawValue, forKey: .deviceChannel)
         try container.encode(sdkTransactionID, forKey: .sdkTransactionID)
         try container.encode(sdkAppID, forKey: .sdkAppID)
         try container.encode(sdkReferenceNumber, forKey: .sdkReferenceNumber)
@@ -114,6 +118,10 @@ public struct AuthenticationRequest: Sendable, Hashable, Encodable {
         try container.encode(deviceRenderOptions, forKey: .deviceRenderOptions)
         if messageVersion.carriesRequestorAppURL {
             try container.encodeIfPresent(threeDSRequestorAppURL, forKey: .threeDSRequestorAppURL)
+        }
+        var added = encoder.container(keyedBy: FieldName.self)
+        for (name, value) in additionalFields.members {
+            try added.encode(EncodableJSON(value), forKey: FieldName(name))
         }
     }
 }

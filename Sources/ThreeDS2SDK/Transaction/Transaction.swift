@@ -13,7 +13,7 @@ public final class Transaction: Sendable {
     /// The message version, fixed for the whole transaction.
     public let messageVersion: MessageVersion
     /// The directory server ID.
-    public let directoryServerID: String
+    public let directoryServerID: DirectoryServerID
 
     struct State {
         var ephemeralKey: P256.KeyAgreement.PrivateKey?
@@ -101,7 +101,7 @@ public final class Transaction: Sendable {
         let recipient: JWERecipient
         switch directoryServer.encryptionKey {
         case .rsa(let der): recipient = .rsaOAEP256(publicKeyDER: der)
-        case .p256(let key): recipient = .ecdhES(key, derivation: .emvco(partyVInfo: directoryServer.id))
+        case .p256(let key): recipient = .ecdhES(key, derivation: .emvco(partyVInfo: directoryServer.id.rawValue))
         }
         let deviceData: String
         do {

@@ -78,7 +78,7 @@ struct Conform: AsyncParsableCommand {
         }
         var runner = ConformRunner(
             plan: plan, configuration: config, requestor: try connection.requestor(),
-            directoryServerID: connection.dsID, transport: transport, service: service, output: output,
+            directoryServerID: connection.directoryServerID, transport: transport, service: service, output: output,
             saveKeysFor: saveChannelKeysFor)
         runner.requestorAppURL = requestorAppURL
         runner.verbose = connection.verbose

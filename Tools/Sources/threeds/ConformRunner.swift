@@ -11,7 +11,7 @@ struct ConformRunner {
     let plan: ConformPlan
     let configuration: ConfigParameters
     let requestor: Requestor
-    let directoryServerID: String
+    let directoryServerID: DirectoryServerID
     let transport: HTTPClientTransport
     let service: ThreeDS2Service
     /// The report folder; the messages go to its `messages` folder.

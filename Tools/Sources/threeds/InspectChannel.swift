@@ -184,7 +184,7 @@ struct InspectCReq: AsyncParsableCommand {
             do {
                 try RequestCheck(version: inspection.saved.messageVersion, previous: previous).check(object)
             } catch {
-                problems.append("an ACS answers Erro \(error.code) for \(error.field)")
+                problems.append("an ACS answers Erro \(error.code) for \(error.detail)")
             }
         }
         guard problems.isEmpty else {

@@ -34,7 +34,7 @@ final class MessageCapture: Sendable {
             do {
                 try SecretFile.makeDirectory(directory)
             } catch {
-                throw CLIError("--save-messages \(directory): cannot be created (\(error.description))")
+                throw CLIError("--save-messages \(directory): cannot be created (\(error.message))")
             }
         }
         guard FileManager.default.isWritableFile(atPath: directory) else {

@@ -41,6 +41,7 @@ struct PaymentOptions: ParsableArguments {
 
     var server: String? { connection.server }
     var dsID: String { connection.dsID }
+    var directoryServerID: DirectoryServerID { connection.directoryServerID }
     var verbose: Bool { connection.verbose }
     func describe(_ error: any Error) -> String { connection.describe(error) }
     func explain(_ result: PaymentResult) -> PaymentResult { connection.explain(result) }
@@ -206,7 +207,7 @@ struct Pay: AsyncParsableCommand {
                 input: input)
         }
         let flow = PayFlow(
-            configuration: config, requestor: requestor, directoryServerID: payment.dsID,
+            configuration: config, requestor: requestor, directoryServerID: payment.directoryServerID,
             messageVersion: payment.messageVersion,
             purchase: Purchase(cardNumber: number, amount: payment.amount, currency: payment.currency),
             requestorAppURL: payment.requestorAppURL,

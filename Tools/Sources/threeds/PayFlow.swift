@@ -134,7 +134,7 @@ struct TimedTransport: ChallengeTransport {
 struct PayFlow {
     let configuration: ConfigParameters
     let requestor: Requestor
-    let directoryServerID: String
+    let directoryServerID: DirectoryServerID
     let messageVersion: String?
     let purchase: Purchase
     let requestorAppURL: String?
@@ -228,7 +228,7 @@ struct PayFlow {
         let response: AuthenticationResponse
         if let capture {
             capture.saveRequest(
-                ThreeDSServerClient.requestBody(
+                try ThreeDSServerClient.requestBody(
                     parameters: parameters, purchase: purchase, requestorAppURL: requestorAppURL,
                     challengeTimeout: timeout))
         }
@@ -237,7 +237,7 @@ struct PayFlow {
             response = try await ThreeDSServerClient(serverURL: serverURL, transport: transport).authenticate(
                 parameters: parameters, purchase: purchase, requestorAppURL: requestorAppURL, challengeTimeout: timeout)
         case .exec(let command, let timeLimit):
-            let body = ThreeDSServerClient.requestBody(
+            let body = try ThreeDSServerClient.requestBody(
                 parameters: parameters, purchase: purchase, requestorAppURL: requestorAppURL, challengeTimeout: timeout)
             response = try await RequestorExec(command: command, timeLimit: timeLimit).authenticate(
                 body, messageVersion: parameters.messageVersion, requestorAppURL: requestorAppURL)

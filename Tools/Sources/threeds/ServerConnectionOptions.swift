@@ -26,6 +26,8 @@ struct ServerConnectionOptions: ParsableArguments {
         name: .customLong("ds-id"),
         help: "The directory server ID (the TestLab's: F055545342 with an RSA key, F155545342 with an EC key).")
     var dsID: String
+    /// `--ds-id`, typed.
+    var directoryServerID: DirectoryServerID { DirectoryServerID(dsID) }
     @Option(
         name: .customLong("trust-bundle"),
         help: ArgumentHelp(
@@ -87,13 +89,13 @@ struct ServerConnectionOptions: ParsableArguments {
                 return error.message
             }
         }
-        guard let parameter = error.parameter else { return error.message }
-        if let trustBundle, parameter.hasPrefix("ds:\(dsID).") {
-            return "--trust-bundle \(trustBundle): \(error.message)"
+        guard case .directoryServer(let id, let field)? = error.parameter, id == directoryServerID else {
+            return error.message
         }
-        switch parameter {
-        case "ds:\(dsID).encryptionKey": return "--ds-cert \(dsCert ?? ""): \(error.message)"
-        case "ds:\(dsID).rootCertificates": return "--ds-root \(dsRoot.joined(separator: ", ")): \(error.message)"
+        if let trustBundle { return "--trust-bundle \(trustBundle): \(error.message)" }
+        switch field {
+        case .encryptionKey: return "--ds-cert \(dsCert ?? ""): \(error.message)"
+        case .rootCertificates: return "--ds-root \(dsRoot.joined(separator: ", ")): \(error.message)"
         default: return error.message
         }
     }
@@ -140,15 +142,15 @@ struct ServerConnectionOptions: ParsableArguments {
             } catch {
                 throw CLIError("--trust-bundle \(trustBundle): \(error.message)")
             }
-            guard let server = bundle.directoryServers.first(where: { $0.id == dsID }) else {
-                let listed = bundle.directoryServers.map(\.id).joined(separator: ", ")
+            guard let server = bundle.directoryServers.first(where: { $0.id == directoryServerID }) else {
+                let listed = bundle.directoryServers.map(\.id.rawValue).joined(separator: ", ")
                 throw CLIError("--trust-bundle \(trustBundle) has no directory server \(dsID); it lists \(listed)")
             }
             try config.addDirectoryServer(server)
         } else if let dsCert {
             try config.addDirectoryServer(
                 DirectoryServer(
-                    id: dsID, encryptionKey: try readInputFile(dsCert, option: "--ds-cert"), keyID: dsKeyID,
+                    id: directoryServerID, encryptionKey: try readInputFile(dsCert, option: "--ds-cert"), keyID: dsKeyID,
                     rootCertificates: try dsRoot.map { try readInputFile($0, option: "--ds-root") }.joined(
                         separator: "\n"))
             )

@@ -1,5 +1,5 @@
-// The integration article's and the README's one-call snippets, compiled and run: `PurchaseRequest`, `BackendError`
-// and `pay(service:backend:card:presenter:)` are pasted here unchanged, and `DocSnippetRunTests` runs `pay` against
+// The integration article's and the README's one-call snippets, compiled and run: `BackendError` and
+// `pay(service:backend:card:presenter:)` are pasted here unchanged, and `DocSnippetRunTests` runs `pay` against
 // the TestLab's 3DS Server over plain HTTP on loopback (URLSession on Linux cannot take the lab's TLS root). The SDK
 // package's `DocSnippetTests` checks that every snippet of the README and the DocC articles appears in a compiled file.
 import Foundation
@@ -12,24 +12,6 @@ import ThreeDS2TestLab
     import FoundationNetworking
 #endif
 
-/// What the app's backend receives: the SDK's AReq fields and the purchase.
-struct PurchaseRequest: Encodable {
-    let areq: AuthenticationRequest
-    let acctNumber: String
-    let purchaseAmount: String
-    let purchaseCurrency: String
-
-    private enum CodingKeys: String, CodingKey { case acctNumber, purchaseAmount, purchaseCurrency }
-
-    func encode(to encoder: any Encoder) throws {
-        try areq.encode(to: encoder)
-        var purchase = encoder.container(keyedBy: CodingKeys.self)
-        try purchase.encode(acctNumber, forKey: .acctNumber)
-        try purchase.encode(purchaseAmount, forKey: .purchaseAmount)
-        try purchase.encode(purchaseCurrency, forKey: .purchaseCurrency)
-    }
-}
-
 /// The backend refused the request (its HTTP status was not 200).
 struct BackendError: Error, CustomStringConvertible {
     let answer: String
@@ -37,12 +19,15 @@ struct BackendError: Error, CustomStringConvertible {
 }
 
 func pay(service: ThreeDS2Service, backend: URL, card: String, presenter: some ChallengePresenter) async -> String {
-    let outcome = await service.authenticate(directoryServerID: "A000000004", presenter: presenter) { areq in
+    let outcome = await service.authenticate(directoryServerID: .mastercard, presenter: presenter) { areq in
+        // The purchase your app owns, added to the AReq fields the SDK owns.
+        let purchase: JSONObject = [
+            "acctNumber": .string(card), "purchaseAmount": .string("1999"), "purchaseCurrency": .string("978"),
+        ]
         var request = URLRequest(url: backend.appendingPathComponent("3ds/authenticate"))
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = try JSONEncoder().encode(
-            PurchaseRequest(areq: areq, acctNumber: card, purchaseAmount: "1999", purchaseCurrency: "978"))
+        request.httpBody = try JSONEncoder().encode(areq.adding(purchase))
         let (answer, response) = try await URLSession.shared.data(for: request)
         guard let status = (response as? HTTPURLResponse)?.statusCode, status == 200 else {
             throw BackendError(answer: String(decoding: answer, as: UTF8.self))

@@ -38,7 +38,7 @@ struct Run {
 /// challenge when asked.
 func run(
     _ scenario: Scenario, version: String = "2.2.0", answers: [ScriptedAnswer] = [],
-    directoryServerID: String = TestLab.rsaDirectoryServerID,
+    directoryServerID: DirectoryServerID = TestLab.rsaDirectoryServerID,
     options: TestLabOptions = TestLabOptions(), requestorAppURL: String? = "https://shop.example/checkout?order=42",
     logger: Logger = Logger(label: "threeds2.sdk"), opensApps: Bool = true, appsAllowed: Bool = true,
     timeout: Duration = .seconds(300)

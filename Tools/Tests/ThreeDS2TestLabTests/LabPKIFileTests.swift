@@ -16,7 +16,12 @@ struct LabPKIFileTests {
         #expect(reports.map(\.id) == [.testRSA, .testEC])
         #expect(reports.map { $0.chosen?.keyType } == ["RSA", "EC P-256"])
         #expect(reports.allSatisfy { $0.failure == nil && $0.chosen?.chainsToRoot == true })
-        #expect(reports.map(\.name) == ["TestLab DS (RSA)", "TestLab DS (EC)"])
+        #expect(reports.map(\.name) == ["Test DS (RSA)", "Test DS (EC)"])
+        // Written by the SDK's writer, certificates as the files beside it: it reads back as the lab's bundle.
+        #expect(bundle == (try pki.trustBundle))
+        let json = try String(contentsOf: directory.appendingPathComponent(TrustBundle.fileName), encoding: .utf8)
+        #expect(json == (try pki.trustBundle.json(referencing: try pki.clientFiles)))
+        #expect(json.contains("\"file\":\"ds-encryption-rsa.pem\"") && !json.contains("\"pem\""))
     }
 
     @Test("the TestLab's private keys are 0600, its certificates and bundle 0644, in a 0700 folder")

@@ -19,12 +19,18 @@ struct RequestCheckTests {
         return object
     }
 
-    func failure(_ version: MessageVersion, previous: JSONObject?, _ request: JSONObject) -> RequestCheck.Failure? {
+    /// A refusal as the tests compare it: the Erro code and the field (a violation's equality is on the code alone).
+    struct Refusal: Equatable {
+        let code: ProtocolErrorCode
+        let field: String
+    }
+
+    func failure(_ version: MessageVersion, previous: JSONObject?, _ request: JSONObject) -> Refusal? {
         do {
             try RequestCheck(version: version, previous: previous).check(request)
             return nil
         } catch {
-            return error
+            return Refusal(code: error.code, field: error.detail)
         }
     }
 
@@ -121,7 +127,7 @@ struct RequestCheckTests {
             object["messageVersion"] = .string("2.2.0")
             return object
         }
-        let refused = RequestCheck.Failure(code: .invalidFormat, field: "messageExtension")
+        let refused = Refusal(code: .invalidFormat, field: "messageExtension")
         #expect(
             failure(
                 .v2_2_0, previous: nil, v220(["threeDSRequestorAppURL": url, "messageExtension": .array([announce])]))

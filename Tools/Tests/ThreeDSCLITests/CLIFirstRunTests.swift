@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThreeDS2SDK
 import ThreeDS2SDKTesting
 import ThreeDS2TestLab
 
@@ -42,7 +43,7 @@ private func firstOutputBlocking(
 struct CLIFirstRunTests {
     func pay(_ lab: TestLab, _ pki: String, _ extra: [String]) -> [String] {
         [
-            "pay", "--server", lab.baseURL.absoluteString, "--ds-id", TestLab.rsaDirectoryServerID,
+            "pay", "--server", lab.baseURL.absoluteString, "--ds-id", TestLab.rsaDirectoryServerID.rawValue,
             "--ds-cert", "\(pki)/ds-encryption-rsa.pem", "--ds-root", "\(pki)/ds-root.pem",
             "--tls-root", "\(pki)/tls-root.pem", "--card", Scenario.text.cardNumber, "--amount", "1999",
             "--currency", "978",
@@ -182,7 +183,7 @@ struct CLIErrorMessageTests {
     func connectionErrors() async throws {
         let (lab, pki) = try await SharedLab.cli.get()
         let common = [
-            "--ds-id", TestLab.rsaDirectoryServerID, "--ds-cert", "\(pki)/ds-encryption-rsa.pem", "--ds-root",
+            "--ds-id", TestLab.rsaDirectoryServerID.rawValue, "--ds-cert", "\(pki)/ds-encryption-rsa.pem", "--ds-root",
             "\(pki)/ds-root.pem", "--card", Scenario.frictionlessY.cardNumber, "--amount", "1", "--currency", "978",
         ]
         let started = ContinuousClock.now

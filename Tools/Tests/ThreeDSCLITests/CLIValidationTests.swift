@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThreeDS2SDK
 import ThreeDS2TestLab
 
 /// Runs `threeds` with arguments (and optional standard input); returns the exit status and what it printed. The
@@ -123,7 +124,8 @@ struct CLIValidationTests {
         try Data(try expired.certificatePEM.utf8).write(to: URL(fileURLWithPath: path))
         let before = lab.authentications.count
         let (status, output) = try await runThreeds([
-            "pay", "--server", lab.baseURL.absoluteString, "--ds-id", TestLab.ecDirectoryServerID, "--ds-cert", path,
+            "pay", "--server", lab.baseURL.absoluteString, "--ds-id", TestLab.ecDirectoryServerID.rawValue, "--ds-cert",
+            path,
             "--ds-root", "\(pki)/ds-root.pem", "--tls-root", "\(pki)/tls-root.pem", "--card", Scenario.text.cardNumber,
             "--amount", "1", "--currency", "978",
         ])
@@ -140,7 +142,7 @@ struct CLIValidationTests {
         let answers = "\(pki)/answers.json"
         try Data(#"[{"action":"submit","text":"123456"}]"#.utf8).write(to: URL(fileURLWithPath: answers))
         let arguments = [
-            "pay", "--server", lab.baseURL.absoluteString, "--ds-id", TestLab.rsaDirectoryServerID,
+            "pay", "--server", lab.baseURL.absoluteString, "--ds-id", TestLab.rsaDirectoryServerID.rawValue,
             "--ds-cert", "\(pki)/ds-encryption-rsa.pem", "--ds-root", "\(pki)/ds-root.pem",
             "--tls-root", "\(pki)/tls-root.pem", "--card-file", "-", "--amount", "1999", "--currency", "978",
             "--ui", "auto", "--answers", answers, "--json",

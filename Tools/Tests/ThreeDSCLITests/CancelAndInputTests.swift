@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ThreeDS2JOSE
+import ThreeDS2SDK
 import ThreeDS2SDKTesting
 import ThreeDS2TestLab
 
@@ -134,7 +135,7 @@ extension MachineLoadingCLITests {
             let before = lab.authentications.count
             let (status, output) = try await runThreedsWithoutTerminal(
                 [
-                    "pay", "--server", lab.baseURL.absoluteString, "--ds-id", TestLab.rsaDirectoryServerID,
+                    "pay", "--server", lab.baseURL.absoluteString, "--ds-id", TestLab.rsaDirectoryServerID.rawValue,
                     "--ds-cert", "\(pki)/ds-encryption-rsa.pem", "--ds-root", "\(pki)/ds-root.pem",
                     "--tls-root", "\(pki)/tls-root.pem", "--card-file", "-", "--amount", "1999", "--currency", "978",
                 ], input: Scenario.text.cardNumber + "\n")

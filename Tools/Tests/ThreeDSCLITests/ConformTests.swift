@@ -3,6 +3,7 @@ import FoundationXML
 import Testing
 import ThreeDS2JOSE
 import ThreeDS2Messages
+import ThreeDS2SDK
 import ThreeDS2SDKTesting
 import ThreeDS2TestLab
 
@@ -15,7 +16,7 @@ struct ConformTests {
         -> [String]
     {
         [
-            "conform", "--server", lab.baseURL.absoluteString, "--ds-id", TestLab.rsaDirectoryServerID,
+            "conform", "--server", lab.baseURL.absoluteString, "--ds-id", TestLab.rsaDirectoryServerID.rawValue,
             "--trust-bundle", pki, "--tls-root", pki + "/tls-root.pem", "--plan", plan, "--output", output,
         ] + extra
     }
@@ -202,7 +203,7 @@ struct ConformTests {
         let plan = ReadmeCommands.root.appendingPathComponent("Tools/scripts/conform-plan.json").path
         let run = try await runThreeds([
             "conform", "--requestor-exec", "sh \(script) \(lab.baseURL.absoluteString) \(pki)/tls-root.pem",
-            "--ds-id", TestLab.rsaDirectoryServerID, "--trust-bundle", pki, "--tls-root", pki + "/tls-root.pem",
+            "--ds-id", TestLab.rsaDirectoryServerID.rawValue, "--trust-bundle", pki, "--tls-root", pki + "/tls-root.pem",
             "--plan", plan, "--output", directory + "/report",
         ])
         #expect(run.status == 0, "\(run.output)")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ThreeDS2JOSE
+import ThreeDS2SDK
 import ThreeDS2SDKTesting
 import ThreeDS2TestLab
 
@@ -17,7 +18,7 @@ struct DSCheckTests {
             output.split(separator: "\n")[chain + 1].hasPrefix("               "),
             "a long chain goes on under its value")
         for text in [
-            "Directory server F055545342 (TestLab DS (RSA))", "Directory server F155545342 (TestLab DS (EC))",
+            "Directory server F055545342 (Test DS (RSA))", "Directory server F155545342 (Test DS (EC))",
             "key 1 (key ID testlab-rsa): valid  <- in use", "key:       RSA, 2048 bits",
             "key:       EC P-256, 256 bits",
             "subject:   CN=ThreeDS2 TestLab DS encryption (RSA)", "key usage: keyEncipherment, keyAgreement",
@@ -97,18 +98,19 @@ struct DSCheckTests {
             Scenario.frictionlessY.cardNumber, "--amount", "1999", "--currency", "978",
         ]
         for id in [TestLab.rsaDirectoryServerID, TestLab.ecDirectoryServerID] {
-            let (status, output) = try await runThreeds(base + ["--ds-id", id, "--trust-bundle", pki])
+            let (status, output) = try await runThreeds(base + ["--ds-id", id.rawValue, "--trust-bundle", pki])
             #expect(status == 0 && output.contains("Frictionless: transStatus Y"), "\(output)")
         }
         let mixed = try await runThreeds(
             base + [
-                "--ds-id", TestLab.rsaDirectoryServerID, "--trust-bundle", pki, "--ds-cert", "\(pki)/ds-root.pem",
+                "--ds-id", TestLab.rsaDirectoryServerID.rawValue, "--trust-bundle", pki, "--ds-cert",
+                "\(pki)/ds-root.pem",
             ])
         #expect(mixed.status == 2 && mixed.output.contains("leave out --ds-cert"), "\(mixed.output)")
         let unknown = try await runThreeds(base + ["--ds-id", "A000000004", "--trust-bundle", pki])
         #expect(unknown.status == 2, "\(unknown.output)")
         #expect(unknown.output.contains("has no directory server A000000004; it lists F055545342, F155545342"))
-        let neither = try await runThreeds(base + ["--ds-id", TestLab.rsaDirectoryServerID])
+        let neither = try await runThreeds(base + ["--ds-id", TestLab.rsaDirectoryServerID.rawValue])
         #expect(neither.status == 2 && neither.output.contains("--trust-bundle PATH"), "\(neither.output)")
     }
 

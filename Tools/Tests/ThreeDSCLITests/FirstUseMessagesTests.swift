@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ThreeDS2JOSE
+import ThreeDS2SDK
 import ThreeDS2SDKTesting
 import ThreeDS2TestLab
 
@@ -9,7 +10,7 @@ import ThreeDS2TestLab
 struct FirstUseMessagesTests {
     func pay(_ lab: TestLab, _ pki: String, card: Scenario = .text, _ extra: [String]) -> [String] {
         [
-            "pay", "--server", lab.baseURL.absoluteString, "--ds-id", TestLab.rsaDirectoryServerID,
+            "pay", "--server", lab.baseURL.absoluteString, "--ds-id", TestLab.rsaDirectoryServerID.rawValue,
             "--ds-cert", "\(pki)/ds-encryption-rsa.pem", "--ds-root", "\(pki)/ds-root.pem",
             "--tls-root", "\(pki)/tls-root.pem", "--card", card.cardNumber, "--amount", "1999", "--currency", "978",
         ] + extra
@@ -131,7 +132,8 @@ struct FirstUseMessagesTests {
                 "--ui", "auto", "--answers", LoadTests.answers, "--save-messages", directory, "--save-transaction-keys",
                 keys,
             ])
-        arguments[arguments.firstIndex(of: TestLab.rsaDirectoryServerID)!] = TestLab.ecDirectoryServerID
+        arguments[arguments.firstIndex(of: TestLab.rsaDirectoryServerID.rawValue)!] =
+            TestLab.ecDirectoryServerID.rawValue
         arguments[arguments.firstIndex(of: "\(pki)/ds-encryption-rsa.pem")!] = "\(pki)/ds-encryption-ec.pem"
         let paid = try await runThreeds(arguments)
         #expect(paid.status == 0, "\(paid.output)")
@@ -145,7 +147,7 @@ struct FirstUseMessagesTests {
         // The right EC key with another directory server's ID: the derived key differs, so the tag does not match.
         let wrong = try await runThreeds([
             "inspect", "device-data", directory + "/areq.json", "--ds-key", "\(pki)/ds-decryption-ec-key.pem",
-            "--ds-id", TestLab.rsaDirectoryServerID,
+            "--ds-id", TestLab.rsaDirectoryServerID.rawValue,
         ])
         #expect(wrong.status == 1, "\(wrong.output)")
         #expect(wrong.output.contains("encrypted to another directory server's key"), "\(wrong.output)")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ThreeDS2JOSE
+import ThreeDS2SDK
 import ThreeDS2SDKTesting
 import ThreeDS2TestLab
 
@@ -23,7 +24,7 @@ struct InspectChannelTests {
             .write(to: URL(fileURLWithPath: answers))
         let keys = "\(directory)/keys-\(UUID().uuidString).json"
         let result = try await runThreeds([
-            "pay", "--server", lab.baseURL.absoluteString, "--ds-id", TestLab.rsaDirectoryServerID,
+            "pay", "--server", lab.baseURL.absoluteString, "--ds-id", TestLab.rsaDirectoryServerID.rawValue,
             "--ds-cert", "\(pki)/ds-encryption-rsa.pem", "--ds-root", "\(pki)/ds-root.pem",
             "--tls-root", "\(pki)/tls-root.pem", "--card", Scenario.text.cardNumber, "--amount", "1999",
             "--currency", "978", "--ui", "auto", "--answers", answers, "--save-transaction-keys", keys,
@@ -113,7 +114,7 @@ struct InspectChannelTests {
     func notLoopback() async throws {
         let (_, pki) = try await SharedLab.cli.get()
         let result = try await runThreeds([
-            "pay", "--server", "https://acs.example.com", "--ds-id", TestLab.rsaDirectoryServerID,
+            "pay", "--server", "https://acs.example.com", "--ds-id", TestLab.rsaDirectoryServerID.rawValue,
             "--ds-cert", "\(pki)/ds-encryption-rsa.pem", "--ds-root", "\(pki)/ds-root.pem", "--card",
             Scenario.text.cardNumber, "--amount", "1999", "--currency", "978", "--save-transaction-keys", "/tmp/k.json",
         ])

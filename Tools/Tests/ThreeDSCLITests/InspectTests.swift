@@ -63,7 +63,7 @@ struct InspectTests {
             let parameters = try transaction.getAuthenticationRequestParameters()
             let areq = "{\"messageType\":\"AReq\",\"sdkEncData\":\"\(parameters.deviceData)\"}"
             let result = try await runThreeds(
-                ["inspect", "device-data", "-", "--ds-key", "\(pki)/\(key)", "--ds-id", id], input: areq)
+                ["inspect", "device-data", "-", "--ds-key", "\(pki)/\(key)", "--ds-id", id.rawValue], input: areq)
             #expect(result.status == 0, "\(id): \(result.output)")
             #expect(result.output.contains("\"C018\": \"\(parameters.sdkTransactionID)\"  (SDK transaction ID)"))
             #expect(

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ThreeDS2JOSE
+import ThreeDS2SDK
 import ThreeDS2SDKTesting
 import ThreeDS2TestLab
 
@@ -60,7 +61,7 @@ extension MachineLoadingCLITests {
     struct InterruptAndCaptureTests {
         func load(_ lab: TestLab, _ pki: String, card: Scenario, _ extra: [String]) -> [String] {
             [
-                "load", "--server", lab.baseURL.absoluteString, "--ds-id", TestLab.rsaDirectoryServerID,
+                "load", "--server", lab.baseURL.absoluteString, "--ds-id", TestLab.rsaDirectoryServerID.rawValue,
                 "--ds-cert", "\(pki)/ds-encryption-rsa.pem", "--ds-root", "\(pki)/ds-root.pem",
                 "--tls-root", "\(pki)/tls-root.pem", "--card", card.cardNumber, "--amount", "1999", "--currency", "978",
                 "--answers", LoadTests.answers,
@@ -113,7 +114,7 @@ extension MachineLoadingCLITests {
 
         func pay(_ lab: TestLab, _ pki: String, _ extra: [String]) -> [String] {
             [
-                "pay", "--server", lab.baseURL.absoluteString, "--ds-id", TestLab.rsaDirectoryServerID,
+                "pay", "--server", lab.baseURL.absoluteString, "--ds-id", TestLab.rsaDirectoryServerID.rawValue,
                 "--ds-cert", "\(pki)/ds-encryption-rsa.pem", "--ds-root", "\(pki)/ds-root.pem",
                 "--tls-root", "\(pki)/tls-root.pem", "--card", Scenario.text.cardNumber, "--amount", "1999",
                 "--currency", "978", "--ui", "auto", "--answers", LoadTests.answers,
@@ -144,7 +145,7 @@ extension MachineLoadingCLITests {
                 ["inspect", "signed-content", "\(messages)/ares.json", "--ds-root", "\(pki)/ds-root.pem"],
                 [
                     "inspect", "device-data", "\(messages)/areq.json", "--ds-key", "\(pki)/ds-decryption-rsa-key.pem",
-                    "--ds-id", TestLab.rsaDirectoryServerID,
+                    "--ds-id", TestLab.rsaDirectoryServerID.rawValue,
                 ],
                 ["inspect", "creq", "\(messages)/creq-1.jwe", "--transaction-keys", keys],
                 ["inspect", "cres", "\(messages)/cres-1.jwe", "--transaction-keys", keys],
@@ -192,7 +193,8 @@ extension MachineLoadingCLITests {
                 .deletingLastPathComponent().appendingPathComponent("scripts/testlab-requestor.sh").path
             let (status, output) = try await runThreeds([
                 "pay", "--requestor-exec", "sh \(script) \(lab.baseURL.absoluteString) \(pki)/tls-root.pem",
-                "--ds-id", TestLab.rsaDirectoryServerID, "--ds-cert", "\(pki)/ds-encryption-rsa.pem", "--ds-root",
+                "--ds-id", TestLab.rsaDirectoryServerID.rawValue, "--ds-cert", "\(pki)/ds-encryption-rsa.pem",
+                "--ds-root",
                 "\(pki)/ds-root.pem", "--card", Scenario.text.cardNumber, "--amount", "1999", "--currency", "978",
                 "--ui", "auto", "--answers", LoadTests.answers,
             ])
@@ -213,7 +215,7 @@ struct OnePaymentPerFolderTests {
         // Private, whatever the process's umask is while other suites run: this test is about the earlier messages.
         #expect(chmod(directory, 0o700) == 0)
         let arguments = [
-            "pay", "--server", lab.baseURL.absoluteString, "--ds-id", TestLab.rsaDirectoryServerID,
+            "pay", "--server", lab.baseURL.absoluteString, "--ds-id", TestLab.rsaDirectoryServerID.rawValue,
             "--ds-cert", "\(pki)/ds-encryption-rsa.pem", "--ds-root", "\(pki)/ds-root.pem",
             "--tls-root", "\(pki)/tls-root.pem", "--card", Scenario.frictionlessY.cardNumber, "--amount", "1999",
             "--currency", "978",

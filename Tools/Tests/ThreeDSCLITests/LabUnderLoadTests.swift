@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ThreeDS2JOSE
+import ThreeDS2SDK
 import ThreeDS2SDKTesting
 import ThreeDS2TestLab
 
@@ -84,7 +85,7 @@ extension MachineLoadingCLITests {
             let answers = directory + "/answers.json"
             try Data(#"[{"action":"submit","text":"123456"}]"#.utf8).write(to: URL(fileURLWithPath: answers))
             let result = try await runThreeds([
-                "load", "--server", lab.baseURL.absoluteString, "--ds-id", TestLab.rsaDirectoryServerID,
+                "load", "--server", lab.baseURL.absoluteString, "--ds-id", TestLab.rsaDirectoryServerID.rawValue,
                 "--ds-cert", "\(directory)/ds-encryption-rsa.pem", "--ds-root", "\(directory)/ds-root.pem",
                 "--tls-root", "\(directory)/tls-root.pem", "--card", Scenario.text.cardNumber, "--amount", "1999",
                 "--currency", "978", "--answers", answers, "--count", "1000", "--concurrency", "1000", "--json",

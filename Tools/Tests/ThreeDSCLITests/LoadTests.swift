@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ThreeDS2JOSE
+import ThreeDS2SDK
 import ThreeDS2SDKTesting
 import ThreeDS2TestLab
 
@@ -15,7 +16,7 @@ struct LoadTests {
 
     func load(_ lab: TestLab, _ pki: String, card: Scenario, _ extra: [String]) -> [String] {
         [
-            "load", "--server", lab.baseURL.absoluteString, "--ds-id", TestLab.rsaDirectoryServerID,
+            "load", "--server", lab.baseURL.absoluteString, "--ds-id", TestLab.rsaDirectoryServerID.rawValue,
             "--ds-cert", "\(pki)/ds-encryption-rsa.pem", "--ds-root", "\(pki)/ds-root.pem",
             "--tls-root", "\(pki)/tls-root.pem", "--card", card.cardNumber, "--amount", "1999", "--currency", "978",
             "--answers", Self.answers,

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ThreeDS2JOSE
+import ThreeDS2SDK
 import ThreeDS2SDKTesting
 import ThreeDS2TestLab
 
@@ -8,7 +9,7 @@ import ThreeDS2TestLab
 struct RequestorExecTests {
     func pay(_ pki: String, card: String, _ extra: [String]) -> [String] {
         [
-            "pay", "--ds-id", TestLab.rsaDirectoryServerID, "--ds-cert", "\(pki)/ds-encryption-rsa.pem",
+            "pay", "--ds-id", TestLab.rsaDirectoryServerID.rawValue, "--ds-cert", "\(pki)/ds-encryption-rsa.pem",
             "--ds-root", "\(pki)/ds-root.pem", "--tls-root", "\(pki)/tls-root.pem", "--card", card,
             "--amount", "1999", "--currency", "978", "--json",
         ] + extra

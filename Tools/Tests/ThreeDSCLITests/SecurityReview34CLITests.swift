@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ThreeDS2JOSE
+import ThreeDS2SDK
 import ThreeDS2SDKTesting
 import ThreeDS2TestLab
 
@@ -146,7 +147,7 @@ struct SecurityReview34CLITests {
         let open = scratchDirectory("save-open")
         #expect(chmod(open, 0o777) == 0)
         let arguments = [
-            "pay", "--server", "https://127.0.0.1:9", "--ds-id", TestLab.rsaDirectoryServerID, "--ds-cert",
+            "pay", "--server", "https://127.0.0.1:9", "--ds-id", TestLab.rsaDirectoryServerID.rawValue, "--ds-cert",
             "\(pki)/ds-encryption-rsa.pem", "--ds-root", "\(pki)/ds-root.pem", "--tls-root", "\(pki)/tls-root.pem",
             "--card", Scenario.text.cardNumber, "--amount", "1999", "--currency", "978", "--json", "--timeout", "5",
         ]
@@ -167,7 +168,7 @@ struct SecurityReview34CLITests {
         #expect(truncate(path, 1 << 30) == 0)
         let run = try await runThreedsLimited(
             [
-                "pay", "--server", "https://127.0.0.1:9", "--ds-id", TestLab.rsaDirectoryServerID, "--ds-cert",
+                "pay", "--server", "https://127.0.0.1:9", "--ds-id", TestLab.rsaDirectoryServerID.rawValue, "--ds-cert",
                 "\(pki)/ds-encryption-rsa.pem", "--ds-root", "\(pki)/ds-root.pem", "--tls-root",
                 "\(pki)/tls-root.pem", "--card", Scenario.text.cardNumber, "--amount", "1999", "--currency", "978",
                 "--ui-customization", path,
@@ -180,7 +181,7 @@ struct SecurityReview34CLITests {
         let (_, pki) = try await SharedLab.cli.get()
         let directory = scratchDirectory("requestor-fds")
         let result = try await runThreeds([
-            "pay", "--ds-id", TestLab.rsaDirectoryServerID, "--ds-cert", "\(pki)/ds-encryption-rsa.pem",
+            "pay", "--ds-id", TestLab.rsaDirectoryServerID.rawValue, "--ds-cert", "\(pki)/ds-encryption-rsa.pem",
             "--ds-root", "\(pki)/ds-root.pem", "--tls-root", "\(pki)/tls-root.pem", "--card",
             Scenario.text.cardNumber, "--amount", "1999", "--currency", "978", "--json",
             "--requestor-exec", "ls -l /proc/self/fd > \(directory)/fds; exit 3", "--requestor-timeout", "10",

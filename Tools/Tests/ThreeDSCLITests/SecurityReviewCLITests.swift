@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ThreeDS2JOSE
+import ThreeDS2SDK
 import ThreeDS2SDKTesting
 import ThreeDS2TestLab
 
@@ -43,7 +44,7 @@ struct SecurityReviewCLITests {
         let (_, pki) = try await SharedLab.cli.get()
         let started = ContinuousClock.now
         let result = try await runThreeds([
-            "pay", "--ds-id", TestLab.rsaDirectoryServerID, "--ds-cert", "\(pki)/ds-encryption-rsa.pem",
+            "pay", "--ds-id", TestLab.rsaDirectoryServerID.rawValue, "--ds-cert", "\(pki)/ds-encryption-rsa.pem",
             "--ds-root", "\(pki)/ds-root.pem", "--tls-root", "\(pki)/tls-root.pem", "--card",
             Scenario.text.cardNumber, "--amount", "1999", "--currency", "978", "--json",
             "--requestor-exec", "sh -c 'sleep 40; true' & wait", "--requestor-timeout", "1",

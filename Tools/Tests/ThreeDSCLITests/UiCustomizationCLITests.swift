@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThreeDS2SDK
 import ThreeDS2SDKTesting
 import ThreeDS2TestLab
 
@@ -41,7 +42,7 @@ struct UiCustomizationCLITests {
     func usageErrors() async throws {
         let (lab, pki) = try await SharedLab.cli.get()
         let pay = [
-            "pay", "--server", lab.baseURL.absoluteString, "--ds-id", TestLab.rsaDirectoryServerID,
+            "pay", "--server", lab.baseURL.absoluteString, "--ds-id", TestLab.rsaDirectoryServerID.rawValue,
             "--ds-cert", "\(pki)/ds-encryption-rsa.pem", "--ds-root", "\(pki)/ds-root.pem",
             "--tls-root", "\(pki)/tls-root.pem", "--card", Scenario.text.cardNumber, "--amount", "1999",
             "--currency", "978",

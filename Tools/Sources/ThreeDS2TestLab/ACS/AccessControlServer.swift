@@ -133,9 +133,9 @@ actor AccessControlServer {
             try RequestCheck(version: challenge.record.messageVersion, previous: challenge.lastScreen)
                 .check(request.message)
         } catch {
-            challenge.record.refusals.append(ACSRefusal(code: error.code, field: error.field))
+            challenge.record.refusals.append(ACSRefusal(code: error.code, field: error.detail))
             challenge.finished = true
-            return erro(challenge, code: error.code, detail: error.field)
+            return erro(challenge, code: error.code, detail: error.detail)
         }
         return reply(
             to: request.message, challenge: &challenge, encryption: options.responseEncryption ?? request.encryption)

@@ -7,12 +7,6 @@ package import ThreeDS2Messages
 ///
 /// Package-only: `threeds inspect creq` applies the same check.
 package struct RequestCheck {
-    /// Why a CReq was refused: the Erro code and the field at fault.
-    package struct Failure: Error, Equatable {
-        package let code: ProtocolErrorCode
-        package let field: String
-    }
-
     let version: MessageVersion
     /// The last CRes the ACS sent, or `nil` before the first CReq.
     let previous: JSONObject?
@@ -35,44 +29,44 @@ package struct RequestCheck {
         "challengeHTMLDataEntry", "infoContinueIndicator", "challengeCancel",
     ]
 
-    package func check(_ request: JSONObject) throws(Failure) {
+    package func check(_ request: JSONObject) throws(ProtocolViolation) {
         let v231 = version.carriesOOBAppURLIndicator
         if !v231 {
             for field in Self.fieldsOf231 where request[field] != nil {
-                throw Failure(code: .invalidFormat, field: field)
+                throw ProtocolViolation(.invalidFormat, detail: field)
             }
         } else if request["whitelistingDataEntry"] != nil {
-            throw Failure(code: .invalidFormat, field: "whitelistingDataEntry")
+            throw ProtocolViolation(.invalidFormat, detail: "whitelistingDataEntry")
         }
         if !version.carriesRequestorAppURL, request["threeDSRequestorAppURL"] != nil {
-            throw Failure(code: .invalidFormat, field: "threeDSRequestorAppURL")
+            throw ProtocolViolation(.invalidFormat, detail: "threeDSRequestorAppURL")
         }
         if v231 {
             guard let indicator = request["oobAppURLInd"] else {
-                throw Failure(code: .requiredElementMissing, field: "oobAppURLInd")
+                throw ProtocolViolation(.requiredElementMissing, detail: "oobAppURLInd")
             }
             guard case .string(let value) = indicator, value.utf8.count == 2, value.allSatisfy(\.isNumber) else {
-                throw Failure(code: .invalidFormat, field: "oobAppURLInd")
+                throw ProtocolViolation(.invalidFormat, detail: "oobAppURLInd")
             }
             guard OOBAppURLIndicator(rawValue: value) != nil else {
-                throw Failure(code: .reservedValueNotRecognised, field: "oobAppURLInd")
+                throw ProtocolViolation(.reservedValueNotRecognised, detail: "oobAppURLInd")
             }
         }
         try checkExtensions(request)
         let present = Self.actions.filter { request[$0] != nil }
         guard let previous else {
             // The first CReq states no action.
-            if let field = present.first { throw Failure(code: .invalidFormat, field: field) }
+            if let field = present.first { throw ProtocolViolation(.invalidFormat, detail: field) }
             return
         }
         let uiType = previous["acsUiType"]?.stringValue.flatMap(UIType.init(rawValue:))
         if present == ["challengeCancel"] {
-            guard request["challengeCancel"] == .string("01") else {
-                throw Failure(code: .invalidFormat, field: "challengeCancel")
+            guard request["challengeCancel"] == ChallengeCancelIndicator.cardholderCancelled.json else {
+                throw ProtocolViolation(.invalidFormat, detail: "challengeCancel")
             }
             for field in ["trustListDataEntry", "whitelistingDataEntry", "deviceBindingDataEntry", "oobAppStatus"]
             where request[field] != nil {
-                throw Failure(code: .invalidFormat, field: field)
+                throw ProtocolViolation(.invalidFormat, detail: field)
             }
             return
         }
@@ -80,21 +74,21 @@ package struct RequestCheck {
         try checkConsents(request)
         if let status = request["oobAppStatus"] {
             guard status == .string("01"), uiType == .outOfBand || uiType == .htmlOutOfBand else {
-                throw Failure(code: .invalidFormat, field: "oobAppStatus")
+                throw ProtocolViolation(.invalidFormat, detail: "oobAppStatus")
             }
         }
     }
 
     /// Exactly one action, the one the answered screen allows (Table A.16: two or more is 203).
-    private func checkAction(_ request: JSONObject, present: [String], uiType: UIType?) throws(Failure) {
+    private func checkAction(_ request: JSONObject, present: [String], uiType: UIType?) throws(ProtocolViolation) {
         let v231 = version.carriesOOBAppURLIndicator
         // UI 06 answers continue with the form data: the pair is one action.
         let combinedHTMLOOB =
             uiType == .htmlOutOfBand && Set(present) == ["oobContinue", "challengeHTMLDataEntry"]
         guard present.count == 1 || combinedHTMLOOB else {
-            throw Failure(
-                code: present.isEmpty ? .requiredElementMissing : .invalidFormat,
-                field: present.last ?? "challengeDataEntry")
+            throw ProtocolViolation(
+                present.isEmpty ? .requiredElementMissing : .invalidFormat,
+                detail: present.last ?? "challengeDataEntry")
         }
         let allowed: Set<String> =
             switch uiType {
@@ -110,50 +104,52 @@ package struct RequestCheck {
             case .information?: ["infoContinueIndicator", "challengeAddCode"]
             case nil: []
             }
-        for field in present where !allowed.contains(field) { throw Failure(code: .invalidFormat, field: field) }
+        for field in present where !allowed.contains(field) { throw ProtocolViolation(.invalidFormat, detail: field) }
         try checkActionValues(request, uiType: uiType)
     }
 
     /// The action's value: each field in its format, and the pairs the answered screen allows.
-    private func checkActionValues(_ request: JSONObject, uiType: UIType?) throws(Failure) {
+    private func checkActionValues(_ request: JSONObject, uiType: UIType?) throws(ProtocolViolation) {
         let v231 = version.carriesOOBAppURLIndicator
         if let entry = request["challengeDataEntry"] {
             guard case .string(let text) = entry, !text.isEmpty, text.utf8.count <= 45 else {
-                throw Failure(code: .invalidFormat, field: "challengeDataEntry")
+                throw ProtocolViolation(.invalidFormat, detail: "challengeDataEntry")
             }
         }
         if let second = request["challengeDataEntryTwo"] {
             guard uiType == .text, previous?["challengeEntryBoxTwo"] != nil, case .string(let text) = second,
                 !text.isEmpty, text.utf8.count <= 45, request["challengeNoEntry"] == nil,
                 request["resendChallenge"] == nil, request["challengeAddCode"] == nil
-            else { throw Failure(code: .invalidFormat, field: "challengeDataEntryTwo") }
+            else { throw ProtocolViolation(.invalidFormat, detail: "challengeDataEntryTwo") }
         }
-        if let noEntry = request["challengeNoEntry"], noEntry != .string("Y") || !version.allowsNoEntry {
-            throw Failure(code: .invalidFormat, field: "challengeNoEntry")
+        if let noEntry = request["challengeNoEntry"], noEntry != YesNoIndicator.yes.json || !version.allowsNoEntry {
+            throw ProtocolViolation(.invalidFormat, detail: "challengeNoEntry")
         }
-        if let resend = request["resendChallenge"], resend != .string("Y") {
-            throw Failure(code: .invalidFormat, field: "resendChallenge")
+        if let resend = request["resendChallenge"], resend != YesNoIndicator.yes.json {
+            throw ProtocolViolation(.invalidFormat, detail: "resendChallenge")
         }
-        if let add = request["challengeAddCode"], add != .string("Y") || previous?["challengeAddLabel"] == nil {
-            throw Failure(code: .invalidFormat, field: "challengeAddCode")
+        if let add = request["challengeAddCode"],
+            add != YesNoIndicator.yes.json || previous?["challengeAddLabel"] == nil
+        {
+            throw ProtocolViolation(.invalidFormat, detail: "challengeAddCode")
         }
         if let info = request["infoContinueIndicator"], info != .bool(true) {
-            throw Failure(code: .invalidFormat, field: "infoContinueIndicator")
+            throw ProtocolViolation(.invalidFormat, detail: "infoContinueIndicator")
         }
         if let html = request["challengeHTMLDataEntry"] {
             guard case .string(let text) = html, text.utf8.count <= 256 else {
-                throw Failure(code: .invalidFormat, field: "challengeHTMLDataEntry")
+                throw ProtocolViolation(.invalidFormat, detail: "challengeHTMLDataEntry")
             }
         }
         if let oobContinue = request["oobContinue"] {
             // JSON true before 2.3.1; from 2.3.1 "01" (pressed) or "02" (back from the bank's app).
             let pressed = version.oobContinueValue(automatic: false)
             guard oobContinue == pressed || oobContinue == version.oobContinueValue(automatic: true) else {
-                throw Failure(code: .invalidFormat, field: "oobContinue")
+                throw ProtocolViolation(.invalidFormat, detail: "oobContinue")
             }
             // UI 06: the pressed value goes with the form data, the automatic one alone.
             if v231, uiType == .htmlOutOfBand, (oobContinue == pressed) != (request["challengeHTMLDataEntry"] != nil) {
-                throw Failure(code: .invalidFormat, field: "oobContinue")
+                throw ProtocolViolation(.invalidFormat, detail: "oobContinue")
             }
         }
     }
@@ -162,49 +158,50 @@ package struct RequestCheck {
     /// version and `oobAppURLInd` `01`, with a requestor app URL, in the first CReq (no continue value) or in the
     /// continue CReq after the bank's app the previous CRes linked through it (`oobContinue` `02`, in the version that
     /// CRes answered with). Any other CReq carrying it is 203.
-    private func checkExtensions(_ request: JSONObject) throws(Failure) {
+    private func checkExtensions(_ request: JSONObject) throws(ProtocolViolation) {
         guard let value = request["messageExtension"] else { return }
         let field = "messageExtension"
         guard case .array(let entries) = value, !entries.isEmpty, entries.count <= version.maxMessageExtensions else {
-            throw Failure(code: .invalidFormat, field: field)
+            throw ProtocolViolation(.invalidFormat, detail: field)
         }
         for entry in entries {
             guard case .object(let object) = entry, case .string(let name)? = object["name"], !name.isEmpty,
                 case .string(let id)? = object["id"], !id.isEmpty,
                 case .bool(let critical)? = object["criticalityIndicator"],
                 case .object(let data)? = object["data"]
-            else { throw Failure(code: .invalidFormat, field: field) }
+            else { throw ProtocolViolation(.invalidFormat, detail: field) }
             guard id == Bridging.id else { continue }
             guard version.carriesBridging, name == Bridging.name, !critical,
                 case .string(let appURL)? = request["threeDSRequestorAppURL"], !appURL.isEmpty,
                 let sent = data["version"]?.stringValue.flatMap(Bridging.Version.init(rawValue:)),
                 let challengeData = data["challengeData"]?.objectValue,
                 challengeData["oobAppURLInd"] == .string(OOBAppURLIndicator.supported.rawValue)
-            else { throw Failure(code: .invalidFormat, field: field) }
+            else { throw ProtocolViolation(.invalidFormat, detail: field) }
             let allowed: Set<String> = previous == nil ? ["oobAppURLInd"] : ["oobAppURLInd", "oobContinue"]
             guard challengeData.names.allSatisfy(allowed.contains) else {
-                throw Failure(code: .invalidFormat, field: field)
+                throw ProtocolViolation(.invalidFormat, detail: field)
             }
             guard let previous else { continue }
             // Later: only the continue after the bank's app the previous CRes linked, in that CRes's version.
             guard let answered = try? Bridging.read(previous["messageExtension"]), answered.appURL != nil,
                 answered.version == sent, request["oobContinue"] == .bool(true),
-                challengeData["oobContinue"] == .string("02")
-            else { throw Failure(code: .invalidFormat, field: field) }
+                challengeData["oobContinue"] == OOBContinueIndicator.automatic.json
+            else { throw ProtocolViolation(.invalidFormat, detail: field) }
         }
     }
 
     /// A consent question shown by the previous CRes is answered `Y`/`N`; one not shown is not answered.
-    private func checkConsents(_ request: JSONObject) throws(Failure) {
+    private func checkConsents(_ request: JSONObject) throws(ProtocolViolation) {
         var questions: [(text: String, entry: String)] = []
         if let trust = version.trustQuestion { questions.append((trust.textField, trust.entryField)) }
         if version.hasDeviceBinding { questions.append(("deviceBindingInfoText", "deviceBindingDataEntry")) }
         for (text, entry) in questions {
             let asked = previous?[text] != nil
             switch (asked, request[entry]) {
-            case (true, nil): throw Failure(code: .requiredElementMissing, field: entry)
-            case (true, .string("Y")?), (true, .string("N")?), (false, nil): continue
-            default: throw Failure(code: .invalidFormat, field: entry)
+            case (true, nil): throw ProtocolViolation(.requiredElementMissing, detail: entry)
+            case (true, let answer?) where YesNoIndicator(answer) != nil: continue
+            case (false, nil): continue
+            default: throw ProtocolViolation(.invalidFormat, detail: entry)
             }
         }
     }

@@ -1,15 +1,16 @@
 import Crypto
 import Foundation
 import ThreeDS2JOSE
+import ThreeDS2SDK
 import _CryptoExtras
 
 extension TestLab {
     /// Decrypts device data as the directory server does: RSA-OAEP-256 to the RSA DS key, ECDH-ES (PartyVInfo = DS
     /// ID) to the EC one.
-    func decryptDeviceData(_ compact: String) throws -> (String, JSONObject) {
+    func decryptDeviceData(_ compact: String) throws -> (DirectoryServerID, JSONObject) {
         let header = try JSONParser().parse(
             try Base64.urlDecode(compact.split(separator: ".", omittingEmptySubsequences: false).first ?? ""))
-        let dsID: String
+        let dsID: DirectoryServerID
         let key: JWEDecryptionKey
         switch header.objectValue?["alg"]?.stringValue {
         case "RSA-OAEP-256":
@@ -25,7 +26,7 @@ extension TestLab {
                 Self.ecDirectoryServerID,
                 .ecdhES(
                     try P256.KeyAgreement.PrivateKey(rawRepresentation: ec.rawRepresentation),
-                    derivation: .emvco(partyVInfo: Self.ecDirectoryServerID))
+                    derivation: .emvco(partyVInfo: Self.ecDirectoryServerID.rawValue))
             )
         default:
             throw TestLabError(.invalidRequest, "sdkEncData has an unknown alg")

@@ -26,12 +26,12 @@ extension TestLab {
         let roots = try pki.dsRoot.certificatePEM
         try config.addDirectoryServer(
             DirectoryServer(
-                id: Self.rsaDirectoryServerID, encryptionKey: try pki.dsEncryptionRSA.certificatePEM,
-                rootCertificates: roots, displayName: "TestLab DS (RSA)"))
+                scheme: Self.rsaDirectoryServer,
+                encryptionKeys: [.init(key: try pki.dsEncryptionRSA.certificatePEM)], rootCertificates: roots))
         try config.addDirectoryServer(
             DirectoryServer(
-                id: Self.ecDirectoryServerID, encryptionKey: try pki.dsEncryptionEC.certificatePEM,
-                rootCertificates: roots, displayName: "TestLab DS (EC)"))
+                scheme: Self.ecDirectoryServer,
+                encryptionKeys: [.init(key: try pki.dsEncryptionEC.certificatePEM)], rootCertificates: roots))
         config.allowsPlainHTTPLoopback = !options.useTLS
         return config
     }

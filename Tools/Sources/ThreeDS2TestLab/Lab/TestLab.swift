@@ -9,17 +9,21 @@ import NIOSSL
 import ServiceLifecycle
 import ThreeDS2JOSE
 import ThreeDS2Messages
-@_spi(ThreeDS2Tools) import ThreeDS2SDK
+@_spi(ThreeDS2Tools) public import ThreeDS2SDK
 import X509
 import _CryptoExtras
 
 /// A reference 3DS Server, directory server and ACS on loopback, with its own PKI. Start it in a test or with
 /// `threeds testlab`; point the SDK at ``baseURL`` with ``configure(_:)``.
 public final class TestLab: Sendable {
-    /// The directory server ID whose encryption key is RSA (the UL test DS ID for RSA).
-    public static let rsaDirectoryServerID = "F055545342"
-    /// The directory server ID whose encryption key is EC (the UL test DS ID for EC).
-    public static let ecDirectoryServerID = "F155545342"
+    /// The lab's directory server whose encryption key is RSA: the SDK's test scheme (`CardScheme.testRSA`).
+    public static let rsaDirectoryServer = CardScheme.testRSA
+    /// The lab's directory server whose encryption key is EC: the SDK's test scheme (`CardScheme.testEC`).
+    public static let ecDirectoryServer = CardScheme.testEC
+    /// The ID of ``rsaDirectoryServer`` (`F055545342`).
+    public static let rsaDirectoryServerID = rsaDirectoryServer.id
+    /// The ID of ``ecDirectoryServer`` (`F155545342`).
+    public static let ecDirectoryServerID = ecDirectoryServer.id
     /// The ACS reference number the lab reports.
     public static let acsReferenceNumber = "3DS_LOA_ACS_TLAB_020300_00001"
 

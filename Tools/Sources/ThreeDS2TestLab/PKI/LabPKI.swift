@@ -1,7 +1,7 @@
 public import Foundation
 import SwiftASN1
 import ThreeDS2JOSE
-@_spi(ThreeDS2Tools) import ThreeDS2SDK
+@_spi(ThreeDS2Tools) public import ThreeDS2SDK
 import X509
 
 /// The TestLab's own PKI, made fresh at each start: a directory-server root and intermediate, ACS signers (RSA for
@@ -53,10 +53,10 @@ public struct LabPKI: Sendable {
                 role: .tlsServer(ipAddresses: ["127.0.0.1"], dnsNames: ["localhost"]), issuer: tlsRoot))
     }
 
-    /// The files a client needs, by name.
+    /// The files a client needs, by name: the PEM files and the trust bundle that references them.
     public var clientFiles: [String: String] {
         get throws {
-            [
+            var files = [
                 "ds-root.pem": try dsRoot.certificatePEM,
                 "ds-encryption-rsa.pem": try dsEncryptionRSA.certificatePEM,
                 "ds-encryption-ec.pem": try dsEncryptionEC.certificatePEM,
@@ -64,35 +64,28 @@ public struct LabPKI: Sendable {
                 // The test directory server's private keys, for `threeds inspect device-data` (never a real DS's).
                 "ds-decryption-rsa-key.pem": dsEncryptionRSA.privateKey.pemRepresentation,
                 "ds-decryption-ec-key.pem": dsEncryptionEC.privateKey.pemRepresentation,
-                TrustBundle.fileName: Self.trustBundleJSON,
             ]
+            files[TrustBundle.fileName] = try trustBundle.json(referencing: files)
+            return files
         }
     }
 
-    /// The lab's two directory servers as a trust bundle (``TrustBundle``) whose certificates are the PEM files
-    /// beside it, so the folder ``writeClientFiles(to:)`` fills is a bundle folder.
-    static var trustBundleJSON: String {
-        func entry(_ id: String, name: String, key: String, keyID: String) -> JSONValue {
-            .object([
-                "id": .string(id), "name": .string(name),
-                "encryptionCertificates": .array([
-                    .object(["keyID": .string(keyID), "file": .string(key)])
-                ]),
-                "rootCertificates": .array([.object(["file": .string("ds-root.pem")])]),
+    /// The lab's two directory servers as a trust bundle (``TrustBundle``); written by the SDK's writer with its
+    /// certificates as the PEM files beside it, so the folder ``writeClientFiles(to:)`` fills is a bundle folder.
+    public var trustBundle: TrustBundle {
+        get throws {
+            let root = try dsRoot.certificatePEM
+            return TrustBundle(directoryServers: [
+                DirectoryServer(
+                    scheme: TestLab.rsaDirectoryServer,
+                    encryptionKeys: [.init(key: try dsEncryptionRSA.certificatePEM, keyID: "testlab-rsa")],
+                    rootCertificates: root),
+                DirectoryServer(
+                    scheme: TestLab.ecDirectoryServer,
+                    encryptionKeys: [.init(key: try dsEncryptionEC.certificatePEM, keyID: "testlab-ec")],
+                    rootCertificates: root),
             ])
         }
-        let bundle: JSONValue = .object([
-            "format": .string(TrustBundle.format),
-            "directoryServers": .array([
-                entry(
-                    TestLab.rsaDirectoryServerID, name: "TestLab DS (RSA)", key: "ds-encryption-rsa.pem",
-                    keyID: "testlab-rsa"),
-                entry(
-                    TestLab.ecDirectoryServerID, name: "TestLab DS (EC)", key: "ds-encryption-ec.pem",
-                    keyID: "testlab-ec"),
-            ]),
-        ])
-        return bundle.serialized + "\n"
     }
 
     /// Writes ``clientFiles`` to a directory (created if needed).

@@ -18,6 +18,11 @@ public struct Purchase: Sendable, Hashable {
         self.amount = amount
         self.currency = currency
     }
+
+    /// The AReq fields of the purchase (`acctNumber`, `purchaseAmount`, `purchaseCurrency`).
+    public var fields: JSONObject {
+        ["acctNumber": .string(cardNumber), "purchaseAmount": .string(amount), "purchaseCurrency": .string(currency)]
+    }
 }
 
 /// The 3DS Server's answer, in ARes names.
@@ -52,27 +57,16 @@ public struct ThreeDSServerClient: Sendable {
     ///   - requestorAppURL: The 3DS Requestor app URL (2.2.0 and later).
     ///   - challengeTimeout: The challenge timeout the app will give the SDK, sent as `sdkMaxTimeout` in whole
     ///     minutes (at least 05).
-    /// - Returns: The JSON body.
+    /// - Returns: The JSON body: the SDK's AReq value (`AuthenticationRequest`) with the purchase's fields added.
+    /// - Throws: ``ThreeDS2Error`` with code `invalidInput` if a purchase field took a name the SDK writes.
     public static func requestBody(
         parameters: AuthenticationRequestParameters, purchase: Purchase, requestorAppURL: String?,
         challengeTimeout: Duration = .seconds(5 * 60)
-    ) -> JSONObject {
-        var body: JSONObject = [
-            "messageVersion": .string(parameters.messageVersion.rawValue), "deviceChannel": .string("01"),
-            "sdkTransID": .string(parameters.sdkTransactionID), "sdkAppID": .string(parameters.sdkAppID),
-            "sdkReferenceNumber": .string(parameters.sdkReferenceNumber),
-            "sdkEphemPubKey": .object(parameters.ephemeralPublicKey.jsonObject),
-            "sdkEncData": .string(parameters.deviceData),
-            "sdkMaxTimeout": .string(Self.maxTimeoutText(challengeTimeout)),
-            "deviceRenderOptions": .object([
-                "sdkInterface": .string("03"),
-                "sdkUiType": .array(parameters.messageVersion.uiTypes.map { .string($0.rawValue) }),
-            ]),
-            "acctNumber": .string(purchase.cardNumber), "purchaseAmount": .string(purchase.amount),
-            "purchaseCurrency": .string(purchase.currency),
-        ]
-        if let requestorAppURL { body["threeDSRequestorAppURL"] = .string(requestorAppURL) }
-        return body
+    ) throws(ThreeDS2Error) -> JSONObject {
+        // The SDK's AReq value, extended with the purchase: nothing of the SDK's part is written again here.
+        let request = parameters.authenticationRequest(
+            challengeTimeout: challengeTimeout, requestorAppURL: requestorAppURL)
+        return try request.adding(purchase.fields).json
     }
 
     /// `sdkMaxTimeout`: whole minutes, two digits, at least 05 (the SDK refuses shorter challenge timeouts).
@@ -89,7 +83,7 @@ public struct ThreeDSServerClient: Sendable {
     ) async throws(ThreeDS2Error)
         -> AuthenticationResponse
     {
-        let body = Self.requestBody(
+        let body = try Self.requestBody(
             parameters: parameters, purchase: purchase, requestorAppURL: requestorAppURL,
             challengeTimeout: challengeTimeout)
         let response: TransportResponse

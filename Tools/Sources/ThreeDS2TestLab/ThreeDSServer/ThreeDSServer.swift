@@ -3,7 +3,7 @@ import Hummingbird
 import NIOCore
 public import ThreeDS2JOSE
 import ThreeDS2Messages
-@_spi(ThreeDS2Tools) import ThreeDS2SDK
+@_spi(ThreeDS2Tools) public import ThreeDS2SDK
 import _CryptoExtras
 
 // The TestLab's 3DS Server: `POST /3ds/authenticate` takes the AReq parameters an app sends, checks them as a
@@ -15,7 +15,7 @@ public struct AuthenticationRecord: Sendable {
     /// The request JSON.
     public var request: JSONObject
     /// The directory server whose key decrypted the device data.
-    public var directoryServerID: String
+    public var directoryServerID: DirectoryServerID
     /// The decrypted device data JSON.
     public var deviceData: JSONObject
     /// The response sent.
@@ -128,7 +128,7 @@ extension TestLab {
         guard let version = MessageVersion(versionText), version.isSupported else {
             throw TestLabError(.invalidRequest, "messageVersion \(versionText) is not supported")
         }
-        guard try field("deviceChannel") == "01" else {
+        guard try DeviceChannel(rawValue: field("deviceChannel")) == .app else {
             throw TestLabError(.invalidRequest, "deviceChannel must be 01 (app)")
         }
         let sdkTransID = try field("sdkTransID")

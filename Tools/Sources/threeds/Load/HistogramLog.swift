@@ -40,7 +40,7 @@ enum HistogramLog {
     static let maxEncodedBytes = 1 << 20
 
     /// The text of a log holding `histograms`; `startTime` is the run's start (seconds since 1970).
-    static func text(_ histograms: [TaggedHistogram], startTime: Double) -> String {
+    static func text(_ histograms: [TaggedHistogram], startTime: Double) throws(LogError) -> String {
         var lines = [
             "#[Histogram log format version 1.3]",
             "#[StartTime: \(String(format: "%.3f", startTime)) (seconds since epoch), \(Date(timeIntervalSince1970: startTime))]",
@@ -52,15 +52,21 @@ enum HistogramLog {
             lines.append(
                 "Tag=\(item.tag),"
                     + String(format: "%.3f,%.3f,%.3f,", item.start, item.length, maximum)
-                    + Data(compressed(item.histogram)).base64EncodedString())
+                    + Data(try compressed(item.histogram)).base64EncodedString())
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
     /// Writes the log of `histograms` to `path` (for `--histogram-log`).
     static func write(_ histograms: [TaggedHistogram], startTime: Double, to path: String) throws {
+        let contents: String
         do {
-            try Data(text(histograms, startTime: startTime).utf8).write(
+            contents = try text(histograms, startTime: startTime)
+        } catch {
+            throw CLIError("--histogram-log \(path): \(error.description)", exitStatus: 1)
+        }
+        do {
+            try Data(contents.utf8).write(
                 to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
             throw CLIError("--histogram-log \(path): cannot be written", exitStatus: 1)
@@ -122,7 +128,7 @@ enum HistogramLog {
         }
     }
 
-    /// A failure to read a log, naming where.
+    /// A failure to read a log, naming where, or to compress a histogram for one.
     struct LogError: Error, CustomStringConvertible {
         let description: String
         init(_ description: String) { self.description = description }
@@ -130,7 +136,11 @@ enum HistogramLog {
 
     // MARK: Encoding
 
-    static func compressed(_ histogram: LatencyHistogram) -> [UInt8] {
+    /// The compressed form of a histogram (cookie, length, the deflated V2 encoding).
+    ///
+    /// - Throws: ``LogError`` when zlib fails (it should not with a buffer of `compressBound` bytes and a valid
+    ///   level, but a failure is reported, never trapped on).
+    static func compressed(_ histogram: LatencyHistogram) throws(LogError) -> [UInt8] {
         let plain = encode(histogram)
         var bound = compressBound(uLong(plain.count))
         var deflated = [UInt8](repeating: 0, count: Int(bound))
@@ -139,8 +149,9 @@ enum HistogramLog {
                 compress2(output.baseAddress, &bound, input.baseAddress, uLong(input.count), Z_DEFAULT_COMPRESSION)
             }
         }
-        // compress2 cannot fail with a buffer of compressBound bytes and a valid level.
-        precondition(status == Z_OK, "zlib compress2 failed with \(status)")
+        guard status == Z_OK else {
+            throw LogError("the histogram could not be compressed (zlib status \(status))")
+        }
         var output: [UInt8] = []
         append(compressedCookie, to: &output)
         append(UInt32(bound), to: &output)

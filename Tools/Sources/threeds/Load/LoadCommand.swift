@@ -118,7 +118,7 @@ struct LoadRun: AsyncParsableCommand {
             plan, recorder: recorder, interruption: interruption, stopGrace: .seconds(stopGrace)
         ) { _ in
             var flow = PayFlow(
-                configuration: config, requestor: requestor, directoryServerID: options.dsID,
+                configuration: config, requestor: requestor, directoryServerID: options.directoryServerID,
                 messageVersion: options.messageVersion, purchase: purchase, requestorAppURL: options.requestorAppURL,
                 timeout: .seconds(options.timeout * 60),
                 presenter: ScriptedPresenter(answers: script, htmlReader: LibXML2FormReader()),

@@ -46,7 +46,9 @@ public struct MinimalCheckout: Sendable {
     ///   - code: The one-time code the presenter types on a code screen.
     /// - Returns: How the payment ended.
     /// - Throws: ``ThreeDS2Error`` or a ``CheckoutError`` from the backend call.
-    public func pay(cardNumber: String, amount: String, currency: String, directoryServerID: String, code: String)
+    public func pay(
+        cardNumber: String, amount: String, currency: String, directoryServerID: DirectoryServerID, code: String
+    )
         async throws -> Result
     {
         // One call: the SDK creates the transaction, builds the AReq value (with the presenter's render options),
@@ -72,26 +74,6 @@ public struct MinimalCheckout: Sendable {
         }
     }
 
-    /// The backend's request: the SDK's AReq fields and the purchase the app owns.
-    private struct BackendRequest: Encodable {
-        let request: AuthenticationRequest
-        let acctNumber: String
-        let purchaseAmount: String
-        let purchaseCurrency: String
-
-        private enum CodingKeys: String, CodingKey {
-            case acctNumber, purchaseAmount, purchaseCurrency
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            try request.encode(to: encoder)
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(acctNumber, forKey: .acctNumber)
-            try container.encode(purchaseAmount, forKey: .purchaseAmount)
-            try container.encode(purchaseCurrency, forKey: .purchaseCurrency)
-        }
-    }
-
     /// The backend call: the AReq fields and the purchase as JSON; the answer in ARes field names.
     private func authenticate(
         _ areq: AuthenticationRequest, cardNumber: String, amount: String, currency: String
@@ -99,9 +81,11 @@ public struct MinimalCheckout: Sendable {
         var request = URLRequest(url: backend.appendingPathComponent("3ds/authenticate"))
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = try JSONEncoder().encode(
-            BackendRequest(
-                request: areq, acctNumber: cardNumber, purchaseAmount: amount, purchaseCurrency: currency))
+        // The SDK's AReq value with the purchase the app owns added: encoded once, as it is.
+        let purchase: JSONObject = [
+            "acctNumber": .string(cardNumber), "purchaseAmount": .string(amount), "purchaseCurrency": .string(currency),
+        ]
+        request.httpBody = try JSONEncoder().encode(areq.adding(purchase))
         let (data, response) = try await URLSession.shared.data(for: request)
         guard (response as? HTTPURLResponse)?.statusCode == 200 else {
             throw CheckoutError(message: "the backend did not answer with a JSON object")

@@ -11,6 +11,7 @@ guard arguments.count >= 5, let server = URL(string: arguments[arguments.startIn
     exit(2)
 }
 let values = Array(arguments)
+let directoryServerID = DirectoryServerID(values[1])
 do {
     var config = ConfigParameters()
     config.sdkReferenceNumber = "3DS_LOA_SDK_TLAB_020300_00001"
@@ -19,11 +20,11 @@ do {
     config.allowsPlainHTTPLoopback = server.scheme == "http"
     try config.addDirectoryServer(
         DirectoryServer(
-            id: values[1], encryptionKey: try String(contentsOfFile: values[2], encoding: .utf8),
+            id: directoryServerID, encryptionKey: try String(contentsOfFile: values[2], encoding: .utf8),
             rootCertificates: try String(contentsOfFile: values[3], encoding: .utf8)))
     let checkout = try MinimalCheckout(backend: server, configuration: config)
     let result = try await checkout.pay(
-        cardNumber: values[4], amount: "1999", currency: "978", directoryServerID: values[1],
+        cardNumber: values[4], amount: "1999", currency: "978", directoryServerID: directoryServerID,
         code: values.count > 5 ? values[5] : "123456")
     print(result)
 } catch {

@@ -1,0 +1,119 @@
+public import ThreeDS2JOSE
+
+/// A one-letter yes/no field: `challengeNoEntry`, `resendChallenge`, `challengeAddCode`, the consent answers
+/// (`whitelistingDataEntry`, `trustListDataEntry`, `deviceBindingDataEntry`), `challengeCompletionInd`,
+/// `challengeInfoTextIndicator` and the entry box's masking, toggle and autofill flags.
+///
+/// A closed enum: the specification allows exactly `Y` and `N`, and the SDK decides on the answer; anything else
+/// is a format error, never a value to keep (see CONTRIBUTING.md, "Rules the code keeps").
+public enum YesNoIndicator: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// `Y`.
+    case yes = "Y"
+    /// `N`.
+    case no = "N"
+
+    /// `Y` for `true`, `N` for `false`.
+    ///
+    /// - Parameter value: The answer.
+    public init(_ value: Bool) { self = value ? .yes : .no }
+
+    /// Reads a field's value: `nil` unless it is the JSON string `Y` or `N`.
+    ///
+    /// - Parameter value: The field's JSON value.
+    public init?(_ value: JSONValue?) {
+        guard let text = value?.stringValue, let indicator = YesNoIndicator(rawValue: text) else { return nil }
+        self = indicator
+    }
+
+    /// Whether it is `Y`.
+    public var isYes: Bool { self == .yes }
+
+    /// The value as sent: the JSON string `Y` or `N`.
+    public var json: JSONValue { .string(rawValue) }
+
+    /// The letter.
+    public var description: String { rawValue }
+}
+
+/// Why a challenge was cancelled (`challengeCancel`; protocol reference §2.2, 2.3.1 Table A.1).
+///
+/// An open struct over the code as sent: 2.3.1 added `09` and `10`, and `80`–`99` belong to the directory servers,
+/// so a code this SDK does not know stays representable. The SDK sends only ``cardholderCancelled`` in a CReq.
+public struct ChallengeCancelIndicator: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The two digits as sent.
+    public let rawValue: String
+
+    /// A code as sent, known or not.
+    ///
+    /// - Parameter rawValue: The two digits.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// The code.
+    public var description: String { rawValue }
+
+    /// The value as sent: a JSON string.
+    public var json: JSONValue { .string(rawValue) }
+
+    /// `01`: the cardholder selected cancel (the SDK's code for a cancel).
+    public static let cardholderCancelled = ChallengeCancelIndicator(rawValue: "01")
+    /// `04`: timed out at the ACS, other timeouts.
+    public static let timedOutAtACS = ChallengeCancelIndicator(rawValue: "04")
+    /// `05`: timed out at the ACS, the first CReq was not received.
+    public static let firstRequestNotReceived = ChallengeCancelIndicator(rawValue: "05")
+    /// `06`: transaction error (an ACS maps an SDK's Erro to it).
+    public static let transactionError = ChallengeCancelIndicator(rawValue: "06")
+    /// `07`: unknown.
+    public static let unknown = ChallengeCancelIndicator(rawValue: "07")
+    /// `08`: timed out at the SDK (2.2.0 and later).
+    public static let timedOutAtSDK = ChallengeCancelIndicator(rawValue: "08")
+}
+
+/// How the cardholder continued an out-of-band screen (`oobContinue`, 2.3.1 Table A.1): in 2.3.1 a two-digit code;
+/// before, the JSON `true` alone (``MessageVersion/oobContinueValue(automatic:)`` writes the version's form).
+///
+/// An open struct over the code as sent: `03`–`99` are reserved for later versions, and a reader of a CReq (an ACS,
+/// `threeds inspect`) must keep a value it does not know.
+public struct OOBContinueIndicator: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The two digits as sent.
+    public let rawValue: String
+
+    /// A code as sent, known or not.
+    ///
+    /// - Parameter rawValue: The two digits.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// The code.
+    public var description: String { rawValue }
+
+    /// The value as sent: a JSON string.
+    public var json: JSONValue { .string(rawValue) }
+
+    /// `01`: the cardholder pressed the continue button.
+    public static let cardholderContinued = OOBContinueIndicator(rawValue: "01")
+    /// `02`: the SDK continued without the cardholder (back from the bank's app).
+    public static let automatic = OOBContinueIndicator(rawValue: "02")
+}
+
+/// The channel an authentication comes through (the AReq's `deviceChannel`).
+///
+/// An open struct over the code as sent: `04`–`79` are reserved for later versions and `80`–`99` belong to the
+/// directory servers. This SDK sends ``app`` only.
+public struct DeviceChannel: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The two digits as sent.
+    public let rawValue: String
+
+    /// A channel as sent, known or not.
+    ///
+    /// - Parameter rawValue: The two digits.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// The code.
+    public var description: String { rawValue }
+
+    /// `01`: app-based, through an SDK (this SDK's).
+    public static let app = DeviceChannel(rawValue: "01")
+    /// `02`: browser-based.
+    public static let browser = DeviceChannel(rawValue: "02")
+    /// `03`: 3DS Requestor initiated (3RI).
+    public static let requestorInitiated = DeviceChannel(rawValue: "03")
+}
