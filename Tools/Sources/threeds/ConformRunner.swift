@@ -1,6 +1,7 @@
 import Foundation
 import ThreeDS2JOSE
 import ThreeDS2Messages
+import ThreeDS2HTML
 import ThreeDS2NIOTransport
 @_spi(ThreeDS2Tools) import ThreeDS2SDK
 import ThreeDS2TestLab
@@ -88,7 +89,8 @@ struct ConformRunner {
             "messages/" + String(format: "%03d", number) + "-\(card.number.suffix(4))-\(card.version)-"
             + suite.rawValue
         let log = ConformExchangeLog()
-        let presenter = ScriptedPresenter(answers: Self.script(suite, card: card), opensApps: true)
+        let presenter = ScriptedPresenter(
+            answers: Self.script(suite, card: card), opensApps: true, htmlReader: LibXML2FormReader())
         var payment: PaymentResult
         var saved: String? = folder
         do {
