@@ -1,7 +1,7 @@
 import Foundation
+import ThreeDS2HTML
 import ThreeDS2JOSE
 import ThreeDS2Messages
-import ThreeDS2HTML
 import ThreeDS2NIOTransport
 @_spi(ThreeDS2Tools) import ThreeDS2SDK
 import ThreeDS2TestLab

@@ -150,7 +150,8 @@ struct ServerConnectionOptions: ParsableArguments {
         } else if let dsCert {
             try config.addDirectoryServer(
                 DirectoryServer(
-                    id: directoryServerID, encryptionKey: try readInputFile(dsCert, option: "--ds-cert"), keyID: dsKeyID,
+                    id: directoryServerID, encryptionKey: try readInputFile(dsCert, option: "--ds-cert"),
+                    keyID: dsKeyID,
                     rootCertificates: try dsRoot.map { try readInputFile($0, option: "--ds-root") }.joined(
                         separator: "\n"))
             )

@@ -203,7 +203,8 @@ struct ConformTests {
         let plan = ReadmeCommands.root.appendingPathComponent("Tools/scripts/conform-plan.json").path
         let run = try await runThreeds([
             "conform", "--requestor-exec", "sh \(script) \(lab.baseURL.absoluteString) \(pki)/tls-root.pem",
-            "--ds-id", TestLab.rsaDirectoryServerID.rawValue, "--trust-bundle", pki, "--tls-root", pki + "/tls-root.pem",
+            "--ds-id", TestLab.rsaDirectoryServerID.rawValue, "--trust-bundle", pki, "--tls-root",
+            pki + "/tls-root.pem",
             "--plan", plan, "--output", directory + "/report",
         ])
         #expect(run.status == 0, "\(run.output)")
