@@ -3,6 +3,7 @@ import Testing
 import ThreeDS2JOSE
 import ThreeDS2Messages
 @_spi(ThreeDS2Tools) import ThreeDS2SDK
+import ThreeDS2SDKTesting
 
 /// An opener that reports a fixed result and records the links it was given.
 private final class RecordingOpener: OOBAppOpener, Sendable {
@@ -248,13 +249,9 @@ struct ChallengeFormStateEnterTests {
                 HTMLForm.Control(kind: .text, name: "otp", value: ""),
                 HTMLForm.Control(kind: .submitButton, name: "action", value: "verify", label: "Verify"),
             ], action: "https://emv3ds/challenge", text: "Code")
-        struct Reader: HTMLFormReader {
-            let form: HTMLForm
-            func form(fromHTML html: String) -> HTMLForm { form }
-        }
         var state = ChallengeFormState(
             screen: try formScreen("05", ["acsHTML": .string(Base64.urlEncode(Array("<form></form>".utf8)))]),
-            htmlReader: Reader(form: form))
+            htmlReader: FixedFormReader(form))
         _ = state.apply(.type("123456"))
         #expect(state.apply(.activate) == ChallengeAnswer(.submitHTML("otp=123456&action=verify")))
     }

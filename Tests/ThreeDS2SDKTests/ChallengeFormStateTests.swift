@@ -2,6 +2,7 @@ import Testing
 import ThreeDS2JOSE
 import ThreeDS2Messages
 import ThreeDS2SDK
+import ThreeDS2SDKTesting
 
 private let ids = TransactionIdentifiers(
     threeDSServerTransID: "8a880dc0-d2d2-4067-bcb1-b08d1690b26e", acsTransID: "d7c1ee99-9478-44a6-b1f2-391e29c6b340",
@@ -43,12 +44,6 @@ func formScreen(_ uiType: String, _ fields: [String: JSONValue] = [:], version: 
     return screen
 }
 
-/// A reader that returns a fixed form, so the form state's HTML handling is tested without a parser.
-private struct FixedFormReader: HTMLFormReader {
-    let form: HTMLForm
-    func form(fromHTML html: String) -> HTMLForm { form }
-}
-
 @Suite("Challenge form state")
 struct ChallengeFormStateTests {
     @Test("text: typing is bounded to 45 characters, backspace edits, submit sends the entry")
@@ -85,7 +80,7 @@ struct ChallengeFormStateTests {
 
         let page = try formScreen("05", ["acsHTML": .string(Base64.urlEncode(Array("<form></form>".utf8)))])
         let form = HTMLForm(controls: [HTMLForm.Control(kind: .textarea, name: "t", value: "")])
-        var html = ChallengeFormState(screen: page, htmlReader: FixedFormReader(form: form))
+        var html = ChallengeFormState(screen: page, htmlReader: FixedFormReader(form))
         _ = html.apply(.setHTMLFields(["t": String(repeating: "x", count: 300)]))
         #expect(html.apply(.submit()) == nil && html.note?.contains("256") == true)
     }
@@ -153,7 +148,7 @@ struct ChallengeFormStateTests {
                 HTMLForm.Control(kind: .text, name: "otp", value: ""),
                 HTMLForm.Control(kind: .submitInput, name: "go", value: "Go"),
             ], method: "post", action: "https://emv3ds/challenge")
-        var read = ChallengeFormState(screen: page, htmlReader: FixedFormReader(form: form))
+        var read = ChallengeFormState(screen: page, htmlReader: FixedFormReader(form))
         _ = read.apply(.setHTMLFields(["otp": "12 34"]))
         #expect(read.apply(.submit(button: "Go")) == ChallengeAnswer(.submitHTML("otp=12+34&go=Go")))
         _ = read.apply(.setHTMLFields(["nope": "1"]))
@@ -171,7 +166,7 @@ struct ChallengeFormStateTests {
                 HTMLForm.Control(kind: .submitButton, name: nil, value: "", label: "Send a new code", form: 1),
                 HTMLForm.Control(kind: .submitButton, name: nil, value: "", label: "Continue", form: 2),
             ], formCount: 3)
-        var state = ChallengeFormState(screen: page, htmlReader: FixedFormReader(form: form))
+        var state = ChallengeFormState(screen: page, htmlReader: FixedFormReader(form))
         let resend = try #require(
             state.layout.elements.firstIndex { $0 == .htmlControl(index: 3) }, "the second form's button is laid out")
         _ = state.apply(.focus(resend))
