@@ -11,22 +11,7 @@ import ThreeDS2TestLab
 /// Runs `threeds` with the arguments in a new session without a controlling terminal (`setsid`), standard input a
 /// pipe holding `input`; returns the exit status and what it printed.
 func runThreedsWithoutTerminal(_ arguments: [String], input: String) async throws -> (status: Int32, output: String) {
-    try await onOwnThread {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-        process.arguments = ["-w", TmuxSession.binary] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        let stdin = Pipe()
-        process.standardInput = stdin
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
+    try await ThreedsRun(arguments, input: input, launcher: .withoutTerminal).exit()
 }
 
 extension MachineLoadingCLITests {
