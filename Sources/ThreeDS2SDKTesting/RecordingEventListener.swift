@@ -1,10 +1,10 @@
 @_spi(ThreeDS2Tools) public import ThreeDS2SDK
 
-/// A ``ClientEventListener`` and ``SecurityEventListener`` that keeps everything it is told, for tests of the events
+/// A `ClientEventListener` and `SecurityEventListener` that keeps everything it is told, for tests of the events
 /// and security findings a service reports. Give it to `ThreeDS2Service(clientEventListener:securityEventListener:)`
 /// as either or both.
 public final class RecordingEventListener: ClientEventListener, SecurityEventListener {
-    /// One security finding, as ``SecurityEventListener/securityWarningFound(_:stage:)`` reports it.
+    /// One security finding, as `SecurityEventListener/securityWarningFound(_:stage:)` reports it.
     public struct Finding: Sendable, Hashable {
         /// The warning.
         public let warning: Warning
@@ -12,7 +12,7 @@ public final class RecordingEventListener: ClientEventListener, SecurityEventLis
         public let stage: SecurityChecks.Stage
     }
 
-    /// One change of the security findings, as ``SecurityEventListener/securityWarningsChanged(_:previous:stage:)``
+    /// One change of the security findings, as `SecurityEventListener/securityWarningsChanged(_:previous:stage:)`
     /// reports it.
     public struct Change: Sendable, Hashable {
         /// The warnings now raised.

@@ -1,6 +1,6 @@
 @_spi(ThreeDS2Tools) public import ThreeDS2SDK
 
-/// A ``ChannelKeyLog`` that keeps the entries it is given in memory, for tests of when a transaction logs its channel
+/// A `ChannelKeyLog` that keeps the entries it is given in memory, for tests of when a transaction logs its channel
 /// key (tools-only, as the key log is).
 @_spi(ThreeDS2Tools) public final class RecordingKeyLog: ChannelKeyLog {
     private let recorded = Locked<[ChannelKeyEntry]>([])

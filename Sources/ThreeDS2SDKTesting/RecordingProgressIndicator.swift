@@ -1,6 +1,6 @@
 @_spi(ThreeDS2Tools) public import ThreeDS2SDK
 
-/// A ``ProgressIndicator`` that keeps what it was told, for tests of when the processing indicator shows and hides.
+/// A `ProgressIndicator` that keeps what it was told, for tests of when the processing indicator shows and hides.
 /// ``shown`` fires the first time it is shown.
 public final class RecordingProgressIndicator: ProgressIndicator {
     /// One thing the indicator was told.

@@ -1,19 +1,19 @@
 @_spi(ThreeDS2Tools) public import ThreeDS2SDK
 
-/// A ``ChallengeStatusReceiver`` that keeps every callback it gets, for tests of what an app's receiver is told.
+/// A `ChallengeStatusReceiver` that keeps every callback it gets, for tests of what an app's receiver is told.
 /// ``received`` fires on the first callback, so a test awaits it instead of polling.
 public final class RecordingStatusReceiver: ChallengeStatusReceiver {
     /// One callback, with its event.
     public enum Call: Sendable, Hashable {
-        /// ``ChallengeStatusReceiver/completed(_:)``.
+        /// `ChallengeStatusReceiver/completed(_:)`.
         case completed(CompletionEvent)
-        /// ``ChallengeStatusReceiver/cancelled()``.
+        /// `ChallengeStatusReceiver/cancelled()`.
         case cancelled
-        /// ``ChallengeStatusReceiver/timedout()``.
+        /// `ChallengeStatusReceiver/timedout()`.
         case timedout
-        /// ``ChallengeStatusReceiver/protocolError(_:)``.
+        /// `ChallengeStatusReceiver/protocolError(_:)`.
         case protocolError(ProtocolErrorEvent)
-        /// ``ChallengeStatusReceiver/runtimeError(_:)``.
+        /// `ChallengeStatusReceiver/runtimeError(_:)`.
         case runtimeError(RuntimeErrorEvent)
 
         /// The outcome this callback reports.
