@@ -69,7 +69,8 @@ extension MachineLoadingCLITests {
                 ) { session in
                     _ = try await session.wait(for: "or 'cancel'")
                     try session.keys("Enter")
-                    try await Task.sleep(for: .milliseconds(300))
+                    // Asked again: the code goes to the second question, not to the first.
+                    _ = try await session.wait(for: "or 'cancel'", count: 2)
                     try session.keys("123456", "Enter")
                     // 2.2.0 asks the whitelisting question after the code; Enter leaves it unanswered (N).
                     _ = try await session.wait(for: "[Yes/No]")
@@ -180,7 +181,8 @@ extension MachineLoadingCLITests {
                 let screen = try await session.wait(for: "maybe")
                 #expect(screen.components(separatedBy: "[Yes/No]").count >= 3, "\(screen)")
                 try session.keys("y", "Enter")
-                try await Task.sleep(for: .milliseconds(300))
+                // The next question (device binding) is on screen before it is answered.
+                _ = try await session.wait(for: "[Yes/No]", count: screen.components(separatedBy: "[Yes/No]").count)
                 try session.keys("n", "Enter")
             }
             #expect(run.requests.last?["challengeDataEntry"] == .string("123456"))
