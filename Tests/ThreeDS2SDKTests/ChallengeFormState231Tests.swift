@@ -5,17 +5,6 @@ import ThreeDS2Messages
 @_spi(ThreeDS2Tools) import ThreeDS2SDK
 import ThreeDS2SDKTesting
 
-/// An opener that reports a fixed result and records the links it was given.
-private final class RecordingOpener: OOBAppOpener, Sendable {
-    let result: OOBAppOpenResult
-    let opened = Locked<[URL]>([])
-    init(_ result: OOBAppOpenResult) { self.result = result }
-    func open(_ url: URL) async -> OOBAppOpenResult {
-        opened.withLock { $0.append(url) }
-        return result
-    }
-}
-
 @Suite("Challenge form state, 2.3.1")
 struct ChallengeFormState231Tests {
     let twoBoxes: [String: JSONValue] = [
@@ -123,22 +112,22 @@ struct ChallengeFormState231Tests {
             "oobContinueLabel": .string("Done"), "oobAppURL": .string("https://bank.example/app"),
             "oobAppLabel": .string("Open"),
         ]
-        let returned = RecordingOpener(.returned)
+        let returned = FixedOOBAppOpener(result: .returned)
         var state = ChallengeFormState(screen: try formScreen("04", fields, version: .v2_3_1))
         #expect(state.focusedElement == .button(.openOOBApp, label: "Open"))
         #expect(state.apply(.activate) == nil && state.appToOpen == "https://bank.example/app")
         #expect(await state.openApp(using: returned) == ChallengeAnswer(.oobContinue(automatic: true)))
-        #expect(returned.opened.withLock { $0 } == [URL(string: "https://bank.example/app")!])
+        #expect(returned.openedURLs == [URL(string: "https://bank.example/app")!])
 
         var opened = ChallengeFormState(screen: try formScreen("04", fields, version: .v2_3_1))
         _ = opened.apply(.openApp)
-        #expect(await opened.openApp(using: RecordingOpener(.opened)) == nil)
+        #expect(await opened.openApp(using: FixedOOBAppOpener(result: .opened)) == nil)
         #expect(opened.openedApp && opened.appToOpen == nil)
         #expect(opened.apply(.continueChallenge) == ChallengeAnswer(.oobContinue()))
 
         var failed = ChallengeFormState(screen: try formScreen("04", fields, version: .v2_3_1))
         _ = failed.apply(.openApp)
-        #expect(await failed.openApp(using: RecordingOpener(.failed)) == nil)
+        #expect(await failed.openApp(using: FixedOOBAppOpener(result: .failed)) == nil)
         #expect(failed.appOpenFailed && failed.note != nil)
         #expect(failed.apply(.continueChallenge) == ChallengeAnswer(.oobContinue(), oobAppOpenFailed: true))
         #expect(failed.apply(.cancel) == ChallengeAnswer(.cancel))
@@ -159,7 +148,8 @@ struct ChallengeFormState231Tests {
         #expect(state.layout.elements.contains(.button(.openOOBApp, label: "Open app")))
         _ = state.apply(.openApp)
         #expect(
-            await state.openApp(using: RecordingOpener(.returned)) == ChallengeAnswer(.oobContinue(automatic: true)))
+            await state.openApp(using: FixedOOBAppOpener(result: .returned))
+                == ChallengeAnswer(.oobContinue(automatic: true)))
     }
 
     @Test("2.3.1 images follow the appearance in the layout")

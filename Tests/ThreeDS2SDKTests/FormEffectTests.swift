@@ -3,17 +3,7 @@ import Testing
 import ThreeDS2JOSE
 import ThreeDS2Messages
 @_spi(ThreeDS2Tools) import ThreeDS2SDK
-
-/// Records the links it was asked to open and reports a fixed result.
-private final class EffectOpener: OOBAppOpener, Sendable {
-    let result: OOBAppOpenResult
-    let opened = Locked<[URL]>([])
-    init(_ result: OOBAppOpenResult) { self.result = result }
-    func open(_ url: URL) async -> OOBAppOpenResult {
-        opened.withLock { $0.append(url) }
-        return result
-    }
-}
+import ThreeDS2SDKTesting
 
 @Suite("Form actions return effects")
 struct FormEffectTests {
@@ -37,15 +27,16 @@ struct FormEffectTests {
         #expect(asked.perform(.openApp) == .openApp(URL(string: "https://bank.example/app")!))
 
         var returned = ChallengeFormState(screen: try formScreen("04", oob, version: .v2_3_1))
-        let opener = EffectOpener(.returned)
+        let opener = FixedOOBAppOpener(result: .returned)
         #expect(
             await returned.perform(.openApp, opener: opener) == .send(ChallengeAnswer(.oobContinue(automatic: true))))
-        #expect(opener.opened.withLock { $0 } == [URL(string: "https://bank.example/app")!])
+        #expect(opener.openedURLs == [URL(string: "https://bank.example/app")!])
         #expect(returned.returnedFromApp && returned.appToOpen == nil)
 
         var opened = ChallengeFormState(screen: try formScreen("04", oob, version: .v2_3_1))
         #expect(
-            await opened.perform(.openApp, opener: EffectOpener(.opened)) == .showNote(SDKStrings.english[.finishInApp])
+            await opened.perform(.openApp, opener: FixedOOBAppOpener(result: .opened))
+                == .showNote(SDKStrings.english[.finishInApp])
         )
         #expect(opened.perform(.continueChallenge) == .send(ChallengeAnswer(.oobContinue(automatic: false))))
 
