@@ -31,25 +31,6 @@ public struct LibXML2FormReader: HTMLFormReader {
     /// - Parameter html: The page.
     /// - Returns: Every form's controls (each knowing its form), the submitting links and the visible text.
     public func form(fromHTML html: String) -> HTMLForm {
-        var controls: [HTMLForm.Control] = []
-        var links: [HTMLForm.SubmissionLink] = []
-        var method = "get"
-        var formCount = 0
-        var action: String?
-        // The page's text as paragraphs: a block element (p, div, h1, li, br, …) ends one. Text a control shows
-        // itself (its label, a button's or option's text, a submitting link's label) is not repeated here.
-        var paragraphs: [String] = []
-        var textParts: [String] = []
-        func endParagraph() {
-            if !textParts.isEmpty { paragraphs.append(textParts.joined(separator: " ")) }
-            textParts = []
-        }
-        var inFormLabel = 0
-        // Labels: <label for=id> by the id, and an enclosing <label> for the controls inside it.
-        var labelsByID: [String: String] = [:]
-        var controlIDs: [Int: String] = [:]
-        var enclosingLabels: [Int: String] = [:]
-        var enclosingLabel: String?
         let bytes = Array(html.utf8)
         let options = Int32(
             HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue
@@ -61,145 +42,13 @@ public struct LibXML2FormReader: HTMLFormReader {
                 }
             } ?? nil
         }
-        var tooDeep = false
+        var walker = FormWalker()
         if let document {
             defer { xmlFreeDoc(document) }
-            var inForm = false
-            func walk(_ node: UnsafeMutablePointer<xmlNode>?, depth: Int) {
-                guard depth <= Self.maxDepth else {
-                    tooDeep = true
-                    return
-                }
-                var current = node
-                while let element = current, !tooDeep {
-                    defer { current = element.pointee.next }
-                    if element.pointee.type == XML_TEXT_NODE {
-                        guard inFormLabel == 0 else { continue }
-                        let content = Self.collapsingWhitespace(Self.content(element))
-                        if !content.isEmpty { textParts.append(content) }
-                        continue
-                    }
-                    guard element.pointee.type == XML_ELEMENT_NODE else { continue }
-                    let name = Self.name(element)
-                    if name == "script" || name == "style" || name == "head" { continue }
-                    var enteredForm = false
-                    var enteredLabel: String??
-                    var enteredFormLabel = false
-                    let isBlock = Self.blockElements.contains(name)
-                    if isBlock { endParagraph() }
-                    let linksBefore = links.count
-                    if ["input", "textarea", "select"].contains(name), inForm {
-                        if let id = Self.attribute(element, "id") { controlIDs[controls.count] = id }
-                        if let enclosingLabel { enclosingLabels[controls.count] = enclosingLabel }
-                    }
-                    switch name {
-                    case "label":
-                        // Shown beside its control: inside a form its text is the control's, not the page's.
-                        if inForm {
-                            inFormLabel += 1
-                            enteredFormLabel = true
-                        }
-                        let text = Self.labelText(element)
-                        if let target = Self.attribute(element, "for") {
-                            labelsByID[target] = text
-                        } else if !text.isEmpty {
-                            enteredLabel = .some(enclosingLabel)
-                            enclosingLabel = text
-                        }
-                    case "form" where !inForm:
-                        if formCount == 0 {
-                            method = (Self.attribute(element, "method") ?? "get").lowercased()
-                            action = Self.attribute(element, "action")
-                        }
-                        formCount += 1
-                        inForm = true
-                        enteredForm = true
-                    case "input" where inForm:
-                        let type = (Self.attribute(element, "type") ?? "text").lowercased()
-                        let defaultValue = type == "checkbox" || type == "radio" ? "on" : ""
-                        controls.append(
-                            HTMLForm.Control(
-                                kind: .input(type), name: Self.attribute(element, "name"),
-                                value: Self.attribute(element, "value") ?? defaultValue,
-                                checked: Self.attribute(element, "checked") != nil, options: [],
-                                disabled: Self.attribute(element, "disabled") != nil,
-                                label: Self.attribute(element, "value") ?? Self.attribute(element, "alt") ?? "",
-                                form: formCount - 1))
-                    case "button" where inForm:
-                        let type = (Self.attribute(element, "type") ?? "submit").lowercased()
-                        let label = Self.labelText(element)
-                        controls.append(
-                            HTMLForm.Control(
-                                kind: .button(type), name: Self.attribute(element, "name"),
-                                value: Self.attribute(element, "value") ?? "",
-                                checked: false, options: [], disabled: Self.attribute(element, "disabled") != nil,
-                                label: label, form: formCount - 1))
-                    case "textarea" where inForm:
-                        controls.append(
-                            HTMLForm.Control(
-                                kind: .textarea, name: Self.attribute(element, "name"), value: Self.content(element),
-                                checked: false, options: [],
-                                disabled: Self.attribute(element, "disabled") != nil, label: "", form: formCount - 1))
-                    case "select" where inForm:
-                        var options: [HTMLForm.Option] = []
-                        var child = element.pointee.children
-                        while let option = child {
-                            defer { child = option.pointee.next }
-                            guard option.pointee.type == XML_ELEMENT_NODE, Self.name(option) == "option" else {
-                                continue
-                            }
-                            let label = Self.labelText(option)
-                            options.append(
-                                HTMLForm.Option(
-                                    value: Self.attribute(option, "value") ?? label, label: label,
-                                    selected: Self.attribute(option, "selected") != nil))
-                        }
-                        controls.append(
-                            HTMLForm.Control(
-                                kind: Self.attribute(element, "multiple") != nil ? .multipleSelect : .select,
-                                name: Self.attribute(element, "name"),
-                                value: "", checked: false, options: options,
-                                disabled: Self.attribute(element, "disabled") != nil, label: "", form: formCount - 1))
-                    case "a":
-                        if let href = Self.attribute(element, "href"), let query = HTMLForm.challengeQuery(href) {
-                            links.append(
-                                HTMLForm.SubmissionLink(
-                                    label: Self.labelText(element),
-                                    query: query))
-                        }
-                    default:
-                        break
-                    }
-                    // A select's, textarea's or button's text is the control's; a submitting link's is the link's.
-                    let submittingLink = name == "a" && links.count > linksBefore
-                    if !["select", "textarea", "button"].contains(name), !submittingLink {
-                        walk(element.pointee.children, depth: depth + 1)
-                    }
-                    if isBlock { endParagraph() }
-                    if enteredFormLabel { inFormLabel -= 1 }
-                    if enteredForm { inForm = false }
-                    if let previous = enteredLabel { enclosingLabel = previous }
-                }
-            }
-            walk(xmlDocGetRootElement(document), depth: 1)
-            endParagraph()
+            walker.walk(xmlDocGetRootElement(document), depth: 1)
+            walker.endParagraph()
         }
-        if tooDeep {
-            return HTMLForm(
-                controls: [], formCount: 0,
-                invalidReason: "the page nests elements deeper than \(Self.maxDepth) levels")
-        }
-        // A field's label is the page's label for it; buttons keep their own text.
-        for index in controls.indices where !controls[index].kind.isButtonElement {
-            guard ![.submitInput, .imageInput, .buttonInput, .resetInput, .hidden].contains(controls[index].kind)
-            else { continue }
-            if let label = controlIDs[index].flatMap({ labelsByID[$0] }) ?? enclosingLabels[index], !label.isEmpty {
-                controls[index].label = label
-            }
-        }
-        return HTMLForm(
-            controls: controls, method: method, action: action, formCount: formCount, links: links,
-            text: paragraphs.joined(separator: "\n"))
+        return walker.form
     }
 
     /// The elements that start and end a paragraph of the page's text (HTML's block-level elements, and `br`).
@@ -214,11 +63,11 @@ public struct LibXML2FormReader: HTMLFormReader {
         text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
     }
 
-    private static func name(_ node: UnsafeMutablePointer<xmlNode>) -> String {
+    static func name(_ node: UnsafeMutablePointer<xmlNode>) -> String {
         node.pointee.name.map { String(cString: $0) }?.lowercased() ?? ""
     }
 
-    private static func attribute(_ node: UnsafeMutablePointer<xmlNode>, _ name: String) -> String? {
+    static func attribute(_ node: UnsafeMutablePointer<xmlNode>, _ name: String) -> String? {
         guard let value = xmlGetProp(node, name) else { return nil }
         defer { free(value) }
         return String(cString: value)
@@ -256,7 +105,7 @@ public struct LibXML2FormReader: HTMLFormReader {
         return String(scalars).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    private static func content(_ node: UnsafeMutablePointer<xmlNode>) -> String {
+    static func content(_ node: UnsafeMutablePointer<xmlNode>) -> String {
         guard let value = xmlNodeGetContent(node) else { return "" }
         defer { free(value) }
         return String(cString: value)

@@ -138,48 +138,30 @@ public struct ChallengeRequestBuilder: Sendable {
             }
             return object
         }
+        try add(answer.action, answering: screen, to: &object)
+        addStatusAndConsents(of: answer, answering: screen, to: &object)
+        return object
+    }
+
+    /// The one field (or two) of the cardholder's action, each checked against the answered screen's UI type.
+    private func add(_ action: CardholderAction, answering screen: ChallengeScreen?, to object: inout JSONObject)
+        throws(ProtocolViolation)
+    {
         let uiType = screen?.uiType
-        switch answer.action {
+        switch action {
+        case .submitText(let text, let second) where text.isEmpty && (second ?? "").isEmpty:
+            try addNoEntry(uiType, to: &object)
         case .submitText(let text, let second):
-            let secondText = second ?? ""
-            guard !text.isEmpty || !secondText.isEmpty else {
-                return try request(
-                    counter: counter, answer: answer.with(.submitEmpty), answering: screen)
-            }
-            try Self.check(uiType, in: [.text], "challengeDataEntry")
-            if !text.isEmpty { object["challengeDataEntry"] = .string(try Self.bounded(text, "challengeDataEntry")) }
-            if !secondText.isEmpty {
-                guard messageVersion.hasEntryBoxes, (screen?.entryBoxes.count ?? 0) > 1 else {
-                    throw ProtocolViolation(
-                        .invalidFormat, detail: "challengeDataEntryTwo",
-                        explanation: "the screen has no second entry box")
-                }
-                object["challengeDataEntryTwo"] = .string(try Self.bounded(secondText, "challengeDataEntryTwo"))
-            }
+            try addText(text, second: second, answering: screen, to: &object)
+        case .submitSelection(let keys) where keys.isEmpty:
+            try addNoEntry(uiType, to: &object)
         case .submitSelection(let keys):
-            guard !keys.isEmpty else {
-                return try request(counter: counter, answer: answer.with(.submitEmpty), answering: screen)
-            }
             try Self.check(uiType, in: [.singleSelect, .multiSelect], "challengeDataEntry")
             object["challengeDataEntry"] = .string(try Self.bounded(keys.joined(separator: ","), "challengeDataEntry"))
         case .submitHTML(let formData):
-            try Self.check(uiType, in: [.html, .htmlOutOfBand], "challengeHTMLDataEntry")
-            guard formData.utf8.count <= ChallengeLimits.maxHTMLDataBytes else {
-                throw ProtocolViolation(
-                    .invalidFormat, detail: "challengeHTMLDataEntry",
-                    explanation: "the form data is longer than \(ChallengeLimits.maxHTMLDataBytes) bytes")
-            }
-            object["challengeHTMLDataEntry"] = .string(formData)
-            // UI 06: the cardholder pressed the page's continue; the form data goes with oobContinue 01.
-            if uiType == .htmlOutOfBand { object["oobContinue"] = messageVersion.oobContinueValue(automatic: false) }
+            try addHTML(formData, uiType, to: &object)
         case .submitEmpty:
-            guard messageVersion.allowsNoEntry else {
-                throw ProtocolViolation(
-                    .invalidFormat, detail: "challengeNoEntry",
-                    explanation: "an empty submission needs message version 2.2.0 or later")
-            }
-            try Self.check(uiType, in: [.text, .singleSelect, .multiSelect], "challengeNoEntry")
-            object["challengeNoEntry"] = YesNoIndicator.yes.json
+            try addNoEntry(uiType, to: &object)
         case .resend:
             if messageVersion.limitsResendToText { try Self.check(uiType, in: [.text], "resendChallenge") }
             object["resendChallenge"] = YesNoIndicator.yes.json
@@ -191,14 +173,7 @@ public struct ChallengeRequestBuilder: Sendable {
             }
             object["challengeAddCode"] = YesNoIndicator.yes.json
         case .oobContinue(let automatic):
-            try Self.check(uiType, in: [.outOfBand, .htmlOutOfBand], "oobContinue")
-            object["oobContinue"] = messageVersion.oobContinueValue(automatic: automatic)
-            // Back from the bank's app the CRes's Bridging link opened: the extension's continue value too.
-            if automatic, uiType == .outOfBand, screen?.bridging != nil, let bridgingVersion {
-                object["messageExtension"] = .array([
-                    Bridging.requestExtension(version: bridgingVersion, returnedFromApp: true)
-                ])
-            }
+            try addOOBContinue(automatic: automatic, answering: screen, to: &object)
         case .informationContinue:
             guard messageVersion.hasInformationContinue else {
                 throw ProtocolViolation(
@@ -210,21 +185,79 @@ public struct ChallengeRequestBuilder: Sendable {
         case .cancel:
             object["challengeCancel"] = ChallengeCancelIndicator.cardholderCancelled.json
         }
+    }
+
+    /// UI 01: the entry, and (2.3.1) the second entry box's.
+    private func addText(
+        _ text: String, second: String?, answering screen: ChallengeScreen?, to object: inout JSONObject
+    ) throws(ProtocolViolation) {
+        try Self.check(screen?.uiType, in: [.text], "challengeDataEntry")
+        if !text.isEmpty { object["challengeDataEntry"] = .string(try Self.bounded(text, "challengeDataEntry")) }
+        guard let second, !second.isEmpty else { return }
+        guard messageVersion.hasEntryBoxes, (screen?.entryBoxes.count ?? 0) > 1 else {
+            throw ProtocolViolation(
+                .invalidFormat, detail: "challengeDataEntryTwo", explanation: "the screen has no second entry box")
+        }
+        object["challengeDataEntryTwo"] = .string(try Self.bounded(second, "challengeDataEntryTwo"))
+    }
+
+    /// UI 05 and 06: the form data; on UI 06 with the continue the cardholder pressed on the page.
+    private func addHTML(_ formData: String, _ uiType: UIType?, to object: inout JSONObject) throws(ProtocolViolation) {
+        try Self.check(uiType, in: [.html, .htmlOutOfBand], "challengeHTMLDataEntry")
+        guard formData.utf8.count <= ChallengeLimits.maxHTMLDataBytes else {
+            throw ProtocolViolation(
+                .invalidFormat, detail: "challengeHTMLDataEntry",
+                explanation: "the form data is longer than \(ChallengeLimits.maxHTMLDataBytes) bytes")
+        }
+        object["challengeHTMLDataEntry"] = .string(formData)
+        // UI 06: the cardholder pressed the page's continue; the form data goes with oobContinue 01.
+        if uiType == .htmlOutOfBand { object["oobContinue"] = messageVersion.oobContinueValue(automatic: false) }
+    }
+
+    /// UI 01, 02 and 03 submitted with nothing entered (2.2.0 and later).
+    private func addNoEntry(_ uiType: UIType?, to object: inout JSONObject) throws(ProtocolViolation) {
+        guard messageVersion.allowsNoEntry else {
+            throw ProtocolViolation(
+                .invalidFormat, detail: "challengeNoEntry",
+                explanation: "an empty submission needs message version 2.2.0 or later")
+        }
+        try Self.check(uiType, in: [.text, .singleSelect, .multiSelect], "challengeNoEntry")
+        object["challengeNoEntry"] = YesNoIndicator.yes.json
+    }
+
+    /// UI 04 and 06: continue; back from the bank's app the CRes's Bridging link opened, Bridging's continue too.
+    private func addOOBContinue(automatic: Bool, answering screen: ChallengeScreen?, to object: inout JSONObject)
+        throws(ProtocolViolation)
+    {
+        let uiType = screen?.uiType
+        try Self.check(uiType, in: [.outOfBand, .htmlOutOfBand], "oobContinue")
+        object["oobContinue"] = messageVersion.oobContinueValue(automatic: automatic)
+        if automatic, uiType == .outOfBand, screen?.bridging != nil, let bridgingVersion {
+            object["messageExtension"] = .array([
+                Bridging.requestExtension(version: bridgingVersion, returnedFromApp: true)
+            ])
+        }
+    }
+
+    /// What goes with any action but a cancel: `oobAppStatus` when opening the bank's app failed (2.3.1), and the
+    /// answer to every consent question the screen asked — the cardholder's, `N` when the box was left untouched, as
+    /// certified SDKs do.
+    private func addStatusAndConsents(
+        of answer: ChallengeAnswer, answering screen: ChallengeScreen?, to object: inout JSONObject
+    ) {
+        let uiType = screen?.uiType
         if answer.oobAppOpenFailed, answer.action != .cancel, messageVersion.hasOOBAppURL,
             uiType == .outOfBand || uiType == .htmlOutOfBand
         {
             object["oobAppStatus"] = .string("01")
         }
-        // Once asked, a consent question is answered with the cardholder's action, "N" when the box was left
-        // untouched, as certified SDKs do; never with a cancel.
-        guard let screen, answer.action != .cancel else { return object }
+        guard let screen, answer.action != .cancel else { return }
         if screen.whitelistingText != nil, let question = messageVersion.trustQuestion {
             object[question.entryField] = question.entryValue(answer.whitelisting ?? false).json
         }
         if screen.deviceBindingText != nil, messageVersion.hasDeviceBinding {
             object["deviceBindingDataEntry"] = YesNoIndicator(answer.deviceBinding == true).json
         }
-        return object
     }
 
     /// Refuses an action the answered screen's UI type does not allow (no check before the first screen).
@@ -248,13 +281,5 @@ public struct ChallengeRequestBuilder: Sendable {
     public static func counterText(_ counter: Int) -> String {
         let digits = String(counter)
         return String(repeating: "0", count: max(0, 3 - digits.count)) + digits
-    }
-}
-
-extension ChallengeAnswer {
-    fileprivate func with(_ action: CardholderAction) -> ChallengeAnswer {
-        var copy = self
-        copy.action = action
-        return copy
     }
 }

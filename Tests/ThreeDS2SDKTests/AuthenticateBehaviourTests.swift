@@ -9,15 +9,6 @@ import ThreeDS2SDKTesting
     import FoundationNetworking
 #endif
 
-/// What the processing indicator was told, in order.
-private final class RecordingIndicator: ProgressIndicator, Sendable {
-    let events = Locked<[String]>([])
-    func show(directoryServerName: String?, presentation: PresentationSettings) {
-        events.withLock { $0.append("show") }
-    }
-    func hide() { events.withLock { $0.append("hide") } }
-}
-
 /// The one-call API's timing rules (issue 35, point 8), on a test clock with no network.
 @Suite("authenticate: the challenge timeout checked first, the indicator's minimum only before a challenge")
 struct AuthenticateBehaviourTests {
@@ -47,7 +38,7 @@ struct AuthenticateBehaviourTests {
     // Were the minimum kept, this would wait forever on the clock nobody advances: the limit turns that into a failure.
     @Test("a frictionless answer hides the indicator at once: no two-second wait on the clock", .timeLimit(.minutes(1)))
     func frictionlessHidesAtOnce() async throws {
-        let indicator = RecordingIndicator()
+        let indicator = RecordingProgressIndicator()
         let clock = TestClock()
         // The clock is never advanced: a two-second minimum would never end.
         let service = try service()
@@ -60,21 +51,21 @@ struct AuthenticateBehaviourTests {
             return
         }
         #expect(status == .notAuthenticated)
-        #expect(indicator.events.withLock { $0 } == ["show", "hide"])
+        #expect(indicator.events == [.show(directoryServerName: "Test Scheme"), .hide])
     }
 
     @Test("before a challenge the indicator stays its two seconds (stop keeps the minimum by default)")
     func minimumBeforeChallenge() async throws {
-        let indicator = RecordingIndicator()
+        let indicator = RecordingProgressIndicator()
         let clock = TestClock()
         let dialog = ProgressDialog(indicator: indicator, clock: clock, directoryServerName: "DS")
         await dialog.start()
         let stopped = Task { await dialog.stop() }
         await clock.advance(by: .seconds(1))
-        #expect(indicator.events.withLock { $0 } == ["show"])
+        #expect(indicator.events == [.show(directoryServerName: "DS")])
         await clock.advance(by: .seconds(1))
         await stopped.value
-        #expect(indicator.events.withLock { $0 } == ["show", "hide"])
+        #expect(indicator.events == [.show(directoryServerName: "DS"), .hide])
     }
 }
 
@@ -86,41 +77,5 @@ struct URLSessionDeadlineTests {
             method: .post, url: URL(string: "https://acs.example/challenge")!, timeout: .milliseconds(9_980),
             maxResponseBytes: 1024)
         #expect(abs(URLSessionTransport.convert(request).timeoutInterval - 9.98) < 0.000_001)
-    }
-}
-
-/// `authenticate` tested as an app tests its checkout: the shipped doubles only (a scripted ACS behind a scripted
-/// transport, the requestor answering from the ACS), no server (issue 35, point 5).
-@Suite("authenticate with the testing product's doubles", .timeLimit(.minutes(1)))
-struct AuthenticateWithDoublesTests {
-    /// The presenter an app might write: types the code through the form state and submits.
-    struct CodePresenter: ChallengePresenter {
-        let code: String
-        func present(_ form: ChallengeFormState) async -> ChallengeAnswer {
-            var form = form
-            _ = form.perform(.type(code))
-            return form.perform(.submit())?.answer ?? ChallengeAnswer(.cancel)
-        }
-    }
-
-    @Test(
-        "a code challenge completes Y through ScriptedACS.transport and challengeParameters(for: AuthenticationRequest)"
-    )
-    func challengeWithDoubles() async throws {
-        let pki = try DirectoryServerPKI.make()
-        let service = try pki.initializedService(dataDirectory: scratchDirectory("doubles"))
-        let acs = ScriptedACS(pki: pki)
-        let transport = acs.transport(screens: [ScriptedACS.textScreen(for: .v2_2_0)], finalStatus: "Y")
-        let outcome = await service.authenticate(
-            directoryServerID: "A000000004", messageVersion: .v2_2_0, presenter: CodePresenter(code: "123456"),
-            transport: transport, clock: TestClock()
-        ) { areq in .challenge(try acs.challengeParameters(for: areq)) }
-        guard case .challenged(.completed(let status)) = outcome else {
-            Issue.record("expected a completed challenge, got \(outcome)")
-            return
-        }
-        #expect(status == .authenticated)
-        // Two CReqs: the first (no answer), then the code.
-        #expect(transport.log.requests.count == 2)
     }
 }

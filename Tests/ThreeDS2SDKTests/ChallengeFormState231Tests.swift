@@ -3,6 +3,7 @@ import Testing
 import ThreeDS2JOSE
 import ThreeDS2Messages
 @_spi(ThreeDS2Tools) import ThreeDS2SDK
+import ThreeDS2SDKTesting
 
 @Suite("Challenge form state, 2.3.1")
 struct ChallengeFormState231Tests {
@@ -239,13 +240,9 @@ struct ChallengeFormStateEnterTests {
                 HTMLForm.Control(kind: .text, name: "otp", value: ""),
                 HTMLForm.Control(kind: .submitButton, name: "action", value: "verify", label: "Verify"),
             ], action: "https://emv3ds/challenge", text: "Code")
-        struct Reader: HTMLFormReader {
-            let form: HTMLForm
-            func form(fromHTML html: String) -> HTMLForm { form }
-        }
         var state = ChallengeFormState(
             screen: try formScreen("05", ["acsHTML": .string(Base64.urlEncode(Array("<form></form>".utf8)))]),
-            presentation: PresentationSettings(htmlReader: Reader(form: form)))
+            presentation: PresentationSettings(htmlReader: FixedFormReader(form)))
         _ = state.perform(.type("123456"))
         #expect(state.perform(.activate)?.answer == ChallengeAnswer(.submitHTML("otp=123456&action=verify")))
     }

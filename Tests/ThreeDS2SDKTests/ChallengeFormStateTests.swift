@@ -2,6 +2,7 @@ import Testing
 import ThreeDS2JOSE
 import ThreeDS2Messages
 import ThreeDS2SDK
+import ThreeDS2SDKTesting
 
 private let ids = TransactionIdentifiers(
     threeDSServerTransID: "8a880dc0-d2d2-4067-bcb1-b08d1690b26e", acsTransID: "d7c1ee99-9478-44a6-b1f2-391e29c6b340",
@@ -43,12 +44,6 @@ func formScreen(_ uiType: String, _ fields: [String: JSONValue] = [:], version: 
     return screen
 }
 
-/// A reader that returns a fixed form, so the form state's HTML handling is tested without a parser.
-private struct FixedFormReader: HTMLFormReader {
-    let form: HTMLForm
-    func form(fromHTML html: String) -> HTMLForm { form }
-}
-
 @Suite("Challenge form state")
 struct ChallengeFormStateTests {
     @Test("text: typing is bounded to 45 characters, backspace edits, submit sends the entry")
@@ -87,7 +82,7 @@ struct ChallengeFormStateTests {
         let page = try formScreen("05", ["acsHTML": .string(Base64.urlEncode(Array("<form></form>".utf8)))])
         let form = HTMLForm(controls: [HTMLForm.Control(kind: .textarea, name: "t", value: "")])
         var html = ChallengeFormState(
-            screen: page, presentation: PresentationSettings(htmlReader: FixedFormReader(form: form)))
+            screen: page, presentation: PresentationSettings(htmlReader: FixedFormReader(form)))
         _ = html.perform(.setHTMLFields(["t": String(repeating: "x", count: 300)]))
         #expect(html.perform(.submit())?.answer == nil && html.note?.contains("256") == true)
     }
@@ -158,7 +153,7 @@ struct ChallengeFormStateTests {
                 HTMLForm.Control(kind: .submitInput, name: "go", value: "Go"),
             ], method: "post", action: "https://emv3ds/challenge")
         var read = ChallengeFormState(
-            screen: page, presentation: PresentationSettings(htmlReader: FixedFormReader(form: form)))
+            screen: page, presentation: PresentationSettings(htmlReader: FixedFormReader(form)))
         _ = read.perform(.setHTMLFields(["otp": "12 34"]))
         #expect(read.perform(.submit(button: "Go"))?.answer == ChallengeAnswer(.submitHTML("otp=12+34&go=Go")))
         _ = read.perform(.setHTMLFields(["nope": "1"]))
@@ -177,7 +172,7 @@ struct ChallengeFormStateTests {
                 HTMLForm.Control(kind: .submitButton, name: nil, value: "", label: "Continue", form: 2),
             ], formCount: 3)
         var state = ChallengeFormState(
-            screen: page, presentation: PresentationSettings(htmlReader: FixedFormReader(form: form)))
+            screen: page, presentation: PresentationSettings(htmlReader: FixedFormReader(form)))
         let resend = try #require(
             state.layout.elements.firstIndex { $0 == .htmlControl(index: 3) }, "the second form's button is laid out")
         _ = state.perform(.focus(resend))

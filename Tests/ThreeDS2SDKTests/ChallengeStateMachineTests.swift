@@ -63,7 +63,7 @@ private func cres(counter: Int, final status: String? = nil, _ extra: [String: J
 private extension ChallengeStateMachine.Action {
     var sent: JSONObject? { if case .send(let sent) = self { return sent.request } else { return nil } }
     var screen: ChallengeScreen? { if case .present(let screen) = self { return screen } else { return nil } }
-    var erro: ErrorMessage? { if case .sendError(let message) = self { return message } else { return nil } }
+    var erro: ErrorMessage? { if case .sendError(let post) = self { return post.message } else { return nil } }
     var outcome: ChallengeOutcome? { if case .finish(let outcome) = self { return outcome } else { return nil } }
 }
 
@@ -194,6 +194,43 @@ struct ChallengeStateMachineTests {
             let sent = m.handle(.answered(ChallengeAnswer(.cancel)))
             #expect(sent.first?.sent?["challengeCancel"] == .string("01") && m.phase == .awaitingCancelResponse)
             #expect(m.handle(event) == [.finish(.cancelled)])
+        }
+    }
+
+    @Test("the actions say all the shell needs: which CReq is a cancel, and how long an Erro post may take")
+    func actionsCarryTheShellsFacts() {
+        var m = machine()
+        guard case .send(let first)? = m.handle(.start).first else {
+            Issue.record("no first CReq")
+            return
+        }
+        #expect(!first.isCancel)
+        _ = m.handle(.messageReceived(cres(counter: 0)))
+        guard case .send(let answered)? = m.handle(.answered(ChallengeAnswer(.submitText("1")))).first else {
+            Issue.record("no CReq for the answer")
+            return
+        }
+        #expect(!answered.isCancel)
+        _ = m.handle(.messageReceived(cres(counter: 1)))
+        guard case .send(let cancel)? = m.handle(.appCancelled).first else {
+            Issue.record("no cancel CReq")
+            return
+        }
+        #expect(cancel.isCancel && cancel.request["challengeCancel"] == .string("01"))
+        // Every Erro the machine sends carries its bound: a timeout's and a violation's alike.
+        var timedOut = machine()
+        _ = timedOut.handle(.start)
+        var violated = machine()
+        _ = violated.handle(.start)
+        for actions in [
+            timedOut.handle(.responseTimedOut),
+            violated.handle(.responseUnreadable(ProtocolViolation(.decryptionFailure, detail: "d"))),
+        ] {
+            guard case .sendError(let post)? = actions.first else {
+                Issue.record("no Erro in \(actions)")
+                continue
+            }
+            #expect(post.timeout == .seconds(5) && post.timeout == ChallengeStateMachine.errorPostTimeout)
         }
     }
 

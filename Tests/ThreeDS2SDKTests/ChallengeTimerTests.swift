@@ -16,23 +16,6 @@ final class StuckPresenter: ChallengePresenter {
     }
 }
 
-/// Records the callbacks a receiver gets and signals the first.
-final class RecordingReceiver: ChallengeStatusReceiver {
-    let calls = Locked<[String]>([])
-    let called = AsyncSignal()
-
-    private func record(_ call: String) {
-        calls.withLock { $0.append(call) }
-        called.fire()
-    }
-
-    func completed(_ event: CompletionEvent) { record("completed:\(event.transactionStatus)") }
-    func cancelled() { record("cancelled") }
-    func timedout() { record("timedout") }
-    func protocolError(_ event: ProtocolErrorEvent) { record("protocolError:\(event.errorMessage.errorCode)") }
-    func runtimeError(_ event: RuntimeErrorEvent) { record("runtimeError:\(event.errorCode)") }
-}
-
 /// A transaction ready to challenge, against a scripted ACS: no server, no network.
 struct ScriptedChallenge {
     static let pki = Result { try DirectoryServerPKI.make() }
@@ -202,7 +185,7 @@ struct ChallengeTimerTests {
         let challenge = try ScriptedChallenge()
         let transport = challenge.transport { _ in challenge.final("N") }
         let presenter = IdlePresenter()
-        let receiver = RecordingReceiver()
+        let receiver = RecordingStatusReceiver()
         try challenge.transaction.doChallenge(
             challengeParameters: challenge.parameters, challengeStatusReceiver: receiver, timeout: .seconds(300),
             presenter: presenter, transport: transport)
@@ -216,8 +199,8 @@ struct ChallengeTimerTests {
         }
         await presenter.presented.wait()
         challenge.transaction.close()
-        await receiver.called.wait()
-        #expect(receiver.calls.withLock { $0 } == ["cancelled"])
+        await receiver.received.wait()
+        #expect(receiver.outcomes == [.cancelled])
     }
 
     @Test("doChallenge calls the receiver exactly once")
@@ -226,14 +209,14 @@ struct ChallengeTimerTests {
         let transport = challenge.transport { creq in
             challenge.final(creq["challengeDataEntry"] == .string("123456") ? "Y" : "N")
         }
-        let receiver = RecordingReceiver()
+        let receiver = RecordingStatusReceiver()
         let presenter = ScriptedPresenter(answers: [.text("123456")])
         try challenge.transaction.doChallenge(
             challengeParameters: challenge.parameters, challengeStatusReceiver: receiver, timeout: .seconds(300),
             presenter: presenter, transport: transport)
-        await receiver.called.wait()
+        await receiver.received.wait()
         for _ in 0..<100 { await Task.yield() }
-        #expect(receiver.calls.withLock { $0 } == ["completed:Y"])
+        #expect(receiver.outcomes == [.completed(transStatus: .authenticated)])
         #expect(throws: ThreeDS2Error.self) {
             try challenge.transaction.doChallenge(
                 challengeParameters: challenge.parameters, challengeStatusReceiver: receiver, timeout: .seconds(300),

@@ -293,15 +293,17 @@ struct SecurityCheckTests {
 
     @Test("re-run at transaction creation; the listener hears about a change")
     func listener() throws {
-        let recorder = EventRecorder()
+        let recorder = RecordingEventListener()
         let environment = MutableSystem()
         let service = ThreeDS2Service(securityEventListener: recorder, systemProbe: environment)
         try service.initialize(configParameters: try makeConfiguration(dataDirectory: try temporaryDirectory()))
         _ = try service.createTransaction(directoryServerID: "A000000004")
-        #expect(recorder.securityChanges.withLock { $0.isEmpty })
+        #expect(recorder.changes.isEmpty)
         environment.tracer.withLock { $0 = 77 }
         _ = try service.createTransaction(directoryServerID: "A000000004")
-        let changes = recorder.securityChanges.withLock { $0 }
+        let changes = recorder.changes.map {
+            ($0.warnings.map(\.id.rawValue), $0.previous.map(\.id.rawValue), $0.stage)
+        }
         #expect(changes.count == 1)
         #expect(changes.first?.0 == ["SW04"] && changes.first?.1 == [] && changes.first?.2 == .transactionCreation)
         #expect(try service.warnings.map(\.id.rawValue) == ["SW04"])

@@ -322,29 +322,20 @@ struct AppleSecurityCheckTests {
     }
 }
 
-/// Tells the security listener each finding, with its severity, at every run.
-private final class FindingRecorder: SecurityEventListener {
-    let found = Locked<[(String, Warning.Severity, SecurityChecks.Stage)]>([])
-    func securityWarningFound(_ warning: Warning, stage: SecurityChecks.Stage) {
-        found.withLock { $0.append((warning.id.rawValue, warning.severity, stage)) }
-    }
-    func securityWarningsChanged(_ warnings: [Warning], previous: [Warning], stage: SecurityChecks.Stage) {}
-}
-
 @Suite("Security listener")
 struct SecurityListenerTests {
     @Test("each finding with its severity at initialize and at every later check")
     func eachFinding() throws {
-        let recorder = FindingRecorder()
+        let recorder = RecordingEventListener()
         // Root in the Simulator: SW01 (the jailbreak files are the Mac's there and are not read) and SW03.
         let probe = FakeSystemProbe.iPhone(euid: 0, isSimulator: true)
         let service = ThreeDS2Service(securityEventListener: recorder, systemProbe: probe)
         try service.initialize(configParameters: try makeConfiguration(dataDirectory: try temporaryDirectory()))
-        let atInitialize = recorder.found.withLock { $0 }
+        let atInitialize = recorder.findings.map { ($0.warning.id.rawValue, $0.warning.severity, $0.stage) }
         #expect(atInitialize.map(\.0) == ["SW01", "SW03"])
         #expect(atInitialize.allSatisfy { $0.1 == .high && $0.2 == .initialization })
         _ = try service.createTransaction(directoryServerID: "A000000004")
-        let all = recorder.found.withLock { $0 }
+        let all = recorder.findings.map { ($0.warning.id.rawValue, $0.warning.severity, $0.stage) }
         #expect(all.count == 4 && all.suffix(2).allSatisfy { $0.2 == .transactionCreation })
     }
 }

@@ -2,24 +2,13 @@ import Crypto
 import Testing
 import ThreeDS2JOSE
 import ThreeDS2Messages
+import ThreeDS2SDKTesting
 
 @testable import ThreeDS2SDK
 
 /// An adapter's own error, as a transport client would throw it.
 private struct AdapterError: Error, Equatable {
     let errno: Int32
-}
-
-/// Keeps the one runtime-error event a challenge delivers.
-@MainActor
-private final class RuntimeErrorRecorder: ChallengeStatusReceiver {
-    var event: RuntimeErrorEvent?
-
-    func completed(_ event: CompletionEvent) {}
-    func cancelled() {}
-    func timedout() {}
-    func protocolError(_ event: ProtocolErrorEvent) {}
-    func runtimeError(_ event: RuntimeErrorEvent) { self.event = event }
 }
 
 @Suite("One error shape: codes, causes and places")
@@ -105,9 +94,12 @@ struct ErrorShapeTests {
             Issue.record("the machine did not finish: \(actions)")
             return
         }
-        let recorder = RuntimeErrorRecorder()
+        let recorder = RecordingStatusReceiver()
         recorder.deliver(outcome, sdkTransactionID: "b2385523-a66c-4907-ac3c-91848e8c0067")
-        let event = try #require(recorder.event)
+        guard case .runtimeError(let event) = recorder.calls.first else {
+            Issue.record("expected a runtime error, got \(recorder.calls)")
+            return
+        }
         #expect(event.errorCode == "transport" && event.failure.code == .transport)
         #expect(event.errorMessage == transport.message)
         let cause = try #require(event.underlying as? TransportError)

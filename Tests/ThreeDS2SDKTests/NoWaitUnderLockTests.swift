@@ -258,7 +258,7 @@ struct ExecutableDigestTests {
     @Test("initialize does not wait for the hash; the first check after it raises SW02 and tells the listener")
     func offTheCallingThread() throws {
         let gate = Gate()
-        let recorder = EventRecorder()
+        let recorder = RecordingEventListener()
         let service = ThreeDS2Service(
             securityEventListener: recorder,
             systemProbe: GatedProbe(base: Self.probe(), point: .sha256, gate: gate))
@@ -277,7 +277,9 @@ struct ExecutableDigestTests {
         #expect(service.executableDigest.waitUntilDone(timeout: .now() + .seconds(10)))
         _ = try service.createTransaction(directoryServerID: "A000000004")
         #expect(try service.warnings.map(\.id.rawValue) == ["SW02"])
-        let changes = recorder.securityChanges.withLock { $0 }
+        let changes = recorder.changes.map {
+            ($0.warnings.map(\.id.rawValue), $0.previous.map(\.id.rawValue), $0.stage)
+        }
         #expect(changes.last?.0 == ["SW02"] && changes.last?.1 == [] && changes.last?.2 == .transactionCreation)
     }
 

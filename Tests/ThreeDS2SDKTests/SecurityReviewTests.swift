@@ -5,25 +5,10 @@ import SwiftASN1
 import Testing
 import ThreeDS2JOSE
 import ThreeDS2Messages
-import ThreeDS2SDKTesting
+@_spi(ThreeDS2Tools) import ThreeDS2SDKTesting
 import X509
 
 @_spi(ThreeDS2Tools) @testable import ThreeDS2SDK
-
-/// A key log that keeps what it was given.
-private final class RecordingKeyLog: ChannelKeyLog {
-    let entries = Locked<[String]>([])
-    func record(_ entry: ChannelKeyEntry) { entries.withLock { $0.append(entry.identifiers.acsTransID) } }
-}
-
-/// A transport that counts what it is asked to send and answers nothing useful.
-private final class CountingTransport: ChallengeTransport {
-    let sent = Locked(0)
-    func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
-        sent.withLock { $0 += 1 }
-        throw TransportError(.connectionFailed, "counting only")
-    }
-}
 
 @Suite("Security review: core")
 struct SecurityReviewTests {
@@ -34,7 +19,7 @@ struct SecurityReviewTests {
         let prepared = try await base.setup().prepare(
             base.parameters(try base.signedContent(acsURL: "https://acs.example/c", sdkKey: key.publicKey)),
             ephemeralKey: key)
-        let transport = CountingTransport()
+        let transport = FailingTransport()
         let session = ChallengeSession(
             acsURL: prepared.acsURL, machine: prepared.machine, presenter: ScriptedPresenter(answers: []),
             transport: transport, clock: ContinuousClock(), logger: Logger(label: "test"), emit: { _ in })
@@ -48,7 +33,7 @@ struct SecurityReviewTests {
             Issue.record("outcome \(outcome)")
             return
         }
-        #expect(transport.sent.withLock { $0 } == 0, "a CReq was sent after the app cancelled")
+        #expect(transport.log.requests.isEmpty, "a CReq was sent after the app cancelled")
     }
 
     @Test("the channel key goes to a key log only for an ACS on loopback, whatever fronted the 3DS Server")
@@ -65,10 +50,10 @@ struct SecurityReviewTests {
         } catch {
             #expect(error.code == .acsURL, "\(error)")
         }
-        #expect(log.entries.withLock { $0.isEmpty })
+        #expect(log.entries.isEmpty)
         let local = base.parameters(try base.signedContent(acsURL: "https://127.0.0.1:8443/c", sdkKey: key.publicKey))
         _ = try await setup.prepare(local, ephemeralKey: key)
-        #expect(log.entries.withLock { $0.count } == 1)
+        #expect(log.entries.count == 1)
         // Without a key log a remote ACS is fine.
         _ = try await base.setup().prepare(remote, ephemeralKey: key)
     }

@@ -132,14 +132,14 @@ struct ServiceTests {
 
     @Test("client events are reported in order, without sensitive content")
     func events() throws {
-        let recorder = EventRecorder()
+        let recorder = RecordingEventListener()
         let service = ThreeDS2Service(clientEventListener: recorder, systemProbe: FakeSystemProbe.clean())
         try service.initialize(configParameters: try makeConfiguration(dataDirectory: try temporaryDirectory()))
         let transaction = try service.createTransaction(directoryServerID: "A000000004", messageVersion: "2.2.0")
         let parameters = try transaction.getAuthenticationRequestParameters()
         transaction.close()
         try service.cleanup()
-        let events = recorder.events.withLock { $0 }
+        let events = recorder.events
         #expect(
             events == [
                 .initialized(warnings: []),

@@ -82,20 +82,6 @@ func expectSDKError<T>(
     return nil
 }
 
-/// Records client and security events.
-final class EventRecorder: ClientEventListener, SecurityEventListener, Sendable {
-    let events = Locked<[ClientEvent]>([])
-    let securityChanges = Locked<[([String], [String], SecurityChecks.Stage)]>([])
-
-    func clientEvent(_ event: ClientEvent) { events.withLock { $0.append(event) } }
-
-    func securityWarningsChanged(
-        _ warnings: [ThreeDS2SDK.Warning], previous: [ThreeDS2SDK.Warning], stage: SecurityChecks.Stage
-    ) {
-        securityChanges.withLock { $0.append((warnings.map(\.id.rawValue), previous.map(\.id.rawValue), stage)) }
-    }
-}
-
 /// A probe that implements only `SystemProbe`'s requirements, none of the members with a default
 /// (`runtimeEnvironment`, `platformFacts(_:)`, `excludeFromBackup(_:)`): the tests of those defaults use it. The
 /// platform, its facts and the data directory come from `base`; everything else reads as absent.

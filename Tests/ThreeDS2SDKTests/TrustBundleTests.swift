@@ -65,20 +65,14 @@ struct CardSchemeRegistryTests {
         let service = ThreeDS2Service(systemProbe: FakeSystemProbe.clean())
         try service.initialize(configParameters: config)
         defer { try? service.cleanup() }
-        let names = Locked<[String?]>([])
-        struct Recorder: ProgressIndicator {
-            let names: @Sendable (String?) -> Void
-            func show(directoryServerName: String?, presentation: PresentationSettings) { names(directoryServerName) }
-            func hide() {}
-        }
-        let recorder = Recorder { name in names.withLock { $0.append(name) } }
+        let recorder = RecordingProgressIndicator()
         for id: DirectoryServerID in ["A000000065", "A000000025", "A000000003", "A000000004"] {
             let transaction = try service.createTransaction(directoryServerID: id, messageVersion: "2.2.0")
             await transaction.getProgressView(indicator: recorder, clock: ContinuousClock()).start()
             transaction.close()
         }
         // A configured name wins over the registry's ("Test Scheme" for A000000004).
-        #expect(names.withLock { $0 } == ["JCB", "American Express", "Visa", "Test Scheme"])
+        #expect(recorder.directoryServerNames == ["JCB", "American Express", "Visa", "Test Scheme"])
     }
 }
 

@@ -337,17 +337,9 @@ public enum JWE {
     }
 
     private static func wrapRSA(_ contentKey: SymmetricKey, publicKeyDER: [UInt8]) throws(JOSEError) -> [UInt8] {
-        let publicKey: _RSA.Encryption.PublicKey
-        do {
-            publicKey = try _RSA.Encryption.PublicKey(derRepresentation: publicKeyDER)
-        } catch {
-            throw JOSEError(.invalidKey, "RSA-OAEP-256 recipient key is not an RSA public key in DER")
-        }
-        guard publicKey.keySizeInBits >= RSAKeyPolicy.minimumBits else {
-            throw JOSEError(
-                .invalidKey,
-                "RSA-OAEP-256 recipient key has \(publicKey.keySizeInBits) bits; at least 2048 are required")
-        }
+        let publicKey = try RSAKeyPolicy.read(
+            publicKeyDER, as: "RSA-OAEP-256 recipient key", expecting: "an RSA public key", size: \.keySizeInBits
+        ) { try _RSA.Encryption.PublicKey(derRepresentation: $0) }
         do {
             return Array(
                 try contentKey.withUnsafeBytes { try publicKey.encrypt(Array($0), padding: .PKCS1_OAEP_SHA256) })
@@ -362,12 +354,10 @@ public enum JWE {
     private static func unwrapRSA(_ encryptedKey: [UInt8], privateKeyDER: [UInt8], encryption: ContentEncryption)
         throws(JOSEError) -> SymmetricKey
     {
-        let privateKey: _RSA.Encryption.PrivateKey
-        do {
-            privateKey = try _RSA.Encryption.PrivateKey(derRepresentation: privateKeyDER)
-        } catch {
-            throw JOSEError(.invalidKey, "RSA-OAEP-256 decryption key is not an RSA private key in DER")
-        }
+        let privateKey = try RSAKeyPolicy.read(
+            privateKeyDER, as: "RSA-OAEP-256 decryption key", expecting: "an RSA private key", checkingSize: false,
+            size: \.keySizeInBits
+        ) { try _RSA.Encryption.PrivateKey(derRepresentation: $0) }
         guard !encryptedKey.isEmpty else {
             throw JOSEError(.malformedCompactSerialization, "JWE part 2 (encrypted key) is empty for \"RSA-OAEP-256\"")
         }

@@ -74,9 +74,3 @@ public enum JWEDecryptionKey: Sendable {
         }
     }
 }
-
-/// RSA key checks shared by encryption and signing.
-enum RSAKeyPolicy {
-    /// The smallest modulus accepted; RFC 7518 §4.3 and §3.5 require at least 2048 bits.
-    static let minimumBits = 2048
-}

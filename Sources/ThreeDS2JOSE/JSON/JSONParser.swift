@@ -241,42 +241,47 @@ private struct Reader {
                 return string
             case UInt8(ascii: "\\"):
                 index += 1
-                guard index < bytes.count else { throw failure("unterminated escape") }
-                let escape = bytes[index]
-                index += 1
-                switch escape {
-                case UInt8(ascii: "\""): utf8.append(0x22)
-                case UInt8(ascii: "\\"): utf8.append(0x5C)
-                case UInt8(ascii: "/"): utf8.append(0x2F)
-                case UInt8(ascii: "b"): utf8.append(0x08)
-                case UInt8(ascii: "f"): utf8.append(0x0C)
-                case UInt8(ascii: "n"): utf8.append(0x0A)
-                case UInt8(ascii: "r"): utf8.append(0x0D)
-                case UInt8(ascii: "t"): utf8.append(0x09)
-                case UInt8(ascii: "u"):
-                    var scalar = try parseHex4()
-                    if (0xD800...0xDBFF).contains(scalar) {
-                        guard index + 2 <= bytes.count, bytes[index] == UInt8(ascii: "\\"),
-                            bytes[index + 1] == UInt8(ascii: "u")
-                        else { throw failure("unpaired surrogate") }
-                        index += 2
-                        let low = try parseHex4()
-                        guard (0xDC00...0xDFFF).contains(low) else { throw failure("unpaired surrogate") }
-                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                    } else if (0xDC00...0xDFFF).contains(scalar) {
-                        throw failure("unpaired surrogate")
-                    }
-                    guard let unicode = Unicode.Scalar(scalar) else { throw failure("invalid code point") }
-                    utf8.append(contentsOf: String(Character(unicode)).utf8)
-                default:
-                    throw failure("invalid escape")
-                }
+                try parseEscape(into: &utf8)
             case 0x00..<0x20:
                 throw failure("control character in string")
             default:
                 utf8.append(byte)
                 index += 1
             }
+        }
+    }
+
+    /// One escape after its backslash, appended as UTF-8 (a `\u` surrogate pair read as one scalar).
+    private mutating func parseEscape(into utf8: inout [UInt8]) throws(JOSEError) {
+        guard index < bytes.count else { throw failure("unterminated escape") }
+        let escape = bytes[index]
+        index += 1
+        switch escape {
+        case UInt8(ascii: "\""): utf8.append(0x22)
+        case UInt8(ascii: "\\"): utf8.append(0x5C)
+        case UInt8(ascii: "/"): utf8.append(0x2F)
+        case UInt8(ascii: "b"): utf8.append(0x08)
+        case UInt8(ascii: "f"): utf8.append(0x0C)
+        case UInt8(ascii: "n"): utf8.append(0x0A)
+        case UInt8(ascii: "r"): utf8.append(0x0D)
+        case UInt8(ascii: "t"): utf8.append(0x09)
+        case UInt8(ascii: "u"):
+            var scalar = try parseHex4()
+            if (0xD800...0xDBFF).contains(scalar) {
+                guard index + 2 <= bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                    bytes[index + 1] == UInt8(ascii: "u")
+                else { throw failure("unpaired surrogate") }
+                index += 2
+                let low = try parseHex4()
+                guard (0xDC00...0xDFFF).contains(low) else { throw failure("unpaired surrogate") }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            } else if (0xDC00...0xDFFF).contains(scalar) {
+                throw failure("unpaired surrogate")
+            }
+            guard let unicode = Unicode.Scalar(scalar) else { throw failure("invalid code point") }
+            utf8.append(contentsOf: String(Character(unicode)).utf8)
+        default:
+            throw failure("invalid escape")
         }
     }
 }

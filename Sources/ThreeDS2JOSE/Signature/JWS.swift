@@ -95,16 +95,9 @@ public enum JWS {
         let signature: [UInt8]
         switch key {
         case .ps256(let der):
-            let privateKey: _RSA.Signing.PrivateKey
-            do {
-                privateKey = try _RSA.Signing.PrivateKey(derRepresentation: der)
-            } catch {
-                throw JOSEError(.invalidKey, "PS256 signing key is not an RSA private key in DER")
-            }
-            guard privateKey.keySizeInBits >= RSAKeyPolicy.minimumBits else {
-                throw JOSEError(
-                    .invalidKey, "PS256 signing key has \(privateKey.keySizeInBits) bits; at least 2048 are required")
-            }
+            let privateKey = try RSAKeyPolicy.read(
+                der, as: "PS256 signing key", expecting: "an RSA private key", size: \.keySizeInBits
+            ) { try _RSA.Signing.PrivateKey(derRepresentation: $0) }
             do {
                 signature = Array(
                     try privateKey.signature(for: Array(signingInput.utf8), padding: .PSS).rawRepresentation)
@@ -140,12 +133,11 @@ public enum JWS {
         }
         switch key {
         case .ps256(let der):
-            let publicKey: _RSA.Signing.PublicKey
-            do {
-                publicKey = try _RSA.Signing.PublicKey(derRepresentation: der)
-            } catch {
-                throw JOSEError(.invalidKey, "PS256 verification key is not an RSA public key in DER")
-            }
+            // The size rule is applied by `verify(rsa:)`, to this key and to an `x5c` signer's alike.
+            let publicKey = try RSAKeyPolicy.read(
+                der, as: "PS256 verification key", expecting: "an RSA public key", checkingSize: false,
+                size: \.keySizeInBits
+            ) { try _RSA.Signing.PublicKey(derRepresentation: $0) }
             try parsed.verify(rsa: publicKey)
         case .es256(let publicKey):
             try parsed.verify(ecdsa: publicKey)
@@ -200,10 +192,7 @@ public enum JWS {
         }
 
         func verify(rsa publicKey: _RSA.Signing.PublicKey) throws(JOSEError) {
-            guard publicKey.keySizeInBits >= RSAKeyPolicy.minimumBits else {
-                throw JOSEError(
-                    .invalidKey, "PS256 key has \(publicKey.keySizeInBits) bits; at least 2048 are required")
-            }
+            try RSAKeyPolicy.requireSize(publicKey.keySizeInBits, role: "PS256 key")
             guard signature.count == publicKey.keySizeInBits / 8 else {
                 throw JOSEError(
                     .invalidSignature,

@@ -35,8 +35,6 @@ struct ChallengeSession<C: Clock> where C.Duration == Duration {
 
     static var requestContentType: String { "application/jose; charset=UTF-8" }
     static var errorContentType: String { "application/json; charset=UTF-8" }
-    /// The Erro's backstop: how long the outcome waits for the ACS to take an Erro.
-    static var errorPostTimeout: Duration { .seconds(5) }
 
     mutating func run(timeout: Duration) async -> ChallengeOutcome {
         let deadline = clock.now.advanced(by: timeout)
@@ -45,79 +43,91 @@ struct ChallengeSession<C: Clock> where C.Duration == Duration {
         while !pending.isEmpty {
             switch pending.removeFirst() {
             case .send(let sent):
-                emit(.challengeRequestSent(counter: sent.counter))
-                logger.debug("CReq sent", metadata: ["sdkCounterStoA": "\(sent.counter)"])
-                let responseDeadline = clock.now.advanced(by: sent.responseTimeout)
-                let overallFirst = deadline < responseDeadline
-                let timerEnd = overallFirst ? deadline : responseDeadline
-                let request = TransportRequest(
-                    method: .post, url: acsURL, contentType: Self.requestContentType, body: sent.body,
-                    timeout: clock.now.duration(to: timerEnd),
-                    maxResponseBytes: ChallengeStateMachine.maxResponseBytes)
-                let result: Race.Result<Result<TransportResponse, TransportError>>
-                if Task.isCancelled, sent.request["challengeCancel"] == nil {
-                    // The app cancelled before an ordinary CReq went out: it is not sent at all.
-                    result = .cancelled
-                } else if Task.isCancelled {
-                    // The app cancelled while a screen was up: the ACS is told with a cancel CReq and its final CRes
-                    // is awaited, as after a cardholder's cancel (protocol reference §4: "CReq challengeCancel=01,
-                    // then wait for the final CRes"), under the same timers. The challenge's own task is cancelled,
-                    // so the exchange runs in a task of its own. Whatever comes back, the outcome is cancelled.
-                    let (transport, clock) = (self.transport, self.clock)
-                    let cancelExchange = Task {
-                        await Self.exchange(request, over: transport, until: timerEnd, on: clock)
-                    }
-                    result = await cancelExchange.value
-                } else {
-                    result = await Self.exchange(request, over: transport, until: timerEnd, on: clock)
-                }
-                let event: ChallengeStateMachine.Event
-                switch result {
-                case .timedOut: event = overallFirst ? .overallTimedOut : .responseTimedOut
-                case .cancelled: event = .appCancelled
-                case .finished(.failure(let error)): event = .transportFailed(error)
-                case .finished(.success(let response)):
-                    emit(.challengeResponseReceived)
-                    event = .responseReceived(response)
-                }
-                pending += machine.handle(event)
+                pending += machine.handle(await send(sent, overallDeadline: deadline))
             case .present(let screen):
-                let form = presentation.formState(for: screen)
-                let presenter = self.presenter
-                let result = await Race.first(clock: clock, until: deadline) {
-                    await presenter.present(form)
-                }
-                switch result {
-                case .timedOut: pending += machine.handle(.overallTimedOut)
-                case .cancelled: pending += machine.handle(.appCancelled)
-                case .finished(let answer): pending += machine.handle(.answered(answer))
-                }
-            case .sendError(let message):
-                logger.debug(
-                    "Erro sent",
-                    metadata: ["errorCode": "\(message.errorCode)", "errorDetail": "\(message.errorDetail)"])
-                // Fire and forget, but bounded by the Erro's backstop on the wall clock: a test clock racing ahead
-                // cannot cancel it before it is sent.
-                do {
-                    _ = try await transport.post(
-                        url: acsURL, body: message.json.serializedBytes, contentType: Self.errorContentType,
-                        timeout: Self.errorPostTimeout)
-                } catch {
-                    // Logged, not thrown: the challenge's outcome is already decided. The Erro's code and the
-                    // transport's failure only, never the Erro's body or anything the ACS answered.
-                    logger.notice(
-                        "Erro could not be sent",
-                        metadata: [
-                            "errorCode": "\(message.errorCode)", "transportError": "\(error.code)",
-                            "reason": "\(error.message)",
-                        ])
-                }
+                pending += machine.handle(await present(screen, until: deadline))
+            case .sendError(let post):
+                await postError(post)
             case .finish(let outcome):
                 return outcome
             }
         }
         // The machine ends every path with `.finish`; reaching this line would be a bug in it, reported, not crashed on.
         return .runtimeError(ChallengeFailure(.internalError, "the challenge ended without an outcome"))
+    }
+
+    /// Posts one CReq and waits for its answer under the earlier of the response and overall timers; returns what
+    /// happened, as the machine's event.
+    private func send(
+        _ sent: ChallengeStateMachine.SentRequest, overallDeadline deadline: C.Instant
+    ) async -> ChallengeStateMachine.Event {
+        emit(.challengeRequestSent(counter: sent.counter))
+        logger.debug("CReq sent", metadata: ["sdkCounterStoA": "\(sent.counter)"])
+        let responseDeadline = clock.now.advanced(by: sent.responseTimeout)
+        let overallFirst = deadline < responseDeadline
+        let timerEnd = overallFirst ? deadline : responseDeadline
+        let request = TransportRequest(
+            method: .post, url: acsURL, contentType: Self.requestContentType, body: sent.body,
+            timeout: clock.now.duration(to: timerEnd), maxResponseBytes: ChallengeStateMachine.maxResponseBytes)
+        let result: Race.Result<Result<TransportResponse, TransportError>>
+        if Task.isCancelled, !sent.isCancel {
+            // The app cancelled before an ordinary CReq went out: it is not sent at all.
+            result = .cancelled
+        } else if Task.isCancelled {
+            // The app cancelled while a screen was up: the ACS is told with a cancel CReq and its final CRes is
+            // awaited, as after a cardholder's cancel (protocol reference §4: "CReq challengeCancel=01, then wait for
+            // the final CRes"), under the same timers. The challenge's own task is cancelled, so the exchange runs in
+            // a task of its own. Whatever comes back, the outcome is cancelled.
+            let (transport, clock) = (self.transport, self.clock)
+            let cancelExchange = Task { await Self.exchange(request, over: transport, until: timerEnd, on: clock) }
+            result = await cancelExchange.value
+        } else {
+            result = await Self.exchange(request, over: transport, until: timerEnd, on: clock)
+        }
+        switch result {
+        case .timedOut: return overallFirst ? .overallTimedOut : .responseTimedOut
+        case .cancelled: return .appCancelled
+        case .finished(.failure(let error)): return .transportFailed(error)
+        case .finished(.success(let response)):
+            emit(.challengeResponseReceived)
+            return .responseReceived(response)
+        }
+    }
+
+    /// Shows a screen until the cardholder answers or the overall timer ends; returns what happened, as the
+    /// machine's event.
+    private func present(_ screen: ChallengeScreen, until deadline: C.Instant) async -> ChallengeStateMachine.Event {
+        let form = presentation.formState(for: screen)
+        let presenter = self.presenter
+        let result = await Race.first(clock: clock, until: deadline) {
+            await presenter.present(form)
+        }
+        switch result {
+        case .timedOut: return .overallTimedOut
+        case .cancelled: return .appCancelled
+        case .finished(let answer): return .answered(answer)
+        }
+    }
+
+    /// Posts an Erro, fire and forget, bounded by the Erro's backstop the action carries.
+    private func postError(_ post: ChallengeStateMachine.ErrorPost) async {
+        logger.debug(
+            "Erro sent",
+            metadata: ["errorCode": "\(post.message.errorCode)", "errorDetail": "\(post.message.errorDetail)"])
+        do {
+            _ = try await transport.post(
+                url: acsURL, body: post.message.json.serializedBytes, contentType: Self.errorContentType,
+                timeout: post.timeout)
+        } catch {
+            // Logged, not thrown: the challenge's outcome is already decided. The Erro's code and the transport's
+            // failure only, never the Erro's body or anything the ACS answered.
+            logger.notice(
+                "Erro could not be sent",
+                metadata: [
+                    "errorCode": "\(post.message.errorCode)", "transportError": "\(error.code)",
+                    "reason": "\(error.message)",
+                ])
+        }
     }
 
     /// One CReq and its answer, raced against the earlier of the two contract timers.

@@ -40,8 +40,9 @@ struct ChallengeStateMachine: Sendable {
         case send(SentRequest)
         /// Show this screen and wait for the cardholder until the overall timer ends.
         case present(ChallengeScreen)
-        /// Post this Erro to the ACS (plain JSON); nothing is awaited.
-        case sendError(ErrorMessage)
+        /// Post this Erro to the ACS (plain JSON), waiting at most its bound for the ACS to take it; nothing else is
+        /// awaited.
+        case sendError(ErrorPost)
         /// End the challenge with this outcome.
         case finish(ChallengeOutcome)
     }
@@ -56,12 +57,26 @@ struct ChallengeStateMachine: Sendable {
         let body: [UInt8]
         /// How long the ACS has to answer this CReq.
         let responseTimeout: Duration
+        /// Whether this CReq cancels the challenge (`challengeCancel`): one the app's cancel sends is still posted,
+        /// where an ordinary CReq is not.
+        let isCancel: Bool
+    }
+
+    /// Everything the shell needs to post one Erro.
+    struct ErrorPost: Sendable, Hashable {
+        /// The Erro.
+        let message: ErrorMessage
+        /// The Erro's backstop on the wall clock: how long the outcome waits for the ACS to take it (fire and
+        /// forget, but bounded, so a test clock racing ahead cannot cancel it before it is sent).
+        let timeout: Duration
     }
 
     /// The largest counter value: counters are three decimal digits and must not wrap.
     static let maxCounter = 255
     /// How long the ACS has to answer each CReq.
     static let responseTimeout: Duration = .seconds(10)
+    /// How long the outcome waits for the ACS to take an Erro.
+    static let errorPostTimeout: Duration = .seconds(5)
     /// The largest CRes accepted, as received (the compact JWE, before decryption). 2.3.1 allows `acsHTML` of
     /// 300,000 characters of base64url (Table A.1; 2.2.0 about 100 KB), about 400 KB once encrypted and encoded again,
     /// so the bound is 512 KB, not the 64 KB first asked for.
@@ -256,10 +271,12 @@ struct ChallengeStateMachine: Sendable {
                         .encryption, "the CReq could not be encrypted: \(humanReadable(error))", underlying: error))
             )
         }
+        let isCancel = answer?.action == .cancel
         let sent = SentRequest(
-            request: request, counter: sdkCounter, body: body, responseTimeout: Self.responseTimeout)
+            request: request, counter: sdkCounter, body: body, responseTimeout: Self.responseTimeout,
+            isCancel: isCancel)
         sdkCounter += 1
-        phase = answer?.action == .cancel ? .awaitingCancelResponse : .awaitingResponse
+        phase = isCancel ? .awaitingCancelResponse : .awaitingResponse
         return [.send(sent)]
     }
 
@@ -267,14 +284,15 @@ struct ChallengeStateMachine: Sendable {
         let message = ErrorMessage(
             sdkViolation: violation, messageType: messageType, identifiers: identifiers,
             messageVersion: builder.messageVersion)
-        return [.sendError(message)] + finish(.protocolError(message))
+        return [.sendError(ErrorPost(message: message, timeout: Self.errorPostTimeout))]
+            + finish(.protocolError(message))
     }
 
     private mutating func timeout(detail: String, messageType: MessageType) -> [Action] {
         let message = ErrorMessage(
             sdkViolation: ProtocolViolation(.transactionTimedOut, detail: detail), messageType: messageType,
             identifiers: identifiers, messageVersion: builder.messageVersion)
-        return [.sendError(message)] + finish(.timedOut)
+        return [.sendError(ErrorPost(message: message, timeout: Self.errorPostTimeout))] + finish(.timedOut)
     }
 
     private mutating func finish(_ outcome: ChallengeOutcome) -> [Action] {

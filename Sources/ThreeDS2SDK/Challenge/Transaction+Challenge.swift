@@ -70,7 +70,8 @@ extension Transaction {
                 await self.runChallenge(
                     parameters, presenter: presenter, timeout: timeout, transport: transport, clock: clock)
             }
-            state.challengeTask = task
+            // Closed since the parameters were accepted: the task finds the key gone and ends as a runtime error.
+            if case .challenging(let keys, _) = state.phase { state.phase = .challenging(keys, task: task) }
             return task
         }
     }
@@ -97,12 +98,14 @@ extension Transaction {
             try Self.checkRequestorAppURL(url, version: messageVersion)
         }
         let refusal: String? = state.withLock { state in
-            if state.ephemeralKey == nil { return "transaction \(sdkTransactionID) is closed" }
-            if state.challengeStarted {
+            switch state.phase {
+            case .closed: return "transaction \(sdkTransactionID) is closed"
+            case .challenging:
                 return "transaction \(sdkTransactionID) already has a challenge; a transaction runs one challenge"
+            case .open(let keys):
+                state.phase = .challenging(keys, task: nil)
+                return nil
             }
-            state.challengeStarted = true
-            return nil
         }
         if let refusal { throw .runtime(refusal) }
     }
@@ -159,7 +162,7 @@ extension Transaction {
         async throws(ChallengeFailure) -> ChallengeSession<C> where C.Duration == Duration
     {
         context.recheck(stage: .challengeStart)
-        guard let privateKey = state.withLock({ $0.ephemeralKey }) else {
+        guard let privateKey = state.withLock({ $0.phase.keys?.ephemeralKey }) else {
             throw ChallengeFailure(.closed, "transaction \(sdkTransactionID) is closed")
         }
         var setup = ChallengeSetup(

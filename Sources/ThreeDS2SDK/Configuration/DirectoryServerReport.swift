@@ -102,6 +102,44 @@ extension DirectoryServer {
     /// - Returns: The report; its ``DirectoryServerReport/failure`` says when the directory server is unusable.
     public func evaluate(at date: Date = Date()) -> DirectoryServerReport {
         let what = "directory server \(id) encryption key"
+        let chainCertificates = readChainCertificates()
+        let (roots, intermediates) = (chainCertificates.roots, chainCertificates.intermediates)
+        var failure = chainCertificates.failure
+        let keys = encryptionKeys.enumerated().map { index, entry in
+            Self.report(
+                entry, position: index + 1, what: encryptionKeys.count == 1 ? what : "\(what) \(index + 1)",
+                roots: roots, intermediates: intermediates, date: date, directoryServer: id)
+        }
+        let usable = keys.filter {
+            $0.status == .valid || ($0.status == .untrusted && allowsUnchainedEncryptionCertificates)
+        }
+        // Chaining certificates first, then (bare keys, opted-out unchained certificates) by start of validity.
+        let chosen = usable.max {
+            ($0.chainsToRoot ? 1 : 0, $0.notValidBefore ?? .distantPast)
+                < ($1.chainsToRoot ? 1 : 0, $1.notValidBefore ?? .distantPast)
+        }
+        let name = resolvedDisplayName
+        let label = name.map { "\(id) (\($0))" } ?? id.rawValue
+        let warning = chosen.flatMap { Self.expiryWarning(for: $0, among: keys, at: date, label: label) }
+        if failure == nil, chosen == nil {
+            let reasons = keys.compactMap(\.problem)
+            let message =
+                keys.count == 1 && !reasons.isEmpty
+                ? reasons[0]
+                : "directory server \(label) has no encryption key usable on \(DateText.day(date)): "
+                    + (reasons.isEmpty ? "none is configured" : reasons.joined(separator: "; "))
+            failure = ThreeDS2Error.invalidInput(message).concerning(.directoryServer(id, .encryptionKey))
+        }
+        return DirectoryServerReport(
+            id: id, name: name, date: date, keys: keys,
+            roots: roots.map { CertificateName.readable($0.subject) }, chosenPosition: chosen?.position,
+            warning: warning, failure: failure, parsedRoots: roots)
+    }
+
+    /// The roots and intermediates, and the first failure reading them (or no root at all).
+    private func readChainCertificates() -> (
+        roots: [Certificate], intermediates: [Certificate], failure: ThreeDS2Error?
+    ) {
         let roots: [Certificate]
         var failure: ThreeDS2Error?
         do {
@@ -122,52 +160,29 @@ extension DirectoryServer {
                 "directory server \(id) has no root certificate for ACS signed content"
             ).concerning(.directoryServer(id, .rootCertificates))
         }
-        let keys = encryptionKeys.enumerated().map { index, entry in
-            Self.report(
-                entry, position: index + 1, what: encryptionKeys.count == 1 ? what : "\(what) \(index + 1)",
-                roots: roots, intermediates: intermediates, date: date, directoryServer: id)
-        }
-        let usable = keys.filter {
-            $0.status == .valid || ($0.status == .untrusted && allowsUnchainedEncryptionCertificates)
-        }
-        // Chaining certificates first, then (bare keys, opted-out unchained certificates) by start of validity.
-        let chosen = usable.max {
-            ($0.chainsToRoot ? 1 : 0, $0.notValidBefore ?? .distantPast)
-                < ($1.chainsToRoot ? 1 : 0, $1.notValidBefore ?? .distantPast)
-        }
-        let name = resolvedDisplayName
-        let label = name.map { "\(id) (\($0))" } ?? id.rawValue
-        var warning: Warning?
-        if let chosen, let end = chosen.notValidAfter,
-            end.timeIntervalSince(date) < DirectoryServerReport.expiryWarningPeriod
-        {
-            let days = DateText.days(from: date, to: end)
-            let successor = keys.filter {
-                $0.status == .notYetValid && ($0.notValidBefore ?? .distantFuture) <= end
-            }.compactMap(\.notValidBefore).min()
-            let next =
-                successor.map { "; a successor becomes valid on \(DateText.day($0))" }
-                ?? "; no successor is configured: update the trust bundle before then"
-            warning = Warning(
-                id: Warning.ID.directoryServerCertificateExpiring,
-                message:
-                    "the encryption certificate of directory server \(label) (\(chosen.subject ?? "key \(chosen.position)")) "
-                    + "expires on \(DateText.day(end)), in \(days) day\(days == 1 ? "" : "s")\(next)",
-                severity: .medium)
-        }
-        if failure == nil, chosen == nil {
-            let reasons = keys.compactMap(\.problem)
-            let message =
-                keys.count == 1 && !reasons.isEmpty
-                ? reasons[0]
-                : "directory server \(label) has no encryption key usable on \(DateText.day(date)): "
-                    + (reasons.isEmpty ? "none is configured" : reasons.joined(separator: "; "))
-            failure = ThreeDS2Error.invalidInput(message).concerning(.directoryServer(id, .encryptionKey))
-        }
-        return DirectoryServerReport(
-            id: id, name: name, date: date, keys: keys,
-            roots: roots.map { CertificateName.readable($0.subject) }, chosenPosition: chosen?.position,
-            warning: warning, failure: failure, parsedRoots: roots)
+        return (roots, intermediates, failure)
+    }
+
+    /// DSCERT01 when the chosen certificate ends within ``DirectoryServerReport/expiryWarningPeriod``, naming its
+    /// successor when one is configured.
+    private static func expiryWarning(
+        for chosen: EncryptionKeyReport, among keys: [EncryptionKeyReport], at date: Date, label: String
+    ) -> Warning? {
+        guard let end = chosen.notValidAfter, end.timeIntervalSince(date) < DirectoryServerReport.expiryWarningPeriod
+        else { return nil }
+        let days = DateText.days(from: date, to: end)
+        let successor = keys.filter {
+            $0.status == .notYetValid && ($0.notValidBefore ?? .distantFuture) <= end
+        }.compactMap(\.notValidBefore).min()
+        let next =
+            successor.map { "; a successor becomes valid on \(DateText.day($0))" }
+            ?? "; no successor is configured: update the trust bundle before then"
+        return Warning(
+            id: Warning.ID.directoryServerCertificateExpiring,
+            message:
+                "the encryption certificate of directory server \(label) (\(chosen.subject ?? "key \(chosen.position)")) "
+                + "expires on \(DateText.day(end)), in \(days) day\(days == 1 ? "" : "s")\(next)",
+            severity: .medium)
     }
 
     private static func report(
@@ -187,23 +202,8 @@ extension DirectoryServer {
         } catch {
             return unreadable(error.message)
         }
-        let parsed: ResolvedDirectoryServer.EncryptionKey
-        let keyType: String
-        let keySize: Int
-        if let ec = P256.Signing.PublicKey(publicKey),
-            let agreement = try? P256.KeyAgreement.PublicKey(rawRepresentation: ec.rawRepresentation)
-        {
-            parsed = .p256(agreement)
-            keyType = "EC P-256"
-            keySize = 256
-        } else if let rsa = _RSA.Signing.PublicKey(publicKey) {
-            // swift-certificates refuses RSA keys under 2048 bits when parsing, so any RSA key here is large enough.
-            parsed = .rsa(subjectPublicKeyInfoDER: Array(rsa.derRepresentation))
-            keyType = "RSA"
-            keySize = rsa.keySizeInBits
-        } else {
-            return unreadable("\(what) is neither RSA nor P-256")
-        }
+        guard let read = Self.parsed(publicKey) else { return unreadable("\(what) is neither RSA nor P-256") }
+        let (parsed, keyType, keySize) = (read.key, read.type, read.size)
         guard let certificate else {
             return EncryptionKeyReport(
                 position: position, keyID: entry.keyID, subject: nil, issuer: nil, keyType: keyType, keySize: keySize,
@@ -213,54 +213,82 @@ extension DirectoryServer {
         let subject = CertificateName.readable(certificate.subject)
         // A key usage, basic constraints or extended key usage that cannot be read is not "not stated" (issue 34).
         let usage: KeyUsage?
-        var purposeProblem: String?
+        let purposeProblem: String?
         do {
-            usage = try certificate.extensions.keyUsage
-            if case .isCertificateAuthority? = try certificate.extensions.basicConstraints {
-                purposeProblem = "is a CA certificate, not an encryption certificate"
-            } else if let extended = try certificate.extensions.extendedKeyUsage {
-                let purposes = Array(extended)
-                if !purposes.contains(.any), purposes.allSatisfy({ Self.otherPurposes.contains($0) }) {
-                    purposeProblem = "has an extended key usage that allows only \(purposes), not encryption"
-                }
-            }
+            (usage, purposeProblem) = try Self.purposes(of: certificate)
         } catch {
             return unreadable(
                 "\(what) (\(subject)) has a malformed key usage, basic constraints or extended key usage extension")
         }
-        let isEC = keyType != "RSA"
         let chain = Self.chain(from: certificate, roots: roots, intermediates: intermediates)
-        let status: EncryptionKeyReport.Status
-        let problem: String?
-        if date < certificate.notValidBefore {
-            status = .notYetValid
-            problem = "\(what) (\(subject)) is not valid before \(DateText.instant(certificate.notValidBefore))"
-        } else if date > certificate.notValidAfter {
-            status = .expired
-            problem = "\(what) (\(subject)) expired on \(DateText.instant(certificate.notValidAfter))"
-        } else if let usage, !(isEC ? usage.keyAgreement : usage.keyEncipherment) {
-            // Device data encrypted to a key the DS may not use that way is lost.
-            status = .wrongKeyUsage
-            problem =
-                "\(what) (\(subject)) does not allow \(isEC ? "key agreement" : "key encipherment") in its key usage"
-        } else if let purposeProblem {
-            status = .wrongKeyUsage
-            problem = "\(what) (\(subject)) \(purposeProblem)"
-        } else if chain == nil, !roots.isEmpty {
-            status = .untrusted
-            problem =
-                "\(what) (\(subject)) does not chain to a root of directory server \(directoryServer): untrusted, "
-                + "not used unless the directory server allows unchained encryption certificates"
-        } else {
-            status = .valid
-            problem = nil
-        }
+        let (status, problem) = Self.status(
+            of: certificate, named: "\(what) (\(subject))", isEC: keyType != "RSA", usage: usage,
+            purposeProblem: purposeProblem, chained: chain != nil || roots.isEmpty, date: date,
+            directoryServer: directoryServer)
         return EncryptionKeyReport(
             position: position, keyID: entry.keyID, subject: subject,
             issuer: CertificateName.readable(certificate.issuer), keyType: keyType, keySize: keySize,
             notValidBefore: certificate.notValidBefore, notValidAfter: certificate.notValidAfter,
             keyUsage: usage.map(Self.names), chain: chain ?? [], chainsToRoot: chain != nil, status: status,
             problem: problem, parsed: parsed)
+    }
+
+    /// The key's type and size, and its form for the SDK: P-256 or RSA, else `nil`.
+    private static func parsed(_ publicKey: Certificate.PublicKey) -> (
+        key: ResolvedDirectoryServer.EncryptionKey, type: String, size: Int
+    )? {
+        if let ec = P256.Signing.PublicKey(publicKey),
+            let agreement = try? P256.KeyAgreement.PublicKey(rawRepresentation: ec.rawRepresentation)
+        {
+            return (.p256(agreement), "EC P-256", 256)
+        }
+        // swift-certificates refuses RSA keys under 2048 bits when parsing, so any RSA key here is large enough.
+        guard let rsa = _RSA.Signing.PublicKey(publicKey) else { return nil }
+        return (.rsa(subjectPublicKeyInfoDER: Array(rsa.derRepresentation)), "RSA", rsa.keySizeInBits)
+    }
+
+    /// The certificate's key usage, and why its other extensions say it is not an encryption certificate.
+    private static func purposes(of certificate: Certificate) throws -> (usage: KeyUsage?, problem: String?) {
+        let usage = try certificate.extensions.keyUsage
+        if case .isCertificateAuthority? = try certificate.extensions.basicConstraints {
+            return (usage, "is a CA certificate, not an encryption certificate")
+        }
+        if let extended = try certificate.extensions.extendedKeyUsage {
+            let purposes = Array(extended)
+            if !purposes.contains(.any), purposes.allSatisfy({ Self.otherPurposes.contains($0) }) {
+                return (usage, "has an extended key usage that allows only \(purposes), not encryption")
+            }
+        }
+        return (usage, nil)
+    }
+
+    /// An encryption certificate's status on `date`, and the problem that gives it, the first of: its dates, its key
+    /// usage, its other purposes, its chain.
+    private static func status(
+        of certificate: Certificate, named what: String, isEC: Bool, usage: KeyUsage?, purposeProblem: String?,
+        chained: Bool, date: Date, directoryServer: DirectoryServerID
+    ) -> (EncryptionKeyReport.Status, String?) {
+        if date < certificate.notValidBefore {
+            return (.notYetValid, "\(what) is not valid before \(DateText.instant(certificate.notValidBefore))")
+        }
+        if date > certificate.notValidAfter {
+            return (.expired, "\(what) expired on \(DateText.instant(certificate.notValidAfter))")
+        }
+        if let usage, !(isEC ? usage.keyAgreement : usage.keyEncipherment) {
+            // Device data encrypted to a key the DS may not use that way is lost.
+            return (
+                .wrongKeyUsage, "\(what) does not allow \(isEC ? "key agreement" : "key encipherment") in its key usage"
+            )
+        }
+        if let purposeProblem { return (.wrongKeyUsage, "\(what) \(purposeProblem)") }
+        if !chained {
+            return (
+                .untrusted,
+                "\(what) does not chain to a root of directory server \(directoryServer): untrusted, "
+                    + "not used unless the directory server allows unchained encryption certificates"
+            )
+        }
+        return (.valid, nil)
     }
 
     /// The issuer subjects up to a root, every signature checked, or `nil`: a root issued the key directly, or

@@ -113,78 +113,92 @@ public struct TrustBundle: Sendable, Hashable {
                 .malformedTrustBundle,
                 "\(source) lists \(entries.count) directory servers; at most \(Self.maxDirectoryServers) are read")
         }
-        var servers: [DirectoryServer] = []
         var seen: Set<String> = []
+        var servers: [DirectoryServer] = []
         for (index, entry) in entries.enumerated() {
-            let at = "\(source): directoryServers[\(index)]"
-            guard let entry = entry.objectValue else {
-                throw ThreeDS2Error(.malformedTrustBundle, "\(at) is not an object")
-            }
-            try Self.allow(
-                entry,
-                [
-                    "id", "name", "deviceDataEncryption", "encryptionCertificates", "rootCertificates",
-                    "intermediateCertificates", "allowUnchainedEncryptionCertificates",
-                ], at: at)
-            guard let id = entry["id"]?.stringValue, DirectoryServerID(id).isWellFormed else {
-                throw ThreeDS2Error(
-                    .malformedTrustBundle, "\(at): \"id\" must be a directory server ID of ten hexadecimal characters")
-            }
-            let named = "\(source): directory server \(id)"
-            guard seen.insert(id.uppercased()).inserted else {
-                throw ThreeDS2Error(.malformedTrustBundle, "\(named) is listed twice")
-            }
-            var name: String?
-            if let value = entry["name"] {
-                guard let text = value.stringValue, !text.isEmpty else {
-                    throw ThreeDS2Error(.malformedTrustBundle, "\(named): \"name\" must be a non-empty string")
-                }
-                try Self.displayable(text, "\(named): \"name\"")
-                name = text
-            }
-            var encryption = ContentEncryption.a128cbcHS256
-            if let value = entry["deviceDataEncryption"] {
-                guard let text = value.stringValue, let parsed = ContentEncryption(rawValue: text) else {
-                    throw ThreeDS2Error(
-                        .malformedTrustBundle, "\(named): \"deviceDataEncryption\" must be A128CBC-HS256 or A128GCM")
-                }
-                encryption = parsed
-            }
-            var allowsUnchained = false
-            if let value = entry["allowUnchainedEncryptionCertificates"] {
-                guard case .bool(let flag) = value else {
-                    throw ThreeDS2Error(
-                        .malformedTrustBundle,
-                        "\(named): \"allowUnchainedEncryptionCertificates\" must be true or false")
-                }
-                allowsUnchained = flag
-            }
-            var count = 0
-            let keys = try Self.certificates(
-                entry["encryptionCertificates"], keyIDs: true, at: named, reader: reader, count: &count)
-            let roots = try Self.certificates(
-                entry["rootCertificates"], keyIDs: false, at: named, reader: reader, count: &count)
-            let intermediates =
-                entry["intermediateCertificates"] == nil
-                ? []
-                : try Self.certificates(
-                    entry["intermediateCertificates"], keyIDs: false, at: named, reader: reader, count: &count,
-                    member: "intermediateCertificates")
-            guard !keys.isEmpty else {
-                throw ThreeDS2Error(.malformedTrustBundle, "\(named) has no encryption certificate")
-            }
-            guard !roots.isEmpty else {
-                throw ThreeDS2Error(.malformedTrustBundle, "\(named) has no root certificate for ACS signed content")
-            }
             servers.append(
-                DirectoryServer(
-                    id: DirectoryServerID(id), encryptionKeys: keys,
-                    rootCertificates: roots.map(\.key).joined(separator: "\n"),
-                    displayName: name, deviceDataEncryption: encryption,
-                    intermediateCertificates: intermediates.map(\.key).joined(separator: "\n"),
-                    allowsUnchainedEncryptionCertificates: allowsUnchained))
+                try Self.directoryServer(
+                    entry, at: "\(source): directoryServers[\(index)]", source: source, reader: reader, seen: &seen))
         }
         directoryServers = servers
+    }
+
+    /// One entry of `directoryServers`: its ID (not listed before), its settings and its certificates.
+    private static func directoryServer(
+        _ value: JSONValue, at: String, source: String, reader: ReferenceReader, seen: inout Set<String>
+    ) throws(ThreeDS2Error) -> DirectoryServer {
+        guard let entry = value.objectValue else {
+            throw ThreeDS2Error(.malformedTrustBundle, "\(at) is not an object")
+        }
+        try Self.allow(
+            entry,
+            [
+                "id", "name", "deviceDataEncryption", "encryptionCertificates", "rootCertificates",
+                "intermediateCertificates", "allowUnchainedEncryptionCertificates",
+            ], at: at)
+        guard let id = entry["id"]?.stringValue, DirectoryServerID(id).isWellFormed else {
+            throw ThreeDS2Error(
+                .malformedTrustBundle, "\(at): \"id\" must be a directory server ID of ten hexadecimal characters")
+        }
+        let named = "\(source): directory server \(id)"
+        guard seen.insert(id.uppercased()).inserted else {
+            throw ThreeDS2Error(.malformedTrustBundle, "\(named) is listed twice")
+        }
+        let settings = try Self.settings(entry, named: named)
+        var count = 0
+        let keys = try Self.certificates(
+            entry["encryptionCertificates"], keyIDs: true, at: named, reader: reader, count: &count)
+        let roots = try Self.certificates(
+            entry["rootCertificates"], keyIDs: false, at: named, reader: reader, count: &count)
+        let intermediates =
+            entry["intermediateCertificates"] == nil
+            ? []
+            : try Self.certificates(
+                entry["intermediateCertificates"], keyIDs: false, at: named, reader: reader, count: &count,
+                member: "intermediateCertificates")
+        guard !keys.isEmpty else {
+            throw ThreeDS2Error(.malformedTrustBundle, "\(named) has no encryption certificate")
+        }
+        guard !roots.isEmpty else {
+            throw ThreeDS2Error(.malformedTrustBundle, "\(named) has no root certificate for ACS signed content")
+        }
+        return DirectoryServer(
+            id: DirectoryServerID(id), encryptionKeys: keys, rootCertificates: roots.map(\.key).joined(separator: "\n"),
+            displayName: settings.name, deviceDataEncryption: settings.encryption,
+            intermediateCertificates: intermediates.map(\.key).joined(separator: "\n"),
+            allowsUnchainedEncryptionCertificates: settings.allowsUnchained)
+    }
+
+    /// An entry's optional settings: its display name, the device data's encryption and whether encryption
+    /// certificates that do not chain to its roots are allowed.
+    private static func settings(_ entry: JSONObject, named: String) throws(ThreeDS2Error) -> (
+        name: String?, encryption: ContentEncryption, allowsUnchained: Bool
+    ) {
+        var name: String?
+        if let value = entry["name"] {
+            guard let text = value.stringValue, !text.isEmpty else {
+                throw ThreeDS2Error(.malformedTrustBundle, "\(named): \"name\" must be a non-empty string")
+            }
+            try Self.displayable(text, "\(named): \"name\"")
+            name = text
+        }
+        var encryption = ContentEncryption.a128cbcHS256
+        if let value = entry["deviceDataEncryption"] {
+            guard let text = value.stringValue, let parsed = ContentEncryption(rawValue: text) else {
+                throw ThreeDS2Error(
+                    .malformedTrustBundle, "\(named): \"deviceDataEncryption\" must be A128CBC-HS256 or A128GCM")
+            }
+            encryption = parsed
+        }
+        var allowsUnchained = false
+        if let value = entry["allowUnchainedEncryptionCertificates"] {
+            guard case .bool(let flag) = value else {
+                throw ThreeDS2Error(
+                    .malformedTrustBundle, "\(named): \"allowUnchainedEncryptionCertificates\" must be true or false")
+            }
+            allowsUnchained = flag
+        }
+        return (name, encryption, allowsUnchained)
     }
 
     private static func certificates(

@@ -100,6 +100,19 @@ public struct ChallengeLayout: Sendable, Hashable {
         self.density = density
         self.appearance = appearance
         self.strings = strings
+        let body = Self.body(of: screen, strings: strings, htmlReader: htmlReader)
+        elements =
+            Self.heading(
+                of: screen, customization: customization, strings: strings, density: density, appearance: appearance)
+            + body.elements + Self.closing(of: screen, strings: strings, actions: body.actions)
+        form = body.form
+    }
+
+    /// The toolbar, the issuer's and payment system's images, the header and the information text.
+    private static func heading(
+        of screen: ChallengeScreen, customization: UiCustomization, strings: SDKStrings, density: ScreenDensity,
+        appearance: ImageAppearance
+    ) -> [LayoutElement] {
         var elements: [LayoutElement] = [
             .toolbar(
                 title: customization.toolbar.headerText ?? strings[.secureCheckout],
@@ -118,57 +131,82 @@ public struct ChallengeLayout: Sendable, Hashable {
         if let text = screen.infoText {
             elements.append(.text(screen.styled(text), warning: screen.showsWarningIndicator))
         }
-        var form: HTMLForm?
-        var actions: [LayoutElement] = []
+        return elements
+    }
+
+    /// What the screen's UI type shows (its fields, options or page) and the buttons it adds.
+    private static func body(of screen: ChallengeScreen, strings: SDKStrings, htmlReader: (any HTMLFormReader)?) -> (
+        elements: [LayoutElement], actions: [LayoutElement], form: HTMLForm?
+    ) {
+        let label: [LayoutElement] = screen.infoLabel.map { [.text(StyledText(plain: $0), warning: false)] } ?? []
         switch screen.uiType {
         case .text:
-            if screen.entryBoxes.isEmpty {
-                // 2.1.0 / 2.2.0: one masked box labelled by challengeInfoLabel.
-                let box = EntryBox(label: screen.infoLabel ?? strings[.codeField])
-                elements.append(.textField(box: 0, box))
-            } else {
-                // 2.3.1: a challengeInfoLabel some ACS tools add is shown only when it says something the boxes do not.
-                if let label = screen.infoLabel, !screen.entryBoxes.contains(where: { $0.label == label }) {
-                    elements.append(.text(StyledText(plain: label), warning: false))
-                }
-                for (index, box) in screen.entryBoxes.enumerated() { elements.append(.textField(box: index, box)) }
-            }
+            return (textFields(of: screen, strings: strings), [], nil)
         case .singleSelect, .multiSelect:
-            if let label = screen.infoLabel { elements.append(.text(StyledText(plain: label), warning: false)) }
-            elements += screen.options.map {
-                .option(key: $0.key, label: $0.label, multiple: screen.uiType == .multiSelect)
+            let options = screen.options.map {
+                LayoutElement.option(key: $0.key, label: $0.label, multiple: screen.uiType == .multiSelect)
             }
+            return (label + options, [], nil)
         case .outOfBand:
-            if let label = screen.infoLabel { elements.append(.text(StyledText(plain: label), warning: false)) }
+            var actions: [LayoutElement] = []
             if screen.oobAppURL != nil {
                 actions.append(.button(.openOOBApp, label: screen.oobAppLabel ?? strings[.openApp]))
             }
             if screen.oobContinueLabel != nil || screen.oobAppURL == nil {
                 actions.append(.button(.continue, label: screen.oobContinueLabel ?? strings[.continueButton]))
             }
+            return (label, actions, nil)
         case .information:
-            if let label = screen.infoLabel { elements.append(.text(StyledText(plain: label), warning: false)) }
-            actions.append(.button(.continue, label: screen.infoContinueLabel ?? strings[.continueButton]))
+            return (label, [.button(.continue, label: screen.infoContinueLabel ?? strings[.continueButton])], nil)
         case .html, .htmlOutOfBand:
-            // UI 06 offers the bank's app whether the page is drawn natively or in a web view.
-            if screen.uiType == .htmlOutOfBand, screen.oobAppURL != nil {
-                actions.append(.button(.openOOBApp, label: strings[.openApp]))
-            }
-            guard let htmlReader else { break }
-            let parsed = htmlReader.form(fromHTML: screen.html ?? "")
-            form = parsed
-            if let reason = parsed.invalidReason {
-                // An invalid page offers nothing to submit: the reason is shown and the cardholder can cancel.
-                elements.append(.htmlText("\(strings[.genericError]) (\(reason))"))
-                break
-            }
-            if !parsed.text.isEmpty { elements.append(.htmlText(parsed.text)) }
-            for (index, control) in parsed.controls.enumerated()
-            where control.kind != .hidden && !control.disabled {
-                elements.append(.htmlControl(index: index))
-            }
-            elements += parsed.links.indices.map { .htmlLink(index: $0) }
+            return html(of: screen, strings: strings, htmlReader: htmlReader)
         }
+    }
+
+    /// UI 01: one masked box labelled by `challengeInfoLabel` (2.1.0, 2.2.0), or the 2.3.1 entry boxes.
+    private static func textFields(of screen: ChallengeScreen, strings: SDKStrings) -> [LayoutElement] {
+        guard !screen.entryBoxes.isEmpty else {
+            return [.textField(box: 0, EntryBox(label: screen.infoLabel ?? strings[.codeField]))]
+        }
+        var elements: [LayoutElement] = []
+        // 2.3.1: a challengeInfoLabel some ACS tools add is shown only when it says something the boxes do not.
+        if let label = screen.infoLabel, !screen.entryBoxes.contains(where: { $0.label == label }) {
+            elements.append(.text(StyledText(plain: label), warning: false))
+        }
+        for (index, box) in screen.entryBoxes.enumerated() { elements.append(.textField(box: index, box)) }
+        return elements
+    }
+
+    /// UI 05 and 06: the page's text, controls and submitting links as `htmlReader` reads them (nothing without
+    /// one: a web view shows the page itself), and on UI 06 the bank's app.
+    private static func html(of screen: ChallengeScreen, strings: SDKStrings, htmlReader: (any HTMLFormReader)?) -> (
+        elements: [LayoutElement], actions: [LayoutElement], form: HTMLForm?
+    ) {
+        // UI 06 offers the bank's app whether the page is drawn natively or in a web view.
+        let actions: [LayoutElement] =
+            screen.uiType == .htmlOutOfBand && screen.oobAppURL != nil
+            ? [.button(.openOOBApp, label: strings[.openApp])] : []
+        guard let htmlReader else { return ([], actions, nil) }
+        let parsed = htmlReader.form(fromHTML: screen.html ?? "")
+        if let reason = parsed.invalidReason {
+            // An invalid page offers nothing to submit: the reason is shown and the cardholder can cancel.
+            return ([.htmlText("\(strings[.genericError]) (\(reason))")], actions, parsed)
+        }
+        var elements: [LayoutElement] = []
+        if !parsed.text.isEmpty { elements.append(.htmlText(parsed.text)) }
+        for (index, control) in parsed.controls.enumerated() where control.kind != .hidden && !control.disabled {
+            elements.append(.htmlControl(index: index))
+        }
+        elements += parsed.links.indices.map { .htmlLink(index: $0) }
+        return (elements, actions, parsed)
+    }
+
+    /// The buttons (submit and resend for the entry types, the additional code), the consent questions above or
+    /// below them, and the expandable sections.
+    private static func closing(of screen: ChallengeScreen, strings: SDKStrings, actions: [LayoutElement])
+        -> [LayoutElement]
+    {
+        var actions = actions
         if [.text, .singleSelect, .multiSelect].contains(screen.uiType) {
             actions.append(.button(.submit, label: screen.submitLabel ?? strings[.submit]))
             if let resend = screen.resendLabel, screen.uiType == .text || !screen.messageVersion.limitsResendToText {
@@ -179,13 +217,12 @@ public struct ChallengeLayout: Sendable, Hashable {
         var consents: [LayoutElement] = []
         if let question = screen.whitelistingText { consents.append(.consent(.trust, question: question)) }
         if let question = screen.deviceBindingText { consents.append(.consent(.deviceBinding, question: question)) }
-        elements += screen.consentsAboveActions ? consents + actions : actions + consents
+        var elements = screen.consentsAboveActions ? consents + actions : actions + consents
         for section in [screen.whyInfo, screen.expandInfo].compactMap({ $0 }) {
             elements.append(
                 .section(label: section.label ?? strings[.showMore], text: screen.styled(section.text ?? "")))
         }
-        self.elements = elements
-        self.form = form
+        return elements
     }
 
     private static func image(

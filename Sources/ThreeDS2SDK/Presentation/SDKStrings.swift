@@ -452,76 +452,7 @@ enum StringsFile {
 
     /// The entries of a strings file's text; `nil` when it is malformed.
     static func parse(_ text: String) -> [String: String]? {
-        var scalars = Array(text.unicodeScalars)
-        if scalars.first == "\u{FEFF}" { scalars.removeFirst() }
-        var index = 0
-        var entries: [String: String] = [:]
-
-        func skipSpaceAndComments() -> Bool {
-            while index < scalars.count {
-                let scalar = scalars[index]
-                if scalar.properties.isWhitespace {
-                    index += 1
-                } else if scalar == "/", index + 1 < scalars.count, scalars[index + 1] == "*" {
-                    index += 2
-                    while index + 1 < scalars.count, !(scalars[index] == "*" && scalars[index + 1] == "/") {
-                        index += 1
-                    }
-                    guard index + 1 < scalars.count else { return false }
-                    index += 2
-                } else if scalar == "/", index + 1 < scalars.count, scalars[index + 1] == "/" {
-                    while index < scalars.count, scalars[index] != "\n" { index += 1 }
-                } else {
-                    break
-                }
-            }
-            return true
-        }
-
-        func quoted() -> String? {
-            guard index < scalars.count, scalars[index] == "\"" else { return nil }
-            index += 1
-            var out = String.UnicodeScalarView()
-            while index < scalars.count {
-                let scalar = scalars[index]
-                index += 1
-                if scalar == "\"" { return String(out) }
-                guard scalar == "\\" else {
-                    out.append(scalar)
-                    continue
-                }
-                guard index < scalars.count else { return nil }
-                let escaped = scalars[index]
-                index += 1
-                switch escaped {
-                case "n": out.append("\n")
-                case "t": out.append("\t")
-                case "r": out.append("\r")
-                case "U", "u":
-                    let digits = scalars[index..<min(index + 4, scalars.count)]
-                    guard digits.count == 4, let value = UInt32(String(String.UnicodeScalarView(digits)), radix: 16),
-                        let decoded = Unicode.Scalar(value)
-                    else { return nil }
-                    out.append(decoded)
-                    index += 4
-                default: out.append(escaped)
-                }
-            }
-            return nil
-        }
-
-        while true {
-            guard skipSpaceAndComments() else { return nil }
-            if index >= scalars.count { return entries }
-            guard let key = quoted(), skipSpaceAndComments(), index < scalars.count, scalars[index] == "=" else {
-                return nil
-            }
-            index += 1
-            guard skipSpaceAndComments(), let value = quoted(), skipSpaceAndComments(), index < scalars.count,
-                scalars[index] == ";"
-            else { return nil }
-            index += 1
-            entries[key] = value
-        }
+        var scanner = StringsFileScanner(text)
+        return scanner.entries()
     }
 }

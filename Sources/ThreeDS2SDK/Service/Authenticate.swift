@@ -93,32 +93,10 @@ extension ThreeDS2Service {
             ProgressDialog(
                 indicator: $0, clock: clock, directoryServerName: transaction.progressName, presentation: presentation)
         }
-        await dialog?.start()
-        let answer = await Race.first(clock: clock, until: clock.now.advanced(by: requestorTimeout)) {
-            do {
-                return Result<RequestorResult, any Error>.success(try await requestor(request))
-            } catch {
-                return .failure(error)
-            }
-        }
-        // The indicator's two-second minimum is for a challenge screen that follows it; a frictionless answer or a
-        // failure hides it at once.
-        var challengeFollows = false
-        if case .finished(.success(.challenge)) = answer { challengeFollows = true }
-        await dialog?.stop(keepingMinimum: challengeFollows)
         let result: RequestorResult
-        switch answer {
-        case .cancelled:
-            return .cancelled
-        case .timedOut:
-            return .failed(.runtime("the 3DS Requestor's backend did not answer within \(requestorTimeout)"))
-        case .finished(.failure(let error)):
-            if Task.isCancelled { return .cancelled }
-            return .failed(
-                .runtime("the 3DS Requestor's backend call failed: \(humanReadable(error))", underlying: error))
-        case .finished(.success(let value)):
-            if Task.isCancelled { return .cancelled }
-            result = value
+        switch await askBackend(request, dialog: dialog, requestorTimeout: requestorTimeout, clock: clock, requestor) {
+        case .answer(let answer): result = answer
+        case .ended(let outcome): return outcome
         }
         switch result {
         case .frictionless(let status):
@@ -132,6 +110,46 @@ extension ThreeDS2Service {
             } catch {
                 return .failed(error)
             }
+        }
+    }
+
+    /// What asking the backend gave: its answer, or the outcome the payment ends with.
+    private enum BackendAnswer {
+        case answer(RequestorResult)
+        case ended(AuthenticationOutcome)
+    }
+
+    /// Asks the app's backend, under `requestorTimeout`, with the processing indicator up: its answer, or the outcome
+    /// the payment ends with (cancelled, timed out, failed). The indicator's two-second minimum is for a challenge
+    /// screen that follows it; a frictionless answer or a failure hides it at once.
+    private func askBackend<C: Clock>(
+        _ request: AuthenticationRequest, dialog: ProgressDialog<C>?, requestorTimeout: Duration, clock: C,
+        _ requestor: @escaping @Sendable (AuthenticationRequest) async throws -> RequestorResult
+    ) async -> BackendAnswer where C.Duration == Duration {
+        await dialog?.start()
+        let answer = await Race.first(clock: clock, until: clock.now.advanced(by: requestorTimeout)) {
+            do {
+                return Result<RequestorResult, any Error>.success(try await requestor(request))
+            } catch {
+                return .failure(error)
+            }
+        }
+        var challengeFollows = false
+        if case .finished(.success(.challenge)) = answer { challengeFollows = true }
+        await dialog?.stop(keepingMinimum: challengeFollows)
+        switch answer {
+        case .cancelled:
+            return .ended(.cancelled)
+        case .timedOut:
+            return .ended(.failed(.runtime("the 3DS Requestor's backend did not answer within \(requestorTimeout)")))
+        case .finished(.failure(let error)):
+            if Task.isCancelled { return .ended(.cancelled) }
+            return .ended(
+                .failed(.runtime("the 3DS Requestor's backend call failed: \(humanReadable(error))", underlying: error))
+            )
+        case .finished(.success(let value)):
+            if Task.isCancelled { return .ended(.cancelled) }
+            return .answer(value)
         }
     }
 

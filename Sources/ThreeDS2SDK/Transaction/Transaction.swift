@@ -15,15 +15,48 @@ public final class Transaction: Sendable {
     /// The directory server ID.
     public let directoryServerID: DirectoryServerID
 
-    struct State {
-        var ephemeralKey: P256.KeyAgreement.PrivateKey?
+    /// What an open transaction holds: its ephemeral key and, once built, the AReq parameters.
+    struct Keys {
+        let ephemeralKey: P256.KeyAgreement.PrivateKey
         var parameters: AuthenticationRequestParameters?
-        /// Set when a challenge starts: a transaction runs one challenge (two would reuse counters and IVs).
-        var challengeStarted = false
-        /// The running challenge, cancelled by ``Transaction/close()``.
-        var challengeTask: Task<ChallengeOutcome, Never>?
+    }
+
+    /// Where a transaction is in its life. It moves forward only: open, challenging (at most once: two challenges
+    /// would reuse counters and IVs), closed.
+    enum Phase {
+        /// Created; the AReq parameters may be built.
+        case open(Keys)
+        /// A challenge was accepted; its task, once started, is cancelled by ``Transaction/close()``.
+        case challenging(Keys, task: Task<ChallengeOutcome, Never>?)
+        /// Closed: the ephemeral key and everything derived from it released.
+        case closed
+
+        /// The keys, while the transaction is not closed.
+        var keys: Keys? {
+            switch self {
+            case .open(let keys), .challenging(let keys, _): keys
+            case .closed: nil
+            }
+        }
+    }
+
+    struct State {
+        var phase: Phase
         /// Where the channel key goes, when the CLI asked (tools-only SPI, test systems).
         var keyLog: (any ChannelKeyLog)?
+
+        /// Publishes the AReq parameters, unless the transaction is closed.
+        mutating func publish(_ parameters: AuthenticationRequestParameters) {
+            switch phase {
+            case .open(var keys):
+                keys.parameters = parameters
+                phase = .open(keys)
+            case .challenging(var keys, let task):
+                keys.parameters = parameters
+                phase = .challenging(keys, task: task)
+            case .closed: break
+            }
+        }
     }
 
     let state: Locked<State>
@@ -44,11 +77,16 @@ public final class Transaction: Sendable {
             uiCustomizations: context.uiCustomizations,
             strings: SDKStrings(locale: context.locale, overrides: context.configuration.texts),
             imageLoader: ChallengeImageLoader())
-        self.state = Locked(State(ephemeralKey: .ephemeral()))
+        self.state = Locked(State(phase: .open(Keys(ephemeralKey: .ephemeral()))))
     }
 
     /// Whether ``close()`` has been called.
-    public var isClosed: Bool { state.withLock { $0.ephemeralKey == nil } }
+    public var isClosed: Bool {
+        state.withLock { state in
+            if case .closed = state.phase { return true }
+            return false
+        }
+    }
 
     /// The parameters for the AReq: device data encrypted to the directory server, the ephemeral public key and
     /// the identifiers. Built once per transaction; later calls return the same values.
@@ -62,18 +100,18 @@ public final class Transaction: Sendable {
     ///   the parameters were being built) or encryption fails.
     public func getAuthenticationRequestParameters() throws(ThreeDS2Error) -> AuthenticationRequestParameters {
         let start: Result<AuthenticationRequestParameters, ThreeDS2Error>? = state.withLock { state in
-            if let existing = state.parameters { return .success(existing) }
-            guard state.ephemeralKey != nil else { return .failure(closedError) }
+            guard let keys = state.phase.keys else { return .failure(closedError) }
+            if let existing = keys.parameters { return .success(existing) }
             return nil
         }
         if let start { return try start.get() }
         // The key is read again: only its public half leaves the lock.
-        guard let publicKey = state.withLock({ $0.ephemeralKey?.publicKey }) else { throw closedError }
+        guard let publicKey = state.withLock({ $0.phase.keys?.ephemeralKey.publicKey }) else { throw closedError }
         let built = try build(publicKey: publicKey)
         let result: Result<AuthenticationRequestParameters, ThreeDS2Error> = state.withLock { state in
-            guard state.ephemeralKey != nil else { return .failure(closedError) }
-            if let existing = state.parameters { return .success(existing) }
-            state.parameters = built
+            guard let keys = state.phase.keys else { return .failure(closedError) }
+            if let existing = keys.parameters { return .success(existing) }
+            state.publish(built)
             return .success(built)
         }
         let parameters = try result.get()
@@ -126,14 +164,16 @@ public final class Transaction: Sendable {
 
     /// Releases the ephemeral key and everything derived from it. Calling it again does nothing.
     public func close() {
-        let (wasOpen, running) = state.withLock { state in
-            defer {
-                state.ephemeralKey = nil
-                state.parameters = nil
-                state.challengeTask = nil
-            }
-            return (state.ephemeralKey != nil, state.challengeTask)
+        let previous = state.withLock { state in
+            defer { state.phase = .closed }
+            return state.phase
         }
+        let (wasOpen, running): (Bool, Task<ChallengeOutcome, Never>?) =
+            switch previous {
+            case .open: (true, nil)
+            case .challenging(_, let task): (true, task)
+            case .closed: (false, nil)
+            }
         // A challenge still running ends as cancelled.
         running?.cancel()
         if wasOpen { context.emit(.transactionClosed(sdkTransactionID: sdkTransactionID)) }

@@ -6,25 +6,15 @@ import ThreeDS2NIOTransport
 import ThreeDS2SDKTesting
 import ThreeDS2TestLab
 
-/// Records the transactions created and closed.
-final class TransactionEvents: ClientEventListener, Sendable {
-    let events = Locked<[String]>([])
-    func clientEvent(_ event: ClientEvent) {
+/// The transactions a listener saw created and closed, in order.
+func lifecycle(_ listener: RecordingEventListener) -> [String] {
+    listener.events.compactMap { event in
         switch event {
-        case .transactionCreated: events.withLock { $0.append("created") }
-        case .transactionClosed: events.withLock { $0.append("closed") }
-        default: break
+        case .transactionCreated: "created"
+        case .transactionClosed: "closed"
+        default: nil
         }
     }
-}
-
-/// Records what the processing indicator was told.
-final class AuthenticateIndicator: ProgressIndicator, Sendable {
-    let events = Locked<[String]>([])
-    func show(directoryServerName: String?, presentation: PresentationSettings) {
-        events.withLock { $0.append("show") }
-    }
-    func hide() { events.withLock { $0.append("hide") } }
 }
 
 /// The app's backend call as an app writes it: the AReq value and the purchase as JSON to the lab's 3DS Server,
@@ -50,7 +40,7 @@ func labRequestor(_ lab: TestLab, transport: HTTPClientTransport, card: String)
 
 @Suite("One-call authenticate against the TestLab")
 struct AuthenticateTests {
-    func service(_ lab: TestLab, events: TransactionEvents) throws -> ThreeDS2Service {
+    func service(_ lab: TestLab, events: RecordingEventListener) throws -> ThreeDS2Service {
         let service = ThreeDS2Service(clientEventListener: events)
         try service.initialize(configParameters: try lab.sdkConfiguration(dataDirectory: temporaryDirectory()))
         return service
@@ -60,9 +50,9 @@ struct AuthenticateTests {
     func frictionless() async throws {
         let lab = try await LabPool.shared.lab()
         let transport = try lab.makeTransport()
-        let events = TransactionEvents()
+        let events = RecordingEventListener()
         let service = try service(lab, events: events)
-        let indicator = AuthenticateIndicator()
+        let indicator = RecordingProgressIndicator()
         let outcome = await service.authenticate(
             directoryServerID: TestLab.rsaDirectoryServerID, presenter: ScriptedPresenter(answers: []),
             progress: indicator, transport: transport, clock: ContinuousClock(),
@@ -72,8 +62,8 @@ struct AuthenticateTests {
             return
         }
         #expect(status == .attempted)
-        #expect(indicator.events.withLock { $0 } == ["show", "hide"])
-        #expect(events.events.withLock { $0 } == ["created", "closed"])
+        #expect(indicator.events == [.show(directoryServerName: "TestLab DS (RSA)"), .hide])
+        #expect(lifecycle(events) == ["created", "closed"])
         try await transport.shutdown()
     }
 
@@ -91,7 +81,7 @@ struct AuthenticateTests {
     func challengeKinds(_ scenario: Scenario, _ version: String, _ answers: [ScriptedAnswer]) async throws {
         let lab = try await LabPool.shared.lab()
         let transport = try lab.makeTransport()
-        let events = TransactionEvents()
+        let events = RecordingEventListener()
         let service = try service(lab, events: events)
         let presenter = ScriptedPresenter(answers: answers, htmlReader: LibXML2FormReader())
         let outcome = await service.authenticate(
@@ -105,7 +95,7 @@ struct AuthenticateTests {
         }
         #expect(challenge == .completed(transStatus: .authenticated), "\(scenario): \(presenter.problems)")
         #expect(presenter.screens.first?.uiType.rawValue == scenario.firstUIType(version: version))
-        #expect(events.events.withLock { $0 } == ["created", "closed"])
+        #expect(lifecycle(events) == ["created", "closed"])
         try await transport.shutdown()
     }
 
@@ -113,7 +103,7 @@ struct AuthenticateTests {
     func cancelled() async throws {
         let lab = try await LabPool.shared.lab()
         let transport = try lab.makeTransport()
-        let events = TransactionEvents()
+        let events = RecordingEventListener()
         let service = try service(lab, events: events)
         let asked = AsyncSignal()
         let waiting = Task {
@@ -147,7 +137,7 @@ struct AuthenticateTests {
             Issue.record("the challenge did not end as cancelled")
             return
         }
-        #expect(events.events.withLock { $0 } == ["created", "closed", "created", "closed"])
+        #expect(lifecycle(events) == ["created", "closed", "created", "closed"])
         try await transport.shutdown()
     }
 
@@ -155,7 +145,7 @@ struct AuthenticateTests {
     func backendFailure() async throws {
         let lab = try await LabPool.shared.lab()
         let transport = try lab.makeTransport()
-        let events = TransactionEvents()
+        let events = RecordingEventListener()
         let service = try service(lab, events: events)
         let failed = await service.authenticate(
             directoryServerID: TestLab.rsaDirectoryServerID, presenter: ScriptedPresenter(answers: []),
@@ -194,7 +184,7 @@ struct AuthenticateTests {
             return
         }
         #expect(refused.code == .invalidInput)
-        #expect(events.events.withLock { $0 } == ["created", "closed", "created", "closed"])
+        #expect(lifecycle(events) == ["created", "closed", "created", "closed"])
         try await transport.shutdown()
     }
 
@@ -202,7 +192,7 @@ struct AuthenticateTests {
     func timeout() async throws {
         let lab = try await LabPool.shared.lab(TestLabOptions(slowResponseDelay: .seconds(6)))
         let transport = try lab.makeTransport()
-        let events = TransactionEvents()
+        let events = RecordingEventListener()
         let service = try service(lab, events: events)
         let clock = TestClock()
         // The challenge's requests go through a recording transport, so the test sees the CReq go out.
@@ -220,7 +210,7 @@ struct AuthenticateTests {
             Issue.record("\(outcome)")
             return
         }
-        #expect(events.events.withLock { $0 } == ["created", "closed"])
+        #expect(lifecycle(events) == ["created", "closed"])
         try await transport.shutdown()
     }
 }

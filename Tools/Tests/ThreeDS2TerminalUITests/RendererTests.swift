@@ -319,21 +319,12 @@ struct InteractionTests {
     }
 }
 
-/// Records what the progress indicator was told.
-final class RecordingIndicator: ProgressIndicator, Sendable {
-    let events = Locked<[String]>([])
-    func show(directoryServerName: String?, presentation: PresentationSettings) {
-        events.withLock { $0.append("show \(directoryServerName ?? "-")") }
-    }
-    func hide() { events.withLock { $0.append("hide") } }
-}
-
 @Suite("Progress dialog")
 struct ProgressTests {
     @Test("stays visible at least 2 seconds once shown (test clock)")
     func minimumTime() async throws {
         let clock = TestClock()
-        let indicator = RecordingIndicator()
+        let indicator = RecordingProgressIndicator()
         let dialog = ProgressDialog(indicator: indicator, clock: clock, directoryServerName: "Scheme DS")
         await dialog.start()
         await dialog.start()
@@ -341,16 +332,16 @@ struct ProgressTests {
         await clock.advance(by: .seconds(1))
         // Give a dialog that hid too early every chance to do so, without waiting in real time.
         for _ in 0..<1000 { await Task.yield() }
-        #expect(indicator.events.withLock { $0 } == ["show Scheme DS"])
+        #expect(indicator.events == [.show(directoryServerName: "Scheme DS")])
         // Past the 2 s (not onto them): a stop that starts its sleep only now finds its deadline gone.
         await clock.advance(by: .seconds(1) + .milliseconds(1))
         await stopped.value
-        #expect(indicator.events.withLock { $0 } == ["show Scheme DS", "hide"])
+        #expect(indicator.events == [.show(directoryServerName: "Scheme DS"), .hide])
         let late = ProgressDialog(indicator: indicator, clock: clock, directoryServerName: nil)
         await late.start()
         await clock.advance(by: .seconds(3))
         await late.stop()
-        #expect(indicator.events.withLock { $0 }.suffix(2) == ["show -", "hide"])
+        #expect(indicator.events.suffix(2) == [.show(directoryServerName: nil), .hide])
     }
 }
 

@@ -4,39 +4,16 @@ import ThreeDS2SDK
 import ThreeDS2SDKTesting
 import ThreeDS2TestLab
 
-/// Starts `threeds` with its standard output in a pipe and returns once `text` appeared (or the bound passed);
-/// the process is then terminated.
+/// Starts `threeds` with its standard output in a pipe and returns once `text` appeared (or the bound passed, or the
+/// output ended) with what it printed so far; the process is then terminated.
 func firstOutput(
     _ arguments: [String], waitingFor text: String, seconds: Int = 20, environment: [String: String] = [:]
 ) async throws -> String {
-    try await onOwnThread {
-        try firstOutputBlocking(arguments, waitingFor: text, seconds: seconds, environment: environment)
-    }
-}
-
-private func firstOutputBlocking(
-    _ arguments: [String], waitingFor text: String, seconds: Int, environment: [String: String]
-) throws -> String {
-    let process = threedsProcess(arguments, environment: environment)
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    defer {
-        process.terminate()
-        process.waitUntilExit()
-    }
-    // A child that prints nothing is stopped at the deadline, so the blocking read below sees the end of the pipe.
-    DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds)) { process.terminate() }
-    var seen = Data()
-    let deadline = ContinuousClock.now + .seconds(seconds)
-    let reader = output.fileHandleForReading
-    while ContinuousClock.now < deadline, !String(decoding: seen, as: UTF8.self).contains(text) {
-        let chunk = reader.availableData
-        if chunk.isEmpty { break }
-        seen.append(chunk)
-    }
-    return String(decoding: seen, as: UTF8.self)
+    let run = try ThreedsRun(arguments, environment: environment, errors: .discarded)
+    let seen = await run.output(containing: text, within: .seconds(seconds)) ?? run.text
+    run.process.terminate()
+    _ = await run.exit()
+    return seen
 }
 
 @Suite("threeds: no crash, no hang, clear errors on a first run", .serialized)

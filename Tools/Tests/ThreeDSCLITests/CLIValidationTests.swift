@@ -3,32 +3,19 @@ import Testing
 import ThreeDS2SDK
 import ThreeDS2TestLab
 
-/// Runs `threeds` with arguments (and optional standard input); returns the exit status and what it printed. The
-/// waiting happens on a thread of its own: blocking a cooperative thread could starve the in-process TestLab the
-/// child talks to (this machine has two).
+/// Runs `threeds` with arguments (and optional standard input); returns the exit status and what it printed. Nothing
+/// blocks a cooperative thread (which could starve the in-process TestLab the child talks to; this machine has two):
+/// ``ThreedsRun`` reads the output on a thread of its own.
 func runThreeds(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) async throws -> (
     status: Int32, output: String
 ) {
-    try await onOwnThread { try runThreedsBlocking(arguments, input: input, environment: environment) }
+    try await ThreedsRun(arguments, input: input, environment: environment).exit()
 }
 
 /// Output with its line breaks and indentation read as single spaces: the CLI wraps what it prints to the terminal's
 /// width, so a test looks for words, not for where a line happened to break.
 func flattened(_ output: String) -> String {
     output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-}
-
-/// Runs blocking work on a new thread and resumes with its result.
-func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread {
-            do {
-                continuation.resume(returning: try work())
-            } catch {
-                continuation.resume(throwing: error)
-            }
-        }.start()
-    }
 }
 
 /// Every `threeds` command with a help text of its own, the groups (`load`, `inspect`) included.
@@ -47,23 +34,6 @@ func threedsProcess(_ arguments: [String], environment: [String: String]) -> Pro
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     }
     return process
-}
-
-private func runThreedsBlocking(_ arguments: [String], input: String?, environment: [String: String]) throws -> (
-    status: Int32, output: String
-) {
-    let process = threedsProcess(arguments, environment: environment)
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    let stdin = Pipe()
-    process.standardInput = stdin
-    try process.run()
-    if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
-    try stdin.fileHandleForWriting.close()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
 }
 
 @Suite("threeds pay: what it refuses before anything is sent")

@@ -12,22 +12,7 @@ import ThreeDS2TestLab
 /// Runs `threeds` with the arguments in a new session without a controlling terminal (`setsid`), standard input a
 /// pipe holding `input`; returns the exit status and what it printed.
 func runThreedsWithoutTerminal(_ arguments: [String], input: String) async throws -> (status: Int32, output: String) {
-    try await onOwnThread {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-        process.arguments = ["-w", TmuxSession.binary] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        let stdin = Pipe()
-        process.standardInput = stdin
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
+    try await ThreedsRun(arguments, input: input, launcher: .withoutTerminal).exit()
 }
 
 extension MachineLoadingCLITests {
@@ -85,7 +70,8 @@ extension MachineLoadingCLITests {
                 ) { session in
                     _ = try await session.wait(for: "or 'cancel'")
                     try session.keys("Enter")
-                    try await Task.sleep(for: .milliseconds(300))
+                    // Asked again: the code goes to the second question, not to the first.
+                    _ = try await session.wait(for: "or 'cancel'", count: 2)
                     try session.keys("123456", "Enter")
                     // 2.2.0 asks the whitelisting question after the code; Enter leaves it unanswered (N).
                     _ = try await session.wait(for: "[Yes/No]")
@@ -196,7 +182,8 @@ extension MachineLoadingCLITests {
                 let screen = try await session.wait(for: "maybe")
                 #expect(screen.components(separatedBy: "[Yes/No]").count >= 3, "\(screen)")
                 try session.keys("y", "Enter")
-                try await Task.sleep(for: .milliseconds(300))
+                // The next question (device binding) is on screen before it is answered.
+                _ = try await session.wait(for: "[Yes/No]", count: screen.components(separatedBy: "[Yes/No]").count)
                 try session.keys("n", "Enter")
             }
             #expect(run.requests.last?["challengeDataEntry"] == .string("123456"))

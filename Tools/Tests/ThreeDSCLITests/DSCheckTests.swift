@@ -26,7 +26,7 @@ struct DSCheckTests {
         ] {
             #expect(output.contains(text) || flattened(output).contains(flattened(text)), "\(text) in:\n\(output)")
         }
-        let json = try runJSON(["ds", "check", pki, "--json"])
+        let json = try await runJSON(["ds", "check", pki, "--json"])
         #expect(json.status == 0)
         let object = try #require(json.value.objectValue)
         #expect(object["usable"] == .bool(true))
@@ -46,7 +46,7 @@ struct DSCheckTests {
         #expect(status == 1, "\(output)")
         #expect(output.contains("on 2099-01-01T00:00:00Z") && output.contains("UNUSABLE"), "\(output)")
         #expect(output.contains("expired on"), "\(output)")
-        let json = try runJSON(["ds", "check", pki, "--at", "2099-01-01T12:00:00Z", "--json"])
+        let json = try await runJSON(["ds", "check", pki, "--at", "2099-01-01T12:00:00Z", "--json"])
         #expect(json.status == 1 && json.value.objectValue?["usable"] == .bool(false))
         let bad = try await runThreeds(["ds", "check", pki, "--at", "tomorrow"])
         #expect(bad.status == 2 && bad.output.contains("--at must be YYYY-MM-DD"), "\(bad.output)")
@@ -151,17 +151,9 @@ struct DSCheckTests {
     }
 
     /// Runs `threeds` and parses the last line of its output as JSON.
-    private func runJSON(_ arguments: [String]) throws -> (status: Int32, value: JSONValue) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: TmuxSession.binary)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let line = String(decoding: data, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
-        return (process.terminationStatus, try JSONParser().parse(line))
+    private func runJSON(_ arguments: [String]) async throws -> (status: Int32, value: JSONValue) {
+        let (status, output) = try await ThreedsRun(arguments, errors: .discarded).exit()
+        let line = output.split(separator: "\n").last.map(String.init) ?? ""
+        return (status, try JSONParser().parse(line))
     }
 }

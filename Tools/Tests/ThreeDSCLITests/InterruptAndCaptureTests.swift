@@ -9,50 +9,28 @@ import ThreeDS2TestLab
     import Glibc
 #endif
 
-/// Starts `threeds` with its output in a pipe, sends `signal` once `delay` has passed (and `second` signals after
-/// that, one every 100 ms), and returns the exit status, what it printed and how long it ran after the first signal.
+/// Starts `threeds`, sends `signal` once `ready` holds (the run has reached the point the test is about: `load`
+/// prints nothing until its summary, so the test looks at the lab it pays at), and returns the exit status, what it
+/// printed and how long it ran after the signal. With `again`, the signal is sent again every 100 ms until the
+/// process exits: the second arrives as a signal of its own, after the first was taken.
 func runThreedsInterrupted(
-    _ arguments: [String], signal number: Int32, after delay: Duration, second: Int = 0
+    _ arguments: [String], signal number: Int32, once what: String, again: Bool = false,
+    ready: () async -> Bool
 ) async throws -> (status: Int32, output: String, afterSignal: Duration) {
-    try await onOwnThread {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: TmuxSession.binary)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let collected = OutputCollector(output.fileHandleForReading)
-        Thread.sleep(forTimeInterval: Double(delay.components.seconds))
-        let signalled = ContinuousClock.now
-        kill(process.processIdentifier, number)
-        for _ in 0..<second {
-            Thread.sleep(forTimeInterval: 0.1)
-            kill(process.processIdentifier, number)
-        }
-        process.waitUntilExit()
-        let ran = ContinuousClock.now - signalled
-        return (process.terminationStatus, collected.text(), ran)
+    let run = try ThreedsRun(arguments)
+    try await waitUntil(what, ready)
+    let signalled = ContinuousClock.now
+    run.signal(number)
+    if again {
+        while !(await run.exited(within: .milliseconds(100))) { run.signal(number) }
     }
+    let (status, output) = await run.exit()
+    return (status, output, ContinuousClock.now - signalled)
 }
 
-/// Reads a pipe to its end on its own thread.
-final class OutputCollector: @unchecked Sendable {
-    private var data = Data()
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ handle: FileHandle) {
-        Thread { [self] in
-            data = handle.readDataToEndOfFile()
-            done.signal()
-        }.start()
-    }
-
-    func text() -> String {
-        done.wait()
-        return String(decoding: data, as: UTF8.self)
-    }
+/// How many payments with `card` the lab has seen since it had seen `before` in all.
+func payments(_ lab: TestLab, card: Scenario, since before: Int) -> Int {
+    lab.authentications.dropFirst(before).filter { $0.request["acctNumber"] == .string(card.cardNumber) }.count
 }
 
 extension MachineLoadingCLITests {
@@ -72,11 +50,13 @@ extension MachineLoadingCLITests {
         func interruptedBySIGINT() async throws {
             let (lab, pki) = try await SharedLab.cli.get()
             let log = scratchDirectory("interrupt") + "/run.hlog"
+            let before = lab.authentications.count
             let run = try await runThreedsInterrupted(
                 load(
                     lab, pki, card: .frictionlessY,
                     ["--count", "1000000", "--concurrency", "2", "--histogram-log", log]),
-                signal: SIGINT, after: .seconds(4))
+                signal: SIGINT, once: "a few payments reached the lab"
+            ) { payments(lab, card: .frictionlessY, since: before) >= 4 }
             #expect(run.status == 130, "\(run.output)")
             #expect(run.output.contains("Interrupted by SIGINT: no payment started after it"), "\(run.output)")
             #expect(run.output.contains("Outcomes:") && run.output.contains("frictionless Y"), "\(run.output)")
@@ -88,11 +68,13 @@ extension MachineLoadingCLITests {
         @Test("SIGTERM during load: payments in flight get --stop-grace, then are cancelled; JSON says so; exit 143")
         func interruptedBySIGTERM() async throws {
             let (lab, pki) = try await SharedLab.cli.get()
+            let before = lab.authentications.count
             // The slow card's ACS answers after 11 s: the two payments in flight outlive a grace of 1 s.
             let run = try await runThreedsInterrupted(
                 load(
                     lab, pki, card: .faultSlow, ["--count", "10", "--concurrency", "2", "--stop-grace", "1", "--json"]),
-                signal: SIGTERM, after: .seconds(3))
+                signal: SIGTERM, once: "both payments are in flight"
+            ) { payments(lab, card: .faultSlow, since: before) >= 2 }
             #expect(run.status == 143, "\(run.output)")
             #expect(run.afterSignal < .seconds(8), "the grace bounds the wait: \(run.afterSignal)")
             let line = try #require(run.output.split(separator: "\n").last { $0.hasPrefix("{") })
@@ -104,9 +86,11 @@ extension MachineLoadingCLITests {
         @Test("a second Ctrl-C ends the grace at once")
         func secondInterrupt() async throws {
             let (lab, pki) = try await SharedLab.cli.get()
+            let before = lab.authentications.count
             let run = try await runThreedsInterrupted(
                 load(lab, pki, card: .faultSlow, ["--count", "10", "--concurrency", "2", "--stop-grace", "60"]),
-                signal: SIGINT, after: .seconds(3), second: 1)
+                signal: SIGINT, once: "both payments are in flight", again: true
+            ) { payments(lab, card: .faultSlow, since: before) >= 2 }
             #expect(run.status == 130, "\(run.output)")
             #expect(run.afterSignal < .seconds(8), "\(run.afterSignal)")
             #expect(run.output.contains("Interrupted by SIGINT"))

@@ -26,49 +26,36 @@ func socketStates(port: Int) -> [String] {
 /// A `threeds testlab` process: its own process, so that 1,000 payments do not take the cooperative threads the
 /// other tests' in-process labs and timers run on.
 final class LabProcess: Sendable {
-    let process: Process
+    let run: ThreedsRun
     let baseURL: URL
 
+    /// The lab's process.
+    var process: Process { run.process }
+
     init(pkiDirectory: String) async throws {
-        let process = Process()
         // Started with SIGINT ignored, as a script's background job (and a CI runner's) starts it: the lab still
         // stops on it. `exec` keeps the process identifier, so the signal reaches the lab itself.
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = [
-            "-c", #"trap "" INT; exec "$0" testlab --port 0 --pki-dir "$1""#, TmuxSession.binary, pkiDirectory,
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let handle = output.fileHandleForReading
-        let first = try await onOwnThread { () -> String in
-            var line = Data()
-            while let byte = try handle.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
-                line.append(byte)
-            }
-            return String(decoding: line, as: UTF8.self)
-        }
+        run = try ThreedsRun(
+            ["testlab", "--port", "0", "--pki-dir", pkiDirectory], launcher: .shell(#"trap "" INT; exec "$@""#),
+            errors: .discarded)
+        let printed = await run.output(containing: "\n") ?? run.text
+        let first = printed.prefix { $0 != "\n" }
         guard first.hasPrefix("TestLab listening on "), let url = URL(string: String(first.dropFirst(21))) else {
-            process.terminate()
+            run.process.terminate()
             throw TestLabError(.failed, "threeds testlab did not start: \(first)")
         }
         // The PEM files are written once the port is bound, before the line is printed.
-        self.process = process
         baseURL = url
     }
 
     /// Sends `signal` and waits up to 10 s for the lab to exit. A lab still running then (one that kept the signal
     /// ignored would hold the suite forever) is killed and waited for; the result says whether it stopped by itself.
     func stop(with signal: Int32) async throws -> Bool {
-        kill(process.processIdentifier, signal)
-        let stopped = try await onOwnThread { () -> Bool in
-            for _ in 0..<100 where self.process.isRunning { usleep(100_000) }
-            return !self.process.isRunning
-        }
+        run.signal(signal)
+        let stopped = await run.exited(within: .seconds(10))
         if !stopped {
-            kill(process.processIdentifier, SIGKILL)
-            try await onOwnThread { self.process.waitUntilExit() }
+            run.signal(SIGKILL)
+            _ = await run.exit()
         }
         return stopped
     }
@@ -109,11 +96,10 @@ extension MachineLoadingCLITests {
             #expect(errors.names.allSatisfy { $0 == "Challenge timed out" }, "\(errors)")
             #expect(result.status == (timedOut == 0 ? 0 : 1), "\(result.output.suffix(2000))")
             // The client has exited: the lab closes every connection it accepted; only the listener remains.
-            var states = socketStates(port: port)
-            for _ in 0..<100 where states != ["0A"] {
-                try await Task.sleep(for: .milliseconds(100))
-                states = socketStates(port: port)
+            try? await waitUntil("only the listener remains", within: .seconds(10)) {
+                socketStates(port: port) == ["0A"]
             }
+            let states = socketStates(port: port)
             #expect(states == ["0A"], "sockets on the lab's port: \(states.count), states \(Set(states))")
             // A graceful stop: the lab exits promptly on SIGINT, as `threeds testlab` does on Ctrl-C, even though it was
             // started with SIGINT ignored.

@@ -11,25 +11,13 @@ import ThreeDS2TestLab
 func runThreedsLimited(_ arguments: [String], memoryKiB: Int, seconds: Int) async throws -> (
     exit: Int32, output: String
 ) {
-    try await onOwnThread {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments =
-            ["-c", "ulimit -d \(memoryKiB); timeout -s KILL \(seconds) \"$@\"; echo EXIT=$?", "sh", TmuxSession.binary]
-            + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        let status = text.components(separatedBy: "EXIT=").last.flatMap {
-            Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
-        }
-        return (status ?? -1, text)
+    let (_, text) = try await ThreedsRun(
+        arguments, launcher: .shell("ulimit -d \(memoryKiB); timeout -s KILL \(seconds) \"$@\"; echo EXIT=$?")
+    ).exit()
+    let status = text.components(separatedBy: "EXIT=").last.flatMap {
+        Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
     }
+    return (status ?? -1, text)
 }
 
 /// Bytes a terminal acts on: C0 (but the line feed), DEL, C1, and the bidi embeddings, overrides and isolates.

@@ -54,12 +54,24 @@ struct TmuxSession {
 
     /// Waits until the screen contains `text` (20 s unless told).
     func wait(for text: String, seconds: Int = 20) async throws -> String {
+        try await wait(until: "\"\(text)\"", seconds: seconds) { $0.contains(text) }
+    }
+
+    /// Waits until the screen contains `text` at least `count` times (a question asked again, the next one).
+    func wait(for text: String, count: Int, seconds: Int = 20) async throws -> String {
+        try await wait(until: "\(count) times \"\(text)\"", seconds: seconds) {
+            $0.components(separatedBy: text).count > count
+        }
+    }
+
+    /// Looks at the screen every 50 ms until `shown` holds for it (20 s unless told).
+    private func wait(until what: String, seconds: Int, _ shown: (String) -> Bool) async throws -> String {
         for _ in 0..<(seconds * 20) {
             let current = try screen()
-            if current.contains(text) { return current }
+            if shown(current) { return current }
             try await Task.sleep(for: .milliseconds(50))
         }
-        throw TestLabError(.failed, "timed out waiting for \"\(text)\"; the screen shows:\n\(try screen())")
+        throw TestLabError(.failed, "timed out waiting for \(what); the screen shows:\n\(try screen())")
     }
 
     func stop() { _ = try? tmux(["kill-server"], capture: false) }
