@@ -96,113 +96,139 @@ public struct ChallengeFormState: Sendable {
         note = nil
         noteKey = nil
         switch action {
-        case .cancel:
-            return ChallengeAnswer(.cancel)
-        case .focusNext:
-            move(by: 1)
-        case .focusPrevious:
-            move(by: -1)
-        case .focus(let index):
-            if layout.elements.indices.contains(index), layout.elements[index].isFocusable { focus = index }
-        case .refresh:
-            refresh()
-        case .type(let text):
-            edit { $0 + text }
-        case .deleteBackward:
-            edit { $0.isEmpty ? $0 : String($0.dropLast()) }
-        case .setEntry(let text, let box):
-            guard entries.indices.contains(box) else {
-                setNote(.noteNoEntryBox, box + 1)
+        case .cancel: return ChallengeAnswer(.cancel)
+        case .focusNext: move(by: 1)
+        case .focusPrevious: move(by: -1)
+        case .focus(let index): focus(on: index)
+        case .refresh: refresh()
+        case .type(let text): edit { $0 + text }
+        case .deleteBackward: edit { $0.isEmpty ? $0 : String($0.dropLast()) }
+        case .setEntry(let text, let box): setEntry(text, box: box)
+        case .toggleReveal: toggleReveal()
+        case .toggle: return toggle()
+        case .activate: return activate()
+        case .select(let keys): select(keys)
+        case .selectNumbered(let text): return selectNumbered(text)
+        case .setTrust(let value): if screen.whitelistingText != nil { trust = value }
+        case .setDeviceBinding(let value): if screen.deviceBindingText != nil { deviceBinding = value }
+        case .setHTMLFields(let fields): setHTMLFields(fields)
+        case .submit(let button): return screen.uiType.isHTML ? html(button: button) : submit()
+        case .resend: return resend()
+        case .additionalCode: return additionalCode()
+        case .continueChallenge: return continueAnswer()
+        case .openApp: requestApp()
+        case .appOpenResult(let result): return appOpened(result)
+        case .submitWebForm(let data): return webForm(data)
+        case .returnedFromApp: return cameBackFromApp()
+        }
+        return nil
+    }
+
+    /// Moves the focus to element `index` when it takes focus.
+    private mutating func focus(on index: Int) {
+        if layout.elements.indices.contains(index), layout.elements[index].isFocusable { focus = index }
+    }
+
+    /// Sets entry box `box` to a whole answer; one that is too long is refused, not cut: the cardholder sees why
+    /// and keeps control.
+    private mutating func setEntry(_ text: String, box: Int) {
+        guard entries.indices.contains(box) else {
+            setNote(.noteNoEntryBox, box + 1)
+            return
+        }
+        let limit = entryBox(box).maxLength
+        guard text.utf8.count <= Self.maxEntryLength, text.count <= limit else {
+            setNote(.noteTooLong, min(limit, Self.maxEntryLength))
+            return
+        }
+        entries[box] = text
+    }
+
+    /// Shows or hides the focused entry box's text, where the box offers it.
+    private mutating func toggleReveal() {
+        guard case .textField(let box, let settings) = focusedElement, settings.offersRevealToggle else { return }
+        if revealed.contains(box) { revealed.remove(box) } else { revealed.insert(box) }
+    }
+
+    /// Chooses options by key (the first only on a single select); an unknown key is refused with a note.
+    private mutating func select(_ keys: [String]) {
+        let known = screen.options.map(\.key)
+        if let unknown = keys.first(where: { !known.contains($0) }) {
+            setNote(.noteNoOption, unknown)
+            return
+        }
+        let picked = screen.uiType == .singleSelect ? Array(keys.prefix(1)) : keys
+        guard picked.joined(separator: ",").utf8.count <= Self.maxEntryLength else {
+            setNote(.noteTooLong, Self.maxEntryLength)
+            return
+        }
+        chosen = picked
+    }
+
+    /// Chooses options by their numbers as typed (`2`, `1,3`): out-of-range and non-numeric input is refused.
+    private mutating func selectNumbered(_ text: String) -> ChallengeAnswer? {
+        let tokens = text.split(whereSeparator: { $0 == "," || $0.isWhitespace })
+        var keys: [String] = []
+        for token in tokens {
+            guard let number = Int(token), screen.options.indices.contains(number - 1) else {
+                setNote(.noteNoOption, String(token.prefix(16)))
                 return nil
             }
-            // A whole answer that is too long is refused, not cut: the cardholder sees why and keeps control.
-            let limit = entryBox(box).maxLength
-            guard text.utf8.count <= Self.maxEntryLength, text.count <= limit else {
-                setNote(.noteTooLong, min(limit, Self.maxEntryLength))
-                return nil
-            }
-            entries[box] = text
-        case .toggleReveal:
-            guard case .textField(let box, let settings) = focusedElement, settings.offersRevealToggle else {
-                return nil
-            }
-            if revealed.contains(box) { revealed.remove(box) } else { revealed.insert(box) }
-        case .toggle:
-            return toggle()
-        case .activate:
-            return activate()
-        case .select(let keys):
-            let known = screen.options.map(\.key)
-            if let unknown = keys.first(where: { !known.contains($0) }) {
-                setNote(.noteNoOption, unknown)
-                return nil
-            }
-            let picked = screen.uiType == .singleSelect ? Array(keys.prefix(1)) : keys
-            guard picked.joined(separator: ",").utf8.count <= Self.maxEntryLength else {
-                setNote(.noteTooLong, Self.maxEntryLength)
-                return nil
-            }
-            chosen = picked
-        case .selectNumbered(let text):
-            let tokens = text.split(whereSeparator: { $0 == "," || $0.isWhitespace })
-            var keys: [String] = []
-            for token in tokens {
-                guard let number = Int(token), screen.options.indices.contains(number - 1) else {
-                    setNote(.noteNoOption, String(token.prefix(16)))
-                    return nil
-                }
-                keys.append(screen.options[number - 1].key)
-            }
-            guard !keys.isEmpty else {
-                setNote(.chooseOption)
-                return nil
-            }
-            return apply(.select(keys))
-        case .setTrust(let value):
-            if screen.whitelistingText != nil { trust = value }
-        case .setDeviceBinding(let value):
-            if screen.deviceBindingText != nil { deviceBinding = value }
-        case .setHTMLFields(let fields):
-            setHTMLFields(fields)
-        case .submit(let button):
-            return screen.uiType.isHTML ? html(button: button) : submit()
-        case .resend:
-            // The layout's rule: text screens, and select screens before 2.3.1 (resendChallenge is UI 01 only there).
-            let allowed =
-                screen.uiType == .text
-                || (!screen.messageVersion.limitsResendToText && [.singleSelect, .multiSelect].contains(screen.uiType))
-            guard allowed, screen.resendLabel != nil else {
-                setNote(.noteNoNewCode)
-                return nil
-            }
-            return answer(.resend)
-        case .additionalCode:
-            guard screen.additionalCodeLabel != nil else {
-                setNote(.noteNoAdditionalCode)
-                return nil
-            }
-            return answer(.additionalCode)
-        case .continueChallenge:
-            return continueAnswer()
-        case .openApp:
-            guard let url = screen.oobAppURL else {
-                setNote(.noteNoApp)
-                return nil
-            }
-            appToOpen = url
-        case .appOpenResult(let result):
-            return appOpened(result)
-        case .submitWebForm(let data):
-            guard screen.uiType == .html || screen.uiType == .htmlOutOfBand else {
-                setNote(.noteNotHTML)
-                return nil
-            }
-            return htmlAnswer(data)
-        case .returnedFromApp:
-            returnedFromApp = true
-            if openedApp, screen.oobAppURL != nil, screen.uiType == .outOfBand || screen.uiType == .htmlOutOfBand {
-                return answer(.oobContinue(automatic: true))
-            }
+            keys.append(screen.options[number - 1].key)
+        }
+        guard !keys.isEmpty else {
+            setNote(.chooseOption)
+            return nil
+        }
+        return apply(.select(keys))
+    }
+
+    /// A new code, where the screen offers one: text screens, and select screens before 2.3.1 (resendChallenge is
+    /// UI 01 only there) — the layout's rule.
+    private mutating func resend() -> ChallengeAnswer? {
+        let allowed =
+            screen.uiType == .text
+            || (!screen.messageVersion.limitsResendToText && [.singleSelect, .multiSelect].contains(screen.uiType))
+        guard allowed, screen.resendLabel != nil else {
+            setNote(.noteNoNewCode)
+            return nil
+        }
+        return answer(.resend)
+    }
+
+    /// The additional-code button's answer, where the screen has the button.
+    private mutating func additionalCode() -> ChallengeAnswer? {
+        guard screen.additionalCodeLabel != nil else {
+            setNote(.noteNoAdditionalCode)
+            return nil
+        }
+        return answer(.additionalCode)
+    }
+
+    /// Asks for the bank's app to be opened (``perform(_:)`` returns the link as the effect).
+    private mutating func requestApp() {
+        guard let url = screen.oobAppURL else {
+            setNote(.noteNoApp)
+            return
+        }
+        appToOpen = url
+    }
+
+    /// A web view's form post, on HTML screens only.
+    private mutating func webForm(_ data: String) -> ChallengeAnswer? {
+        guard screen.uiType == .html || screen.uiType == .htmlOutOfBand else {
+            setNote(.noteNotHTML)
+            return nil
+        }
+        return htmlAnswer(data)
+    }
+
+    /// Back in the app: after the bank's app was opened from an out-of-band screen, the challenge continues on its
+    /// own.
+    private mutating func cameBackFromApp() -> ChallengeAnswer? {
+        returnedFromApp = true
+        if openedApp, screen.oobAppURL != nil, screen.uiType == .outOfBand || screen.uiType == .htmlOutOfBand {
+            return answer(.oobContinue(automatic: true))
         }
         return nil
     }
