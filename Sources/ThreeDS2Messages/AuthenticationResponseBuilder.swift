@@ -14,7 +14,7 @@ public enum ACSInterface: String, Sendable, Hashable, CaseIterable {
 ///
 /// The object carries no `messageType`: it is the app-facing answer in ARes field names, as the TestLab's 3DS Server
 /// sends it. Anything else goes through `patched(_:)`, applied to the JSON object just before encoding.
-public struct AuthenticationResponseBuilder: Sendable {
+public struct AuthenticationResponseBuilder: RawPatchable {
     /// `acsRenderingType`: the interface and UI template of the coming challenge.
     public struct RenderingType: Sendable, Hashable {
         /// `acsInterface`.
@@ -49,8 +49,8 @@ public struct AuthenticationResponseBuilder: Sendable {
     public var acsSignedContent: String?
     /// `acsRenderingType`.
     public var renderingType: RenderingType?
-    /// The raw patches, in order.
-    private var patches: [RawPatch] = []
+    /// The raw patches, in order (`patched(_:)` adds one).
+    public var rawPatches: [RawPatch] = []
 
     /// An ARes with the identifiers and the status.
     ///
@@ -85,24 +85,6 @@ public struct AuthenticationResponseBuilder: Sendable {
         return ares
     }
 
-    /// The ARes with one more raw patch, applied after the typed fields and after earlier patches.
-    ///
-    /// - Parameter patch: The patch.
-    /// - Returns: The patched ARes.
-    public func patched(_ patch: RawPatch) -> AuthenticationResponseBuilder {
-        var copy = self
-        copy.patches.append(patch)
-        return copy
-    }
-
-    /// The ARes with one more raw patch written as an edit of the JSON object (``RawPatch/init(_:)``).
-    ///
-    /// - Parameter edit: The edit.
-    /// - Returns: The patched ARes.
-    public func patched(_ edit: @escaping @Sendable (inout JSONObject) -> Void) -> AuthenticationResponseBuilder {
-        patched(RawPatch(edit))
-    }
-
     /// The ARes JSON object: the typed fields, then the raw patches.
     public var json: JSONObject {
         var object: JSONObject = [
@@ -121,7 +103,7 @@ public struct AuthenticationResponseBuilder: Sendable {
                 "acsUiTemplate": .string(renderingType.template.rawValue),
             ])
         }
-        return patches.applied(to: object)
+        return rawPatches.applied(to: object)
     }
 
     /// The ARes as bytes.

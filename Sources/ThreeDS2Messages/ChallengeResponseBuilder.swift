@@ -8,7 +8,7 @@ public import ThreeDS2JOSE
 /// `oobAppURL`/`oobAppLabel`, device binding and the consents' position from 2.3.1; the trust question under the
 /// version's own field (``TrustQuestion``); the bank's-app link through the Bridging extension in 2.2.0. What the types
 /// cannot say goes through one explicit step, `patched(_:)`, applied to the JSON object just before encoding.
-public struct ChallengeResponseBuilder: Sendable {
+public struct ChallengeResponseBuilder: RawPatchable {
     /// What the CRes says: a screen (`challengeCompletionInd` `N`) or the end of the challenge (`Y`).
     public enum Content: Sendable, Hashable {
         /// A screen to show; the challenge goes on.
@@ -25,8 +25,8 @@ public struct ChallengeResponseBuilder: Sendable {
     public var acsCounter: Int
     /// The screen or the final status.
     public var content: Content
-    /// The raw patches, in order.
-    private var patches: [RawPatch] = []
+    /// The raw patches, in order (`patched(_:)` adds one).
+    public var rawPatches: [RawPatch] = []
 
     /// Creates a CRes.
     ///
@@ -50,26 +50,6 @@ public struct ChallengeResponseBuilder: Sendable {
         return false
     }
 
-    /// The CRes with one more raw patch, applied after the typed fields and after earlier patches: the only way to
-    /// remove a required field, give a field a value of the wrong type, length or code, or add a field the types do
-    /// not know.
-    ///
-    /// - Parameter patch: The patch.
-    /// - Returns: The patched CRes.
-    public func patched(_ patch: RawPatch) -> ChallengeResponseBuilder {
-        var copy = self
-        copy.patches.append(patch)
-        return copy
-    }
-
-    /// The CRes with one more raw patch written as an edit of the JSON object (``RawPatch/init(_:)``).
-    ///
-    /// - Parameter edit: The edit.
-    /// - Returns: The patched CRes.
-    public func patched(_ edit: @escaping @Sendable (inout JSONObject) -> Void) -> ChallengeResponseBuilder {
-        patched(RawPatch(edit))
-    }
-
     /// The CRes JSON object: the typed fields, then the raw patches.
     public var json: JSONObject {
         var object: JSONObject = [
@@ -85,7 +65,7 @@ public struct ChallengeResponseBuilder: Sendable {
         case .final(let status): object["transStatus"] = .string(status.rawValue)
         case .screen(let screen): Self.write(screen, version: messageVersion, into: &object)
         }
-        return patches.applied(to: object)
+        return rawPatches.applied(to: object)
     }
 
     /// The CRes as the bytes to encrypt.

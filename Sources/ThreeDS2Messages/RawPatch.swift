@@ -79,3 +79,32 @@ extension [RawPatch] {
         return patched
     }
 }
+
+/// A message builder whose JSON object takes raw patches after its typed fields: ``ChallengeResponseBuilder`` and
+/// ``AuthenticationResponseBuilder``.
+public protocol RawPatchable: Sendable {
+    /// The raw patches, in order, applied after the typed fields and just before encoding.
+    var rawPatches: [RawPatch] { get set }
+}
+
+extension RawPatchable {
+    /// The message with one more raw patch, applied after the typed fields and after earlier patches: the only way
+    /// to remove a required field, give a field a value of the wrong type, length or code, or add a field the types
+    /// do not know.
+    ///
+    /// - Parameter patch: The patch.
+    /// - Returns: The patched message.
+    public func patched(_ patch: RawPatch) -> Self {
+        var copy = self
+        copy.rawPatches.append(patch)
+        return copy
+    }
+
+    /// The message with one more raw patch written as an edit of the JSON object (``RawPatch/init(_:)``).
+    ///
+    /// - Parameter edit: The edit.
+    /// - Returns: The patched message.
+    public func patched(_ edit: @escaping @Sendable (inout JSONObject) -> Void) -> Self {
+        patched(RawPatch(edit))
+    }
+}
