@@ -62,7 +62,7 @@ struct AuthenticateTests {
             return
         }
         #expect(status == .attempted)
-        #expect(indicator.events == [.show(directoryServerName: "TestLab DS (RSA)"), .hide])
+        #expect(indicator.events == [.show(directoryServerName: "Test DS (RSA)"), .hide])
         #expect(lifecycle(events) == ["created", "closed"])
         try await transport.shutdown()
     }
