@@ -52,12 +52,13 @@ struct ConformChecks {
         guard payment.flow == "challenge" else {
             return [.failed("a challenge (\(card.kind.rawValue))", payment.summary)]
         }
-        let uiType = responses.first?["acsUiType"]?.stringValue
-        let expected = card.kind.uiType ?? ""
+        let seen = responses.first?["acsUiType"]?.stringValue
+        let expected = card.kind.uiType
         return [
             .expect(
-                uiType == expected, "first screen is \(card.kind.rawValue) (acsUiType \(expected))",
-                "acsUiType \(uiType ?? "missing")"),
+                seen.flatMap(UIType.init(rawValue:)) == expected,
+                "first screen is \(card.kind.rawValue) (acsUiType \(expected?.rawValue ?? "none"))",
+                "acsUiType \(seen ?? "missing")"),
             ended(in: status, "the right answer"),
         ]
     }

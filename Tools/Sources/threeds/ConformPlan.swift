@@ -11,15 +11,15 @@ struct ConformPlan {
         case frictionless, text, singleSelect, multiSelect, outOfBand, html, information
 
         /// The `acsUiType` of the first screen.
-        var uiType: String? {
+        var uiType: UIType? {
             switch self {
             case .frictionless: nil
-            case .text: "01"
-            case .singleSelect: "02"
-            case .multiSelect: "03"
-            case .outOfBand: "04"
-            case .html: "05"
-            case .information: "07"
+            case .text: .text
+            case .singleSelect: .singleSelect
+            case .multiSelect: .multiSelect
+            case .outOfBand: .outOfBand
+            case .html: .html
+            case .information: .information
             }
         }
     }
