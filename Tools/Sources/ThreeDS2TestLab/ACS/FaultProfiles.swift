@@ -100,7 +100,7 @@ public struct ACSFaultProfile: Sendable, Hashable, CustomStringConvertible {
     ///   - number: Which CRes of the challenge it is.
     ///   - version: The challenge's message version.
     public func apply(to content: inout JSONObject, response number: Int, version: MessageVersion) {
-        let isFinal = content["challengeCompletionInd"] == .string("Y")
+        let isFinal = content["challengeCompletionInd"] == YesNoIndicator.yes.json
         for patch in patches[version] ?? [] {
             switch patch.target {
             case .first where number == 1, .final where isFinal: patch.apply(to: &content)

@@ -67,7 +67,7 @@ extension TestLab {
         guard case .object(let options)? = value else {
             throw TestLabError(.invalidRequest, "deviceRenderOptions must be a JSON object")
         }
-        guard let interface = options["sdkInterface"]?.stringValue, ["01", "02", "03"].contains(interface) else {
+        guard options["sdkInterface"]?.stringValue.flatMap(DeviceRenderOptions.Interface.init(rawValue:)) != nil else {
             throw TestLabError(.invalidRequest, "deviceRenderOptions.sdkInterface must be 01, 02 or 03")
         }
         guard case .array(let types)? = options["sdkUiType"], !types.isEmpty,
