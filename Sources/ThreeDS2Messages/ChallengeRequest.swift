@@ -249,7 +249,7 @@ public struct ChallengeRequestBuilder: Sendable {
         if answer.oobAppOpenFailed, answer.action != .cancel, messageVersion.hasOOBAppURL,
             uiType == .outOfBand || uiType == .htmlOutOfBand
         {
-            object["oobAppStatus"] = .string("01")
+            object["oobAppStatus"] = OOBAppStatus.openFailed.json
         }
         guard let screen, answer.action != .cancel else { return }
         if screen.whitelistingText != nil, let question = messageVersion.trustQuestion {

@@ -94,6 +94,30 @@ public struct OOBContinueIndicator: RawRepresentable, Sendable, Hashable, Custom
     public static let automatic = OOBContinueIndicator(rawValue: "02")
 }
 
+/// What became of opening the bank's app (`oobAppStatus`, 2.3.1 Table A.1), sent with the next CReq of an
+/// out-of-band screen when the SDK could not open the app the CRes linked.
+///
+/// An open struct over the code as sent: `02`–`99` are reserved for later versions, and a reader of a CReq must keep
+/// a value it does not know.
+public struct OOBAppStatus: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The two digits as sent.
+    public let rawValue: String
+
+    /// A code as sent, known or not.
+    ///
+    /// - Parameter rawValue: The two digits.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// The code.
+    public var description: String { rawValue }
+
+    /// The value as sent: a JSON string.
+    public var json: JSONValue { .string(rawValue) }
+
+    /// `01`: the app could not be opened.
+    public static let openFailed = OOBAppStatus(rawValue: "01")
+}
+
 /// The channel an authentication comes through (the AReq's `deviceChannel`).
 ///
 /// An open struct over the code as sent: `04`–`79` are reserved for later versions and `80`–`99` belong to the

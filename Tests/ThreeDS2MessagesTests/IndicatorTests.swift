@@ -14,7 +14,7 @@ struct IndicatorTests {
         #expect(YesNoIndicator.yes.json == .string("Y") && YesNoIndicator.no.isYes == false)
     }
 
-    @Test("challengeCancel, oobContinue and deviceChannel keep a code they do not know")
+    @Test("challengeCancel, oobContinue, oobAppStatus and deviceChannel keep a code they do not know")
     func openCodes() {
         #expect(ChallengeCancelIndicator.cardholderCancelled.json == .string("01"))
         #expect(ChallengeCancelIndicator(rawValue: "85").rawValue == "85")
@@ -23,6 +23,7 @@ struct IndicatorTests {
         #expect(OOBContinueIndicator.automatic.json == .string("02"))
         #expect(OOBContinueIndicator(rawValue: "07") != .automatic)
         #expect(DeviceChannel.app.rawValue == "01" && DeviceChannel(rawValue: "81").description == "81")
+        #expect(OOBAppStatus.openFailed.json == .string("01") && OOBAppStatus(rawValue: "02") != .openFailed)
     }
 
     @Test("the CReq builder writes the typed values: cancel 01, Y for the one-letter actions")

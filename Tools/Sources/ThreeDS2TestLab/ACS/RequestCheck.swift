@@ -73,7 +73,7 @@ package struct RequestCheck {
         try checkAction(request, present: present, uiType: uiType)
         try checkConsents(request)
         if let status = request["oobAppStatus"] {
-            guard status == .string("01"), uiType == .outOfBand || uiType == .htmlOutOfBand else {
+            guard status == OOBAppStatus.openFailed.json, uiType == .outOfBand || uiType == .htmlOutOfBand else {
                 throw ProtocolViolation(.invalidFormat, detail: "oobAppStatus")
             }
         }
