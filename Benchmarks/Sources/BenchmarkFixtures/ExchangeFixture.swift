@@ -18,19 +18,22 @@ package struct ExchangeFixture: Sendable {
             sdkTransID: "b2385523-a66c-4907-ac3c-91848e8c0067")
         builder = ChallengeRequestBuilder(
             identifiers: identifiers, messageVersion: .v2_2_0, requestorAppURL: "shop://checkout")
-        cresObject = [
-            "threeDSServerTransID": .string(identifiers.threeDSServerTransID),
-            "acsTransID": .string(identifiers.acsTransID), "sdkTransID": .string(identifiers.sdkTransID),
-            "acsCounterAtoS": .string("001"), "messageType": .string("CRes"), "messageVersion": .string("2.2.0"),
-            "challengeCompletionInd": .string("N"),
-            "acsUiType": .string("01"), "challengeInfoHeader": .string("Confirm your payment"),
-            "challengeInfoText": .string("We sent a one-time code to your phone ending in 12.\nEnter it below."),
-            "challengeInfoLabel": .string("One-time code"), "submitAuthenticationLabel": .string("Verify"),
-            "resendInformationLabel": .string("Send a new code"),
-            "whyInfoLabel": .string("Why am I asked this?"),
-            "whyInfoText": .string("Your bank checks that it is really you paying."),
-        ]
+        cresObject = Self.codeScreen(identifiers, acsCounter: 1).json
         cresBytes = try Self.seal(cresObject, fixtures)
+    }
+
+    /// The CRes with the code screen (2.2.0), as the typed builder writes it.
+    package static func codeScreen(_ identifiers: TransactionIdentifiers, acsCounter: Int) -> ChallengeResponseBuilder {
+        var screen = ChallengeScreen(uiType: .text, messageVersion: .v2_2_0)
+        screen.header = "Confirm your payment"
+        screen.infoText = "We sent a one-time code to your phone ending in 12.\nEnter it below."
+        screen.infoLabel = "One-time code"
+        screen.submitLabel = "Verify"
+        screen.resendLabel = "Send a new code"
+        screen.whyInfo = InformationSection(
+            label: "Why am I asked this?", text: "Your bank checks that it is really you paying.")
+        return ChallengeResponseBuilder(
+            identifiers: identifiers, messageVersion: .v2_2_0, acsCounter: acsCounter, content: .screen(screen))
     }
 
     /// A CRes as the ACS sends it: the compact JWE (A128CBC-HS256 under the channel key) as HTTP body bytes.

@@ -23,14 +23,10 @@ package struct PaymentFixture: Sendable {
         self.exchange = exchange
         self.signedContent = signedContent
         let identifiers = exchange.identifiers
-        let finalCRes: JSONObject = [
-            "threeDSServerTransID": .string(identifiers.threeDSServerTransID),
-            "acsTransID": .string(identifiers.acsTransID), "sdkTransID": .string(identifiers.sdkTransID),
-            "acsCounterAtoS": .string("001"), "messageType": .string("CRes"), "messageVersion": .string("2.2.0"),
-            "challengeCompletionInd": .string("Y"), "transStatus": .string("Y"),
-        ]
-        var firstCRes = exchange.cresObject
-        firstCRes["acsCounterAtoS"] = .string("000")
+        let finalCRes = ChallengeResponseBuilder(
+            identifiers: identifiers, messageVersion: .v2_2_0, acsCounter: 1, content: .final(.authenticated)
+        ).json
+        let firstCRes = ExchangeFixture.codeScreen(identifiers, acsCounter: 0).json
         cres = try [firstCRes, finalCRes].map { try ExchangeFixture.seal($0, fixtures) }
         cresParts = try cres.map { try ivAndCiphertext(ofCompact: String(decoding: $0, as: UTF8.self)) }
         requests = try [
