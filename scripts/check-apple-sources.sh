@@ -6,7 +6,7 @@
 # instead of waiting for the Apple workflow. What this cannot prove: that the stand-ins match Apple's SDKs (each
 # declaration says where it was read, or that it is unverified), the `#if os(iOS)` modifiers of the entry box (Linux
 # is not iOS), and the Darwin probe (LiveSystemProbe+Darwin.swift, on the Darwin C library); `.github/workflows/
-# apple.yml` compiles and runs all of it.
+# apple.yml` compiles and runs all of it. The Apple-only test targets are type-checked too (see below).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -39,4 +39,85 @@ if typecheck "${others[@]}" "$scratch/ChallengeWebView.swift" 2>/dev/null; then
     echo "a broken copy of ChallengeWebView.swift type-checked: the stand-ins do not reach the real files" >&2
     exit 1
 fi
+
+# The Apple-only test targets (Tests/ThreeDS2UITests, Tests/ThreeDS2UISnippetTests), type-checked the same way against
+# the SDK modules, a ThreeDS2UI module emitted here from the same files (with DEBUG and -enable-testing, as the
+# workflow's test build has them: the tests read the DEBUG-only previews through `@testable import`), the stand-ins
+# and the Linux toolchain's Swift Testing (`import Testing`; its macros expanded). Their files are wrapped in
+# `#if os(iOS)` (ThreeDS2UITests) or `#if canImport(SwiftUI)` / `#if canImport(UIKit)` (the snippets): the
+# stand-ins make the `canImport`s true as they are, and a copy of each ThreeDS2UITests file with its outer
+# `#if os(iOS)` line rewritten to `#if canImport(UIKit)` lets the type-check see the iOS bodies (Linux is not iOS).
+# What this proves: the tests' calls into the SDK and ThreeDS2UI match the current API (names, labels, types,
+# optionals, `async`/`throws`, actor isolation, with Swift 6 and the manifest's upcoming features, no warning) and
+# use the Apple declarations as the stand-ins spell them. What it does not: that the stand-ins match Apple's SDKs;
+# `@objc` (dropped in the snippets' copy: no Objective-C on Linux); the LiveSystemProbe members as the Darwin build
+# declares them (here the Linux build's, with the same public names); URLSessionTransportAppleTests.swift, left out
+# (it needs the Security framework and the SDK's server-trust delegate method, compiled only
+# `#if canImport(Security)`, neither of which Linux has); and that any test passes. `.github/workflows/apple.yml`
+# compiles and runs all of it.
+ui_module="$scratch/modules"
+mkdir -p "$ui_module"
+swiftc -emit-module -emit-module-path "$ui_module/ThreeDS2UI.swiftmodule" -enable-testing -D DEBUG \
+    -swift-version 6 -module-name ThreeDS2UI -parse-as-library \
+    -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault \
+    -enable-upcoming-feature MemberImportVisibility \
+    -I "$sdk_modules" -I "$standin_modules" "${files[@]}"
+# Each test target's files as the type-check reads them: the outer `#if os(iOS)` made `#if canImport(UIKit)`.
+ios_copy() {
+    mkdir -p "$scratch/$2"
+    sed 's/^#if os(iOS)$/#if canImport(UIKit)/' "$1" >"$scratch/$2/$(basename "$1")"
+    echo "$scratch/$2/$(basename "$1")"
+}
+typecheck_tests() {
+    local module=$1
+    shift
+    swiftc -typecheck -swift-version 6 -module-name "$module" -parse-as-library -warnings-as-errors -D DEBUG \
+        -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault \
+        -enable-upcoming-feature MemberImportVisibility \
+        -I "$ui_module" -I "$sdk_modules" -I "$standin_modules" "$@"
+}
+ui_tests=()
+for file in Tests/ThreeDS2UITests/*.swift; do
+    if [ "$(basename "$file")" != URLSessionTransportAppleTests.swift ]; then ui_tests+=("$(ios_copy "$file" ui)"); fi
+done
+# The snippets as they are, but for `@objc` (a target-action method of the UIKit snippet): Linux's Swift has no
+# Objective-C interoperability, so the copy drops the attribute (what `@objc` requires is not checked here).
+snippet_tests=()
+for file in Tests/ThreeDS2UISnippetTests/*.swift; do
+    mkdir -p "$scratch/snippets"
+    sed 's/@objc func /func /' "$file" >"$scratch/snippets/$(basename "$file")"
+    snippet_tests+=("$scratch/snippets/$(basename "$file")")
+done
+typecheck_tests ThreeDS2UITests "${ui_tests[@]}"
+typecheck_tests ThreeDS2UISnippetTests "${snippet_tests[@]}"
+# The test files are really compiled too (not left out by an `#if`): a copy with a wrong argument must fail, one in
+# ChallengeViewAppleTests.swift and one in each `#if canImport(…)` part of the snippets (SwiftUI, then UIKit).
+# must_fail MODULE FILE SED FILES…: FILES type-check with FILE replaced by a copy edited by SED must fail.
+must_fail() {
+    local module=$1 file=$2 edit=$3
+    shift 3
+    mkdir -p "$scratch/broken"
+    local broken
+    broken="$scratch/broken/$(basename "$file")"
+    sed "$edit" "$file" >"$broken"
+    if cmp -s "$broken" "$file"; then
+        echo "the broken copy of $(basename "$file") is unchanged: update the script's sed" >&2
+        exit 1
+    fi
+    local inputs=("$broken")
+    for other in "$@"; do
+        if [ "$other" != "$file" ]; then inputs+=("$other"); fi
+    done
+    if typecheck_tests "$module" "${inputs[@]}" 2>/dev/null; then
+        echo "a broken copy of $(basename "$file") type-checked: the check does not reach the test files" >&2
+        exit 1
+    fi
+}
+must_fail ThreeDS2UITests "$scratch/ui/ChallengeViewAppleTests.swift" \
+    's/presentation: PresentationSettings())/presentation: "not a presentation")/' "${ui_tests[@]}"
+must_fail ThreeDS2UISnippetTests "$scratch/snippets/AppleSnippets.swift" \
+    's/\.interactiveDismissDisabled()/.interactiveDismissDisabled("yes")/' "${snippet_tests[@]}"
+must_fail ThreeDS2UISnippetTests "$scratch/snippets/AppleSnippets.swift" \
+    's/present(controller, animated: true)/present(controller, animated: "yes")/' "${snippet_tests[@]}"
 echo "Sources/ThreeDS2UI type-checks against the stand-ins (${#files[@]} files, with and without DEBUG)"
+echo "Tests/ThreeDS2UITests (${#ui_tests[@]} of its 4 files) and Tests/ThreeDS2UISnippetTests type-check against it"

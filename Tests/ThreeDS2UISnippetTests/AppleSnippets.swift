@@ -88,7 +88,7 @@
         @objc func pay() {
             Task { @MainActor in
                 let presenter = SwiftUIChallengePresenter()
-                do {
+                do throws(ThreeDS2Error) {
                     let transaction = try service.createTransaction(directoryServerID: "A000000004")
                     defer { transaction.close() }
                     let areq = try transaction.authenticationRequest(presenter: presenter)

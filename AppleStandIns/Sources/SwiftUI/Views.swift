@@ -428,6 +428,13 @@ extension View {
     public func task(_ action: @escaping @MainActor @Sendable () async -> Void) -> ModifiedView<Self> {
         ModifiedView()
     }
+    /// Read: …/view/sheet(ispresented:ondismiss:content:).
+    public func sheet<Content: View>(
+        isPresented: Binding<Bool>, onDismiss: (() -> Void)? = nil, @ViewBuilder content: @escaping () -> Content
+    ) -> ModifiedView<Self> { ModifiedView() }
+    /// Read: …/view/interactivedismissdisabled(_:) (iOS 15).
+    @available(iOS 15.0, macOS 12.0, *)
+    public func interactiveDismissDisabled(_ isDisabled: Bool = true) -> ModifiedView<Self> { ModifiedView() }
     /// Read: …/view/previewdisplayname(_:).
     public func previewDisplayName(_ value: String?) -> ModifiedView<Self> { ModifiedView() }
     /// Read: …/view/onchange(of:initial:_:) (iOS 17).

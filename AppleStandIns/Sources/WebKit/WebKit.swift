@@ -100,4 +100,21 @@ open class WKWebView: UIView {
     /// Read: …/loadhtmlstring(_:baseurl:) (iOS 8).
     @discardableResult
     open func loadHTMLString(_ string: String, baseURL: URL?) -> WKNavigation? { nil }
+    /// Read: …/callasyncjavascript(_:arguments:in:in:completionhandler:) (iOS 14), in its async form (unverified:
+    /// the exact async spelling and the defaults of `arguments` and `in`).
+    open func callAsyncJavaScript(
+        _ functionBody: String, arguments: [String: Any] = [:], in frame: WKFrameInfo? = nil,
+        contentWorld: WKContentWorld
+    ) async throws -> Any? { nil }
+}
+
+/// Read: developer.apple.com/documentation/webkit/wkframeinfo (iOS 8); `@MainActor`.
+@MainActor
+open class WKFrameInfo: NSObject {}
+
+/// Read: developer.apple.com/documentation/webkit/wkcontentworld (iOS 14); `@MainActor`.
+@MainActor
+open class WKContentWorld: NSObject {
+    /// Read: …/wkcontentworld/defaultclient (a class property).
+    open class var defaultClient: WKContentWorld { WKContentWorld() }
 }
