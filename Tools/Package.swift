@@ -158,10 +158,14 @@ let package = Package(
                 "ThreeDS2TestSupport", "ThreeDS2TestLab", "ThreeDS2NIOTransport", sdk, sdkTesting, jose, messages, html,
             ]
         ),
-        // The `threeds` executable, run as a process (and through tmux) against TestLabs.
+        // The `threeds` executable, run as a process (and through tmux) against TestLabs, and in process
+        // (`@testable import threeds`) where a test clock drives its timers.
         .testTarget(
             name: "ThreeDSCLITests",
-            dependencies: ["ThreeDS2TestSupport", "ThreeDS2TestLab", sdk, sdkTesting, messages, jose]
+            dependencies: [
+                "ThreeDS2TestSupport", "ThreeDS2TestLab", "ThreeDS2NIOTransport", "threeds", sdk, sdkTesting, messages,
+                jose, clocks,
+            ]
         ),
         // Integration: the SDK and its adapters end to end against the TestLab over real HTTP(S) on loopback.
         .testTarget(

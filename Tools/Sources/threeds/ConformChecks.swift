@@ -10,7 +10,10 @@ struct ConformChecks {
     let card: ConformPlan.Card
     let payment: PaymentResult
     let exchanges: [ConformExchange]
-    let presenter: ScriptedPresenter
+    /// Why the scripted answers did not fit, if they did not.
+    let problems: [String]
+    /// The Erros the SDK posted to the ACS, with its answers.
+    var errorPosts: [ConformExchangeLog.Exchange] = []
 
     /// The CRes received, in order.
     var responses: [JSONObject] { exchanges.compactMap(\.cres) }
@@ -25,12 +28,13 @@ struct ConformChecks {
         case .resend: return resend()
         case .cancel: return cancel()
         case .appSwitch: return [ended(in: card.expectedStatus, "app switch, back from the app")]
+        case .timeout: return timeout()
         }
     }
 
     /// The outcome in words, with the ACS's Erro or the answers' mismatch when there was one.
     var outcome: String {
-        if let problem = presenter.problems.first { return "\(payment.summary) (\(problem))" }
+        if let problem = problems.first { return "\(payment.summary) (\(problem))" }
         return payment.summary
     }
 
@@ -71,7 +75,7 @@ struct ConformChecks {
             limit = .passed(
                 "wrong answers are limited",
                 "transStatus \(status) after \(answers) wrong answer\(answers == 1 ? "" : "s")")
-        case .cancelled? where !presenter.problems.isEmpty:
+        case .cancelled? where !problems.isEmpty:
             limit = .failed(
                 "wrong answers are limited", "still asking after \(ConformPlan.maxWrongAnswers) wrong answers")
         default:

@@ -22,6 +22,8 @@ struct Conform: AsyncParsableCommand {
             limit, resend, cancel and the app switch where offered; every CRes
             audited in full. Writes conform.md, conform-junit.xml, conform.json
             and each case's messages (as --save-messages) to --output.
+            With --slow, also the timeout suite per challenge card: five
+            minutes each; without it that suite is neither run nor listed.
 
             \(ExitStatus.help(
             success: "nothing broken",
@@ -45,6 +47,13 @@ struct Conform: AsyncParsableCommand {
         name: .customLong("requestor-app-url"),
         help: "The app's URL for the bank's app to return to (2.3.1: an https universal or app link).")
     var requestorAppURL: String?
+    @Flag(
+        help: ArgumentHelp(
+            "Also run the timeout suite: 5 minutes per challenge card.",
+            discussion:
+                "Per challenge card, the first screen is left unanswered until the SDK's challenge timeout (5 minutes, its minimum) ends the challenge: checked are the timed-out outcome, the SDK's Erro 402 to the ACS and the ACS's answer to it."
+        ))
+    var slow = false
 
     func validate() throws {
         if let host = saveChannelKeysFor, host.isEmpty || host.contains(where: { "/@ ".contains($0) }) {
@@ -82,6 +91,7 @@ struct Conform: AsyncParsableCommand {
             saveKeysFor: saveChannelKeysFor)
         runner.requestorAppURL = requestorAppURL
         runner.verbose = connection.verbose
+        runner.slow = slow
         let cases = await runner.run { say(ConformReport.line($0, $1, $2)) }
         try? service.cleanup()
         try? await transport.shutdown()

@@ -12,6 +12,14 @@ final class ConformExchangeLog: ChannelKeyLog {
         let url: URL
         let request: [UInt8]
         let response: [UInt8]?
+        /// The answer's HTTP status and `Content-Type`, when one came.
+        var status: Int?
+        var contentType: String?
+        /// Why no answer came (the transport's failure), when none did.
+        var failure: String?
+
+        /// Whether the POST was a plain Erro of the SDK's (JSON), not a CReq (a JWE).
+        var isError: Bool { request.first == UInt8(ascii: "{") }
     }
 
     private let state = Locked<(entry: ChannelKeyEntry?, exchanges: [Exchange])>((nil, []))
@@ -26,6 +34,9 @@ final class ConformExchangeLog: ChannelKeyLog {
     /// The exchanges, in order.
     var exchanges: [Exchange] { state.withLock { $0.exchanges } }
 
+    /// The Erros the SDK posted to the ACS, each with the ACS's answer, in order.
+    var errorPosts: [Exchange] { exchanges.filter(\.isError) }
+
     /// The CReqs and CRes decrypted, each CRes audited against what the SDK expected of it.
     func decoded() -> [ConformExchange] {
         guard let entry else { return [] }
@@ -35,7 +46,7 @@ final class ConformExchangeLog: ChannelKeyLog {
         var counter = 0
         var opensApps = false
         var bridging = false
-        for exchange in exchanges where exchange.request.first != UInt8(ascii: "{") {
+        for exchange in exchanges where !exchange.isError {
             let number = result.count + 1
             let request = Self.object(
                 try? JWE.decrypt(
@@ -73,7 +84,7 @@ final class ConformExchangeLog: ChannelKeyLog {
         return result
     }
 
-    private static func object(_ bytes: [UInt8]?) -> JSONObject? {
+    static func object(_ bytes: [UInt8]?) -> JSONObject? {
         guard let bytes, case .object(let object)? = try? JSONParser().parse(bytes) else { return nil }
         return object
     }
@@ -121,10 +132,13 @@ struct AuditingTransport: ChallengeTransport {
         guard request.method == .post else { return try await base.send(request) }
         do {
             let response = try await base.send(request)
-            log.add(.init(url: request.url, request: request.body, response: response.body))
+            log.add(
+                .init(
+                    url: request.url, request: request.body, response: response.body, status: response.status,
+                    contentType: response.contentType))
             return response
         } catch {
-            log.add(.init(url: request.url, request: request.body, response: nil))
+            log.add(.init(url: request.url, request: request.body, response: nil, failure: error.message))
             throw error
         }
     }

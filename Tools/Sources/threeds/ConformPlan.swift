@@ -24,9 +24,10 @@ struct ConformPlan {
         }
     }
 
-    /// A suite of cases run per card.
+    /// A suite of cases run per card. `timeout` waits out the SDK's challenge timeout (five minutes) and runs only
+    /// with `--slow`.
     enum Suite: String, CaseIterable {
-        case right, wrong, resend, cancel, appSwitch
+        case right, wrong, resend, cancel, appSwitch, timeout
 
         /// How the terminal and the reports name it.
         var title: String {
@@ -36,6 +37,7 @@ struct ConformPlan {
             case .resend: "resend"
             case .cancel: "cancel"
             case .appSwitch: "app switch"
+            case .timeout: "timeout"
             }
         }
     }

@@ -21,6 +21,16 @@ struct ConformRunner {
     let saveKeysFor: String?
     var requestorAppURL: String?
     var verbose = false
+    /// Whether the `timeout` suite runs (`--slow`): five minutes per challenge card. Without it the suite is neither
+    /// run nor listed.
+    var slow = false
+    /// The clock the challenges' timers run on: the continuous clock in the CLI, a test clock in tests.
+    var clock: any Clock<Duration> = ContinuousClock()
+    /// Told when the `timeout` suite's first screen is up (tests move their clock then).
+    var screenShown: @Sendable () -> Void = {}
+
+    /// The challenge timeout every case gives the SDK: its minimum, five minutes, which the `timeout` suite waits out.
+    static let challengeTimeout: Duration = .seconds(5 * 60)
 
     /// What an earlier case of the same card showed on its first screen.
     struct FirstScreen {
@@ -30,12 +40,11 @@ struct ConformRunner {
 
     /// Runs every case, calling `progress` after each.
     func run(progress: (ConformCase, Int, Int) -> Void) async -> [ConformCase] {
-        let total = plan.cards.reduce(0) { $0 + ($1.kind == .frictionless ? 1 : $1.suites.count) }
+        let total = plan.cards.reduce(0) { $0 + suites(of: $1).count }
         var cases: [ConformCase] = []
         for card in plan.cards {
             var first: FirstScreen?
-            let suites = card.kind == .frictionless ? [.right] : card.suites
-            for suite in suites {
+            for suite in suites(of: card) {
                 let item: ConformCase
                 if let reason = Self.notApplicable(suite, card: card, first: first) {
                     item = ConformCase(
@@ -52,10 +61,15 @@ struct ConformRunner {
         return cases
     }
 
+    /// The suites run for a card: the right answer alone when frictionless; the `timeout` suite only with `--slow`.
+    func suites(of card: ConformPlan.Card) -> [ConformPlan.Suite] {
+        card.kind == .frictionless ? [.right] : card.suites.filter { slow || $0 != .timeout }
+    }
+
     /// Why a suite does not apply to a card, if it does not.
     static func notApplicable(_ suite: ConformPlan.Suite, card: ConformPlan.Card, first: FirstScreen?) -> String? {
         switch suite {
-        case .right, .cancel: return nil
+        case .right, .cancel, .timeout: return nil
         case .wrong:
             guard card.wrongAnswer != nil, ![.outOfBand, .information].contains(card.kind) else {
                 return "no wrongAnswer in the plan for this card"
@@ -79,6 +93,7 @@ struct ConformRunner {
         case .resend: [.resend] + card.answers
         case .cancel: [.cancel]
         case .appSwitch: [.openApp(result: .returned)]
+        case .timeout: []
         }
     }
 
@@ -89,8 +104,10 @@ struct ConformRunner {
             "messages/" + String(format: "%03d", number) + "-\(card.number.suffix(4))-\(card.version)-"
             + suite.rawValue
         let log = ConformExchangeLog()
-        let presenter = ScriptedPresenter(
+        let scripted = ScriptedPresenter(
             answers: Self.script(suite, card: card), opensApps: true, htmlReader: LibXML2FormReader())
+        let presenter: any ChallengePresenter =
+            suite == .timeout ? UnansweredPresenter(shown: screenShown) : scripted
         var payment: PaymentResult
         var saved: String? = folder
         do {
@@ -99,10 +116,11 @@ struct ConformRunner {
                 configuration: configuration, requestor: requestor, directoryServerID: directoryServerID,
                 messageVersion: card.version.rawValue,
                 purchase: Purchase(cardNumber: card.number, amount: plan.amount, currency: plan.currency),
-                requestorAppURL: requestorAppURL, timeout: .seconds(5 * 60), presenter: presenter,
+                requestorAppURL: requestorAppURL, timeout: Self.challengeTimeout, presenter: presenter,
                 transport: transport, verbose: verbose, keyLog: log, capture: capture)
             flow.service = service
             flow.auditLog = log
+            flow.challengeClock = clock
             payment = try await flow.run { _ in }
             if !capture.failed.isEmpty { saved = nil }
         } catch {
@@ -114,7 +132,8 @@ struct ConformRunner {
         var checks = exchanges.compactMap(Self.cresCheck)
         let blockers = checks.filter { $0.status == .failed }
         var behaviour = ConformChecks(
-            card: card, payment: payment, exchanges: exchanges, presenter: presenter
+            card: card, payment: payment, exchanges: exchanges, problems: scripted.problems,
+            errorPosts: log.errorPosts
         ).checks(suite)
         if !blockers.isEmpty {
             let reason =

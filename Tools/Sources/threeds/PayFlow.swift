@@ -150,6 +150,8 @@ struct PayFlow {
     var capture: MessageCapture?
     /// Where each challenge exchange goes to be audited (`threeds conform`).
     var auditLog: ConformExchangeLog?
+    /// The clock the challenge's timers run on (a test clock in `conform`'s timeout test).
+    var challengeClock: any Clock<Duration> = ContinuousClock()
     /// A service already initialized, shared by the payments of a load run as an app shares one across its
     /// payments; `nil` initializes one for this payment (and cleans it up after), as at an app's launch.
     var service: ThreeDS2Service?
@@ -257,7 +259,7 @@ struct PayFlow {
         if let capture { channel = CapturingTransport(base: channel, capture: capture) }
         if let auditLog { channel = AuditingTransport(base: channel, log: auditLog) }
         let outcome = try await transaction.challenge(
-            challenge, presenter: presenter, timeout: timeout, transport: channel)
+            challenge, presenter: presenter, timeout: timeout, transport: channel, clock: challengeClock)
         observer?.observe(.challenge, challenged.duration(to: clock.now))
         var result = PaymentResult(flow: "challenge", outcome: outcome.name, sdkTransID: parameters.sdkTransactionID)
         result.challengeOutcome = outcome

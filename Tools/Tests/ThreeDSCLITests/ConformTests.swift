@@ -80,6 +80,8 @@ struct ConformTests {
         // text: right, wrong, resend, cancel, appSwitch (not offered); out of band: right, cancel, appSwitch;
         // frictionless: right.
         #expect(cases.count == 9, "\(cases.count)")
+        // The timeout suite is opt-in (--slow): without it, neither run nor listed.
+        #expect(!cases.contains { $0.objectValue?["suite"] == .string("timeout") })
         let checks = cases.flatMap { $0.objectValue?["checks"]?.arrayValue ?? [] }.compactMap(\.objectValue)
         #expect(checks.allSatisfy { $0["status"] != .string("failed") })
         #expect(checks.filter { $0["status"] == .string("passed") }.count >= 20)
