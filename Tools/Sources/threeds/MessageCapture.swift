@@ -5,7 +5,7 @@ import ThreeDS2JOSE
 /// Writes what a payment sent and received to a directory (`pay --save-messages DIR`, test systems only), as
 /// `threeds inspect` reads it: `areq.json` (the AReq parameters posted to the 3DS Server, without the card number),
 /// `ares.json` (its answer), and `creq-1.jwe`, `cres-1.jwe`, `creq-2.jwe`, … (each CReq and the ACS's answer to it; an
-/// answer that is an Erro is `cres-N.json`). Files are created with mode 0600 through ``SecretFile``; the folder is
+/// answer that is an Erro is `cres-N.json`); an Erro the SDK posts is `erro.json`. Files are created with mode 0600 through ``SecretFile``; the folder is
 /// made 0700 when missing and refused when group or others can write to it, or when it holds an earlier payment's
 /// messages (one payment per folder).
 final class MessageCapture: Sendable {
@@ -42,10 +42,10 @@ final class MessageCapture: Sendable {
         }
     }
 
-    /// Whether a file name is one this capture writes: `areq.json`, `ares.json`, `creq-N.jwe`, `cres-N.jwe` or
-    /// `cres-N.json`.
+    /// Whether a file name is one this capture writes: `areq.json`, `ares.json`, `creq-N.jwe`, `cres-N.jwe`,
+    /// `cres-N.json` or `erro.json`.
     static func isMessageFile(_ name: String) -> Bool {
-        if name == "areq.json" || name == "ares.json" { return true }
+        if name == "areq.json" || name == "ares.json" || name == Self.errorFile { return true }
         guard name.hasPrefix("creq-") || name.hasPrefix("cres-") else { return false }
         let rest = name.dropFirst(5)
         let number = rest.prefix { $0.isASCII && $0.isNumber }
@@ -93,6 +93,12 @@ final class MessageCapture: Sendable {
         }
     }
 
+    /// The file of the Erro the SDK posted to the ACS (plain JSON, at most one per challenge).
+    static let errorFile = "erro.json"
+
+    /// Saves the Erro the SDK posted to the ACS: not a CReq, so not numbered with them.
+    func saveErrorPost(_ body: [UInt8]) { write(Self.errorFile, body) }
+
     private func write(_ name: String, _ bytes: [UInt8]) {
         let path = URL(fileURLWithPath: directory).appendingPathComponent(name).path
         // Created 0600 from the start (O_EXCL, then renamed into place), never chmod'ed afterwards (issue 34).
@@ -110,6 +116,11 @@ struct CapturingTransport: ChallengeTransport {
     let capture: MessageCapture
 
     func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
+        // The SDK's Erro goes out as plain JSON (a CReq is JOSE): saved as what it is, whatever the ACS answers.
+        if request.contentType?.hasPrefix("application/json") == true {
+            capture.saveErrorPost(request.body)
+            return try await base.send(request)
+        }
         do {
             let response = try await base.send(request)
             capture.saveExchange(request: request.body, response: response.body)

@@ -146,6 +146,21 @@ extension MachineLoadingCLITests {
             }
         }
 
+        @Test("the Erro the SDK posts is saved as erro.json, not as a numbered CReq with an empty answer")
+        func saveMessagesWithErro() async throws {
+            let (lab, pki) = try await SharedLab.cli.get()
+            let messages = scratchDirectory("messages-erro") + "/messages"
+            var arguments = pay(lab, pki, ["--save-messages", messages])
+            let card = try #require(arguments.firstIndex(of: "--card"))
+            arguments[card + 1] = Scenario.faultBadTag.cardNumber
+            let paid = try await runThreeds(arguments)
+            #expect(paid.status != 0, "\(paid.output)")
+            let files = try FileManager.default.contentsOfDirectory(atPath: messages).sorted()
+            #expect(files == ["areq.json", "ares.json", "creq-1.jwe", "cres-1.jwe", "erro.json"], "\(files)")
+            let erro = try String(contentsOfFile: "\(messages)/erro.json", encoding: .utf8)
+            #expect(erro.contains("\"messageType\":\"Erro\"") && erro.contains("\"errorCode\":\"302\""), "\(erro)")
+        }
+
         @Test("--save-messages is refused off loopback, like --save-transaction-keys")
         func saveMessagesOffLoopback() async throws {
             let (status, output) = try await runThreeds(
