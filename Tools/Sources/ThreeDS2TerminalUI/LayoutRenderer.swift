@@ -346,79 +346,24 @@ public struct LayoutRenderer: Sendable {
     /// character takes two); words are never split, except one wider than the whole line, which breaks between
     /// characters (as CJK text, written without spaces, must).
     func wrap(_ runs: [StyledText.Run], colour: String) -> [String] {
-        var lines: [String] = []
-        var line = ""
-        var visible = 0
-        // The word being read: its characters with their weight, and its display width.
-        var word: [(character: Character, bold: Bool)] = []
-        func emit(_ pieces: ArraySlice<(character: Character, bold: Bool)>) {
-            var index = pieces.startIndex
-            while index < pieces.endIndex {
-                let bold = pieces[index].bold
-                var text = ""
-                while index < pieces.endIndex, pieces[index].bold == bold {
-                    text.append(pieces[index].character)
-                    index += 1
-                }
-                line += bold && !style.bold.isEmpty ? style.bold + text + style.reset + colour : text
-            }
-        }
-        func flushWord() {
-            guard !word.isEmpty else { return }
-            let wordWidth = word.reduce(0) { $0 + Self.displayWidth($1.character) }
-            if visible > 0 && visible + 1 + wordWidth > width {
-                lines.append(line)
-                line = ""
-                visible = 0
-            }
-            if visible > 0 {
-                line += " "
-                visible += 1
-            }
-            if wordWidth <= width - visible {
-                emit(word[...])
-                visible += wordWidth
-            } else {
-                // Wider than a whole line: fill lines character by character.
-                var start = 0
-                var used = visible
-                for (offset, piece) in word.enumerated() {
-                    let characterWidth = Self.displayWidth(piece.character)
-                    if used + characterWidth > width, offset > start {
-                        emit(word[start..<offset])
-                        lines.append(line)
-                        line = ""
-                        start = offset
-                        used = 0
-                    }
-                    used += characterWidth
-                }
-                emit(word[start...])
-                visible = used
-            }
-            word = []
-        }
+        var wrapper = LineWrapper(width: width, boldOn: style.bold, boldOff: style.reset + colour)
         for run in runs {
             for character in run.text {
                 if character == " " || character == "\n" || character == "\r\n" {
-                    flushWord()
-                    if character != " " {
-                        lines.append(line)
-                        line = ""
-                        visible = 0
-                    }
+                    wrapper.flushWord()
+                    if character != " " { wrapper.endLine() }
                 } else if character.unicodeScalars.contains(where: PeerText.isControlOrBidi) {
                     // Whatever a screen carries, no control character reaches the terminal: each is written as a
                     // visible escape (issue 34).
-                    for shown in Self.safe(String(character)) { word.append((shown, run.isBold)) }
+                    for shown in Self.safe(String(character)) { wrapper.word.append((shown, run.isBold)) }
                 } else {
-                    word.append((character, run.isBold))
+                    wrapper.word.append((character, run.isBold))
                 }
             }
         }
-        flushWord()
-        lines.append(line)
-        return lines
+        wrapper.flushWord()
+        wrapper.endLine()
+        return wrapper.lines
     }
 
     /// Text made safe to write on a terminal: every C0 and C1 control, DEL and bidirectional embedding, override or
@@ -462,5 +407,83 @@ public struct LayoutRenderer: Sendable {
     /// - Returns: Its width in columns.
     public static func displayWidth(_ text: some StringProtocol) -> Int {
         text.reduce(0) { $0 + displayWidth($1) }
+    }
+}
+
+/// The lines ``LayoutRenderer/wrap(_:colour:)`` is filling: the finished ones, the one being written with its display
+/// width, and the word being read.
+private struct LineWrapper {
+    /// The width in display columns.
+    let width: Int
+    /// Starts bold text; empty when the terminal has no colour (bold words are then written plain).
+    let boldOn: String
+    /// Ends bold text and resumes the line's colour.
+    let boldOff: String
+    /// The finished lines.
+    var lines: [String] = []
+    /// The line being written.
+    var line = ""
+    /// Its width in display columns.
+    var visible = 0
+    /// The word being read: its characters with their weight.
+    var word: [(character: Character, bold: Bool)] = []
+
+    /// Finishes the line being written and starts an empty one.
+    mutating func endLine() {
+        lines.append(line)
+        line = ""
+        visible = 0
+    }
+
+    /// Writes the word read so far on the line (after a space), or on the next line when it does not fit; a word
+    /// wider than a whole line fills lines character by character.
+    mutating func flushWord() {
+        guard !word.isEmpty else { return }
+        let wordWidth = word.reduce(0) { $0 + LayoutRenderer.displayWidth($1.character) }
+        if visible > 0 && visible + 1 + wordWidth > width { endLine() }
+        if visible > 0 {
+            line += " "
+            visible += 1
+        }
+        if wordWidth <= width - visible {
+            emit(word[...])
+            visible += wordWidth
+        } else {
+            breakWord()
+        }
+        word = []
+    }
+
+    /// Writes a word wider than a whole line, breaking it between characters wherever the line is full.
+    private mutating func breakWord() {
+        var start = 0
+        var used = visible
+        for (offset, piece) in word.enumerated() {
+            let characterWidth = LayoutRenderer.displayWidth(piece.character)
+            if used + characterWidth > width, offset > start {
+                emit(word[start..<offset])
+                lines.append(line)
+                line = ""
+                start = offset
+                used = 0
+            }
+            used += characterWidth
+        }
+        emit(word[start...])
+        visible = used
+    }
+
+    /// Appends characters to the line, each stretch of bold ones between ``boldOn`` and ``boldOff``.
+    private mutating func emit(_ pieces: ArraySlice<(character: Character, bold: Bool)>) {
+        var index = pieces.startIndex
+        while index < pieces.endIndex {
+            let bold = pieces[index].bold
+            var text = ""
+            while index < pieces.endIndex, pieces[index].bold == bold {
+                text.append(pieces[index].character)
+                index += 1
+            }
+            line += bold && !boldOn.isEmpty ? boldOn + text + boldOff : text
+        }
     }
 }

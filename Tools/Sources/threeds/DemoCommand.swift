@@ -59,51 +59,17 @@ struct Demo: AsyncParsableCommand {
         if !screen.json {
             print(TerminalWidth.wrap("TestLab running on \(lab.baseURL) (its own PKI; HTTPS on loopback)"))
         }
-        let chosen = Scenario(cardNumber: card) ?? Scenario(rawValue: card)
-        let scenarios = all ? Scenario.allCases : [chosen].compactMap { $0 }
-        var exit: Int32 = 0
-        var unexpected: [Scenario] = []
+        let exit: Int32
         do {
-            if all, !screen.json {
-                // The security findings once, before the scenarios, rather than with one of them.
-                let service = try PayFlow.initializedService(
-                    try Self.configuration(lab), verbose: verbose, uiCustomizations: try screen.uiCustomizations(),
-                    locale: screen.sdkLocale)
-                defer { try? service.cleanup() }
-                try PayFlow.showFindings(of: service, verbose: verbose) { say(TerminalWidth.wrap($0)) }
-            }
-            if scenarios.isEmpty {
-                exit = try await pay(lab: lab, card: card, answers: []).code
-            }
-            for scenario in scenarios {
-                if all {
-                    print("")
-                    print(
-                        TerminalWidth.wrap("\(scenario.cardNumber)  \(scenario.summary)", indent: "                  "))
-                    if scenario.expectedOutcome == .timedOut {
-                        print("  (waiting for the SDK's 10-second CRes timer…)")
-                    }
-                }
-                let (code, result) = try await pay(
-                    lab: lab, card: scenario.cardNumber,
-                    answers: Self.happyPath(scenario, messageVersion: messageVersion),
-                    scenario: scenario)
-                if all {
-                    // Every scenario says whether it ended as the TestLab means it to, faults included.
-                    let expected = scenario.expectedOutcome
-                    if result.matches(expected) {
-                        print("  as expected (\(expected))")
-                    } else {
-                        print("  NOT as expected: expected \(expected)")
-                        unexpected.append(scenario)
-                    }
-                } else {
-                    exit = code
-                }
-            }
             if all {
-                print("\n\(scenarios.count - unexpected.count) of \(scenarios.count) scenarios ended as expected.")
-                if !unexpected.isEmpty { exit = 1 }
+                exit = try await payEveryScenario(lab: lab)
+            } else if let chosen = Scenario(cardNumber: card) ?? Scenario(rawValue: card) {
+                exit = try await pay(
+                    lab: lab, card: chosen.cardNumber,
+                    answers: Self.happyPath(chosen, messageVersion: messageVersion), scenario: chosen
+                ).code
+            } else {
+                exit = try await pay(lab: lab, card: card, answers: []).code
             }
         } catch {
             await lab.stop()
@@ -111,6 +77,42 @@ struct Demo: AsyncParsableCommand {
         }
         await lab.stop()
         throw ExitCode(exit)
+    }
+
+    /// `--all`: pays every scenario, saying for each whether it ended as the TestLab means it to (faults included),
+    /// then how many did.
+    ///
+    /// - Returns: The exit status: 0 when every scenario ended as expected, else 1.
+    private func payEveryScenario(lab: TestLab) async throws -> Int32 {
+        if !screen.json {
+            // The security findings once, before the scenarios, rather than with one of them.
+            let service = try PayFlow.initializedService(
+                try Self.configuration(lab), verbose: verbose, uiCustomizations: try screen.uiCustomizations(),
+                locale: screen.sdkLocale)
+            defer { try? service.cleanup() }
+            try PayFlow.showFindings(of: service, verbose: verbose) { say(TerminalWidth.wrap($0)) }
+        }
+        let scenarios = Scenario.allCases
+        var unexpected: [Scenario] = []
+        for scenario in scenarios {
+            print("")
+            print(TerminalWidth.wrap("\(scenario.cardNumber)  \(scenario.summary)", indent: "                  "))
+            if scenario.expectedOutcome == .timedOut {
+                print("  (waiting for the SDK's 10-second CRes timer…)")
+            }
+            let (_, result) = try await pay(
+                lab: lab, card: scenario.cardNumber,
+                answers: Self.happyPath(scenario, messageVersion: messageVersion), scenario: scenario)
+            let expected = scenario.expectedOutcome
+            if result.matches(expected) {
+                print("  as expected (\(expected))")
+            } else {
+                print("  NOT as expected: expected \(expected)")
+                unexpected.append(scenario)
+            }
+        }
+        print("\n\(scenarios.count - unexpected.count) of \(scenarios.count) scenarios ended as expected.")
+        return unexpected.isEmpty ? 0 : 1
     }
 
     private func pay(lab: TestLab, card: String, answers: [ScriptedAnswer], scenario: Scenario? = nil) async throws

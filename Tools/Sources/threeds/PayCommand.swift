@@ -167,45 +167,15 @@ struct Pay: AsyncParsableCommand {
         let tlsRoots = try payment.tlsRoots()
         screen.warnAboutLocale()
         let script = try answers.map(PaymentOptions.script)
-        // The card on standard input leaves the keyboard to the terminal itself, as password prompts do.
-        var input = STDIN_FILENO
-        if ui == .terminal, payment.cardFile == "-" {
-            guard let terminal = TerminalPresenter.openControllingTerminal() else {
-                throw CLIError(
-                    "the card number came from standard input and there is no terminal to answer the challenge at: "
-                        + "give the answers with --ui auto --answers FILE, or the card with --card-file FILE and "
-                        + "the answers on standard input")
-            }
-            input = terminal
-        }
+        let input = try challengeInput()
         // Everything that can fail on the user's input fails before the HTTP client exists.
         let number = try payment.cardNumber()
         let requestor = try payment.requestor()
         let keyFile = try saveTransactionKeys.map { try TransactionKeyFile(checking: $0) }
         let capture = try saveMessages.map { try MessageCapture(directory: $0) }
-        if let saveMessages {
-            warn(
-                "warning: --save-messages writes this payment's messages to \(saveMessages): with the channel key, "
-                    + "anyone with them can read its challenge. Use it on test systems only; delete them after.")
-        }
-        if let saveTransactionKeys {
-            warn(
-                "warning: --save-transaction-keys writes this challenge's channel key to \(saveTransactionKeys): "
-                    + "anyone with the file can decrypt its CReqs and CRes. Use it on test systems only; delete it after."
-            )
-        }
+        warnAboutSavedSecrets()
         let transport = try HTTPClientTransport(additionalTrustRootsPEM: tlsRoots)
-        let presenter: any ChallengePresenter
-        if ui == .auto, let script {
-            presenter = ScriptedPresenter(answers: script, opensApps: !noOOBApp, htmlReader: LibXML2FormReader())
-        } else {
-            let opener: any OOBAppOpener =
-                oobAppCommand.map { CommandOOBAppOpener(command: $0, timeLimit: .seconds(300)) }
-                ?? HandOverOOBAppOpener()
-            presenter = screen.presenter(
-                images: transport, oobAppOpener: opener,
-                input: input)
-        }
+        let presenter = challengePresenter(script: script, images: transport, input: input)
         let flow = PayFlow(
             configuration: config, requestor: requestor, directoryServerID: payment.directoryServerID,
             messageVersion: payment.messageVersion,
@@ -233,5 +203,50 @@ struct Pay: AsyncParsableCommand {
             code = 1
         }
         throw ExitCode(code)
+    }
+
+    /// Where the challenge's answers are read: standard input, or the controlling terminal when the card number
+    /// comes on standard input (that leaves the keyboard to the terminal itself, as password prompts do).
+    ///
+    /// - Throws: ``CLIError`` when the card comes on standard input and there is no terminal to answer at.
+    private func challengeInput() throws -> Int32 {
+        guard ui == .terminal, payment.cardFile == "-" else { return STDIN_FILENO }
+        guard let terminal = TerminalPresenter.openControllingTerminal() else {
+            throw CLIError(
+                "the card number came from standard input and there is no terminal to answer the challenge at: "
+                    + "give the answers with --ui auto --answers FILE, or the card with --card-file FILE and "
+                    + "the answers on standard input")
+        }
+        return terminal
+    }
+
+    /// Warns, on standard error, that `--save-messages` and `--save-transaction-keys` write what lets anyone read the
+    /// challenge.
+    private func warnAboutSavedSecrets() {
+        if let saveMessages {
+            warn(
+                "warning: --save-messages writes this payment's messages to \(saveMessages): with the channel key, "
+                    + "anyone with them can read its challenge. Use it on test systems only; delete them after.")
+        }
+        if let saveTransactionKeys {
+            warn(
+                "warning: --save-transaction-keys writes this challenge's channel key to \(saveTransactionKeys): "
+                    + "anyone with the file can decrypt its CReqs and CRes. Use it on test systems only; delete it after."
+            )
+        }
+    }
+
+    /// What shows the challenge: the answers file with `--ui auto`, else the screen `--ui` names, opening OOB apps
+    /// through `--oob-app-command` or by handing over to the user.
+    private func challengePresenter(
+        script: [ScriptedAnswer]?, images: HTTPClientTransport, input: Int32
+    ) -> any ChallengePresenter {
+        if ui == .auto, let script {
+            return ScriptedPresenter(answers: script, opensApps: !noOOBApp, htmlReader: LibXML2FormReader())
+        }
+        let opener: any OOBAppOpener =
+            oobAppCommand.map { CommandOOBAppOpener(command: $0, timeLimit: .seconds(300)) }
+            ?? HandOverOOBAppOpener()
+        return screen.presenter(images: images, oobAppOpener: opener, input: input)
     }
 }

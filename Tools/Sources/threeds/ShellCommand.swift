@@ -63,6 +63,37 @@ enum ShellCommand {
         for descriptor in inputPipe + outputPipe { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
         let nullDevice = open("/dev/null", O_RDONLY | O_CLOEXEC)
         defer { if nullDevice >= 0 { close(nullDevice) } }
+        let pid = spawnShell(
+            script, arguments: arguments, standardInput: input == nil ? nullDevice : inputPipe[0],
+            standardOutput: capturingOutput ? outputPipe[1] : 2)
+        close(inputPipe[0])
+        close(outputPipe[1])
+        guard let pid else {
+            close(inputPipe[1])
+            close(outputPipe[0])
+            return nil
+        }
+        // `finished` is set once the shell has exited but before it is reaped, so a signal is never sent to a
+        // process ID the system may have reused.
+        let state = Locked((finished: false, stopped: false))
+        DispatchQueue.global().asyncAfter(deadline: .now() + Double(timeLimit.components.seconds)) {
+            stopAtDeadline(pid, state: state)
+        }
+        if let input { writeAll(input, to: inputPipe[1]) }
+        close(inputPipe[1])
+        let output = capturingOutput ? readOutput(from: outputPipe[0], maxBytes: maxOutputBytes) : []
+        close(outputPipe[0])
+        let status = waitForExit(pid, state: state)
+        return Outcome(status: status, output: output, timedOut: state.withLock { $0.stopped })
+    }
+
+    /// Starts `/bin/sh -c script arguments…` with the given standard input and output (standard error inherited)
+    /// and no other descriptor from 3 up.
+    ///
+    /// - Returns: The shell's process ID; `nil` when `posix_spawn` failed.
+    private static func spawnShell(
+        _ script: String, arguments: [String], standardInput: Int32, standardOutput: Int32
+    ) -> pid_t? {
         #if canImport(Darwin)
             var actions: posix_spawn_file_actions_t? = nil
             var attributes: posix_spawnattr_t? = nil
@@ -76,59 +107,54 @@ enum ShellCommand {
             posix_spawn_file_actions_destroy(&actions)
             posix_spawnattr_destroy(&attributes)
         }
-        posix_spawn_file_actions_adddup2(&actions, input == nil ? nullDevice : inputPipe[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, capturingOutput ? outputPipe[1] : 2, 1)
+        posix_spawn_file_actions_adddup2(&actions, standardInput, 0)
+        posix_spawn_file_actions_adddup2(&actions, standardOutput, 1)
         closeInheritedDescriptors(&actions, attributes: &attributes)
         let argv = (["/bin/sh", "-c", script] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ)
-        close(inputPipe[0])
-        close(outputPipe[1])
-        guard spawned == 0 else {
-            close(inputPipe[1])
-            close(outputPipe[0])
-            return nil
+        guard posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ) == 0 else { return nil }
+        return pid
+    }
+
+    /// Writes all of `input` to `descriptor`, or as much as the reader takes: a command that does not read its input
+    /// closes the pipe, which is not an error (SIGPIPE is ignored).
+    private static func writeAll(_ input: [UInt8], to descriptor: Int32) {
+        var offset = 0
+        while offset < input.count {
+            let written = input.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { break }
+            offset += written
         }
-        // `finished` is set once the shell has exited but before it is reaped, so a signal is never sent to a
-        // process ID the system may have reused.
-        let state = Locked((finished: false, stopped: false))
-        let shell = pid
-        DispatchQueue.global().asyncAfter(deadline: .now() + Double(timeLimit.components.seconds)) {
-            stopAtDeadline(shell, state: state)
-        }
-        if let input {
-            // A command that does not read its input closes the pipe: that is not an error (SIGPIPE is ignored).
-            var offset = 0
-            while offset < input.count {
-                let written = input.withUnsafeBytes { write(inputPipe[1], $0.baseAddress! + offset, $0.count - offset) }
-                if written < 0, errno == EINTR { continue }
-                guard written > 0 else { break }
-                offset += written
-            }
-        }
-        close(inputPipe[1])
+    }
+
+    /// Reads `descriptor` until its end or until `maxBytes` were read.
+    private static func readOutput(from descriptor: Int32, maxBytes: Int) -> [UInt8] {
         var output: [UInt8] = []
-        if capturingOutput {
-            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-            while output.count < maxOutputBytes {
-                let wanted = min(buffer.count, maxOutputBytes - output.count)
-                let count = buffer.withUnsafeMutableBytes { read(outputPipe[0], $0.baseAddress!, wanted) }
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else { break }
-                output += buffer[0..<count]
-            }
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while output.count < maxBytes {
+            let wanted = min(buffer.count, maxBytes - output.count)
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, wanted) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            output += buffer[0..<count]
         }
-        close(outputPipe[0])
+        return output
+    }
+
+    /// Waits for the shell to exit, sets `finished` before reaping it (so ``stopAtDeadline(_:state:)`` never signals
+    /// a reused process ID), then reaps it.
+    ///
+    /// - Returns: As `Process.terminationStatus`: the exit status, or the signal that ended the shell.
+    private static func waitForExit(_ pid: pid_t, state: Locked<(finished: Bool, stopped: Bool)>) -> Int32 {
         var information = siginfo_t()
         while waitid(P_PID, id_t(pid), &information, WEXITED | WNOWAIT) != 0, errno == EINTR {}
         state.withLock { $0.finished = true }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        // As `Process.terminationStatus`: the exit status, or the signal that ended the shell.
         let signal = status & 0x7F
-        let code = signal == 0 ? (status >> 8) & 0xFF : signal
-        return Outcome(status: code, output: output, timedOut: state.withLock { $0.stopped })
+        return signal == 0 ? (status >> 8) & 0xFF : signal
     }
 
     /// Stops the shell and everything it started, unless it has finished: the shell is held still (SIGSTOP) while

@@ -54,6 +54,22 @@ struct TestLabCommand: AsyncParsableCommand {
         // Taken before the banner says Ctrl-C stops the lab.
         let interruption = Interruption()
         let handlers = interruption.install()
+        printBanner(lab: lab, directory: directory)
+        print("Press Ctrl-C to stop.")
+        // Seen at once even when standard output is a pipe or a file.
+        fflush(nil)
+        // The dispatch sources live until the lab has stopped.
+        defer { withExtendedLifetime(handlers) {} }
+        var signals = interruption.signals.makeAsyncIterator()
+        guard let number = await signals.next() else { return }
+        print("\(Interruption.name(number)): stopping the TestLab")
+        fflush(nil)
+        try await stop(lab)
+    }
+
+    /// Prints where the lab listens, where the PEM files a client needs are, a `threeds pay` command that pays
+    /// through it, and the scenarios by card number.
+    private func printBanner(lab: TestLab, directory: URL) {
         // Every line fits 80 columns: the command breaks with ` \` continuations, runnable as printed.
         func show(_ line: String) { print(TerminalWidth.wrap(line)) }
         show("TestLab listening on \(lab.baseURL)")
@@ -73,17 +89,13 @@ struct TestLabCommand: AsyncParsableCommand {
         for scenario in Scenario.allCases {
             print(TerminalWidth.wrap("  \(scenario.cardNumber)  \(scenario.summary)", indent: "                  "))
         }
-        print("Press Ctrl-C to stop.")
-        // Seen at once even when standard output is a pipe or a file.
-        fflush(nil)
-        // The dispatch sources live until the lab has stopped.
-        defer { withExtendedLifetime(handlers) {} }
-        var signals = interruption.signals.makeAsyncIterator()
-        guard let number = await signals.next() else { return }
-        print("\(Interruption.name(number)): stopping the TestLab")
-        fflush(nil)
-        // Requests in flight get a bounded time to finish; a lab that cannot close by then exits anyway (not a task
-        // group: that would wait for a stop that does not end).
+    }
+
+    /// Stops the lab after a signal: requests in flight get ``stopGrace`` to finish; a lab that cannot close by then
+    /// exits anyway (not a task group: that would wait for a stop that does not end).
+    ///
+    /// - Throws: ``CLIError`` (exit status 1) when the lab did not stop within ``stopGrace``.
+    private func stop(_ lab: TestLab) async throws {
         let (ends, end) = AsyncStream.makeStream(of: Bool.self)
         Task {
             await lab.stop()

@@ -100,7 +100,6 @@ struct LoadRun: AsyncParsableCommand {
             count: count, concurrency: concurrency, rate: rate, maxDuration: .seconds(maxDuration))
         let recorder = LoadRecorder()
         let purchase = Purchase(cardNumber: number, amount: payment.amount, currency: payment.currency)
-        let options = payment
         let startTime = Date().timeIntervalSince1970
         // One service for the run, initialized once as at an app's launch (security checks, configuration); each
         // payment is a transaction of it, the whole flow from the AReq parameters on. Its findings are said once,
@@ -113,12 +112,39 @@ struct LoadRun: AsyncParsableCommand {
         let cpuBefore = processCPUSeconds()
         let interruption = Interruption()
         let handlers = interruption.install()
-        let answersGiven = answers != nil
         let (started, elapsed) = await runLoad(
-            plan, recorder: recorder, interruption: interruption, stopGrace: .seconds(stopGrace)
-        ) { _ in
+            plan, recorder: recorder, interruption: interruption, stopGrace: .seconds(stopGrace),
+            payment: onePayment(
+                service: service, configuration: config, requestor: requestor, purchase: purchase, script: script,
+                transport: transport, recorder: recorder))
+        let cpuSeconds = processCPUSeconds() - cpuBefore
+        await progress?.stop()
+        try? await transport.shutdown()
+        var report = LoadReport(
+            plan: plan, started: started, elapsed: elapsed, state: recorder.snapshot,
+            peakRSSBytes: peakResidentBytes(), cpuSeconds: cpuSeconds)
+        report.interruptedBy = interruption.received
+        if json { print(report.json.serialized) } else { print(report.text, terminator: "") }
+        if let histogramLog {
+            try HistogramLog.write(report.taggedHistograms(), startTime: startTime, to: histogramLog)
+        }
+        withExtendedLifetime(handlers) {}
+        if let signal = report.interruptedBy { throw ExitCode(128 + signal) }
+        throw ExitCode(report.allSucceeded ? 0 : 1)
+    }
+
+    /// One payment of the run, as ``runLoad(_:recorder:interruption:stopGrace:payment:)`` starts it: a transaction of
+    /// `service` (the whole flow from the AReq parameters on), answered from `script`, its phases measured by
+    /// `recorder`; a failure to set it up is that payment's runtime error.
+    private func onePayment(
+        service: ThreeDS2Service, configuration: ConfigParameters, requestor: Requestor, purchase: Purchase,
+        script: [ScriptedAnswer], transport: HTTPClientTransport, recorder: LoadRecorder
+    ) -> @Sendable (Int) async -> PaymentResult {
+        let options = payment
+        let answersGiven = answers != nil
+        return { _ in
             var flow = PayFlow(
-                configuration: config, requestor: requestor, directoryServerID: options.directoryServerID,
+                configuration: configuration, requestor: requestor, directoryServerID: options.directoryServerID,
                 messageVersion: options.messageVersion, purchase: purchase, requestorAppURL: options.requestorAppURL,
                 timeout: .seconds(options.timeout * 60),
                 presenter: ScriptedPresenter(answers: script, htmlReader: LibXML2FormReader()),
@@ -136,20 +162,6 @@ struct LoadRun: AsyncParsableCommand {
                     runtimeError: ("setup", options.describe(error)))
             }
         }
-        let cpuSeconds = processCPUSeconds() - cpuBefore
-        await progress?.stop()
-        try? await transport.shutdown()
-        var report = LoadReport(
-            plan: plan, started: started, elapsed: elapsed, state: recorder.snapshot,
-            peakRSSBytes: peakResidentBytes(), cpuSeconds: cpuSeconds)
-        report.interruptedBy = interruption.received
-        if json { print(report.json.serialized) } else { print(report.text, terminator: "") }
-        if let histogramLog {
-            try HistogramLog.write(report.taggedHistograms(), startTime: startTime, to: histogramLog)
-        }
-        withExtendedLifetime(handlers) {}
-        if let signal = report.interruptedBy { throw ExitCode(128 + signal) }
-        throw ExitCode(report.allSucceeded ? 0 : 1)
     }
 }
 

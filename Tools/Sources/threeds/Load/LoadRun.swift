@@ -81,16 +81,72 @@ func runLoad(
     _ plan: LoadPlan, recorder: LoadRecorder, interruption: Interruption? = nil,
     stopGrace: Duration = .seconds(10), payment: @escaping @Sendable (Int) async -> PaymentResult
 ) async -> (started: Int, elapsed: Duration) {
-    /// What a child task of the run reports when it ends.
-    enum Event: Sendable {
-        case finished, deadline, interrupted, graceOver, idle
+    var schedule = LoadSchedule(plan: plan, interruption: interruption, stopGrace: stopGrace)
+    await withTaskGroup(of: LoadEvent.self) { group in
+        schedule.addWatchers(to: &group)
+        while schedule.mayStartAnother {
+            if schedule.inFlight >= plan.concurrency {
+                await schedule.collect(from: &group)
+                continue
+            }
+            guard let measuredFrom = await schedule.nextStart() else { break }
+            let index = schedule.started
+            schedule.started += 1
+            schedule.inFlight += 1
+            let clock = schedule.clock
+            group.addTask {
+                let result = await payment(index)
+                recorder.finish(result, duration: measuredFrom.duration(to: clock.now))
+                return .finished
+            }
+        }
+        await schedule.drain(&group)
+        // Stops the watchdog and the watcher (or, past the deadline, the payments still running); the group then
+        // waits for all.
+        group.cancelAll()
     }
+    return (schedule.started, schedule.start.duration(to: schedule.clock.now))
+}
+
+/// What a child task of a load run reports when it ends.
+private enum LoadEvent: Sendable {
+    case finished, deadline, interrupted, graceOver, idle
+}
+
+/// Where a load run stands: its bounds, how many payments it started and has in flight, and whether it was stopped
+/// (``expired`` at the deadline or the grace's end, ``stopping`` once an interruption was seen).
+private struct LoadSchedule {
+    let plan: LoadPlan
+    let interruption: Interruption?
+    let stopGrace: Duration
     let clock = ContinuousClock()
-    let start = clock.now
-    let deadline = start.advanced(by: plan.maxDuration)
+    let start: ContinuousClock.Instant
+    let deadline: ContinuousClock.Instant
     var started = 0
-    await withTaskGroup(of: Event.self) { group in
-        // The watchdog: at the deadline the payments still running are cancelled.
+    var inFlight = 0
+    var expired = false
+    var stopping = false
+
+    /// A schedule that starts now.
+    init(plan: LoadPlan, interruption: Interruption?, stopGrace: Duration) {
+        self.plan = plan
+        self.interruption = interruption
+        self.stopGrace = stopGrace
+        start = ContinuousClock.now
+        deadline = start.advanced(by: plan.maxDuration)
+    }
+
+    /// Whether another payment may start: fewer than `count` started, not stopped or interrupted, the deadline not
+    /// reached.
+    var mayStartAnother: Bool {
+        started < plan.count && !expired && !stopping && interruption?.received == nil && clock.now < deadline
+    }
+
+    /// Adds the watchdog (at the deadline the payments still running are cancelled) and, when the run can be
+    /// interrupted, the watcher that reports the first signal.
+    func addWatchers(to group: inout TaskGroup<LoadEvent>) {
+        let deadline = self.deadline
+        let clock = self.clock
         group.addTask {
             do {
                 try await Task.sleep(until: deadline, clock: clock)
@@ -99,79 +155,78 @@ func runLoad(
                 return .idle
             }
         }
-        if let interruption {
+        if let interruption = self.interruption {
             group.addTask {
                 for await _ in interruption.signals { return .interrupted }
                 return .idle
             }
         }
-        var inFlight = 0
-        var expired = false
-        var stopping = false
-        func handle(_ event: Event) {
-            switch event {
-            case .finished:
-                inFlight -= 1
-            case .deadline, .graceOver:
-                expired = true
-                group.cancelAll()
-            case .interrupted:
-                stopping = true
-                let graceEnd = clock.now.advanced(by: stopGrace)
-                // In-flight payments get until graceEnd; a second signal ends the wait at once.
-                group.addTask {
-                    await withTaskGroup(of: Void.self) { race in
-                        race.addTask { try? await Task.sleep(until: graceEnd, clock: clock) }
-                        if let interruption {
-                            race.addTask {
-                                for await _ in interruption.signals { return }
-                            }
-                        }
-                        await race.next()
-                        race.cancelAll()
-                    }
-                    return Task.isCancelled ? .idle : .graceOver
-                }
-            case .idle:
-                break
-            }
-        }
-        func collect() async {
-            guard let event = await group.next() else { return }
-            handle(event)
-        }
-        while started < plan.count, !expired, !stopping, interruption?.received == nil, clock.now < deadline {
-            if inFlight >= plan.concurrency {
-                await collect()
-                continue
-            }
-            var intended = clock.now
-            if let rate = plan.rate {
-                intended = start.advanced(by: .seconds(Double(started) / rate))
-                guard intended < deadline else { break }
-                // Paced in steps of at most 100 ms, so an interruption is seen while waiting for the next start.
-                while intended > clock.now, interruption?.received == nil {
-                    try? await Task.sleep(
-                        until: min(intended, clock.now.advanced(by: .milliseconds(100))), clock: clock)
-                }
-                if interruption?.received != nil { break }
-            }
-            let index = started
-            started += 1
-            inFlight += 1
-            let measuredFrom = intended
-            group.addTask {
-                let result = await payment(index)
-                recorder.finish(result, duration: measuredFrom.duration(to: clock.now))
-                return .finished
-            }
-        }
-        // Interrupted: the watcher reports it too; collect until it has, so that the grace period runs.
-        if interruption?.received != nil { while !stopping, !expired { await collect() } }
-        while inFlight > 0, !expired { await collect() }
-        // Stops the watchdog and the watcher (or, past the deadline, the payments still running); the group then
-        // waits for all.
-        group.cancelAll()
     }
-    return (started, start.duration(to: clock.now))
+
+    /// When the next payment is meant to start: now, or, when paced, its slot in the rate's schedule once that slot
+    /// has come (waited for in steps of at most 100 ms, so an interruption is seen meanwhile).
+    ///
+    /// - Returns: `nil` when no more payments start: the slot is past the deadline, or an interruption came.
+    func nextStart() async -> ContinuousClock.Instant? {
+        guard let rate = plan.rate else { return clock.now }
+        let intended = start.advanced(by: .seconds(Double(started) / rate))
+        guard intended < deadline else { return nil }
+        while intended > clock.now, interruption?.received == nil {
+            try? await Task.sleep(until: min(intended, clock.now.advanced(by: .milliseconds(100))), clock: clock)
+        }
+        return interruption?.received == nil ? intended : nil
+    }
+
+    /// Waits for the group's next event and handles it.
+    mutating func collect(from group: inout TaskGroup<LoadEvent>) async {
+        guard let event = await group.next() else { return }
+        handle(event, in: &group)
+    }
+
+    /// After the last start: when interrupted, collects until the watcher has reported it too (so that the grace
+    /// period runs), then until no payment is in flight or the run expired.
+    mutating func drain(_ group: inout TaskGroup<LoadEvent>) async {
+        if interruption?.received != nil { while !stopping, !expired { await collect(from: &group) } }
+        while inFlight > 0, !expired { await collect(from: &group) }
+    }
+
+    /// Counts a finished payment; at the deadline or the grace's end cancels what runs; at an interruption starts the
+    /// grace period.
+    private mutating func handle(_ event: LoadEvent, in group: inout TaskGroup<LoadEvent>) {
+        switch event {
+        case .finished:
+            inFlight -= 1
+        case .deadline, .graceOver:
+            expired = true
+            group.cancelAll()
+        case .interrupted:
+            stopping = true
+            let graceEnd = clock.now.advanced(by: stopGrace)
+            let clock = self.clock
+            let interruption = self.interruption
+            group.addTask { await Self.waitOutGrace(until: graceEnd, clock: clock, interruption: interruption) }
+        case .idle:
+            break
+        }
+    }
+
+    /// The grace period after an interruption: in-flight payments get until `graceEnd`; a second signal ends the
+    /// wait at once.
+    ///
+    /// - Returns: `.graceOver`, or `.idle` when the run cancelled the wait (it ended first).
+    private static func waitOutGrace(
+        until graceEnd: ContinuousClock.Instant, clock: ContinuousClock, interruption: Interruption?
+    ) async -> LoadEvent {
+        await withTaskGroup(of: Void.self) { race in
+            race.addTask { try? await Task.sleep(until: graceEnd, clock: clock) }
+            if let interruption {
+                race.addTask {
+                    for await _ in interruption.signals { return }
+                }
+            }
+            await race.next()
+            race.cancelAll()
+        }
+        return Task.isCancelled ? .idle : .graceOver
+    }
 }
