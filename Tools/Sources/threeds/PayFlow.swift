@@ -227,23 +227,7 @@ struct PayFlow {
         await indicator?.start()
         let clock = ContinuousClock()
         let asked = clock.now
-        let response: AuthenticationResponse
-        if let capture {
-            capture.saveRequest(
-                try ThreeDSServerClient.requestBody(
-                    parameters: parameters, purchase: purchase, requestorAppURL: requestorAppURL,
-                    challengeTimeout: timeout))
-        }
-        switch requestor {
-        case .server(let serverURL):
-            response = try await ThreeDSServerClient(serverURL: serverURL, transport: transport).authenticate(
-                parameters: parameters, purchase: purchase, requestorAppURL: requestorAppURL, challengeTimeout: timeout)
-        case .exec(let command, let timeLimit):
-            let body = try ThreeDSServerClient.requestBody(
-                parameters: parameters, purchase: purchase, requestorAppURL: requestorAppURL, challengeTimeout: timeout)
-            response = try await RequestorExec(command: command, timeLimit: timeLimit).authenticate(
-                body, messageVersion: parameters.messageVersion, requestorAppURL: requestorAppURL)
-        }
+        let response = try await askThreeDSServer(parameters)
         await indicator?.stop()
         capture?.saveResponse(response.json)
         observer?.observe(.server, asked.duration(to: clock.now))
@@ -261,7 +245,36 @@ struct PayFlow {
         let outcome = try await transaction.challenge(
             challenge, presenter: presenter, timeout: timeout, transport: channel, clock: challengeClock)
         observer?.observe(.challenge, challenged.duration(to: clock.now))
-        var result = PaymentResult(flow: "challenge", outcome: outcome.name, sdkTransID: parameters.sdkTransactionID)
+        return result(of: outcome, sdkTransID: parameters.sdkTransactionID)
+    }
+
+    /// The AReq parameters to the 3DS Server (`--server`) or the tester's command (`--requestor-exec`), saved first
+    /// when messages are captured; the ARes as the SDK reads it.
+    private func askThreeDSServer(_ parameters: AuthenticationRequestParameters) async throws
+        -> AuthenticationResponse
+    {
+        if let capture {
+            capture.saveRequest(
+                try ThreeDSServerClient.requestBody(
+                    parameters: parameters, purchase: purchase, requestorAppURL: requestorAppURL,
+                    challengeTimeout: timeout))
+        }
+        switch requestor {
+        case .server(let serverURL):
+            return try await ThreeDSServerClient(serverURL: serverURL, transport: transport).authenticate(
+                parameters: parameters, purchase: purchase, requestorAppURL: requestorAppURL, challengeTimeout: timeout)
+        case .exec(let command, let timeLimit):
+            let body = try ThreeDSServerClient.requestBody(
+                parameters: parameters, purchase: purchase, requestorAppURL: requestorAppURL, challengeTimeout: timeout)
+            return try await RequestorExec(command: command, timeLimit: timeLimit).authenticate(
+                body, messageVersion: parameters.messageVersion, requestorAppURL: requestorAppURL)
+        }
+    }
+
+    /// A challenge's outcome as the CLI reports it: the status, the error, and why a cancel happened when the input
+    /// ended or an answers file did not fit the screen.
+    private func result(of outcome: ChallengeOutcome, sdkTransID: String) -> PaymentResult {
+        var result = PaymentResult(flow: "challenge", outcome: outcome.name, sdkTransID: sdkTransID)
         result.challengeOutcome = outcome
         switch outcome {
         case .completed(let status): result.transStatus = status
