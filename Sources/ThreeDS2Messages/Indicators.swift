@@ -1,12 +1,24 @@
 public import ThreeDS2JOSE
 
+/// A protocol code carried as a JSON string: its text as sent is its description and its JSON value. The indicators
+/// below (and their closed or open shapes, CONTRIBUTING.md) share these two members.
+public protocol ProtocolCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible where RawValue == String {}
+
+extension ProtocolCode {
+    /// The code as sent.
+    public var description: String { rawValue }
+
+    /// The value as sent: a JSON string.
+    public var json: JSONValue { .string(rawValue) }
+}
+
 /// A one-letter yes/no field: `challengeNoEntry`, `resendChallenge`, `challengeAddCode`, the consent answers
 /// (`whitelistingDataEntry`, `trustListDataEntry`, `deviceBindingDataEntry`), `challengeCompletionInd`,
 /// `challengeInfoTextIndicator` and the entry box's masking, toggle and autofill flags.
 ///
 /// A closed enum: the specification allows exactly `Y` and `N`, and the SDK decides on the answer; anything else
 /// is a format error, never a value to keep (see CONTRIBUTING.md, "Rules the code keeps").
-public enum YesNoIndicator: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+public enum YesNoIndicator: String, ProtocolCode, CaseIterable {
     /// `Y`.
     case yes = "Y"
     /// `N`.
@@ -28,18 +40,13 @@ public enum YesNoIndicator: String, Sendable, Hashable, CaseIterable, CustomStri
     /// Whether it is `Y`.
     public var isYes: Bool { self == .yes }
 
-    /// The value as sent: the JSON string `Y` or `N`.
-    public var json: JSONValue { .string(rawValue) }
-
-    /// The letter.
-    public var description: String { rawValue }
 }
 
 /// Why a challenge was cancelled (`challengeCancel`; protocol reference §2.2, 2.3.1 Table A.1).
 ///
 /// An open struct over the code as sent: 2.3.1 added `09` and `10`, and `80`–`99` belong to the directory servers,
 /// so a code this SDK does not know stays representable. The SDK sends only ``cardholderCancelled`` in a CReq.
-public struct ChallengeCancelIndicator: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+public struct ChallengeCancelIndicator: ProtocolCode {
     /// The two digits as sent.
     public let rawValue: String
 
@@ -47,12 +54,6 @@ public struct ChallengeCancelIndicator: RawRepresentable, Sendable, Hashable, Cu
     ///
     /// - Parameter rawValue: The two digits.
     public init(rawValue: String) { self.rawValue = rawValue }
-
-    /// The code.
-    public var description: String { rawValue }
-
-    /// The value as sent: a JSON string.
-    public var json: JSONValue { .string(rawValue) }
 
     /// `01`: the cardholder selected cancel (the SDK's code for a cancel).
     public static let cardholderCancelled = ChallengeCancelIndicator(rawValue: "01")
@@ -73,7 +74,7 @@ public struct ChallengeCancelIndicator: RawRepresentable, Sendable, Hashable, Cu
 ///
 /// An open struct over the code as sent: `03`–`99` are reserved for later versions, and a reader of a CReq (an ACS,
 /// `threeds inspect`) must keep a value it does not know.
-public struct OOBContinueIndicator: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+public struct OOBContinueIndicator: ProtocolCode {
     /// The two digits as sent.
     public let rawValue: String
 
@@ -81,12 +82,6 @@ public struct OOBContinueIndicator: RawRepresentable, Sendable, Hashable, Custom
     ///
     /// - Parameter rawValue: The two digits.
     public init(rawValue: String) { self.rawValue = rawValue }
-
-    /// The code.
-    public var description: String { rawValue }
-
-    /// The value as sent: a JSON string.
-    public var json: JSONValue { .string(rawValue) }
 
     /// `01`: the cardholder pressed the continue button.
     public static let cardholderContinued = OOBContinueIndicator(rawValue: "01")
@@ -99,7 +94,7 @@ public struct OOBContinueIndicator: RawRepresentable, Sendable, Hashable, Custom
 ///
 /// An open struct over the code as sent: `02`–`99` are reserved for later versions, and a reader of a CReq must keep
 /// a value it does not know.
-public struct OOBAppStatus: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+public struct OOBAppStatus: ProtocolCode {
     /// The two digits as sent.
     public let rawValue: String
 
@@ -107,12 +102,6 @@ public struct OOBAppStatus: RawRepresentable, Sendable, Hashable, CustomStringCo
     ///
     /// - Parameter rawValue: The two digits.
     public init(rawValue: String) { self.rawValue = rawValue }
-
-    /// The code.
-    public var description: String { rawValue }
-
-    /// The value as sent: a JSON string.
-    public var json: JSONValue { .string(rawValue) }
 
     /// `01`: the app could not be opened.
     public static let openFailed = OOBAppStatus(rawValue: "01")
@@ -122,7 +111,7 @@ public struct OOBAppStatus: RawRepresentable, Sendable, Hashable, CustomStringCo
 ///
 /// An open struct over the code as sent: `04`–`79` are reserved for later versions and `80`–`99` belong to the
 /// directory servers. This SDK sends ``app`` only.
-public struct DeviceChannel: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+public struct DeviceChannel: ProtocolCode, Codable {
     /// The two digits as sent.
     public let rawValue: String
 
@@ -130,9 +119,6 @@ public struct DeviceChannel: RawRepresentable, Sendable, Hashable, Codable, Cust
     ///
     /// - Parameter rawValue: The two digits.
     public init(rawValue: String) { self.rawValue = rawValue }
-
-    /// The code.
-    public var description: String { rawValue }
 
     /// `01`: app-based, through an SDK (this SDK's).
     public static let app = DeviceChannel(rawValue: "01")
