@@ -72,20 +72,6 @@ enum InputCheck {
         }
     }
 
-    /// Whether a card number passes the Luhn check (real cards do; test cards often do not, so this only warns).
-    static func passesLuhn(_ card: String) -> Bool {
-        var sum = 0
-        for (index, character) in card.reversed().enumerated() {
-            guard var digit = character.wholeNumberValue else { return false }
-            if index % 2 == 1 {
-                digit *= 2
-                if digit > 9 { digit -= 9 }
-            }
-            sum += digit
-        }
-        return sum % 10 == 0
-    }
-
     /// An amount in minor units: 1–48 ASCII digits (the AReq's purchaseAmount).
     static func amount(_ amount: String) throws {
         guard (1...48).contains(amount.count), amount.allSatisfy({ $0.isASCII && $0.isNumber }) else {

@@ -40,11 +40,11 @@ public struct ACSFaultPatch: Sendable, Hashable {
         self.rules = rules
     }
 
-    /// Applies the edit.
-    func apply(to object: inout JSONObject) {
+    /// The edit as the CRes builder's raw-patch step takes it.
+    var rawPatch: RawPatch {
         switch edit {
-        case .remove(let name): object[name] = nil
-        case .set(let name, let value): object[name] = value
+        case .remove(let name): .removing(name)
+        case .set(let name, let value): .setting(name, to: value)
         }
     }
 }
@@ -77,7 +77,7 @@ public struct ACSFaultProfile: Sendable, Hashable, CustomStringConvertible {
     public var cardNumber: String {
         let index = String(index)
         let body = "400000000008" + String(repeating: "0", count: 3 - index.count) + index
-        return body + String(Self.luhnDigit(body))
+        return body + String(Luhn.checkDigit(for: body))
     }
 
     /// The profile a card number selects, if any.
@@ -103,18 +103,9 @@ public struct ACSFaultProfile: Sendable, Hashable, CustomStringConvertible {
         let isFinal = content["challengeCompletionInd"] == YesNoIndicator.yes.json
         for patch in patches[version] ?? [] {
             switch patch.target {
-            case .first where number == 1, .final where isFinal: patch.apply(to: &content)
+            case .first where number == 1, .final where isFinal: patch.rawPatch.apply(to: &content)
             case .first, .final: break
             }
         }
-    }
-
-    static func luhnDigit(_ body: String) -> Int {
-        let sum = body.reversed().enumerated().reduce(0) { sum, pair in
-            let digit = Int(String(pair.element)) ?? 0
-            guard pair.offset % 2 == 0 else { return sum + digit }
-            return sum + (digit * 2 > 9 ? digit * 2 - 9 : digit * 2)
-        }
-        return (10 - sum % 10) % 10
     }
 }
