@@ -82,8 +82,7 @@ public struct ACSChannel: Sendable {
     /// - Returns: The request.
     /// - Throws: `JOSEError` when it is not a CReq JWE of this channel or its plaintext is not a JSON object.
     public func decrypt(_ compact: String) throws(JOSEError) -> Request {
-        let decrypted = try JWE.decrypt(
-            compact, using: .direct(keys.sdkToACSKeys), expecting: .init(keyID: .exactly(identifiers.acsTransID)))
+        let decrypted = try keys.decrypt(compact, fromSDK: true, acsTransID: identifiers.acsTransID)
         guard case .object(let message) = try JSONParser().parse(decrypted.plaintext) else {
             throw JOSEError(.malformedJSON, "the CReq is not a JSON object")
         }

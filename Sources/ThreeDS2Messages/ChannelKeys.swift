@@ -53,6 +53,21 @@ public struct ChannelKeys: Sendable {
         Dictionary(uniqueKeysWithValues: ContentEncryption.allCases.map { ($0, acsToSDK($0)) })
     }
 
+    /// Decrypts a message of this channel: a CReq (`fromSDK`) under the key of that direction, or a CRes under the
+    /// other, its `kid` held to the transaction's `acsTransID`.
+    ///
+    /// - Parameters:
+    ///   - compact: The compact JWE.
+    ///   - fromSDK: Whether it is a CReq (sent by the SDK) rather than a CRes.
+    ///   - acsTransID: The transaction's `acsTransID`, the `kid` both directions carry.
+    /// - Returns: The decrypted JWE.
+    /// - Throws: `JOSEError` when it does not decrypt under this channel's key or names another `kid`.
+    public func decrypt(_ compact: String, fromSDK: Bool, acsTransID: String) throws(JOSEError) -> JWE.Decrypted {
+        try JWE.decrypt(
+            compact, using: .direct(fromSDK ? sdkToACSKeys : acsToSDKKeys),
+            expecting: .init(keyID: .exactly(acsTransID)))
+    }
+
     /// The counter IV for a CReq (`fromSDK`) or a CRes.
     ///
     /// - Parameters:

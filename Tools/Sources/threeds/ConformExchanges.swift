@@ -49,12 +49,11 @@ final class ConformExchangeLog: ChannelKeyLog {
         for exchange in exchanges where !exchange.isError {
             let number = result.count + 1
             let request = Self.object(
-                try? JWE.decrypt(
-                    String(decoding: exchange.request, as: UTF8.self), using: .direct(keys.sdkToACSKeys),
-                    expecting: .init(keyID: .exactly(kid))
-                ).plaintext)
+                try? keys.decrypt(String(decoding: exchange.request, as: UTF8.self), fromSDK: true, acsTransID: kid)
+                    .plaintext)
             if number == 1, let request {
-                opensApps = request["oobAppURLInd"] == .string("01")
+                opensApps =
+                    request["oobAppURLInd"]?.stringValue.flatMap(OOBAppURLIndicator.init(rawValue:)) == .supported
                 bridging =
                     entry.messageVersion.carriesBridging && (try? Bridging.read(request["messageExtension"])) != nil
             }
@@ -63,10 +62,7 @@ final class ConformExchangeLog: ChannelKeyLog {
                 if body.first == UInt8(ascii: "{") {
                     response = .erro(Self.object(body) ?? [:])
                 } else if let object = Self.object(
-                    try? JWE.decrypt(
-                        String(decoding: body, as: UTF8.self), using: .direct(keys.acsToSDKKeys),
-                        expecting: .init(keyID: .exactly(kid))
-                    ).plaintext)
+                    try? keys.decrypt(String(decoding: body, as: UTF8.self), fromSDK: false, acsTransID: kid).plaintext)
                 {
                     let expectation = ChallengeResponseExpectation(
                         identifiers: entry.identifiers, messageVersion: entry.messageVersion, acsCounter: counter,

@@ -102,17 +102,16 @@ struct ChannelInspection {
         token = try Inspect.token(in: try Inspect.read(input), field: field)
     }
 
-    /// Decrypts `compact` with the key of one direction, holding the header to what the SDK accepts.
-    func decrypt(_ compact: String, with keys: [ContentEncryption: SymmetricKey]) throws(JOSEError) -> JWE.Decrypted {
-        try JWE.decrypt(
-            compact, using: .direct(keys), expecting: .init(keyID: .exactly(saved.identifiers.acsTransID)))
+    /// Decrypts `compact`, a CReq (`fromSDK`) or a CRes, holding the header to what the SDK accepts.
+    func decrypt(_ compact: String, fromSDK: Bool) throws(JOSEError) -> JWE.Decrypted {
+        try saved.keys.decrypt(compact, fromSDK: fromSDK, acsTransID: saved.identifiers.acsTransID)
     }
 
     /// Decrypts the input with the key of one direction; prints header and content.
-    func open(_ keys: [ContentEncryption: SymmetricKey], what: String) throws -> JSONObject {
+    func open(fromSDK: Bool, what: String) throws -> JSONObject {
         let decrypted: JWE.Decrypted
         do {
-            decrypted = try decrypt(token, with: keys)
+            decrypted = try decrypt(token, fromSDK: fromSDK)
         } catch {
             say("Verdict: INVALID — the \(what) does not decrypt with this transaction's key: \(error.message)")
             throw ExitCode(1)
@@ -167,12 +166,12 @@ struct InspectCReq: AsyncParsableCommand {
 
     func run() async throws {
         let inspection = try ChannelInspection(input: input, keysPath: transactionKeys, field: "creq")
-        let object = try inspection.open(inspection.saved.keys.sdkToACSKeys, what: "CReq")
+        let object = try inspection.open(fromSDK: true, what: "CReq")
         var problems = inspection.identifierProblems(object, messageType: .challengeRequest)
         var previous: JSONObject?
         if let answering {
             let cres = try Inspect.token(in: try Inspect.read(answering), field: "cres")
-            guard let decrypted = try? inspection.decrypt(cres, with: inspection.saved.keys.acsToSDKKeys),
+            guard let decrypted = try? inspection.decrypt(cres, fromSDK: false),
                 case .object(let object)? = try? JSONParser().parse(decrypted.plaintext)
             else { throw CLIError("--answering \(answering): not a CRes of this transaction", exitStatus: 1) }
             previous = object
@@ -223,7 +222,7 @@ struct InspectCRes: AsyncParsableCommand {
 
     func run() async throws {
         let inspection = try ChannelInspection(input: input, keysPath: transactionKeys, field: "cres")
-        let object = try inspection.open(inspection.saved.keys.acsToSDKKeys, what: "CRes")
+        let object = try inspection.open(fromSDK: false, what: "CRes")
         let expected = counter ?? object["acsCounterAtoS"]?.stringValue.flatMap { Int($0) } ?? 0
         do {
             let response = try ChallengeResponseValidator.validate(
