@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import ThreeDS2JOSE
 import ThreeDS2Messages
