@@ -18,7 +18,7 @@ final class ConformExchangeLog: ChannelKeyLog {
         var failure: String?
 
         /// Whether the POST was a plain Erro of the SDK's (JSON), not a CReq (a JWE).
-        var isError: Bool { request.first == UInt8(ascii: "{") }
+        var isError: Bool { MessageCapture.isPlainJSON(request) }
     }
 
     private let state = Locked<(entry: ChannelKeyEntry?, exchanges: [Exchange])>((nil, []))
@@ -58,7 +58,7 @@ final class ConformExchangeLog: ChannelKeyLog {
             }
             let response: ConformExchange.Response
             if let body = exchange.response, !body.isEmpty {
-                if body.first == UInt8(ascii: "{") {
+                if MessageCapture.isPlainJSON(body) {
                     response = .erro(Self.object(body) ?? [:])
                 } else if let object = Self.object(
                     try? keys.decrypt(String(decoding: body, as: UTF8.self), fromSDK: false, acsTransID: kid).plaintext)

@@ -89,9 +89,13 @@ final class MessageCapture: Sendable {
         }
         write("creq-\(number).jwe", request)
         if let response {
-            write("cres-\(number).\(response.first == UInt8(ascii: "{") ? "json" : "jwe")", response)
+            write("cres-\(number).\(Self.isPlainJSON(response) ? "json" : "jwe")", response)
         }
     }
+
+    /// Whether a body on the challenge channel is plain JSON (an Erro, either way) rather than a compact JWE (a CReq
+    /// or CRes): a JWE starts with its base64url header, never with `{`.
+    static func isPlainJSON(_ body: [UInt8]) -> Bool { body.first == UInt8(ascii: "{") }
 
     /// The file of the Erro the SDK posted to the ACS (plain JSON, at most one per challenge).
     static let errorFile = "erro.json"
@@ -117,7 +121,7 @@ struct CapturingTransport: ChallengeTransport {
 
     func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
         // The SDK's Erro goes out as plain JSON (a CReq is JOSE): saved as what it is, whatever the ACS answers.
-        if request.contentType?.hasPrefix("application/json") == true {
+        if MessageCapture.isPlainJSON(request.body) {
             capture.saveErrorPost(request.body)
             return try await base.send(request)
         }
