@@ -1,9 +1,10 @@
 import Foundation
+import Logging
 import Testing
 import ThreeDS2Messages
 import ThreeDS2SDKTesting
 
-@testable import ThreeDS2SDK
+@_spi(ThreeDS2Tools) @testable import ThreeDS2SDK
 
 /// The SDK's texts: one `Localizable.strings` table per language read from the SDK's bundle for the locale the app
 /// gave (on Linux too), English key by key, the app's overrides, and the checks every translation must pass.
@@ -189,5 +190,43 @@ struct SDKStringsTests {
         #expect(german.perform(.submitWebForm("a=1"))?.answer == nil && german.noteKey == .noteNotHTML)
         #expect(german.perform(.openApp)?.answer == nil && german.noteKey == .noteNoApp)
         #expect(german.perform(.focusNext)?.answer == nil && german.note == nil && german.noteKey == nil)
+    }
+}
+
+@Suite("SDK texts without a resource folder")
+struct MissingResourceFolderTests {
+    @Test("no folder found: English from the binary, one warning however many texts are built, never a stop")
+    func builtInEnglish() throws {
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("no-resources-\(UUID())")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: empty) }
+        let folder = ResourceFolder.locate(StringsTables.folderName, in: [empty])
+        #expect(folder == nil)
+        let tables = StringsTables(folder: folder)
+        let capture = LogCapture()
+        let logger = Logger(label: "test", factory: capture.handler)
+        let german = SDKStrings(locale: Locale(identifier: "de"), logger: logger, tables: tables)
+        _ = SDKStrings(locale: Locale(identifier: "fr"), logger: logger, tables: tables)
+        #expect(german[.submit] == "Submit" && german[.cancel] == "Cancel")
+        #expect(german.format(.noteTooLong, 8) == SDKStrings.english.format(.noteTooLong, 8))
+        let warnings = capture.text.split(separator: "\n").filter { $0.hasPrefix("warning") }
+        #expect(warnings.count == 1 && warnings.first?.contains("ThreeDS2_ThreeDS2SDK.resources") == true)
+    }
+
+    @Test("the English compiled into the binary is the English table, entry for entry")
+    func builtInMatchesTable() {
+        #expect(StringsTables.shared.folder != nil)
+        #expect(StringsTables.builtInEnglish == StringsTables.entries("en"))
+        #expect(Set(StringsTables.builtInEnglish.keys) == Set(SDKStrings.Key.allCases.map(\.rawValue)))
+    }
+
+    @Test("the folder is found beside the executable, by either extension")
+    func locate() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("resources-\(UUID())")
+        let bundle = directory.appendingPathComponent("X_Y.bundle")
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(ResourceFolder.locate("X_Y", in: [directory])?.lastPathComponent == "X_Y.bundle")
+        #expect(ResourceFolder.locate(StringsTables.folderName, in: ResourceFolder.searchDirectories) != nil)
     }
 }

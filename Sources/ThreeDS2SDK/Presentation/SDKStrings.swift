@@ -1,4 +1,5 @@
 public import Foundation
+import Logging
 
 /// The SDK's own texts (not the ACS's, which are shown as sent), in the language of the `locale` the app passed to
 /// `initialize`.
@@ -16,6 +17,8 @@ public struct SDKStrings: Sendable, Hashable {
     /// locale's language has no table.
     public let language: String
     private let table: [Key: String]
+    /// The plural forms of the keys that have them (a count in their text), by CLDR category.
+    private let plurals: [Key: [PluralCategory: String]]
 
     /// The texts the SDK and its presenters show, each a key of the `Localizable.strings` tables (the raw value).
     ///
@@ -239,17 +242,29 @@ public struct SDKStrings: Sendable, Hashable {
     ///   - locale: The locale the app gave `initialize`; the process's preferred languages play no part.
     ///   - overrides: The app's own texts, by key (see ``ConfigParameters/setText(_:for:)``).
     public init(locale: Locale, overrides: [Key: String] = [:]) {
-        self.init(language: Self.language(for: locale), overrides: overrides)
+        self.init(locale: locale, overrides: overrides, logger: Logger(label: "threeds2.sdk"))
     }
 
-    private init(language: String, overrides: [Key: String] = [:]) {
+    /// The texts for a locale, with a warning to `logger` when the SDK's resource folder is missing (once a process).
+    init(locale: Locale, overrides: [Key: String] = [:], logger: Logger, tables: StringsTables = .shared) {
+        tables.warnIfMissing(logger)
+        self.init(language: Self.language(for: locale), overrides: overrides, tables: tables)
+    }
+
+    private init(language: String, overrides: [Key: String] = [:], tables: StringsTables = .shared) {
         self.language = language
-        var table = StringsTables.shared.english
+        var table = tables.english
         if language != "en" {
-            for (key, text) in StringsTables.shared.table(language) { table[key] = text }
+            for (key, text) in tables.table(language) { table[key] = text }
         }
         for (key, text) in overrides { table[key] = text }
         self.table = table
+        var plurals = tables.plurals("en")
+        if language != "en" {
+            for (key, forms) in tables.plurals(language) { plurals[key] = forms }
+        }
+        for key in overrides.keys { plurals[key] = nil }
+        self.plurals = plurals
     }
 
     /// The texts with some replaced.
@@ -259,12 +274,13 @@ public struct SDKStrings: Sendable, Hashable {
     public func overriding(_ overrides: [Key: String]) -> SDKStrings {
         var merged = table
         for (key, text) in overrides { merged[key] = text }
-        return SDKStrings(language: language, merged: merged)
+        return SDKStrings(language: language, merged: merged, plurals: plurals.filter { overrides[$0.key] == nil })
     }
 
-    private init(language: String, merged: [Key: String]) {
+    private init(language: String, merged: [Key: String], plurals: [Key: [PluralCategory: String]]) {
         self.language = language
         self.table = merged
+        self.plurals = plurals
     }
 
     /// The text for a key.
@@ -277,7 +293,23 @@ public struct SDKStrings: Sendable, Hashable {
     ///   - arguments: The values, in the English text's order.
     /// - Returns: The text.
     public func format(_ key: Key, _ arguments: any CustomStringConvertible...) -> String {
-        Self.fill(self[key], arguments.map(\.description))
+        Self.fill(text(key, counting: arguments), arguments.map(\.description))
+    }
+
+    /// The text of a key for its arguments: the plural form the first whole-number argument's CLDR category picks
+    /// in the table's language (``PluralCategory/of(_:language:)``), `other` for a category the table lacks, the
+    /// plain text for a key without plural forms.
+    private func text(_ key: Key, counting arguments: [any CustomStringConvertible]) -> String {
+        guard let forms = plurals[key], let count = arguments.lazy.compactMap({ Self.count($0) }).first else {
+            return self[key]
+        }
+        return forms[PluralCategory.of(count, language: language)] ?? forms[.other] ?? self[key]
+    }
+
+    /// A whole number's value, `nil` for anything else.
+    private static func count(_ value: any CustomStringConvertible) -> Int? {
+        guard let integer = value as? any BinaryInteger else { return nil }
+        return Int(clamping: integer)
     }
 
     /// The table for a locale, chosen as Apple's bundles choose a localization: the language with its script or
@@ -413,48 +445,102 @@ struct LocaleParts: Equatable {
     }
 }
 
-/// The `Localizable.strings` tables in the SDK's bundle, each read once.
+/// The `Localizable.strings` tables in the SDK's resource folder, each read once, over the English table compiled into
+/// the binary (``builtInEnglish``): a process whose resource folder is missing or unreadable shows English and logs
+/// one warning, never stops.
 final class StringsTables: Sendable {
-    static let shared = StringsTables()
+    /// The name of the SDK's resource folder, without its extension.
+    static let folderName = "ThreeDS2_ThreeDS2SDK"
 
+    /// The tables of the SDK's own resource folder, looked for once (``ResourceFolder/searchDirectories``).
+    static let shared = StringsTables(folder: ResourceFolder.locate(folderName, in: ResourceFolder.searchDirectories))
+
+    /// The resource folder, `nil` when none was found.
+    let folder: URL?
     private let cache = Locked<[String: [SDKStrings.Key: String]]>([:])
+    private let pluralCache = Locked<[String: [SDKStrings.Key: [PluralCategory: String]]]>([:])
+    private let warned = Locked(false)
 
-    /// The English table; a key missing from it is a build mistake the tests catch, shown as the key's name.
+    /// Tables read from a resource folder.
+    ///
+    /// - Parameter folder: The folder, or `nil` for the built-in English alone.
+    init(folder: URL?) {
+        self.folder = folder
+    }
+
+    /// The English table: the built-in one, under the resource folder's where it can be read.
     var english: [SDKStrings.Key: String] { table("en") }
 
-    /// The table of a language folder, with unknown keys left out; empty when it cannot be read.
+    /// The table of a language folder, with unknown keys left out; the built-in English under English; empty for
+    /// another language whose table cannot be read.
     func table(_ language: String) -> [SDKStrings.Key: String] {
         if let cached = cache.withLock({ $0[language] }) { return cached }
         var table: [SDKStrings.Key: String] = [:]
-        for (name, text) in Self.entries(language) {
+        if language == "en" {
+            for (name, text) in Self.builtInEnglish {
+                if let key = SDKStrings.Key(rawValue: name) { table[key] = text }
+            }
+        }
+        for (name, text) in entries(language) {
             if let key = SDKStrings.Key(rawValue: name) { table[key] = text }
         }
         cache.withLock { $0[language] = table }
         return table
     }
 
-    /// Every entry of a language's table, as written (for the tests: unknown keys included).
-    static func entries(_ language: String) -> [String: String] {
-        guard let url = url(language), let data = try? Data(contentsOf: url) else { return [:] }
+    /// The plural forms of a language's `Localizable.stringsdict`, with unknown keys left out; the built-in English
+    /// forms under English; empty when the file cannot be read.
+    func plurals(_ language: String) -> [SDKStrings.Key: [PluralCategory: String]] {
+        if let cached = pluralCache.withLock({ $0[language] }) { return cached }
+        var forms: [SDKStrings.Key: [PluralCategory: String]] = [:]
+        if language == "en" {
+            for (name, entry) in Self.builtInEnglishPlurals {
+                guard let key = SDKStrings.Key(rawValue: name) else { continue }
+                forms[key] = Dictionary(
+                    uniqueKeysWithValues: entry.compactMap { name, text in
+                        PluralCategory(rawValue: name).map { ($0, text) }
+                    })
+            }
+        }
+        for (name, entry) in pluralEntries(language) {
+            if let key = SDKStrings.Key(rawValue: name) { forms[key] = entry }
+        }
+        pluralCache.withLock { $0[language] = forms }
+        return forms
+    }
+
+    /// Every entry of a language's `Localizable.stringsdict`, as written; empty when it cannot be read.
+    func pluralEntries(_ language: String) -> [String: [PluralCategory: String]] {
+        guard let url = ResourceFolder.file("Localizable.stringsdict", language: language, in: folder),
+            let data = try? Data(contentsOf: url)
+        else { return [:] }
+        return StringsDictFile.parse(data) ?? [:]
+    }
+
+    /// Every entry of a language's file, as written (for the tests: unknown keys included); empty when the file
+    /// cannot be read.
+    func entries(_ language: String) -> [String: String] {
+        guard let url = ResourceFolder.file("Localizable.strings", language: language, in: folder),
+            let data = try? Data(contentsOf: url)
+        else { return [:] }
         return StringsFile.parse(data) ?? [:]
     }
 
-    /// Where a language's table is: `<language>.lproj/Localizable.strings` in the SDK's resource bundle (SwiftPM on
-    /// Linux lower-cases the folder's name: `pt-br.lproj`).
-    static func url(_ language: String) -> URL? {
-        let bundle = Bundle.module
-        for folder in [language, language.lowercased()] {
-            if let found = bundle.url(
-                forResource: "Localizable", withExtension: "strings", subdirectory: nil, localization: folder)
-            {
-                return found
-            }
-            for base in ["", "Contents/Resources/"] {
-                let url = bundle.bundleURL.appendingPathComponent("\(base)\(folder).lproj/Localizable.strings")
-                if FileManager.default.fileExists(atPath: url.path) { return url }
-            }
-        }
-        return nil
+    /// Every entry of a language's file in the SDK's resource folder.
+    static func entries(_ language: String) -> [String: String] { shared.entries(language) }
+
+    /// Logs, once per tables, that the resource folder is missing and the built-in English is shown.
+    ///
+    /// - Parameter logger: Where the warning goes.
+    func warnIfMissing(_ logger: Logger) {
+        guard folder == nil,
+            warned.withLock({
+                let first = !$0; $0 = true; return first
+            })
+        else { return }
+        logger.warning(
+            "The SDK's resource folder (\(Self.folderName).resources on Linux, .bundle on Apple platforms) was not found beside the executable or in the app's resources; its texts are shown in English"
+        )
     }
 }
 

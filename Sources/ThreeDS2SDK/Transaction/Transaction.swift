@@ -75,7 +75,8 @@ public final class Transaction: Sendable {
         self.directoryServer = directoryServer
         self.presentationSettings = PresentationSettings(
             uiCustomizations: context.uiCustomizations,
-            strings: SDKStrings(locale: context.locale, overrides: context.configuration.texts),
+            strings: SDKStrings(
+                locale: context.locale, overrides: context.configuration.texts, logger: context.logger),
             imageLoader: ChallengeImageLoader())
         self.state = Locked(State(phase: .open(Keys(ephemeralKey: .ephemeral()))))
     }
