@@ -25,6 +25,31 @@ struct SDKStringsTests {
         #expect(SDKStrings(locale: Locale(identifier: identifier)).language == expected)
     }
 
+    @Test(
+        "CLDR's parent chain, with the languages a table may add: es-MX → es-419 → es, no/nn → nb, zh-HK → zh-Hant-HK",
+        arguments: [
+            ("es_MX", "es-419"), ("es-AR", "es-419"), ("es_US", "es-419"), ("es_419", "es-419"), ("es_ES", "es"),
+            ("es", "es"), ("no", "nb"), ("nn_NO", "nb"), ("nb_NO", "nb"), ("zh_HK", "zh-Hant-HK"),
+            ("zh_MO", "zh-Hant-HK"), ("zh-Hant-HK", "zh-Hant-HK"), ("zh_TW", "zh-Hant"), ("zh-Hant", "zh-Hant"),
+            ("zh_SG", "zh-Hans"), ("fr_CA", "fr-CA"), ("fr_BE", "fr"), ("pt_MZ", "pt-PT"), ("ru_RU", "ru"),
+            ("uk_UA", "uk"), ("tr", "tr"), ("fa_IR", "fa"), ("ur_PK", "ur"),
+        ])
+    func parentChain(identifier: String, expected: String) {
+        let added: Set<String> = ["es-419", "nb", "zh-Hant-HK", "fr-CA", "ru", "uk", "tr", "fa", "ur"]
+        let available = Set(SDKStrings.languages).union(added)
+        #expect(SDKStrings.language(for: Locale(identifier: identifier), among: available) == expected)
+        // Without the added tables the chain ends at what ships: es-MX is es, zh-HK is zh-Hant, no is English.
+        let shipped = SDKStrings.language(for: Locale(identifier: identifier))
+        #expect(SDKStrings.languages.contains(shipped))
+    }
+
+    @Test("Persian and Urdu are right to left with Arabic and Hebrew")
+    func rightToLeft() {
+        #expect(SDKStrings.rightToLeftLanguages == ["ar", "he", "fa", "ur"])
+        #expect(SDKStrings.language(for: Locale(identifier: "es_MX")) == "es")
+        #expect(SDKStrings.language(for: Locale(identifier: "zh_HK")) == "zh-Hant")
+    }
+
     @Test("texts are read from the bundle's .lproj tables for the locale given, not the process's language")
     func readsTheLocalesTable() {
         let cases: [(String, SDKStrings.Key, String)] = [

@@ -226,10 +226,11 @@ public struct SDKStrings: Sendable, Hashable {
     /// "Translations").
     public static let reviewedLanguages: Set<String> = ["en"]
 
-    /// The languages written right to left.
-    public static let rightToLeftLanguages: Set<String> = ["ar", "he"]
+    /// The languages written right to left: Arabic, Hebrew, Persian and Urdu (a table of each is right to left
+    /// whether or not this release ships it).
+    public static let rightToLeftLanguages: Set<String> = ["ar", "he", "fa", "ur"]
 
-    /// Whether the table's language is written right to left (Arabic, Hebrew).
+    /// Whether the table's language is written right to left (Arabic, Hebrew, Persian, Urdu).
     public var isRightToLeft: Bool { Self.rightToLeftLanguages.contains(language) }
 
     /// Whether a native speaker has reviewed the table in use (``reviewedLanguages``).
@@ -312,31 +313,53 @@ public struct SDKStrings: Sendable, Hashable {
         return Int(clamping: integer)
     }
 
-    /// The table for a locale, chosen as Apple's bundles choose a localization: the language with its script or
-    /// region where a table is split by them (`zh-Hant` for a Traditional script or for Taiwan, Hong Kong and Macao,
-    /// `zh-Hans` otherwise; `pt-BR` for Brazil and for Portuguese without a region, `pt-PT` for every other region),
-    /// then the language alone, then English.
+    /// The table for a locale: the first of the locale's CLDR parent chain that has a table, then English.
+    ///
+    /// The chain is CLDR's (`parentLocales` of CLDR 46), as Apple's bundles also walk it: the language with its
+    /// script or region, then its parents, then the language alone —
+    ///
+    /// - Spanish of Latin America and the United States (`es-MX`, `es-AR`, `es-US`, …) → `es-419` → `es`;
+    /// - Chinese in a Traditional script, or of Taiwan, Hong Kong or Macao → `zh-Hant` (Hong Kong and Macao first
+    ///   `zh-Hant-HK`); Chinese otherwise → `zh-Hans`;
+    /// - Portuguese of Brazil or without a region → `pt-BR`; of any other region → `pt-PT`;
+    /// - French of Canada → `fr-CA` → `fr`;
+    /// - Norwegian (`no`), Bokmål (`nb`) and Nynorsk (`nn`) → `nb`; the old codes `iw` → `he`, `in` → `id`.
     ///
     /// - Parameter locale: The locale.
     /// - Returns: A member of ``languages``.
     public static func language(for locale: Locale) -> String {
-        let parts = LocaleParts(locale.identifier)
-        let aliases = ["iw": "he", "in": "id"]
+        language(for: locale, among: Set(languages))
+    }
+
+    /// The table for a locale among the given languages (the tests name languages a release may not ship yet).
+    static func language(for locale: Locale, among available: Set<String>) -> String {
+        parentChain(LocaleParts(locale.identifier)).first { available.contains($0) } ?? "en"
+    }
+
+    /// The regions whose Spanish is `es-419`'s (CLDR's `parentLocales`).
+    private static let latinAmericanSpanish: Set<String> = [
+        "419", "AR", "BO", "BR", "BZ", "CL", "CO", "CR", "CU", "DO", "EC", "GT", "HN", "MX", "NI", "PA", "PE", "PR",
+        "PY", "SV", "US", "UY", "VE",
+    ]
+
+    /// A locale's candidate tables, most specific first.
+    static func parentChain(_ parts: LocaleParts) -> [String] {
+        let aliases = ["iw": "he", "in": "id", "no": "nb", "nn": "nb"]
         let language = aliases[parts.language] ?? parts.language
-        let candidates: [String]
+        let region = parts.region ?? ""
         switch language {
         case "zh":
-            let traditional =
-                parts.script == "Hant" || (parts.script == nil && ["TW", "HK", "MO"].contains(parts.region ?? ""))
-            candidates = [traditional ? "zh-Hant" : "zh-Hans"]
+            let traditional = parts.script == "Hant" || (parts.script == nil && ["TW", "HK", "MO"].contains(region))
+            guard traditional else { return ["zh-Hans"] }
+            return ["HK", "MO"].contains(region) ? ["zh-Hant-HK", "zh-Hant"] : ["zh-Hant"]
         case "pt":
-            candidates = [parts.region == nil || parts.region == "BR" ? "pt-BR" : "pt-PT"]
+            return [region.isEmpty || region == "BR" ? "pt-BR" : "pt-PT"]
+        case "es" where latinAmericanSpanish.contains(region):
+            return ["es-\(region)", "es-419", "es"]
         default:
-            candidates =
-                [parts.script.map { "\(language)-\($0)" }, parts.region.map { "\(language)-\($0)" }, language]
+            return [parts.script.map { "\(language)-\($0)" }, parts.region.map { "\(language)-\($0)" }, language]
                 .compactMap { $0 }
         }
-        return candidates.first { languages.contains($0) } ?? "en"
     }
 
     /// The columns a text takes on a terminal, the unit of ``Key/columnBudget``: 2 for an East Asian wide or
