@@ -255,3 +255,23 @@ struct MissingResourceFolderTests {
         #expect(ResourceFolder.locate(StringsTables.folderName, in: ResourceFolder.searchDirectories) != nil)
     }
 }
+
+@Suite("Security warnings in the cardholder's language")
+struct LocalizedWarningTests {
+    @Test("SW01–SW05 read from the table of the locale; the developer's warnings and message stay English")
+    func localized() {
+        let ids: [Warning.ID] = [.jailbroken, .tampered, .emulator, .debuggerAttached, .unsupportedOS]
+        let german = SDKStrings(locale: Locale(identifier: "de"))
+        let japanese = SDKStrings(locale: Locale(identifier: "ja"))
+        for id in ids {
+            let warning = Warning(id: id, message: "found: /sbin/su", severity: .high)
+            #expect(!warning.localizedMessage(german).contains("/sbin"))
+            #expect(warning.localizedMessage(german) != warning.localizedMessage(SDKStrings.english))
+            #expect(warning.localizedMessage(japanese).unicodeScalars.contains { $0.value >= 0x3040 })
+            #expect(warning.message == "found: /sbin/su")
+        }
+        #expect(Warning(id: .jailbroken, message: "", severity: .high).localizedMessage(german).contains("Gerät"))
+        let contrast = Warning(id: .lowContrast, message: "contrast 2:1", severity: .low)
+        #expect(contrast.localizedMessage(german) == "contrast 2:1")
+    }
+}

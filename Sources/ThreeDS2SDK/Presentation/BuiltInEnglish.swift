@@ -65,6 +65,11 @@ extension StringsTables {
         "enterKey": "Enter",
         "htmlOtherButton": "to press another button, add it after a space: %@",
         "htmlFields": "field=value&… (fields: %1$@) then a button (%2$@)",
+        "warningJailbroken": "This device is rooted or jailbroken.",
+        "warningTampered": "The payment security software has been tampered with.",
+        "warningEmulator": "The app is running in an emulator or a virtual machine.",
+        "warningDebugger": "A debugger is attached to the app.",
+        "warningUnsupportedOS": "This version of the operating system is not supported.",
     ]
 
     /// The English plural forms compiled into the binary, by key and CLDR category.

@@ -195,6 +195,18 @@ public struct SDKStrings: Sendable, Hashable {
         /// How an HTML form with several fields is filled in line mode; `%1$@` lists the fields, `%2$@` the buttons.
         public static let htmlFields = Key("htmlFields", columnBudget: 160)
 
+        // The security warnings an app shows the cardholder (``Warning/localizedMessage(_:)``), EMVCo SW01–SW05.
+        /// SW01: the device is rooted or jailbroken.
+        public static let warningJailbroken = Key("warningJailbroken", columnBudget: 80)
+        /// SW02: the SDK's integrity has been tampered with.
+        public static let warningTampered = Key("warningTampered", columnBudget: 80)
+        /// SW03: an emulator or a virtual machine is in use.
+        public static let warningEmulator = Key("warningEmulator", columnBudget: 80)
+        /// SW04: a debugger is attached.
+        public static let warningDebugger = Key("warningDebugger", columnBudget: 80)
+        /// SW05: the operating system's version is not supported.
+        public static let warningUnsupportedOS = Key("warningUnsupportedOS", columnBudget: 80)
+
         /// Every key of this release, in the order of the English table.
         public static let allCases: [Key] = [
             .cancel, .processing, .continueButton, .submit, .resend, .secureCheckout, .warning, .showMore, .showLess,
@@ -204,7 +216,8 @@ public struct SDKStrings: Sendable, Hashable {
             .noteNoHTMLForm, .noteTooLong, .noteUnknownField, .noteUnknownButton, .keysHelp, .keysAnswer, .keysReload,
             .keysHelpPlain, .keysReloadPlain, .revealToggle, .fieldText, .fieldPassword, .charactersEntered, .hidden,
             .checkbox, .radioButton, .button, .link, .list, .choice, .section, .sectionOpen, .sectionClosed, .yesOrNo,
-            .or, .optionNumber, .optionNumbers, .enterKey, .htmlOtherButton, .htmlFields,
+            .or, .optionNumber, .optionNumbers, .enterKey, .htmlOtherButton, .htmlFields, .warningJailbroken,
+            .warningTampered, .warningEmulator, .warningDebugger, .warningUnsupportedOS,
         ]
 
         private static let byName: [String: Key] = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })

@@ -73,6 +73,23 @@ public struct Warning: Sendable, Hashable, CustomStringConvertible {
         self.severity = severity
     }
 
+    /// The warning in the cardholder's language, a whole sentence without technical detail: for the EMVCo security
+    /// warnings SW01–SW05 the text of ``SDKStrings`` (``SDKStrings/Key/warningJailbroken`` and the four after it),
+    /// for the SDK's other warnings, which are meant for the app's developers, ``message``.
+    ///
+    /// ``message`` stays in English with the checks' findings (paths, library names), for logs and support.
+    ///
+    /// - Parameter strings: The texts, for example ``Transaction/presentationSettings``' `strings` or
+    ///   `SDKStrings(locale:)` for the locale the app gave `initialize`.
+    /// - Returns: The sentence.
+    public func localizedMessage(_ strings: SDKStrings) -> String {
+        let keys: [ID: SDKStrings.Key] = [
+            .jailbroken: .warningJailbroken, .tampered: .warningTampered, .emulator: .warningEmulator,
+            .debuggerAttached: .warningDebugger, .unsupportedOS: .warningUnsupportedOS,
+        ]
+        return keys[id].map { strings[$0] } ?? message
+    }
+
     /// `ID (SEVERITY): message`.
     public var description: String { "\(id) (\(severity.rawValue)): \(message)" }
 }
