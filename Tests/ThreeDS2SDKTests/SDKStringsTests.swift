@@ -275,3 +275,28 @@ struct LocalizedWarningTests {
         #expect(contrast.localizedMessage(german) == "contrast 2:1")
     }
 }
+
+@Suite("Overrides checked for placeholders")
+struct OverridePlaceholderTests {
+    @Test("overriding keeps the table's text for a replacement with other placeholders or a stray %")
+    func overriding() {
+        let strings = SDKStrings.english.overriding([
+            .cancel: "100% sure %s %1$@", .submit: "Go", .noteTooLong: "max %d (100%% sure)", .noteNoOption: "none",
+        ])
+        #expect(strings[.cancel] == "Cancel")
+        #expect(strings[.submit] == "Go")
+        #expect(
+            strings[.noteTooLong] == "max %d (100%% sure)" && strings.format(.noteTooLong, 3) == "max 3 (100% sure)")
+        #expect(strings[.noteNoOption] == SDKStrings.english[.noteNoOption])
+        let built = SDKStrings(locale: Locale(identifier: "de"), overrides: [.cancel: "%d"])
+        #expect(built[.cancel] == "Abbrechen")
+    }
+
+    @Test("the problem is named: placeholders expected, or a percent sign to double")
+    func problem() {
+        #expect(SDKStrings.placeholderProblem(in: "100% sure", for: .cancel)?.contains("%%") == true)
+        #expect(SDKStrings.placeholderProblem(in: "%@", for: .cancel)?.contains("none") == true)
+        #expect(SDKStrings.placeholderProblem(in: "(%2$@) %1$@", for: .htmlFields) == nil)
+        #expect(SDKStrings.placeholderProblem(in: "Abbrechen", for: .cancel) == nil)
+    }
+}

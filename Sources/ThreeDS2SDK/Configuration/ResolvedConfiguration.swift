@@ -156,11 +156,8 @@ struct ResolvedConfiguration: Sendable {
                 throw .invalidInput(
                     "\(ConfigParameters.textsGroup).\(name) is not one of the SDK's texts (SDKStrings.Key)")
             }
-            let expected = key.placeholders
-            guard SDKStrings.placeholders(in: text).sorted() == expected.sorted() else {
-                throw .invalidInput(
-                    "\(ConfigParameters.textsGroup).\(name) must have the English text's placeholders: "
-                        + (expected.isEmpty ? "none" : expected.joined(separator: " ")))
+            if let problem = SDKStrings.placeholderProblem(in: text, for: key) {
+                throw .invalidInput("\(ConfigParameters.textsGroup).\(problem)")
             }
             texts[key] = text
         }

@@ -271,6 +271,7 @@ public struct SDKStrings: Sendable, Hashable {
         if language != "en" {
             for (key, text) in tables.table(language) { table[key] = text }
         }
+        let overrides = overrides.filter { Self.placeholderProblem(in: $0.value, for: $0.key) == nil }
         for (key, text) in overrides { table[key] = text }
         self.table = table
         var plurals = tables.plurals("en")
@@ -281,11 +282,14 @@ public struct SDKStrings: Sendable, Hashable {
         self.plurals = plurals
     }
 
-    /// The texts with some replaced.
+    /// The texts with some replaced; a replacement whose placeholders are not the English text's
+    /// (``placeholderProblem(in:for:)``) is left out, the text it would replace kept. `initialize` refuses such a
+    /// text in ``ConfigParameters/textsGroup`` with the problem named.
     ///
     /// - Parameter overrides: The replacements, by key.
     /// - Returns: The texts, the replacements taking precedence.
     public func overriding(_ overrides: [Key: String]) -> SDKStrings {
+        let overrides = overrides.filter { Self.placeholderProblem(in: $0.value, for: $0.key) == nil }
         var merged = table
         for (key, text) in overrides { merged[key] = text }
         return SDKStrings(language: language, merged: merged, plurals: plurals.filter { overrides[$0.key] == nil })
@@ -398,6 +402,28 @@ public struct SDKStrings: Sendable, Hashable {
             0x1F900...0x1F9FF, 0x20000...0x3FFFD,
         ]
         return wide.contains { $0.contains(value) } ? 2 : 1
+    }
+
+    /// What is wrong with a text for a key, `nil` when nothing is: its placeholders must be the English text's
+    /// (``Key/placeholders``, in any order), and every other `%` must be written `%%` (`%s`, `100% sure` are refused).
+    ///
+    /// - Parameters:
+    ///   - text: An app's or a translator's text.
+    ///   - key: The key it is for.
+    /// - Returns: The problem, in a sentence, or `nil`.
+    public static func placeholderProblem(in text: String, for key: Key) -> String? {
+        let expected = key.placeholders
+        let found = placeholders(in: text)
+        if found.sorted() != expected.sorted() {
+            return "\(key) must have the English text's placeholders: "
+                + (expected.isEmpty ? "none" : expected.joined(separator: " "))
+        }
+        let specifiers = text.split(separator: "%", omittingEmptySubsequences: false).count - 1
+        let escaped = text.components(separatedBy: "%%").count - 1
+        if specifiers != found.count + 2 * escaped {
+            return "\(key) has a % that is no placeholder: write a percent sign as %%"
+        }
+        return nil
     }
 
     /// The placeholders of a text, in order.
