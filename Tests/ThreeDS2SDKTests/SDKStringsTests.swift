@@ -300,3 +300,27 @@ struct OverridePlaceholderTests {
         #expect(SDKStrings.placeholderProblem(in: "Abbrechen", for: .cancel) == nil)
     }
 }
+
+@Suite("No dead text")
+struct DeadKeyTests {
+    @Test("every key is read somewhere outside its declaration (the SDK, its UI or the tools)")
+    func everyKeyRead() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        var sources = ""
+        for folder in ["Sources", "Tools/Sources"] {
+            let base = root.appendingPathComponent(folder)
+            let files = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil)
+            while let url = files?.nextObject() as? URL {
+                guard url.pathExtension == "swift", url.lastPathComponent != "SDKStrings.swift",
+                    url.lastPathComponent != "BuiltInEnglish.swift"
+                else { continue }
+                sources += try String(contentsOf: url, encoding: .utf8)
+            }
+        }
+        #expect(sources.count > 100_000)
+        for key in SDKStrings.Key.allCases {
+            #expect(sources.contains(".\(key.rawValue)"), "\(key) is never read")
+        }
+    }
+}

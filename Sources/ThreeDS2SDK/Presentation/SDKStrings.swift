@@ -86,8 +86,6 @@ public struct SDKStrings: Sendable, Hashable {
         public static let showLess = Key("showLess", columnBudget: 22)
         /// The button opening the bank's app.
         public static let openApp = Key("openApp", columnBudget: 22)
-        /// The trust question's fallback.
-        public static let trustQuestion = Key("trustQuestion", columnBudget: 80)
         /// A yes answer.
         public static let yes = Key("yes", columnBudget: 22)
         /// A no answer.
@@ -102,14 +100,8 @@ public struct SDKStrings: Sendable, Hashable {
         public static let image = Key("image", columnBudget: 22)
         /// The code entry's label when the ACS gave none (and the note when it is submitted empty).
         public static let codeField = Key("codeField", columnBudget: 40)
-        /// The challenge timed out.
-        public static let timedOut = Key("timedOut", columnBudget: 80)
         /// The challenge could not be completed.
         public static let genericError = Key("genericError", columnBudget: 80)
-        /// The challenge was cancelled.
-        public static let cancelled = Key("cancelled", columnBudget: 80)
-        /// The challenge finished.
-        public static let completed = Key("completed", columnBudget: 80)
         /// The bank's app could not be opened.
         public static let appOpenFailed = Key("appOpenFailed", columnBudget: 160)
         /// The bank's app was opened; the cardholder comes back after approving.
@@ -210,8 +202,8 @@ public struct SDKStrings: Sendable, Hashable {
         /// Every key of this release, in the order of the English table.
         public static let allCases: [Key] = [
             .cancel, .processing, .continueButton, .submit, .resend, .secureCheckout, .warning, .showMore, .showLess,
-            .openApp, .trustQuestion, .yes, .no, .selected, .notSelected, .chooseOption, .image, .codeField,
-            .timedOut, .genericError, .cancelled, .completed, .appOpenFailed, .finishInApp, .issuer, .paymentSystem,
+            .openApp, .yes, .no, .selected, .notSelected, .chooseOption, .image, .codeField,
+            .genericError, .appOpenFailed, .finishInApp, .issuer, .paymentSystem,
             .noteNoEntryBox, .noteNoOption, .noteNoNewCode, .noteNoAdditionalCode, .noteNoApp, .noteNotHTML,
             .noteNoHTMLForm, .noteTooLong, .noteUnknownField, .noteUnknownButton, .keysHelp, .keysAnswer, .keysReload,
             .keysHelpPlain, .keysReloadPlain, .revealToggle, .fieldText, .fieldPassword, .charactersEntered, .hidden,
