@@ -34,6 +34,8 @@ PLANNED_MATRIX = "${{ fromJSON(needs.plan.outputs.legs) }}"
 PLANNED_RUNNER = "${{ needs.plan.outputs.runner }}"
 INSTALL = r"xcodebuild -downloadPlatform iOS -buildVersion"
 FLOOR = (16,)
+# Every Apple platform SwiftPM can build the package for: ThreeDS2HTML links libxml2 on each.
+APPLE_PLATFORMS = {"macOS", "macCatalyst", "iOS", "tvOS", "watchOS", "visionOS"}
 
 # What each job must run: (description, pattern over one step's `run` text).
 MACOS = [
@@ -189,6 +191,10 @@ def problems_in(workflow, package_text, apple_test_text, live_test_text, table=N
     darwin_block = package_text.split("#if canImport(Darwin)", 1)[-1] if "#if canImport(Darwin)" in package_text else ""
     if 'name: "ThreeDS2UITests"' not in darwin_block:
         problems.append("Package.swift: ThreeDS2UITests is not declared in the #if canImport(Darwin) block")
+    xml2 = re.search(r'linkedLibrary\("xml2", \.when\(platforms: \[([^\]]*)\]', package_text)
+    missing = sorted(APPLE_PLATFORMS - set(re.findall(r"\.(\w+)", xml2.group(1) if xml2 else "")))
+    if missing:
+        problems.append(f"Package.swift: libxml2 is not linked on {', '.join(missing)}")
     for description, pattern in APPLE_TESTS:
         if not re.search(pattern, apple_test_text):
             problems.append(f"Tests/ThreeDS2UITests: nothing covers {description}")
@@ -280,6 +286,8 @@ def self_test(workflow, package_text, apple_test_text, live_test_text, table, sw
         failures.append("the benchmark package sharing .build went unnoticed")
     if not problems_in(workflow, package_text.replace('name: "ThreeDS2UITests"', 'name: "Other"'), *rest[1:]):
         failures.append("a Package.swift without ThreeDS2UITests went unnoticed")
+    if not problems_in(workflow, package_text.replace(".macCatalyst, ", ""), *rest[1:]):
+        failures.append("libxml2 not linked on Mac Catalyst went unnoticed")
     if not problems_in(workflow, package_text, apple_test_text.replace('arguments: ["get", "post"]', ""), *rest[2:]):
         failures.append("Apple tests without the GET and POST forms went unnoticed")
     if not problems_in(workflow, package_text, apple_test_text, live_test_text.replace("#if os(Linux)", ""), *rest[3:]):
