@@ -340,7 +340,8 @@ struct ChallengeStateMachineTests {
             let actions = m.handle(events[events.count - 1])
             #expect(stops.withLock { $0.count } == 1, "\(events.map(ChallengeStateMachine.name(of:)))")
             #expect(actions.isEmpty && m.phase == phase)
-            #expect(stops.withLock { $0.first }?.contains(ChallengeStateMachine.name(of: events[events.count - 1])) == true)
+            #expect(
+                stops.withLock { $0.first }?.contains(ChallengeStateMachine.name(of: events[events.count - 1])) == true)
         }
         // The same machine driven only with events its phases expect never reaches the stop.
         let stops = Locked<[String]>([])
@@ -441,4 +442,3 @@ struct ChallengeStateMachineTests {
         #expect(actions.first?.erro?.errorCode == .transactionTimedOut && actions.last?.outcome == .timedOut)
     }
 }
-

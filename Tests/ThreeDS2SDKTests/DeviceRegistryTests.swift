@@ -258,7 +258,8 @@ struct AppleSecurityCheckTests {
             let probe = FakeSystemProbe.iPhone(files: FakeSystemProbe.macHostFiles, runtime: runtime, version: macOS15)
             #expect(ids(probe, minimum: "16").isEmpty, "\(runtime)")
         }
-        let simulator = FakeSystemProbe.iPhone(files: FakeSystemProbe.macHostFiles, runtime: .simulator, version: macOS15)
+        let simulator = FakeSystemProbe.iPhone(
+            files: FakeSystemProbe.macHostFiles, runtime: .simulator, version: macOS15)
         #expect(ids(simulator, minimum: "16") == ["SW03", "SW05"])
     }
 
