@@ -220,9 +220,9 @@ public struct SDKStrings: Sendable, Hashable {
 
     /// The languages with a table, as their `.lproj` folders are named.
     public static let languages = [
-        "ar", "bg", "cs", "da", "de", "el", "en", "es", "et", "fi", "fr", "ga", "he", "hi", "hr", "hu", "id", "it",
-        "ja", "ko", "lt", "lv", "mt", "nl", "pl", "pt-BR", "pt-PT", "ro", "sk", "sl", "sv", "th", "vi", "zh-Hans",
-        "zh-Hant",
+        "ar", "bg", "cs", "da", "de", "el", "en", "es", "es-419", "et", "fa", "fi", "fr", "fr-CA", "ga", "he", "hi",
+        "hr", "hu", "id", "it", "ja", "ko", "lt", "lv", "mt", "nb", "nl", "pl", "pt-BR", "pt-PT", "ro", "ru", "sk",
+        "sl", "sv", "th", "tr", "uk", "ur", "vi", "zh-Hans", "zh-Hant", "zh-Hant-HK",
     ]
 
     /// The languages whose table a native speaker has reviewed, so an app can decide which to offer: English (the
