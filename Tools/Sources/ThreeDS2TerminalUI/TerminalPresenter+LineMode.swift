@@ -10,7 +10,7 @@ extension TerminalPresenter {
     /// form state refuses an answer, its note is printed and the question asked again.
     func lineMode(_ initial: ChallengeFormState) async -> ChallengeAnswer {
         var state = initial
-        let width = TerminalIO.size.columns
+        let width = lineColumns
         print(lineScreen(state, width: width).joined(separator: "\n"))
         // The consent questions come after the screen's own question, once, just before the answer that carries
         // them: the code typed (or piped) first is the code, and the end of the input leaves a consent unanswered
@@ -32,11 +32,14 @@ extension TerminalPresenter {
         }
     }
 
+    /// The width line mode prints its screens in: ``output``'s when it is a terminal, else `COLUMNS`, else 80.
+    var lineColumns: Int { OutputGeometry.columns(of: output, environment: environment) }
+
     /// What the line mode prints before its first question: the screen (without its consent rows, which the
     /// prompts ask) and the hint, each line within `width` columns.
     func lineScreen(_ state: ChallengeFormState, width: Int) -> [String] {
         let renderer = LayoutRenderer(
-            width: width, style: TerminalStyle(depth: depth), plain: mode == .plain, interactive: false)
+            width: width, style: TerminalStyle(depth: lineDepth), plain: mode == .plain, interactive: false)
         return renderer.lines(state) + (hint.map { renderer.wrap(LayoutRenderer.safe("(\($0))")) } ?? [])
     }
 
@@ -119,7 +122,7 @@ extension TerminalPresenter {
             switch await perform(.openApp, on: &state) {
             case .send(let sent): return .answer(sent)
             case .showNote(let note):
-                printWrapped("(!) \(note)", width: TerminalIO.size.columns)
+                printWrapped("(!) \(note)", width: lineColumns)
                 return .askAgain
             case .openApp, nil: return .askAgain
             }
@@ -217,7 +220,7 @@ extension TerminalPresenter {
             return state.perform(.submit())?.answer
         case .outOfBand, .information:
             if screen.uiType == .outOfBand, let info = screen.additionalInfo {
-                let renderer = LayoutRenderer(width: TerminalIO.size.columns, style: TerminalStyle(depth: .none))
+                let renderer = LayoutRenderer(width: lineColumns, style: TerminalStyle(depth: .none))
                 print(renderer.wrap(PeerText.escapedForTerminal(info, keepingLineBreaks: true)).joined(separator: "\n"))
             }
             return state.perform(.continueChallenge)?.answer

@@ -4,6 +4,10 @@ import ThreeDS2SDKTesting
 import ThreeDS2TerminalUI
 import ThreeDS2TestLab
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// What the CLI prints for a person fits 80 columns, and a narrower terminal's width, broken only between words
 /// (issue 36, point 7).
 @Suite("Help, banners and usage errors fit the terminal")
@@ -110,5 +114,77 @@ struct DemoAllTests {
         if findings == 1, let first = output.range(of: Scenario.allCases[0].cardNumber) {
             #expect(output.range(of: "security checks:")!.lowerBound < first.lowerBound, "\(output)")
         }
+    }
+}
+
+/// Line and plain mode run from a terminal with their output redirected (issue 43): they measure where they write,
+/// not the controlling terminal.
+@Suite("Line and plain mode with the output in a file, run from a terminal")
+struct RedirectedLineModeTests {
+    /// Runs `threeds ARGUMENTS` under `script`, so that a pseudo terminal of 100 columns is its controlling
+    /// terminal, with `echo 123456` as its input and its output in a file; returns the file's text.
+    static func redirected(_ arguments: [String], environment: String) async throws -> (status: Int32, text: String) {
+        let directory = scratchDirectory("line-to-file")
+        let output = "\(directory)/out.txt"
+        let inner = "\(directory)/inner.sh"
+        let quoted = ([TmuxSession.binary] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        let script = """
+            stty cols 100 rows 30
+            echo 123456 | env -u COLUMNS -u NO_COLOR TERM=xterm-256color COLORTERM=truecolor \(environment) \
+            \(quoted) > '\(output)' 2>/dev/null
+            echo "status $?" > '\(output).status'
+            """
+        try Data(script.utf8).write(to: URL(fileURLWithPath: inner))
+        let run = try ThreedsRun([], launcher: .shell("exec /usr/bin/script -qec 'sh \(inner)' /dev/null"))
+        _ = await run.exit()
+        let status = try String(contentsOfFile: output + ".status", encoding: .utf8)
+        let text = try String(contentsOfFile: output, encoding: .utf8)
+        return (Int32(status.dropFirst(7).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1, text)
+    }
+
+    @Test(
+        "a 100-column controlling terminal, output in a file: lines of COLUMNS or 80 columns, no escape code",
+        arguments: [
+            (["demo", "--line"], "", 80), (["demo", "--line"], "COLUMNS=40", 40), (["demo", "--plain"], "", 80),
+            (["demo"], "COLUMNS=50", 50),
+        ])
+    func measuresTheOutput(arguments: [String], environment: String, columns: Int) async throws {
+        let (status, text) = try await Self.redirected(arguments, environment: environment)
+        #expect(status == 0, "\(arguments) \(environment): \(text)")
+        #expect(text.contains("123456"), "the screen reached the file: \(text)")
+        #expect(!text.contains("\u{1B}"), "\(arguments) \(environment): an escape code in the file:\n\(text)")
+        let overflowing = WidthTests.overflowing(text, columns: columns)
+        #expect(overflowing.isEmpty, "\(arguments) \(environment): wider than \(columns):\n\(overflowing)")
+        // A rule or a box border is as wide as the width measured: the terminal's 100 columns never reach the file.
+        let widest = text.split(separator: "\n").map { LayoutRenderer.displayWidth(String($0)) }.max() ?? 0
+        #expect(widest <= columns, "\(arguments) \(environment): a line of \(widest) columns")
+    }
+
+    @Test("NO_COLOR, or output that is no terminal, leaves line mode without colour; a terminal gets colour")
+    func colours() {
+        var pipe: [Int32] = [0, 0]
+        #expect(Glibc.pipe(&pipe) == 0)
+        defer {
+            close(pipe[0])
+            close(pipe[1])
+        }
+        let colourful = ["TERM": "xterm-256color", "COLORTERM": "truecolor"]
+        #expect(OutputGeometry.colorDepth(of: pipe[1], environment: colourful) == .none)
+        #expect(OutputGeometry.columns(of: pipe[1], environment: ["COLUMNS": "40"]) == 40)
+        #expect(OutputGeometry.columns(of: pipe[1], environment: [:]) == 80)
+        #expect(OutputGeometry.columns(of: pipe[1], environment: ["COLUMNS": "wide"]) == 80)
+        let terminal = posix_openpt(O_RDWR | O_NOCTTY)
+        #expect(terminal >= 0)
+        defer { close(terminal) }
+        #expect(grantpt(terminal) == 0 && unlockpt(terminal) == 0)
+        let name = String(cString: ptsname(terminal))
+        let follower = open(name, O_RDWR | O_NOCTTY)
+        #expect(follower >= 0)
+        defer { close(follower) }
+        var window = winsize(ws_row: 30, ws_col: 100, ws_xpixel: 0, ws_ypixel: 0)
+        #expect(ioctl(follower, UInt(TIOCSWINSZ), &window) == 0)
+        #expect(OutputGeometry.columns(of: follower, environment: ["COLUMNS": "40"]) == 100)
+        #expect(OutputGeometry.colorDepth(of: follower, environment: colourful) == .truecolor)
+        #expect(OutputGeometry.colorDepth(of: follower, environment: colourful.merging(["NO_COLOR": "1"]) { $1 }) == .none)
     }
 }
