@@ -18,7 +18,9 @@ struct Demo: AsyncParsableCommand {
               threeds demo --card html    another scenario, by name or card number
               threeds demo --auto --all   every scenario, answered from a script
 
-            \(ExitStatus.help(success: "frictionless, completed or cancelled", failure: "timed out, protocol or runtime error"))
+            \(ExitStatus.help(
+            success: "frictionless, completed or cancelled",
+            failure: "timed out, protocol or runtime error, or standard input ended before an answer"))
             """)
 
     @Flag(help: "Answer the challenge from a script instead of the keyboard.") var auto = false

@@ -108,6 +108,8 @@ struct CLIFirstRunTests {
         #expect(
             nothing.output.contains("Challenge cancelled: standard input ended before an answer"), "\(nothing.output)")
         #expect(!nothing.output.contains("by the cardholder"), "\(nothing.output)")
+        // No one answered: a failure (exit 1), so that a CI job that forgot --ui auto does not pass (issue 43).
+        #expect(nothing.status == 1, "\(nothing.output)")
     }
 
     @Test("negative numbers get a range message; an unknown option is named; an unknown locale warns")
