@@ -19,8 +19,7 @@ extension TerminalPresenter {
         while true {
             let (options, question) = lineQuestion(state, width: width)
             if !options.isEmpty { print(options.joined(separator: "\n")) }
-            let masked = state.screen.uiType == .text && state.isMasked(box: 0)
-            let typed = await prompt(question, masked: masked)
+            let typed = await prompt(question, masked: Self.masksLine(state))
             if typed == .end { ended.withLock { $0 = true } }
             guard case .line(let line) = typed else { return ChallengeAnswer(.cancel) }
             switch await lineStep(line, state: &state, consentsAsked: &consentsAsked) {
@@ -238,6 +237,19 @@ extension TerminalPresenter {
             _ = state.perform(.setHTMLFields(fields))
             if state.note != nil { return nil }
             return state.perform(.submit(button: parts.count > 1 ? parts[1] : nil))?.answer
+        }
+    }
+
+    /// Whether the line answering a screen is typed without echo: a masked entry box, or an HTML form with a
+    /// password field or a field that holds a code by its name or label (issue 43: one was echoed in plain mode).
+    static func masksLine(_ state: ChallengeFormState) -> Bool {
+        switch state.screen.uiType {
+        case .text: return state.isMasked(box: 0)
+        case .html, .htmlOutOfBand:
+            return (state.form?.controls ?? []).contains {
+                isEntry($0) && ($0.kind == .input("password") || LayoutRenderer.looksSecret($0))
+            }
+        default: return false
         }
     }
 

@@ -117,11 +117,15 @@ struct InspectSignedContent: AsyncParsableCommand {
         let token = try Inspect.token(in: try Inspect.read(input), field: "acsSignedContent")
         let roots = try dsRoot.flatMap { path -> [Certificate] in
             let pem = try readInputFile(path, option: "--ds-root")
-            do {
-                return try PEMDocument.parseMultiple(pemString: pem).map { try Certificate(pemDocument: $0) }
-            } catch {
-                throw CLIError("--ds-root \(path): not a PEM certificate")
+            // A file without any PEM block (a JSON file given by mistake) parses as no certificates: a usage error
+            // (exit 2), as a file that is not a certificate, never a verdict on the signed content.
+            let certificates = try? PEMDocument.parseMultiple(pemString: pem).map { try Certificate(pemDocument: $0) }
+            guard let certificates, !certificates.isEmpty else {
+                throw CLIError(
+                    "--ds-root \(path): not a PEM certificate (no -----BEGIN CERTIFICATE----- block); give the "
+                        + "directory server's root, such as testlab-pki/ds-root.pem")
             }
+            return certificates
         }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else {

@@ -177,6 +177,7 @@ struct InspectCReq: AsyncParsableCommand {
             previous = object
         }
         let counter = object["sdkCounterStoA"]?.stringValue
+        if let previous, let problem = Self.pairingProblem(object, answering: previous) { problems.append(problem) }
         if counter != "000", previous == nil {
             say("Note: the action checks need the CRes this CReq answers (--answering FILE); identifiers only.")
         } else {
@@ -191,6 +192,28 @@ struct InspectCReq: AsyncParsableCommand {
             throw ExitCode(1)
         }
         say("Verdict: VALID — CReq \(counter ?? "?") of transaction \(inspection.saved.identifiers.sdkTransID)")
+    }
+}
+
+extension InspectCReq {
+    /// Why `creq` is not the answer to `cres`, or `nil`: a CReq answers the CRes whose acsCounterAtoS is one less than
+    /// its sdkCounterStoA (CReq 000 answers none); a final CRes (challengeCompletionInd Y) is answered by no CReq.
+    static func pairingProblem(_ creq: JSONObject, answering cres: JSONObject) -> String? {
+        let sdkCounter = creq["sdkCounterStoA"]?.stringValue
+        let acsCounter = cres["acsCounterAtoS"]?.stringValue
+        guard let sent = sdkCounter.flatMap({ Int($0) }), let received = acsCounter.flatMap({ Int($0) }) else {
+            return "--answering: the counters cannot be paired (sdkCounterStoA \(sdkCounter ?? "missing"), "
+                + "acsCounterAtoS \(acsCounter ?? "missing"))"
+        }
+        if cres["challengeCompletionInd"]?.stringValue == "Y" {
+            return "--answering: that CRes (acsCounterAtoS \(acsCounter ?? "")) is final; no CReq answers it"
+        }
+        guard sent == received + 1 else {
+            let answered = sent == 0 ? "no CRes (it is the first)" : "the CRes with acsCounterAtoS \(String(format: "%03d", sent - 1))"
+            return "--answering: CReq \(sdkCounter ?? "") answers \(answered), not this one (acsCounterAtoS "
+                + "\(acsCounter ?? ""))"
+        }
+        return nil
     }
 }
 

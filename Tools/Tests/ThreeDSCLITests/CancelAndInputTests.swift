@@ -37,6 +37,20 @@ extension MachineLoadingCLITests {
             }
         }
 
+        @Test("line and plain mode: a code typed into an HTML form's code or password field is not echoed")
+        func htmlCodeNotEchoed() async throws {
+            for mode in Self.lineModes {
+                let run = try await terminalRun(.html, environment: mode.environment, extra: mode.extra, lab: .cancel) {
+                    session in
+                    _ = try await session.wait(for: "or 'cancel'")
+                    try session.keys("123456", "Enter")
+                }
+                // Line mode never clears the screen: an echoed code would still be on it.
+                #expect(run.screen.contains(#""outcome":"completed""#), "\(mode.name): \(run.screen)")
+                #expect(!run.screen.contains("123456"), "\(mode.name): the code stayed on the screen")
+            }
+        }
+
         @Test("line and plain mode: Ctrl-C cancels with challengeCancel 01 and exit 0, never 130")
         func controlCInLineModes() async throws {
             for mode in Self.lineModes {
