@@ -70,7 +70,9 @@ public struct LayoutRenderer: Sendable {
     private func keyHints(_ state: ChallengeFormState) -> [String] {
         let layout = state.layout
         let strings = layout.strings
-        let asks = layout.elements.contains { if case .consent = $0 { true } else { false } }
+        // y and n answer the consent row that has the focus; elsewhere they are typed into the code box, so the help
+        // offers them only there (issue 43).
+        let asks: Bool = if case .consent = state.focusedElement { true } else { false }
         let reloads = layout.screen.htmlRefresh != nil
         let keys =
             plain

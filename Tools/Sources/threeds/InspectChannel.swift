@@ -238,6 +238,10 @@ struct InspectCRes: AsyncParsableCommand {
     @Option(name: .customLong("transaction-keys"), help: "The file `threeds pay --save-transaction-keys` wrote.")
     var transactionKeys: String
     @Option(parsing: .unconditional, help: "The acsCounterAtoS the SDK expects (0 to 255).") var counter: Int?
+    @Flag(
+        name: .customLong("no-oob-app"),
+        help: "Check as an SDK that does not open the bank's app (as `pay --no-oob-app`): an oobAppURL is then ignored.")
+    var noOOBApp = false
 
     func validate() throws {
         if let counter, !(0...255).contains(counter) { throw ValidationError("--counter must be 0 to 255") }
@@ -252,7 +256,7 @@ struct InspectCRes: AsyncParsableCommand {
                 object,
                 expecting: ChallengeResponseExpectation(
                     identifiers: inspection.saved.identifiers, messageVersion: inspection.saved.messageVersion,
-                    acsCounter: expected, opensOOBApps: true))
+                    acsCounter: expected, opensOOBApps: !noOOBApp))
             say("Verdict: VALID — \(Self.describe(response))")
         } catch {
             say(

@@ -60,6 +60,14 @@ struct ServerConnectionOptions: ParsableArguments {
         }
         if let server { try PlainHTTPPolicy.check(server, option: "--server", allowHTTP: allowHTTP) }
         if let problem = DirectoryServerChoice.idProblem(directoryServerID) { throw ValidationError(problem) }
+        // sdkReferenceNumber is AN 32 (at most 32 characters), never empty: an AReq without it is refused.
+        guard !sdkReferenceNumber.isEmpty, sdkReferenceNumber.count <= 32,
+            sdkReferenceNumber.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.generalCategory != .control })
+        else {
+            throw ValidationError(
+                "--sdk-reference-number must be the 1 to 32 characters EMVCo assigned to the SDK, got "
+                    + "\"\(sdkReferenceNumber)\"")
+        }
         guard (1...600).contains(requestorTimeout) else {
             throw ValidationError("--requestor-timeout must be 1 to 600 seconds, got \(requestorTimeout)")
         }
