@@ -33,7 +33,9 @@ public enum HiddenLine {
         -> Result
     {
         var settings = termios()
-        guard isatty(input) == 1, tcgetattr(input, &settings) == 0 else { return result(PromptInput.typed(from: input)) }
+        guard isatty(input) == 1, tcgetattr(input, &settings) == 0 else {
+            return result(PromptInput.typed(from: input))
+        }
         write(prompt, to: promptOutput)
         var silent = settings
         silent.c_lflag &= ~tcflag_t(ECHO)

@@ -209,7 +209,9 @@ extension InspectCReq {
             return "--answering: that CRes (acsCounterAtoS \(acsCounter ?? "")) is final; no CReq answers it"
         }
         guard sent == received + 1 else {
-            let answered = sent == 0 ? "no CRes (it is the first)" : "the CRes with acsCounterAtoS \(String(format: "%03d", sent - 1))"
+            let answered =
+                sent == 0
+                ? "no CRes (it is the first)" : "the CRes with acsCounterAtoS \(String(format: "%03d", sent - 1))"
             return "--answering: CReq \(sdkCounter ?? "") answers \(answered), not this one (acsCounterAtoS "
                 + "\(acsCounter ?? ""))"
         }
@@ -240,7 +242,8 @@ struct InspectCRes: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "The acsCounterAtoS the SDK expects (0 to 255).") var counter: Int?
     @Flag(
         name: .customLong("no-oob-app"),
-        help: "Check as an SDK that does not open the bank's app (as `pay --no-oob-app`): an oobAppURL is then ignored.")
+        help: "Check as an SDK that does not open the bank's app (as `pay --no-oob-app`): an oobAppURL is then ignored."
+    )
     var noOOBApp = false
 
     func validate() throws {

@@ -53,6 +53,21 @@ struct ScreenFitTests {
         #expect(form.action(for: .character("y")) == .setTrust(true))
     }
 
+    @Test("in a small window the title stays on top wherever the focus is, and the focused line is in view")
+    func titleStaysInSmallWindows() throws {
+        for (columns, rows) in [(30, 10), (20, 12), (50, 20), (40, 8)] {
+            var form = state(try screen(long))
+            let renderer = LayoutRenderer(width: columns, style: TerminalStyle(depth: .none))
+            for position in form.focusOrder.indices {
+                let window = renderer.window(form, rows: rows)
+                #expect(window.count <= rows)
+                #expect(window.first?.hasPrefix("Secure") == true, "\(columns)×\(rows), focus \(position): \(window)")
+                #expect(window.contains { $0.hasPrefix("›") }, "\(columns)×\(rows), focus \(position): \(window)")
+                _ = form.perform(.focusNext)
+            }
+        }
+    }
+
     @Test("CJK text is measured in display columns and broken between characters")
     func wideText() throws {
         let japanese = String(repeating: "認証コードを入力してください", count: 3)

@@ -148,7 +148,8 @@ extension MachineLoadingCLITests {
             let screen = try await session.wait(for: "EXIT=")
             #expect(screen.contains(#""outcome":"frictionless""#) && screen.contains("EXIT=0"), "\(screen)")
             let scrollback = try session.tmux(["capture-pane", "-p", "-S", "-", "-t", "0"])
-            #expect(!scrollback.contains(written) && !scrollback.contains(card), "the number was echoed:\n\(scrollback)")
+            #expect(
+                !scrollback.contains(written) && !scrollback.contains(card), "the number was echoed:\n\(scrollback)")
             #expect(
                 lab.authentications.dropFirst(before).contains { $0.request["acctNumber"] == .string(card) },
                 "the AReq carried the number without its spaces")

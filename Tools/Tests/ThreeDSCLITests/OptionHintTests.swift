@@ -50,7 +50,9 @@ struct OptionHintTests {
     @Test("a mistyped command gets a suggestion; a mistyped option is named once, not twice (issue 43)")
     func commandTypoAndOneLine() async throws {
         let command = try await runThreeds(["pya", "--help"])
-        #expect(command.status == 2 && command.output.contains("unknown command pya; did you mean pay?"), "\(command.output)")
+        #expect(
+            command.status == 2 && command.output.contains("unknown command pya; did you mean pay?"),
+            "\(command.output)")
         let version = try await runThreeds(["--versoin"])
         #expect(version.status == 2, "\(version.output)")
         #expect(version.output.contains("unknown option --versoin; did you mean --version?"), "\(version.output)")

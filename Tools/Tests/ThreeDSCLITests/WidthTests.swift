@@ -185,6 +185,7 @@ struct RedirectedLineModeTests {
         #expect(ioctl(follower, UInt(TIOCSWINSZ), &window) == 0)
         #expect(OutputGeometry.columns(of: follower, environment: ["COLUMNS": "40"]) == 100)
         #expect(OutputGeometry.colorDepth(of: follower, environment: colourful) == .truecolor)
-        #expect(OutputGeometry.colorDepth(of: follower, environment: colourful.merging(["NO_COLOR": "1"]) { $1 }) == .none)
+        #expect(
+            OutputGeometry.colorDepth(of: follower, environment: colourful.merging(["NO_COLOR": "1"]) { $1 }) == .none)
     }
 }
