@@ -160,6 +160,22 @@ struct RedirectedLineModeTests {
         #expect(widest <= columns, "\(arguments) \(environment): a line of \(widest) columns")
     }
 
+    @Test("in a 30-column terminal without COLUMNS exported, what the CLI prints fits 30 columns, words whole")
+    func narrowTerminalWithoutColumns() async throws {
+        let directory = scratchDirectory("narrow-terminal")
+        let inner = "\(directory)/inner.sh"
+        let script = """
+            stty cols 30 rows 30
+            env -u COLUMNS TERM=xterm-256color '\(TmuxSession.binary)' demo --card frictionlessY < /dev/null
+            """
+        try Data(script.utf8).write(to: URL(fileURLWithPath: inner))
+        let run = try ThreedsRun([], launcher: .shell("exec /usr/bin/script -qec 'sh \(inner)' /dev/null"))
+        let output = await run.exit().output.replacingOccurrences(of: "\r", with: "")
+        #expect(output.contains("Frictionless"), "\(output)")
+        let overflowing = WidthTests.overflowing(output, columns: 30)
+        #expect(overflowing.isEmpty, "wider than the 30-column terminal:\n\(overflowing)")
+    }
+
     @Test("NO_COLOR, or output that is no terminal, leaves line mode without colour; a terminal gets colour")
     func colours() {
         var pipe: [Int32] = [0, 0]
