@@ -50,7 +50,7 @@ enum OptionHints {
         given: String, meant: String?
     )? {
         guard let first = arguments.first, !first.hasPrefix("-") else { return nil }
-        let names = root.configuration.subcommands.map(\._commandName) + ["help"]
+        let names = root.configuration.subcommands.map { $0._commandName } + ["help"]
         guard !names.contains(first) else { return nil }
         let nearest = names.map { ($0, editDistance(first, $0)) }.filter { $0.1 <= 2 }
             .min { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }

@@ -61,7 +61,7 @@ struct Threeds: AsyncParsableCommand {
                 warn("threeds: unknown option \(typo.given)" + (typo.meant.map { "; did you mean \($0)?" } ?? ""))
             }
             if let command = OptionHints.unknownCommand(in: arguments, root: Self.self) {
-                let commands = Self.configuration.subcommands.map(\._commandName).joined(separator: ", ")
+                let commands = Self.configuration.subcommands.map { $0._commandName }.joined(separator: ", ")
                 warn(
                     TerminalWidth.wrap(
                         "threeds: unknown command \(command.given)"

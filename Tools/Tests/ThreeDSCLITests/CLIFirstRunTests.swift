@@ -170,7 +170,7 @@ struct CLIErrorMessageTests {
         #expect(ContinuousClock.now - started < .seconds(5), "at once, not after a timeout")
         #expect(refused.status == 1 && refused.output.contains("https://127.0.0.1:1/3ds/authenticate"))
         // Lines are wrapped to the terminal's width: read the words, not the line breaks.
-        #expect(flattened(refused.output).contains("is the server running"), "\(refused.output)")
+        #expect(flattened(refused.output).contains("is the 3DS Server running"), "\(refused.output)")
         let untrusted = try await runThreeds(["pay", "--server", lab.baseURL.absoluteString] + common)
         #expect(
             flattened(untrusted.output).contains(

@@ -6,14 +6,17 @@ import ThreeDS2TestLab
 
 /// The CLI names a slip as what it is, before anything is sent, with the option and the fix (issue 43, point 3), and
 /// takes a card number as people write it (point 4).
-@Suite("Diagnoses at first contact: the option and the fix, before anything is sent")
+@Suite("Diagnoses at first contact: the option and the fix, before anything is sent", .serialized)
 struct FirstContactDiagnosisTests {
+    /// A lab of this suite's own: "nothing was sent" counts its authentications, which no other suite adds to.
+    static let lab = SharedLab(name: "diagnosis-lab")
+
     /// `threeds pay` against the CLI tests' lab with the frictionless Y card, the options given replacing the
     /// defaults of the same name.
     static func pay(_ changes: [String: String], extra: [String] = []) async throws -> (
         status: Int32, output: String, sent: Int
     ) {
-        let (lab, pki) = try await SharedLab.cli.get()
+        let (lab, pki) = try await Self.lab.get()
         var options: [(String, String)] = [
             ("--server", lab.baseURL.absoluteString), ("--ds-id", TestLab.rsaDirectoryServerID.rawValue),
             ("--ds-cert", "\(pki)/ds-encryption-rsa.pem"), ("--ds-root", "\(pki)/ds-root.pem"),
@@ -61,7 +64,7 @@ struct FirstContactDiagnosisTests {
 
     @Test("a card written with spaces or dashes is taken without them")
     func cardWithSeparators() async throws {
-        let (lab, _) = try await SharedLab.cli.get()
+        let (lab, _) = try await Self.lab.get()
         for written in ["4000 0000 0000 1000", "4000-0000-0000-1000"] {
             let result = try await Self.pay(["--card": written], extra: ["--json"])
             #expect(result.status == 0 && result.sent == 1, "\(written): \(result.output)")

@@ -49,7 +49,7 @@ struct OptionHintTests {
 
     @Test("a mistyped command gets a suggestion; a mistyped option is named once, not twice (issue 43)")
     func commandTypoAndOneLine() async throws {
-        let command = try await runThreeds(["pya", "--help"])
+        let command = try await runThreeds(["pya"])
         #expect(
             command.status == 2 && command.output.contains("unknown command pya; did you mean pay?"),
             "\(command.output)")
