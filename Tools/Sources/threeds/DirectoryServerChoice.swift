@@ -34,23 +34,23 @@ enum DirectoryServerChoice {
         return bundleProblem(server, certificatePath: certificatePath)
     }
 
-    /// What a trust bundle in the certificate's folder (a TestLab `--pki-dir`) says: the ID is not one of its
-    /// directory servers, or the certificate is not one of that directory server's keys.
+    /// What a trust bundle in the certificate's folder (a TestLab `--pki-dir`) says when the certificate is one of its
+    /// directory servers' keys: whose it is, when that is not the `--ds-id` given. A certificate the bundle does not
+    /// list (one of the person's own, put beside it) is left to the SDK's checks.
     private static func bundleProblem(_ server: DirectoryServer, certificatePath: String) -> String? {
         let folder = URL(fileURLWithPath: certificatePath).deletingLastPathComponent()
         let bundlePath = folder.appendingPathComponent(TrustBundle.fileName).path
         guard FileManager.default.fileExists(atPath: bundlePath),
             let bundle = try? TrustBundle(contentsOf: URL(fileURLWithPath: bundlePath))
         else { return nil }
-        guard let listed = bundle.directoryServers.first(where: { $0.id == server.id }) else {
-            let ids = bundle.directoryServers.map(\.id.rawValue).joined(separator: ", ")
-            return "--ds-id \(server.id) is not a directory server of \(bundlePath), beside --ds-cert "
-                + "\(certificatePath); it lists \(ids)"
-        }
         func squeezed(_ text: String) -> String { text.filter { !$0.isWhitespace } }
         let given = squeezed(server.encryptionKey)
-        guard !listed.encryptionKeys.contains(where: { squeezed($0.key) == given }) else { return nil }
-        return "--ds-cert \(certificatePath) is not an encryption key of directory server \(server.id) in "
-            + "\(bundlePath): give that directory server's certificate, or the --ds-id of the one it belongs to"
+        let owners = bundle.directoryServers.filter { entry in
+            entry.encryptionKeys.contains { squeezed($0.key) == given }
+        }
+        guard let owner = owners.first, !owners.contains(where: { $0.id == server.id }) else { return nil }
+        return "--ds-cert \(certificatePath) is the encryption certificate of directory server \(owner.id) in "
+            + "\(bundlePath), not of --ds-id \(server.id): give --ds-id \(owner.id), or the certificate of "
+            + "directory server \(server.id)"
     }
 }

@@ -59,7 +59,6 @@ struct ServerConnectionOptions: ParsableArguments {
             throw ValidationError("give exactly one of --server URL or --requestor-exec CMD")
         }
         if let server { try PlainHTTPPolicy.check(server, option: "--server", allowHTTP: allowHTTP) }
-        if let problem = DirectoryServerChoice.idProblem(directoryServerID) { throw ValidationError(problem) }
         // sdkReferenceNumber is AN 32 (at most 32 characters), never empty: an AReq without it is refused.
         guard !sdkReferenceNumber.isEmpty, sdkReferenceNumber.count <= 32,
             sdkReferenceNumber.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.generalCategory != .control })
@@ -143,6 +142,9 @@ struct ServerConnectionOptions: ParsableArguments {
     /// --ds-key-id.
     func configuration(opensOOBApps: Bool) throws -> ConfigParameters {
         var config = ConfigParameters()
+        // Checked here rather than in validate(), so that the other options' usage errors keep their order; still
+        // before anything is sent (the configuration is the first thing a command builds).
+        if let problem = DirectoryServerChoice.idProblem(directoryServerID) { throw CLIError(problem) }
         config.sdkReferenceNumber = sdkReferenceNumber
         config.appIdentifier = "org.threeds2.cli"
         config.appVersion = ThreeDS2Service.version

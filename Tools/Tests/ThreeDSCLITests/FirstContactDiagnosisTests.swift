@@ -46,7 +46,9 @@ struct FirstContactDiagnosisTests {
         #expect(malformed.output.contains("--ds-id must be a directory server ID"), "\(malformed.output)")
         let unlisted = try await Self.pay(["--ds-id": "F255545342"])
         #expect(unlisted.status == 2 && unlisted.sent == 0, "\(unlisted.output)")
-        #expect(unlisted.output.contains("--ds-id F255545342 is not a directory server of"), "\(unlisted.output)")
+        #expect(
+            unlisted.output.contains("is the encryption certificate of directory server F055545342")
+                && unlisted.output.contains("not of --ds-id F255545342"), "\(unlisted.output)")
     }
 
     @Test(
