@@ -167,13 +167,12 @@ struct RedirectedLineModeTests {
         let script = """
             stty cols 30 rows 30
             env -u COLUMNS TERM=xterm-256color '\(TmuxSession.binary)' demo --card frictionlessY < /dev/null
-            env -u COLUMNS '\(TmuxSession.binary)' pay --server https://127.0.0.1:1 --ds-id XYZ --ds-cert x \
-                --ds-root x --card 4000000000001000 --amount 1 --currency 978
+            env -u COLUMNS '\(TmuxSession.binary)' demo --locale ''
             """
         try Data(script.utf8).write(to: URL(fileURLWithPath: inner))
         let run = try ThreedsRun([], launcher: .shell("exec /usr/bin/script -qec 'sh \(inner)' /dev/null"))
         let output = await run.exit().output.replacingOccurrences(of: "\r", with: "")
-        #expect(output.contains("Frictionless") && output.contains("hexadecimal"), "\(output)")
+        #expect(output.contains("Frictionless") && flattened(output).contains("empty value"), "\(output)")
         let overflowing = WidthTests.overflowing(output, columns: 30)
         #expect(overflowing.isEmpty, "wider than the 30-column terminal:\n\(overflowing)")
     }
