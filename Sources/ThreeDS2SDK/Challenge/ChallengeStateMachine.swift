@@ -89,6 +89,8 @@ struct ChallengeStateMachine: Sendable {
     private var screen: ChallengeScreen?
     private(set) var builder: ChallengeRequestBuilder
     private let channel: SecureChannel
+    /// The record of the exchanges for the tools (``ChallengeTrace``), kept only when they asked for it.
+    var trace: ChallengeTrace?
 
     init(builder: ChallengeRequestBuilder, channel: SecureChannel) {
         self.builder = builder
@@ -182,49 +184,50 @@ struct ChallengeStateMachine: Sendable {
         }
     }
 
-    /// Reads an HTTP response by its body, never by its `Content-Type` (ACSs label both ways wrongly): a JSON object
-    /// whose `messageType` is `Erro` is an Erro whatever the status; any other JSON is a plaintext CRes, which is
-    /// never accepted; everything else must be a compact JWE that decrypts under the channel keys.
-    private func interpret(_ response: TransportResponse) -> Event {
-        let firstByte = response.body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
-        if firstByte == UInt8(ascii: "{") {
-            guard
-                case .object(let object)? = try? JSONParser(limits: .init(maxBytes: 64 * 1024, maxDepth: 8)).parse(
-                    response.body)
-            else {
-                return (200..<300).contains(response.status)
-                    ? .responseUnreadable(
-                        ProtocolViolation(
-                            .messageReceivedInvalid, detail: "Invalid Formatted Message",
-                            explanation: "the response is not a JSON object"))
-                    : .transportFailed(TransportError(.other, "HTTP \(response.status) from the ACS"))
-            }
-            guard MessageType(in: object) == .error else {
-                return .responseUnreadable(
-                    ProtocolViolation(
-                        .decryptionFailure, detail: "Data Decryption Failure",
-                        explanation: "the ACS answered in plaintext; only an Erro may be unencrypted"))
-            }
+    /// Reads an HTTP response by its body, never by its `Content-Type` (ACSs label both ways wrongly), as
+    /// ``ChallengeChannelBody`` reads it: an Erro whatever the status; a plaintext CRes is never accepted; anything
+    /// else must be a compact JWE that decrypts under the channel keys.
+    private mutating func interpret(_ response: TransportResponse) -> Event {
+        let success = (200..<300).contains(response.status)
+        switch ChallengeChannelBody(response.body) {
+        case .error(let object):
             return .messageReceived(object)
-        }
-        guard (200..<300).contains(response.status) else {
+        case .plaintext(let object):
+            trace?.answered(.plaintext(object))
+            return .responseUnreadable(
+                ProtocolViolation(
+                    .decryptionFailure, detail: "Data Decryption Failure",
+                    explanation: "the ACS answered in plaintext; only an Erro may be unencrypted"))
+        case .unreadable where success:
+            trace?.answered(.unreadable("the answer starts as JSON but is not a JSON object"))
+            return .responseUnreadable(
+                ProtocolViolation(
+                    .messageReceivedInvalid, detail: "Invalid Formatted Message",
+                    explanation: "the response is not a JSON object"))
+        case .unreadable:
             return .transportFailed(TransportError(.other, "HTTP \(response.status) from the ACS"))
-        }
-        do {
-            return .messageReceived(try channel.decrypt(response.body))
-        } catch {
-            return .responseUnreadable(error)
+        case .encrypted where !success:
+            return .transportFailed(TransportError(.other, "HTTP \(response.status) from the ACS"))
+        case .encrypted:
+            do {
+                return .messageReceived(try channel.decrypt(response.body))
+            } catch {
+                trace?.answered(.unreadable(error.explanation))
+                return .responseUnreadable(error)
+            }
         }
     }
 
     private mutating func receive(_ object: JSONObject) -> [Action] {
         if MessageType(in: object) == .error {
+            trace?.answered(.error(object))
             // Reported as received, even without its optional (or some required) fields; never answered with an Erro.
             return finish(.protocolError(ErrorMessage(received: object)))
         }
         let expectation = ChallengeResponseExpectation(
             identifiers: identifiers, messageVersion: builder.messageVersion, acsCounter: acsCounter,
             opensOOBApps: builder.oobAppURLIndicator == .supported, announcedBridging: builder.announcesBridging)
+        trace?.answered(.response(object, expectation, ChallengeResponseValidator.audit(object, expecting: expectation)))
         let response: ChallengeResponse
         do {
             response = try ChallengeResponseValidator.validate(object, expecting: expectation)
@@ -272,6 +275,7 @@ struct ChallengeStateMachine: Sendable {
             )
         }
         let isCancel = answer?.action == .cancel
+        trace?.sent(request)
         let sent = SentRequest(
             request: request, counter: sdkCounter, body: body, responseTimeout: Self.responseTimeout,
             isCancel: isCancel)
