@@ -19,7 +19,8 @@ struct ConformanceRuleDefinition: Sendable {
     private static let byUIType = "EMV 3DS core spec Table A.1; 2.3.1 Table A.20; protocol notes §3"
     private static let box = "2.3.1 Table A.26; protocol notes §9"
     private static let reserved = "2.3.1 Table A.4 (207); protocol notes §9"
-    private static let signed = "RFC 7515; RFC 7518 §3.3–§3.5; EMV 3DS core spec Table A.1 (acsSignedContent); protocol notes §6"
+    private static let signed =
+        "RFC 7515; RFC 7518 §3.3–§3.5; EMV 3DS core spec Table A.1 (acsSignedContent); protocol notes §6"
 
     static let table: [ConformanceRule: ConformanceRuleDefinition] = envelope.merging(screen) { $1 }
         .merging(entryBox) { $1 }.merging(signedContent) { $1 }.merging(authenticationResponse) { $1 }
@@ -38,14 +39,19 @@ struct ConformanceRuleDefinition: Sendable {
             .transactionIDNotRecognised, "threeDSServerTransID, acsTransID, sdkTransID",
             "the transaction's ID, byte for byte", fields31),
         .messageVersionMismatch: .init(
-            .invalidFormat, "messageVersion", "the transaction's version", "EMV 3DS core spec Table A.1 (messageVersion); protocol notes §2"),
-        .counterFormat: .init(.invalidFormat, "acsCounterAtoS", "three digits, 000–255", "EMV 3DS core spec Table A.1 (acsCounterAtoS); protocol notes §7"),
+            .invalidFormat, "messageVersion", "the transaction's version",
+            "EMV 3DS core spec Table A.1 (messageVersion); protocol notes §2"),
+        .counterFormat: .init(
+            .invalidFormat, "acsCounterAtoS", "three digits, 000–255",
+            "EMV 3DS core spec Table A.1 (acsCounterAtoS); protocol notes §7"),
         .counterMismatch: .init(
-            .decryptionFailure, "acsCounterAtoS", "the counter the SDK expects next", "EMV 3DS core spec Table A.1 (acsCounterAtoS); protocol notes §7"),
+            .decryptionFailure, "acsCounterAtoS", "the counter the SDK expects next",
+            "EMV 3DS core spec Table A.1 (acsCounterAtoS); protocol notes §7"),
         .completionIndicatorValue: .init(.invalidFormat, "challengeCompletionInd", "`Y` or `N`", fields31),
         .extensionNotArray: .init(.invalidFormat, "messageExtension", "an array", fields31),
         .extensionTooMany: .init(
-            .invalidFormat, "messageExtension", "at most 10 entries (15 from 2.3.1)", "EMV 3DS core spec Table A.1; protocol notes §2"),
+            .invalidFormat, "messageExtension", "at most 10 entries (15 from 2.3.1)",
+            "EMV 3DS core spec Table A.1; protocol notes §2"),
         .extensionTooLong: .init(.invalidFormat, "messageExtension", "at most 81,920 characters", fields31),
         .extensionEntryMalformed: .init(
             .invalidFormat, "messageExtension",
@@ -56,7 +62,8 @@ struct ConformanceRuleDefinition: Sendable {
             "no critical extension the SDK does not recognise (Bridging is recognised in 2.2.0)",
             "EMV 3DS core spec Table A.1, Table A.4 (202); Bridging Message Extension; protocol notes §2, §10"),
         .transStatusMissing: .init(
-            .requiredElementMissing, "transStatus", "present in a final CRes", "EMV 3DS core spec Table A.1 (transStatus); protocol notes §4"),
+            .requiredElementMissing, "transStatus", "present in a final CRes",
+            "EMV 3DS core spec Table A.1 (transStatus); protocol notes §4"),
         .transStatusValue: .init(
             .invalidFormat, "transStatus", "`Y` or `N` in a final CRes (`D` too from 2.3.1)",
             "EMV 3DS core spec Table A.1 (transStatus); 2.3.1 Table A.17; protocol notes §4"),
@@ -67,14 +74,16 @@ struct ConformanceRuleDefinition: Sendable {
         .uiTypeReserved: .init(
             .reservedValueNotRecognised, "acsUiType", "not a reserved value (08–99) in 2.3.1", reserved),
         .uiTypeUnknown: .init(
-            .invalidFormat, "acsUiType", "`01`–`05` (`01`–`07` from 2.3.1)", "EMV 3DS core spec Table A.1; protocol notes §2"),
+            .invalidFormat, "acsUiType", "`01`–`05` (`01`–`07` from 2.3.1)",
+            "EMV 3DS core spec Table A.1; protocol notes §2"),
         .textTooLong: .init(
             .invalidFormat, "display texts and labels",
             "within the field's length in characters (45 for headers and labels, 350 for challengeInfoText, 256 "
                 + "for other texts, 64 for trust and device-binding texts)", fields31),
         .textControlCharacter: .init(
             .invalidFormat, "display texts, labels and select options",
-            "no control character other than line breaks, and no bidirectional control", "EMV 3DS core spec Table A.1; protocol notes §2"),
+            "no control character other than line breaks, and no bidirectional control",
+            "EMV 3DS core spec Table A.1; protocol notes §2"),
         .infoTextIndicatorValue: .init(.invalidFormat, "challengeInfoTextIndicator", "`Y` or `N`", fields31),
         .resendLabelEmpty: .init(.invalidFormat, "resendInformationLabel", "not an empty string", fields31),
         .togglePositionReserved: .init(.reservedValueNotRecognised, "togglePositionInd", "not 02–99", reserved),
@@ -89,20 +98,25 @@ struct ConformanceRuleDefinition: Sendable {
         .selectInfoRepeatedKey: .init(
             .invalidFormat, "challengeSelectInfo", "each key once (2.1.0, 2.2.0)", fields31),
         .selectInfoDuplicateKey: .init(
-            .duplicateElement, "challengeSelectInfo", "each key once (2.3.1)", "2.3.1 Table A.4 (204); protocol notes §9"),
+            .duplicateElement, "challengeSelectInfo", "each key once (2.3.1)",
+            "2.3.1 Table A.4 (204); protocol notes §9"),
         .htmlTooLong: .init(
             .invalidFormat, "acsHTML, acsHTMLRefresh", "at most 140,000 characters (300,000 from 2.3.1)", fields31),
         .htmlNotBase64URL: .init(
             .invalidFormat, "acsHTML, acsHTMLRefresh", "strict base64url: no padding, `+`, `/` or white space",
             "RFC 4648 §5; EMV 3DS core spec Table A.1 (acsHTML); protocol notes §5"),
-        .htmlNotUTF8: .init(.invalidFormat, "acsHTML, acsHTMLRefresh", "decodes to UTF-8", "RFC 4648 §5; EMV 3DS core spec Table A.1 (acsHTML); protocol notes §5"),
+        .htmlNotUTF8: .init(
+            .invalidFormat, "acsHTML, acsHTMLRefresh", "decodes to UTF-8",
+            "RFC 4648 §5; EMV 3DS core spec Table A.1 (acsHTML); protocol notes §5"),
         .oobAppNotOffered: .init(
             .invalidFormat, "oobAppURL, oobAppLabel", "only when the CReq's oobAppURLInd was `01` (2.3.1)",
             "2.3.1 Table A.1; protocol notes §9"),
         .oobAppURLMissing: .init(
-            .requiredElementMissing, "oobAppURL", "present when oobAppLabel is (2.3.1)", "2.3.1 Table A.1; protocol notes §9"),
+            .requiredElementMissing, "oobAppURL", "present when oobAppLabel is (2.3.1)",
+            "2.3.1 Table A.1; protocol notes §9"),
         .oobAppURLNotHTTPS: .init(
-            .invalidFormat, "oobAppURL", "an https universal or app link with a host", "2.3.1 Table A.1; protocol notes §9"),
+            .invalidFormat, "oobAppURL", "an https universal or app link with a host",
+            "2.3.1 Table A.1; protocol notes §9"),
         .oobAppLabelMissing: .init(
             .requiredElementMissing, "oobAppLabel", "present on an out-of-band screen when oobAppURL is (2.3.1)",
             "2.3.1 Table A.1; protocol notes §9"),
@@ -151,16 +165,19 @@ struct ConformanceRuleDefinition: Sendable {
             nil, "acsURL", "https (plain http only to an ACS on loopback, when the SDK's configuration allows it)",
             "EMV 3DS core spec Table A.1 (acsURL); protocol notes §6"),
         .signedContentSDKKeyMismatch: .init(
-            nil, "sdkEphemPubKey", "the SDK's own ephemeral public key for the transaction", "EMV 3DS core spec Table A.1 (acsSignedContent); protocol notes §6"),
+            nil, "sdkEphemPubKey", "the SDK's own ephemeral public key for the transaction",
+            "EMV 3DS core spec Table A.1 (acsSignedContent); protocol notes §6"),
     ]
 
     private static let ares = "EMV 3DS core spec Table A.1 (ARes); protocol notes §8"
 
     private static let authenticationResponse: [ConformanceRule: ConformanceRuleDefinition] = [
         .aresTransStatusMissing: .init(
-            nil, "transStatus", "present as a string in every ARes", "EMV 3DS core spec Table A.1 (transStatus); protocol notes §4"),
+            nil, "transStatus", "present as a string in every ARes",
+            "EMV 3DS core spec Table A.1 (transStatus); protocol notes §4"),
         .aresTransStatusInvalid: .init(
-            nil, "transStatus", "Y, N, U, A, C or R; D and I from 2.2.0", "EMV 3DS core spec Table A.1 (transStatus); protocol notes §4"),
+            nil, "transStatus", "Y, N, U, A, C or R; D and I from 2.2.0",
+            "EMV 3DS core spec Table A.1 (transStatus); protocol notes §4"),
         .aresFieldMissing: .init(
             nil, "threeDSServerTransID, acsTransID, acsReferenceNumber, acsSignedContent",
             "present as strings in an ARes asking for a challenge", ares),

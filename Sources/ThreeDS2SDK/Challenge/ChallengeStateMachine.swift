@@ -115,7 +115,9 @@ struct ChallengeStateMachine: Sendable {
             }
         case .awaitingResponse:
             switch event {
-            case .responseReceived(let response): return handle(interpret(response))
+            case .responseReceived(let response):
+                let event = interpret(response)
+                return handle(event)
             case .messageReceived(let object): return receive(object)
             case .responseUnreadable(let violation): return fail(violation, messageType: .challengeResponse)
             case .transportFailed(let error) where error.code == .responseTooLarge:
@@ -227,7 +229,8 @@ struct ChallengeStateMachine: Sendable {
         let expectation = ChallengeResponseExpectation(
             identifiers: identifiers, messageVersion: builder.messageVersion, acsCounter: acsCounter,
             opensOOBApps: builder.oobAppURLIndicator == .supported, announcedBridging: builder.announcesBridging)
-        trace?.answered(.response(object, expectation, ChallengeResponseValidator.audit(object, expecting: expectation)))
+        trace?.answered(
+            .response(object, expectation, ChallengeResponseValidator.audit(object, expecting: expectation)))
         let response: ChallengeResponse
         do {
             response = try ChallengeResponseValidator.validate(object, expecting: expectation)

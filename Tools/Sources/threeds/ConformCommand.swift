@@ -130,7 +130,14 @@ struct Conform: AsyncParsableCommand {
         try? service.cleanup()
         try? await transport.shutdown()
         let result = ConformResult(server: connection.server ?? "--requestor-exec", cases: cases)
-        var code: Int32 = signal.map { 128 + $0 } ?? result.exitStatus
+        let written = Self.writeReports(result, to: output)
+        say(ConformReport.summary(result, output: output))
+        throw ExitCode(signal.map { 128 + $0 } ?? (written ? result.exitStatus : 1))
+    }
+
+    /// Writes the three reports; returns whether every one was written.
+    static func writeReports(_ result: ConformResult, to output: String) -> Bool {
+        var written = true
         for (name, bytes) in [
             (ConformReport.markdownFile, Array(ConformReport.markdown(result).utf8)),
             (ConformReport.junitFile, Array(ConformReport.junit(result).utf8)),
@@ -140,11 +147,10 @@ struct Conform: AsyncParsableCommand {
                 try SecretFile.write(bytes, to: output + "/" + name)
             } catch {
                 warn("threeds: \(output)/\(name): cannot be written")
-                code = 1
+                written = false
             }
         }
-        say(ConformReport.summary(result, output: output))
-        throw ExitCode(code)
+        return written
     }
 
     /// Creates the output folder (0700) exclusively, or accepts an empty one that this user owns and that group and
@@ -152,7 +158,7 @@ struct Conform: AsyncParsableCommand {
     /// name cannot hand over a folder of theirs.
     static func prepare(_ output: String) throws {
         let created: Bool
-        do {
+        do throws(SecretFile.Failure) {
             created = try SecretFile.makePrivateDirectory(output)
         } catch {
             throw CLIError("--output \(output): \(MessageCapture.reason(error))")

@@ -33,7 +33,8 @@ enum ConformReport {
             detail = "\(passed) check\(passed == 1 ? "" : "s")"
         }
         return TerminalWidth.wrap(
-            "[\(number)/\(total)] \(verdict) \(ReportText.line(item.title)): \(ReportText.line(detail))", indent: "    ")
+            "[\(number)/\(total)] \(verdict) \(ReportText.line(item.title)): \(ReportText.line(detail))", indent: "    "
+        )
     }
 
     /// The closing summary.

@@ -106,10 +106,14 @@ struct ChannelInspection {
         case .error(let erro):
             let code = ReportText.line(erro["errorCode"]?.stringValue ?? "none")
             let description = ReportText.line(erro["errorDescription"]?.stringValue ?? "")
-            say("Verdict: INVALID — an Erro in plain JSON, not a \(field == "cres" ? "CRes" : "CReq"): \(code) \(description)")
+            say(
+                "Verdict: INVALID — an Erro in plain JSON, not a \(field == "cres" ? "CRes" : "CReq"): \(code) \(description)"
+            )
             throw ExitCode(1)
         case .plaintext(let object) where object[field] == nil && MessageType(in: object) != nil:
-            say("Verdict: INVALID — a \(field == "cres" ? "CRes" : "CReq") in plaintext: only an Erro may be unencrypted")
+            say(
+                "Verdict: INVALID — a \(field == "cres" ? "CRes" : "CReq") in plaintext: only an Erro may be unencrypted"
+            )
             throw ExitCode(1)
         case .plaintext, .encrypted, .unreadable:
             token = try Inspect.token(in: text, field: field)

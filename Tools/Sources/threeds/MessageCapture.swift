@@ -20,7 +20,7 @@ final class MessageCapture: Sendable {
     init(directory: String) throws {
         self.directory = directory
         let created: Bool
-        do {
+        do throws(SecretFile.Failure) {
             // Made exclusively, or an existing folder accepted only when this user's alone: another local user who
             // wins a race to the name cannot hand over a folder of theirs (issue 42).
             created = try SecretFile.makePrivateDirectory(directory)

@@ -52,7 +52,9 @@ struct ConformFirstContactTests {
     }
 
     /// The case of a payment and its checks, as the runner makes it.
-    static func conformCase(_ payment: PaymentResult, suite: ConformPlan.Suite = .right, posts: [ConformExchangeLog.Exchange] = [])
+    static func conformCase(
+        _ payment: PaymentResult, suite: ConformPlan.Suite = .right, posts: [ConformExchangeLog.Exchange] = []
+    )
         -> ConformCase
     {
         let checks = ConformChecks(card: card, payment: payment, exchanges: [], problems: [], errorPosts: posts)
@@ -65,19 +67,23 @@ struct ConformFirstContactTests {
     /// Every writer's text for a case: the terminal line, Markdown, JSON, JUnit, and the summary.
     static func expectReportsInert(_ item: ConformCase, _ source: String, keepsLetters: Bool = true) {
         let result = ConformResult(server: "https://3ds.example", cases: [item])
-        expectInert(ConformReport.line(item, 1, 1).replacingOccurrences(of: "\n", with: " "), source + " line",
+        expectInert(
+            ConformReport.line(item, 1, 1).replacingOccurrences(of: "\n", with: " "), source + " line",
             keepsLetters: false)
         let markdown = ConformReport.markdown(result)
         for line in markdown.split(separator: "\n") where line.hasPrefix("#") {
             #expect(
-                ["# `threeds conform` report", "## Rules broken", "## Behaviour checks that failed", "## Cases",
-                    "## Setup failures"].contains(String(line)), "\(source): a heading of the peer's: \(line)")
+                [
+                    "# `threeds conform` report", "## Rules broken", "## Behaviour checks that failed", "## Cases",
+                    "## Setup failures",
+                ].contains(String(line)), "\(source): a heading of the peer's: \(line)")
         }
         // The verdict line is ours alone: the peer's "**Nothing broken.**" does not survive as one.
         #expect(
             markdown.components(separatedBy: "**Nothing broken.**").count == (result.broken ? 1 : 2),
             "\(source): \(markdown)")
-        expectInert(markdown.replacingOccurrences(of: "\n", with: " "), source + " md", markdown: true,
+        expectInert(
+            markdown.replacingOccurrences(of: "\n", with: " "), source + " md", markdown: true,
             keepsLetters: keepsLetters)
         let json = String(decoding: ConformReport.json(result).serializedBytes, as: UTF8.self)
         expectInert(json, source + " json", keepsLetters: keepsLetters)
@@ -128,7 +134,8 @@ struct ConformFirstContactTests {
             message = readable(error)
         }
         #expect(message.contains("onerror"), "\(message)")
-        let payment = PaymentResult(flow: "none", outcome: "runtimeError", sdkTransID: "", runtimeError: ("setup", message))
+        let payment = PaymentResult(
+            flow: "none", outcome: "runtimeError", sdkTransID: "", runtimeError: ("setup", message))
         // The command's output is quoted cut short: the letters at its end may be cut.
         Self.expectReportsInert(Self.conformCase(payment), "requestor-exec", keepsLetters: false)
     }
@@ -150,8 +157,10 @@ struct ConformFirstContactTests {
 
     @Test("setup failures: JUnit <error>, not <failure>; exit status 3; named once with their reason")
     func setupFailuresAreErrors() throws {
-        let reason = "cannot reach the 3DS Server (nothing answered there: is the server running on that address and port?)"
-        let payment = PaymentResult(flow: "none", outcome: "runtimeError", sdkTransID: "", runtimeError: ("setup", reason))
+        let reason =
+            "cannot reach the 3DS Server (nothing answered there: is the server running on that address and port?)"
+        let payment = PaymentResult(
+            flow: "none", outcome: "runtimeError", sdkTransID: "", runtimeError: ("setup", reason))
         let cases = [Self.conformCase(payment), Self.conformCase(payment, suite: .wrong)]
         let result = ConformResult(server: "https://127.0.0.1:9", cases: cases)
         #expect(!result.broken && result.exitStatus == ExitStatus.setup)
@@ -196,13 +205,16 @@ struct ConformFirstContactTests {
         let directory = scratchDirectory("conform-keys-host")
         let plan = try ConformTests.writePlan([Self.textPlanCard()], in: directory)
         let saved = try await runThreeds(
-            ConformTests.command(lab, pki, plan: plan, output: directory + "/a", ["--save-channel-keys-for", "127.0.0.1."]))
+            ConformTests.command(
+                lab, pki, plan: plan, output: directory + "/a", ["--save-channel-keys-for", "127.0.0.1."]))
         let files = try FileManager.default.subpathsOfDirectory(atPath: directory + "/a/messages")
         #expect(files.contains { $0.hasSuffix("keys.json") }, "\(saved.output) \(files)")
         #expect(!saved.output.contains("no channel key was written"), "\(saved.output)")
         let other = try await runThreeds(
-            ConformTests.command(lab, pki, plan: plan, output: directory + "/b", ["--save-channel-keys-for", "10.9.9.9"]))
-        #expect(flattened(other.output).contains("no challenge's ACS was on that host, so no channel key was written"),
+            ConformTests.command(
+                lab, pki, plan: plan, output: directory + "/b", ["--save-channel-keys-for", "10.9.9.9"]))
+        #expect(
+            flattened(other.output).contains("no challenge's ACS was on that host, so no channel key was written"),
             "\(other.output)")
     }
 
@@ -280,10 +292,52 @@ struct ConformFirstContactTests {
         #expect(MessageCapture.isPlainJSON(erro))
         #expect(ConformExchangeLog.Exchange(url: URL(fileURLWithPath: "/"), request: erro, response: nil).isError)
         let plaintext = Array("{\"messageType\":\"CRes\",\"challengeCompletionInd\":\"Y\"}".utf8)
-        #expect(ChallengeChannelBody(plaintext) == .plaintext(["messageType": .string("CRes"), "challengeCompletionInd": .string("Y")]))
+        #expect(
+            ChallengeChannelBody(plaintext)
+                == .plaintext(["messageType": .string("CRes"), "challengeCompletionInd": .string("Y")]))
         #expect(ChallengeChannelBody(plaintext).error == nil)
         #expect(ChallengeChannelBody(Array("{\"messageType\":".utf8)) == .unreadable)
         #expect(ChallengeChannelBody(Array("eyJhbGciOiJkaXIifQ..aXY.Y3Q.dGFn".utf8)) == .encrypted)
         #expect(!ChallengeChannelBody.startsAsJSON(Array("eyJ".utf8)))
+    }
+
+    @Test("Ctrl-C: the finished cases' reports are written, the case in flight dropped, exit 130")
+    func interrupted() async throws {
+        let (lab, pki) = try await SharedLab.cli.get()
+        let directory = scratchDirectory("conform-interrupted")
+        let plan = try ConformTests.writePlan([Self.textPlanCard(suites: ["right", "timeout"])], in: directory)
+        let output = directory + "/report"
+        let run = try ThreedsRun(ConformTests.command(lab, pki, plan: plan, output: output, ["--slow"]))
+        // The timeout case's first screen is up: the run now waits five minutes, unless stopped.
+        let waiting = await run.output(containing: "waiting for the SDK's challenge timeout")
+        #expect(waiting?.contains("[1/2] PASS") == true, "\(waiting ?? "no progress line")")
+        run.signal(SIGINT)
+        let (status, text) = await run.exit()
+        #expect(status == 130, "\(text)")
+        let report = try ConformTests.report(output)
+        let cases = report["cases"]?.arrayValue ?? []
+        #expect(cases.count == 1 && cases.first?.objectValue?["suite"] == .string("right"), "\(report.serialized)")
+        #expect(FileManager.default.fileExists(atPath: output + "/conform.md"))
+        #expect(FileManager.default.fileExists(atPath: output + "/conform-junit.xml"))
+    }
+
+    @Test("without --tls-root: every case a setup failure, named once with pay's hint; JUnit errors; exit 3")
+    func missingTLSRoot() async throws {
+        let (lab, pki) = try await SharedLab.cli.get()
+        let directory = scratchDirectory("conform-no-tls-root")
+        let plan = try ConformTests.writePlan([Self.textPlanCard(suites: ["right", "cancel"])], in: directory)
+        let output = directory + "/report"
+        let run = try await runThreeds([
+            "conform", "--server", lab.baseURL.absoluteString, "--ds-id", TestLab.rsaDirectoryServerID.rawValue,
+            "--trust-bundle", pki, "--plan", plan, "--output", output,
+        ])
+        #expect(run.status == ExitStatus.setup, "\(run.output)")
+        #expect(run.output.contains("ERROR") && !run.output.contains("FAIL"), "\(run.output)")
+        // pay's hint, once: the option that adds the missing root.
+        #expect(flattened(run.output).components(separatedBy: "--tls-root").count == 2, "\(run.output)")
+        let junit = try String(contentsOfFile: output + "/conform-junit.xml", encoding: .utf8)
+        #expect(junit.contains("failures=\"0\" errors=\"2\""), "\(junit)")
+        let markdown = try String(contentsOfFile: output + "/conform.md", encoding: .utf8)
+        #expect(markdown.contains("## Setup failures") && markdown.contains("**Nothing broken.**"), "\(markdown)")
     }
 }

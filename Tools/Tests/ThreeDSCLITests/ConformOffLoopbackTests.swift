@@ -16,7 +16,8 @@ struct ConformOffLoopbackTests {
         #expect(run.status == 0, "\(run.output)")
         #expect(!run.output.contains("loopback"), "\(run.output)")
         let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: output + "/conform.json")))
-        let report = try #require(try JSONParser(limits: .init(maxBytes: 1 << 24, maxDepth: 16)).parse(bytes).objectValue)
+        let report = try #require(
+            try JSONParser(limits: .init(maxBytes: 1 << 24, maxDepth: 16)).parse(bytes).objectValue)
         #expect(report["broken"] == .bool(false), "\(report.serialized)")
         let checks = (report["cases"]?.arrayValue ?? []).flatMap { $0.objectValue?["checks"]?.arrayValue ?? [] }
         // Every CRes was audited: the text card's right answer alone shows two screens and the final CRes.

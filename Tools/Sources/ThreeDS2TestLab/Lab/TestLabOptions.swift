@@ -40,7 +40,8 @@ public struct TestLabOptions: Sendable {
 
     /// Creates options.
     public init(
-        port: Int = 0, host: String = "127.0.0.1", useTLS: Bool = true, signer: Signer = .rsa, responseEncryption: ContentEncryption? = nil,
+        port: Int = 0, host: String = "127.0.0.1", useTLS: Bool = true, signer: Signer = .rsa,
+        responseEncryption: ContentEncryption? = nil,
         slowResponseDelay: Duration = .seconds(11), pkiDirectory: URL? = nil, upperCaseTransactionIDs: Bool = false,
         logsRequests: Bool = false, maxTransactions: Int = 10_000, transactionLifetime: Duration = .seconds(65 * 60)
     ) {

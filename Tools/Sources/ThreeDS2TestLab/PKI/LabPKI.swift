@@ -51,7 +51,8 @@ public struct LabPKI: Sendable {
             tlsRoot: tlsRoot,
             tlsServer: try CertificateAuthority.issue(
                 commonName: "127.0.0.1", key: .makeP256(),
-                role: .tlsServer(ipAddresses: Array(Set(["127.0.0.1", host])).sorted(), dnsNames: ["localhost"]), issuer: tlsRoot))
+                role: .tlsServer(ipAddresses: Array(Set(["127.0.0.1", host])).sorted(), dnsNames: ["localhost"]),
+                issuer: tlsRoot))
     }
 
     /// The files a client needs, by name: the PEM files and the trust bundle that references them.
