@@ -1,4 +1,4 @@
-import ThreeDS2JOSE
+public import ThreeDS2JOSE
 
 /// What a body on the challenge channel (a CReq the SDK posts, or the ACS's answer) is, read from its bytes and never
 /// from its `Content-Type`, which ACSs get wrong both ways. The one reading the SDK, the ACS channel, the TestLab and

@@ -154,7 +154,11 @@ struct ChallengeStateMachine: Sendable {
             }
         case .awaitingCancelResponse:
             switch event {
-            // Whatever the ACS says to a cancel, or if it says nothing, the cardholder cancelled.
+            // Whatever the ACS says to a cancel, or if it says nothing, the cardholder cancelled. The tools' trace
+            // still records the answer, read as any other.
+            case .responseReceived(let response) where trace != nil:
+                if case .messageReceived(let object) = interpret(response) { traceRead(object) }
+                return finish(.cancelled)
             case .responseReceived, .messageReceived, .responseUnreadable, .transportFailed, .responseTimedOut,
                 .overallTimedOut, .appCancelled:
                 return finish(.cancelled)
@@ -220,17 +224,33 @@ struct ChallengeStateMachine: Sendable {
         }
     }
 
-    private mutating func receive(_ object: JSONObject) -> [Action] {
-        if MessageType(in: object) == .error {
+    /// What the next CRes must be: the transaction's identifiers and version, the counter expected next, and what
+    /// the first CReq said about the bank's app and Bridging.
+    private var expectation: ChallengeResponseExpectation {
+        ChallengeResponseExpectation(
+            identifiers: identifiers, messageVersion: builder.messageVersion, acsCounter: acsCounter,
+            opensOOBApps: builder.oobAppURLIndicator == .supported, announcedBridging: builder.announcesBridging)
+    }
+
+    /// Records a message read from the ACS in the tools' trace: an Erro, or a CRes with what was expected of it and
+    /// the audit against every rule.
+    private mutating func traceRead(_ object: JSONObject) {
+        guard MessageType(in: object) != .error else {
             trace?.answered(.error(object))
+            return
+        }
+        let expectation = self.expectation
+        trace?.answered(
+            .response(object, expectation, ChallengeResponseValidator.audit(object, expecting: expectation)))
+    }
+
+    private mutating func receive(_ object: JSONObject) -> [Action] {
+        if trace != nil { traceRead(object) }
+        if MessageType(in: object) == .error {
             // Reported as received, even without its optional (or some required) fields; never answered with an Erro.
             return finish(.protocolError(ErrorMessage(received: object)))
         }
-        let expectation = ChallengeResponseExpectation(
-            identifiers: identifiers, messageVersion: builder.messageVersion, acsCounter: acsCounter,
-            opensOOBApps: builder.oobAppURLIndicator == .supported, announcedBridging: builder.announcesBridging)
-        trace?.answered(
-            .response(object, expectation, ChallengeResponseValidator.audit(object, expecting: expectation)))
+        let expectation = self.expectation
         let response: ChallengeResponse
         do {
             response = try ChallengeResponseValidator.validate(object, expecting: expectation)

@@ -68,7 +68,13 @@ struct Conform: AsyncParsableCommand {
     static func run(_ runner: ConformRunner) async -> ([ConformCase], Int32?) {
         let interruption = Interruption()
         let handlers = interruption.install()
-        let work = Task { await runner.run { say(ConformReport.line($0, $1, $2)) } }
+        let work = Task {
+            await runner.run {
+                say(ConformReport.line($0, $1, $2))
+                // Seen as each case ends, also through a pipe (`| tee`).
+                fflush(nil)
+            }
+        }
         let watcher = Task {
             for await number in interruption.signals {
                 warn("threeds: \(Interruption.name(number)): stopping; writing the reports of the finished cases")
@@ -124,6 +130,7 @@ struct Conform: AsyncParsableCommand {
         if slow {
             runner.screenShown = {
                 say("    first screen up; waiting for the SDK's challenge timeout (5 minutes) …")
+                fflush(nil)
             }
         }
         let (cases, signal) = await Self.run(runner)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ThreeDS2JOSE
+import ThreeDS2SDK
 import ThreeDS2SDKTesting
 import ThreeDS2TestLab
 
@@ -59,6 +60,7 @@ struct ConformOffLoopbackTests {
         trap 'kill $lab 2>/dev/null; wait $lab 2>/dev/null || true' EXIT
         exec 3< lab.out
         while IFS= read -r line <&3; do
+            echo "lab: $line"
             case "$line" in *"Press Ctrl-C"*) break ;; esac
         done
         cat <&3 > lab.log &
