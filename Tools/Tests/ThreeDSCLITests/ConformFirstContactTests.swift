@@ -149,8 +149,9 @@ struct ConformFirstContactTests {
         let erro = JSONObject([
             ("errorCode", .string("402")), ("errorComponent", .string("C")), ("errorMessageType", .string("CRes")),
         ]).serializedBytes
+        // Refused (HTTP 500): the check fails, and its message, with the header, is in every report.
         let post = ConformExchangeLog.Exchange(
-            url: url, request: erro, response: Array("x".utf8), status: 200, contentType: Self.hostileHeader)
+            url: url, request: erro, response: Array("x".utf8), status: 500, contentType: Self.hostileHeader)
         var payment = PaymentResult(flow: "challenge", outcome: "timedout", sdkTransID: "x")
         payment.challengeOutcome = .timedOut
         let item = Self.conformCase(payment, suite: .timeout, posts: [post])
@@ -265,20 +266,25 @@ struct ConformFirstContactTests {
         let makers: [(String) throws -> Void] = [
             { try Conform.prepare($0) }, { _ = try MessageCapture(directory: $0) },
         ]
-        for attempt in 0..<150 {
+        for attempt in 0..<1000 {
             for (index, make) in makers.enumerated() {
                 let path = "\(directory)/\(attempt)-\(index)"
                 // The other user's folder, ready beside the name: open to all (and theirs, when this is root).
                 let theirs = "\(directory)/rival-\(attempt)-\(index)"
                 #expect(mkdir(theirs, 0o700) == 0 && chmod(theirs, 0o777) == 0)
                 if geteuid() == 0 { #expect(chown(theirs, 65534, 65534) == 0) }
-                // Moved to the name in one step, never over a folder already there (RENAME_NOREPLACE).
+                // Moved to the name in one step, never over a folder already there (RENAME_NOREPLACE), after a
+                // delay that sweeps across the time the command takes to make its folder.
                 let won = Locked(false)
+                let go = DispatchSemaphore(value: 0)
                 let done = DispatchSemaphore(value: 0)
                 Thread {
+                    go.wait()
+                    for _ in 0..<(attempt % 60) * 4 { _ = getppid() }
                     won.withLock { $0 = Self.renameNoReplace(theirs, path) }
                     done.signal()
                 }.start()
+                go.signal()
                 let made = (try? make(path)) != nil
                 done.wait()
                 if made, won.withLock({ $0 }) { accepted.append(path) }
