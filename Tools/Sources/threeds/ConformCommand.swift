@@ -29,7 +29,7 @@ struct Conform: AsyncParsableCommand {
             success: "nothing broken",
             failure: "a rule broken or a check failed, or a report that could not be written",
             interrupted: "3 a setup failure (TLS, reachability, the 3DS Server or the command) and nothing broken; "
-                + "Ctrl-C writes the reports of the finished cases, then 130 (143 after SIGTERM)"))
+                + "130 after Ctrl-C, 143 after SIGTERM, with the reports of the finished cases written"))
             """)
 
     @OptionGroup var connection: ServerConnectionOptions
@@ -164,6 +164,10 @@ struct Conform: AsyncParsableCommand {
     /// others cannot write to ( ``SecretFile/makePrivateDirectory(_:)``): another local user who wins a race to the
     /// name cannot hand over a folder of theirs.
     static func prepare(_ output: String) throws {
+        // An earlier run's folder is named as such, whoever's it is; any folder is then taken only if private.
+        if !((try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []).isEmpty {
+            throw CLIError("--output \(output): holds an earlier run; give a new or empty folder")
+        }
         let created: Bool
         do throws(SecretFile.Failure) {
             created = try SecretFile.makePrivateDirectory(output)
