@@ -85,7 +85,11 @@ let package = Package(
                 "ThreeDS2SDK",
                 .target(name: "CLibXML2", condition: .when(platforms: [.linux])),
             ],
-            linkerSettings: [.linkedLibrary("xml2", .when(platforms: [.macOS, .iOS]))]
+            // Every Apple platform SwiftPM may build the package for (the listed floors are macOS and iOS; Mac Catalyst,
+            // tvOS, watchOS and visionOS take SwiftPM's defaults): each SDK carries libxml2.
+            linkerSettings: [
+                .linkedLibrary("xml2", .when(platforms: [.macOS, .macCatalyst, .iOS, .tvOS, .watchOS, .visionOS]))
+            ]
         ),
         // One test target per module, linking their module and the testing library (PKI fixtures, scripted
         // transports). The TestLab, the CLI, the NIO transport, the terminal presenter, their tests and the end-to-end
