@@ -18,7 +18,7 @@ public import ThreeDS2JOSE
         /// The kind of failure. New codes may be added; do not rely on the list being complete.
         public struct Code: Hashable, Sendable, CustomStringConvertible {
             private enum Name: Hashable, Sendable {
-                case notAFolder, systemCall, notPrivate
+                case notAFolder, systemCall
             }
 
             private let name: Name
@@ -32,8 +32,6 @@ public import ThreeDS2JOSE
             public static let notAFolder = Code(.notAFolder)
             /// A system call failed (creating, writing, syncing or renaming); `underlying` is its error.
             public static let systemCall = Code(.systemCall)
-            /// A folder that must be private is another user's, or group or others can write to it.
-            public static let notPrivate = Code(.notPrivate)
         }
 
         /// The code, message, cause and place.
@@ -109,36 +107,6 @@ public import ThreeDS2JOSE
         }
         try makeDirectory(URL(fileURLWithPath: path).deletingLastPathComponent().path)
         guard mkdir(path, 0o700) == 0 || errno == EEXIST else { throw failure("cannot create the folder", path) }
-    }
-
-    /// Makes `path` a private folder (mode 0700; missing parents as ``makeDirectory(_:)`` makes them): created
-    /// exclusively, or, when something is already there — made before, or by whoever won a race to the name — accepted
-    /// only when it is a folder (not a link to one) that this user owns and that neither group nor others can write
-    /// to. Another local user cannot hand the caller a folder of theirs to write secrets into.
-    ///
-    /// - Parameter path: The folder.
-    /// - Returns: Whether the folder was created by this call.
-    /// - Throws: ``Failure``: ``Failure/Code/notPrivate`` for a folder that is not this user's alone (the message
-    ///   says why, without the path, for the caller to name it).
-    @_spi(ThreeDS2Tools) @discardableResult public static func makePrivateDirectory(_ path: String) throws(Failure)
-        -> Bool
-    {
-        try makeDirectory(URL(fileURLWithPath: path).deletingLastPathComponent().path)
-        if mkdir(path, 0o700) == 0 { return true }
-        guard errno == EEXIST else { throw failure("cannot create the folder", path) }
-        var info = stat()
-        guard lstat(path, &info) == 0 else { throw failure("cannot read", path) }
-        guard info.st_mode & 0o170000 == 0o040000 else { throw Failure(.notAFolder, "is not a directory") }
-        guard info.st_uid == geteuid() else {
-            throw Failure(.notPrivate, "belongs to another user; use a folder of your own")
-        }
-        guard info.st_mode & 0o022 == 0 else {
-            throw Failure(
-                .notPrivate,
-                "group or others can write to it (mode \(String(info.st_mode & 0o7777, radix: 8))); use a private "
-                    + "folder (chmod go-w, or a new path)")
-        }
-        return false
     }
 
     private static func failure(_ what: String, _ path: String, file: String = #fileID, line: UInt = #line) -> Failure {

@@ -98,10 +98,10 @@ struct Conform: AsyncParsableCommand {
                 exitStatus: ExitStatus.usage)
         }
         try Self.prepare(output)
-        do {
-            try SecretFile.makePrivateDirectory(output + "/messages")
+        do throws(PrivateFolder.Refusal) {
+            try PrivateFolder.make(output + "/messages")
         } catch {
-            throw CLIError("--output \(output): cannot be written (\(error.description))")
+            throw CLIError("--output \(output)/messages: \(error.reason)")
         }
         if let host = saveChannelKeysFor {
             warn(
@@ -161,7 +161,7 @@ struct Conform: AsyncParsableCommand {
     }
 
     /// Creates the output folder (0700) exclusively, or accepts an empty one that this user owns and that group and
-    /// others cannot write to ( ``SecretFile/makePrivateDirectory(_:)``): another local user who wins a race to the
+    /// others cannot write to (``PrivateFolder``): another local user who wins a race to the
     /// name cannot hand over a folder of theirs.
     static func prepare(_ output: String) throws {
         // An earlier run's folder is named as such, whoever's it is; any folder is then taken only if private.
@@ -169,10 +169,10 @@ struct Conform: AsyncParsableCommand {
             throw CLIError("--output \(output): holds an earlier run; give a new or empty folder")
         }
         let created: Bool
-        do throws(SecretFile.Failure) {
-            created = try SecretFile.makePrivateDirectory(output)
+        do throws(PrivateFolder.Refusal) {
+            created = try PrivateFolder.make(output)
         } catch {
-            throw CLIError("--output \(output): \(MessageCapture.reason(error))")
+            throw CLIError("--output \(output): \(error.reason)")
         }
         guard created || ((try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []).isEmpty else {
             throw CLIError("--output \(output): holds an earlier run; give a new or empty folder")

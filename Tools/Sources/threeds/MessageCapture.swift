@@ -20,12 +20,12 @@ final class MessageCapture: Sendable {
     init(directory: String) throws {
         self.directory = directory
         let created: Bool
-        do throws(SecretFile.Failure) {
+        do throws(PrivateFolder.Refusal) {
             // Made exclusively, or an existing folder accepted only when this user's alone: another local user who
             // wins a race to the name cannot hand over a folder of theirs (issue 42).
-            created = try SecretFile.makePrivateDirectory(directory)
+            created = try PrivateFolder.make(directory)
         } catch {
-            throw CLIError("--save-messages \(directory): \(Self.reason(error))")
+            throw CLIError("--save-messages \(directory): \(error.reason)")
         }
         if !created {
             // One payment per folder: an earlier payment's creq-3 or cres-3 left beside this one's would be read as
@@ -40,11 +40,6 @@ final class MessageCapture: Sendable {
         guard FileManager.default.isWritableFile(atPath: directory) else {
             throw CLIError("--save-messages \(directory): is not writable")
         }
-    }
-
-    /// Why a folder was refused or could not be made, for a message that names the option and path before it.
-    static func reason(_ error: SecretFile.Failure) -> String {
-        error.code == .systemCall ? "cannot be created (\(error.message))" : error.message
     }
 
     /// Whether a file name is one this capture writes: `areq.json`, `ares.json`, `creq-N.jwe`, `cres-N.jwe`,

@@ -235,15 +235,15 @@ struct ConformFirstContactTests {
     @Test("a private folder: made exclusively; another user's or a world-writable one is refused")
     func privateFolder() throws {
         let directory = scratchDirectory("conform-private")
-        #expect(try SecretFile.makePrivateDirectory(directory + "/new"))
-        #expect(try SecretFile.makePrivateDirectory(directory + "/new") == false)
+        #expect(try PrivateFolder.make(directory + "/new"))
+        #expect(try PrivateFolder.make(directory + "/new") == false)
         let open = directory + "/open"
         #expect(mkdir(open, 0o700) == 0 && chmod(open, 0o777) == 0)
-        #expect(throws: SecretFile.Failure.self) { try SecretFile.makePrivateDirectory(open) }
+        #expect(throws: PrivateFolder.Refusal.self) { try PrivateFolder.make(open) }
         if geteuid() == 0 {
             let theirs = directory + "/theirs"
             #expect(mkdir(theirs, 0o700) == 0 && chown(theirs, 65534, 65534) == 0)
-            #expect(throws: SecretFile.Failure.self) { try SecretFile.makePrivateDirectory(theirs) }
+            #expect(throws: PrivateFolder.Refusal.self) { try PrivateFolder.make(theirs) }
             #expect(throws: CLIError.self) { try Conform.prepare(theirs) }
             #expect(throws: CLIError.self) { try MessageCapture(directory: theirs) }
         }
