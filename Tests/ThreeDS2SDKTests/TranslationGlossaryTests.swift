@@ -163,6 +163,36 @@ struct TranslationGlossaryTests {
         }
     }
 
+    @Test("the independent review's accepted findings stay fixed (docs/translations/reviews)")
+    func reviewFindings() {
+        // "Approve the payment another way": the payment was dropped in 15 tables.
+        let payment: [String: String] = [
+            "de": "Zahlung", "es": "pago", "fr": "paiement", "hi": "भुगतान", "id": "pembayaran", "it": "pagamento",
+            "ja": "支払い", "ko": "결제", "nl": "betaling", "pt-BR": "pagamento", "pt-PT": "pagamento",
+            "th": "การชำระเงิน", "vi": "thanh toán", "zh-Hans": "付款", "zh-Hant": "付款",
+        ]
+        for (language, word) in payment {
+            let text = Self.table(language)["appOpenFailed"] ?? ""
+            #expect(text.contains(word), "\(language) appOpenFailed does not name the payment: \(text)")
+        }
+        let wrong: [(String, String, String)] = [
+            ("zh-Hant-HK", "noteNoHTMLForm", "表格"), ("vi", "sectionClosed", "đang"), ("sl", "finishInApp", ", se "),
+            ("ko", "noteNoEntryBox", "이(가)"), ("nl", "link", "Koppeling"),
+            ("zh-Hans", "keysHelp", "选择"), ("zh-Hant", "keysHelp", "選取"), ("zh-Hant-HK", "keysHelp", "選取"),
+        ]
+        for (language, key, text) in wrong {
+            let value = Self.table(language)[key] ?? ""
+            #expect(!value.contains(text), "\(language) \(key) says \(text)")
+        }
+        #expect(Self.table("da")["sectionOpen"] == "åbent", "da: Afsnit is neuter")
+        // Estonian and Latvian close „ with “, not with English ”.
+        for language in ["et", "lv"] {
+            for (key, text) in Self.table(language) {
+                #expect(!text.contains("\u{201D}"), "\(language) \(key): ” instead of “")
+            }
+        }
+    }
+
     /// The cardinal plural categories of each language, from CLDR 46's `plurals.xml`.
     static let pluralCategories: [String: Set<String>] = {
         var categories: [String: Set<String>] = [:]

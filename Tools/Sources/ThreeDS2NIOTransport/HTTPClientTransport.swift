@@ -135,6 +135,10 @@ public final class HTTPClientTransport: ChallengeTransport {
         case is CancellationError:
             return TransportError(.cancelled, "\(target) was cancelled", underlying: error)
         case is NIOSSLError, is NIOSSLExtraError, is BoringSSLError, is ServiceIdentityMismatch:
+            if PlainHTTPAnswer.isPlainHTTPAnswer(error) {
+                return TransportError(
+                    .tlsFailure, "\(target) answered in plain HTTP, not TLS", underlying: PlainHTTPAnswer(error))
+            }
             return TransportError(.tlsFailure, "TLS with \(target) failed", underlying: error)
         case is NIOConnectionError, is IOError:
             return TransportError(.connectionFailed, "no connection for \(target)", underlying: error)

@@ -51,8 +51,23 @@ public struct LayoutRenderer: Sendable {
         guard all.count > rows, let focused, focused >= rows - 1 else {
             return Array(all.prefix(rows)) + (keepsFooter ? footer : [])
         }
-        let start = min(all.count - rows, focused - rows + 2)
-        return Array(all[start..<(start + rows)]) + (keepsFooter ? footer : [])
+        // The toolbar (the title, with Cancel) stays on top while the rest scrolls, as long as three rows of the screen
+        // remain under it: in a small window it was the first line to go (issue 43).
+        let pinned = toolbarLineCount(state)
+        let header = rows - pinned >= 3 && focused >= pinned ? Array(all.prefix(pinned)) : []
+        let body = Array(all.dropFirst(header.count))
+        let (bodyRows, bodyFocus) = (rows - header.count, focused - header.count)
+        guard body.count > bodyRows, bodyFocus >= bodyRows - 1 else {
+            return header + Array(body.prefix(bodyRows)) + (keepsFooter ? footer : [])
+        }
+        let start = min(body.count - bodyRows, bodyFocus - bodyRows + 2)
+        return header + Array(body[start..<(start + bodyRows)]) + (keepsFooter ? footer : [])
+    }
+
+    /// How many lines the screen's toolbar takes at the top (none when it has none).
+    private func toolbarLineCount(_ state: ChallengeFormState) -> Int {
+        guard case .toolbar(let title, let cancel)? = state.layout.elements.first else { return 0 }
+        return toolbarLines(title: Self.safe(title), cancel: Self.safe(cancel), state).count
     }
 
     /// How many of the last lines ``render(_:)`` draws are the key hints (none in line modes).
@@ -70,7 +85,9 @@ public struct LayoutRenderer: Sendable {
     private func keyHints(_ state: ChallengeFormState) -> [String] {
         let layout = state.layout
         let strings = layout.strings
-        let asks = layout.elements.contains { if case .consent = $0 { true } else { false } }
+        // y and n answer the consent row that has the focus; elsewhere they are typed into the code box, so the help
+        // offers them only there (issue 43).
+        let asks: Bool = if case .consent = state.focusedElement { true } else { false }
         let reloads = layout.screen.htmlRefresh != nil
         let keys =
             plain

@@ -10,7 +10,7 @@ extension TerminalPresenter {
     /// form state refuses an answer, its note is printed and the question asked again.
     func lineMode(_ initial: ChallengeFormState) async -> ChallengeAnswer {
         var state = initial
-        let width = TerminalIO.size.columns
+        let width = lineColumns
         print(lineScreen(state, width: width).joined(separator: "\n"))
         // The consent questions come after the screen's own question, once, just before the answer that carries
         // them: the code typed (or piped) first is the code, and the end of the input leaves a consent unanswered
@@ -19,8 +19,7 @@ extension TerminalPresenter {
         while true {
             let (options, question) = lineQuestion(state, width: width)
             if !options.isEmpty { print(options.joined(separator: "\n")) }
-            let masked = state.screen.uiType == .text && state.isMasked(box: 0)
-            let typed = await prompt(question, masked: masked)
+            let typed = await prompt(question, masked: Self.masksLine(state))
             if typed == .end { ended.withLock { $0 = true } }
             guard case .line(let line) = typed else { return ChallengeAnswer(.cancel) }
             switch await lineStep(line, state: &state, consentsAsked: &consentsAsked) {
@@ -32,11 +31,14 @@ extension TerminalPresenter {
         }
     }
 
+    /// The width line mode prints its screens in: ``output``'s when it is a terminal, else `COLUMNS`, else 80.
+    var lineColumns: Int { OutputGeometry.columns(of: output, environment: environment) }
+
     /// What the line mode prints before its first question: the screen (without its consent rows, which the
     /// prompts ask) and the hint, each line within `width` columns.
     func lineScreen(_ state: ChallengeFormState, width: Int) -> [String] {
         let renderer = LayoutRenderer(
-            width: width, style: TerminalStyle(depth: depth), plain: mode == .plain, interactive: false)
+            width: width, style: TerminalStyle(depth: lineDepth), plain: mode == .plain, interactive: false)
         return renderer.lines(state) + (hint.map { renderer.wrap(LayoutRenderer.safe("(\($0))")) } ?? [])
     }
 
@@ -119,7 +121,7 @@ extension TerminalPresenter {
             switch await perform(.openApp, on: &state) {
             case .send(let sent): return .answer(sent)
             case .showNote(let note):
-                printWrapped("(!) \(note)", width: TerminalIO.size.columns)
+                printWrapped("(!) \(note)", width: lineColumns)
                 return .askAgain
             case .openApp, nil: return .askAgain
             }
@@ -217,7 +219,7 @@ extension TerminalPresenter {
             return state.perform(.submit())?.answer
         case .outOfBand, .information:
             if screen.uiType == .outOfBand, let info = screen.additionalInfo {
-                let renderer = LayoutRenderer(width: TerminalIO.size.columns, style: TerminalStyle(depth: .none))
+                let renderer = LayoutRenderer(width: lineColumns, style: TerminalStyle(depth: .none))
                 print(renderer.wrap(PeerText.escapedForTerminal(info, keepingLineBreaks: true)).joined(separator: "\n"))
             }
             return state.perform(.continueChallenge)?.answer
@@ -235,6 +237,19 @@ extension TerminalPresenter {
             _ = state.perform(.setHTMLFields(fields))
             if state.note != nil { return nil }
             return state.perform(.submit(button: parts.count > 1 ? parts[1] : nil))?.answer
+        }
+    }
+
+    /// Whether the line answering a screen is typed without echo: a masked entry box, or an HTML form with a
+    /// password field or a field that holds a code by its name or label (issue 43: one was echoed in plain mode).
+    static func masksLine(_ state: ChallengeFormState) -> Bool {
+        switch state.screen.uiType {
+        case .text: return state.isMasked(box: 0)
+        case .html, .htmlOutOfBand:
+            return (state.form?.controls ?? []).contains {
+                isEntry($0) && ($0.kind == .input("password") || LayoutRenderer.looksSecret($0))
+            }
+        default: return false
         }
     }
 

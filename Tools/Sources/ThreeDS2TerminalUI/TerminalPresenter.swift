@@ -37,7 +37,15 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
     var strings: SDKStrings {
         presentation.withLock { $0 }?.strings ?? presentationOverrides.strings ?? .english
     }
+    /// The colours of what is drawn on the terminal's screen (full screen, the processing line).
     let depth: ColorDepth
+    /// Where line and plain mode print their screens: standard output, measured as it is (``OutputGeometry``), not
+    /// as the controlling terminal is, so that output sent to a file or a pipe holds no escape code and fits `COLUMNS`.
+    let output: Int32 = STDOUT_FILENO
+    /// The colours of what line mode prints on ``output``: none unless it is a terminal and `NO_COLOR` is unset.
+    let lineDepth: ColorDepth
+    /// The environment the presenter was made with, for `COLUMNS`.
+    let environment: [String: String]
     private let inlineImages: Bool
     private let io = Locked<TerminalIO?>(nil)
     private let quiet = Locked<QuietInput?>(nil)
@@ -87,6 +95,8 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
             customization: customization, strings: strings, appearance: appearance, htmlReader: LibXML2FormReader(),
             imageLoader: imageLoader)
         self.depth = self.mode == .plain || !outputIsTerminal ? .none : ColorDepth.detect(environment)
+        self.environment = environment
+        self.lineDepth = self.mode == .plain ? .none : OutputGeometry.colorDepth(of: output, environment: environment)
         self.inlineImages = environment["TERM_PROGRAM"] == "iTerm.app"
     }
 

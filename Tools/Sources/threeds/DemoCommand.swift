@@ -18,7 +18,9 @@ struct Demo: AsyncParsableCommand {
               threeds demo --card html    another scenario, by name or card number
               threeds demo --auto --all   every scenario, answered from a script
 
-            \(ExitStatus.help(success: "frictionless, completed or cancelled", failure: "timed out, protocol or runtime error"))
+            \(ExitStatus.help(
+            success: "frictionless, completed or cancelled",
+            failure: "timed out, protocol or runtime error, or standard input ended before an answer"))
             """)
 
     @Flag(help: "Answer the challenge from a script instead of the keyboard.") var auto = false
@@ -64,6 +66,8 @@ struct Demo: AsyncParsableCommand {
             if all {
                 exit = try await payEveryScenario(lab: lab)
             } else if let chosen = Scenario(cardNumber: card) ?? Scenario(rawValue: card) {
+                // A scenario that waits for the SDK's timer says so, rather than staying silent for 10 s.
+                if chosen.expectedOutcome == .timedOut, !screen.json { print(Self.waitingNote) }
                 exit = try await pay(
                     lab: lab, card: chosen.cardNumber,
                     answers: Self.happyPath(chosen, messageVersion: messageVersion), scenario: chosen
@@ -97,9 +101,7 @@ struct Demo: AsyncParsableCommand {
         for scenario in scenarios {
             print("")
             print(TerminalWidth.wrap("\(scenario.cardNumber)  \(scenario.summary)", indent: "                  "))
-            if scenario.expectedOutcome == .timedOut {
-                print("  (waiting for the SDK's 10-second CRes timer…)")
-            }
+            if scenario.expectedOutcome == .timedOut { print(Self.waitingNote) }
             let (_, result) = try await pay(
                 lab: lab, card: scenario.cardNumber,
                 answers: Self.happyPath(scenario, messageVersion: messageVersion), scenario: scenario)
@@ -141,6 +143,9 @@ struct Demo: AsyncParsableCommand {
         return (code, result)
     }
 
+    /// What a scenario whose ACS answers too late shows while the SDK's CRes timer runs.
+    static let waitingNote = "  (waiting for the SDK's 10-second CRes timer…)"
+
     /// The SDK's configuration for the demo's payments: the lab's directory servers, a data folder of the demo's own.
     private static func configuration(_ lab: TestLab) throws -> ConfigParameters {
         try lab.sdkConfiguration(
@@ -153,7 +158,7 @@ struct Demo: AsyncParsableCommand {
         switch scenario {
         case .text?, .information?, .consents?:
             "The one-time code is 123456 (a wrong one shows the screen again). Esc cancels."
-        case .twoEntryBoxes?: "The code is 123456 and the year of birth 1990 (Tab moves to the second box)."
+        case .twoEntryBoxes?: "The code is 123456, then the year of birth 1990 in the second box."
         case .singleSelect?: "Choose either option and submit."
         case .multiSelect?: "Choose Train ticket and Groceries (Space toggles), then submit."
         case .outOfBand?, .bridging?: "Press “I have approved” (or open the bank's app link, then come back)."

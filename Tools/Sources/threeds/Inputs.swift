@@ -68,8 +68,15 @@ enum InputCheck {
     /// A card number: 12–19 ASCII digits.
     static func card(_ card: String) throws {
         guard (12...19).contains(card.count), card.allSatisfy({ $0.isASCII && $0.isNumber }) else {
-            throw ValidationError("the card number must be 12–19 digits")
+            throw ValidationError("the card number must be 12–19 digits (spaces and dashes between them are fine)")
         }
+    }
+
+    /// A card number as people write it (`4000 0000 0000 2000`, `4000-0000-0000-2000`, with a line break after it)
+    /// reduced to its digits: leading and trailing whitespace, and spaces and dashes inside, are removed; anything
+    /// else stays for ``card(_:)`` to refuse.
+    static func normalizedCard(_ text: String) -> String {
+        text.trimmingCharacters(in: .whitespacesAndNewlines).filter { $0 != " " && $0 != "-" && $0 != "\t" }
     }
 
     /// An amount in minor units: 1–48 ASCII digits (the AReq's purchaseAmount).

@@ -108,6 +108,22 @@ struct InspectSignedContent: AsyncParsableCommand {
     @Option(name: .customLong("ds-root"), help: "PEM file: a directory server root (repeatable).") var dsRoot: [String]
     @Option(help: ArgumentHelp(TimeSyntax.help + " Default: now.")) var at: String?
 
+    /// The certificates of the `--ds-root` files. A file without any PEM block (a JSON file given by mistake) parses
+    /// as no certificates: a usage error (exit 2), as a file that is not a certificate, never a verdict on the signed
+    /// content.
+    static func roots(_ paths: [String]) throws -> [Certificate] {
+        try paths.flatMap { path -> [Certificate] in
+            let pem = try readInputFile(path, option: "--ds-root")
+            let certificates = try? PEMDocument.parseMultiple(pemString: pem).map { try Certificate(pemDocument: $0) }
+            guard let certificates, !certificates.isEmpty else {
+                throw CLIError(
+                    "--ds-root \(path): not a PEM certificate (no -----BEGIN CERTIFICATE----- block); give the "
+                        + "directory server's root, such as testlab-pki/ds-root.pem")
+            }
+            return certificates
+        }
+    }
+
     func validate() throws {
         guard !dsRoot.isEmpty else { throw ValidationError("at least one --ds-root is required") }
         try TimeSyntax.validate(at)
@@ -115,14 +131,7 @@ struct InspectSignedContent: AsyncParsableCommand {
 
     func run() async throws {
         let token = try Inspect.token(in: try Inspect.read(input), field: "acsSignedContent")
-        let roots = try dsRoot.flatMap { path -> [Certificate] in
-            let pem = try readInputFile(path, option: "--ds-root")
-            do {
-                return try PEMDocument.parseMultiple(pemString: pem).map { try Certificate(pemDocument: $0) }
-            } catch {
-                throw CLIError("--ds-root \(path): not a PEM certificate")
-            }
-        }
+        let roots = try Self.roots(dsRoot)
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else {
             say("Verdict: INVALID — a compact JWS has 3 parts, this has \(parts.count)")

@@ -195,6 +195,7 @@ struct InspectCReq: AsyncParsableCommand {
             previous = object
         }
         let counter = object["sdkCounterStoA"]?.stringValue
+        if let previous, let problem = Self.pairingProblem(object, answering: previous) { problems.append(problem) }
         if counter != "000", previous == nil {
             say("Note: the action checks need the CRes this CReq answers (--answering FILE); identifiers only.")
         } else {
@@ -209,6 +210,30 @@ struct InspectCReq: AsyncParsableCommand {
             throw ExitCode(1)
         }
         say("Verdict: VALID — CReq \(counter ?? "?") of transaction \(inspection.saved.identifiers.sdkTransID)")
+    }
+}
+
+extension InspectCReq {
+    /// Why `creq` is not the answer to `cres`, or `nil`: a CReq answers the CRes whose acsCounterAtoS is one less than
+    /// its sdkCounterStoA (CReq 000 answers none); a final CRes (challengeCompletionInd Y) is answered by no CReq.
+    static func pairingProblem(_ creq: JSONObject, answering cres: JSONObject) -> String? {
+        let sdkCounter = creq["sdkCounterStoA"]?.stringValue
+        let acsCounter = cres["acsCounterAtoS"]?.stringValue
+        guard let sent = sdkCounter.flatMap({ Int($0) }), let received = acsCounter.flatMap({ Int($0) }) else {
+            return "--answering: the counters cannot be paired (sdkCounterStoA \(sdkCounter ?? "missing"), "
+                + "acsCounterAtoS \(acsCounter ?? "missing"))"
+        }
+        if cres["challengeCompletionInd"]?.stringValue == "Y" {
+            return "--answering: that CRes (acsCounterAtoS \(acsCounter ?? "")) is final; no CReq answers it"
+        }
+        guard sent == received + 1 else {
+            let answered =
+                sent == 0
+                ? "no CRes (it is the first)" : "the CRes with acsCounterAtoS \(String(format: "%03d", sent - 1))"
+            return "--answering: CReq \(sdkCounter ?? "") answers \(answered), not this one (acsCounterAtoS "
+                + "\(acsCounter ?? ""))"
+        }
+        return nil
     }
 }
 
@@ -233,6 +258,11 @@ struct InspectCRes: AsyncParsableCommand {
     @Option(name: .customLong("transaction-keys"), help: "The file `threeds pay --save-transaction-keys` wrote.")
     var transactionKeys: String
     @Option(parsing: .unconditional, help: "The acsCounterAtoS the SDK expects (0 to 255).") var counter: Int?
+    @Flag(
+        name: .customLong("no-oob-app"),
+        help: "Check as an SDK that does not open the bank's app (as `pay --no-oob-app`): an oobAppURL is then ignored."
+    )
+    var noOOBApp = false
 
     func validate() throws {
         if let counter, !(0...255).contains(counter) { throw ValidationError("--counter must be 0 to 255") }
@@ -247,7 +277,7 @@ struct InspectCRes: AsyncParsableCommand {
                 object,
                 expecting: ChallengeResponseExpectation(
                     identifiers: inspection.saved.identifiers, messageVersion: inspection.saved.messageVersion,
-                    acsCounter: expected, opensOOBApps: true))
+                    acsCounter: expected, opensOOBApps: !noOOBApp))
             say("Verdict: VALID — \(Self.describe(response))")
         } catch {
             say(

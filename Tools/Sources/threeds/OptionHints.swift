@@ -44,6 +44,19 @@ enum OptionHints {
         }
     }
 
+    /// The first word of `arguments` when it names no command of `root`, with the command it most likely meant (an
+    /// edit distance of at most 2): `threeds pya` meant `pay`. `nil` when the first word is an option or a command.
+    static func unknownCommand(in arguments: [String], root: any ParsableCommand.Type) -> (
+        given: String, meant: String?
+    )? {
+        guard let first = arguments.first, !first.hasPrefix("-") else { return nil }
+        let names = root.configuration.subcommands.map { $0._commandName } + ["help"]
+        guard !names.contains(first) else { return nil }
+        let nearest = names.map { ($0, editDistance(first, $0)) }.filter { $0.1 <= 2 }
+            .min { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }
+        return (first, nearest?.0)
+    }
+
     /// The Levenshtein distance between two short strings.
     static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a)

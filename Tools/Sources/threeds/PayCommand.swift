@@ -22,7 +22,11 @@ struct PaymentOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "The challenge timeout in minutes (5 to 60).") var timeout: Int = 5
     @Option(
         name: .customLong("requestor-app-url"),
-        help: "The app's URL for the bank's app to return to (2.3.1: an https universal or app link, at most 2048).")
+        help: ArgumentHelp(
+            "The app's URL for the bank's app to return to (threeDSRequestorAppURL).",
+            discussion:
+                "2.3.1: an https universal or app link, at most 2048 characters; 2.2.0: https or the app's own scheme (myapp://…), at most 256; 2.1.0 has none. Checked before anything is sent."
+        ))
     var requestorAppURL: String?
 
     func validate() throws {
@@ -31,12 +35,13 @@ struct PaymentOptions: ParsableArguments {
         if let messageVersion, MessageVersion(messageVersion)?.isSupported != true {
             throw ValidationError("--message-version must be 2.1.0, 2.2.0 or 2.3.1, got \(messageVersion)")
         }
+        try RequestorAppURLOption.check(requestorAppURL, messageVersion: messageVersion)
         try InputCheck.amount(amount)
         try InputCheck.currency(currency)
         guard (card == nil) != (cardFile == nil) else {
             throw ValidationError("give the card number with exactly one of --card-file or --card")
         }
-        if let card { try InputCheck.card(card) }
+        if let card { try InputCheck.card(InputCheck.normalizedCard(card)) }
     }
 
     var server: String? { connection.server }
@@ -51,25 +56,33 @@ struct PaymentOptions: ParsableArguments {
     func tlsRoots() throws -> [String] { try connection.tlsRoots() }
     func requestor() throws -> Requestor { try connection.requestor() }
 
-    /// The card number from --card or --card-file (a file, or - for standard input), trimmed of whitespace; warns
-    /// when it fails the Luhn check and is not one of the TestLab's scenario cards.
+    /// The card number from --card or --card-file (a file, or - for standard input), with spaces and dashes
+    /// removed (``InputCheck/normalizedCard(_:)``); warns when it fails the Luhn check and is not one of the TestLab's
+    /// scenario cards. Standard input at a terminal is asked for with a prompt and read without echo: the number never
+    /// shows on the screen nor stays in the scrollback.
     func cardNumber() throws -> String {
         let number: String
         if let card {
-            number = card
+            number = InputCheck.normalizedCard(card)
         } else {
             let path = cardFile ?? "-"
             let text: String
             if path == "-" {
-                text = readLine(strippingNewline: true) ?? ""
+                switch HiddenLine.read(prompt: "Card number (not shown as you type it): ") {
+                case .line(let line): text = line
+                case .end: throw CLIError("--card-file -: standard input ended before a card number")
+                case .interrupted: throw CLIError("--card-file -: cancelled (Ctrl-C) before a card number")
+                }
             } else {
                 text = try readInputFile(path, option: "--card-file", maxBytes: 1024)
             }
-            number = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            number = InputCheck.normalizedCard(text)
             do {
                 try InputCheck.card(number)
             } catch {
-                throw CLIError("--card-file \(path): the card number must be 12–19 digits")
+                throw CLIError(
+                    "--card-file \(path): the card number must be 12–19 digits (spaces and dashes between them are "
+                        + "fine)")
             }
         }
         // The TestLab's scenario cards are test numbers by design: no warning on every payment against the lab.
@@ -111,7 +124,7 @@ struct Pay: AsyncParsableCommand {
 
             \(ExitStatus.help(
             success: "frictionless, completed or cancelled (Ctrl-C on a challenge screen cancels)",
-            failure: "timed out, protocol or runtime error, or a file that could not be saved"))
+            failure: "timed out, protocol or runtime error, standard input ended before an answer, or a file that could not be saved"))
             """)
 
     @OptionGroup var payment: PaymentOptions

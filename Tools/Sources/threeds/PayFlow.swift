@@ -15,8 +15,10 @@ struct PaymentResult {
     var sdkTransID: String
     var error: ErrorMessage?
     var runtimeError: (code: String, message: String)?
-    /// The transport's failure code, when a CReq could not be sent (for a hint naming the option to check).
-    var transportCode: TransportError.Code?
+    /// The transport's failure, when a CReq could not be sent (for a hint naming the cause and what to check).
+    var transportFailure: TransportError?
+    /// The transport's failure code, when a CReq could not be sent.
+    var transportCode: TransportError.Code? { transportFailure?.code }
     /// Why a cancelled challenge was cancelled, when not by the cardholder.
     var cancelReason: String?
     /// How the challenge ended, when one ran.
@@ -56,8 +58,12 @@ struct PaymentResult {
         return object
     }
 
-    /// 0 for frictionless, completed and cancelled; 1 otherwise.
-    var exitCode: Int32 { ["frictionless", "completed", "cancelled"].contains(outcome) ? 0 : 1 }
+    /// 0 for frictionless, completed and cancelled by a person; 1 otherwise, a cancel because standard input ended
+    /// included (no one answered: a script or CI job that forgot `--ui auto` must not pass).
+    var exitCode: Int32 {
+        guard cancelReason == nil else { return 1 }
+        return ["frictionless", "completed", "cancelled"].contains(outcome) ? 0 : 1
+    }
 
     var summary: String {
         switch outcome {
@@ -287,7 +293,7 @@ struct PayFlow {
         case .protocolError(let message): result.error = message
         case .runtimeError(let failure):
             result.runtimeError = (failure.code.description, failure.message)
-            result.transportCode = failure.transportCode
+            result.transportFailure = failure.underlying as? TransportError
         case .cancelled, .timedOut: break
         }
         if case .cancelled = outcome, let terminal = presenter as? TerminalPresenter, terminal.inputEnded {

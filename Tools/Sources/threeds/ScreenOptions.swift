@@ -14,6 +14,9 @@ struct ScreenOptions: ParsableArguments {
     @Option(name: .customLong("ui-customization"), help: UiCustomizationOption.help) var uiCustomization: String?
 
     func validate() throws {
+        if let locale, locale.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--locale needs a locale such as de_DE or fr; it was given an empty value")
+        }
         _ = try UiCustomizationOption.load(uiCustomization)
     }
 

@@ -59,6 +59,14 @@ struct ServerConnectionOptions: ParsableArguments {
             throw ValidationError("give exactly one of --server URL or --requestor-exec CMD")
         }
         if let server { try PlainHTTPPolicy.check(server, option: "--server", allowHTTP: allowHTTP) }
+        // sdkReferenceNumber is AN 32 (at most 32 characters), never empty: an AReq without it is refused.
+        guard !sdkReferenceNumber.isEmpty, sdkReferenceNumber.count <= 32,
+            sdkReferenceNumber.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.generalCategory != .control })
+        else {
+            throw ValidationError(
+                "--sdk-reference-number must be the 1 to 32 characters EMVCo assigned to the SDK, got "
+                    + "\"\(sdkReferenceNumber)\"")
+        }
         guard (1...600).contains(requestorTimeout) else {
             throw ValidationError("--requestor-timeout must be 1 to 600 seconds, got \(requestorTimeout)")
         }
@@ -79,15 +87,7 @@ struct ServerConnectionOptions: ParsableArguments {
     func describe(_ error: any Error) -> String {
         guard let error = error as? ThreeDS2Error else { return readable(error) }
         if let transport = error.underlying as? TransportError {
-            switch transport.code {
-            case .tlsFailure:
-                return
-                    "\(error.message) (the 3DS Server's certificate did not validate against \(trustRoots("3DS Server")))"
-            case .connectionFailed:
-                return "\(error.message) (nothing answered there: is the server running on that address and port?)"
-            default:
-                return error.message
-            }
+            return describe(transport, in: error.message, peer: "3DS Server", option: "--server")
         }
         guard case .directoryServer(let id, let field)? = error.parameter, id == directoryServerID else {
             return error.message
@@ -97,6 +97,27 @@ struct ServerConnectionOptions: ParsableArguments {
         case .encryptionKey: return "--ds-cert \(dsCert ?? ""): \(error.message)"
         case .rootCertificates: return "--ds-root \(dsRoot.joined(separator: ", ")): \(error.message)"
         default: return error.message
+        }
+    }
+
+    /// A transport failure reaching `peer` (the 3DS Server, the ACS) with its cause and the fix: a server that answered
+    /// `https://` in plain HTTP, a certificate that did not validate against the trust roots used, nothing listening.
+    private func describe(_ transport: TransportError, in message: String, peer: String, option: String) -> String {
+        switch transport.code {
+        case .tlsFailure where transport.underlying is PlainHTTPAnswer:
+            let fix =
+                option == "--server"
+                ? "give --server with http:// and --allow-http (loopback only), or the server's https port"
+                : "the ACS URL in the ARes must be an https URL of a server that speaks TLS"
+            return "\(message) (the \(peer) answered in plain HTTP, not HTTPS: \(fix))"
+        case .tlsFailure:
+            return "\(message) (the \(peer)'s certificate did not validate against \(trustRoots(peer)))"
+        case .connectionFailed:
+            return "\(message) (nothing answered there: is the \(peer) running on that address and port?)"
+        case .timedOut:
+            return "\(message) (the \(peer) did not answer in time: it may be overloaded; try again)"
+        default:
+            return message
         }
     }
 
@@ -111,20 +132,9 @@ struct ServerConnectionOptions: ParsableArguments {
     /// A challenge's transport failure with what to check: for TLS, the trust roots used and the option that adds
     /// one; for a refused connection, whether the ACS runs there.
     func explain(_ result: PaymentResult) -> PaymentResult {
-        guard let code = result.transportCode, let failure = result.runtimeError else { return result }
+        guard let transport = result.transportFailure, let failure = result.runtimeError else { return result }
         var explained = result
-        switch code {
-        case .tlsFailure:
-            explained.runtimeError = (
-                failure.code, "\(failure.message) (the ACS's certificate did not validate against \(trustRoots("ACS")))"
-            )
-        case .connectionFailed:
-            explained.runtimeError = (
-                failure.code, "\(failure.message) (nothing answered there: is the ACS running on that address?)"
-            )
-        default:
-            break
-        }
+        explained.runtimeError = (failure.code, describe(transport, in: failure.message, peer: "ACS", option: "acsURL"))
         return explained
     }
 
@@ -132,6 +142,9 @@ struct ServerConnectionOptions: ParsableArguments {
     /// --ds-key-id.
     func configuration(opensOOBApps: Bool) throws -> ConfigParameters {
         var config = ConfigParameters()
+        // Checked here rather than in validate(), so that the other options' usage errors keep their order; still
+        // before anything is sent (the configuration is the first thing a command builds).
+        if let problem = DirectoryServerChoice.idProblem(directoryServerID) { throw CLIError(problem) }
         config.sdkReferenceNumber = sdkReferenceNumber
         config.appIdentifier = "org.threeds2.cli"
         config.appVersion = ThreeDS2Service.version
@@ -148,13 +161,13 @@ struct ServerConnectionOptions: ParsableArguments {
             }
             try config.addDirectoryServer(server)
         } else if let dsCert {
-            try config.addDirectoryServer(
-                DirectoryServer(
-                    id: directoryServerID, encryptionKey: try readInputFile(dsCert, option: "--ds-cert"),
-                    keyID: dsKeyID,
-                    rootCertificates: try dsRoot.map { try readInputFile($0, option: "--ds-root") }.joined(
-                        separator: "\n"))
-            )
+            let server = DirectoryServer(
+                id: directoryServerID, encryptionKey: try readInputFile(dsCert, option: "--ds-cert"), keyID: dsKeyID,
+                rootCertificates: try dsRoot.map { try readInputFile($0, option: "--ds-root") }.joined(separator: "\n"))
+            if let problem = DirectoryServerChoice.keyProblem(server, certificatePath: dsCert) {
+                throw CLIError(problem)
+            }
+            try config.addDirectoryServer(server)
         }
         config.allowsPlainHTTPLoopback = allowHTTP
         config.opensOOBApps = opensOOBApps

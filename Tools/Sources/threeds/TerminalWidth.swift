@@ -5,12 +5,13 @@ import ThreeDS2TerminalUI
 /// broken at spaces only, so no word, token, URL or path is ever split; a single token longer than the width stands
 /// on its own line.
 enum TerminalWidth {
-    /// The width everything the CLI prints for a person fits: 80 columns, or the terminal's `COLUMNS` when narrower.
+    /// The width everything the CLI prints for a person fits: 80 columns, or less where it is written: the window's
+    /// width when standard output (else standard error) is a terminal, else `COLUMNS` (``OutputGeometry``). A shell
+    /// sets `COLUMNS` without exporting it, so a 30-column terminal once got 80-column lines that it broke inside
+    /// words ("car" / "dholder", issue 43).
     static var columns: Int {
-        guard let text = ProcessInfo.processInfo.environment["COLUMNS"], let value = Int(text), value >= 20 else {
-            return 80
-        }
-        return min(80, value)
+        let written = isatty(STDOUT_FILENO) == 1 || isatty(STDERR_FILENO) != 1 ? STDOUT_FILENO : STDERR_FILENO
+        return min(80, OutputGeometry.columns(of: written))
     }
 
     /// `text` with each of its lines broken at spaces to fit `width`; continuation lines start with `indent`.

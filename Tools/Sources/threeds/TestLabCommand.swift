@@ -43,6 +43,11 @@ struct TestLabCommand: AsyncParsableCommand {
         guard parts.count == 4, parts.allSatisfy({ UInt8($0) != nil && !$0.hasPrefix("+") }) else {
             throw ValidationError("--host takes an IPv4 address such as 127.0.0.1, got \(host)")
         }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: pkiDir, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw ValidationError(
+                "--pki-dir \(pkiDir) is a file; give a folder the TestLab may write its PEM files to (it is created)")
+        }
     }
 
     func run() async throws {
@@ -85,12 +90,15 @@ struct TestLabCommand: AsyncParsableCommand {
         show("Trust bundle of both directory servers: \(directory.appendingPathComponent(TrustBundle.fileName).path)")
         show("  (threeds pay --trust-bundle \(pkiDir); threeds ds check \(pkiDir))")
         print("Try:")
+        // Absolute paths, so that the command runs from any folder (`swift run --package-path Tools` ran only from the
+        // repository's root).
+        let pki = directory.standardizedFileURL.path
         print(
             TerminalWidth.command(
-                "echo \(Scenario.text.cardNumber) | swift run --package-path Tools threeds pay --server \(lab.baseURL) "
-                    + "--ds-id \(TestLab.rsaDirectoryServerID) --ds-cert \(pkiDir)/ds-encryption-rsa.pem "
-                    + "--ds-root \(pkiDir)/ds-root.pem "
-                    + "\(http ? "--allow-http" : "--tls-root \(pkiDir)/tls-root.pem") --card-file - --amount 1999 "
+                "echo \(Scenario.text.cardNumber) | \(Self.invokedBinary) pay --server \(lab.baseURL) "
+                    + "--ds-id \(TestLab.rsaDirectoryServerID) --ds-cert \(pki)/ds-encryption-rsa.pem "
+                    + "--ds-root \(pki)/ds-root.pem "
+                    + "\(http ? "--allow-http" : "--tls-root \(pki)/tls-root.pem") --card-file - --amount 1999 "
                     + "--currency 978"))
         show("Scenarios by card number:")
         for scenario in Scenario.allCases {
@@ -118,6 +126,15 @@ struct TestLabCommand: AsyncParsableCommand {
         guard stopped else {
             throw CLIError("the TestLab did not stop within \(Self.stopGrace); exiting", exitStatus: 1)
         }
+    }
+
+    /// This binary as a shell runs it from any folder: its absolute path when it was started by path (`swift run`
+    /// starts `.build/debug/threeds`), else `threeds`, found on the `PATH`.
+    static var invokedBinary: String {
+        let first = CommandLine.arguments.first ?? "threeds"
+        guard first.contains("/") else { return "threeds" }
+        let path = URL(fileURLWithPath: first).standardizedFileURL.path
+        return path.contains(" ") ? "'\(path)'" : path
     }
 
     /// How long requests in flight get to finish after SIGINT or SIGTERM.

@@ -54,9 +54,23 @@ struct Threeds: AsyncParsableCommand {
                 say(TerminalWidth.wrap(fullMessage(for: error), indent: "      "))
                 Foundation.exit(0)
             }
-            let message = fullMessage(for: error)
-            for typo in OptionHints.unknownOptions(in: Array(CommandLine.arguments.dropFirst()), root: Self.self) {
+            var message = fullMessage(for: error)
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            let typos = OptionHints.unknownOptions(in: arguments, root: Self.self)
+            for typo in typos {
                 warn("threeds: unknown option \(typo.given)" + (typo.meant.map { "; did you mean \($0)?" } ?? ""))
+            }
+            if let command = OptionHints.unknownCommand(in: arguments, root: Self.self) {
+                let commands = Self.configuration.subcommands.map { $0._commandName }.joined(separator: ", ")
+                warn(
+                    TerminalWidth.wrap(
+                        "threeds: unknown command \(command.given)"
+                            + (command.meant.map { "; did you mean \($0)?" } ?? "; the commands are \(commands)")))
+            }
+            // The line above named each unknown option already: ArgumentParser's own line for it would say it twice.
+            if !typos.isEmpty {
+                message = message.split(separator: "\n", omittingEmptySubsequences: false)
+                    .filter { !$0.hasPrefix("Error: Unknown option") }.joined(separator: "\n")
             }
             // ArgumentParser's usage line runs as long as the options: broken at spaces to fit the terminal.
             warn(TerminalWidth.wrap(message, indent: "      "))

@@ -7,7 +7,7 @@ import ThreeDS2SDK
 enum UiCustomizationOption {
     /// The help text.
     static let help = ArgumentHelp(
-        "JSON file: the challenge screens' look per appearance (default, dark, monochrome; README \"UI customization\").",
+        "JSON file: the challenge screens' look per appearance (default, dark, monochrome; Tools/README.md, \"The look\").",
         valueName: "file")
 
     /// The customizations from the file, or the CLI's own look when no file is given.
@@ -20,8 +20,11 @@ enum UiCustomizationOption {
             throw ValidationError(
                 "--ui-customization \(path) is a folder: a JSON file is expected (Tools/README.md, \"The look\")")
         }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw ValidationError("--ui-customization \(path) does not exist: give the path of a JSON file")
+        }
         guard FileManager.default.isReadableFile(atPath: path) else {
-            throw ValidationError("--ui-customization \(path) could not be read")
+            throw ValidationError("--ui-customization \(path) could not be read (permission denied?)")
         }
         do {
             // Bounded before reading (issue 34): a regular file of at most UiCustomization.maxJSONBytes.

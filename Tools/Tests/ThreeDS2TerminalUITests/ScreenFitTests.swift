@@ -38,6 +38,36 @@ struct ScreenFitTests {
         #expect(window.contains { $0.hasPrefix("› ▸ Need help?") }, "the last element is in view: \(window)")
     }
 
+    @Test("the key help offers y/n only while a consent row has the focus: elsewhere y is typed into the code box")
+    func answerKeysOnlyOnConsent() throws {
+        var form = state(try screen(long))
+        let renderer = LayoutRenderer(width: 100, style: TerminalStyle(depth: .none))
+        let answer = form.layout.strings[.keysAnswer]
+        #expect(!renderer.lines(form).joined(separator: "\n").contains(answer), "the code box has the focus")
+        #expect(form.action(for: .character("y")) == .type("y"))
+        for _ in form.focusOrder {
+            if case .consent = form.focusedElement { break }
+            _ = form.perform(.focusNext)
+        }
+        #expect(renderer.lines(form).joined(separator: "\n").contains(answer), "the consent row has the focus")
+        #expect(form.action(for: .character("y")) == .setTrust(true))
+    }
+
+    @Test("in a small window the title stays on top wherever the focus is, and the focused line is in view")
+    func titleStaysInSmallWindows() throws {
+        for (columns, rows) in [(30, 10), (20, 12), (50, 20), (40, 8)] {
+            var form = state(try screen(long))
+            let renderer = LayoutRenderer(width: columns, style: TerminalStyle(depth: .none))
+            for position in form.focusOrder.indices {
+                let window = renderer.window(form, rows: rows)
+                #expect(window.count <= rows)
+                #expect(window.first?.hasPrefix("Secure") == true, "\(columns)×\(rows), focus \(position): \(window)")
+                #expect(window.contains { $0.hasPrefix("›") }, "\(columns)×\(rows), focus \(position): \(window)")
+                _ = form.perform(.focusNext)
+            }
+        }
+    }
+
     @Test("CJK text is measured in display columns and broken between characters")
     func wideText() throws {
         let japanese = String(repeating: "認証コードを入力してください", count: 3)

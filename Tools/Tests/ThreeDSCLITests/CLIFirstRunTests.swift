@@ -108,6 +108,8 @@ struct CLIFirstRunTests {
         #expect(
             nothing.output.contains("Challenge cancelled: standard input ended before an answer"), "\(nothing.output)")
         #expect(!nothing.output.contains("by the cardholder"), "\(nothing.output)")
+        // No one answered: a failure (exit 1), so that a CI job that forgot --ui auto does not pass (issue 43).
+        #expect(nothing.status == 1, "\(nothing.output)")
     }
 
     @Test("negative numbers get a range message; an unknown option is named; an unknown locale warns")
@@ -168,7 +170,7 @@ struct CLIErrorMessageTests {
         #expect(ContinuousClock.now - started < .seconds(5), "at once, not after a timeout")
         #expect(refused.status == 1 && refused.output.contains("https://127.0.0.1:1/3ds/authenticate"))
         // Lines are wrapped to the terminal's width: read the words, not the line breaks.
-        #expect(flattened(refused.output).contains("is the server running"), "\(refused.output)")
+        #expect(flattened(refused.output).contains("is the 3DS Server running"), "\(refused.output)")
         let untrusted = try await runThreeds(["pay", "--server", lab.baseURL.absoluteString] + common)
         #expect(
             flattened(untrusted.output).contains(

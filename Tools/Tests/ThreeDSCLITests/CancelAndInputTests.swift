@@ -37,6 +37,20 @@ extension MachineLoadingCLITests {
             }
         }
 
+        @Test("line and plain mode: a code typed into an HTML form's code or password field is not echoed")
+        func htmlCodeNotEchoed() async throws {
+            for mode in Self.lineModes {
+                let run = try await terminalRun(.html, environment: mode.environment, extra: mode.extra, lab: .cancel) {
+                    session in
+                    _ = try await session.wait(for: "or 'cancel'")
+                    try session.keys("123456", "Enter")
+                }
+                // Line mode never clears the screen: an echoed code would still be on it.
+                #expect(run.screen.contains(#""outcome":"completed""#), "\(mode.name): \(run.screen)")
+                #expect(!run.screen.contains("123456"), "\(mode.name): the code stayed on the screen")
+            }
+        }
+
         @Test("line and plain mode: Ctrl-C cancels with challengeCancel 01 and exit 0, never 130")
         func controlCInLineModes() async throws {
             for mode in Self.lineModes {
@@ -113,6 +127,32 @@ extension MachineLoadingCLITests {
             }
             let requests = await lab.acsRecord(acsTransID: record?.response["acsTransID"]?.stringValue ?? "")?.requests
             #expect(requests?.last?["challengeDataEntry"] == .string("123456"))
+        }
+
+        @Test("the card typed at the terminal: a prompt, no echo, nothing in the scrollback; spaces are fine")
+        func cardTypedAtTheTerminal() async throws {
+            let (lab, pki) = try await SharedLab.cancel.get()
+            let card = Scenario.frictionlessY.cardNumber
+            let before = lab.authentications.count
+            let session = TmuxSession()
+            defer { session.stop() }
+            try session.start(
+                "\(TmuxSession.binary) pay --server \(lab.baseURL) --ds-id \(TestLab.rsaDirectoryServerID) "
+                    + "--ds-cert \(pki)/ds-encryption-rsa.pem --ds-root \(pki)/ds-root.pem "
+                    + "--tls-root \(pki)/tls-root.pem --card-file - --amount 1999 --currency 978 --json")
+            _ = try await session.wait(for: "Card number (not shown as you type it):")
+            let written = stride(from: 0, to: card.count, by: 4).map {
+                String(card.dropFirst($0).prefix(4))
+            }.joined(separator: " ")
+            try session.keys(written, "Enter")
+            let screen = try await session.wait(for: "EXIT=")
+            #expect(screen.contains(#""outcome":"frictionless""#) && screen.contains("EXIT=0"), "\(screen)")
+            let scrollback = try session.tmux(["capture-pane", "-p", "-S", "-", "-t", "0"])
+            #expect(
+                !scrollback.contains(written) && !scrollback.contains(card), "the number was echoed:\n\(scrollback)")
+            #expect(
+                lab.authentications.dropFirst(before).contains { $0.request["acctNumber"] == .string(card) },
+                "the AReq carried the number without its spaces")
         }
 
         @Test("the card on standard input and no terminal at all: a usage error asking for --answers or a card file")

@@ -97,6 +97,14 @@ struct InspectChannelTests {
                 ],
                 capture.requests[1], 1, "an ACS answers Erro"
             ),
+            // CReq 002 answers CRes 001, not CRes 000, though both are text screens (issue 43).
+            (
+                [
+                    "creq", "-", "--transaction-keys", capture.keys, "--answering",
+                    try file(capture.responses[0], in: capture.directory),
+                ],
+                capture.requests[2], 1, "answers the CRes with acsCounterAtoS 001"
+            ),
             (
                 ["cres", "-", "--transaction-keys", try file("{}", in: capture.directory)], "x", 2,
                 "not a transaction-keys file"

@@ -47,6 +47,12 @@ struct InspectTests {
         #expect(foreign.status == 1 && foreign.output.contains("trusted root"), "\(foreign.output)")
         let badTime = try await runThreeds(["inspect", "signed-content", jws, "--ds-root", root, "--at", "yesterday"])
         #expect(badTime.status == 2 && badTime.output.contains("ISO 8601"))
+        // A root that is no PEM file (a JSON file given by mistake) is a usage error, not a verdict (issue 43).
+        let notPEM = scratchDirectory("not-pem") + "/areq.json"
+        try Data(#"{"messageType":"AReq"}"#.utf8).write(to: URL(fileURLWithPath: notPEM))
+        let jsonRoot = try await runThreeds(["inspect", "signed-content", jws, "--ds-root", notPEM])
+        #expect(jsonRoot.status == 2 && jsonRoot.output.contains("not a PEM certificate"), "\(jsonRoot.output)")
+        #expect(!jsonRoot.output.contains("Verdict"), "\(jsonRoot.output)")
     }
 
     @Test("device data from the SDK decrypts with the directory server's RSA or EC key, elements named")

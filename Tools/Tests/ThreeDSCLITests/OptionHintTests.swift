@@ -46,4 +46,19 @@ struct OptionHintTests {
         let unknown = try await runThreeds(["inspect", "creq", "--frobnicate"])
         #expect(unknown.output.contains("unknown option --frobnicate\n"), "\(unknown.output)")
     }
+
+    @Test("a mistyped command gets a suggestion; a mistyped option is named once, not twice (issue 43)")
+    func commandTypoAndOneLine() async throws {
+        let command = try await runThreeds(["pya"])
+        #expect(
+            command.status == 2 && command.output.contains("unknown command pya; did you mean pay?"),
+            "\(command.output)")
+        let version = try await runThreeds(["--versoin"])
+        #expect(version.status == 2, "\(version.output)")
+        #expect(version.output.contains("unknown option --versoin; did you mean --version?"), "\(version.output)")
+        let errorLines = version.output.split(separator: "\n").filter {
+            $0.lowercased().contains("unknown option") || $0.hasPrefix("Error:")
+        }
+        #expect(errorLines.count == 1, "one error line: \(version.output)")
+    }
 }

@@ -230,14 +230,15 @@ extension MachineLoadingCLITests {
                 ).first)
             let line = tryBlock.replacingOccurrences(of: " \\\n", with: " ").split(separator: " ").joined(
                 separator: " ")
-            #expect(line.contains("| swift run --package-path Tools threeds pay"), "\(tryBlock)")
+            // The binary by its absolute path and the PEM files by theirs: runnable from any folder (issue 43; `swift run
+            // --package-path Tools` ran only from the repository's root).
+            #expect(line.contains("| \(TmuxSession.binary) pay"), "\(tryBlock)")
+            #expect(line.contains("--ds-cert \(directory)/testlab-pki/ds-encryption-rsa.pem"), "\(tryBlock)")
             #expect(WidthTests.overflowing(output, columns: 80).isEmpty, "a banner line is wider than 80 columns")
             // That TestLab stopped when its banner was read, so the command runs against one of ours, its URL and PEM
             // directory put in; every option is as the banner wrote it.
             let (lab, pki) = try await SharedLab.readme.get()
             var command = line.trimmingCharacters(in: .whitespacesAndNewlines)
-            command = command.replacingOccurrences(
-                of: "swift run --package-path Tools threeds", with: TmuxSession.binary)
             let bannerURL = try #require(command.split(separator: " ").first { $0.hasPrefix("https://127.0.0.1:") })
             command = command.replacingOccurrences(of: String(bannerURL), with: lab.baseURL.absoluteString)
                 .replacingOccurrences(of: "\(directory)/testlab-pki", with: pki)

@@ -63,7 +63,10 @@ struct UiCustomizationCLITests {
             }
         }
         let missing = try await runThreeds(["demo", "--ui-customization", directory + "/none.json"])
-        #expect(missing.status == 2 && missing.output.contains("could not be read"), "\(missing.output)")
+        #expect(missing.status == 2 && flattened(missing.output).contains("does not exist"), "\(missing.output)")
+        // The help names a section that exists (issue 43).
+        let help = try await runThreeds(["demo", "--help"], environment: ["COLUMNS": "300"])
+        #expect(flattened(help.output).contains(#"Tools/README.md, "The look""#), "\(help.output)")
         // A folder where the file belongs (issue 36, point 10): named as a folder, the option and a JSON file named.
         for command in [["demo"], pay] {
             let folder = try await runThreeds(command + ["--ui-customization", directory])

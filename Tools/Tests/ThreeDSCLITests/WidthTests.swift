@@ -4,6 +4,10 @@ import ThreeDS2SDKTesting
 import ThreeDS2TerminalUI
 import ThreeDS2TestLab
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// What the CLI prints for a person fits 80 columns, and a narrower terminal's width, broken only between words
 /// (issue 36, point 7).
 @Suite("Help, banners and usage errors fit the terminal")
@@ -110,5 +114,81 @@ struct DemoAllTests {
         if findings == 1, let first = output.range(of: Scenario.allCases[0].cardNumber) {
             #expect(output.range(of: "security checks:")!.lowerBound < first.lowerBound, "\(output)")
         }
+    }
+}
+
+/// Line and plain mode run from a terminal with their output redirected (issue 43): they measure where they write,
+/// not the controlling terminal.
+@Suite("Line and plain mode with the output in a file, run from a terminal")
+struct RedirectedLineModeTests {
+    /// Runs `threeds ARGUMENTS` under `script`, so that a pseudo terminal of 100 columns is its controlling
+    /// terminal, with `echo 123456` as its input and its output in a file; returns the file's text.
+    static func redirected(_ arguments: [String], environment: String) async throws -> (status: Int32, text: String) {
+        let directory = scratchDirectory("line-to-file")
+        let output = "\(directory)/out.txt"
+        let inner = "\(directory)/inner.sh"
+        let quoted = ([TmuxSession.binary] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        let script = """
+            stty cols 100 rows 30
+            echo 123456 | env -u COLUMNS -u NO_COLOR TERM=xterm-256color COLORTERM=truecolor \(environment) \
+            \(quoted) > '\(output)' 2>/dev/null
+            echo "status $?" > '\(output).status'
+            """
+        try Data(script.utf8).write(to: URL(fileURLWithPath: inner))
+        let run = try ThreedsRun([], launcher: .shell("exec /usr/bin/script -qec 'sh \(inner)' /dev/null"))
+        _ = await run.exit()
+        let status = try String(contentsOfFile: output + ".status", encoding: .utf8)
+        let text = try String(contentsOfFile: output, encoding: .utf8)
+        return (Int32(status.dropFirst(7).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1, text)
+    }
+
+    @Test(
+        "a 100-column controlling terminal, output in a file: lines of COLUMNS or 80 columns, no escape code",
+        arguments: [
+            (["demo", "--line"], "", 80), (["demo", "--line"], "COLUMNS=40", 40), (["demo", "--plain"], "", 80),
+            (["demo"], "COLUMNS=50", 50),
+        ])
+    func measuresTheOutput(arguments: [String], environment: String, columns: Int) async throws {
+        let (status, text) = try await Self.redirected(arguments, environment: environment)
+        #expect(status == 0, "\(arguments) \(environment): \(text)")
+        #expect(text.contains("123456"), "the screen reached the file: \(text)")
+        #expect(!text.contains("\u{1B}"), "\(arguments) \(environment): an escape code in the file:\n\(text)")
+        let overflowing = WidthTests.overflowing(text, columns: columns)
+        #expect(overflowing.isEmpty, "\(arguments) \(environment): wider than \(columns):\n\(overflowing)")
+        // A rule or a box border is as wide as the width measured: the terminal's 100 columns never reach the file.
+        let widest = text.split(separator: "\n").map { LayoutRenderer.displayWidth(String($0)) }.max() ?? 0
+        #expect(widest <= columns, "\(arguments) \(environment): a line of \(widest) columns")
+    }
+
+    @Test("in a 30-column terminal without COLUMNS exported, what the CLI prints fits 30 columns, words whole")
+    func narrowTerminalWithoutColumns() async throws {
+        let directory = scratchDirectory("narrow-terminal")
+        let inner = "\(directory)/inner.sh"
+        let script = """
+            stty cols 30 rows 30
+            env -u COLUMNS TERM=xterm-256color '\(TmuxSession.binary)' demo --card frictionlessY < /dev/null
+            env -u COLUMNS '\(TmuxSession.binary)' demo --locale ''
+            """
+        try Data(script.utf8).write(to: URL(fileURLWithPath: inner))
+        let run = try ThreedsRun([], launcher: .shell("exec /usr/bin/script -qec 'sh \(inner)' /dev/null"))
+        let output = await run.exit().output.replacingOccurrences(of: "\r", with: "")
+        #expect(output.contains("Frictionless") && flattened(output).contains("empty value"), "\(output)")
+        let overflowing = WidthTests.overflowing(output, columns: 30)
+        #expect(overflowing.isEmpty, "wider than the 30-column terminal:\n\(overflowing)")
+    }
+
+    @Test("output that is no terminal gets no colour, and COLUMNS or 80 columns")
+    func colours() {
+        var pipe: [Int32] = [0, 0]
+        #expect(Glibc.pipe(&pipe) == 0)
+        defer {
+            close(pipe[0])
+            close(pipe[1])
+        }
+        let colourful = ["TERM": "xterm-256color", "COLORTERM": "truecolor"]
+        #expect(OutputGeometry.colorDepth(of: pipe[1], environment: colourful) == .none)
+        #expect(OutputGeometry.columns(of: pipe[1], environment: ["COLUMNS": "40"]) == 40)
+        #expect(OutputGeometry.columns(of: pipe[1], environment: [:]) == 80)
+        #expect(OutputGeometry.columns(of: pipe[1], environment: ["COLUMNS": "wide"]) == 80)
     }
 }
