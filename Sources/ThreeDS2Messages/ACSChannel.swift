@@ -136,10 +136,5 @@ public struct ACSChannel: Sendable {
     ///
     /// - Parameter body: The request body.
     /// - Returns: The Erro's members, or `nil` when the body is not a JSON Erro message.
-    public static func errorMessage(in body: [UInt8]) -> JSONObject? {
-        guard case .object(let object)? = try? JSONParser().parse(body), MessageType(in: object) == .error else {
-            return nil
-        }
-        return object
-    }
+    public static func errorMessage(in body: [UInt8]) -> JSONObject? { ChallengeChannelBody(body).error }
 }

@@ -60,6 +60,12 @@ public enum OOBAppURLIndicator: String, Sendable, Hashable, CaseIterable {
 
 /// Builds CReq messages (protocol reference §2; 2.3.1 per v231-reference §1 and its Table 1.1).
 public struct ChallengeRequestBuilder: Sendable {
+    /// The CReq fields that carry what the cardholder entered (a code, the selected options, an HTML form's data):
+    /// never written to a log, a trace or a file.
+    public static let entryFields: Set<String> = [
+        "challengeDataEntry", "challengeDataEntryTwo", "challengeHTMLDataEntry",
+    ]
+
     /// The transaction identifiers.
     public let identifiers: TransactionIdentifiers
     /// The message version.

@@ -1,6 +1,7 @@
-/// What the code declares about a ``ConformanceRule``: its field, Erro code, requirement and reference. The
-/// references name the sections of the project's protocol references (`protocol reference`, `2.3.1 reference`) and
-/// the specification's public tables they cite.
+/// What the code declares about a ``ConformanceRule``: its field, Erro code, requirement and reference. A reference
+/// names the public source a vendor can look up — a table of EMVCo's core specification (Table A.1, the data
+/// elements; A.4, the error codes; the 2.3.1 tables by number), an RFC, or the Bridging Message Extension — then the
+/// section of `docs/protocol-notes.md` that says the same in the project's words.
 struct ConformanceRuleDefinition: Sendable {
     let code: ProtocolErrorCode?
     let field: String
@@ -14,11 +15,12 @@ struct ConformanceRuleDefinition: Sendable {
         self.reference = reference
     }
 
-    private static let fields31 = "protocol reference §3.1"
-    private static let byUIType = "protocol reference §3.2; 2.3.1 reference §2.2 (Table A.20)"
-    private static let box = "2.3.1 reference §2.1 (Table A.26)"
-    private static let reserved = "2.3.1 reference §3 (Table A.4, 207)"
-    private static let signed = "protocol reference §5.1, §4.3"
+    private static let fields31 = "EMV 3DS core spec Table A.1; protocol notes §2"
+    private static let byUIType = "EMV 3DS core spec Table A.1; 2.3.1 Table A.20; protocol notes §3"
+    private static let box = "2.3.1 Table A.26; protocol notes §9"
+    private static let reserved = "2.3.1 Table A.4 (207); protocol notes §9"
+    private static let signed =
+        "RFC 7515; RFC 7518 §3.3–§3.5; EMV 3DS core spec Table A.1 (acsSignedContent); protocol notes §6"
 
     static let table: [ConformanceRule: ConformanceRuleDefinition] = envelope.merging(screen) { $1 }
         .merging(entryBox) { $1 }.merging(signedContent) { $1 }.merging(authenticationResponse) { $1 }
@@ -37,14 +39,19 @@ struct ConformanceRuleDefinition: Sendable {
             .transactionIDNotRecognised, "threeDSServerTransID, acsTransID, sdkTransID",
             "the transaction's ID, byte for byte", fields31),
         .messageVersionMismatch: .init(
-            .invalidFormat, "messageVersion", "the transaction's version", "protocol reference §3.1, §4.3"),
-        .counterFormat: .init(.invalidFormat, "acsCounterAtoS", "three digits, 000–255", "protocol reference §5.6"),
+            .invalidFormat, "messageVersion", "the transaction's version",
+            "EMV 3DS core spec Table A.1 (messageVersion); protocol notes §2"),
+        .counterFormat: .init(
+            .invalidFormat, "acsCounterAtoS", "three digits, 000–255",
+            "EMV 3DS core spec Table A.1 (acsCounterAtoS); protocol notes §7"),
         .counterMismatch: .init(
-            .decryptionFailure, "acsCounterAtoS", "the counter the SDK expects next", "protocol reference §5.6"),
+            .decryptionFailure, "acsCounterAtoS", "the counter the SDK expects next",
+            "EMV 3DS core spec Table A.1 (acsCounterAtoS); protocol notes §7"),
         .completionIndicatorValue: .init(.invalidFormat, "challengeCompletionInd", "`Y` or `N`", fields31),
         .extensionNotArray: .init(.invalidFormat, "messageExtension", "an array", fields31),
         .extensionTooMany: .init(
-            .invalidFormat, "messageExtension", "at most 10 entries (15 from 2.3.1)", "protocol reference §3.1"),
+            .invalidFormat, "messageExtension", "at most 10 entries (15 from 2.3.1)",
+            "EMV 3DS core spec Table A.1; protocol notes §2"),
         .extensionTooLong: .init(.invalidFormat, "messageExtension", "at most 81,920 characters", fields31),
         .extensionEntryMalformed: .init(
             .invalidFormat, "messageExtension",
@@ -53,12 +60,13 @@ struct ConformanceRuleDefinition: Sendable {
         .extensionCriticalUnrecognised: .init(
             .criticalExtensionNotRecognised, "messageExtension",
             "no critical extension the SDK does not recognise (Bridging is recognised in 2.2.0)",
-            "protocol reference §3.1, §4.3; bridging reference"),
+            "EMV 3DS core spec Table A.1, Table A.4 (202); Bridging Message Extension; protocol notes §2, §10"),
         .transStatusMissing: .init(
-            .requiredElementMissing, "transStatus", "present in a final CRes", "protocol reference §3.3"),
+            .requiredElementMissing, "transStatus", "present in a final CRes",
+            "EMV 3DS core spec Table A.1 (transStatus); protocol notes §4"),
         .transStatusValue: .init(
             .invalidFormat, "transStatus", "`Y` or `N` in a final CRes (`D` too from 2.3.1)",
-            "protocol reference §3.3; 2.3.1 reference §2 (Table A.17)"),
+            "EMV 3DS core spec Table A.1 (transStatus); 2.3.1 Table A.17; protocol notes §4"),
     ]
 
     private static let screen: [ConformanceRule: ConformanceRuleDefinition] = [
@@ -66,18 +74,20 @@ struct ConformanceRuleDefinition: Sendable {
         .uiTypeReserved: .init(
             .reservedValueNotRecognised, "acsUiType", "not a reserved value (08–99) in 2.3.1", reserved),
         .uiTypeUnknown: .init(
-            .invalidFormat, "acsUiType", "`01`–`05` (`01`–`07` from 2.3.1)", "protocol reference §3.1"),
+            .invalidFormat, "acsUiType", "`01`–`05` (`01`–`07` from 2.3.1)",
+            "EMV 3DS core spec Table A.1; protocol notes §2"),
         .textTooLong: .init(
             .invalidFormat, "display texts and labels",
             "within the field's length in characters (45 for headers and labels, 350 for challengeInfoText, 256 "
                 + "for other texts, 64 for trust and device-binding texts)", fields31),
         .textControlCharacter: .init(
             .invalidFormat, "display texts, labels and select options",
-            "no control character other than line breaks, and no bidirectional control", "protocol reference §3.1"),
+            "no control character other than line breaks, and no bidirectional control",
+            "EMV 3DS core spec Table A.1; protocol notes §2"),
         .infoTextIndicatorValue: .init(.invalidFormat, "challengeInfoTextIndicator", "`Y` or `N`", fields31),
         .resendLabelEmpty: .init(.invalidFormat, "resendInformationLabel", "not an empty string", fields31),
         .togglePositionReserved: .init(.reservedValueNotRecognised, "togglePositionInd", "not 02–99", reserved),
-        .togglePositionValue: .init(.invalidFormat, "togglePositionInd", "`01`", "2.3.1 reference §2"),
+        .togglePositionValue: .init(.invalidFormat, "togglePositionInd", "`01`", "2.3.1 Table A.1; protocol notes §9"),
         .screenFieldMissing: .init(
             .requiredElementMissing, "the fields the UI type requires",
             "present as the version's table requires for the UI type", byUIType),
@@ -88,30 +98,35 @@ struct ConformanceRuleDefinition: Sendable {
         .selectInfoRepeatedKey: .init(
             .invalidFormat, "challengeSelectInfo", "each key once (2.1.0, 2.2.0)", fields31),
         .selectInfoDuplicateKey: .init(
-            .duplicateElement, "challengeSelectInfo", "each key once (2.3.1)", "2.3.1 reference §3 (Table A.4, 204)"),
+            .duplicateElement, "challengeSelectInfo", "each key once (2.3.1)",
+            "2.3.1 Table A.4 (204); protocol notes §9"),
         .htmlTooLong: .init(
             .invalidFormat, "acsHTML, acsHTMLRefresh", "at most 140,000 characters (300,000 from 2.3.1)", fields31),
         .htmlNotBase64URL: .init(
             .invalidFormat, "acsHTML, acsHTMLRefresh", "strict base64url: no padding, `+`, `/` or white space",
-            "protocol reference §3.5"),
-        .htmlNotUTF8: .init(.invalidFormat, "acsHTML, acsHTMLRefresh", "decodes to UTF-8", "protocol reference §3.5"),
+            "RFC 4648 §5; EMV 3DS core spec Table A.1 (acsHTML); protocol notes §5"),
+        .htmlNotUTF8: .init(
+            .invalidFormat, "acsHTML, acsHTMLRefresh", "decodes to UTF-8",
+            "RFC 4648 §5; EMV 3DS core spec Table A.1 (acsHTML); protocol notes §5"),
         .oobAppNotOffered: .init(
             .invalidFormat, "oobAppURL, oobAppLabel", "only when the CReq's oobAppURLInd was `01` (2.3.1)",
-            "2.3.1 reference §2"),
+            "2.3.1 Table A.1; protocol notes §9"),
         .oobAppURLMissing: .init(
-            .requiredElementMissing, "oobAppURL", "present when oobAppLabel is (2.3.1)", "2.3.1 reference §2"),
+            .requiredElementMissing, "oobAppURL", "present when oobAppLabel is (2.3.1)",
+            "2.3.1 Table A.1; protocol notes §9"),
         .oobAppURLNotHTTPS: .init(
-            .invalidFormat, "oobAppURL", "an https universal or app link with a host", "2.3.1 reference §2"),
+            .invalidFormat, "oobAppURL", "an https universal or app link with a host",
+            "2.3.1 Table A.1; protocol notes §9"),
         .oobAppLabelMissing: .init(
             .requiredElementMissing, "oobAppLabel", "present on an out-of-band screen when oobAppURL is (2.3.1)",
-            "2.3.1 reference §2"),
+            "2.3.1 Table A.1; protocol notes §9"),
         .imageNotHTTPS: .init(
             .invalidFormat, "issuerImage, psImage", "https URLs with a host of at most 2,048 characters", fields31),
         .imageTooLong: .init(.invalidFormat, "issuerImage, psImage", "at most 6,144 characters", fields31),
         .imageEmpty: .init(.invalidFormat, "issuerImage, psImage", "at least one image URL", fields31),
         .imageNotObject: .init(
             .invalidFormat, "issuerImage, psImage", "an object of image URLs (or one URL)",
-            "protocol reference §3.1; 2.3.1 reference §2 (Tables A.21, A.22)"),
+            "EMV 3DS core spec Table A.1; 2.3.1 Tables A.21, A.22; protocol notes §2, §9"),
     ]
 
     private static let entryBox: [ConformanceRule: ConformanceRuleDefinition] = [
@@ -148,18 +163,21 @@ struct ConformanceRuleDefinition: Sendable {
         .signedContentACSURLNotAbsolute: .init(nil, "acsURL", "an absolute URL with a host", signed),
         .signedContentACSURLNotHTTPS: .init(
             nil, "acsURL", "https (plain http only to an ACS on loopback, when the SDK's configuration allows it)",
-            "protocol reference §4.3, §5.5"),
+            "EMV 3DS core spec Table A.1 (acsURL); protocol notes §6"),
         .signedContentSDKKeyMismatch: .init(
-            nil, "sdkEphemPubKey", "the SDK's own ephemeral public key for the transaction", "protocol reference §5.1"),
+            nil, "sdkEphemPubKey", "the SDK's own ephemeral public key for the transaction",
+            "EMV 3DS core spec Table A.1 (acsSignedContent); protocol notes §6"),
     ]
 
-    private static let ares = "protocol reference §5.5, §7.2"
+    private static let ares = "EMV 3DS core spec Table A.1 (ARes); protocol notes §8"
 
     private static let authenticationResponse: [ConformanceRule: ConformanceRuleDefinition] = [
         .aresTransStatusMissing: .init(
-            nil, "transStatus", "present as a string in every ARes", "protocol reference §3.3"),
+            nil, "transStatus", "present as a string in every ARes",
+            "EMV 3DS core spec Table A.1 (transStatus); protocol notes §4"),
         .aresTransStatusInvalid: .init(
-            nil, "transStatus", "Y, N, U, A, C or R; D and I from 2.2.0", "protocol reference §3.3"),
+            nil, "transStatus", "Y, N, U, A, C or R; D and I from 2.2.0",
+            "EMV 3DS core spec Table A.1 (transStatus); protocol notes §4"),
         .aresFieldMissing: .init(
             nil, "threeDSServerTransID, acsTransID, acsReferenceNumber, acsSignedContent",
             "present as strings in an ARes asking for a challenge", ares),

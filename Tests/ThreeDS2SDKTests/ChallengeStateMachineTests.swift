@@ -442,3 +442,58 @@ struct ChallengeStateMachineTests {
         #expect(actions.first?.erro?.errorCode == .transactionTimedOut && actions.last?.outcome == .timedOut)
     }
 }
+
+/// The tools' record of a challenge (issue 42): what `threeds conform` audits from, without a key.
+@Suite("Challenge trace")
+struct ChallengeTraceTests {
+    @Test("each CReq with its entry redacted to name and length; each CRes with what was expected and its audit")
+    func trace() throws {
+        var m = machine()
+        m.trace = ChallengeTrace(identifiers: identifiers, messageVersion: .v2_2_0)
+        _ = m.handle(.start)
+        _ = m.handle(.responseReceived(try encrypted(cres(counter: 0), counter: 0)))
+        _ = m.handle(.answered(ChallengeAnswer(.submitText("4711"))))
+        let plaintext = cres(counter: 1, final: "Y")
+        _ = m.handle(
+            .responseReceived(
+                TransportResponse(status: 200, contentType: "application/jose", body: plaintext.serializedBytes)))
+        let trace = try #require(m.trace)
+        #expect(trace.exchanges.count == 2)
+        #expect(trace.exchanges[0].redactedEntries.isEmpty)
+        #expect(trace.exchanges[1].redactedEntries == [.init(field: "challengeDataEntry", length: 4)])
+        #expect(trace.exchanges[1].request["challengeDataEntry"] == nil)
+        #expect(trace.exchanges[1].request["sdkCounterStoA"] == .string("001"))
+        #expect(!"\(trace)".contains("4711"), "no entry value in the trace")
+        guard case .response(let object, let expected, let audit) = trace.exchanges[0].answer else {
+            Issue.record("the first CRes is not recorded as decrypted: \(trace.exchanges[0].answer)")
+            return
+        }
+        #expect(object["acsUiType"] == .string("01") && expected.acsCounter == 0 && audit.isConformant)
+        // A plaintext CRes is recorded as what it is, not as an Erro or as a CRes that did not decrypt.
+        #expect(trace.exchanges[1].answer == .plaintext(plaintext))
+    }
+
+    @Test("an Erro after white space is an Erro, and is traced as one")
+    func erroAfterWhiteSpace() {
+        var m = machine()
+        m.trace = ChallengeTrace(identifiers: identifiers, messageVersion: .v2_2_0)
+        _ = m.handle(.start)
+        let erro = "\n {\"messageType\":\"Erro\",\"errorCode\":\"305\",\"errorComponent\":\"A\"}"
+        let actions = m.handle(
+            .responseReceived(TransportResponse(status: 200, contentType: "text/plain", body: Array(erro.utf8))))
+        #expect(actions.count == 1 && actions.first?.outcome?.name == "protocolError")
+        if case .error(let object)? = m.trace?.exchanges.first?.answer {
+            #expect(object["errorCode"] == .string("305"))
+        } else {
+            Issue.record("not traced as an Erro: \(String(describing: m.trace))")
+        }
+    }
+
+    @Test("without a trace asked for, none is kept")
+    func noTrace() throws {
+        var m = machine()
+        _ = m.handle(.start)
+        _ = m.handle(.responseReceived(try encrypted(cres(counter: 0), counter: 0)))
+        #expect(m.trace == nil)
+    }
+}

@@ -32,6 +32,8 @@ struct ChallengeSession<C: Clock> where C.Duration == Duration {
     let emit: @Sendable (ClientEvent) -> Void
     /// The transaction's presentation with the presenter's overrides: every screen's form state is built from it.
     var presentation = PresentationSettings()
+    /// Where the machine's trace goes when the challenge ends (tools only; ``ChallengeTrace``).
+    var traceLog: (any ChallengeTraceLog)?
 
     static var requestContentType: String { "application/jose; charset=UTF-8" }
     static var errorContentType: String { "application/json; charset=UTF-8" }
@@ -49,6 +51,7 @@ struct ChallengeSession<C: Clock> where C.Duration == Duration {
             case .sendError(let post):
                 await postError(post)
             case .finish(let outcome):
+                if let trace = machine.trace { traceLog?.record(trace) }
                 return outcome
             }
         }

@@ -89,6 +89,8 @@ struct ChallengeStateMachine: Sendable {
     private var screen: ChallengeScreen?
     private(set) var builder: ChallengeRequestBuilder
     private let channel: SecureChannel
+    /// The record of the exchanges for the tools (``ChallengeTrace``), kept only when they asked for it.
+    var trace: ChallengeTrace?
     /// What an impossible event does besides being ignored: stop a debug build (`assertionFailure`, a no-op in
     /// release builds). Tests record the call instead, so the stop is checked on every compiler (exit tests, which
     /// watch the real stop, need Swift 6.2); it receives the event's name, never its payload.
@@ -117,7 +119,9 @@ struct ChallengeStateMachine: Sendable {
             }
         case .awaitingResponse:
             switch event {
-            case .responseReceived(let response): return handle(interpret(response))
+            case .responseReceived(let response):
+                let event = interpret(response)
+                return handle(event)
             case .messageReceived(let object): return receive(object)
             case .responseUnreadable(let violation): return fail(violation, messageType: .challengeResponse)
             case .transportFailed(let error) where error.code == .responseTooLarge:
@@ -154,7 +158,11 @@ struct ChallengeStateMachine: Sendable {
             }
         case .awaitingCancelResponse:
             switch event {
-            // Whatever the ACS says to a cancel, or if it says nothing, the cardholder cancelled.
+            // Whatever the ACS says to a cancel, or if it says nothing, the cardholder cancelled. The tools' trace
+            // still records the answer, read as any other.
+            case .responseReceived(let response) where trace != nil:
+                if case .messageReceived(let object) = interpret(response) { traceRead(object) }
+                return finish(.cancelled)
             case .responseReceived, .messageReceived, .responseUnreadable, .transportFailed, .responseTimedOut,
                 .overallTimedOut, .appCancelled:
                 return finish(.cancelled)
@@ -186,49 +194,67 @@ struct ChallengeStateMachine: Sendable {
         }
     }
 
-    /// Reads an HTTP response by its body, never by its `Content-Type` (ACSs label both ways wrongly): a JSON object
-    /// whose `messageType` is `Erro` is an Erro whatever the status; any other JSON is a plaintext CRes, which is
-    /// never accepted; everything else must be a compact JWE that decrypts under the channel keys.
-    private func interpret(_ response: TransportResponse) -> Event {
-        let firstByte = response.body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
-        if firstByte == UInt8(ascii: "{") {
-            guard
-                case .object(let object)? = try? JSONParser(limits: .init(maxBytes: 64 * 1024, maxDepth: 8)).parse(
-                    response.body)
-            else {
-                return (200..<300).contains(response.status)
-                    ? .responseUnreadable(
-                        ProtocolViolation(
-                            .messageReceivedInvalid, detail: "Invalid Formatted Message",
-                            explanation: "the response is not a JSON object"))
-                    : .transportFailed(TransportError(.other, "HTTP \(response.status) from the ACS"))
-            }
-            guard MessageType(in: object) == .error else {
-                return .responseUnreadable(
-                    ProtocolViolation(
-                        .decryptionFailure, detail: "Data Decryption Failure",
-                        explanation: "the ACS answered in plaintext; only an Erro may be unencrypted"))
-            }
+    /// Reads an HTTP response by its body, never by its `Content-Type` (ACSs label both ways wrongly), as
+    /// ``ChallengeChannelBody`` reads it: an Erro whatever the status; a plaintext CRes is never accepted; anything
+    /// else must be a compact JWE that decrypts under the channel keys.
+    private mutating func interpret(_ response: TransportResponse) -> Event {
+        let success = (200..<300).contains(response.status)
+        switch ChallengeChannelBody(response.body) {
+        case .error(let object):
             return .messageReceived(object)
-        }
-        guard (200..<300).contains(response.status) else {
+        case .plaintext(let object):
+            trace?.answered(.plaintext(object))
+            return .responseUnreadable(
+                ProtocolViolation(
+                    .decryptionFailure, detail: "Data Decryption Failure",
+                    explanation: "the ACS answered in plaintext; only an Erro may be unencrypted"))
+        case .unreadable where success:
+            trace?.answered(.unreadable("the answer starts as JSON but is not a JSON object"))
+            return .responseUnreadable(
+                ProtocolViolation(
+                    .messageReceivedInvalid, detail: "Invalid Formatted Message",
+                    explanation: "the response is not a JSON object"))
+        case .unreadable:
             return .transportFailed(TransportError(.other, "HTTP \(response.status) from the ACS"))
-        }
-        do {
-            return .messageReceived(try channel.decrypt(response.body))
-        } catch {
-            return .responseUnreadable(error)
+        case .encrypted where !success:
+            return .transportFailed(TransportError(.other, "HTTP \(response.status) from the ACS"))
+        case .encrypted:
+            do {
+                return .messageReceived(try channel.decrypt(response.body))
+            } catch {
+                trace?.answered(.unreadable(error.explanation))
+                return .responseUnreadable(error)
+            }
         }
     }
 
+    /// What the next CRes must be: the transaction's identifiers and version, the counter expected next, and what
+    /// the first CReq said about the bank's app and Bridging.
+    private var expectation: ChallengeResponseExpectation {
+        ChallengeResponseExpectation(
+            identifiers: identifiers, messageVersion: builder.messageVersion, acsCounter: acsCounter,
+            opensOOBApps: builder.oobAppURLIndicator == .supported, announcedBridging: builder.announcesBridging)
+    }
+
+    /// Records a message read from the ACS in the tools' trace: an Erro, or a CRes with what was expected of it and
+    /// the audit against every rule.
+    private mutating func traceRead(_ object: JSONObject) {
+        guard MessageType(in: object) != .error else {
+            trace?.answered(.error(object))
+            return
+        }
+        let expectation = self.expectation
+        trace?.answered(
+            .response(object, expectation, ChallengeResponseValidator.audit(object, expecting: expectation)))
+    }
+
     private mutating func receive(_ object: JSONObject) -> [Action] {
+        if trace != nil { traceRead(object) }
         if MessageType(in: object) == .error {
             // Reported as received, even without its optional (or some required) fields; never answered with an Erro.
             return finish(.protocolError(ErrorMessage(received: object)))
         }
-        let expectation = ChallengeResponseExpectation(
-            identifiers: identifiers, messageVersion: builder.messageVersion, acsCounter: acsCounter,
-            opensOOBApps: builder.oobAppURLIndicator == .supported, announcedBridging: builder.announcesBridging)
+        let expectation = self.expectation
         let response: ChallengeResponse
         do {
             response = try ChallengeResponseValidator.validate(object, expecting: expectation)
@@ -276,6 +302,7 @@ struct ChallengeStateMachine: Sendable {
             )
         }
         let isCancel = answer?.action == .cancel
+        trace?.sent(request)
         let sent = SentRequest(
             request: request, counter: sdkCounter, body: body, responseTimeout: Self.responseTimeout,
             isCancel: isCancel)

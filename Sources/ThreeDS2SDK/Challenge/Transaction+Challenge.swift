@@ -179,6 +179,11 @@ extension Transaction {
         var session = ChallengeSession(
             acsURL: prepared.acsURL, machine: prepared.machine, presenter: presenter, transport: transport,
             clock: clock, logger: logger, emit: context.emit)
+        if let traceLog = state.withLock({ $0.traceLog }) {
+            session.machine.trace = ChallengeTrace(
+                identifiers: prepared.machine.builder.identifiers, messageVersion: messageVersion)
+            session.traceLog = traceLog
+        }
         // The screens' images come through the challenge's transport, each fetched once per transaction.
         presentationSettings.imageLoader?.use(transport)
         session.presentation = presentationSettings.applying(presenter.presentationOverrides)

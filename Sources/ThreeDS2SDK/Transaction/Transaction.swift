@@ -44,6 +44,8 @@ public final class Transaction: Sendable {
         var phase: Phase
         /// Where the channel key goes, when the CLI asked (tools-only SPI, test systems).
         var keyLog: (any ChannelKeyLog)?
+        /// Where the challenge's trace goes, when the CLI asked (tools-only SPI).
+        var traceLog: (any ChallengeTraceLog)?
 
         /// Publishes the AReq parameters, unless the transaction is closed.
         mutating func publish(_ parameters: AuthenticationRequestParameters) {

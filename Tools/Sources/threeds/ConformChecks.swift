@@ -20,7 +20,8 @@ struct ConformChecks {
 
     func checks(_ suite: ConformPlan.Suite) -> [ConformCheck] {
         guard payment.flow != "none" else {
-            return [.failed(suite.title + " runs", payment.summary)]
+            // The run's own failure before any challenge (TLS, the 3DS Server, the command): not the ACS's.
+            return [.error(suite.title + " runs", payment.runtimeError?.message ?? payment.summary)]
         }
         switch suite {
         case .right: return right()

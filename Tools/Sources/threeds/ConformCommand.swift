@@ -27,7 +27,9 @@ struct Conform: AsyncParsableCommand {
 
             \(ExitStatus.help(
             success: "nothing broken",
-            failure: "a rule broken or a check failed, or a report that could not be written"))
+            failure: "a rule broken or a check failed, or a report that could not be written",
+            interrupted: "3 a setup failure (TLS, reachability, the 3DS Server or the command) and nothing broken; "
+                + "130 after Ctrl-C, 143 after SIGTERM, with the reports of the finished cases written"))
             """)
 
     @OptionGroup var connection: ServerConnectionOptions
@@ -61,13 +63,45 @@ struct Conform: AsyncParsableCommand {
         }
     }
 
+    /// Runs the cases until the end or the first SIGINT or SIGTERM, which cancels the case in flight; returns the
+    /// cases that finished and the signal, if one came.
+    static func run(_ runner: ConformRunner) async -> ([ConformCase], Int32?) {
+        let interruption = Interruption()
+        let handlers = interruption.install()
+        let work = Task {
+            await runner.run {
+                say(ConformReport.line($0, $1, $2))
+                // Seen as each case ends, also through a pipe (`| tee`).
+                fflush(nil)
+            }
+        }
+        let watcher = Task {
+            for await number in interruption.signals {
+                warn("threeds: \(Interruption.name(number)): stopping; writing the reports of the finished cases")
+                work.cancel()
+                return
+            }
+        }
+        let cases = await work.value
+        watcher.cancel()
+        withExtendedLifetime(handlers) {}
+        return (cases, interruption.received)
+    }
+
     func run() async throws {
         let plan = try ConformPlan.read(self.plan)
+        guard ConformRunner.caseCount(plan, slow: slow) > 0 else {
+            throw CLIError(
+                "--plan \(self.plan): runs no case ("
+                    + (plan.cards.isEmpty ? "it names no card" : "its only suite is timeout, which runs with --slow")
+                    + ")",
+                exitStatus: ExitStatus.usage)
+        }
         try Self.prepare(output)
-        do {
-            try SecretFile.makeDirectory(output + "/messages")
+        do throws(PrivateFolder.Refusal) {
+            try PrivateFolder.make(output + "/messages")
         } catch {
-            throw CLIError("--output \(output): cannot be written (\(error.description))")
+            throw CLIError("--output \(output)/messages: \(error.reason)")
         }
         if let host = saveChannelKeysFor {
             warn(
@@ -92,11 +126,25 @@ struct Conform: AsyncParsableCommand {
         runner.requestorAppURL = requestorAppURL
         runner.verbose = connection.verbose
         runner.slow = slow
-        let cases = await runner.run { say(ConformReport.line($0, $1, $2)) }
+        runner.describe = { [connection] in connection.describe($0) }
+        if slow {
+            runner.screenShown = {
+                say("    first screen up; waiting for the SDK's challenge timeout (5 minutes) …")
+                fflush(nil)
+            }
+        }
+        let (cases, signal) = await Self.run(runner)
         try? service.cleanup()
         try? await transport.shutdown()
         let result = ConformResult(server: connection.server ?? "--requestor-exec", cases: cases)
-        var code: Int32 = result.broken ? 1 : 0
+        let written = Self.writeReports(result, to: output)
+        say(ConformReport.summary(result, output: output))
+        throw ExitCode(signal.map { 128 + $0 } ?? (written ? result.exitStatus : 1))
+    }
+
+    /// Writes the three reports; returns whether every one was written.
+    static func writeReports(_ result: ConformResult, to output: String) -> Bool {
+        var written = true
         for (name, bytes) in [
             (ConformReport.markdownFile, Array(ConformReport.markdown(result).utf8)),
             (ConformReport.junitFile, Array(ConformReport.junit(result).utf8)),
@@ -106,32 +154,28 @@ struct Conform: AsyncParsableCommand {
                 try SecretFile.write(bytes, to: output + "/" + name)
             } catch {
                 warn("threeds: \(output)/\(name): cannot be written")
-                code = 1
+                written = false
             }
         }
-        say(ConformReport.summary(result, output: output))
-        throw ExitCode(code)
+        return written
     }
 
-    /// Creates the output folder (0700), or accepts an empty one of the user's that group and others cannot write to.
+    /// Creates the output folder (0700) exclusively, or accepts an empty one that this user owns and that group and
+    /// others cannot write to (``PrivateFolder``): another local user who wins a race to the
+    /// name cannot hand over a folder of theirs.
     static func prepare(_ output: String) throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) else {
-            do {
-                try SecretFile.makeDirectory(output)
-            } catch {
-                throw CLIError("--output \(output): cannot be created (\(error.description))")
-            }
-            return
-        }
-        guard isDirectory.boolValue else { throw CLIError("--output \(output): is not a directory") }
-        guard ((try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []).isEmpty else {
+        // An earlier run's folder is named as such, whoever's it is; any folder is then taken only if private.
+        if !((try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []).isEmpty {
             throw CLIError("--output \(output): holds an earlier run; give a new or empty folder")
         }
-        do {
-            try MessageCapture.checkPrivate(output)
-        } catch let error as CLIError {
-            throw CLIError(error.description.replacingOccurrences(of: "--save-messages", with: "--output"))
+        let created: Bool
+        do throws(PrivateFolder.Refusal) {
+            created = try PrivateFolder.make(output)
+        } catch {
+            throw CLIError("--output \(output): \(error.reason)")
+        }
+        guard created || ((try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []).isEmpty else {
+            throw CLIError("--output \(output): holds an earlier run; give a new or empty folder")
         }
     }
 }

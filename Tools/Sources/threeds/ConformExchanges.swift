@@ -3,10 +3,13 @@ import ThreeDS2JOSE
 import ThreeDS2Messages
 @_spi(ThreeDS2Tools) import ThreeDS2SDK
 
-/// What one `conform` case sent and received on the challenge channel, with the channel key to read it: the key
-/// stays in memory (it reaches a file only under `--save-channel-keys-for`).
-final class ConformExchangeLog: ChannelKeyLog {
-    /// One POST to the ACS: a CReq (or the SDK's Erro) and the ACS's answer.
+/// What one `conform` case sent and received on the challenge channel: the SDK's own trace of the challenge
+/// (``ChallengeTrace``: each CReq with its entries redacted, each answer as the SDK read it, what it expected and the
+/// audit), and the raw POSTs for what only the wire shows (HTTP status, `Content-Type`, the SDK's Erros). No key is
+/// needed to read it, so an ACS on any host can be audited; the channel key reaches this log only under
+/// `--save-channel-keys-for` (for `keys.json`), and is never used to read anything here.
+final class ConformExchangeLog: ChallengeTraceLog, ChannelKeyLog {
+    /// One POST to the ACS: a CReq (or the SDK's Erro) and the ACS's answer, as bytes.
     struct Exchange {
         let url: URL
         let request: [UInt8]
@@ -18,17 +21,23 @@ final class ConformExchangeLog: ChannelKeyLog {
         var failure: String?
 
         /// Whether the POST was a plain Erro of the SDK's (JSON), not a CReq (a JWE).
-        var isError: Bool { MessageCapture.isPlainJSON(request) }
+        var isError: Bool { ChallengeChannelBody(request).error != nil }
     }
 
-    private let state = Locked<(entry: ChannelKeyEntry?, exchanges: [Exchange])>((nil, []))
+    private let state = Locked<(trace: ChallengeTrace?, entry: ChannelKeyEntry?, exchanges: [Exchange])>(
+        (nil, nil, []))
+
+    func record(_ trace: ChallengeTrace) { state.withLock { $0.trace = trace } }
 
     func record(_ entry: ChannelKeyEntry) { state.withLock { $0.entry = entry } }
 
     func add(_ exchange: Exchange) { state.withLock { $0.exchanges.append(exchange) } }
 
-    /// The channel key's entry, once the challenge started.
+    /// The channel key's entry, when `--save-channel-keys-for` asked for it and the challenge started.
     var entry: ChannelKeyEntry? { state.withLock { $0.entry } }
+
+    /// The SDK's trace of the challenge, once it ended.
+    var trace: ChallengeTrace? { state.withLock { $0.trace } }
 
     /// The exchanges, in order.
     var exchanges: [Exchange] { state.withLock { $0.exchanges } }
@@ -36,47 +45,20 @@ final class ConformExchangeLog: ChannelKeyLog {
     /// The Erros the SDK posted to the ACS, each with the ACS's answer, in order.
     var errorPosts: [Exchange] { exchanges.filter(\.isError) }
 
-    /// The CReqs and CRes decrypted, each CRes audited against what the SDK expected of it.
+    /// The CReqs (entries redacted) and the answers, as the SDK read and audited them.
     func decoded() -> [ConformExchange] {
-        guard let entry else { return [] }
-        let keys = ChannelKeys(derived: entry.derivedKey)
-        let kid = entry.identifiers.acsTransID
-        var result: [ConformExchange] = []
-        var counter = 0
-        var opensApps = false
-        var bridging = false
-        for exchange in exchanges where !exchange.isError {
-            let number = result.count + 1
-            let request = Self.object(
-                try? keys.decrypt(String(decoding: exchange.request, as: UTF8.self), fromSDK: true, acsTransID: kid)
-                    .plaintext)
-            if number == 1, let request {
-                opensApps =
-                    request["oobAppURLInd"]?.stringValue.flatMap(OOBAppURLIndicator.init(rawValue:)) == .supported
-                bridging =
-                    entry.messageVersion.carriesBridging && (try? Bridging.read(request["messageExtension"])) != nil
-            }
-            let response: ConformExchange.Response
-            if let body = exchange.response, !body.isEmpty {
-                if MessageCapture.isPlainJSON(body) {
-                    response = .erro(Self.object(body) ?? [:])
-                } else if let object = Self.object(
-                    try? keys.decrypt(String(decoding: body, as: UTF8.self), fromSDK: false, acsTransID: kid).plaintext)
-                {
-                    let expectation = ChallengeResponseExpectation(
-                        identifiers: entry.identifiers, messageVersion: entry.messageVersion, acsCounter: counter,
-                        opensOOBApps: opensApps, announcedBridging: bridging)
-                    response = .cres(object, ChallengeResponseValidator.audit(object, expecting: expectation))
-                    counter += 1
-                } else {
-                    response = .unreadable
+        guard let trace else { return [] }
+        return trace.exchanges.enumerated().map { index, exchange in
+            let response: ConformExchange.Response =
+                switch exchange.answer {
+                case .response(let object, _, let audit): .cres(object, audit)
+                case .error(let object): .erro(object)
+                case .plaintext(let object): .plaintext(object)
+                case .unreadable(let reason): .unreadable(reason)
+                case .none: .none
                 }
-            } else {
-                response = .none
-            }
-            result.append(ConformExchange(number: number, request: request, response: response))
+            return ConformExchange(number: index + 1, request: exchange.request, response: response)
         }
-        return result
     }
 
     static func object(_ bytes: [UInt8]?) -> JSONObject? {
@@ -89,12 +71,14 @@ final class ConformExchangeLog: ChannelKeyLog {
 struct ConformExchange {
     /// What the ACS answered.
     enum Response {
-        /// A CRes, decrypted, and its audit.
+        /// A CRes the SDK decrypted, and its audit.
         case cres(JSONObject, ConformanceAudit<ChallengeResponse>)
         /// An Erro from the ACS.
         case erro(JSONObject)
-        /// A body that does not decrypt with the channel key, or is not JSON.
-        case unreadable
+        /// A CRes (any JSON object but an Erro) sent unencrypted.
+        case plaintext(JSONObject)
+        /// A body that does not decrypt under the channel keys, or is not a JSON object: why, as the SDK said it.
+        case unreadable(String)
         /// No answer (a transport failure or timeout).
         case none
     }

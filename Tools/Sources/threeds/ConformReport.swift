@@ -16,7 +16,11 @@ enum ConformReport {
         let failed = item.failed
         let verdict: String
         let detail: String
-        if !failed.isEmpty {
+        if item.checks.contains(where: { $0.status == .error }) {
+            // The run's own failure, not the ACS's: named once, at the end (``summary(_:output:)``).
+            verdict = "ERROR"
+            detail = "could not run (setup failure, named below)"
+        } else if !failed.isEmpty {
             verdict = "FAIL"
             let rules = item.rules.map(\.rawValue)
             detail = rules.isEmpty ? failed.map(\.name).joined(separator: "; ") : rules.joined(separator: ", ")
@@ -28,7 +32,9 @@ enum ConformReport {
             let passed = item.checks.filter { $0.status == .passed }.count
             detail = "\(passed) check\(passed == 1 ? "" : "s")"
         }
-        return TerminalWidth.wrap("[\(number)/\(total)] \(verdict) \(item.title): \(detail)", indent: "    ")
+        return TerminalWidth.wrap(
+            "[\(number)/\(total)] \(verdict) \(ReportText.line(item.title)): \(ReportText.line(detail))", indent: "    "
+        )
     }
 
     /// The closing summary.
@@ -36,11 +42,16 @@ enum ConformReport {
         let checks = result.checks
         let count = { (status: ConformCheck.Status) in checks.filter { $0.status == status }.count }
         let rules = result.findingsByRule.count
-        return TerminalWidth.wrap(
-            "\(result.cases.count) cases, \(checks.count) checks: \(count(.passed)) passed, \(count(.failed)) failed, "
-                + "\(count(.skipped)) skipped; \(rules) rule\(rules == 1 ? "" : "s") broken. Reports: "
-                + "\(output)/\(markdownFile), \(output)/\(junitFile), \(output)/\(jsonFile); messages in "
-                + "\(output)/messages.")
+        let errors = count(.error) == 0 ? "" : ", \(count(.error)) could not run"
+        let setup = result.setupFailures.map {
+            TerminalWidth.wrap("setup failure (not the ACS's): " + ReportText.line($0), indent: "    ") + "\n"
+        }
+        return setup.joined()
+            + TerminalWidth.wrap(
+                "\(result.cases.count) cases, \(checks.count) checks: \(count(.passed)) passed, \(count(.failed)) "
+                    + "failed, \(count(.skipped)) skipped\(errors); \(rules) rule\(rules == 1 ? "" : "s") broken. "
+                    + "Reports: \(output)/\(markdownFile), \(output)/\(junitFile), \(output)/\(jsonFile); messages in "
+                    + "\(output)/messages.")
     }
 
     // MARK: Markdown
@@ -48,9 +59,14 @@ enum ConformReport {
     /// The Markdown report: the rules broken, each with its evidence, then the behaviour checks that failed, then
     /// every case.
     static func markdown(_ result: ConformResult) -> String {
-        var text = "# `threeds conform` report\n\n3DS Server: `\(result.server)`\n\n"
+        var text = "# `threeds conform` report\n\n3DS Server: \(cell(result.server))\n\n"
         let failed = result.checks.filter { $0.status == .failed }.count
         text += result.broken ? "**\(failed) check\(failed == 1 ? "" : "s") failed.**\n\n" : "**Nothing broken.**\n\n"
+        let setup = result.setupFailures
+        if !setup.isEmpty {
+            text += "## Setup failures\n\nThese cases could not run for a reason of the run's own, not the ACS's:\n\n"
+            text += setup.map { "- \(cell($0))\n" }.joined() + "\n"
+        }
         text += "## Rules broken\n\n"
         let groups = result.findingsByRule
         if groups.isEmpty { text += "None.\n\n" }
@@ -62,8 +78,8 @@ enum ConformReport {
             text += "| Case | CRes | Field | Value seen | Requirement |\n|---|---|---|---|---|\n"
             for (item, check, finding) in evidence {
                 text +=
-                    "| \(cell(item.title)) | \(check.exchange ?? 0) | `\(cell(finding.field))` | "
-                    + "\(finding.value.map { "`\(cell($0))`" } ?? "missing") | \(cell(finding.requirement)) |\n"
+                    "| \(cell(item.title)) | \(check.exchange ?? 0) | \(cell(finding.field)) | "
+                    + "\(finding.value.map(cell) ?? "missing") | \(cell(finding.requirement)) |\n"
             }
             text += "\n"
         }
@@ -72,7 +88,9 @@ enum ConformReport {
             item.checks.filter { $0.status == .failed && $0.findings.isEmpty }.map { (item, $0) }
         }
         if behaviour.isEmpty { text += "None.\n\n" }
-        for (item, check) in behaviour { text += "- \(item.title): \(check.name): \(check.message)\n" }
+        for (item, check) in behaviour {
+            text += "- \(cell(item.title)): \(cell(check.name)): \(cell(check.message))\n"
+        }
         if !behaviour.isEmpty { text += "\n" }
         text += "## Cases\n\n| Case | Outcome | Checks | Messages |\n|---|---|---|---|\n"
         for item in result.cases {
@@ -81,16 +99,14 @@ enum ConformReport {
             }
             text +=
                 "| \(cell(item.title)) | \(cell(item.outcome)) | \(counts.joined(separator: ", ")) | "
-                + "\(item.messages.map { "`\($0)`" } ?? "not saved") |\n"
+                + "\(item.messages.map(cell) ?? "not saved") |\n"
         }
         return text
     }
 
-    /// A table cell: pipes and line breaks escaped, backticks dropped.
-    static func cell(_ text: String) -> String {
-        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
-            .replacingOccurrences(of: "`", with: "'")
-    }
+    /// Text in the Markdown report, a table cell or a line: one line, nothing in it that Markdown or HTML acts on
+    /// (``ReportText/markdown(_:)``).
+    static func cell(_ text: String) -> String { ReportText.markdown(text) }
 
     // MARK: JUnit
 
@@ -100,13 +116,15 @@ enum ConformReport {
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml +=
             "<testsuites name=\"threeds conform\" tests=\"\(all.count)\" "
-            + "failures=\"\(all.filter { $0.status == .failed }.count)\" errors=\"0\" "
+            + "failures=\"\(all.filter { $0.status == .failed }.count)\" "
+            + "errors=\"\(all.filter { $0.status == .error }.count)\" "
             + "skipped=\"\(all.filter { $0.status == .skipped }.count)\">\n"
         for item in result.cases {
             let checks = item.checks
             xml +=
                 "  <testsuite name=\"\(escape(item.title))\" tests=\"\(checks.count)\" "
-                + "failures=\"\(checks.filter { $0.status == .failed }.count)\" errors=\"0\" "
+                + "failures=\"\(checks.filter { $0.status == .failed }.count)\" "
+                + "errors=\"\(checks.filter { $0.status == .error }.count)\" "
                 + "skipped=\"\(checks.filter { $0.status == .skipped }.count)\">\n"
             let classname = escape("conform.\(item.card.name).\(item.card.version).\(item.suite.rawValue)")
             for check in checks {
@@ -116,14 +134,17 @@ enum ConformReport {
                     xml += "/>\n"
                 case .skipped:
                     xml += ">\n      <skipped message=\"\(escape(check.message))\"/>\n    </testcase>\n"
+                case .error:
+                    xml += ">\n      <error message=\"\(escape(check.message))\" type=\"setup\"/>\n    </testcase>\n"
                 case .failed:
                     let details = check.findings.map {
-                        "\($0.rule.rawValue) \($0.field): \($0.explanation) (value: \($0.value ?? "missing"); "
-                            + "required: \($0.requirement))"
-                    }.joined(separator: "\n")
+                        escape(
+                            "\($0.rule.rawValue) \($0.field): \($0.explanation) (value: \($0.value ?? "missing"); "
+                                + "required: \($0.requirement))")
+                    }.joined(separator: "&#10;")
                     xml +=
                         ">\n      <failure message=\"\(escape(check.message))\" type=\"conformance\">"
-                        + "\(escape(details))</failure>\n    </testcase>\n"
+                        + "\(details)</failure>\n    </testcase>\n"
                 }
             }
             xml += "  </testsuite>\n"
@@ -131,17 +152,16 @@ enum ConformReport {
         return xml + "</testsuites>\n"
     }
 
-    /// Text safe in XML content and attributes: markup escaped, and characters XML 1.0 forbids written as `\u{…}`.
+    /// Text safe in XML content and attributes, on one line: controls and bidirectional controls written as `\u{…}`
+    /// (``ReportText/line(_:)``), markup escaped, and the other characters XML 1.0 forbids written as `\u{…}`.
     static func escape(_ text: String) -> String {
         var out = ""
-        for scalar in text.unicodeScalars {
+        for scalar in ReportText.line(text).unicodeScalars {
             switch scalar {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
-            case "\n": out += "&#10;"
-            case "\t", "\r": out += "&#\(scalar.value);"
             default:
                 let allowed = scalar.value >= 0x20 && !(0xFFFE...0xFFFF).contains(scalar.value)
                 out += allowed ? String(scalar) : "\\u{\(String(scalar.value, radix: 16))}"
@@ -155,7 +175,7 @@ enum ConformReport {
     /// The JSON report: every case with its checks and findings.
     static func json(_ result: ConformResult) -> JSONObject {
         JSONObject([
-            ("server", .string(result.server)), ("broken", .bool(result.broken)),
+            ("server", text(result.server)), ("broken", .bool(result.broken)),
             ("rules", .array(result.findingsByRule.map { .string($0.rule.rawValue) })),
             ("cases", .array(result.cases.map { .object(caseJSON($0)) })),
         ])
@@ -163,16 +183,16 @@ enum ConformReport {
 
     private static func caseJSON(_ item: ConformCase) -> JSONObject {
         var object = JSONObject([
-            ("card", .string(item.card.name)), ("version", .string(item.card.version.rawValue)),
+            ("card", text(item.card.name)), ("version", .string(item.card.version.rawValue)),
             ("kind", .string(item.card.kind.rawValue)), ("suite", .string(item.suite.rawValue)),
-            ("outcome", .string(item.outcome)), ("rules", .array(item.rules.map { .string($0.rawValue) })),
+            ("outcome", text(item.outcome)), ("rules", .array(item.rules.map { .string($0.rawValue) })),
         ])
         if let messages = item.messages { object["messages"] = .string(messages) }
         object["checks"] = .array(
             item.checks.map { check in
                 var entry = JSONObject([
-                    ("name", .string(check.name)), ("status", .string(check.status.rawValue)),
-                    ("message", .string(check.message)),
+                    ("name", text(check.name)), ("status", .string(check.status.rawValue)),
+                    ("message", text(check.message)),
                 ])
                 if let exchange = check.exchange { entry["cres"] = .number(String(exchange)) }
                 if !check.findings.isEmpty { entry["findings"] = .array(check.findings.map(findingJSON)) }
@@ -180,6 +200,9 @@ enum ConformReport {
             })
         return object
     }
+
+    /// A string of the JSON report: one line, controls and bidirectional controls as visible escapes.
+    private static func text(_ value: String) -> JSONValue { .string(ReportText.line(value)) }
 
     private static func findingJSON(_ finding: ConformanceFinding) -> JSONValue {
         var object = JSONObject([

@@ -6,7 +6,9 @@ import ThreeDS2Messages
 /// the wrong answers' limit, …). A JUnit test case each.
 struct ConformCheck {
     enum Status: String, CaseIterable {
-        case passed, failed, skipped
+        /// `error`: the case could not run for a reason of the run's own (TLS, an unreachable or failing 3DS Server
+        /// or command), never the ACS's: no finding, a JUnit `<error>`, an exit status of its own.
+        case passed, failed, skipped, error
     }
 
     /// What is checked (`CRes 1 conforms`, `right answer ends with transStatus Y`).
@@ -29,6 +31,10 @@ struct ConformCheck {
 
     static func skipped(_ name: String, _ message: String) -> ConformCheck {
         ConformCheck(name: name, status: .skipped, message: message)
+    }
+
+    static func error(_ name: String, _ message: String) -> ConformCheck {
+        ConformCheck(name: name, status: .error, message: message)
     }
 
     /// Passed when `condition` holds, failed otherwise; the message says what was seen either way.
@@ -68,6 +74,16 @@ struct ConformResult {
 
     /// Whether something is broken (exit status 1).
     var broken: Bool { checks.contains { $0.status == .failed } }
+
+    /// The setup failures, each reason once, in the order first seen.
+    var setupFailures: [String] {
+        var seen: Set<String> = []
+        return checks.filter { $0.status == .error }.map(\.message).filter { seen.insert($0).inserted }
+    }
+
+    /// The exit status: 1 when the ACS broke something, ``ExitStatus/setup`` when nothing was found broken but a
+    /// case could not run, 0 otherwise.
+    var exitStatus: Int32 { broken ? 1 : setupFailures.isEmpty ? 0 : ExitStatus.setup }
 
     /// Every finding, grouped by rule in the rules' declared order, each with its case.
     var findingsByRule: [(rule: ConformanceRule, evidence: [(ConformCase, ConformCheck, ConformanceFinding)])] {

@@ -8,7 +8,7 @@ import ThreeDS2TestLab
 
 /// Runs a plan's cases one payment at a time through the same flow as `pay` (``PayFlow``), each challenge's exchanges
 /// saved and audited.
-struct ConformRunner {
+struct ConformRunner: Sendable {
     let plan: ConformPlan
     let configuration: ConfigParameters
     let requestor: Requestor
@@ -19,6 +19,8 @@ struct ConformRunner {
     let output: String
     /// The ACS host whose channel keys are saved (`--save-channel-keys-for`), if any.
     let saveKeysFor: String?
+    /// How many cases' channel keys were saved.
+    let keysSaved = Locked(0)
     var requestorAppURL: String?
     var verbose = false
     /// Whether the `timeout` suite runs (`--slow`): five minutes per challenge card. Without it the suite is neither
@@ -26,8 +28,11 @@ struct ConformRunner {
     var slow = false
     /// The clock the challenges' timers run on: the continuous clock in the CLI, a test clock in tests.
     var clock: any Clock<Duration> = ContinuousClock()
-    /// Told when the `timeout` suite's first screen is up (tests move their clock then).
+    /// Told when the `timeout` suite's first screen is up (tests move their clock then; the CLI says it waits).
     var screenShown: @Sendable () -> Void = {}
+    /// A setup failure (TLS, reachability, the 3DS Server, the command) in words, with the hint `pay` gives
+    /// (``ServerConnectionOptions/describe(_:)`` in the CLI).
+    var describe: @Sendable (any Error) -> String = { readable($0) }
 
     /// The challenge timeout every case gives the SDK: its minimum, five minutes, which the `timeout` suite waits out.
     static let challengeTimeout: Duration = .seconds(5 * 60)
@@ -38,19 +43,32 @@ struct ConformRunner {
         var offersApp = false
     }
 
-    /// Runs every case, calling `progress` after each.
+    /// How many cases the plan runs.
+    var total: Int { Self.caseCount(plan, slow: slow) }
+
+    /// How many cases a plan runs, with or without `--slow`.
+    static func caseCount(_ plan: ConformPlan, slow: Bool) -> Int {
+        plan.cards.reduce(0) { $0 + suites(of: $1, slow: slow).count }
+    }
+
+    /// Runs every case, calling `progress` after each. Cancelled (Ctrl-C), it stops and returns the cases that
+    /// finished; the one in flight is left out.
     func run(progress: (ConformCase, Int, Int) -> Void) async -> [ConformCase] {
-        let total = plan.cards.reduce(0) { $0 + suites(of: $1).count }
+        let total = self.total
         var cases: [ConformCase] = []
-        for card in plan.cards {
+        cards: for card in plan.cards {
             var first: FirstScreen?
             for suite in suites(of: card) {
+                if Task.isCancelled { break cards }
                 let item: ConformCase
-                if let reason = Self.notApplicable(suite, card: card, first: first) {
+                if let reason = Self.notApplicable(
+                    suite, card: card, first: first, hasRequestorAppURL: requestorAppURL != nil)
+                {
                     item = ConformCase(
                         card: card, suite: suite, checks: [.skipped(suite.title, reason)], outcome: "not run")
                 } else {
                     let (ran, screen) = await runCase(card, suite, number: cases.count + 1)
+                    if Task.isCancelled { break cards }
                     item = ran
                     if first == nil { first = screen }
                 }
@@ -58,16 +76,26 @@ struct ConformRunner {
                 progress(item, cases.count, total)
             }
         }
+        if let saveKeysFor, keysSaved.withLock({ $0 }) == 0 {
+            warn(
+                TerminalWidth.wrap(
+                    "threeds: --save-channel-keys-for \(saveKeysFor): no challenge's ACS was on that host, so no "
+                        + "channel key was written"))
+        }
         return cases
     }
 
     /// The suites run for a card: the right answer alone when frictionless; the `timeout` suite only with `--slow`.
-    func suites(of card: ConformPlan.Card) -> [ConformPlan.Suite] {
+    func suites(of card: ConformPlan.Card) -> [ConformPlan.Suite] { Self.suites(of: card, slow: slow) }
+
+    static func suites(of card: ConformPlan.Card, slow: Bool) -> [ConformPlan.Suite] {
         card.kind == .frictionless ? [.right] : card.suites.filter { slow || $0 != .timeout }
     }
 
     /// Why a suite does not apply to a card, if it does not.
-    static func notApplicable(_ suite: ConformPlan.Suite, card: ConformPlan.Card, first: FirstScreen?) -> String? {
+    static func notApplicable(
+        _ suite: ConformPlan.Suite, card: ConformPlan.Card, first: FirstScreen?, hasRequestorAppURL: Bool = false
+    ) -> String? {
         switch suite {
         case .right, .cancel, .timeout: return nil
         case .wrong:
@@ -80,8 +108,11 @@ struct ConformRunner {
             return first.offersResend ? nil : "the first screen offers no resend"
         case .appSwitch:
             guard let first else { return "needs an earlier case of the card to show its first screen" }
-            return first.offersApp
-                ? nil : "the first screen links no bank's app (2.2.0 Bridging needs --requestor-app-url)"
+            guard !first.offersApp else { return nil }
+            // The hint only where it is true: a 2.2.0 card's Bridging link needs the app's URL, which was not given.
+            return card.version == .v2_2_0 && !hasRequestorAppURL
+                ? "the first screen links no bank's app (2.2.0 Bridging needs --requestor-app-url)"
+                : "the first screen links no bank's app"
         }
     }
 
@@ -117,17 +148,18 @@ struct ConformRunner {
                 messageVersion: card.version.rawValue,
                 purchase: Purchase(cardNumber: card.number, amount: plan.amount, currency: plan.currency),
                 requestorAppURL: requestorAppURL, timeout: Self.challengeTimeout, presenter: presenter,
-                transport: transport, verbose: verbose, keyLog: log, capture: capture)
+                transport: transport, verbose: verbose, keyLog: saveKeysFor == nil ? nil : log, capture: capture)
             flow.service = service
             flow.auditLog = log
+            flow.traceLog = log
             flow.challengeClock = clock
             payment = try await flow.run { _ in }
             if !capture.failed.isEmpty { saved = nil }
         } catch {
             payment = PaymentResult(
-                flow: "none", outcome: "runtimeError", sdkTransID: "", runtimeError: ("setup", readable(error)))
+                flow: "none", outcome: "runtimeError", sdkTransID: "", runtimeError: ("setup", describe(error)))
         }
-        saveKey(log, folder: folder)
+        if saveKey(log, folder: folder) { keysSaved.withLock { $0 += 1 } }
         let exchanges = log.decoded()
         var checks = exchanges.compactMap(Self.cresCheck)
         let blockers = checks.filter { $0.status == .failed }
@@ -143,7 +175,8 @@ struct ConformRunner {
         }
         checks += behaviour
         let item = ConformCase(
-            card: card, suite: suite, checks: checks, messages: saved, outcome: payment.summary)
+            card: card, suite: suite, checks: checks, messages: saved,
+            outcome: payment.flow == "none" ? "not run: setup failure" : payment.summary)
         return (item, exchanges.first?.cres.map(Self.firstScreen))
     }
 
@@ -160,8 +193,11 @@ struct ConformRunner {
                     : "\(audit.findings.count) violation\(audit.findings.count == 1 ? "" : "s"): "
                         + audit.rules.map(\.rawValue).joined(separator: ", "))
             check.findings = audit.findings
-        case .unreadable:
-            check = .failed(name, "the answer does not decrypt with the channel key, or is not JSON")
+        case .unreadable(let reason):
+            check = .failed(name, "the answer could not be read: \(reason)")
+        case .plaintext:
+            check = .failed(
+                name, "the answer is a JSON object other than an Erro, unencrypted: only an Erro may be plaintext")
         case .erro, .none:
             return nil
         }
@@ -176,18 +212,31 @@ struct ConformRunner {
             offersResend: !label.isEmpty, offersApp: cres["oobAppURL"]?.stringValue != nil || bridging != nil)
     }
 
-    /// Saves a case's channel key beside its messages when its ACS is the host `--save-channel-keys-for` names.
-    private func saveKey(_ log: ConformExchangeLog, folder: String) {
-        let host = log.exchanges.first?.url.host?.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        guard let saveKeysFor, let entry = log.entry,
-            host == saveKeysFor.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        else { return }
+    /// Saves a case's channel key beside its messages when its ACS is the host `--save-channel-keys-for` names;
+    /// returns whether it did.
+    @discardableResult
+    private func saveKey(_ log: ConformExchangeLog, folder: String) -> Bool {
+        guard let saveKeysFor, let entry = log.entry, let host = log.exchanges.first?.url.host,
+            Self.sameHost(host, saveKeysFor)
+        else { return false }
         let path = output + "/" + folder + "/keys.json"
         if let file = try? TransactionKeyFile(checking: path) {
             file.record(entry)
-            if !file.failed.isEmpty { warn("threeds: \(path): cannot be written") }
-        } else {
-            warn("threeds: \(path): cannot be written")
+            if file.failed.isEmpty { return true }
         }
+        warn("threeds: \(path): cannot be written")
+        return false
+    }
+
+    /// Whether two host names are the same host as URLs compare them: letters in any case, a trailing dot (the
+    /// fully qualified form) or an IPv6 address's brackets making no difference.
+    static func sameHost(_ first: String, _ second: String) -> Bool {
+        func normal(_ host: String) -> String {
+            var text = host.lowercased()
+            if text.hasPrefix("["), text.hasSuffix("]") { text = String(text.dropFirst().dropLast()) }
+            if text.hasSuffix("."), text.count > 1 { text.removeLast() }
+            return text
+        }
+        return normal(first) == normal(second)
     }
 }

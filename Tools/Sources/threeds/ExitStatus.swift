@@ -5,6 +5,9 @@
 enum ExitStatus {
     /// A usage error.
     static let usage: Int32 = 2
+    /// `threeds conform`: a case could not run for a reason of the run's own (TLS, reachability, a failing 3DS
+    /// Server or command), and nothing the ACS did was found broken.
+    static let setup: Int32 = 3
 
     /// The help text's exit-status paragraph, wrapped to fit 80 columns with room to spare (ArgumentParser re-wraps
     /// a line that reaches the terminal's width).

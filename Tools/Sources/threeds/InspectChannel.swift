@@ -99,7 +99,25 @@ struct ChannelInspection {
 
     init(input: String, keysPath: String, field: String) throws {
         saved = try TransactionKeyFile.read(keysPath)
-        token = try Inspect.token(in: try Inspect.read(input), field: field)
+        let text = try Inspect.read(input)
+        // Read as the SDK reads the channel (``ChallengeChannelBody``): a saved answer may be an Erro or a plaintext
+        // message, which no key opens; JSON holding the token in a member is a wrapper, read on.
+        switch ChallengeChannelBody(Array(text.utf8)) {
+        case .error(let erro):
+            let code = ReportText.line(erro["errorCode"]?.stringValue ?? "none")
+            let description = ReportText.line(erro["errorDescription"]?.stringValue ?? "")
+            say(
+                "Verdict: INVALID — an Erro in plain JSON, not a \(field == "cres" ? "CRes" : "CReq"): \(code) \(description)"
+            )
+            throw ExitCode(1)
+        case .plaintext(let object) where object[field] == nil && MessageType(in: object) != nil:
+            say(
+                "Verdict: INVALID — a \(field == "cres" ? "CRes" : "CReq") in plaintext: only an Erro may be unencrypted"
+            )
+            throw ExitCode(1)
+        case .plaintext, .encrypted, .unreadable:
+            token = try Inspect.token(in: text, field: field)
+        }
     }
 
     /// Decrypts `compact`, a CReq (`fromSDK`) or a CRes, holding the header to what the SDK accepts.

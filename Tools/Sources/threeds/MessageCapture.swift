@@ -1,5 +1,6 @@
 import Foundation
 import ThreeDS2JOSE
+import ThreeDS2Messages
 @_spi(ThreeDS2Tools) import ThreeDS2SDK
 
 /// Writes what a payment sent and received to a directory (`pay --save-messages DIR`, test systems only), as
@@ -18,10 +19,15 @@ final class MessageCapture: Sendable {
     /// or read the saved messages; issue 34).
     init(directory: String) throws {
         self.directory = directory
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw CLIError("--save-messages \(directory): is not a directory") }
-            try Self.checkPrivate(directory)
+        let created: Bool
+        do throws(PrivateFolder.Refusal) {
+            // Made exclusively, or an existing folder accepted only when this user's alone: another local user who
+            // wins a race to the name cannot hand over a folder of theirs (issue 42).
+            created = try PrivateFolder.make(directory)
+        } catch {
+            throw CLIError("--save-messages \(directory): \(error.reason)")
+        }
+        if !created {
             // One payment per folder: an earlier payment's creq-3 or cres-3 left beside this one's would be read as
             // this payment's by `inspect`. Other files (this payment's key file, say) may share the folder.
             let present = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
@@ -29,12 +35,6 @@ final class MessageCapture: Sendable {
                 throw CLIError(
                     "--save-messages \(directory): holds an earlier payment's messages (\(earlier)); give an empty or "
                         + "new folder for each payment")
-            }
-        } else {
-            do {
-                try SecretFile.makeDirectory(directory)
-            } catch {
-                throw CLIError("--save-messages \(directory): cannot be created (\(error.message))")
             }
         }
         guard FileManager.default.isWritableFile(atPath: directory) else {
@@ -50,22 +50,6 @@ final class MessageCapture: Sendable {
         let rest = name.dropFirst(5)
         let number = rest.prefix { $0.isASCII && $0.isNumber }
         return !number.isEmpty && [".jwe", ".json"].contains(String(rest.dropFirst(number.count)))
-    }
-
-    /// Refuses a folder that group or others can write to, or that another user owns.
-    static func checkPrivate(_ directory: String) throws {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: directory),
-            let owner = (attributes[.ownerAccountID] as? NSNumber)?.uint32Value,
-            let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue
-        else { throw CLIError("--save-messages \(directory): cannot be read") }
-        guard owner == geteuid() else {
-            throw CLIError("--save-messages \(directory): belongs to another user; use a folder of your own")
-        }
-        guard mode & 0o022 == 0 else {
-            throw CLIError(
-                "--save-messages \(directory): group or others can write to it (mode "
-                    + "\(String(mode & 0o7777, radix: 8))); use a private folder (chmod go-w, or a new path)")
-        }
     }
 
     /// The files that could not be written.
@@ -93,9 +77,9 @@ final class MessageCapture: Sendable {
         }
     }
 
-    /// Whether a body on the challenge channel is plain JSON (an Erro, either way) rather than a compact JWE (a CReq
-    /// or CRes): a JWE starts with its base64url header, never with `{`.
-    static func isPlainJSON(_ body: [UInt8]) -> Bool { body.first == UInt8(ascii: "{") }
+    /// Whether a body on the challenge channel is plain JSON (an Erro, a plaintext message) rather than a compact JWE,
+    /// as the SDK reads it (``ChallengeChannelBody``).
+    static func isPlainJSON(_ body: [UInt8]) -> Bool { ChallengeChannelBody.startsAsJSON(body) }
 
     /// The file of the Erro the SDK posted to the ACS (plain JSON, at most one per challenge).
     static let errorFile = "erro.json"

@@ -88,11 +88,14 @@ extension PaymentResult {
             case .acs: "the ACS"
             case .threeDSServer: "the 3DS Server"
             case .directoryServer: "the directory server"
-            default: "component \(error.errorComponent)"
+            default: "component \(ReportText.line(error.errorComponent.rawValue))"
             }
-        let detail = error.errorDetail.trimmingCharacters(in: .whitespaces)
-        let extra = detail.isEmpty || detail == error.errorDescription ? "" : " (\(detail))"
-        return "Protocol error \(error.errorCode) from \(component): \(error.errorDescription)\(extra)"
+        // The texts are the peer's: one line, nothing a terminal acts on (a line break would forge a line of ours).
+        let detail = ReportText.line(error.errorDetail.trimmingCharacters(in: .whitespaces))
+        let description = ReportText.line(error.errorDescription)
+        let extra = detail.isEmpty || detail == description ? "" : " (\(detail))"
+        let code = ReportText.line(error.errorCode.rawValue)
+        return "Protocol error \(code) from \(component): \(description)\(extra)"
     }
 }
 
@@ -156,6 +159,8 @@ struct PayFlow {
     var capture: MessageCapture?
     /// Where each challenge exchange goes to be audited (`threeds conform`).
     var auditLog: ConformExchangeLog?
+    /// Where the SDK's trace of the challenge goes (`threeds conform`): no key, no entry value.
+    var traceLog: (any ChallengeTraceLog)?
     /// The clock the challenge's timers run on (a test clock in `conform`'s timeout test).
     var challengeClock: any Clock<Duration> = ContinuousClock()
     /// A service already initialized, shared by the payments of a load run as an app shares one across its
@@ -222,6 +227,7 @@ struct PayFlow {
             directoryServerID: directoryServerID, messageVersion: messageVersion)
         defer { transaction.close() }
         if let keyLog { transaction.logChannelKeys(to: keyLog) }
+        if let traceLog { transaction.traceChallenge(to: traceLog) }
         let parameters = try transaction.getAuthenticationRequestParameters()
         progress(
             "AReq parameters built (message version \(parameters.messageVersion), sdkTransID \(parameters.sdkTransactionID))"

@@ -32,11 +32,17 @@ struct TestLabCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "The port, 1–65535 (0 picks a free one).") var port: Int = 8443
     @Option(name: .customLong("pki-dir"), help: "Where to write the PEM files a client needs.") var pkiDir: String =
         "testlab-pki"
+    @Option(help: "The IPv4 address to listen on, named in the lab's URLs and TLS certificate.") var host =
+        "127.0.0.1"
     @Flag(help: "Serve plain HTTP instead of HTTPS.") var http = false
     @Flag(help: "Log every request the TestLab handles.") var verbose = false
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535, got \(port)") }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts.allSatisfy({ UInt8($0) != nil && !$0.hasPrefix("+") }) else {
+            throw ValidationError("--host takes an IPv4 address such as 127.0.0.1, got \(host)")
+        }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: pkiDir, isDirectory: &isDirectory), !isDirectory.boolValue {
             throw ValidationError(
@@ -51,7 +57,8 @@ struct TestLabCommand: AsyncParsableCommand {
         let lab: TestLab
         do {
             lab = try await TestLab.start(
-                options: TestLabOptions(port: port, useTLS: !http, pkiDirectory: directory, logsRequests: verbose),
+                options: TestLabOptions(
+                    port: port, host: host, useTLS: !http, pkiDirectory: directory, logsRequests: verbose),
                 logger: logger)
         } catch let error as TestLabError {
             throw CLIError(error.message, exitStatus: 1)

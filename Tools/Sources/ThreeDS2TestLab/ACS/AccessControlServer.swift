@@ -106,9 +106,9 @@ actor AccessControlServer {
     func record(_ acsTransID: String) -> ACSRecord? { challenges[acsTransID]?.record }
 
     func handle(body: [UInt8], contentType: String?) -> ACSReply {
-        if contentType?.lowercased().contains("json") == true || body.first == UInt8(ascii: "{") {
-            return takeError(body)
-        }
+        // Read by its bytes as the SDK reads the ACS's answers (``ChallengeChannelBody``), whatever its label: plain
+        // JSON is an Erro or nothing this ACS takes; a CReq is a JWE.
+        if ChallengeChannelBody(body).isPlainJSON { return takeError(body) }
         let text = String(decoding: body, as: UTF8.self)
         guard let kid = ACSChannel.keyID(of: text), var challenge = challenges[kid] else {
             return ACSReply(status: 400, contentType: "text/plain", body: Array("unknown transaction".utf8))

@@ -26,7 +26,7 @@ extension TestLab {
         let task: Task<Void, any Error>
         let baseURL: URL
 
-        /// Starts the server on 127.0.0.1 and returns once it listens.
+        /// Starts the server on the options' host (127.0.0.1 unless told) and returns once it listens.
         static func start(
             router: Router<BasicRequestContext>, server: HTTPServerBuilder, options: TestLabOptions, logger: Logger
         ) async throws -> Listener {
@@ -36,7 +36,7 @@ extension TestLab {
             let app = Application(
                 router: router, server: server,
                 configuration: .init(
-                    address: .hostname("127.0.0.1", port: options.port), serverName: "ThreeDS2 TestLab"),
+                    address: .hostname(options.host, port: options.port), serverName: "ThreeDS2 TestLab"),
                 onServerRunning: { channel in
                     portContinuation.yield(channel.localAddress?.port ?? 0)
                     portContinuation.finish()
@@ -51,23 +51,23 @@ extension TestLab {
             var iterator = portStream.makeAsyncIterator()
             let scheme = options.useTLS ? "https" : "http"
             guard let port = await iterator.next(), port > 0,
-                let baseURL = URL(string: "\(scheme)://127.0.0.1:\(port)")
+                let baseURL = URL(string: "\(scheme)://\(options.host):\(port)")
             else {
                 task.cancel()
-                throw await startFailure(task, port: options.port)
+                throw await startFailure(task, host: options.host, port: options.port)
             }
             return Listener(group: group, task: task, baseURL: baseURL)
         }
 
         /// Why a listener did not start.
-        private static func startFailure(_ task: Task<Void, any Error>, port: Int) async -> TestLabError {
+        private static func startFailure(_ task: Task<Void, any Error>, host: String, port: Int) async -> TestLabError {
             guard case .failure(let error) = await task.result else {
                 return TestLabError(.startFailed, "the TestLab server did not start")
             }
             if let io = error as? IOError, io.errnoCode == EADDRINUSE {
                 return TestLabError(.startFailed, "port \(port) is in use")
             }
-            return TestLabError(.startFailed, "cannot listen on 127.0.0.1:\(port): \(error)", underlying: error)
+            return TestLabError(.startFailed, "cannot listen on \(host):\(port): \(error)", underlying: error)
         }
 
         /// Writes the PKI files for clients when the options name a directory, holding it for this lab; stops the

@@ -65,7 +65,7 @@ public final class TestLab: Sendable {
     public static func start(
         options: TestLabOptions = TestLabOptions(), logger: Logger = Logger(label: "threeds2.testlab")
     ) async throws -> TestLab {
-        let pki = try LabPKI.make()
+        let pki = try LabPKI.make(host: options.host)
         let box = ACSBox()
         let router = Router()
         // threeds testlab --verbose: each request is logged, method and path only.

@@ -13,6 +13,9 @@ public struct TestLabOptions: Sendable {
 
     /// The port; 0 picks a free one.
     public var port: Int
+    /// The IPv4 address the lab listens on and names in its URLs and TLS certificate: 127.0.0.1 unless a test needs
+    /// an ACS at an address no loopback rule covers (`threeds testlab --host`).
+    public var host: String
     /// HTTPS (the default) or plain HTTP.
     public var useTLS: Bool
     /// The ACS signer.
@@ -37,7 +40,8 @@ public struct TestLabOptions: Sendable {
 
     /// Creates options.
     public init(
-        port: Int = 0, useTLS: Bool = true, signer: Signer = .rsa, responseEncryption: ContentEncryption? = nil,
+        port: Int = 0, host: String = "127.0.0.1", useTLS: Bool = true, signer: Signer = .rsa,
+        responseEncryption: ContentEncryption? = nil,
         slowResponseDelay: Duration = .seconds(11), pkiDirectory: URL? = nil, upperCaseTransactionIDs: Bool = false,
         logsRequests: Bool = false, maxTransactions: Int = 10_000, transactionLifetime: Duration = .seconds(65 * 60)
     ) {
@@ -46,6 +50,7 @@ public struct TestLabOptions: Sendable {
         self.upperCaseTransactionIDs = upperCaseTransactionIDs
         self.logsRequests = logsRequests
         self.port = port
+        self.host = host
         self.useTLS = useTLS
         self.signer = signer
         self.responseEncryption = responseEncryption

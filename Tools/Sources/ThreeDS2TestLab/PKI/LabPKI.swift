@@ -27,8 +27,9 @@ public struct LabPKI: Sendable {
 
     /// Makes a fresh PKI.
     ///
+    /// - Parameter host: The IPv4 address the TLS server certificate names besides 127.0.0.1 and localhost.
     /// - Throws: An error from key generation or certificate construction.
-    public static func make() throws -> LabPKI {
+    public static func make(host: String = "127.0.0.1") throws -> LabPKI {
         let longAgo = Date(timeIntervalSinceNow: -7 * 86400)
         let dsRoot = try CertificateAuthority.makeRoot(
             commonName: "ThreeDS2 TestLab DS Root", key: .makeRSA(), notValidBefore: longAgo)
@@ -50,7 +51,8 @@ public struct LabPKI: Sendable {
             tlsRoot: tlsRoot,
             tlsServer: try CertificateAuthority.issue(
                 commonName: "127.0.0.1", key: .makeP256(),
-                role: .tlsServer(ipAddresses: ["127.0.0.1"], dnsNames: ["localhost"]), issuer: tlsRoot))
+                role: .tlsServer(ipAddresses: Array(Set(["127.0.0.1", host])).sorted(), dnsNames: ["localhost"]),
+                issuer: tlsRoot))
     }
 
     /// The files a client needs, by name: the PEM files and the trust bundle that references them.
