@@ -149,6 +149,19 @@ public struct SDKStrings: Sendable, Hashable {
         /// How an HTML form with several fields is filled in line mode; `%1$@` lists the fields, `%2$@` the buttons.
         case htmlFields
 
+        // The cardholder texts of outcomes and failures (added with issue 45's app API; English in every table until
+        // the translations follow).
+        /// A form answer the CReq cannot carry: the screen stays, with this note.
+        case noteCannotSend
+        /// An outcome: the bank did not confirm the payment (a status other than `Y` or `A`).
+        case outcomeNotAuthenticated
+        /// An outcome: the bank's server could not be reached.
+        case outcomeConnectionFailed
+        /// An outcome: the bank's server ended the authentication with an error.
+        case outcomeBankError
+        /// An outcome: the payment could not be checked (the app's backend failed or did not answer).
+        case outcomeUnavailable
+
         /// The most display columns the text may take in any language (an East Asian wide character takes two),
         /// derived from the terminal's 80 columns:
         ///
@@ -169,9 +182,11 @@ public struct SDKStrings: Sendable, Hashable {
                 40
             case .trustQuestion, .chooseOption, .timedOut, .genericError, .cancelled, .completed, .noteNoEntryBox,
                 .noteNoOption, .noteNoNewCode, .noteNoAdditionalCode, .noteNoApp, .noteNotHTML, .noteNoHTMLForm,
-                .noteTooLong, .noteUnknownField, .noteUnknownButton, .keysHelp, .keysReloadPlain, .htmlOtherButton:
+                .noteTooLong, .noteUnknownField, .noteUnknownButton, .keysHelp, .keysReloadPlain, .htmlOtherButton,
+                .noteCannotSend, .outcomeNotAuthenticated:
                 80
-            case .appOpenFailed, .finishInApp, .keysHelpPlain, .htmlFields:
+            case .appOpenFailed, .finishInApp, .keysHelpPlain, .htmlFields, .outcomeConnectionFailed, .outcomeBankError,
+                .outcomeUnavailable:
                 160
             }
         }

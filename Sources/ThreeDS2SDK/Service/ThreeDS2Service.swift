@@ -175,6 +175,12 @@ public final class ThreeDS2Service: Sendable {
         return context
     }
 
+    /// The SDK's texts in the locale given to `initialize`, with the app's overrides; English before `initialize`.
+    public var strings: SDKStrings {
+        guard let context = state.withLock({ $0 }) else { return .english }
+        return SDKStrings(locale: context.locale, overrides: context.configuration.texts)
+    }
+
     /// The warnings the security checks raised at the latest run.
     ///
     /// - Throws: ``ThreeDS2Error`` with code `notInitialized`.

@@ -44,6 +44,8 @@ public final class Transaction: Sendable {
         var phase: Phase
         /// Where the channel key goes, when the CLI asked (tools-only SPI, test systems).
         var keyLog: (any ChannelKeyLog)?
+        /// The 3DS Requestor App URL the app gave with the AReq, for every CReq of the challenge.
+        var requestorAppURL: RequestorAppURL?
 
         /// Publishes the AReq parameters, unless the transaction is closed.
         mutating func publish(_ parameters: AuthenticationRequestParameters) {

@@ -31,6 +31,15 @@ struct PaymentOptions: ParsableArguments {
         if let messageVersion, MessageVersion(messageVersion)?.isSupported != true {
             throw ValidationError("--message-version must be 2.1.0, 2.2.0 or 2.3.1, got \(messageVersion)")
         }
+        if let requestorAppURL {
+            // The SDK's one validator: the URL itself, then the version's rule when the version is given.
+            do throws(ThreeDS2Error) {
+                let url = try RequestorAppURL(requestorAppURL)
+                if let version = messageVersion.flatMap({ MessageVersion($0) }) { try url.check(for: version) }
+            } catch {
+                throw ValidationError("--requestor-app-url: \(error.message)")
+            }
+        }
         try InputCheck.amount(amount)
         try InputCheck.currency(currency)
         guard (card == nil) != (cardFile == nil) else {
