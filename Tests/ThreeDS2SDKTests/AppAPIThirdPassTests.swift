@@ -278,3 +278,61 @@ struct CardholderTextTests {
         #expect(!same.names(anotherTransactionThan: ids))
     }
 }
+
+@Suite("The app API's smaller points")
+struct AppAPISmallPointsTests {
+    @Test("a directory server ID is found without case at createTransaction, as the docs say")
+    func directoryServerIDWithoutCase() throws {
+        let pki = try DirectoryServerPKI.make()
+        let service = try pki.initializedService(id: "A000000004", dataDirectory: scratchDirectory("ds-case"))
+        let transaction = try service.createTransaction(directoryServerID: "a000000004", messageVersion: .v2_2_0)
+        transaction.close()
+    }
+}
+
+@Suite("The testing product's clock and named errors", .timeLimit(.minutes(1)))
+struct TestingProductTests {
+    @Test("ManualClock: the never-answering ACS ends timed out with no real time and no other package's clock")
+    func manualClock() async throws {
+        let pki = try DirectoryServerPKI.make()
+        let service = try pki.initializedService(dataDirectory: scratchDirectory("manual-clock"))
+        let acs = ScriptedACS(pki: pki)
+        let transport = ScriptedTransport { _ in .neverReturn }
+        let clock = ManualClock()
+        let payment = Task {
+            await service.authenticate(
+                directoryServerID: "A000000004", messageVersion: .v2_2_0, presenter: IdlePresenter(),
+                transport: transport, clock: clock
+            ) { areq in .challenge(try acs.challengeParameters(for: areq)) }
+        }
+        _ = await transport.log.request(at: 0)
+        await clock.advance(by: .seconds(10) + .milliseconds(1))
+        _ = await transport.log.request(at: 1)
+        await clock.advance(by: .seconds(5) + .milliseconds(1))
+        guard case .challenged(.timedOut) = await payment.value else {
+            Issue.record("expected timed out")
+            return
+        }
+        #expect(clock.now.offset > .seconds(15))
+    }
+
+    @Test("a scripted screen of another version than the transaction's is named, not left as an Erro 201")
+    func versionMismatchNamed() async throws {
+        let pki = try DirectoryServerPKI.make()
+        let service = try pki.initializedService(dataDirectory: scratchDirectory("version-mismatch"))
+        let acs = ScriptedACS(pki: pki)
+        let transport = acs.transport(screens: [ScriptedACS.textScreen(for: .v2_3_1)], finalStatus: "Y")
+        let outcome = await service.authenticate(
+            directoryServerID: "A000000004", messageVersion: .v2_2_0, presenter: IdlePresenter(), transport: transport,
+            clock: ManualClock()
+        ) { areq in .challenge(try acs.challengeParameters(for: areq)) }
+        guard case .challenged(.runtimeError(let failure)) = outcome else {
+            Issue.record("expected the script's refusal, got \(outcome)")
+            return
+        }
+        let mismatch = try #require(failure.transportCode.flatMap { _ in failure.underlying as? TransportError })
+        #expect(
+            mismatch.underlying as? ScriptedACS.VersionMismatch
+                == ScriptedACS.VersionMismatch(screenVersion: .v2_3_1, transactionVersion: .v2_2_0))
+    }
+}

@@ -149,8 +149,7 @@ public struct SDKStrings: Sendable, Hashable {
         /// How an HTML form with several fields is filled in line mode; `%1$@` lists the fields, `%2$@` the buttons.
         case htmlFields
 
-        // The cardholder texts of outcomes and failures (added with issue 45's app API; English in every table until
-        // the translations follow).
+        // The cardholder texts of outcomes and failures (English in every table until the translations follow).
         /// A form answer the CReq cannot carry: the screen stays, with this note.
         case noteCannotSend
         /// An outcome: the bank did not confirm the payment (a status other than `Y` or `A`).
