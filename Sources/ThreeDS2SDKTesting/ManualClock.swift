@@ -108,8 +108,9 @@ public final class ManualClock: Clock, Sendable {
     /// Moves the clock to the earliest sleeper due by `instant` and takes that sleeper out, or `nil` when none is due.
     private func wakeNext(until instant: Instant) -> CheckedContinuation<Void, any Error>? {
         state.withLock { state in
-            guard let (id, sleeper) = state.sleepers.filter({ $0.value.deadline <= instant })
-                .min(by: { $0.value.deadline < $1.value.deadline })
+            guard
+                let (id, sleeper) = state.sleepers.filter({ $0.value.deadline <= instant })
+                    .min(by: { $0.value.deadline < $1.value.deadline })
             else { return nil }
             state.sleepers[id] = nil
             state.now = max(state.now, sleeper.deadline)

@@ -102,7 +102,8 @@ struct AppAPIThirdPassTests {
         arguments: [
             ("https://shop.example/return", true), ("shop://3ds", true), ("", false), ("shop.example/return", false),
             ("https://shop.example/a b", false), ("https://user:pw@shop.example/", false),
-            ("https://shop.example/\u{202E}", false), ("https://shop.example/" + String(repeating: "a", count: 2100), false),
+            ("https://shop.example/\u{202E}", false),
+            ("https://shop.example/" + String(repeating: "a", count: 2100), false),
         ])
     func validator(text: String, accepted: Bool) {
         #expect(((try? RequestorAppURL(text)) != nil) == accepted)
@@ -210,13 +211,15 @@ struct CardholderTextTests {
                     .respond(
                         TransportResponse(
                             status: 200, contentType: "application/json",
-                            body: Array(#"{"messageType":"Erro","errorCode":"305","errorDescription":"http://acs/x"}"#.utf8)))
+                            body: Array(
+                                #"{"messageType":"Erro","errorCode":"305","errorDescription":"http://acs/x"}"#.utf8)))
                 }
             }
         ) { acs, areq in .challenge(try acs.challengeParameters(for: areq)) }
         texts.append(("ACS Erro", erro.text, erro.table))
         let cancelled = try await cardholderText(
-            "cancel", transport: { acs in acs.transport(screens: [ScriptedACS.textScreen(for: .v2_2_0)], finalStatus: "Y") },
+            "cancel",
+            transport: { acs in acs.transport(screens: [ScriptedACS.textScreen(for: .v2_2_0)], finalStatus: "Y") },
             presenter: ScriptedPresenter(answers: [.cancel])
         ) { acs, areq in .challenge(try acs.challengeParameters(for: areq)) }
         texts.append(("cancelled", cancelled.text, cancelled.table))
@@ -225,8 +228,10 @@ struct CardholderTextTests {
             #expect(table.contains(text), "\(path): \(text) is not an entry of the table")
             #expect(!text.contains("%") && !text.contains("http") && !text.contains("Backend"), "\(path): \(text)")
             // The outcome texts already translated are shown in Arabic, not in English.
-            if ![SDKStrings.Key.outcomeUnavailable, .outcomeNotAuthenticated, .outcomeConnectionFailed,
-                .outcomeBankError, .noteCannotSend].map({ SDKStrings.english[$0] }).contains(text) {
+            if ![
+                SDKStrings.Key.outcomeUnavailable, .outcomeNotAuthenticated, .outcomeConnectionFailed,
+                .outcomeBankError, .noteCannotSend,
+            ].map({ SDKStrings.english[$0] }).contains(text) {
                 #expect(!english.contains(text), "\(path): \(text) is English")
             }
         }

@@ -76,7 +76,8 @@ extension ThreeDS2Service {
     /// - Returns: The one outcome.
     public func authenticate<C: Clock>(
         directoryServerID: DirectoryServerID, messageVersion: MessageVersion? = nil,
-        requestorAppURL: RequestorAppURL? = nil, presenter: any ChallengePresenter, progress: (any ProgressIndicator)? = nil,
+        requestorAppURL: RequestorAppURL? = nil, presenter: any ChallengePresenter,
+        progress: (any ProgressIndicator)? = nil,
         challengeTimeout: Duration = .seconds(5 * 60), requestorTimeout: Duration = .seconds(30),
         transport: any ChallengeTransport = URLSessionTransport(), clock: C,
         requestor: @escaping @Sendable (AuthenticationRequest) async throws -> RequestorResult
@@ -162,7 +163,8 @@ extension ThreeDS2Service {
     /// on the continuous clock.
     public func authenticate(
         directoryServerID: DirectoryServerID, messageVersion: MessageVersion? = nil,
-        requestorAppURL: RequestorAppURL? = nil, presenter: any ChallengePresenter, progress: (any ProgressIndicator)? = nil,
+        requestorAppURL: RequestorAppURL? = nil, presenter: any ChallengePresenter,
+        progress: (any ProgressIndicator)? = nil,
         challengeTimeout: Duration = .seconds(5 * 60), requestorTimeout: Duration = .seconds(30),
         transport: any ChallengeTransport = URLSessionTransport(),
         requestor: @escaping @Sendable (AuthenticationRequest) async throws -> RequestorResult

@@ -255,7 +255,8 @@ struct PayFlow {
     {
         if let capture {
             capture.saveRequest(
-                try ThreeDSServerClient.requestBody(parameters: parameters, purchase: purchase, challengeTimeout: timeout))
+                try ThreeDSServerClient.requestBody(
+                    parameters: parameters, purchase: purchase, challengeTimeout: timeout))
         }
         switch requestor {
         case .server(let serverURL):

@@ -60,7 +60,8 @@ struct DocSnippetRunTests {
     }
 
     @Test(
-        "a code challenge: authenticated; a frictionless N: the SDK's text; the lab's HTTP 400 (no card): the SDK's text, not the body")
+        "a code challenge: authenticated; a frictionless N: the SDK's text; the lab's HTTP 400 (no card): the SDK's text, not the body"
+    )
     func runsAsWritten() async throws {
         let lab = try await LabPool.shared.lab(TestLabOptions(useTLS: false))
         let service = try service(lab)
