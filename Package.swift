@@ -88,7 +88,11 @@ let package = Package(
                 "ThreeDS2SDK",
                 .target(name: "CLibXML2", condition: .when(platforms: [.linux])),
             ],
-            linkerSettings: [.linkedLibrary("xml2", .when(platforms: [.macOS, .iOS]))]
+            // Every Apple platform SwiftPM may build the package for (the listed floors are macOS and iOS; Mac Catalyst,
+            // tvOS, watchOS and visionOS take SwiftPM's defaults): each SDK carries libxml2.
+            linkerSettings: [
+                .linkedLibrary("xml2", .when(platforms: [.macOS, .macCatalyst, .iOS, .tvOS, .watchOS, .visionOS]))
+            ]
         ),
         // The SwiftUI challenge UI: every file compiles to nothing where SwiftUI is missing (Linux);
         // `.github/workflows/apple.yml` builds it for macOS and the iOS Simulator.

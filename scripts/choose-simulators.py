@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Chooses the iOS Simulators the Apple tests run on (.github/workflows/apple.yml): an iPhone on the oldest iOS
-runtime the image has and one on the newest that the selected Xcode's SDK can run, creating the iPhone when a
-runtime has none. Prints `oldest=`, `oldest_name=`, `newest=` and `newest_name=` lines for $GITHUB_OUTPUT, and
+runtime the image has and one on the newest that the selected Xcode's SDK can run (a runtime newer than the SDK is
+left out: this Xcode cannot run it), creating the iPhone when a runtime has none. With an argument (the runtime the
+leg installed, such as `16.4`), fails unless the oldest is that version, so the floor is never replaced silently by
+something newer. Prints `oldest=`, `oldest_name=`, `newest=` and `newest_name=` lines for $GITHUB_OUTPUT, and
 says on stderr which runtimes were found and chosen."""
 
 import json
@@ -27,6 +29,9 @@ def main():
     if not runtimes:
         sys.exit(f"no iOS Simulator runtime this Xcode (SDK {sdk}) can run")
     runtimes.sort(key=lambda r: version_key(r["version"]))
+    wanted = sys.argv[1] if len(sys.argv) > 1 else ""
+    if wanted and version_key(runtimes[0]["version"])[:2] != version_key(wanted)[:2]:
+        sys.exit(f"the leg installed iOS {wanted}, but the oldest runtime is {runtimes[0]['version']}")
     print("iOS runtimes: " + ", ".join(r["version"] for r in runtimes) + f" (SDK {sdk})", file=sys.stderr)
     devices = simctl("devices", "available")["devices"]
     chosen = {}

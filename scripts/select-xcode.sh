@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Selects the Xcode a job of .github/workflows/apple.yml runs with: a version as the runner image names it ("16.3",
-# the oldest Xcode that reads the manifests' tools version 6.1) or "newest" (the highest stable Xcode on the image;
-# betas and release candidates are left out). Fails when the image has no such Xcode, listing those it has.
+# Selects the Xcode a job of .github/workflows/apple.yml runs with: a version as the runner image names it (a leg of
+# scripts/apple-runner-images.json, such as "16.4": Swift 6.1, which reads the manifests' tools version 6.1) or
+# "newest" (the highest stable Xcode on the image; betas and release candidates are left out). Fails when the image
+# has no such Xcode, listing those it has.
 set -euo pipefail
 wanted="${1:?usage: scripts/select-xcode.sh VERSION|newest}"
 if [ "$wanted" = newest ]; then

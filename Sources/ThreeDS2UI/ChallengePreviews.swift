@@ -98,11 +98,11 @@
     /// Presents one sample screen through a presenter, as the SDK would.
     struct PreviewHost: View {
         let fields: JSONObject
-        @State private var presenter = SwiftUIChallengePresenter()
+        @State private var presenter = SwiftUIChallengePresenter(oobAppOpener: nil)
 
         var body: some View {
             ChallengeView(model: presenter.model)
-                .task {
+                .task { @MainActor in
                     guard let screen = PreviewScreens.screen(fields) else { return }
                     _ = await presenter.present(ChallengeFormState(screen: screen))
                 }

@@ -172,9 +172,13 @@
                 }
             case .consent(let kind, let question):
                 Toggle(
+                    // Binding's closures are `@isolated(any) @Sendable` in Apple's SDK: the setter says it runs on the
+                    // main actor, so it compiles whether or not SwiftUI makes it inherit the view's isolation.
                     isOn: Binding(
                         get: { form.consent(kind) ?? false },
-                        set: { model.perform(kind == .trust ? .setTrust($0) : .setDeviceBinding($0)) })
+                        set: { @MainActor value in
+                            model.perform(kind == .trust ? .setTrust(value) : .setDeviceBinding(value))
+                        })
                 ) {
                     Text(question).styled(style.label(.whitelist))
                 }
@@ -191,10 +195,12 @@
             }
         }
 
-        /// `**bold**` runs as bold text.
+        /// `**bold**` runs as bold text, joined by interpolating each run's `Text` (`Text +` is deprecated from iOS 26
+        /// and macOS 26; interpolating a `Text` is iOS 14 and macOS 11).
         private func styledText(_ text: StyledText) -> Text {
-            text.runs.reduce(Text("")) { result, run in
-                result + (run.isBold ? Text(run.text).bold() : Text(run.text))
+            text.runs.reduce(Text(verbatim: "")) { result, run in
+                let piece = run.isBold ? Text(run.text).bold() : Text(run.text)
+                return Text("\(result)\(piece)")
             }
         }
     }
@@ -211,7 +217,7 @@
         var body: some View {
             let text = Binding(
                 get: { form.entries.indices.contains(box) ? form.entries[box] : "" },
-                set: { model.perform(.setEntry($0, box: box)) })
+                set: { @MainActor value in model.perform(.setEntry(value, box: box)) })
             let style = form.style.label(box == 0 ? .dataEntryLabel : .dataEntryLabel2)
             let textBox = form.style.textBox(box)
             VStack(alignment: .leading) {
@@ -235,7 +241,8 @@
                     // Challenge data is never learnt by the keyboard (autocorrect keeps what it sees), masked or not.
                     .autocorrectionDisabled(true)
                     #if os(iOS)
-                        .textContentType(settings.autofill == .password ? .password : .oneTimeCode)
+                        // Only what the ACS enabled (2.3.1), a one-time code before (the form state decides).
+                        .textContentType(form.autofill(box: box).map { $0 == .password ? .password : .oneTimeCode })
                         .keyboardType(settings.keyboard == .numeric ? .numberPad : .default)
                         .textInputAutocapitalization(.never)
                     #endif
@@ -270,7 +277,9 @@
                 }
             }
             .accessibilityLabel(reference.alternativeText)
-            .task(id: reference.url) {
+            // On the main actor said explicitly: `task`'s action is `@isolated(any)` in Apple's SDK, and whether it
+            // inherits the view's isolation rests on an underscored attribute its documentation does not show.
+            .task(id: reference.url) { @MainActor in
                 guard let loader, let bytes = await loader.image(for: reference),
                     let source = CGImageSourceCreateWithData(Data(bytes) as CFData, nil)
                 else { return }

@@ -13,18 +13,39 @@
         /// The presenter's own look, texts and pinned appearance, applied by the SDK to what `initialize` got.
         public let presentationOverrides: PresentationOverrides
 
-        /// Creates a presenter.
+        /// Creates a presenter that opens the bank's app with the system's universal links (``SystemOOBAppOpener``).
+        /// Unavailable in app extensions, as that opener is: an extension passes its own opener, or `nil`, to
+        /// ``init(customization:strings:appearance:oobAppOpener:)``.
         ///
         /// - Parameters:
         ///   - customization: A look for this presenter only; `nil` (the default) draws what `initialize` got, for
         ///     the appearance in use.
         ///   - strings: Texts for this presenter only; `nil` uses those of the locale `initialize` got.
         ///   - appearance: An appearance to pin; `nil` (the default) follows the system's colour scheme.
-        ///   - oobAppOpener: How the bank's app is opened; the system's by default, `nil` when the app forbids it.
+        @available(iOSApplicationExtension, unavailable)
+        @available(macCatalystApplicationExtension, unavailable)
+        @available(macOSApplicationExtension, unavailable)
+        @MainActor
+        public convenience init(
+            customization: UiCustomization? = nil, strings: SDKStrings? = nil, appearance: ImageAppearance? = nil
+        ) {
+            self.init(
+                customization: customization, strings: strings, appearance: appearance,
+                oobAppOpener: SystemOOBAppOpener())
+        }
+
+        /// Creates a presenter with the app's own way of opening the bank's app (required in app extensions).
+        ///
+        /// - Parameters:
+        ///   - customization: A look for this presenter only; `nil` (the default) draws what `initialize` got, for
+        ///     the appearance in use.
+        ///   - strings: Texts for this presenter only; `nil` uses those of the locale `initialize` got.
+        ///   - appearance: An appearance to pin; `nil` (the default) follows the system's colour scheme.
+        ///   - oobAppOpener: How the bank's app is opened; `nil` when the app forbids it.
         @MainActor
         public init(
             customization: UiCustomization? = nil, strings: SDKStrings? = nil, appearance: ImageAppearance? = nil,
-            oobAppOpener: (any OOBAppOpener)? = SystemOOBAppOpener()
+            oobAppOpener: (any OOBAppOpener)?
         ) {
             self.oobAppOpener = oobAppOpener
             presentationOverrides = PresentationOverrides(

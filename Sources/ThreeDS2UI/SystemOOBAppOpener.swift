@@ -9,7 +9,16 @@
 
     /// Opens the bank's app through the system. On iOS only as a universal or app link (never a browser); the
     /// cardholder's return is seen by ``ChallengeView`` (the scene becoming active), which continues the screen on its
-    /// own. On a Mac the cardholder usually approves on the phone and comes back to press continue.
+    /// own. On a Mac (a macOS app, Mac Catalyst, an iPhone or iPad app on a Mac) the bank's app is usually not
+    /// installed: the link then opens nothing and the result is `.failed` (the screen says so), and the cardholder
+    /// approves on the phone and comes back to press continue.
+    ///
+    /// Unavailable in app extensions, where `UIApplication.shared` is: an extension passes its own ``OOBAppOpener``
+    /// (one built on its `NSExtensionContext.open(_:completionHandler:)`, say) to
+    /// ``SwiftUIChallengePresenter/init(customization:strings:appearance:oobAppOpener:)``, or `nil`.
+    @available(iOSApplicationExtension, unavailable)
+    @available(macCatalystApplicationExtension, unavailable)
+    @available(macOSApplicationExtension, unavailable)
     public struct SystemOOBAppOpener: OOBAppOpener {
         /// Creates the opener.
         public init() {}

@@ -38,6 +38,26 @@ struct ChallengeFormState231Tests {
         #expect(state.perform(.submit())?.answer == ChallengeAnswer(.submitText("123456", second: "1990")))
     }
 
+    @Test("autofill only where the ACS enabled it in 2.3.1; a one-time code in 2.1.0 and 2.2.0, where it cannot ask")
+    func autofillHints() throws {
+        // No challengeDataEntryAutofill: 2.3.1 defines autofill as disabled, so no hint at all.
+        let none = ChallengeFormState(screen: try formScreen("01", twoBoxes, version: .v2_3_1))
+        #expect(none.autofill(box: 0) == nil && none.autofill(box: 1) == nil)
+        func enabled(_ type: String) throws -> ChallengeFormState {
+            let box: JSONValue = .object([
+                "challengeDataEntryLabel": .string("Code"), "challengeDataEntryAutofill": .string("Y"),
+                "challengeDataEntryAutofillType": .string(type),
+            ])
+            return ChallengeFormState(screen: try formScreen("01", ["challengeEntryBox": box], version: .v2_3_1))
+        }
+        #expect(try enabled("01").autofill(box: 0) == .smsOneTimeCode)
+        #expect(try enabled("02").autofill(box: 0) == .password)
+        // 2.1.0 and 2.2.0 carry no autofill elements: the documented choice is a one-time code.
+        #expect(ChallengeFormState(screen: try formScreen("01")).autofill(box: 0) == .smsOneTimeCode)
+        let v210 = ChallengeFormState(screen: try formScreen("01", version: .v2_1_0))
+        #expect(v210.autofill(box: 0) == .smsOneTimeCode)
+    }
+
     @Test("masking follows the ACS; the reveal toggle works only where offered")
     func reveal() throws {
         var state = ChallengeFormState(screen: try formScreen("01", twoBoxes, version: .v2_3_1))

@@ -251,6 +251,18 @@ struct AppleSecurityCheckTests {
         #expect(message == "The OS version 17.5.1 is below the supported minimum 18.0")
     }
 
+    @Test("SW05 is not raised for an iOS app on a Mac, whose OS version is the Mac's; the Simulator is compared")
+    func osVersionOnMacHosts() {
+        let macOS15 = OperatingSystemVersion(majorVersion: 15, minorVersion: 6, patchVersion: 0)
+        for runtime: RuntimeEnvironment in [.iOSAppOnMac, .macCatalyst] {
+            let probe = FakeSystemProbe.iPhone(files: FakeSystemProbe.macHostFiles, runtime: runtime, version: macOS15)
+            #expect(ids(probe, minimum: "16").isEmpty, "\(runtime)")
+        }
+        let simulator = FakeSystemProbe.iPhone(
+            files: FakeSystemProbe.macHostFiles, runtime: .simulator, version: macOS15)
+        #expect(ids(simulator, minimum: "16") == ["SW03", "SW05"])
+    }
+
     @Test("SW01 on iOS: every listed jailbreak file, a writable system path, a stashed system folder")
     func jailbreak() {
         for path in SecurityChecks.jailbreakPaths {

@@ -69,6 +69,18 @@ struct SDKStringsTests {
         }
     }
 
+    @Test("a key is a value found by its table name: every key of the release, no other name, unique names")
+    func keyByName() {
+        for key in SDKStrings.Key.allCases {
+            #expect(SDKStrings.Key(rawValue: key.rawValue) == key && key.description == key.rawValue)
+        }
+        #expect(Set(SDKStrings.Key.allCases).count == SDKStrings.Key.allCases.count)
+        #expect(SDKStrings.Key(rawValue: "notAKey") == nil)
+        // A struct, not an enum: a switch over keys needs a default, so a key added later breaks no app.
+        let described = String(describing: SDKStrings.Key.self)
+        #expect(described == "Key" && SDKStrings.Key.cancel.description == "cancel")
+    }
+
     @Test("every translation has the English text's placeholders", arguments: SDKStrings.languages)
     func placeholders(language: String) {
         let entries = StringsTables.entries(language)

@@ -31,7 +31,10 @@
                 Button("Pay") { Task { await pay() } }
                 Text(status)
             }
-            .sheet(isPresented: Binding(get: { presenter != nil }, set: { if !$0 { presenter = nil } })) {
+            .sheet(
+                isPresented: Binding(
+                    get: { @MainActor in presenter != nil }, set: { @MainActor in if !$0 { presenter = nil } })
+            ) {
                 if let presenter { ChallengeView(model: presenter.model).interactiveDismissDisabled() }
             }
         }

@@ -8,7 +8,9 @@
     @_spi(ThreeDS2Tools) @testable import ThreeDS2SDK
 
     /// A protection space carrying a server trust built by the test (the system sets it only for real connections).
-    private final class TrustSpace: URLProtectionSpace {
+    /// `NSURLProtectionSpace` is `NS_SWIFT_SENDABLE` (`NSURLProtectionSpace.h`), so a subclass restates its sendability;
+    /// unchecked because its one stored property, the immutable `SecTrust`, is not declared `Sendable`.
+    private final class TrustSpace: URLProtectionSpace, @unchecked Sendable {
         let trust: SecTrust
         init(host: String, trust: SecTrust) {
             self.trust = trust

@@ -1,5 +1,8 @@
 // Stand-in: the SwiftUI views, modifiers and property wrappers ChallengeView uses. Not Apple's code. Read:
-// developer.apple.com/documentation/swiftui (iOS 13 unless marked); `View` and its modifiers are `@MainActor`.
+// developer.apple.com/documentation/swiftui (iOS 13 unless marked) and the iOS 18.0 SDK's SwiftUI and SwiftUICore
+// `.swiftinterface` files: `View` is `@MainActor @preconcurrency`; its modifiers (the `View` extensions) are
+// `nonisolated`, as are the initializers of the leaf views that take an action (`Button`'s are `@preconcurrency
+// nonisolated`, the action `@MainActor`).
 public import Combine
 public import CoreGraphics
 
@@ -51,6 +54,8 @@ extension Optional: View where Wrapped: View {
 
 /// A view with a modifier applied: every modifier below returns one.
 public struct ModifiedView<Content: View>: View {
+    /// Made by the (nonisolated) modifiers.
+    nonisolated public init() {}
     /// The content.
     public var body: Never { return fatalError() }
 }
@@ -110,12 +115,42 @@ public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>
 
 /// Read: …/swiftui/text.
 public struct Text: LeafView, Equatable {
-    /// A text.
-    public init(_ content: some StringProtocol) {}
-    /// Bold.
-    public func bold() -> Text { self }
-    /// Joined.
-    public static func + (lhs: Text, rhs: Text) -> Text { lhs }
+    /// Read: …/text/init(_:) with a `StringProtocol` value (not localized); `@_disfavoredOverload` in the SDK, so a
+    /// literal picks the `LocalizedStringKey` initializer.
+    @_disfavoredOverload
+    nonisolated public init(_ content: some StringProtocol) {}
+    /// Read: …/text/init(_:tablename:bundle:comment:) (a localized key, string interpolation included).
+    nonisolated public init(
+        _ key: LocalizedStringKey, tableName: String? = nil, bundle: Bundle? = nil, comment: StaticString? = nil
+    ) {}
+    /// Read: …/text/init(verbatim:).
+    nonisolated public init(verbatim content: String) {}
+    /// Read: …/text/bold().
+    nonisolated public func bold() -> Text { self }
+    /// Read: …/text/+(_:_:) — deprecated in iOS 26 and macOS 26 (use string interpolation: `Text("\(a)\(b)")`).
+    /// Unconditionally deprecated here, so a use fails the type-check whatever the deployment target.
+    @available(*, deprecated, message: "deprecated in iOS 26 / macOS 26: interpolate Text in Text instead")
+    nonisolated public static func + (lhs: Text, rhs: Text) -> Text { lhs }
+}
+
+/// Read: …/swiftui/localizedstringkey (iOS 13): a literal or an interpolation, `Text` values included (iOS 14).
+public struct LocalizedStringKey: Equatable, Sendable, ExpressibleByStringInterpolation {
+    /// A key from a literal.
+    public init(stringLiteral value: String) {}
+    /// A key from an interpolation.
+    public init(stringInterpolation: StringInterpolation) {}
+
+    /// Read: …/localizedstringkey/stringinterpolation.
+    public struct StringInterpolation: StringInterpolationProtocol {
+        /// Starts an interpolation.
+        public init(literalCapacity: Int, interpolationCount: Int) {}
+        /// A literal part.
+        public mutating func appendLiteral(_ literal: String) {}
+        /// Read: …/stringinterpolation/appendinterpolation(_:)-(Text) (iOS 14).
+        public mutating func appendInterpolation(_ text: Text) {}
+        /// Read: …/stringinterpolation/appendinterpolation(_:)-(String).
+        public mutating func appendInterpolation(_ string: String) {}
+    }
 }
 
 /// Read: …/swiftui/image.
@@ -134,15 +169,18 @@ public struct Label: LeafView {
     public init(_ title: some StringProtocol, systemImage: String) {}
 }
 
-/// Read: …/swiftui/button.
+/// Read: …/swiftui/button; the iOS 18 SDK: `@preconcurrency nonisolated` initializers, the action `@MainActor`.
 public struct Button<Label: View>: LeafView {
-    /// A button with a label.
-    public init(action: @escaping @MainActor () -> Void, @ViewBuilder label: () -> Label) {}
+    /// Read: …/button/init(action:label:).
+    @preconcurrency nonisolated public init(action: @escaping @MainActor () -> Void, @ViewBuilder label: () -> Label) {}
 }
 
 extension Button where Label == Text {
-    /// A button with a text.
-    public init(_ title: some StringProtocol, action: @escaping @MainActor () -> Void) {}
+    /// Read: …/button/init(_:action:) with a `StringProtocol` title.
+    @_disfavoredOverload
+    @preconcurrency nonisolated public init(_ title: some StringProtocol, action: @escaping @MainActor () -> Void) {}
+    /// Read: …/button/init(_:action:) with a localized key.
+    @preconcurrency nonisolated public init(_ titleKey: LocalizedStringKey, action: @escaping @MainActor () -> Void) {}
 }
 
 /// Read: …/swiftui/toggle.
@@ -186,7 +224,9 @@ public protocol Shape: View {}
 
 extension Shape {
     /// The outline.
-    public func stroke(_ content: some ShapeStyle, lineWidth: CGFloat = 1) -> ModifiedView<Self> { ModifiedView() }
+    nonisolated public func stroke(_ content: some ShapeStyle, lineWidth: CGFloat = 1) -> ModifiedView<Self> {
+        ModifiedView()
+    }
 }
 
 /// Read: …/swiftui/shapestyle.
@@ -360,8 +400,14 @@ public struct ObservedObject<ObjectType: ObservableObject>: DynamicProperty {
 /// Read: …/swiftui/binding.
 @propertyWrapper
 public struct Binding<Value> {
-    /// A binding from a getter and a setter.
-    public init(get: @escaping () -> Value, set: @escaping (Value) -> Void) {}
+    /// Read: …/binding/init(get:set:) as documented for the iOS 18 SDK: `@preconcurrency`, both closures
+    /// `@isolated(any) @Sendable`. Not modelled: `@_inheritActorContext` (unconfirmed), which would make closures
+    /// written in a view's body main-actor isolated; without it they are nonisolated unless marked, so the SDK's
+    /// setters say `@MainActor in` and compile either way.
+    @preconcurrency
+    public init(
+        get: @escaping @isolated(any) @Sendable () -> Value, set: @escaping @isolated(any) @Sendable (Value) -> Void
+    ) {}
     /// The value.
     public var wrappedValue: Value { fatalError() }
 }
@@ -371,81 +417,126 @@ public protocol DynamicProperty {}
 
 extension View {
     /// Read: …/view/environment(_:_:).
-    public func environment<V>(_ keyPath: WritableKeyPath<EnvironmentValues, V>, _ value: V) -> ModifiedView<Self> {
+    nonisolated public func environment<V>(_ keyPath: WritableKeyPath<EnvironmentValues, V>, _ value: V)
+        -> ModifiedView<Self>
+    {
         ModifiedView()
     }
     /// Read: …/view/padding(_:_:).
-    public func padding(_ length: CGFloat? = nil) -> ModifiedView<Self> { ModifiedView() }
+    nonisolated public func padding(_ length: CGFloat? = nil) -> ModifiedView<Self> { ModifiedView() }
     /// Read: …/view/padding(_:) with insets.
-    public func padding(_ insets: EdgeInsets) -> ModifiedView<Self> { ModifiedView() }
+    nonisolated public func padding(_ insets: EdgeInsets) -> ModifiedView<Self> { ModifiedView() }
     /// Read: …/view/font(_:).
-    public func font(_ font: Font?) -> ModifiedView<Self> { ModifiedView() }
+    nonisolated public func font(_ font: Font?) -> ModifiedView<Self> { ModifiedView() }
     /// Read: …/view/fontweight(_:) (iOS 16).
     @available(iOS 16.0, macOS 13.0, *)
-    public func fontWeight(_ weight: Font.Weight?) -> ModifiedView<Self> { ModifiedView() }
+    nonisolated public func fontWeight(_ weight: Font.Weight?) -> ModifiedView<Self> { ModifiedView() }
     /// Read: …/view/foregroundstyle(_:) (iOS 15).
     @available(iOS 15.0, macOS 12.0, *)
-    public func foregroundStyle(_ style: some ShapeStyle) -> ModifiedView<Self> { ModifiedView() }
+    nonisolated public func foregroundStyle(_ style: some ShapeStyle) -> ModifiedView<Self> { ModifiedView() }
     /// Read: …/view/multilinetextalignment(_:).
-    public func multilineTextAlignment(_ alignment: TextAlignment) -> ModifiedView<Self> { ModifiedView() }
+    nonisolated public func multilineTextAlignment(_ alignment: TextAlignment) -> ModifiedView<Self> { ModifiedView() }
     /// Read: …/view/frame(minwidth:idealwidth:maxwidth:minheight:idealheight:maxheight:alignment:).
-    public func frame(
+    nonisolated public func frame(
         minWidth: CGFloat? = nil, maxWidth: CGFloat? = nil, minHeight: CGFloat? = nil, maxHeight: CGFloat? = nil,
         alignment: Alignment = .center
     ) -> ModifiedView<Self> { ModifiedView() }
     /// Read: …/view/background(_:alignment:).
-    public func background(_ background: some View) -> ModifiedView<Self> { ModifiedView() }
+    nonisolated public func background(_ background: some View) -> ModifiedView<Self> { ModifiedView() }
     /// Read: …/view/overlay(alignment:content:) (iOS 15).
     @available(iOS 15.0, macOS 12.0, *)
-    public func overlay<V: View>(@ViewBuilder content: () -> V) -> ModifiedView<Self> { ModifiedView() }
+    nonisolated public func overlay<V: View>(@ViewBuilder content: () -> V) -> ModifiedView<Self> { ModifiedView() }
     /// Read: …/view/clipshape(_:style:).
-    public func clipShape(_ shape: some Shape) -> ModifiedView<Self> { ModifiedView() }
+    nonisolated public func clipShape(_ shape: some Shape) -> ModifiedView<Self> { ModifiedView() }
     /// Read: …/view/tint(_:) (iOS 15).
     @available(iOS 15.0, macOS 12.0, *)
-    public func tint(_ tint: Color?) -> ModifiedView<Self> { ModifiedView() }
+    nonisolated public func tint(_ tint: Color?) -> ModifiedView<Self> { ModifiedView() }
     /// Read: …/view/accessibilitylabel(_:) (iOS 14).
-    public func accessibilityLabel(_ label: some StringProtocol) -> ModifiedView<Self> { ModifiedView() }
+    nonisolated public func accessibilityLabel(_ label: some StringProtocol) -> ModifiedView<Self> { ModifiedView() }
     /// Read: …/view/accessibilityaddtraits(_:) (iOS 14).
-    public func accessibilityAddTraits(_ traits: AccessibilityTraits) -> ModifiedView<Self> { ModifiedView() }
-    /// Read: …/view/accessibilityelement(children:) (iOS 14).
-    public func accessibilityElement(children: AccessibilityChildBehavior) -> ModifiedView<Self> { ModifiedView() }
-    /// Read: …/view/textfieldstyle(_:).
-    public func textFieldStyle(_ style: RoundedBorderTextFieldStyle) -> ModifiedView<Self> { ModifiedView() }
-    /// Read: …/view/autocorrectiondisabled(_:) (iOS 16).
-    @available(iOS 16.0, macOS 13.0, *)
-    public func autocorrectionDisabled(_ disable: Bool = true) -> ModifiedView<Self> { ModifiedView() }
-    /// Read: …/view/scaledtofit().
-    public func scaledToFit() -> ModifiedView<Self> { ModifiedView() }
-    /// Read: …/view/onappear(perform:).
-    public func onAppear(perform action: (@MainActor () -> Void)? = nil) -> ModifiedView<Self> { ModifiedView() }
-    /// Read: …/view/task(id:priority:_:) (iOS 15).
-    @available(iOS 15.0, macOS 12.0, *)
-    public func task<T: Equatable>(id value: T, _ action: @escaping @MainActor @Sendable () async -> Void)
-        -> ModifiedView<Self>
-    { ModifiedView() }
-    /// Read: …/view/task(priority:_:) (iOS 15).
-    @available(iOS 15.0, macOS 12.0, *)
-    public func task(_ action: @escaping @MainActor @Sendable () async -> Void) -> ModifiedView<Self> {
+    nonisolated public func accessibilityAddTraits(_ traits: AccessibilityTraits) -> ModifiedView<Self> {
         ModifiedView()
     }
+    /// Read: …/view/accessibilityelement(children:) (iOS 14).
+    nonisolated public func accessibilityElement(children: AccessibilityChildBehavior) -> ModifiedView<Self> {
+        ModifiedView()
+    }
+    /// Read: …/view/textfieldstyle(_:).
+    nonisolated public func textFieldStyle(_ style: RoundedBorderTextFieldStyle) -> ModifiedView<Self> {
+        ModifiedView()
+    }
+    /// Read: …/view/autocorrectiondisabled(_:) (iOS 16).
+    @available(iOS 16.0, macOS 13.0, *)
+    nonisolated public func autocorrectionDisabled(_ disable: Bool = true) -> ModifiedView<Self> { ModifiedView() }
+    /// Read: …/view/scaledtofit().
+    nonisolated public func scaledToFit() -> ModifiedView<Self> { ModifiedView() }
+    /// Read: …/view/onappear(perform:): a plain optional closure (not `@MainActor`, not `@Sendable`).
+    nonisolated public func onAppear(perform action: (() -> Void)? = nil) -> ModifiedView<Self> { ModifiedView() }
+    /// Read: …/view/task(id:priority:_:) (iOS 15): priority `.userInitiated` by default; the action
+    /// `@isolated(any)`, documented as `sending` for the iOS 18 SDK, `@Sendable` before. Modelled `@Sendable` (the
+    /// stricter: what passes here passes with `sending`; Swift 6.3 on Linux also stops on `sending @isolated(any)` with
+    /// a `@MainActor` closure, "pattern that the region-based isolation checker does not understand"). Not modelled:
+    /// `@_inheritActorContext` (underscored, not in the documentation; unconfirmed), so an action that needs the main
+    /// actor says so.
+    @available(iOS 15.0, macOS 12.0, *)
+    nonisolated public func task<T: Equatable>(
+        id value: T, priority: TaskPriority = .userInitiated,
+        _ action: @escaping @isolated(any) @Sendable () async -> Void
+    ) -> ModifiedView<Self> { ModifiedView() }
+    /// Read: …/view/task(priority:_:) (iOS 15), as `task(id:priority:_:)`.
+    @available(iOS 15.0, macOS 12.0, *)
+    nonisolated public func task(
+        priority: TaskPriority = .userInitiated, _ action: @escaping @isolated(any) @Sendable () async -> Void
+    ) -> ModifiedView<Self> { ModifiedView() }
     /// Read: …/view/sheet(ispresented:ondismiss:content:).
-    public func sheet<Content: View>(
+    nonisolated public func sheet<Content: View>(
         isPresented: Binding<Bool>, onDismiss: (() -> Void)? = nil, @ViewBuilder content: @escaping () -> Content
     ) -> ModifiedView<Self> { ModifiedView() }
     /// Read: …/view/interactivedismissdisabled(_:) (iOS 15).
     @available(iOS 15.0, macOS 12.0, *)
-    public func interactiveDismissDisabled(_ isDisabled: Bool = true) -> ModifiedView<Self> { ModifiedView() }
-    /// Read: …/view/previewdisplayname(_:).
-    public func previewDisplayName(_ value: String?) -> ModifiedView<Self> { ModifiedView() }
-    /// Read: …/view/onchange(of:initial:_:) (iOS 17).
-    @available(iOS 17.0, macOS 14.0, *)
-    public func onChange<V: Equatable>(of value: V, _ action: @escaping (V, V) -> Void) -> ModifiedView<Self> {
+    nonisolated public func interactiveDismissDisabled(_ isDisabled: Bool = true) -> ModifiedView<Self> {
         ModifiedView()
     }
+    /// Read: …/view/previewdisplayname(_:).
+    nonisolated public func previewDisplayName(_ value: String?) -> ModifiedView<Self> { ModifiedView() }
+    /// Read: …/view/onchange(of:initial:_:) (iOS 17): `initial` false by default, the action given the old and the
+    /// new value.
+    @available(iOS 17.0, macOS 14.0, *)
+    nonisolated public func onChange<V: Equatable>(
+        of value: V, initial: Bool = false, _ action: @escaping (_ oldValue: V, _ newValue: V) -> Void
+    ) -> ModifiedView<Self> { ModifiedView() }
     /// Read: …/view/onchange(of:perform:) (iOS 14; deprecated in iOS 17).
     @available(iOS, introduced: 14.0, deprecated: 17.0)
     @available(macOS, introduced: 11.0, deprecated: 14.0)
-    public func onChange<V: Equatable>(of value: V, perform action: @escaping (V) -> Void) -> ModifiedView<Self> {
+    nonisolated public func onChange<V: Equatable>(of value: V, perform action: @escaping (V) -> Void) -> ModifiedView<
+        Self
+    > {
         ModifiedView()
     }
 }
+
+#if canImport(UIKit)
+    /// Read: …/swiftui/textinputautocapitalization (iOS 15; unavailable on macOS).
+    @available(iOS 15.0, *)
+    @available(macOS, unavailable)
+    public struct TextInputAutocapitalization: Sendable {
+        /// Read: …/textinputautocapitalization/never.
+        public static var never: TextInputAutocapitalization { TextInputAutocapitalization() }
+    }
+
+    // The entry box's iOS-only modifiers: in SwiftUI on iOS, tvOS and visionOS only, never on macOS.
+    @available(macOS, unavailable)
+    extension View {
+        /// Read: …/view/textcontenttype(_:)-(UITextContentType?) (iOS 13): `nil` asks for no autofill.
+        nonisolated public func textContentType(_ textContentType: UITextContentType?) -> ModifiedView<Self> {
+            ModifiedView()
+        }
+        /// Read: …/view/keyboardtype(_:) (iOS 13).
+        nonisolated public func keyboardType(_ type: UIKeyboardType) -> ModifiedView<Self> { ModifiedView() }
+        /// Read: …/view/textinputautocapitalization(_:) (iOS 15).
+        @available(iOS 15.0, *)
+        nonisolated public func textInputAutocapitalization(_ autocapitalization: TextInputAutocapitalization?)
+            -> ModifiedView<Self>
+        { ModifiedView() }
+    }
+#endif

@@ -1,9 +1,10 @@
 // Stand-in: the UIKit declarations the SDK's Apple-only sources use. Not Apple's code.
-// UIKit re-exports Foundation, as Apple's does.
+// UIKit re-exports Foundation, as Apple's does. Apple's UIKit is Objective-C: `NS_SWIFT_UI_ACTOR` classes import as
+// `@MainActor` with `@preconcurrency` semantics, spelled out here (the stand-ins build in the Swift 5 mode).
 @_exported public import Foundation
 
 /// Read: developer.apple.com/documentation/uikit/uiview — `@MainActor` (iOS 2).
-@MainActor
+@MainActor @preconcurrency
 open class UIView: NSObject {
     /// Creates a view.
     public init(frame: CGRect) { super.init() }
@@ -27,7 +28,7 @@ open class UIView: NSObject {
 
 /// Read: developer.apple.com/documentation/uikit/uiwindow — a `UIView`, `@MainActor` (iOS 2); `init(frame:)` is
 /// UIView's.
-@MainActor
+@MainActor @preconcurrency
 open class UIWindow: UIView {
     /// Read: …/uiwindow/rootviewcontroller.
     open var rootViewController: UIViewController?
@@ -41,10 +42,18 @@ public enum UIUserInterfaceIdiom: Int, Sendable {
     case phone = 0
     /// Read: …/pad (1).
     case pad = 1
+    /// Read: …/tv (2, iOS 9).
+    case tv = 2
+    /// Read: …/carplay (3, iOS 9).
+    case carPlay = 3
+    /// Read: …/mac (5, iOS 14: Mac Catalyst with the Mac idiom; an iPhone or iPad app on a Mac reports `pad`).
+    case mac = 5
+    /// Read: …/vision (6, iOS 17).
+    case vision = 6
 }
 
 /// Read: developer.apple.com/documentation/uikit/uidevice — `@MainActor` (iOS 2).
-@MainActor
+@MainActor @preconcurrency
 open class UIDevice: NSObject {
     /// Read: …/uidevice/current (a class property).
     open class var current: UIDevice { UIDevice() }
@@ -56,15 +65,49 @@ open class UIDevice: NSObject {
 
 /// Read: developer.apple.com/documentation/uikit/uifont (iOS 2); unverified: its actor isolation (none here).
 open class UIFont: NSObject {
-    /// Read: …/uifont/labelfontsize (a class property, `CGFloat`).
+    /// Read: …/uifont/labelfontsize (a class property, `CGFloat`); `UIFont.h`: `API_UNAVAILABLE(tvos)`.
+    @available(tvOS, unavailable)
     open class var labelFontSize: CGFloat { 17 }
 }
 
+/// Read: developer.apple.com/documentation/uikit/uitextcontenttype (iOS 10), a string-backed struct
+/// (`UITextInputTraits.h`, `NS_TYPED_ENUM`).
+public struct UITextContentType: Hashable, Sendable, RawRepresentable {
+    /// The raw value.
+    public var rawValue: String
+    /// A content type from its raw value.
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// Read: …/uitextcontenttype/onetimecode (iOS 12).
+    @available(iOS 12.0, *)
+    public static let oneTimeCode = UITextContentType(rawValue: "one-time-code")
+    /// Read: …/uitextcontenttype/password (iOS 11).
+    @available(iOS 11.0, *)
+    public static let password = UITextContentType(rawValue: "password")
+}
+
+/// Read: developer.apple.com/documentation/uikit/uikeyboardtype (iOS 2), an `Int` enum (`UITextInputTraits.h`).
+public enum UIKeyboardType: Int, Sendable {
+    /// Read: …/default (0).
+    case `default` = 0
+    /// Read: …/asciicapable (1).
+    case asciiCapable = 1
+    /// Read: …/numbersandpunctuation (2).
+    case numbersAndPunctuation = 2
+    /// Read: …/url (3).
+    case URL = 3
+    /// Read: …/numberpad (4).
+    case numberPad = 4
+}
+
 /// Read: developer.apple.com/documentation/uikit/uiapplication — `@MainActor` (iOS 2).
-@MainActor
+@MainActor @preconcurrency
 open class UIApplication: NSObject {
-    /// The app's instance (unavailable in app extensions).
-    public static var shared: UIApplication { UIApplication() }
+    /// Read: developer.apple.com/documentation/uikit/uiapplication/shared; `UIApplication.h`:
+    /// `NS_EXTENSION_UNAVAILABLE_IOS`, so unavailable in app extensions (an extension built with extension-only APIs
+    /// cannot name it). A class property.
+    @available(iOSApplicationExtension, unavailable)
+    @available(macCatalystApplicationExtension, unavailable)
+    open class var shared: UIApplication { UIApplication() }
 
     /// Keys of `open(_:options:completionHandler:)`.
     public struct OpenExternalURLOptionsKey: Hashable, Sendable, RawRepresentable {
@@ -84,7 +127,7 @@ open class UIApplication: NSObject {
 }
 
 /// Read: developer.apple.com/documentation/uikit/uiviewcontroller — `@MainActor` (iOS 2).
-@MainActor
+@MainActor @preconcurrency
 open class UIViewController: NSObject {
     /// Creates a controller.
     public override init() { super.init() }

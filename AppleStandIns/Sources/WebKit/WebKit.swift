@@ -1,6 +1,16 @@
-// Stand-in: the WebKit declarations the SDK's web view uses. Not Apple's code.
+// Stand-in: the WebKit declarations the SDK's web view uses. Not Apple's code. WebKit is Objective-C: its
+// `NS_SWIFT_UI_ACTOR` classes import as `@MainActor` with `@preconcurrency` semantics, spelled out here.
 public import Foundation
-public import UIKit
+
+#if canImport(UIKit)
+    public import UIKit
+    /// What `WKWebView` subclasses: `UIView` on iOS.
+    public typealias WKPlatformView = UIView
+#else
+    public import AppKit
+    /// What `WKWebView` subclasses: `NSView` on macOS.
+    public typealias WKPlatformView = NSView
+#endif
 
 #if canImport(FoundationNetworking)
     // Linux keeps URLRequest in FoundationNetworking; on Apple platforms Foundation has it, as the real file expects.
@@ -8,7 +18,7 @@ public import UIKit
 #endif
 
 /// Read: developer.apple.com/documentation/webkit/wkwebpagepreferences (iOS 13); `@MainActor` (unverified).
-@MainActor
+@MainActor @preconcurrency
 open class WKWebpagePreferences: NSObject {
     /// Read: …/wkwebpagepreferences/allowscontentjavascript (iOS 14, macOS 11).
     @available(iOS 14.0, macOS 11.0, *)
@@ -16,7 +26,7 @@ open class WKWebpagePreferences: NSObject {
 }
 
 /// Read: developer.apple.com/documentation/webkit/wkwebsitedatastore (iOS 9); `@MainActor` (unverified).
-@MainActor
+@MainActor @preconcurrency
 open class WKWebsiteDataStore: NSObject {
     /// Read: …/wkwebsitedatastore/nonpersistent() (iOS 9).
     open class func nonPersistent() -> WKWebsiteDataStore { WKWebsiteDataStore() }
@@ -24,7 +34,7 @@ open class WKWebsiteDataStore: NSObject {
 
 /// Read: developer.apple.com/documentation/webkit/wkwebviewconfiguration (iOS 8); `@MainActor` in the Swift 6 SDKs
 /// (unverified).
-@MainActor
+@MainActor @preconcurrency
 open class WKWebViewConfiguration: NSObject {
     /// Read: …/defaultwebpagepreferences (iOS 13).
     @available(iOS 13.0, macOS 10.15, *)
@@ -60,7 +70,7 @@ public enum WKNavigationActionPolicy: Int, Sendable {
 }
 
 /// Read: developer.apple.com/documentation/webkit/wknavigationaction (iOS 8); `@MainActor` (unverified).
-@MainActor
+@MainActor @preconcurrency
 open class WKNavigationAction: NSObject {
     /// The request; WebKit leaves a POST's `httpBody` empty here.
     open var request: URLRequest { URLRequest(url: URL(fileURLWithPath: "/")) }
@@ -69,28 +79,24 @@ open class WKNavigationAction: NSObject {
 }
 
 /// Read: developer.apple.com/documentation/webkit/wknavigation (iOS 8).
-@MainActor
+@MainActor @preconcurrency
 open class WKNavigation: NSObject {}
 
-/// Read: developer.apple.com/documentation/webkit/wknavigationdelegate (iOS 8); `@MainActor` (unverified). Its
-/// methods are optional in Objective-C; here each has a default.
-@MainActor
+/// Read: developer.apple.com/documentation/webkit/wknavigationdelegate (iOS 8); `WKNavigationDelegate.h`:
+/// `NS_SWIFT_UI_ACTOR`. Its methods are optional in Objective-C, so on Apple a method whose signature drifted from
+/// the requirement compiles and is silently never called (at best a "nearly matches" warning). Here the one method the
+/// SDK implements is required, without a default: a drifted signature fails this type-check instead.
+@MainActor @preconcurrency
 public protocol WKNavigationDelegate: NSObjectProtocol {
-    /// Read: …/webview(_:decidepolicyfor:decisionhandler:), async form (iOS 13 SDK and later).
+    /// Read: …/webview(_:decidepolicyfor:decisionhandler:), in its async form (the Swift import of the
+    /// completion-handler method).
     func webView(_ webView: WKWebView, decidePolicyFor navigationAction: WKNavigationAction) async
         -> WKNavigationActionPolicy
 }
 
-extension WKNavigationDelegate {
-    /// Allows, as WebKit does for a delegate without the method.
-    public func webView(_ webView: WKWebView, decidePolicyFor navigationAction: WKNavigationAction) async
-        -> WKNavigationActionPolicy
-    { .allow }
-}
-
 /// Read: developer.apple.com/documentation/webkit/wkwebview (iOS 8); `@MainActor`.
-@MainActor
-open class WKWebView: UIView {
+@MainActor @preconcurrency
+open class WKWebView: WKPlatformView {
     /// Read: …/init(frame:configuration:) (iOS 8).
     public init(frame: CGRect, configuration: WKWebViewConfiguration) { super.init(frame: frame) }
     /// Read: …/allowslinkpreview (iOS 9).
@@ -100,8 +106,9 @@ open class WKWebView: UIView {
     /// Read: …/loadhtmlstring(_:baseurl:) (iOS 8).
     @discardableResult
     open func loadHTMLString(_ string: String, baseURL: URL?) -> WKNavigation? { nil }
-    /// Read: …/callasyncjavascript(_:arguments:in:in:completionhandler:) (iOS 14), in its async form (unverified:
-    /// the exact async spelling and the defaults of `arguments` and `in`).
+    /// Read: …/callasyncjavascript(_:arguments:in:contentworld:) — the async form, iOS 15 and macOS 12 (the
+    /// completion-handler form is iOS 14); unverified: the defaults of `arguments` and `in`.
+    @available(iOS 15.0, macOS 12.0, *)
     open func callAsyncJavaScript(
         _ functionBody: String, arguments: [String: Any] = [:], in frame: WKFrameInfo? = nil,
         contentWorld: WKContentWorld
@@ -109,11 +116,11 @@ open class WKWebView: UIView {
 }
 
 /// Read: developer.apple.com/documentation/webkit/wkframeinfo (iOS 8); `@MainActor`.
-@MainActor
+@MainActor @preconcurrency
 open class WKFrameInfo: NSObject {}
 
 /// Read: developer.apple.com/documentation/webkit/wkcontentworld (iOS 14); `@MainActor`.
-@MainActor
+@MainActor @preconcurrency
 open class WKContentWorld: NSObject {
     /// Read: …/wkcontentworld/defaultclient (a class property).
     open class var defaultClient: WKContentWorld { WKContentWorld() }

@@ -144,7 +144,10 @@ public struct DeviceParameter: Sendable, Hashable {
             dataType: .deviceID),
         make(
             .appStoreReceiptExists, "App Store receipt exists",
-            [.iOS: "FileManager.fileExists at Bundle.main.appStoreReceiptURL"]),
+            [
+                .iOS:
+                    "the first byte of the file at Bundle.main.appStoreReceiptURL (FileHandle; empty or absent is false)"
+            ]),
     ]
 }
 

@@ -132,11 +132,25 @@
                 case .nativeScreenSize:
                     // The app's own window scene (an external display's scene has another role), the one in front
                     // first.
-                    let scenes = UIApplication.shared.connectedScenes.compactMap { $0 as? UIWindowScene }
+                    let scenes = (sharedApplication()?.connectedScenes ?? []).compactMap { $0 as? UIWindowScene }
                         .filter { $0.session.role == .windowApplication }
                     let screen = (scenes.first { $0.activationState == .foregroundActive } ?? scenes.first)?.screen
                     return screen.map { .size(width: $0.nativeBounds.width, height: $0.nativeBounds.height) }
                 }
+            }
+
+            /// The app's `UIApplication`, without naming `UIApplication.shared`: that property is unavailable in app
+            /// extensions (`NS_EXTENSION_UNAVAILABLE_IOS`), which link this core too, so naming it would stop an
+            /// extension built with extension-only APIs from compiling the SDK. Asked of the class at run time, and
+            /// only in an app (an extension's bundle is an `.appex`, where there is none): `nil` otherwise, and C008
+            /// is then not read.
+            @MainActor
+            private static func sharedApplication() -> UIApplication? {
+                let selector = NSSelectorFromString("sharedApplication")
+                guard Bundle.main.bundleURL.pathExtension != "appex", UIApplication.responds(to: selector) else {
+                    return nil
+                }
+                return UIApplication.perform(selector)?.takeUnretainedValue() as? UIApplication
             }
         #else
             @MainActor

@@ -38,6 +38,18 @@ extension ChallengeFormState {
         return EntryBox(label: layout.strings[.codeField])
     }
 
+    /// What the platform may fill entry box `box` with (iOS `textContentType`, Android autofill hints).
+    ///
+    /// In 2.3.1 only what the ACS enabled: `challengeDataEntryAutofill` `Y`, its kind from
+    /// `challengeDataEntryAutofillType`; without the flag, `nil`, and a presenter offers no autofill (the ACS asked for
+    /// none, so no SMS code or password is suggested). In 2.1.0 and 2.2.0 the ACS cannot say: a one-time code received
+    /// by SMS, the common challenge of those versions (the platform suggests one only when a message carries a code).
+    ///
+    /// - Parameter box: The entry box, `0` for the first.
+    public func autofill(box: Int) -> EntryBox.Autofill? {
+        screen.messageVersion.hasEntryBoxes ? entryBox(box).autofill : .smsOneTimeCode
+    }
+
     /// The answer to a consent question, `nil` while untouched.
     public func consent(_ kind: ConsentKind) -> Bool? {
         switch kind {

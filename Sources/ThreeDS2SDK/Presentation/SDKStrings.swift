@@ -18,148 +18,13 @@ public struct SDKStrings: Sendable, Hashable {
     private let table: [Key: String]
 
     /// The texts the SDK and its presenters show, each a key of the `Localizable.strings` tables (the raw value).
-    public enum Key: String, Sendable, Hashable, CaseIterable {
-        // The core's texts.
-        /// The toolbar's cancel button.
-        case cancel
-        /// The processing indicator.
-        case processing
-        /// The continue button of out-of-band and information screens.
-        case continueButton
-        /// The submit button.
-        case submit
-        /// The resend-code button.
-        case resend
-        /// The toolbar's title.
-        case secureCheckout
-        /// The word before a warning text.
-        case warning
-        /// A closed section's action (and its label when the ACS gave none).
-        case showMore
-        /// An open section's action.
-        case showLess
-        /// The button opening the bank's app.
-        case openApp
-        /// The trust question's fallback.
-        case trustQuestion
-        /// A yes answer.
-        case yes
-        /// A no answer.
-        case no
-        /// A chosen option, for assistive technologies.
-        case selected
-        /// An option not chosen, for assistive technologies.
-        case notSelected
-        /// The note when a selection screen is submitted with nothing chosen.
-        case chooseOption
-        /// The word before an image's description.
-        case image
-        /// The code entry's label when the ACS gave none (and the note when it is submitted empty).
-        case codeField
-        /// The challenge timed out.
-        case timedOut
-        /// The challenge could not be completed.
-        case genericError
-        /// The challenge was cancelled.
-        case cancelled
-        /// The challenge finished.
-        case completed
-        /// The bank's app could not be opened.
-        case appOpenFailed
-        /// The bank's app was opened; the cardholder comes back after approving.
-        case finishInApp
-        /// The description of the issuer's image.
-        case issuer
-        /// The description of the payment system's image.
-        case paymentSystem
-
-        // The form state's notes (``ChallengeFormState/note``).
-        /// An entry for a box the screen does not have; `%d` is its number.
-        case noteNoEntryBox
-        /// A choice the screen does not offer; `%@` is the option's key.
-        case noteNoOption
-        /// A resend the screen does not offer.
-        case noteNoNewCode
-        /// An additional code the screen does not offer.
-        case noteNoAdditionalCode
-        /// An app the screen does not link.
-        case noteNoApp
-        /// Web-form data for a screen that is not an HTML page.
-        case noteNotHTML
-        /// An HTML submission on a page without a form.
-        case noteNoHTMLForm
-        /// An entry longer than allowed; `%d` is the limit in characters.
-        case noteTooLong
-        /// A value for a field the page does not have; `%@` is the field's name.
-        case noteUnknownField
-        /// A button the page does not have; `%@` is the button's name.
-        case noteUnknownButton
-
-        // The terminal presenter's key help and status lines.
-        /// The full-screen key help.
-        case keysHelp
-        /// The key help's part for consent questions.
-        case keysAnswer
-        /// The key help's part for reloading an HTML page.
-        case keysReload
-        /// The plain (screen-reader) key help.
-        case keysHelpPlain
-        /// The plain key help's sentence for reloading an HTML page.
-        case keysReloadPlain
-        /// The key that shows or hides a masked code.
-        case revealToggle
-        /// A text field, named in plain mode.
-        case fieldText
-        /// A password field, named in plain mode.
-        case fieldPassword
-        /// How much was typed in a field, in plain mode; `%d` is the count.
-        case charactersEntered
-        /// A masked field, in plain mode.
-        case hidden
-        /// A check box, named in plain mode.
-        case checkbox
-        /// A radio button, named in plain mode.
-        case radioButton
-        /// A button, named in plain mode.
-        case button
-        /// A link, named in plain mode.
-        case link
-        /// A list, named in plain mode.
-        case list
-        /// A yes-or-no question, named in plain mode.
-        case choice
-        /// A section, named in plain mode.
-        case section
-        /// An open section, in plain mode.
-        case sectionOpen
-        /// A closed section, in plain mode.
-        case sectionClosed
-        /// The keys answering a yes-or-no question, in plain mode.
-        case yesOrNo
-        /// The last alternative of a line-mode question ("…, or 'cancel'").
-        case or
-        /// The line-mode question of a single-select screen.
-        case optionNumber
-        /// The line-mode question of a multi-select screen.
-        case optionNumbers
-        /// The Enter key, in line-mode questions.
-        case enterKey
-        /// How another button of an HTML page is pressed in line mode; `%@` lists the buttons.
-        case htmlOtherButton
-        /// How an HTML form with several fields is filled in line mode; `%1$@` lists the fields, `%2$@` the buttons.
-        case htmlFields
-
-        // The cardholder texts of outcomes and failures (English in every table until the translations follow).
-        /// A form answer the CReq cannot carry: the screen stays, with this note.
-        case noteCannotSend
-        /// An outcome: the bank did not confirm the payment (a status other than `Y` or `A`).
-        case outcomeNotAuthenticated
-        /// An outcome: the bank's server could not be reached.
-        case outcomeConnectionFailed
-        /// An outcome: the bank's server ended the authentication with an error.
-        case outcomeBankError
-        /// An outcome: the payment could not be checked (the app's backend failed or did not answer).
-        case outcomeUnavailable
+    ///
+    /// A struct with a static member per text rather than an enum, so that a new text in a later release is an
+    /// addition, not a change breaking an app's exhaustive `switch`. ``allCases`` lists every key of this release;
+    /// ``init(rawValue:)`` accepts only those.
+    public struct Key: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        /// The key's name in the `Localizable.strings` tables and in ``ConfigParameters/textsGroup``.
+        public let rawValue: String
 
         /// The most display columns the text may take in any language (an East Asian wide character takes two),
         /// derived from the terminal's 80 columns:
@@ -169,30 +34,190 @@ public struct SDKStrings: Sendable, Hashable {
         /// - 40 for a title, a label or a status word beside something else: half a line.
         /// - 80 for a sentence on its own line: one line.
         /// - 160 for a longer message: two lines.
-        public var columnBudget: Int {
-            switch self {
-            case .cancel, .continueButton, .submit, .resend, .showMore, .showLess, .openApp, .yes, .no, .warning,
-                .image, .selected, .notSelected, .issuer, .paymentSystem, .keysAnswer, .keysReload, .fieldText,
-                .fieldPassword, .hidden, .checkbox, .radioButton, .button, .link, .list, .choice, .section,
-                .sectionOpen, .sectionClosed, .yesOrNo, .or, .enterKey:
-                22
-            case .processing, .secureCheckout, .codeField, .revealToggle, .charactersEntered, .optionNumber,
-                .optionNumbers:
-                40
-            case .trustQuestion, .chooseOption, .timedOut, .genericError, .cancelled, .completed, .noteNoEntryBox,
-                .noteNoOption, .noteNoNewCode, .noteNoAdditionalCode, .noteNoApp, .noteNotHTML, .noteNoHTMLForm,
-                .noteTooLong, .noteUnknownField, .noteUnknownButton, .keysHelp, .keysReloadPlain, .htmlOtherButton,
-                .noteCannotSend, .outcomeNotAuthenticated:
-                80
-            case .appOpenFailed, .finishInApp, .keysHelpPlain, .htmlFields, .outcomeConnectionFailed, .outcomeBankError,
-                .outcomeUnavailable:
-                160
-            }
+        public let columnBudget: Int
+
+        private init(_ rawValue: String, columnBudget: Int) {
+            self.rawValue = rawValue
+            self.columnBudget = columnBudget
         }
+
+        /// The key of a table entry's name; `nil` when the name is not one of this release's keys (``allCases``).
+        ///
+        /// - Parameter rawValue: The entry's name, for example `cancel`.
+        public init?(rawValue: String) {
+            guard let known = Self.byName[rawValue] else { return nil }
+            self = known
+        }
+
+        /// The key's name (its ``rawValue``).
+        public var description: String { rawValue }
+
+        /// Two keys are the same when their names are.
+        public static func == (lhs: Key, rhs: Key) -> Bool { lhs.rawValue == rhs.rawValue }
+
+        /// Hashes the key's name.
+        public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
         /// The placeholders of the English text, in order (`%@`, `%d`, or positional as `%1$@`): every translation
         /// and override has the same ones.
         public var placeholders: [String] { SDKStrings.placeholders(in: SDKStrings.english[self]) }
+
+        // The core's texts.
+        /// The toolbar's cancel button.
+        public static let cancel = Key("cancel", columnBudget: 22)
+        /// The processing indicator.
+        public static let processing = Key("processing", columnBudget: 40)
+        /// The continue button of out-of-band and information screens.
+        public static let continueButton = Key("continueButton", columnBudget: 22)
+        /// The submit button.
+        public static let submit = Key("submit", columnBudget: 22)
+        /// The resend-code button.
+        public static let resend = Key("resend", columnBudget: 22)
+        /// The toolbar's title.
+        public static let secureCheckout = Key("secureCheckout", columnBudget: 40)
+        /// The word before a warning text.
+        public static let warning = Key("warning", columnBudget: 22)
+        /// A closed section's action (and its label when the ACS gave none).
+        public static let showMore = Key("showMore", columnBudget: 22)
+        /// An open section's action.
+        public static let showLess = Key("showLess", columnBudget: 22)
+        /// The button opening the bank's app.
+        public static let openApp = Key("openApp", columnBudget: 22)
+        /// The trust question's fallback.
+        public static let trustQuestion = Key("trustQuestion", columnBudget: 80)
+        /// A yes answer.
+        public static let yes = Key("yes", columnBudget: 22)
+        /// A no answer.
+        public static let no = Key("no", columnBudget: 22)
+        /// A chosen option, for assistive technologies.
+        public static let selected = Key("selected", columnBudget: 22)
+        /// An option not chosen, for assistive technologies.
+        public static let notSelected = Key("notSelected", columnBudget: 22)
+        /// The note when a selection screen is submitted with nothing chosen.
+        public static let chooseOption = Key("chooseOption", columnBudget: 80)
+        /// The word before an image's description.
+        public static let image = Key("image", columnBudget: 22)
+        /// The code entry's label when the ACS gave none (and the note when it is submitted empty).
+        public static let codeField = Key("codeField", columnBudget: 40)
+        /// The challenge timed out.
+        public static let timedOut = Key("timedOut", columnBudget: 80)
+        /// The challenge could not be completed.
+        public static let genericError = Key("genericError", columnBudget: 80)
+        /// The challenge was cancelled.
+        public static let cancelled = Key("cancelled", columnBudget: 80)
+        /// The challenge finished.
+        public static let completed = Key("completed", columnBudget: 80)
+        /// The bank's app could not be opened.
+        public static let appOpenFailed = Key("appOpenFailed", columnBudget: 160)
+        /// The bank's app was opened; the cardholder comes back after approving.
+        public static let finishInApp = Key("finishInApp", columnBudget: 160)
+        /// The description of the issuer's image.
+        public static let issuer = Key("issuer", columnBudget: 22)
+        /// The description of the payment system's image.
+        public static let paymentSystem = Key("paymentSystem", columnBudget: 22)
+
+        // The form state's notes (``ChallengeFormState/note``).
+        /// An entry for a box the screen does not have; `%d` is its number.
+        public static let noteNoEntryBox = Key("noteNoEntryBox", columnBudget: 80)
+        /// A choice the screen does not offer; `%@` is the option's key.
+        public static let noteNoOption = Key("noteNoOption", columnBudget: 80)
+        /// A resend the screen does not offer.
+        public static let noteNoNewCode = Key("noteNoNewCode", columnBudget: 80)
+        /// An additional code the screen does not offer.
+        public static let noteNoAdditionalCode = Key("noteNoAdditionalCode", columnBudget: 80)
+        /// An app the screen does not link.
+        public static let noteNoApp = Key("noteNoApp", columnBudget: 80)
+        /// Web-form data for a screen that is not an HTML page.
+        public static let noteNotHTML = Key("noteNotHTML", columnBudget: 80)
+        /// An HTML submission on a page without a form.
+        public static let noteNoHTMLForm = Key("noteNoHTMLForm", columnBudget: 80)
+        /// An entry longer than allowed; `%d` is the limit in characters.
+        public static let noteTooLong = Key("noteTooLong", columnBudget: 80)
+        /// A value for a field the page does not have; `%@` is the field's name.
+        public static let noteUnknownField = Key("noteUnknownField", columnBudget: 80)
+        /// A button the page does not have; `%@` is the button's name.
+        public static let noteUnknownButton = Key("noteUnknownButton", columnBudget: 80)
+
+        // The terminal presenter's key help and status lines.
+        /// The full-screen key help.
+        public static let keysHelp = Key("keysHelp", columnBudget: 80)
+        /// The key help's part for consent questions.
+        public static let keysAnswer = Key("keysAnswer", columnBudget: 22)
+        /// The key help's part for reloading an HTML page.
+        public static let keysReload = Key("keysReload", columnBudget: 22)
+        /// The plain (screen-reader) key help.
+        public static let keysHelpPlain = Key("keysHelpPlain", columnBudget: 160)
+        /// The plain key help's sentence for reloading an HTML page.
+        public static let keysReloadPlain = Key("keysReloadPlain", columnBudget: 80)
+        /// The key that shows or hides a masked code.
+        public static let revealToggle = Key("revealToggle", columnBudget: 40)
+        /// A text field, named in plain mode.
+        public static let fieldText = Key("fieldText", columnBudget: 22)
+        /// A password field, named in plain mode.
+        public static let fieldPassword = Key("fieldPassword", columnBudget: 22)
+        /// How much was typed in a field, in plain mode; `%d` is the count.
+        public static let charactersEntered = Key("charactersEntered", columnBudget: 40)
+        /// A masked field, in plain mode.
+        public static let hidden = Key("hidden", columnBudget: 22)
+        /// A check box, named in plain mode.
+        public static let checkbox = Key("checkbox", columnBudget: 22)
+        /// A radio button, named in plain mode.
+        public static let radioButton = Key("radioButton", columnBudget: 22)
+        /// A button, named in plain mode.
+        public static let button = Key("button", columnBudget: 22)
+        /// A link, named in plain mode.
+        public static let link = Key("link", columnBudget: 22)
+        /// A list, named in plain mode.
+        public static let list = Key("list", columnBudget: 22)
+        /// A yes-or-no question, named in plain mode.
+        public static let choice = Key("choice", columnBudget: 22)
+        /// A section, named in plain mode.
+        public static let section = Key("section", columnBudget: 22)
+        /// An open section, in plain mode.
+        public static let sectionOpen = Key("sectionOpen", columnBudget: 22)
+        /// A closed section, in plain mode.
+        public static let sectionClosed = Key("sectionClosed", columnBudget: 22)
+        /// The keys answering a yes-or-no question, in plain mode.
+        public static let yesOrNo = Key("yesOrNo", columnBudget: 22)
+        /// The last alternative of a line-mode question ("…, or 'cancel'").
+        public static let or = Key("or", columnBudget: 22)
+        /// The line-mode question of a single-select screen.
+        public static let optionNumber = Key("optionNumber", columnBudget: 40)
+        /// The line-mode question of a multi-select screen.
+        public static let optionNumbers = Key("optionNumbers", columnBudget: 40)
+        /// The Enter key, in line-mode questions.
+        public static let enterKey = Key("enterKey", columnBudget: 22)
+        /// How another button of an HTML page is pressed in line mode; `%@` lists the buttons.
+        public static let htmlOtherButton = Key("htmlOtherButton", columnBudget: 80)
+        /// How an HTML form with several fields is filled in line mode; `%1$@` lists the fields, `%2$@` the buttons.
+        public static let htmlFields = Key("htmlFields", columnBudget: 160)
+
+        // The cardholder texts of outcomes and failures (English in every table until the translations follow).
+        /// A form answer the CReq cannot carry: the screen stays, with this note.
+        public static let noteCannotSend = Key("noteCannotSend", columnBudget: 80)
+        /// An outcome: the bank did not confirm the payment (a status other than `Y` or `A`).
+        public static let outcomeNotAuthenticated = Key("outcomeNotAuthenticated", columnBudget: 80)
+        /// An outcome: the bank's server could not be reached.
+        public static let outcomeConnectionFailed = Key("outcomeConnectionFailed", columnBudget: 160)
+        /// An outcome: the bank's server ended the authentication with an error.
+        public static let outcomeBankError = Key("outcomeBankError", columnBudget: 160)
+        /// An outcome: the payment could not be checked (the app's backend failed or did not answer).
+        public static let outcomeUnavailable = Key("outcomeUnavailable", columnBudget: 160)
+
+        /// Every key of this release, in the order of the English table.
+        public static let allCases: [Key] = [
+            .cancel, .processing, .continueButton, .submit, .resend, .secureCheckout, .warning, .showMore, .showLess,
+            .openApp, .trustQuestion, .yes, .no, .selected, .notSelected, .chooseOption, .image, .codeField,
+            .timedOut, .genericError, .cancelled, .completed, .appOpenFailed, .finishInApp, .issuer, .paymentSystem,
+            .noteNoEntryBox, .noteNoOption, .noteNoNewCode, .noteNoAdditionalCode, .noteNoApp, .noteNotHTML,
+            .noteNoHTMLForm, .noteTooLong, .noteUnknownField, .noteUnknownButton, .keysHelp, .keysAnswer, .keysReload,
+            .keysHelpPlain, .keysReloadPlain, .revealToggle, .fieldText, .fieldPassword, .charactersEntered, .hidden,
+            .checkbox, .radioButton, .button, .link, .list, .choice, .section, .sectionOpen, .sectionClosed, .yesOrNo,
+            .or, .optionNumber, .optionNumbers, .enterKey, .htmlOtherButton, .htmlFields,
+            .noteCannotSend, .outcomeNotAuthenticated, .outcomeConnectionFailed, .outcomeBankError, .outcomeUnavailable,
+        ]
+
+        private static let byName: [String: Key] = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
     }
 
     /// The English texts.

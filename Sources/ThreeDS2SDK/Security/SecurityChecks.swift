@@ -215,7 +215,11 @@ public struct SecurityChecks: Sendable {
         return nil
     }
 
+    /// SW05. Not evaluated for an iOS app on a Mac (an iPhone/iPad app on Apple silicon, Mac Catalyst): the version
+    /// read there is the Mac's (`ProcessInfo.operatingSystemVersion`), which `sdk.minimumOSVersion`, an iOS version,
+    /// does not describe (macOS 15 would be "below" iOS 16). The Simulator reports the simulated iOS and is compared.
     func unsupportedOS() -> Warning? {
+        if probe.platform == .iOS, [.iOSAppOnMac, .macCatalyst].contains(probe.runtimeEnvironment) { return nil }
         guard let minimum = minimumOSVersion, let current = probe.operatingSystemVersion else { return nil }
         guard current.isAtLeast(minimum) else {
             return Warning(
