@@ -38,6 +38,10 @@ public protocol SecurityEventListener: Sendable {
 
     /// Called when a re-run of the security checks found a different set of warnings than the run before.
     ///
+    /// Not called for the findings present at `initialize` (there is no run before it): a policy that must see a
+    /// rooted device from the start reads them in ``securityWarningFound(_:stage:)``, which hears every finding of
+    /// every run, `initialize` included, or reads `ThreeDS2Service.warnings` once `initialize` returns.
+    ///
     /// - Parameters:
     ///   - warnings: The warnings now raised.
     ///   - previous: The warnings raised before.

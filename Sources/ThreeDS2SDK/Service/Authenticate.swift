@@ -44,7 +44,9 @@ extension ThreeDS2Service {
     /// Authenticates in one call: creates a transaction, shows the processing indicator while `requestor` (the app's
     /// call to its backend) sends the AReq, then runs the challenge the ACS asks for with `presenter`, and returns
     /// exactly one outcome. The indicator stays at least ``ProgressDialog/minimumVisible`` (two seconds) when a
-    /// challenge screen follows it, so it never flickers; a frictionless answer or a failure hides it at once. A
+    /// challenge screen follows it, so it never flickers; a frictionless answer or a failure hides it at once (decided:
+    /// the minimum exists so the indicator does not flash before a screen; when no screen follows, the app's own result
+    /// takes over at once rather than waiting on an indicator for nothing). A
     /// `challengeTimeout` under five minutes is refused before anything is sent. The transaction is closed on every path. Cancelling the calling task cancels whatever
     /// is running: the backend call (``AuthenticationOutcome/cancelled``) or the challenge (the ACS is told, the
     /// outcome is ``ChallengeOutcome/cancelled``).
