@@ -341,3 +341,41 @@ struct TestingProductTests {
                 == ScriptedACS.VersionMismatch(screenVersion: .v2_3_1, transactionVersion: .v2_2_0))
     }
 }
+
+@Suite("Client events name their transaction", .timeLimit(.minutes(1)))
+struct ClientEventTests {
+    @Test("CReq, CRes, screen and outcome events carry the transaction ID; the screen its UI type; the end its outcome")
+    func eventsNameTheTransaction() async throws {
+        let pki = try DirectoryServerPKI.make()
+        let listener = RecordingEventListener()
+        let service = try pki.initializedService(
+            dataDirectory: scratchDirectory("events"), clientEventListener: listener)
+        let acs = ScriptedACS(pki: pki)
+        let transport = acs.transport(screens: [ScriptedACS.textScreen(for: .v2_2_0)], finalStatus: "Y")
+        let id = Locked("")
+        _ = await service.authenticate(
+            directoryServerID: "A000000004", messageVersion: .v2_2_0,
+            presenter: ScriptedPresenter(answers: [.text("123456")]), transport: transport, clock: ManualClock()
+        ) { areq in
+            id.withLock { $0 = areq.sdkTransactionID }
+            return .challenge(try acs.challengeParameters(for: areq))
+        }
+        let sdkTransactionID = id.withLock { $0 }
+        let challenge = listener.events.filter {
+            switch $0 {
+            case .challengeRequestSent, .challengeResponseReceived, .challengeScreenShown, .challengeFinished: true
+            default: false
+            }
+        }
+        #expect(
+            challenge == [
+                .challengeRequestSent(sdkTransactionID: sdkTransactionID, counter: 0),
+                .challengeResponseReceived(sdkTransactionID: sdkTransactionID),
+                .challengeScreenShown(sdkTransactionID: sdkTransactionID, uiType: .text),
+                .challengeRequestSent(sdkTransactionID: sdkTransactionID, counter: 1),
+                .challengeResponseReceived(sdkTransactionID: sdkTransactionID),
+                .challengeFinished(
+                    sdkTransactionID: sdkTransactionID, outcome: .completed(transStatus: .authenticated)),
+            ])
+    }
+}

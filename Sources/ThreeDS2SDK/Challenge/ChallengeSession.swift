@@ -50,6 +50,7 @@ struct ChallengeSession<C: Clock> where C.Duration == Duration {
             case .sendError(let post):
                 await postError(post)
             case .finish(let outcome):
+                emit(.challengeFinished(sdkTransactionID: machine.identifiers.sdkTransID, outcome: outcome))
                 return outcome
             }
         }
@@ -62,7 +63,7 @@ struct ChallengeSession<C: Clock> where C.Duration == Duration {
     private func send(
         _ sent: ChallengeStateMachine.SentRequest, overallDeadline deadline: C.Instant
     ) async -> ChallengeStateMachine.Event {
-        emit(.challengeRequestSent(counter: sent.counter))
+        emit(.challengeRequestSent(sdkTransactionID: machine.identifiers.sdkTransID, counter: sent.counter))
         logger.debug("CReq sent", metadata: ["sdkCounterStoA": "\(sent.counter)"])
         let responseDeadline = clock.now.advanced(by: sent.responseTimeout)
         let overallFirst = deadline < responseDeadline
@@ -90,7 +91,7 @@ struct ChallengeSession<C: Clock> where C.Duration == Duration {
         case .cancelled: return .appCancelled
         case .finished(.failure(let error)): return .transportFailed(error)
         case .finished(.success(let response)):
-            emit(.challengeResponseReceived)
+            emit(.challengeResponseReceived(sdkTransactionID: machine.identifiers.sdkTransID))
             return .responseReceived(response)
         }
     }
@@ -99,6 +100,7 @@ struct ChallengeSession<C: Clock> where C.Duration == Duration {
     /// machine's event.
     private func present(_ screen: ChallengeScreen, until deadline: C.Instant) async -> ChallengeStateMachine.Event {
         let form = presentation.formState(for: screen)
+        emit(.challengeScreenShown(sdkTransactionID: machine.identifiers.sdkTransID, uiType: screen.uiType))
         let presenter = self.presenter
         let result = await Race.first(clock: clock, until: deadline) {
             await presenter.present(form)

@@ -99,7 +99,7 @@ struct ChallengeStateMachine: Sendable {
         self.channel = channel
     }
 
-    private var identifiers: TransactionIdentifiers { builder.identifiers }
+    var identifiers: TransactionIdentifiers { builder.identifiers }
 
     mutating func handle(_ event: Event) -> [Action] {
         switch phase {
