@@ -12,12 +12,16 @@ struct SDKStringsTests {
     @Test(
         "the table is chosen as Apple does: language, then script or region where a language is split",
         arguments: [
-            ("de_DE", "de"), ("de-AT", "de"), ("fr_CA", "fr"), ("en_GB", "en"), ("sv_FI", "sv"), ("ar_EG", "ar"),
+            ("de_DE", "de"), ("de-AT", "de"), ("fr_CA", "fr-CA"), ("fr_FR", "fr"), ("en_GB", "en"), ("sv_FI", "sv"),
+            ("ar_EG", "ar"),
             ("he_IL", "he"), ("iw_IL", "he"), ("in_ID", "id"), ("zh_CN", "zh-Hans"), ("zh", "zh-Hans"),
-            ("zh_SG", "zh-Hans"), ("zh_TW", "zh-Hant"), ("zh_HK", "zh-Hant"), ("zh_MO", "zh-Hant"),
+            ("zh_SG", "zh-Hans"), ("zh_TW", "zh-Hant"), ("zh_HK", "zh-Hant-HK"), ("zh_MO", "zh-Hant-HK"),
+            ("zh-Hant_HK", "zh-Hant-HK"), ("zh-Hant_TW", "zh-Hant"),
             ("zh-Hant", "zh-Hant"), ("zh-Hans_HK", "zh-Hans"), ("zh-Hant_CN", "zh-Hant"), ("pt_BR", "pt-BR"),
             ("pt", "pt-BR"), ("pt_PT", "pt-PT"), ("pt_AO", "pt-PT"), ("pt-PT", "pt-PT"), ("ga_IE", "ga"),
-            ("mt_MT", "mt"), ("sw_KE", "en"), ("", "en"), ("de_DE@collation=phonebook", "de"),
+            ("mt_MT", "mt"), ("ru_RU", "ru"), ("uk_UA", "uk"), ("tr_TR", "tr"),
+            ("nb_NO", "nb"), ("es_419", "es-419"), ("fa_IR", "fa"), ("ur_PK", "ur"), ("sw_KE", "en"), ("", "en"),
+            ("de_DE@collation=phonebook", "de"),
         ])
     func languageChoice(identifier: String, expected: String) {
         #expect(SDKStrings.language(for: Locale(identifier: identifier)) == expected)
@@ -44,16 +48,18 @@ struct SDKStringsTests {
         let folders = try FileManager.default.contentsOfDirectory(atPath: Bundle.module.bundlePath)
             .filter { $0.hasSuffix(".lproj") }.map { String($0.dropLast(6)).lowercased() }.sorted()
         #expect(folders == SDKStrings.languages.map { $0.lowercased() }.sorted())
-        #expect(SDKStrings.languages.count >= 30)
+        #expect(SDKStrings.languages.count >= 44)
         let required = [
             "bg", "cs", "da", "de", "el", "en", "es", "et", "fi", "fr", "ga", "hr", "hu", "it", "lt", "lv", "mt",
             "nl", "pl", "pt-PT", "ro", "sk", "sl", "sv", "ja", "ko", "zh-Hans", "zh-Hant", "th", "vi", "id", "hi",
-            "ar", "he", "pt-BR",
+            "ar", "he", "pt-BR", "ru", "tr", "uk", "nb", "es-419", "fr-CA", "zh-Hant-HK", "fa", "ur",
         ]
         #expect(Set(required).isSubset(of: SDKStrings.languages))
         #expect(SDKStrings.reviewedLanguages.isSubset(of: Set(SDKStrings.languages)))
         #expect(SDKStrings(locale: Locale(identifier: "ar_SA")).isRightToLeft)
         #expect(SDKStrings(locale: Locale(identifier: "he")).isRightToLeft)
+        #expect(SDKStrings(locale: Locale(identifier: "fa_IR")).isRightToLeft)
+        #expect(SDKStrings(locale: Locale(identifier: "ur_PK")).isRightToLeft)
         #expect(!SDKStrings(locale: Locale(identifier: "de")).isRightToLeft)
         #expect(SDKStrings.english.isReviewed && !SDKStrings(locale: Locale(identifier: "mt")).isReviewed)
     }

@@ -225,9 +225,9 @@ public struct SDKStrings: Sendable, Hashable {
 
     /// The languages with a table, as their `.lproj` folders are named.
     public static let languages = [
-        "ar", "bg", "cs", "da", "de", "el", "en", "es", "et", "fi", "fr", "ga", "he", "hi", "hr", "hu", "id", "it",
-        "ja", "ko", "lt", "lv", "mt", "nl", "pl", "pt-BR", "pt-PT", "ro", "sk", "sl", "sv", "th", "vi", "zh-Hans",
-        "zh-Hant",
+        "ar", "bg", "cs", "da", "de", "el", "en", "es", "es-419", "et", "fa", "fi", "fr", "fr-CA", "ga", "he", "hi",
+        "hr", "hu", "id", "it", "ja", "ko", "lt", "lv", "mt", "nb", "nl", "pl", "pt-BR", "pt-PT", "ro", "ru", "sk",
+        "sl", "sv", "th", "tr", "uk", "ur", "vi", "zh-Hans", "zh-Hant", "zh-Hant-HK",
     ]
 
     /// The languages whose table a native speaker has reviewed, so an app can decide which to offer: English (the
@@ -237,9 +237,9 @@ public struct SDKStrings: Sendable, Hashable {
     public static let reviewedLanguages: Set<String> = ["en"]
 
     /// The languages written right to left.
-    public static let rightToLeftLanguages: Set<String> = ["ar", "he"]
+    public static let rightToLeftLanguages: Set<String> = ["ar", "fa", "he", "ur"]
 
-    /// Whether the table's language is written right to left (Arabic, Hebrew).
+    /// Whether the table's language is written right to left (Arabic, Persian, Hebrew, Urdu).
     public var isRightToLeft: Bool { Self.rightToLeftLanguages.contains(language) }
 
     /// Whether a native speaker has reviewed the table in use (``reviewedLanguages``).
@@ -294,9 +294,9 @@ public struct SDKStrings: Sendable, Hashable {
     }
 
     /// The table for a locale, chosen as Apple's bundles choose a localization: the language with its script or
-    /// region where a table is split by them (`zh-Hant` for a Traditional script or for Taiwan, Hong Kong and Macao,
-    /// `zh-Hans` otherwise; `pt-BR` for Brazil and for Portuguese without a region, `pt-PT` for every other region),
-    /// then the language alone, then English.
+    /// region where a table is split by them (`zh-Hant` for a Traditional script or for Taiwan, `zh-Hant-HK` for
+    /// Hong Kong and Macao, `zh-Hans` otherwise; `pt-BR` for Brazil and for Portuguese without a region, `pt-PT` for
+    /// every other region), then the language alone, then English.
     ///
     /// - Parameter locale: The locale.
     /// - Returns: A member of ``languages``.
@@ -309,7 +309,8 @@ public struct SDKStrings: Sendable, Hashable {
         case "zh":
             let traditional =
                 parts.script == "Hant" || (parts.script == nil && ["TW", "HK", "MO"].contains(parts.region ?? ""))
-            candidates = [traditional ? "zh-Hant" : "zh-Hans"]
+            let hongKong = traditional && ["HK", "MO"].contains(parts.region ?? "")
+            candidates = hongKong ? ["zh-Hant-HK", "zh-Hant"] : [traditional ? "zh-Hant" : "zh-Hans"]
         case "pt":
             candidates = [parts.region == nil || parts.region == "BR" ? "pt-BR" : "pt-PT"]
         default:
