@@ -200,8 +200,7 @@ struct Version231EndToEndTests {
     }
 
     @Test(
-        "threeDSRequestorAppURL: 2.3.1 takes only an https link of at most 2048, 2.2.0 any URL of at most 256, "
-            + "every version a URL with a scheme and no spaces (RequestorAppURL)",
+        "threeDSRequestorAppURL: 2.3.1 an https link of at most 2048, 2.2.0 a URL of at most 256, never spaces",
         arguments: [
             ("2.3.1", "shopapp://return", false),
             ("2.3.1", "https://shop.example/" + String(repeating: "a", count: 2028), false),
