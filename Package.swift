@@ -33,6 +33,9 @@ let package = Package(
         .library(name: "ThreeDS2SDK", targets: ["ThreeDS2SDK"]),
         .library(name: "ThreeDS2SDKTesting", targets: ["ThreeDS2SDKTesting"]),
         .library(name: "ThreeDS2HTML", targets: ["ThreeDS2HTML"]),
+        // Declared on every platform, so one app manifest serves Xcode and a Linux CI job; its sources are guarded
+        // inside (`#if canImport(SwiftUI)`), so on Linux it builds an empty module.
+        .library(name: "ThreeDS2UI", targets: ["ThreeDS2UI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
@@ -91,6 +94,13 @@ let package = Package(
                 .linkedLibrary("xml2", .when(platforms: [.macOS, .macCatalyst, .iOS, .tvOS, .watchOS, .visionOS]))
             ]
         ),
+        // The SwiftUI challenge UI: every file compiles to nothing where SwiftUI is missing (Linux);
+        // `.github/workflows/apple.yml` builds it for macOS and the iOS Simulator.
+        .target(
+            name: "ThreeDS2UI",
+            dependencies: ["ThreeDS2SDK", "ThreeDS2Messages", "ThreeDS2JOSE"],
+            path: "Sources/ThreeDS2UI"
+        ),
         // One test target per module, linking their module and the testing library (PKI fixtures, scripted
         // transports). The TestLab, the CLI, the NIO transport, the terminal presenter, their tests and the end-to-end
         // tests are the tools package's (Tools/Package.swift).
@@ -127,17 +137,8 @@ for target in package.targets where target.type != .system {
     target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
 }
 
-// The SwiftUI challenge UI: Apple platforms only. The manifest is evaluated on the host, so Linux builds never see
-// this target; `.github/workflows/apple.yml` builds it for macOS and the iOS Simulator.
+// The SwiftUI challenge UI's tests: Apple platforms only (the manifest is evaluated on the host).
 #if canImport(Darwin)
-    package.products.append(.library(name: "ThreeDS2UI", targets: ["ThreeDS2UI"]))
-    package.targets.append(
-        .target(
-            name: "ThreeDS2UI",
-            dependencies: ["ThreeDS2SDK", "ThreeDS2Messages", "ThreeDS2JOSE"],
-            path: "Sources/ThreeDS2UI",
-            swiftSettings: swiftSettings
-        ))
     // Apple code executed: `xcodebuild test -only-testing:ThreeDS2UITests` on an iOS Simulator
     // (`.github/workflows/apple.yml`) calls every LiveSystemProbe fact, draws ChallengeView for each UI type, submits
     // a GET and a POST form through the web view's coordinator in WebKit, and checks URLSessionTransport's TLS host

@@ -7,10 +7,16 @@ packages it resolved are exactly the SDK's four dependencies (swift-crypto, swif
 swift-log) besides the SDK itself. Test-only dependencies of the SDK's own tests (swift-clocks) must not appear:
 SwiftPM prunes them for consumers.
 
-Usage: python3 scripts/check-consumer-graph.py [--keep]
+It then writes a second consumer from the README's own `Package.swift` snippet (its `dependencies` and `targets`
+as printed, the repository reached as `../threeds2-swift`), importing every product it names, checks that it too
+resolves exactly the four, and builds it: the manifest an app copies must build here, on Linux, as in Xcode
+(`ThreeDS2UI` is declared on every platform and compiles to an empty module without SwiftUI).
+
+Usage: python3 scripts/check-consumer-graph.py [--keep] [--no-build]
 """
 import json
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -36,6 +42,78 @@ let package = Package(
 """
 
 
+README_MANIFEST = """// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "ReadmeApp",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+{body}
+)
+"""
+
+
+def readme_manifest():
+    """The README's Package.swift snippet: its `dependencies:` and `targets:` members, as printed."""
+    readme = (ROOT / "README.md").read_text()
+    block = re.search(r"```swift\n// Package.swift\n(.*?)```", readme, re.S)
+    if not block:
+        raise SystemExit("error: README.md has no ```swift block starting with // Package.swift")
+    return block.group(1).rstrip().rstrip(",")
+
+
+def check_readme_manifest(folder, build):
+    """Writes the README's manifest as a consumer beside a `threeds2-swift` link to this repository; resolves it
+    (exactly the four packages) and, unless `build` is false, builds it."""
+    link = folder / "threeds2-swift"
+    link.symlink_to(ROOT)
+    app = folder / "app"
+    body = readme_manifest()
+    (app / "Sources/Checkout").mkdir(parents=True)
+    (app / "Package.swift").write_text(README_MANIFEST.format(body=body))
+    products = re.findall(r'\.product\(name: "(\w+)"', body)
+    (app / "Sources/Checkout/Checkout.swift").write_text("".join(f"import {p}\n" for p in products))
+    try:
+        resolved = resolve(app)
+    except ManifestError as error:
+        return [f"the README's manifest does not load: {error}"]
+    print("the README's manifest resolves:", sorted(resolved), "and links", products)
+    failures = [] if resolved == EXPECTED else [f"the README's manifest resolves {sorted(resolved)}"]
+    if build:
+        print("building the README's manifest as a consumer (swift build)")
+        if subprocess.run(["swift", "build", "--package-path", str(app)]).returncode != 0:
+            failures.append("the README's manifest does not build here")
+    return failures
+
+
+class ManifestError(Exception):
+    """A consumer manifest SwiftPM refuses to load."""
+
+
+def resolve(folder):
+    """The package identities a consumer resolves, the SDK's own left out."""
+    subprocess.run(["swift", "package", "--package-path", str(folder), "resolve"], check=True)
+    shown = subprocess.run(
+        ["swift", "package", "--package-path", str(folder), "show-dependencies", "--format", "json"],
+        capture_output=True, text=True)
+    if shown.returncode != 0:
+        # A product the manifest names but the SDK does not declare here ("product 'ThreeDS2UI' … not found").
+        raise ManifestError(shown.stderr.strip())
+    graph = json.loads(shown.stdout)
+    resolved = set()
+
+    def walk(node):
+        resolved.add(node["identity"])
+        for child in node["dependencies"]:
+            walk(child)
+
+    for node in graph["dependencies"]:
+        walk(node)
+    for own in (ROOT.name.lower(), "threeds2", "threeds2-swift"):
+        resolved.discard(own)
+    return resolved
+
+
 def main():
     folder = pathlib.Path(tempfile.mkdtemp(prefix="threeds2-consumer-"))
     try:
@@ -44,21 +122,7 @@ def main():
         (folder / "Sources/Checkout/Checkout.swift").write_text("import ThreeDS2SDK\n")
         (folder / "Tests/CheckoutTests").mkdir(parents=True)
         (folder / "Tests/CheckoutTests/CheckoutTests.swift").write_text("import ThreeDS2SDKTesting\n")
-        subprocess.run(["swift", "package", "--package-path", str(folder), "resolve"], check=True)
-        graph = json.loads(subprocess.run(
-            ["swift", "package", "--package-path", str(folder), "show-dependencies", "--format", "json"],
-            check=True, capture_output=True, text=True).stdout)
-        resolved = set()
-
-        def walk(node):
-            resolved.add(node["identity"])
-            for child in node["dependencies"]:
-                walk(child)
-
-        for node in graph["dependencies"]:
-            walk(node)
-        resolved.discard(ROOT.name.lower())
-        resolved.discard("threeds2")
+        resolved = resolve(folder)
         checkouts = sorted(p.name for p in (folder / ".build/checkouts").iterdir()) \
             if (folder / ".build/checkouts").exists() else []
         print("a consumer of ThreeDS2SDK and ThreeDS2SDKTesting resolves:", sorted(resolved))
@@ -69,6 +133,7 @@ def main():
                             f"missing {sorted(EXPECTED - resolved)}")
         if set(checkouts) - EXPECTED:
             failures.append(f"cloned more than the four: {sorted(set(checkouts) - EXPECTED)}")
+        failures += check_readme_manifest(folder, build="--no-build" not in sys.argv)
         for failure in failures:
             print("error:", failure, file=sys.stderr)
         return 1 if failures else 0

@@ -149,6 +149,28 @@ public struct ChallengeRequestBuilder: Sendable {
         return object
     }
 
+    /// The one check of a cardholder's answer against the screen it answers: the rule ``request(counter:answer:answering:)``
+    /// applies when it writes the CReq, run without writing one. The form state runs it before it gives an answer, so
+    /// an answer it gives is one the CReq can carry: a drift between the two becomes a note on the screen, never an
+    /// aborted challenge.
+    ///
+    /// - Parameters:
+    ///   - answer: The cardholder's answer.
+    ///   - screen: The screen answered.
+    /// - Returns: The rule the answer breaks, or `nil` when the CReq can carry it.
+    public static func violation(of answer: ChallengeAnswer, answering screen: ChallengeScreen) -> ProtocolViolation? {
+        let builder = ChallengeRequestBuilder(
+            identifiers: TransactionIdentifiers(threeDSServerTransID: "", acsTransID: "", sdkTransID: ""),
+            messageVersion: screen.messageVersion, requestorAppURL: nil)
+        var scratch = JSONObject()
+        do {
+            try builder.add(answer.action, answering: screen, to: &scratch)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     /// The one field (or two) of the cardholder's action, each checked against the answered screen's UI type.
     private func add(_ action: CardholderAction, answering screen: ChallengeScreen?, to object: inout JSONObject)
         throws(ProtocolViolation)

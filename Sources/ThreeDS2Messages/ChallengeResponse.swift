@@ -252,7 +252,7 @@ public enum ChallengeResponseValidator {
 
     /// Whether a text is an absolute https URL with a host and no user information: the rule for every link a CRes
     /// carries, and for the 2.3.1 `threeDSRequestorAppURL`. A link such as `https://bank.example@evil.example/` names
-    /// its real host after the `@`; no bank's link needs user information, so it is refused (issue 34).
+    /// its real host after the `@`; no bank's link needs user information, so it is refused.
     ///
     /// - Parameter text: The URL as written.
     /// - Returns: `true` for `https://host…` (any case of the scheme) without `user@` or `user:password@`.

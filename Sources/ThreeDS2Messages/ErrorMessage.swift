@@ -39,6 +39,29 @@ public struct ErrorMessage: Sendable, Hashable {
     public var sdkTransID: String?
     /// The DS transaction ID, when known (the SDK never knows it).
     public var dsTransID: String?
+    /// Whether a received Erro names another transaction than the one it was received in: one of its transaction IDs
+    /// is present and differs from the transaction's (set by the SDK when it reads an ACS's Erro; `false` for an Erro
+    /// the SDK sends). Such an Erro still ends the challenge; a support team should know it was not about this one.
+    public var concernsAnotherTransaction = false
+
+    /// The ACS's `errorDescription` and `errorDetail` are **peer text**: written by another party, never by the SDK,
+    /// and possibly in any language or none. For a log or a support screen, this is them with every control and
+    /// bidirectional character written as a visible `\u{…}` escape (and a backslash doubled); never show either to
+    /// the cardholder (the SDK's cardholder text is for that).
+    public var escapedPeerText: (description: String, detail: String) {
+        (PeerText.escapedForTerminal(errorDescription), PeerText.escapedForTerminal(errorDetail))
+    }
+
+    /// Whether any transaction ID this Erro carries differs from `identifiers` (a missing one contradicts nothing).
+    ///
+    /// - Parameter identifiers: The transaction's identifiers.
+    /// - Returns: `true` when the Erro names another transaction.
+    public func names(anotherTransactionThan identifiers: TransactionIdentifiers) -> Bool {
+        [
+            (threeDSServerTransID, identifiers.threeDSServerTransID), (acsTransID, identifiers.acsTransID),
+            (sdkTransID, identifiers.sdkTransID),
+        ].contains { received, own in received.map { $0 != own } ?? false }
+    }
 
     /// The Erro the SDK sends about a violation in a message of `messageType`.
     ///

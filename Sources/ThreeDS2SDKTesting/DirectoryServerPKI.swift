@@ -1,3 +1,4 @@
+public import Foundation
 public import ThreeDS2SDK
 import X509
 
@@ -43,24 +44,35 @@ public struct DirectoryServerPKI: Sendable {
     }
 
     /// A service initialized for this directory server, as an app's tests need one: a clean ``FakeSystemProbe``
-    /// (no security finding), a test SDK reference number and app identity, and the SDK App ID kept in
-    /// `dataDirectory`.
+    /// (no security finding) unless another probe is given, a test SDK reference number and app identity, and the
+    /// SDK App ID kept in `dataDirectory`; the locale, customization and listeners an app's test wants to see at work
+    /// (the cardholder texts in Arabic, a security listener told of a rooted device).
     ///
     /// - Parameters:
     ///   - id: The directory server's ID.
     ///   - dataDirectory: Where the SDK keeps its App ID (a scratch directory of the test).
+    ///   - locale: The locale for the SDK's texts; the current locale when `nil`.
+    ///   - uiCustomization: The look; the SDK's default when `nil`.
+    ///   - clientEventListener: Told what the SDK does.
+    ///   - securityEventListener: Told each security finding.
+    ///   - systemProbe: The system the checks read; a clean ``FakeSystemProbe`` when `nil`.
     /// - Returns: The initialized service.
     /// - Throws: `ThreeDS2Error` from `initialize`, or an error from PEM encoding.
-    public func initializedService(id: DirectoryServerID = .mastercard, dataDirectory: String) throws -> ThreeDS2Service
-    {
-        let service = ThreeDS2Service(systemProbe: FakeSystemProbe.clean())
+    public func initializedService(
+        id: DirectoryServerID = .mastercard, dataDirectory: String, locale: Locale? = nil,
+        uiCustomization: UiCustomization? = nil, clientEventListener: (any ClientEventListener)? = nil,
+        securityEventListener: (any SecurityEventListener)? = nil, systemProbe: (any SystemProbe)? = nil
+    ) throws -> ThreeDS2Service {
+        let service = ThreeDS2Service(
+            clientEventListener: clientEventListener, securityEventListener: securityEventListener,
+            systemProbe: systemProbe ?? FakeSystemProbe.clean())
         var config = ConfigParameters()
         config.sdkReferenceNumber = "3DS_LOA_SDK_TEST_020300_00001"
         config.appIdentifier = "org.example.shop"
         config.appVersion = "4.2.0"
         config.dataDirectory = dataDirectory
         try config.addDirectoryServer(try directoryServer(id: id))
-        try service.initialize(configParameters: config)
+        try service.initialize(configParameters: config, locale: locale, uiCustomization: uiCustomization)
         return service
     }
 

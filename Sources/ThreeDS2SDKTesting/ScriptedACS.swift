@@ -92,7 +92,8 @@ public final class ScriptedACS: Sendable {
                         ? try challengeResponse(showing: screens[index])
                         : try finalResponse(transactionStatus: finalStatus))
             } catch {
-                return .fail(TransportError(.other, "the scripted ACS could not build its CRes: \(error)"))
+                return .fail(
+                    TransportError(.other, "the scripted ACS could not build its CRes: \(error)", underlying: error))
             }
         }
     }
@@ -163,7 +164,37 @@ public final class ScriptedACS: Sendable {
     public func challengeResponse(showing screen: ChallengeScreen, patched patch: RawPatch? = nil) throws
         -> TransportResponse
     {
-        try response(.screen(screen), patch: patch)
+        let version = try current().messageVersion
+        guard screen.messageVersion == version else {
+            throw VersionMismatch(screenVersion: screen.messageVersion, transactionVersion: version)
+        }
+        return try response(.screen(screen), patch: patch)
+    }
+
+    /// A scripted screen of another message version than its transaction's: the ACS would send a CRes the SDK
+    /// must refuse (Erro 201), so the script is refused first, naming both versions. Build the screen for the
+    /// transaction's version (``textScreen(for:)`` takes it).
+    public struct VersionMismatch: Error, Hashable, CustomStringConvertible {
+        /// The version the scripted screen was built for.
+        public let screenVersion: MessageVersion
+        /// The transaction's version (the AReq's).
+        public let transactionVersion: MessageVersion
+
+        /// Creates the error.
+        ///
+        /// - Parameters:
+        ///   - screenVersion: The scripted screen's version.
+        ///   - transactionVersion: The transaction's version.
+        public init(screenVersion: MessageVersion, transactionVersion: MessageVersion) {
+            self.screenVersion = screenVersion
+            self.transactionVersion = transactionVersion
+        }
+
+        /// Names both versions.
+        public var description: String {
+            "the scripted screen is of message version \(screenVersion) but the transaction is of "
+                + "\(transactionVersion): build the screen for \(transactionVersion)"
+        }
     }
 
     /// An encrypted final CRes (`challengeCompletionInd` `Y`) with this `transStatus`.

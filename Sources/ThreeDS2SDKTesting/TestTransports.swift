@@ -9,14 +9,22 @@ public final class ScriptedTransport: ChallengeTransport {
         case respond(TransportResponse)
         /// This failure.
         case fail(TransportError)
-        /// No answer at all: the request waits until its task is cancelled (by a timer or by the app) and then
-        /// fails as `TransportError/Code/cancelled`.
+        /// No answer at all, as a well-behaved adapter sees a silent ACS: the request waits until its task is
+        /// cancelled (by a timer or by the app), failing as `TransportError/Code/cancelled`, or until the request's
+        /// own deadline (`TransportRequest.timeout`, on the wall clock) passes, failing as
+        /// `TransportError/Code/timedOut`, whichever comes first.
         case hang
+        /// No answer ever, with the flaw the SDK's own timers guard against: the request ignores its deadline and
+        /// its task's cancellation and never returns. A test of "the ACS never answers and the transport never gives
+        /// up" uses it; the suspended request is left behind, as such an adapter would leave it.
+        case neverReturn
     }
 
     /// The requests seen so far.
     public let log = RequestLog()
     private let answer: @Sendable (TransportRequest) async -> Reply
+    /// The requests of ``Reply/neverReturn``, never resumed.
+    private let abandoned = Locked<[UnsafeContinuation<Void, Never>]>([])
 
     /// A transport that asks `answer` for each request (it may suspend, for a test that decides when to answer).
     ///
@@ -48,8 +56,15 @@ public final class ScriptedTransport: ChallengeTransport {
         case .respond(let response): return response
         case .fail(let error): throw error
         case .hang:
-            await Self.untilCancelled()
-            throw TransportError(.cancelled, "\(request.target) was cancelled")
+            return try await request.withinDeadline {
+                await Self.untilCancelled()
+                return .failure(TransportError(.cancelled, "\(request.target) was cancelled"))
+            }
+        case .neverReturn:
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+                abandoned.withLock { $0.append(continuation) }
+            }
+            throw TransportError(.other, "\(request.target) returned, though it never should")
         }
     }
 

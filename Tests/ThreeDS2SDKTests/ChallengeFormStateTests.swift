@@ -58,6 +58,8 @@ struct ChallengeFormStateTests {
         #expect(state.perform(.type(String(repeating: "9", count: 60)))?.answer == nil && state.entry.count == 45)
         _ = state.perform(.setEntry("4242"))
         #expect(state.perform(.submit())?.answer == ChallengeAnswer(.submitText("4242")))
+        #expect(state.entry.isEmpty, "the entered code leaves the form state once its answer is sent")
+        _ = state.perform(.setEntry("4242"))
         #expect(state.perform(.activate)?.answer == ChallengeAnswer(.submitText("4242")), "Enter in the field submits")
     }
 

@@ -4,7 +4,9 @@
 // `DocSnippetRunTests.swift` (the one-call snippets, run against the TestLab) or `Tests/ThreeDS2UISnippetTests` (SwiftUI
 // and UIKit, compiled by the Apple workflow) — so an article that drifts from the API fails the build or the test.
 import Foundation
+import Testing
 import ThreeDS2SDK
+import ThreeDS2SDKTesting
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -164,6 +166,44 @@ enum DocSnippets {
                 _ = form.perform(.type(code))
                 return form.perform(.submit())?.answer ?? ChallengeAnswer(.cancel)  // form.note says why when nil
             }
+        }
+    }
+}
+
+/// The testing article's snippets (`ThreeDS2SDKTesting`'s `TestingACheckout`), compiled and run as tests.
+@Suite("The testing article's snippets", .timeLimit(.minutes(1)))
+struct TestingArticleSnippets {
+    @Test func payWithACodeChallenge() async throws {
+        let pki = try DirectoryServerPKI.make()
+        let service = try pki.initializedService(
+            dataDirectory: scratchDirectory("checkout"), locale: Locale(identifier: "de"))
+        let acs = ScriptedACS(pki: pki)
+        let transport = acs.transport(screens: [ScriptedACS.textScreen(for: .v2_2_0)], finalStatus: "Y")
+        let outcome = await service.authenticate(
+            directoryServerID: "A000000004", messageVersion: .v2_2_0,
+            presenter: ScriptedPresenter(answers: [.text("123456")]), transport: transport, clock: ManualClock()
+        ) { areq in .challenge(try acs.challengeParameters(for: areq)) }
+        #expect(service.cardholderText(for: outcome) == service.strings[.completed])  // in German
+    }
+
+    @Test func silentACS() async throws {
+        let pki = try DirectoryServerPKI.make()
+        let service = try pki.initializedService(dataDirectory: scratchDirectory("silent"))
+        let acs = ScriptedACS(pki: pki)
+        let transport = ScriptedTransport { _ in .neverReturn }  // never answers, never gives up
+        let clock = ManualClock()
+        let payment = Task {
+            await service.authenticate(
+                directoryServerID: "A000000004", presenter: IdlePresenter(), transport: transport, clock: clock
+            ) { areq in .challenge(try acs.challengeParameters(for: areq)) }
+        }
+        _ = await transport.log.request(at: 0)  // the first CReq is out
+        await clock.advance(by: .seconds(10))  // no CRes in 10 s: the SDK posts Erro 402
+        _ = await transport.log.request(at: 1)
+        await clock.advance(by: .seconds(5))  // the Erro's bound: the outcome arrives
+        guard case .challenged(.timedOut) = await payment.value else {
+            Issue.record("expected timed out")
+            return
         }
     }
 }

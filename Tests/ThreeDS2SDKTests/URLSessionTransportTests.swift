@@ -22,16 +22,23 @@ struct URLSessionTransportMappingTests {
         #expect(post.value(forHTTPHeaderField: "Content-Type") == "application/jose; charset=UTF-8")
         #expect(post.httpBody == Data("jwe".utf8))
         #expect(post.cachePolicy == .reloadIgnoringLocalCacheData)
-        #expect(post.timeoutInterval == 10)
+        #expect(post.timeoutInterval == 11)
         let get = URLSessionTransport.convert(
             TransportRequest(
                 method: .get, url: URL(string: "https://acs.example/logo.png")!, timeout: .milliseconds(200),
                 maxResponseBytes: 1000))
         #expect(get.httpMethod == "GET" && get.httpBody == nil)
         #expect(get.value(forHTTPHeaderField: "Content-Type") == nil)
-        // URLRequest's idle timer is the request's own deadline, to the millisecond; the deadline covers the whole
-        // response.
-        #expect(abs(get.timeoutInterval - 0.2) < 0.000_001)
+        // URLRequest's idle timer is a backstop past the request's own deadline, which covers the whole response.
+        #expect(get.timeoutInterval == 2)
+    }
+
+    @Test("the idle timer is padded past the deadline: 9.998 s remaining gives at least 11 s (Linux truncates)")
+    func backstopPadded() {
+        let request = URLSessionTransport.convert(
+            TransportRequest(method: .post, url: acs, timeout: .milliseconds(9_998), maxResponseBytes: 1000))
+        #expect(request.timeoutInterval >= 11)
+        #expect(Int(request.timeoutInterval) >= 11, "still past the deadline once truncated to whole seconds")
     }
 
     @Test("every HTTP status is a response with its content type and body; a non-HTTP response is a failure")

@@ -56,13 +56,12 @@
                     case .completed(let transStatus): status = verdict(transStatus)  // Y or A: authenticated
                     case .cancelled: status = "cancelled"
                     case .timedOut: status = "timed out"
-                    case .protocolError: status = "the card issuer could not be reached; please try again"
-                    case .runtimeError(let failure): status = failure.message
+                    case .protocolError, .runtimeError: status = service.cardholderText(for: outcome)  // the SDK's text
                     }
                 }
             } catch let error as ThreeDS2Error {
                 presenter = nil
-                status = error.message
+                status = service.cardholderText(for: .failed(error))  // `error.description` is for your logs
             } catch {
                 presenter = nil
                 status = "the payment server could not be reached; please try again"
@@ -109,15 +108,15 @@
                     controller.isModalInPresentation = true
                     presenter.model.onFinish = { [weak controller] _ in controller?.dismiss(animated: true) }
                     present(controller, animated: true)
-                    switch try await transaction.challenge(parameters, presenter: presenter) {
+                    let outcome = try await transaction.challenge(parameters, presenter: presenter)
+                    switch outcome {
                     case .completed(let transStatus): show(verdict(transStatus))  // Y or A: authenticated
                     case .cancelled: show("cancelled")
                     case .timedOut: show("timed out")
-                    case .protocolError: show("the card issuer could not be reached; please try again")
-                    case .runtimeError(let failure): show(failure.message)
+                    case .protocolError, .runtimeError: show(service.cardholderText(for: outcome))  // the SDK's text
                     }
                 } catch {
-                    show(error.message)  // a ThreeDS2Error: the message is for people
+                    show(service.cardholderText(for: .failed(error)))  // `error.description` is for your logs
                 }
             }
         }

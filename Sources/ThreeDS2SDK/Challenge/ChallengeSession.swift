@@ -21,7 +21,8 @@ import ThreeDS2Messages
 ///   gives up on the exchange by itself (``TransportRequest/withinDeadline(_:)``), so a connection the session has
 ///   stopped waiting for is not held open; should it fire first, it ends the challenge as the response timer does;
 /// - the **Erro's bound** (5 s): an Erro is fire and forget, and the outcome waits at most this long for the ACS to
-///   take it.
+///   take it, on the session's clock as well as the transport's deadline, so a transport that ignores its deadline
+///   cannot hold the outcome.
 struct ChallengeSession<C: Clock> where C.Duration == Duration {
     let acsURL: URL
     var machine: ChallengeStateMachine
@@ -52,6 +53,7 @@ struct ChallengeSession<C: Clock> where C.Duration == Duration {
                 await postError(post)
             case .finish(let outcome):
                 if let trace = machine.trace { traceLog?.record(trace) }
+                emit(.challengeFinished(sdkTransactionID: machine.identifiers.sdkTransID, outcome: outcome))
                 return outcome
             }
         }
@@ -64,7 +66,7 @@ struct ChallengeSession<C: Clock> where C.Duration == Duration {
     private func send(
         _ sent: ChallengeStateMachine.SentRequest, overallDeadline deadline: C.Instant
     ) async -> ChallengeStateMachine.Event {
-        emit(.challengeRequestSent(counter: sent.counter))
+        emit(.challengeRequestSent(sdkTransactionID: machine.identifiers.sdkTransID, counter: sent.counter))
         logger.debug("CReq sent", metadata: ["sdkCounterStoA": "\(sent.counter)"])
         let responseDeadline = clock.now.advanced(by: sent.responseTimeout)
         let overallFirst = deadline < responseDeadline
@@ -92,7 +94,7 @@ struct ChallengeSession<C: Clock> where C.Duration == Duration {
         case .cancelled: return .appCancelled
         case .finished(.failure(let error)): return .transportFailed(error)
         case .finished(.success(let response)):
-            emit(.challengeResponseReceived)
+            emit(.challengeResponseReceived(sdkTransactionID: machine.identifiers.sdkTransID))
             return .responseReceived(response)
         }
     }
@@ -101,6 +103,7 @@ struct ChallengeSession<C: Clock> where C.Duration == Duration {
     /// machine's event.
     private func present(_ screen: ChallengeScreen, until deadline: C.Instant) async -> ChallengeStateMachine.Event {
         let form = presentation.formState(for: screen)
+        emit(.challengeScreenShown(sdkTransactionID: machine.identifiers.sdkTransID, uiType: screen.uiType))
         let presenter = self.presenter
         let result = await Race.first(clock: clock, until: deadline) {
             await presenter.present(form)
@@ -112,23 +115,43 @@ struct ChallengeSession<C: Clock> where C.Duration == Duration {
         }
     }
 
-    /// Posts an Erro, fire and forget, bounded by the Erro's backstop the action carries.
+    /// Posts an Erro, fire and forget, bounded by the Erro's bound the action carries **on the session's clock**:
+    /// the transport gets the same deadline, but the outcome never waits on a transport that ignores it (one that
+    /// never returns included).
     private func postError(_ post: ChallengeStateMachine.ErrorPost) async {
         logger.debug(
             "Erro sent",
             metadata: ["errorCode": "\(post.message.errorCode)", "errorDetail": "\(post.message.errorDetail)"])
-        do {
-            _ = try await transport.post(
-                url: acsURL, body: post.message.json.serializedBytes, contentType: Self.errorContentType,
-                timeout: post.timeout)
-        } catch {
-            // Logged, not thrown: the challenge's outcome is already decided. The Erro's code and the transport's
-            // failure only, never the Erro's body or anything the ACS answered.
+        let (transport, acsURL, timeout) = (self.transport, self.acsURL, post.timeout)
+        let body = post.message.json.serializedBytes
+        // The post starts first, in a task of its own (an app's cancel does not stop it); the outcome then waits for
+        // it at most the bound, on the session's clock.
+        let posting = Task { () -> TransportError? in
+            do throws(TransportError) {
+                _ = try await transport.post(
+                    url: acsURL, body: body, contentType: Self.errorContentType, timeout: timeout)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        let waited = await Race.first(clock: clock, until: clock.now.advanced(by: timeout)) { await posting.value }
+        if case .timedOut = waited { posting.cancel() }
+        let failure: (code: String, reason: String)?
+        switch waited {
+        case .finished(nil): failure = nil
+        case .finished(let error?): failure = ("\(error.code)", error.message)
+        case .timedOut: failure = ("timedOut", "no answer within the Erro's bound of \(post.timeout)")
+        case .cancelled: failure = ("cancelled", "the challenge was cancelled before the ACS took the Erro")
+        }
+        // Logged, not thrown: the challenge's outcome is already decided. The Erro's code and the transport's
+        // failure only, never the Erro's body or anything the ACS answered.
+        if let failure {
             logger.notice(
                 "Erro could not be sent",
                 metadata: [
-                    "errorCode": "\(post.message.errorCode)", "transportError": "\(error.code)",
-                    "reason": "\(error.message)",
+                    "errorCode": "\(post.message.errorCode)", "transportError": "\(failure.code)",
+                    "reason": "\(failure.reason)",
                 ])
         }
     }

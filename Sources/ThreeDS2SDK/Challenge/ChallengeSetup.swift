@@ -96,8 +96,10 @@ struct ChallengeSetup: Sendable {
     }
 }
 
-/// An error as a sentence for a person: an error of the package's shape as its message, without its code name
-/// (`untrustedCertificateChain: …`) or source location, anything else as it describes itself.
+/// An error as a sentence for a developer: an error of the package's shape as its message, without its code name
+/// (`untrustedCertificateChain: …`) or source location; any other error (the app's own, a backend's) by its type
+/// only, since its description may hold a URL, a response body or a whole error dump: the error itself stays in
+/// `underlying`, and `description` shows it for logs.
 func humanReadable(_ error: any Error) -> String {
-    (error as? any CodedError)?.message ?? "\(error)"
+    (error as? any CodedError)?.message ?? "a \(type(of: error)) (see underlying)"
 }

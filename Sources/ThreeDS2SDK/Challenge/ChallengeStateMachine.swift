@@ -66,8 +66,8 @@ struct ChallengeStateMachine: Sendable {
     struct ErrorPost: Sendable, Hashable {
         /// The Erro.
         let message: ErrorMessage
-        /// The Erro's backstop on the wall clock: how long the outcome waits for the ACS to take it (fire and
-        /// forget, but bounded, so a test clock racing ahead cannot cancel it before it is sent).
+        /// The Erro's bound: how long the outcome waits for the ACS to take it (fire and forget, but bounded), on the
+        /// session's clock from the moment the post starts, and given to the transport as its wall-clock deadline.
         let timeout: Duration
     }
 
@@ -101,7 +101,7 @@ struct ChallengeStateMachine: Sendable {
         self.channel = channel
     }
 
-    private var identifiers: TransactionIdentifiers { builder.identifiers }
+    var identifiers: TransactionIdentifiers { builder.identifiers }
 
     mutating func handle(_ event: Event) -> [Action] {
         switch phase {
@@ -252,7 +252,10 @@ struct ChallengeStateMachine: Sendable {
         if trace != nil { traceRead(object) }
         if MessageType(in: object) == .error {
             // Reported as received, even without its optional (or some required) fields; never answered with an Erro.
-            return finish(.protocolError(ErrorMessage(received: object)))
+            // One naming another transaction is marked so.
+            var erro = ErrorMessage(received: object)
+            erro.concernsAnotherTransaction = erro.names(anotherTransactionThan: identifiers)
+            return finish(.protocolError(erro))
         }
         let expectation = self.expectation
         let response: ChallengeResponse

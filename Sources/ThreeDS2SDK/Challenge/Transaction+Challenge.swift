@@ -94,8 +94,13 @@ extension Transaction {
             threeDSServerTransID: parameters.threeDSServerTransactionID, acsTransID: parameters.acsTransactionID,
             acsReferenceNumber: parameters.acsRefNumber, acsSignedContent: parameters.acsSignedContent)
         if let finding = fields.firstViolationAsChallengeParameters() { throw .invalidInput(finding.rawExplanation) }
-        if let url = parameters.threeDSRequestorAppURL {
-            try Self.checkRequestorAppURL(url, version: messageVersion)
+        if let text = parameters.threeDSRequestorAppURL {
+            let url = try RequestorAppURL(text)
+            try url.check(for: messageVersion)
+            if let given = state.withLock({ $0.requestorAppURL }), given != url {
+                throw .invalidInput(
+                    "the challenge parameters name another 3DS Requestor App URL than the one given with the AReq")
+            }
         }
         let refusal: String? = state.withLock { state in
             switch state.phase {
@@ -108,27 +113,6 @@ extension Transaction {
             }
         }
         if let refusal { throw .runtime(refusal) }
-    }
-
-    /// `threeDSRequestorAppURL` as the version defines it: at most 256 characters with a scheme in 2.2.0; in 2.3.1 an
-    /// https universal or app link of at most 2,048 characters (Table A.1, FAQ Q43). 2.1.0 never sends it, so any
-    /// value is accepted and left out. The URL is passed on unchanged (FAQ Q24: the ACS must not expect anything
-    /// appended).
-    static func checkRequestorAppURL(_ url: String, version: MessageVersion) throws(ThreeDS2Error) {
-        guard version.carriesRequestorAppURL else { return }
-        let limit = version.maxRequestorAppURLLength
-        if version.requiresHTTPSRequestorAppURL {
-            guard PeerText.fits(url, max: limit), ChallengeResponseValidator.isHTTPSURL(url) else {
-                throw .invalidInput(
-                    "challenge parameter threeDSRequestorAppURL must be an https universal or app link of at most "
-                        + "\(limit) characters in message version \(version)")
-            }
-        } else {
-            guard PeerText.fits(url, max: limit), URL(string: url)?.scheme != nil else {
-                throw .invalidInput(
-                    "challenge parameter threeDSRequestorAppURL must be a URL of at most \(limit) characters")
-            }
-        }
     }
 
     private func runChallenge<C: Clock>(
@@ -175,6 +159,11 @@ extension Transaction {
         setup.oobAppURLIndicator =
             !context.configuration.opensOOBApps
             ? .notSupportedByRequestor : canOpenApps ? .supported : .notSupportedByDevice
+        // The app URL given once (with the AReq, or in the parameters), for every CReq.
+        var parameters = parameters
+        if parameters.threeDSRequestorAppURL == nil {
+            parameters.threeDSRequestorAppURL = state.withLock { $0.requestorAppURL?.text }
+        }
         let prepared = try await setup.prepare(parameters, ephemeralKey: privateKey)
         var session = ChallengeSession(
             acsURL: prepared.acsURL, machine: prepared.machine, presenter: presenter, transport: transport,

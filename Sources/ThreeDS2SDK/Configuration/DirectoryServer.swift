@@ -41,7 +41,8 @@ public struct DirectoryServer: Sendable, Hashable {
     /// The content encryption of device data; A128CBC-HS256 unless the directory server asks for A128GCM.
     public var deviceDataEncryption: ContentEncryption
     /// The explicit opt-out of the chain rule, for this directory server only: when `true`, an encryption certificate
-    /// that does not chain to ``rootCertificates`` may still be used (after every one that does), as before issue 34.
+    /// that does not chain to ``rootCertificates`` may still be used (after every one that does), as earlier versions
+    /// allowed.
     /// Leave it `false` unless the directory server issues its encryption certificates from a CA it does not give
     /// as a root; device data encrypted to a certificate nobody vouches for may be read by whoever made it.
     public var allowsUnchainedEncryptionCertificates = false
@@ -146,7 +147,7 @@ extension ConfigParameters {
         else {
             throw .invalidInput("directory server \(server.id) is already configured")
         }
-        // App-supplied display text refuses what a terminal or a layout engine would act on (issue 34).
+        // App-supplied display text refuses what a terminal or a layout engine would act on.
         let texts: [(String?, String)] =
             [(server.displayName, "name"), (server.id.rawValue, "ID")]
             + server.encryptionKeys.map { ($0.keyID, "key ID") }

@@ -211,7 +211,7 @@ extension DirectoryServer {
                 problem: nil, parsed: parsed)
         }
         let subject = CertificateName.readable(certificate.subject)
-        // A key usage, basic constraints or extended key usage that cannot be read is not "not stated" (issue 34).
+        // A key usage, basic constraints or extended key usage that cannot be read is not "not stated".
         let usage: KeyUsage?
         let purposeProblem: String?
         do {

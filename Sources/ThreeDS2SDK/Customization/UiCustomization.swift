@@ -14,7 +14,7 @@ public struct HexColor: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: ``ThreeDS2Error`` with code `invalidInput` naming the field.
     public init(_ text: String, field: String = "colour") throws(ThreeDS2Error) {
         let digits = Array(text.utf8.dropFirst())
-        // Hex digits only: `UInt32(_:radix:)` alone would take `#+FFFFF` (issue 34).
+        // Hex digits only: `UInt32(_:radix:)` alone would take `#+FFFFF`.
         let isHex = digits.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0 | 0x20) }
         guard text.hasPrefix("#"), digits.count == 6 || digits.count == 8, isHex,
             let value = UInt32(String(decoding: digits, as: UTF8.self), radix: 16)
@@ -105,7 +105,7 @@ public struct TextStyle: Sendable, Hashable {
 
 /// Validated non-negative and positive measures shared by the customizations.
 ///
-/// Bounds (issue 34): a size, width, radius, height or padding is at most ``maxMeasure`` points; a text (toolbar
+/// Bounds: a size, width, radius, height or padding is at most ``maxMeasure`` points; a text (toolbar
 /// header and button text, a font name) is at most ``maxTextLength`` characters (Unicode scalars) and carries no
 /// control character and no bidirectional embedding, override or isolate (right-to-left letters and the marks LRM
 /// and RLM are fine).

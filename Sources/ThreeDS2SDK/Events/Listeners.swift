@@ -10,10 +10,14 @@ public enum ClientEvent: Sendable, Hashable {
         sdkTransactionID: String, messageVersion: MessageVersion, directoryServerID: DirectoryServerID)
     /// The AReq parameters were built; `deviceDataCharacters` is the length of the encrypted device data.
     case authenticationRequestParametersBuilt(sdkTransactionID: String, deviceDataCharacters: Int)
-    /// A CReq was encrypted and sent, with this `sdkCounterStoA`.
-    case challengeRequestSent(counter: Int)
-    /// A response came back from the ACS and was decrypted (or was a plain Erro).
-    case challengeResponseReceived
+    /// A CReq of this transaction was encrypted and sent, with this `sdkCounterStoA`.
+    case challengeRequestSent(sdkTransactionID: String, counter: Int)
+    /// A response to this transaction's CReq came back from the ACS (a JWE or a plain Erro).
+    case challengeResponseReceived(sdkTransactionID: String)
+    /// A challenge screen of this UI type was shown to the cardholder.
+    case challengeScreenShown(sdkTransactionID: String, uiType: UIType)
+    /// The transaction's challenge ended with this outcome (the one the app receives).
+    case challengeFinished(sdkTransactionID: String, outcome: ChallengeOutcome)
     /// A transaction was closed and its keys released.
     case transactionClosed(sdkTransactionID: String)
     /// The service was cleaned up.
@@ -37,6 +41,10 @@ public protocol SecurityEventListener: Sendable {
     func securityWarningFound(_ warning: Warning, stage: SecurityChecks.Stage)
 
     /// Called when a re-run of the security checks found a different set of warnings than the run before.
+    ///
+    /// Not called for the findings present at `initialize` (there is no run before it): a policy that must see a
+    /// rooted device from the start reads them in ``securityWarningFound(_:stage:)``, which hears every finding of
+    /// every run, `initialize` included, or reads `ThreeDS2Service.warnings` once `initialize` returns.
     ///
     /// - Parameters:
     ///   - warnings: The warnings now raised.

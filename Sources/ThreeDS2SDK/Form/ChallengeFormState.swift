@@ -275,6 +275,18 @@ public struct ChallengeFormState: Sendable {
         return kept
     }
 
+    /// The answer as it leaves the form: held to the CReq builder's own rule (a refused answer keeps the screen, with
+    /// a note), then the entered text forgotten (PCI 3DS: sensitive data deleted once no longer needed).
+    mutating func release(_ answer: ChallengeAnswer) -> ChallengeAnswer? {
+        if ChallengeRequestBuilder.violation(of: answer, answering: screen) != nil {
+            setNote(.noteCannotSend)
+            return nil
+        }
+        entries = entries.map { _ in "" }
+        revealed = []
+        return answer
+    }
+
     /// Sets the note to one of the SDK's texts, in the layout's language.
     private mutating func setNote(_ key: SDKStrings.Key, _ arguments: any CustomStringConvertible...) {
         noteKey = key

@@ -198,6 +198,17 @@ public struct SDKStrings: Sendable, Hashable {
         public static let warningDebugger = Key("warningDebugger", columnBudget: 80)
         /// SW05: the operating system's version is not supported.
         public static let warningUnsupportedOS = Key("warningUnsupportedOS", columnBudget: 80)
+        // The cardholder texts of outcomes and failures (English in every table until the translations follow).
+        /// A form answer the CReq cannot carry: the screen stays, with this note.
+        public static let noteCannotSend = Key("noteCannotSend", columnBudget: 80)
+        /// An outcome: the bank did not confirm the payment (a status other than `Y` or `A`).
+        public static let outcomeNotAuthenticated = Key("outcomeNotAuthenticated", columnBudget: 80)
+        /// An outcome: the bank's server could not be reached.
+        public static let outcomeConnectionFailed = Key("outcomeConnectionFailed", columnBudget: 160)
+        /// An outcome: the bank's server ended the authentication with an error.
+        public static let outcomeBankError = Key("outcomeBankError", columnBudget: 160)
+        /// An outcome: the payment could not be checked (the app's backend failed or did not answer).
+        public static let outcomeUnavailable = Key("outcomeUnavailable", columnBudget: 160)
 
         /// Every key of this release, in the order of the English table.
         public static let allCases: [Key] = [
@@ -210,6 +221,7 @@ public struct SDKStrings: Sendable, Hashable {
             .checkbox, .radioButton, .button, .link, .list, .choice, .section, .sectionOpen, .sectionClosed, .yesOrNo,
             .or, .optionNumber, .optionNumbers, .enterKey, .htmlOtherButton, .htmlFields, .warningJailbroken,
             .warningTampered, .warningEmulator, .warningDebugger, .warningUnsupportedOS,
+            .noteCannotSend, .outcomeNotAuthenticated, .outcomeConnectionFailed, .outcomeBankError, .outcomeUnavailable,
         ]
 
         private static let byName: [String: Key] = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })

@@ -10,7 +10,7 @@ import Foundation
 /// load log) without trusting its size or kind: the file is opened without blocking, a folder, FIFO, socket or
 /// terminal is refused (none can stall the reader), a file larger than the bound is refused before any byte is read,
 /// and no more than the bound plus one byte is ever read (a device that seeks, such as `/dev/zero`, costs the bound
-/// and is refused as too large) (issue 34).
+/// and is refused as too large).
 @_spi(ThreeDS2Tools) public enum BoundedFile {
     /// Reads at most `maxBytes` bytes of a regular file.
     ///

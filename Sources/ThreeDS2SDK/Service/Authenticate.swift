@@ -27,7 +27,7 @@ public enum RequestorResult: Sendable, Hashable, Decodable {
     }
 }
 
-/// The one outcome of ``ThreeDS2Service/authenticate(directoryServerID:messageVersion:presenter:progress:challengeTimeout:requestorTimeout:transport:clock:requestor:)``.
+/// The one outcome of ``ThreeDS2Service/authenticate(directoryServerID:messageVersion:requestorAppURL:presenter:progress:challengeTimeout:requestorTimeout:transport:clock:requestor:)``.
 public enum AuthenticationOutcome: Sendable {
     /// The backend answered without a challenge.
     case frictionless(transStatus: TransactionStatus)
@@ -44,7 +44,9 @@ extension ThreeDS2Service {
     /// Authenticates in one call: creates a transaction, shows the processing indicator while `requestor` (the app's
     /// call to its backend) sends the AReq, then runs the challenge the ACS asks for with `presenter`, and returns
     /// exactly one outcome. The indicator stays at least ``ProgressDialog/minimumVisible`` (two seconds) when a
-    /// challenge screen follows it, so it never flickers; a frictionless answer or a failure hides it at once. A
+    /// challenge screen follows it, so it never flickers; a frictionless answer or a failure hides it at once (decided:
+    /// the minimum exists so the indicator does not flash before a screen; when no screen follows, the app's own result
+    /// takes over at once rather than waiting on an indicator for nothing). A
     /// `challengeTimeout` under five minutes is refused before anything is sent. The transaction is closed on every path. Cancelling the calling task cancels whatever
     /// is running: the backend call (``AuthenticationOutcome/cancelled``) or the challenge (the ACS is told, the
     /// outcome is ``ChallengeOutcome/cancelled``).
@@ -60,6 +62,10 @@ extension ThreeDS2Service {
     /// - Parameters:
     ///   - directoryServerID: A configured directory server.
     ///   - messageVersion: The message version; the highest when `nil`.
+    ///   - requestorAppURL: The 3DS Requestor App URL, where the bank's app returns the cardholder: checked for the
+    ///     transaction's version before anything is sent (``RequestorAppURL/check(for:)``) and carried in every CReq
+    ///     (2.2.0 and later, with 2.2.0's Bridging announcement when the presenter can open the bank's app). The AReq
+    ///     never carries it.
     ///   - requestor: The app's backend call: the AReq value in (add the purchase with
     ///     ``AuthenticationRequest/adding(_:)`` and encode it with `JSONEncoder`), the frictionless result or the
     ///     challenge parameters out.
@@ -72,7 +78,8 @@ extension ThreeDS2Service {
     /// - Returns: The one outcome.
     public func authenticate<C: Clock>(
         directoryServerID: DirectoryServerID, messageVersion: MessageVersion? = nil,
-        presenter: any ChallengePresenter, progress: (any ProgressIndicator)? = nil,
+        requestorAppURL: RequestorAppURL? = nil, presenter: any ChallengePresenter,
+        progress: (any ProgressIndicator)? = nil,
         challengeTimeout: Duration = .seconds(5 * 60), requestorTimeout: Duration = .seconds(30),
         transport: any ChallengeTransport = URLSessionTransport(), clock: C,
         requestor: @escaping @Sendable (AuthenticationRequest) async throws -> RequestorResult
@@ -81,7 +88,8 @@ extension ThreeDS2Service {
         let request: AuthenticationRequest
         do throws(ThreeDS2Error) {
             transaction = try createTransaction(directoryServerID: directoryServerID, messageVersion: messageVersion)
-            request = try transaction.authenticationRequest(presenter: presenter, challengeTimeout: challengeTimeout)
+            request = try transaction.authenticationRequest(
+                presenter: presenter, challengeTimeout: challengeTimeout, requestorAppURL: requestorAppURL)
         } catch {
             return .failed(error)
         }
@@ -153,17 +161,19 @@ extension ThreeDS2Service {
         }
     }
 
-    /// ``authenticate(directoryServerID:messageVersion:presenter:progress:challengeTimeout:requestorTimeout:transport:clock:requestor:)``
+    /// ``authenticate(directoryServerID:messageVersion:requestorAppURL:presenter:progress:challengeTimeout:requestorTimeout:transport:clock:requestor:)``
     /// on the continuous clock.
     public func authenticate(
         directoryServerID: DirectoryServerID, messageVersion: MessageVersion? = nil,
-        presenter: any ChallengePresenter, progress: (any ProgressIndicator)? = nil,
+        requestorAppURL: RequestorAppURL? = nil, presenter: any ChallengePresenter,
+        progress: (any ProgressIndicator)? = nil,
         challengeTimeout: Duration = .seconds(5 * 60), requestorTimeout: Duration = .seconds(30),
         transport: any ChallengeTransport = URLSessionTransport(),
         requestor: @escaping @Sendable (AuthenticationRequest) async throws -> RequestorResult
     ) async -> AuthenticationOutcome {
         await authenticate(
-            directoryServerID: directoryServerID, messageVersion: messageVersion, presenter: presenter,
+            directoryServerID: directoryServerID, messageVersion: messageVersion, requestorAppURL: requestorAppURL,
+            presenter: presenter,
             progress: progress, challengeTimeout: challengeTimeout, requestorTimeout: requestorTimeout,
             transport: transport, clock: ContinuousClock(), requestor: requestor)
     }

@@ -175,6 +175,12 @@ public final class ThreeDS2Service: Sendable {
         return context
     }
 
+    /// The SDK's texts in the locale given to `initialize`, with the app's overrides; English before `initialize`.
+    public var strings: SDKStrings {
+        guard let context = state.withLock({ $0 }) else { return .english }
+        return SDKStrings(locale: context.locale, overrides: context.configuration.texts)
+    }
+
     /// The warnings the security checks raised at the latest run.
     ///
     /// - Throws: ``ThreeDS2Error`` with code `notInitialized`.
@@ -219,7 +225,8 @@ public final class ThreeDS2Service: Sendable {
     /// version. The security checks run again first.
     ///
     /// - Parameters:
-    ///   - directoryServerID: A configured directory server ID.
+    ///   - directoryServerID: A configured directory server ID, compared without case (`a000000004` finds
+    ///     `A000000004`).
     ///   - messageVersion: One of `MessageVersion.supported`; the highest when `nil`.
     /// - Returns: The transaction.
     /// - Throws: ``ThreeDS2Error``: `notInitialized`, or `invalidInput` for an unknown directory server or an
@@ -228,7 +235,13 @@ public final class ThreeDS2Service: Sendable {
         throws(ThreeDS2Error) -> Transaction
     {
         let context = try context()
-        guard let server = context.configuration.directoryServers[directoryServerID] else {
+        // Registered application provider identifiers are compared without case, as configuring them is.
+        let server =
+            context.configuration.directoryServers[directoryServerID]
+            ?? context.configuration.directoryServers.first {
+                $0.key.rawValue.uppercased() == directoryServerID.rawValue.uppercased()
+            }?.value
+        guard let server else {
             let known = context.configuration.directoryServers.keys.sorted().map(\.rawValue).joined(separator: ", ")
             throw .invalidInput(
                 "directory server \"\(directoryServerID)\" is not configured; configured: \(known.isEmpty ? "none" : known)"

@@ -1,7 +1,8 @@
 public import ThreeDS2JOSE
 
 extension AuthenticationRequest {
-    /// The AReq fields the SDK writes; an app's field (``addField(_:_:)``) may not take one of these names.
+    /// The AReq fields the SDK writes, and `threeDSRequestorAppURL`, which no AReq carries (the CReqs do: give it to
+    /// the transaction); an app's field (``addField(_:_:)``) may not take one of these names.
     public static let sdkFieldNames: Set<String> = [
         "messageVersion", "deviceChannel", "sdkTransID", "sdkAppID", "sdkReferenceNumber", "sdkEncData",
         "sdkEphemPubKey", "sdkMaxTimeout", "deviceRenderOptions", "threeDSRequestorAppURL",
@@ -24,6 +25,11 @@ extension AuthenticationRequest {
     ///   (``sdkFieldNames``) or one already added.
     public mutating func addField(_ name: String, _ value: JSONValue) throws(ThreeDS2Error) {
         guard !name.isEmpty else { throw .invalidInput("an AReq field name must not be empty") }
+        guard name != "threeDSRequestorAppURL" else {
+            throw .invalidInput(
+                "no AReq carries threeDSRequestorAppURL: give a RequestorAppURL to authenticate or to "
+                    + "authenticationRequest(presenter:challengeTimeout:requestorAppURL:), and every CReq carries it")
+        }
         guard !Self.sdkFieldNames.contains(name) else {
             throw .invalidInput("the AReq field \(name) is written by the SDK; an app cannot add it")
         }
@@ -62,9 +68,6 @@ extension AuthenticationRequest {
                 ])
             ),
         ])
-        if messageVersion.carriesRequestorAppURL, let threeDSRequestorAppURL {
-            object["threeDSRequestorAppURL"] = .string(threeDSRequestorAppURL)
-        }
         for (name, value) in additionalFields.members { object[name] = value }
         return object
     }

@@ -77,8 +77,6 @@ public struct AuthenticationRequest: Sendable, Hashable, Encodable {
     public var sdkMaxTimeout: String
     /// `deviceRenderOptions`.
     public var deviceRenderOptions: DeviceRenderOptions
-    /// `threeDSRequestorAppURL` (2.2.0 and later), left out when `nil` or when the version does not carry it.
-    public var threeDSRequestorAppURL: String?
     /// The fields the app added (``addField(_:_:)``): its purchase, account and 3DS Requestor fields, sent after the
     /// SDK's, in the order added.
     public internal(set) var additionalFields: JSONObject = [:]
@@ -98,7 +96,7 @@ public struct AuthenticationRequest: Sendable, Hashable, Encodable {
         case sdkAppID, sdkReferenceNumber
         case deviceData = "sdkEncData"
         case sdkEphemeralPublicKey = "sdkEphemPubKey"
-        case sdkMaxTimeout, deviceRenderOptions, threeDSRequestorAppURL
+        case sdkMaxTimeout, deviceRenderOptions
     }
 
     /// Encodes the AReq fields under their protocol names.
@@ -116,9 +114,6 @@ public struct AuthenticationRequest: Sendable, Hashable, Encodable {
         try container.encode(sdkEphemeralPublicKey, forKey: .sdkEphemeralPublicKey)
         try container.encode(sdkMaxTimeout, forKey: .sdkMaxTimeout)
         try container.encode(deviceRenderOptions, forKey: .deviceRenderOptions)
-        if messageVersion.carriesRequestorAppURL {
-            try container.encodeIfPresent(threeDSRequestorAppURL, forKey: .threeDSRequestorAppURL)
-        }
         var added = encoder.container(keyedBy: FieldName.self)
         for (name, value) in additionalFields.members {
             try added.encode(EncodableJSON(value), forKey: FieldName(name))
@@ -132,18 +127,17 @@ extension AuthenticationRequestParameters {
     /// - Parameters:
     ///   - challengeTimeout: The challenge timeout the app will give the SDK (sent as `sdkMaxTimeout`).
     ///   - renderOptions: What the presenter draws; every interface and UI type of the version when `nil`.
-    ///   - requestorAppURL: The 3DS Requestor app URL (2.2.0 and later).
-    /// - Returns: The value to encode.
+    /// - Returns: The value to encode. It carries no 3DS Requestor App URL: that goes in the CReqs
+    ///   (``ChallengeParameters/threeDSRequestorAppURL``).
     public func authenticationRequest(
-        challengeTimeout: Duration = .seconds(5 * 60), renderOptions: DeviceRenderOptions? = nil,
-        requestorAppURL: String? = nil
+        challengeTimeout: Duration = .seconds(5 * 60), renderOptions: DeviceRenderOptions? = nil
     ) -> AuthenticationRequest {
         AuthenticationRequest(
             messageVersion: messageVersion, sdkTransactionID: sdkTransactionID, sdkAppID: sdkAppID,
             sdkReferenceNumber: sdkReferenceNumber, deviceData: deviceData,
             sdkEphemeralPublicKey: sdkEphemeralPublicKeyJWK,
             sdkMaxTimeout: AuthenticationRequest.maxTimeoutText(challengeTimeout),
-            deviceRenderOptions: renderOptions ?? .all(for: messageVersion), threeDSRequestorAppURL: requestorAppURL)
+            deviceRenderOptions: renderOptions ?? .all(for: messageVersion))
     }
 }
 
@@ -153,21 +147,26 @@ extension Transaction {
     /// - Parameters:
     ///   - presenter: The presenter the challenge will run with.
     ///   - challengeTimeout: The challenge timeout the app will give the SDK.
-    ///   - requestorAppURL: The 3DS Requestor app URL (2.2.0 and later).
+    ///   - requestorAppURL: The 3DS Requestor App URL: checked for the transaction's version now, before anything is
+    ///     sent, and kept for the challenge, whose every CReq carries it (2.2.0 and later). The AReq never carries
+    ///     it (the specification has no such AReq field).
     /// - Returns: The value to encode.
     /// - Throws: ``ThreeDS2Error`` as ``getAuthenticationRequestParameters()`` does, and `invalidInput` for a challenge
-    ///   timeout under ``Transaction/minimumChallengeTimeout`` (five minutes), before anything is sent: the AReq
-    ///   would otherwise promise the ACS a longer timeout than the challenge would accept.
+    ///   timeout under ``Transaction/minimumChallengeTimeout`` (five minutes) or an app URL the version does not take
+    ///   (``RequestorAppURL/check(for:)``), before anything is sent: the AReq would otherwise promise the ACS a
+    ///   longer timeout than the challenge would accept.
     public func authenticationRequest(
         presenter: any ChallengePresenter, challengeTimeout: Duration = .seconds(5 * 60),
-        requestorAppURL: String? = nil
+        requestorAppURL: RequestorAppURL? = nil
     ) throws(ThreeDS2Error) -> AuthenticationRequest {
         guard challengeTimeout >= Self.minimumChallengeTimeout else {
             throw .invalidInput("the challenge timeout must be at least 5 minutes, was \(challengeTimeout)")
         }
-        return try getAuthenticationRequestParameters().authenticationRequest(
-            challengeTimeout: challengeTimeout, renderOptions: presenter.renderOptions(for: messageVersion),
-            requestorAppURL: requestorAppURL)
+        try requestorAppURL?.check(for: messageVersion)
+        let request = try getAuthenticationRequestParameters().authenticationRequest(
+            challengeTimeout: challengeTimeout, renderOptions: presenter.renderOptions(for: messageVersion))
+        if let requestorAppURL { state.withLock { $0.requestorAppURL = requestorAppURL } }
+        return request
     }
 }
 
@@ -177,7 +176,9 @@ extension ChallengeParameters: Decodable {
     }
 
     /// Reads the challenge parameters from an ARes (or a backend answer in ARes field names): `threeDSServerTransID`,
-    /// `acsTransID`, `acsReferenceNumber`, `acsSignedContent`, and `threeDSRequestorAppURL` when the backend adds it.
+    /// `acsTransID`, `acsReferenceNumber`, `acsSignedContent`, and `threeDSRequestorAppURL` when the backend adds it
+    /// (an app usually gives its URL to the transaction instead,
+    /// ``Transaction/authenticationRequest(presenter:challengeTimeout:requestorAppURL:)``).
     /// Other fields are ignored; the values are checked when the challenge starts.
     ///
     /// - Parameter decoder: The decoder.

@@ -46,6 +46,8 @@ public final class Transaction: Sendable {
         var keyLog: (any ChannelKeyLog)?
         /// Where the challenge's trace goes, when the CLI asked (tools-only SPI).
         var traceLog: (any ChallengeTraceLog)?
+        /// The 3DS Requestor App URL the app gave with the AReq, for every CReq of the challenge.
+        var requestorAppURL: RequestorAppURL?
 
         /// Publishes the AReq parameters, unless the transaction is closed.
         mutating func publish(_ parameters: AuthenticationRequestParameters) {

@@ -127,14 +127,22 @@ public final class URLSessionTransport: ChallengeTransport {
         }
     }
 
+    /// URLSession's idle timeout for a request's deadline: the deadline in whole seconds, rounded up, plus one second,
+    /// so the SDK's own timer, never URLSession's truncated one, ends the wait.
+    static func backstop(for timeout: Duration) -> TimeInterval {
+        let (seconds, attoseconds) = timeout.components
+        return (Double(seconds) + Double(attoseconds) / 1e18).rounded(.up) + 1
+    }
+
     /// The `URLRequest` for a transport request.
     static func convert(_ request: TransportRequest) -> URLRequest {
         var converted = URLRequest(url: request.url)
         converted.httpMethod = request.method.rawValue
         converted.cachePolicy = .reloadIgnoringLocalCacheData
-        // To the millisecond: whole seconds would cut a remaining 9.98 s to 9 (the idle timer firing first).
-        let (seconds, attoseconds) = request.timeout.components
-        converted.timeoutInterval = max(0.001, Double(seconds) + Double(attoseconds) / 1e18)
+        // A backstop only: the request's deadline (`withinDeadline`, and the SDK's own timers above it) ends the wait.
+        // URLSession's idle timer is padded past it, whole seconds rounded up plus one, because FoundationNetworking
+        // truncates `timeoutInterval` to whole seconds (a remaining 9.998 s fired at 9.000 s).
+        converted.timeoutInterval = backstop(for: request.timeout)
         if let contentType = request.contentType { converted.setValue(contentType, forHTTPHeaderField: "Content-Type") }
         if request.method == .post { converted.httpBody = Data(request.body) }
         return converted

@@ -371,7 +371,7 @@ public struct LayoutRenderer: Sendable {
                     if character != " " { wrapper.endLine() }
                 } else if character.unicodeScalars.contains(where: PeerText.isControlOrBidi) {
                     // Whatever a screen carries, no control character reaches the terminal: each is written as a
-                    // visible escape (issue 34).
+                    // visible escape.
                     for shown in Self.safe(String(character)) { wrapper.word.append((shown, run.isBold)) }
                 } else {
                     wrapper.word.append((character, run.isBold))

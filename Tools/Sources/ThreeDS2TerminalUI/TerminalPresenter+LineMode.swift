@@ -288,7 +288,7 @@ extension TerminalPresenter {
     /// Reads a line on a dedicated thread (never blocking the cooperative pool), with echo off when masked. Ctrl-C
     /// and a line holding Esc cancel; arrow keys typed into the line are dropped.
     private func prompt(_ text: String, masked: Bool = false) async -> Typed {
-        // The question holds the ACS's labels: no control character of theirs reaches the terminal (issue 34). It
+        // The question holds the ACS's labels: no control character of theirs reaches the terminal. It
         // is wrapped between words: a terminal's own wrap would break inside one.
         TerminalIO.write(Self.promptLines(text, width: TerminalIO.size.columns).joined(separator: "\n"))
         let input = input

@@ -185,7 +185,7 @@ struct DSCheck: ParsableCommand {
 }
 
 /// Text from a certificate or file as the terminal shows it: every control character and bidirectional control
-/// (``PeerText/isControlOrBidi(_:)``; the bidi controls were missed before issue 34) written as a visible `\u{…}`
+/// (``PeerText/isControlOrBidi(_:)``, the bidi controls included) written as a visible `\u{…}`
 /// escape, so a crafted subject, name, key ID or path cannot move the cursor, change colours or reorder the line.
 /// Certificate names arrive already escaped (`CertificateName.readable`), so a backslash is left as it is.
 private func safe(_ text: String) -> String {

@@ -44,7 +44,7 @@ func readInputFile(_ path: String, option: String, maxBytes: Int = 1 << 20) thro
         throw CLIError("\(option) \(path): no such file")
     }
     guard !isDirectory.boolValue else { throw CLIError("\(option) \(path): is a directory, not a file") }
-    // Opened without blocking and read only up to the bound: a FIFO or device is refused, not waited on (issue 34).
+    // Opened without blocking and read only up to the bound: a FIFO or device is refused, not waited on.
     let data: [UInt8]
     do {
         data = try BoundedFile.read(path, maxBytes: maxBytes, what: option)

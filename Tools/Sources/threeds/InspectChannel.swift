@@ -16,7 +16,7 @@ final class TransactionKeyFile: ChannelKeyLog {
     /// before the payment, not a warning after it.
     init(checking path: String) throws {
         self.path = path
-        // Created 0600 from the start (issue 34), in a folder that exists: a mistyped folder is not made.
+        // Created 0600 from the start, in a folder that exists: a mistyped folder is not made.
         var isDirectory: ObjCBool = false
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {

@@ -16,7 +16,7 @@ final class MessageCapture: Sendable {
 
     /// Creates the directory (mode 0700, through ``SecretFile``) when missing; throws a usage error when it cannot be
     /// written, or when it exists and another user owns it or group or others may write to it (they could replace
-    /// or read the saved messages; issue 34).
+    /// or read the saved messages).
     init(directory: String) throws {
         self.directory = directory
         let created: Bool
@@ -89,7 +89,7 @@ final class MessageCapture: Sendable {
 
     private func write(_ name: String, _ bytes: [UInt8]) {
         let path = URL(fileURLWithPath: directory).appendingPathComponent(name).path
-        // Created 0600 from the start (O_EXCL, then renamed into place), never chmod'ed afterwards (issue 34).
+        // Created 0600 from the start (O_EXCL, then renamed into place), never chmod'ed afterwards.
         do {
             try SecretFile.write(bytes, to: path)
         } catch {

@@ -268,8 +268,7 @@ struct PayFlow {
         if let capture {
             capture.saveRequest(
                 try ThreeDSServerClient.requestBody(
-                    parameters: parameters, purchase: purchase, requestorAppURL: requestorAppURL,
-                    challengeTimeout: timeout))
+                    parameters: parameters, purchase: purchase, challengeTimeout: timeout))
         }
         switch requestor {
         case .server(let serverURL):
@@ -277,7 +276,7 @@ struct PayFlow {
                 parameters: parameters, purchase: purchase, requestorAppURL: requestorAppURL, challengeTimeout: timeout)
         case .exec(let command, let timeLimit):
             let body = try ThreeDSServerClient.requestBody(
-                parameters: parameters, purchase: purchase, requestorAppURL: requestorAppURL, challengeTimeout: timeout)
+                parameters: parameters, purchase: purchase, challengeTimeout: timeout)
             return try await RequestorExec(command: command, timeLimit: timeLimit).authenticate(
                 body, messageVersion: parameters.messageVersion, requestorAppURL: requestorAppURL)
         }

@@ -43,7 +43,7 @@ enum ShellCommand {
     /// The blocking body of ``run(_:arguments:input:capturingOutput:maxOutputBytes:timeLimit:)``.
     ///
     /// The shell is started with `posix_spawn`, not `Process`, so that it inherits standard input, output and error
-    /// only (issue 34): every other descriptor is closed in the child (`posix_spawn_file_actions_addclosefrom_np`
+    /// only: every other descriptor is closed in the child (`posix_spawn_file_actions_addclosefrom_np`
     /// where the C library has it, else each descriptor open at the spawn, and `POSIX_SPAWN_CLOEXEC_DEFAULT` on
     /// Apple platforms); `Process` on Linux leaves its own monitoring socket and the other end of its pipes open in
     /// the child.

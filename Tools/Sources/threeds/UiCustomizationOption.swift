@@ -27,7 +27,7 @@ enum UiCustomizationOption {
             throw ValidationError("--ui-customization \(path) could not be read (permission denied?)")
         }
         do {
-            // Bounded before reading (issue 34): a regular file of at most UiCustomization.maxJSONBytes.
+            // Bounded before reading: a regular file of at most UiCustomization.maxJSONBytes.
             return try UiCustomization.appearances(contentsOf: URL(fileURLWithPath: path))
         } catch {
             throw ValidationError("--ui-customization \(path): \(error.message)")

@@ -37,13 +37,12 @@ func pay(service: ThreeDS2Service, backend: URL, card: String, presenter: some C
     switch outcome {
     case .frictionless(let status), .challenged(.completed(let status)):
         // Y and A authenticate the cardholder; every other status does not. Confirm with your backend.
-        return status == .authenticated || status == .attempted ? "authenticated" : "not authenticated (\(status))"
-    case .challenged(.cancelled), .cancelled: return "cancelled"
-    case .challenged(.timedOut): return "timed out"
-    case .challenged(.protocolError(let erro)): return "the issuer's server failed (\(erro.errorCode))"
-    case .challenged(.runtimeError(let failure)): return failure.message
-    case .failed(let error): return error.message
+        if status == .authenticated || status == .attempted { return "authenticated" }
+    default:
+        break  // log `outcome` for yourself: its errors' descriptions name the cause, never for the screen
     }
+    // What the cardholder reads: one of the SDK's texts, in the locale given to initialize.
+    return service.cardholderText(for: outcome)
 }
 
 @Suite("The one-call snippet as written, against the TestLab")
@@ -61,7 +60,8 @@ struct DocSnippetRunTests {
     }
 
     @Test(
-        "a code challenge: authenticated; a frictionless N: not authenticated; the lab's HTTP 400 (no card): its text")
+        "a code challenge: authenticated; a frictionless N: the SDK's text; the lab's HTTP 400 (no card): the SDK's text, not the body"
+    )
     func runsAsWritten() async throws {
         let lab = try await LabPool.shared.lab(TestLabOptions(useTLS: false))
         let service = try service(lab)
@@ -71,9 +71,10 @@ struct DocSnippetRunTests {
                 == "authenticated")
         let declined = await pay(
             service: service, backend: lab.baseURL, card: "4000000000001018", presenter: ScriptedPresenter(answers: []))
-        #expect(declined == "not authenticated (N)")
+        #expect(declined == SDKStrings.english[.outcomeNotAuthenticated])
+        // The backend's refusal (its response body in BackendError) never reaches the cardholder's text.
         let refused = await pay(
             service: service, backend: lab.baseURL, card: "", presenter: ScriptedPresenter(answers: []))
-        #expect(refused.contains("the payment server refused the request"), "\(refused)")
+        #expect(refused == SDKStrings.english[.outcomeUnavailable], "\(refused)")
     }
 }

@@ -84,7 +84,8 @@ struct IntegratorAPITests {
             directoryServerID: TestLab.rsaDirectoryServerID, messageVersion: "2.3.1")
         let presenter = ScriptedPresenter(answers: [.text("123456")])
         let request = try transaction.authenticationRequest(
-            presenter: presenter, challengeTimeout: .seconds(10 * 60), requestorAppURL: "https://shop.example/3ds")
+            presenter: presenter, challengeTimeout: .seconds(10 * 60),
+            requestorAppURL: try RequestorAppURL("https://shop.example/3ds"))
         let encoded = try JSONEncoder().encode(request)
         let object = try #require(try JSONSerialization.jsonObject(with: encoded) as? [String: Any])
         let key = try #require(object["sdkEphemPubKey"] as? [String: String], "the key is a JSON object")
@@ -93,7 +94,7 @@ struct IntegratorAPITests {
         #expect(object["sdkMaxTimeout"] as? String == "10")
         #expect(object["messageVersion"] as? String == "2.3.1")
         #expect(object["sdkTransID"] as? String == transaction.sdkTransactionID)
-        #expect(object["threeDSRequestorAppURL"] as? String == "https://shop.example/3ds")
+        #expect(object["threeDSRequestorAppURL"] == nil, "no AReq carries the app URL; the CReqs do")
         let render = try #require(object["deviceRenderOptions"] as? [String: Any])
         #expect(render["sdkInterface"] as? String == "03")
         #expect(render["sdkUiType"] as? [String] == ["01", "02", "03", "04", "05", "06", "07"])

@@ -200,7 +200,7 @@ struct Version231EndToEndTests {
     }
 
     @Test(
-        "threeDSRequestorAppURL: 2.3.1 takes only an https link of at most 2048, 2.2.0 any URL of at most 256",
+        "threeDSRequestorAppURL: 2.3.1 an https link of at most 2048, 2.2.0 a URL of at most 256, never spaces",
         arguments: [
             ("2.3.1", "shopapp://return", false),
             ("2.3.1", "https://shop.example/" + String(repeating: "a", count: 2028), false),
@@ -208,7 +208,8 @@ struct Version231EndToEndTests {
             ("2.3.1", "https:///x", false),
             ("2.2.0", "shopapp://return", true),
             ("2.2.0", "https://shop.example/" + String(repeating: "a", count: 240), false),
-            ("2.1.0", "anything at all", true),
+            ("2.1.0", "shopapp://return", true),
+            ("2.1.0", "anything at all", false),
         ])
     func requestorAppURL(version: String, url: String, accepted: Bool) async throws {
         do {
@@ -221,7 +222,7 @@ struct Version231EndToEndTests {
             #expect(sent?.allSatisfy { $0 == (version == "2.1.0" ? nil : .string(url)) } == true, "passed on unchanged")
         } catch let error as ThreeDS2Error {
             #expect(!accepted, "\(error)")
-            #expect(error.code == .invalidInput && error.message.contains("threeDSRequestorAppURL"))
+            #expect(error.code == .invalidInput && error.message.contains("3DS Requestor App URL"))
         }
     }
 

@@ -17,7 +17,7 @@ final class PKIDirectoryLock: Sendable {
                 throw TestLabError(.fileSystem, "\(directory.path) is a file, not a directory for the PEM files")
             }
         } else {
-            // Mode 0700 at creation (issue 34): never a moment when the folder of key files is open to others.
+            // Mode 0700 at creation: never a moment when the folder of key files is open to others.
             do {
                 try SecretFile.makeDirectory(directory.path)
             } catch {

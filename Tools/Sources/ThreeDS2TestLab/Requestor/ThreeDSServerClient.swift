@@ -54,18 +54,16 @@ public struct ThreeDSServerClient: Sendable {
     /// - Parameters:
     ///   - parameters: The transaction's AReq parameters.
     ///   - purchase: The purchase.
-    ///   - requestorAppURL: The 3DS Requestor app URL (2.2.0 and later).
     ///   - challengeTimeout: The challenge timeout the app will give the SDK, sent as `sdkMaxTimeout` in whole
     ///     minutes (at least 05).
-    /// - Returns: The JSON body: the SDK's AReq value (`AuthenticationRequest`) with the purchase's fields added.
+    /// - Returns: The JSON body: the SDK's AReq value (`AuthenticationRequest`) with the purchase's fields added. No
+    ///   AReq carries the 3DS Requestor App URL: the challenge's CReqs do.
     /// - Throws: ``ThreeDS2Error`` with code `invalidInput` if a purchase field took a name the SDK writes.
     public static func requestBody(
-        parameters: AuthenticationRequestParameters, purchase: Purchase, requestorAppURL: String?,
-        challengeTimeout: Duration = .seconds(5 * 60)
+        parameters: AuthenticationRequestParameters, purchase: Purchase, challengeTimeout: Duration = .seconds(5 * 60)
     ) throws(ThreeDS2Error) -> JSONObject {
         // The SDK's AReq value, extended with the purchase: nothing of the SDK's part is written again here.
-        let request = parameters.authenticationRequest(
-            challengeTimeout: challengeTimeout, requestorAppURL: requestorAppURL)
+        let request = parameters.authenticationRequest(challengeTimeout: challengeTimeout)
         return try request.adding(purchase.fields).json
     }
 
@@ -83,9 +81,7 @@ public struct ThreeDSServerClient: Sendable {
     ) async throws(ThreeDS2Error)
         -> AuthenticationResponse
     {
-        let body = try Self.requestBody(
-            parameters: parameters, purchase: purchase, requestorAppURL: requestorAppURL,
-            challengeTimeout: challengeTimeout)
+        let body = try Self.requestBody(parameters: parameters, purchase: purchase, challengeTimeout: challengeTimeout)
         let response: TransportResponse
         do {
             response = try await transport.post(

@@ -193,7 +193,7 @@ extension Load {
             for file in files {
                 let text = try readInputFile(file, option: "log", maxBytes: HistogramLog.maxLogBytes)
                 var found = 0
-                // Merged as read (issue 34): one decoded histogram at a time, whatever the log's length.
+                // Merged as read: one decoded histogram at a time, whatever the log's length.
                 do {
                     try HistogramLog.parse(text, source: file, lines: &lines) { item in
                         found += 1
