@@ -66,6 +66,11 @@ extension StringsTables {
         "warningEmulator": "The app is running in an emulator or a virtual machine.",
         "warningDebugger": "A debugger is attached to the app.",
         "warningUnsupportedOS": "This version of the operating system is not supported.",
+        "noteCannotSend": "This answer cannot be sent. Change it or cancel.",
+        "outcomeNotAuthenticated": "Your bank did not confirm this payment.",
+        "outcomeConnectionFailed": "Your bank could not be reached. Check your connection and try again.",
+        "outcomeBankError": "Your bank could not complete the authentication. Try again later.",
+        "outcomeUnavailable": "The payment could not be checked right now. Try again later.",
     ]
 
     /// The English plural forms compiled into the binary, by key and CLDR category.
