@@ -82,18 +82,6 @@ struct TranslationGlossaryTests {
         #expect(rightToLeft.isSubset(of: SDKStrings.rightToLeftLanguages))
     }
 
-    /// Keys added in English to every table until their translations follow (the app API's cardholder texts): a
-    /// table's entry that is still the English text is not held to the language's terms and punctuation yet.
-    static let awaitingTranslation: Set<String> = [
-        "noteCannotSend", "outcomeNotAuthenticated", "outcomeConnectionFailed", "outcomeBankError",
-        "outcomeUnavailable",
-    ]
-
-    /// Whether a table's entry is one still awaiting its translation.
-    static func awaiting(_ key: String, _ text: String?, english: [String: String]) -> Bool {
-        awaitingTranslation.contains(key) && text == english[key]
-    }
-
     @Test("each table uses its glossary's payment terms wherever the English text uses the term")
     func glossaryTerms() throws {
         let glossary = try Self.glossary()
@@ -111,7 +99,7 @@ struct TranslationGlossaryTests {
                 #expect(!entry.stems.isEmpty && !entry.term.isEmpty, "\(language) \(name)")
                 let keys = english.keys.filter { key in term.english.contains { Self.uses(english[key] ?? "", $0) } }
                 // A term no English text uses (a key removed) checks nothing, but stays for the reviewers.
-                for key in keys where language == "en" || !Self.awaiting(key, table[key], english: english) {
+                for key in keys {
                     #expect(
                         entry.stems.contains { Self.holds(table[key] ?? "", stem: $0) },
                         "\(language) \(key) does not use \(entry.term) (\(name)): \(table[key] ?? "nothing")")
@@ -144,9 +132,8 @@ struct TranslationGlossaryTests {
     @Test("Arabic, Persian and Urdu write their own comma, question mark and semicolon", arguments: ["ar", "fa", "ur"])
     func arabicScriptPunctuation(language: String) {
         let table = Self.table(language)
-        let english = Self.table("en")
         #expect(!table.isEmpty)
-        for (key, text) in table where !Self.awaiting(key, text, english: english) {
+        for (key, text) in table {
             for mark in [",", "?", ";"] {
                 #expect(!text.contains(mark), "\(language) \(key): \(mark) instead of ، ؟ ؛")
             }

@@ -100,6 +100,12 @@ public struct SDKStrings: Sendable, Hashable {
         public static let image = Key("image", columnBudget: 22)
         /// The code entry's label when the ACS gave none (and the note when it is submitted empty).
         public static let codeField = Key("codeField", columnBudget: 40)
+        /// The challenge timed out (the cardholder text of a timed-out challenge).
+        public static let timedOut = Key("timedOut", columnBudget: 80)
+        /// The challenge was cancelled (the cardholder text of a cancelled authentication).
+        public static let cancelled = Key("cancelled", columnBudget: 80)
+        /// The challenge finished with an authenticated status (`Y` or `A`).
+        public static let completed = Key("completed", columnBudget: 80)
         /// The challenge could not be completed.
         public static let genericError = Key("genericError", columnBudget: 80)
         /// The bank's app could not be opened.
@@ -213,8 +219,8 @@ public struct SDKStrings: Sendable, Hashable {
         /// Every key of this release, in the order of the English table.
         public static let allCases: [Key] = [
             .cancel, .processing, .continueButton, .submit, .resend, .secureCheckout, .warning, .showMore, .showLess,
-            .openApp, .yes, .no, .selected, .notSelected, .chooseOption, .image, .codeField,
-            .genericError, .appOpenFailed, .finishInApp, .issuer, .paymentSystem,
+            .openApp, .yes, .no, .selected, .notSelected, .chooseOption, .image, .codeField, .timedOut, .cancelled,
+            .completed, .genericError, .appOpenFailed, .finishInApp, .issuer, .paymentSystem,
             .noteNoEntryBox, .noteNoOption, .noteNoNewCode, .noteNoAdditionalCode, .noteNoApp, .noteNotHTML,
             .noteNoHTMLForm, .noteTooLong, .noteUnknownField, .noteUnknownButton, .keysHelp, .keysAnswer, .keysReload,
             .keysHelpPlain, .keysReloadPlain, .revealToggle, .fieldText, .fieldPassword, .charactersEntered, .hidden,
