@@ -17,7 +17,7 @@ struct HostilePageTests {
         return page + "<input type=\"submit\" value=\"Go\"></form></body></html>"
     }
 
-    @Test("190 nested labels of 1.5 KB text each: every label read once and capped, in well under a second")
+    @Test("190 nested labels of 1.5 KB text each: every label read once and capped")
     func nestedLabelCost() {
         let page = nestedLabels(190, text: String(repeating: "x", count: 1500))
         let clock = ContinuousClock()
@@ -30,7 +30,10 @@ struct HostilePageTests {
             (field?.label.unicodeScalars.count ?? .max) <= LibXML2FormReader.maxLabelCharacters,
             "label of \(field?.label.unicodeScalars.count ?? -1) characters")
         #expect(field?.label.hasPrefix("xxx") == true)
-        #expect(elapsed < .seconds(1), "read in \(elapsed)")
+        // The cap is what the two checks above prove (the label is the first 256 characters of its own text). The
+        // clock is a backstop against a read that runs away (each of the 190 labels copying every nested label's
+        // text, uncapped): it holds with both cores busy, and claims no speed.
+        #expect(elapsed < .seconds(60), "read in \(elapsed)")
     }
 
     @Test("a page nested past the depth cap is an invalid page, not a page whose form silently vanished")

@@ -5,7 +5,7 @@ import Testing
 import ThreeDS2SDKTesting
 
 /// The app-facing API's third pass: the app link carried into the challenge, outcomes that always arrive.
-@Suite("The app link in every CReq, outcomes that always arrive", .timeLimit(.minutes(1)))
+@Suite("The app link in every CReq, outcomes that always arrive", .timeLimit(.minutes(5)))
 struct AppAPIThirdPassTests {
     /// Answers every screen with a code; opens the bank's app when asked (so 2.2.0 announces Bridging).
     struct CodePresenter: ChallengePresenter {
@@ -157,7 +157,7 @@ struct AppAPIThirdPassTests {
 }
 
 /// Two texts per failure, one answer check, the entered code forgotten once sent, an ACS's Erro named and escaped.
-@Suite("Cardholder texts, the one answer check, Erro peer text", .timeLimit(.minutes(1)))
+@Suite("Cardholder texts, the one answer check, Erro peer text", .timeLimit(.minutes(5)))
 struct CardholderTextTests {
     /// A backend error whose description holds what must never reach a screen.
     struct LeakyBackendError: Error, CustomStringConvertible {
@@ -290,7 +290,7 @@ struct AppAPISmallPointsTests {
     }
 }
 
-@Suite("The testing product's clock and named errors", .timeLimit(.minutes(1)))
+@Suite("The testing product's clock and named errors", .timeLimit(.minutes(5)))
 struct TestingProductTests {
     @Test("ManualClock: the never-answering ACS ends timed out with no real time and no other package's clock")
     func manualClock() async throws {
@@ -337,7 +337,7 @@ struct TestingProductTests {
     }
 }
 
-@Suite("Client events name their transaction", .timeLimit(.minutes(1)))
+@Suite("Client events name their transaction", .timeLimit(.minutes(5)))
 struct ClientEventTests {
     @Test("CReq, CRes, screen and outcome events carry the transaction ID; the screen its UI type; the end its outcome")
     func eventsNameTheTransaction() async throws {

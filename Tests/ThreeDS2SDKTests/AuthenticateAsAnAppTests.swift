@@ -8,7 +8,7 @@ import ThreeDS2SDKTesting
 
 /// `authenticate` tested as an app tests its checkout: the shipped doubles only (a scripted ACS behind a scripted
 /// transport, the requestor answering from the ACS with the AReq value it receives), no server (issue 35, point 5).
-@Suite("authenticate tested as an app would, with the testing product's doubles", .timeLimit(.minutes(1)))
+@Suite("authenticate tested as an app would, with the testing product's doubles", .timeLimit(.minutes(5)))
 struct AuthenticateAsAnAppTests {
     /// The presenter an app might write: answers every screen with the code.
     struct CodePresenter: ChallengePresenter {

@@ -83,7 +83,7 @@ struct ScriptedChallenge {
     }
 }
 
-@Suite("Challenge timers and cancellation (test clock, scripted ACS, no real waiting)", .timeLimit(.minutes(1)))
+@Suite("Challenge timers and cancellation (test clock, scripted ACS, no real waiting)", .timeLimit(.minutes(5)))
 struct ChallengeTimerTests {
     @Test("no CRes within 10 s: Erro 402 for the CReq, outcome timed out")
     func responseTimeout() async throws {

@@ -171,7 +171,7 @@ enum DocSnippets {
 }
 
 /// The testing article's snippets (`ThreeDS2SDKTesting`'s `TestingACheckout`), compiled and run as tests.
-@Suite("The testing article's snippets", .timeLimit(.minutes(1)))
+@Suite("The testing article's snippets", .timeLimit(.minutes(5)))
 struct TestingArticleSnippets {
     @Test func payWithACodeChallenge() async throws {
         let pki = try DirectoryServerPKI.make()

@@ -77,7 +77,7 @@ private struct GatedProbe: SystemProbe {
 
 /// Runs `body` on another thread and reports whether it finished within the bound. The bound only guards the test
 /// against a hang (the old code waited there until the gate opened); nothing is timed.
-private func finishes(within seconds: Int = 10, _ body: @escaping @Sendable () -> Void) -> Bool {
+private func finishes(within seconds: Int = 60, _ body: @escaping @Sendable () -> Void) -> Bool {
     let done = DispatchSemaphore(value: 0)
     DispatchQueue.global().async {
         body()
@@ -103,7 +103,7 @@ struct NoWaitUnderLockTests {
             outcome.withLock { $0 = result }
             built.signal()
         }
-        #expect(gate.entered.wait(timeout: .now() + .seconds(10)) == .success, "collection reached the UI facts")
+        #expect(gate.entered.wait(timeout: .now() + .seconds(60)) == .success, "collection reached the UI facts")
         let answered = finishes {
             _ = transaction.isClosed
             transaction.close()
@@ -111,7 +111,7 @@ struct NoWaitUnderLockTests {
         }
         gate.release.signal()
         #expect(answered, "isClosed and close() waited for device-data collection")
-        #expect(built.wait(timeout: .now() + .seconds(10)) == .success)
+        #expect(built.wait(timeout: .now() + .seconds(60)) == .success)
         #expect(transaction.isClosed)
         switch outcome.withLock({ $0 }) {
         case .failure(let error)?: #expect(error.code == .runtime && error.message.contains("closed"))
@@ -136,7 +136,7 @@ struct NoWaitUnderLockTests {
             }
             initialized.signal()
         }
-        #expect(gate.entered.wait(timeout: .now() + .seconds(10)) == .success, "initialize reached the checks")
+        #expect(gate.entered.wait(timeout: .now() + .seconds(60)) == .success, "initialize reached the checks")
         let codes = Locked<[ThreeDS2Error.Code]>([])
         let answered = finishes {
             do throws(ThreeDS2Error) { _ = try service.warnings } catch { codes.withLock { $0.append(error.code) } }
@@ -145,7 +145,7 @@ struct NoWaitUnderLockTests {
         gate.release.signal()
         #expect(answered, "warnings and cleanup() waited for initialize")
         #expect(codes.withLock { $0 } == [.notInitialized, .notInitialized])
-        #expect(initialized.wait(timeout: .now() + .seconds(10)) == .success)
+        #expect(initialized.wait(timeout: .now() + .seconds(60)) == .success)
         #expect(failure.withLock { $0 } == nil)
         #expect(try service.warnings.isEmpty)
     }
@@ -164,7 +164,7 @@ struct NoWaitUnderLockTests {
             }
             first.signal()
         }
-        #expect(gate.entered.wait(timeout: .now() + .seconds(10)) == .success)
+        #expect(gate.entered.wait(timeout: .now() + .seconds(60)) == .success)
         // The first is inside its checks, holding no lock: the second runs its own checks and publishes first.
         let secondError = Locked<ThreeDS2Error?>(nil)
         let answered = finishes {
@@ -175,7 +175,7 @@ struct NoWaitUnderLockTests {
         gate.release.signal()
         #expect(answered, "the second initialize waited for the first one's checks")
         #expect(secondError.withLock { $0 } == nil)
-        #expect(first.wait(timeout: .now() + .seconds(10)) == .success)
+        #expect(first.wait(timeout: .now() + .seconds(60)) == .success)
         #expect(firstError.withLock { $0 }?.code == .alreadyInitialized)
         #expect(try service.sdkVersion == ThreeDS2Service.version)
     }
@@ -234,7 +234,7 @@ struct ExecutableDigestTests {
         let probe = Self.probe()
         let service = ThreeDS2Service(systemProbe: probe)
         try service.initialize(configParameters: try config(expecting: Self.mismatch))
-        #expect(service.executableDigest.waitUntilDone(timeout: .now() + .seconds(10)))
+        #expect(service.executableDigest.waitUntilDone(timeout: .now() + .seconds(60)))
         for _ in 0..<3 { _ = try service.createTransaction(directoryServerID: "A000000004") }
         #expect(try service.warnings.map(\.id.rawValue) == ["SW02"])
         try service.cleanup()
@@ -250,7 +250,7 @@ struct ExecutableDigestTests {
         let expected = try #require(probe.sha256OfFile(Self.executable))
         let service = ThreeDS2Service(systemProbe: probe)
         try service.initialize(configParameters: try config(expecting: expected))
-        #expect(service.executableDigest.waitUntilDone(timeout: .now() + .seconds(10)))
+        #expect(service.executableDigest.waitUntilDone(timeout: .now() + .seconds(60)))
         _ = try service.createTransaction(directoryServerID: "A000000004")
         #expect(try service.warnings.isEmpty)
     }
@@ -269,12 +269,12 @@ struct ExecutableDigestTests {
                 failure.withLock { $0 = error }
             }
         }
-        #expect(gate.entered.wait(timeout: .now() + .seconds(10)) == .success, "the hash started")
+        #expect(gate.entered.wait(timeout: .now() + .seconds(60)) == .success, "the hash started")
         #expect(answered, "initialize waited for the executable's hash")
         #expect(failure.withLock { $0 } == nil)
         #expect(try service.warnings.isEmpty, "nothing is compared while the hash is pending")
         gate.release.signal()
-        #expect(service.executableDigest.waitUntilDone(timeout: .now() + .seconds(10)))
+        #expect(service.executableDigest.waitUntilDone(timeout: .now() + .seconds(60)))
         _ = try service.createTransaction(directoryServerID: "A000000004")
         #expect(try service.warnings.map(\.id.rawValue) == ["SW02"])
         let changes = recorder.changes.map {
@@ -288,7 +288,7 @@ struct ExecutableDigestTests {
         let probe = FakeSystemProbe(platform: .macOS, executablePath: "/nonexistent/Shop")
         let service = ThreeDS2Service(systemProbe: probe)
         try service.initialize(configParameters: try config(expecting: Self.mismatch))
-        #expect(service.executableDigest.waitUntilDone(timeout: .now() + .seconds(10)))
+        #expect(service.executableDigest.waitUntilDone(timeout: .now() + .seconds(60)))
         _ = try service.createTransaction(directoryServerID: "A000000004")
         let warning = try #require(try service.warnings.first)
         #expect(warning.id.rawValue == "SW02" && warning.message.contains("could not be hashed"))

@@ -87,7 +87,7 @@ private final class ModelPresenter: ChallengePresenter, ProgressIndicator {
     func dismiss(outcome: ChallengeOutcome) async { model.finish(outcome) }
 }
 
-@Suite("Presentation built once per transaction (issue 35)", .timeLimit(.minutes(1)))
+@Suite("Presentation built once per transaction (issue 35)", .timeLimit(.minutes(5)))
 struct PresentationOnceTests {
     let pki: DirectoryServerPKI
 

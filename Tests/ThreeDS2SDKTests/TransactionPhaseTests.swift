@@ -14,7 +14,7 @@ private func name(_ transaction: Transaction) -> String {
 }
 
 /// A transaction's life as one value (issue 35, point 6): open, challenging (once), closed.
-@Suite("Transaction phase", .timeLimit(.minutes(1)))
+@Suite("Transaction phase", .timeLimit(.minutes(5)))
 struct TransactionPhaseTests {
     @Test("open, open with the AReq parameters, challenging with its task, closed: and never back")
     func forwardOnly() async throws {

@@ -44,7 +44,7 @@ struct Threeds: AsyncParsableCommand {
         } catch let exit as ExitCode {
             Foundation.exit(exit.rawValue)
         } catch let error as CLIError {
-            warn("threeds: \(error.description)")
+            complain("threeds: \(error.description)")
             Foundation.exit(error.exitStatus)
         } catch {
             // An error of the package's shape reads as its code and message; the source location is for logs.
@@ -58,14 +58,13 @@ struct Threeds: AsyncParsableCommand {
             let arguments = Array(CommandLine.arguments.dropFirst())
             let typos = OptionHints.unknownOptions(in: arguments, root: Self.self)
             for typo in typos {
-                warn("threeds: unknown option \(typo.given)" + (typo.meant.map { "; did you mean \($0)?" } ?? ""))
+                complain("threeds: unknown option \(typo.given)" + (typo.meant.map { "; did you mean \($0)?" } ?? ""))
             }
             if let command = OptionHints.unknownCommand(in: arguments, root: Self.self) {
                 let commands = Self.configuration.subcommands.map { $0._commandName }.joined(separator: ", ")
-                warn(
-                    TerminalWidth.wrap(
-                        "threeds: unknown command \(command.given)"
-                            + (command.meant.map { "; did you mean \($0)?" } ?? "; the commands are \(commands)")))
+                complain(
+                    "threeds: unknown command \(command.given)"
+                        + (command.meant.map { "; did you mean \($0)?" } ?? "; the commands are \(commands)"))
             }
             // The line above named each unknown option already: ArgumentParser's own line for it would say it twice.
             if !typos.isEmpty {
@@ -73,7 +72,9 @@ struct Threeds: AsyncParsableCommand {
                     .filter { !$0.hasPrefix("Error: Unknown option") }.joined(separator: "\n")
             }
             // ArgumentParser's usage line runs as long as the options: broken at spaces to fit the terminal.
-            warn(TerminalWidth.wrap(message, indent: "      "))
+            warn(
+                TerminalWidth.wrap(
+                    message, width: TerminalWidth.errorColumns ?? TerminalWidth.columns, indent: "      "))
             Foundation.exit(2)
         }
     }

@@ -65,11 +65,16 @@ struct HostileServerTransportTests {
         #expect(result.growth < memoryBound, "peak resident size grew by \(result.growth / 1024) KB")
     }
 
-    @Test("an endless body under a 1 MB bound is refused at once, within 48 MB of memory", arguments: kinds)
+    @Test(
+        "an endless body under a 1 MB bound is refused at the bound, before its deadline, within 48 MB of memory",
+        arguments: kinds)
     func endless(_ kind: String) async throws {
         let result = try await probe(kind, "endless", bound: 1024 * 1024)
         #expect(result.code == "responseTooLarge")
-        #expect(result.elapsed < .seconds(5), "refused after \(result.elapsed), not as the bound passed")
+        // The probe's request has an 8 s deadline: a transport that read on would end there as timedOut, not as
+        // responseTooLarge, and the memory bound shows it stopped reading near 1 MB. The clock says the same from the
+        // other side: refused before that deadline (no speed claim; a busy machine only brings it nearer).
+        #expect(result.elapsed < .seconds(8), "refused after \(result.elapsed), past the request's own 8 s deadline")
         #expect(result.growth < memoryBound, "peak resident size grew by \(result.growth / 1024) KB")
     }
 

@@ -12,7 +12,7 @@ import ThreeDS2TestLab
 
 /// `threeds conform --slow`: the `timeout` suite, run in process on a test clock against an in-process TestLab (no
 /// five-minute wait), its checks on the failures they must catch, and the option's help (issue 38).
-@Suite("threeds conform --slow: the timeout suite", .timeLimit(.minutes(2)))
+@Suite("threeds conform --slow: the timeout suite", .timeLimit(.minutes(5)))
 struct ConformTimeoutTests {
     /// A text card of the plan, with the suites given.
     static func textCard(_ suites: [ConformPlan.Suite]) -> ConformPlan.Card {

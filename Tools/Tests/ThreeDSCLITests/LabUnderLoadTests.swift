@@ -48,11 +48,13 @@ final class LabProcess: Sendable {
         baseURL = url
     }
 
-    /// Sends `signal` and waits up to 10 s for the lab to exit. A lab still running then (one that kept the signal
-    /// ignored would hold the suite forever) is killed and waited for; the result says whether it stopped by itself.
+    /// Sends `signal` and waits for the lab to exit: a lab stops within its own grace (`threeds testlab`'s 5 s,
+    /// after which it exits 1 by itself), so the minute given is only a backstop for a lab that kept the signal
+    /// ignored (it would hold the suite for ever). Such a lab is killed and waited for; the result says whether it
+    /// stopped by itself.
     func stop(with signal: Int32) async throws -> Bool {
         run.signal(signal)
-        let stopped = await run.exited(within: .seconds(10))
+        let stopped = await run.exited(within: .seconds(60))
         if !stopped {
             run.signal(SIGKILL)
             _ = await run.exit()
@@ -108,16 +110,15 @@ extension MachineLoadingCLITests {
             }
             let states = socketStates(port: port)
             #expect(states == ["0A"], "sockets on the lab's port: \(states.count), states \(Set(states))")
-            // A graceful stop: the lab exits promptly on SIGINT, as `threeds testlab` does on Ctrl-C, even though it was
-            // started with SIGINT ignored.
-            let clock = ContinuousClock()
-            let started = clock.now
+            // A graceful stop: the lab exits on SIGINT, as `threeds testlab` does on Ctrl-C, even though it was started
+            // with SIGINT ignored; within its own grace, which exit 0 says (past it, it exits 1: "did not stop within").
             if try await !lab.stop(with: SIGINT) {
-                Issue.record("the lab did not stop within 10 s of SIGINT")
+                Issue.record("the lab did not stop on SIGINT")
             } else {
-                #expect(lab.process.terminationReason == .exit && lab.process.terminationStatus == 0, "a clean exit")
+                #expect(
+                    lab.process.terminationReason == .exit && lab.process.terminationStatus == 0,
+                    "a clean exit within the lab's grace: \(lab.run.text)")
             }
-            #expect(clock.now - started < .seconds(5), "the lab took \(clock.now - started) to stop")
             #expect(socketStates(port: port).isEmpty, "the listener is closed")
         }
     }
@@ -130,7 +131,7 @@ struct LabStopTests {
         let directory = scratchDirectory("lab-sigterm")
         for _ in 0..<2 {
             let lab = try await LabProcess(pkiDirectory: directory)
-            try #require(try await lab.stop(with: SIGTERM), "the lab did not stop within 10 s of SIGTERM")
+            try #require(try await lab.stop(with: SIGTERM), "the lab did not stop on SIGTERM")
             #expect(lab.process.terminationReason == .exit && lab.process.terminationStatus == 0)
         }
     }

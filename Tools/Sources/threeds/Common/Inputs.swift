@@ -121,6 +121,15 @@ func warn(_ line: String) {
     FileHandle.standardError.write(Data((terminalSafe(line) + "\n").utf8))
 }
 
+/// Writes a `threeds:` error line to standard error, made safe for a terminal (``terminalSafe(_:)``) and broken at
+/// spaces to fit the terminal's width when standard error is a terminal (``TerminalWidth/errorColumns``): a person
+/// reads it whole however narrow the window. To a file or a pipe it stays one line, for a log or a `grep`.
+func complain(_ line: String) {
+    let safe = terminalSafe(line)
+    let text = TerminalWidth.errorColumns.map { TerminalWidth.wrap(safe, width: $0) } ?? safe
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}
+
 /// Prints one line to standard output, made safe for a terminal (``terminalSafe(_:)``): every line the CLI prints
 /// may quote a peer (a token's JSON, a certificate name, an ACS's error text).
 func say(_ line: String) {

@@ -14,6 +14,14 @@ enum TerminalWidth {
         return min(80, OutputGeometry.columns(of: written))
     }
 
+    /// The width error lines fit when standard error is a terminal: its window's width, 80 at most, measured on
+    /// standard error itself (standard output may go to a file meanwhile); `nil` when standard error is a file or a
+    /// pipe, whose lines are not broken.
+    static var errorColumns: Int? {
+        guard isatty(STDERR_FILENO) == 1 else { return nil }
+        return min(80, OutputGeometry.columns(of: STDERR_FILENO))
+    }
+
     /// `text` with each of its lines broken at spaces to fit `width`; continuation lines start with `indent`.
     static func wrap(_ text: String, width: Int = columns, indent: String = "  ") -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false).map {

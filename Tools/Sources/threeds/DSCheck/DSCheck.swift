@@ -52,7 +52,7 @@ struct DSCheck: ParsableCommand {
         let unusable = reports.filter { $0.failure != nil }
         if !unusable.isEmpty {
             if json {
-                for report in unusable { warn("threeds: \(Self.relative(safe(report.failure?.message ?? "")))") }
+                for report in unusable { complain("threeds: \(Self.relative(safe(report.failure?.message ?? "")))") }
             }
             throw ExitCode(1)
         }

@@ -212,7 +212,7 @@ struct Pay: AsyncParsableCommand {
         try? await transport.shutdown()
         // What was asked to be saved and could not be is a failed run, whatever the payment's outcome.
         for path in (keyFile?.failed ?? []) + (capture?.failed ?? []) {
-            warn("threeds: \(path): cannot be written")
+            complain("threeds: \(path): cannot be written")
             code = 1
         }
         throw ExitCode(code)
