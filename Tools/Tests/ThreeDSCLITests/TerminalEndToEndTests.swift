@@ -52,23 +52,30 @@ struct TmuxSession {
         try tmux(["display-message", "-p", "-t", "0", format]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Waits until the screen contains `text` (20 s unless told).
-    func wait(for text: String, seconds: Int = 20) async throws -> String {
+    /// Waits until the screen contains `text`, or until the run ends without it (`EXIT=` on the screen); the time given
+    /// (two minutes unless told) is only a backstop for a run that hangs.
+    func wait(for text: String, seconds: Int = 120) async throws -> String {
         try await wait(until: "\"\(text)\"", seconds: seconds) { $0.contains(text) }
     }
 
-    /// Waits until the screen contains `text` at least `count` times (a question asked again, the next one).
-    func wait(for text: String, count: Int, seconds: Int = 20) async throws -> String {
+    /// Waits until the screen contains `text` at least `count` times (a question asked again, the next one), or until
+    /// the run ends without; the time is a backstop.
+    func wait(for text: String, count: Int, seconds: Int = 120) async throws -> String {
         try await wait(until: "\(count) times \"\(text)\"", seconds: seconds) {
             $0.components(separatedBy: text).count > count
         }
     }
 
-    /// Looks at the screen every 50 ms until `shown` holds for it (20 s unless told).
+    /// Looks at the screen every 50 ms until `shown` holds for it, or the run ended without it (the session's command
+    /// is followed by `echo EXIT=$?`), or `seconds` passed: a backstop, never what a test waits for.
     private func wait(until what: String, seconds: Int, _ shown: (String) -> Bool) async throws -> String {
-        for _ in 0..<(seconds * 20) {
+        let deadline = ContinuousClock.now.advanced(by: .seconds(seconds))
+        while ContinuousClock.now < deadline {
             let current = try screen()
             if shown(current) { return current }
+            if current.contains("EXIT=") {
+                throw TestLabError(.failed, "the run ended before \(what); the screen shows:\n\(current)")
+            }
             try await Task.sleep(for: .milliseconds(50))
         }
         throw TestLabError(.failed, "timed out waiting for \(what); the screen shows:\n\(try screen())")

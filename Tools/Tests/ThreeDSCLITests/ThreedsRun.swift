@@ -95,7 +95,7 @@ final class ThreedsRun: Sendable {
     ///   - text: What to wait for.
     ///   - limit: The backstop.
     /// - Returns: The output so far, or `nil`.
-    func output(containing text: String, within limit: Duration = .seconds(60)) async -> String? {
+    func output(containing text: String, within limit: Duration = .seconds(120)) async -> String? {
         let id = state.withLock { state in
             defer { state.nextWaiter += 1 }
             return state.nextWaiter
@@ -190,7 +190,7 @@ final class ThreedsRun: Sendable {
 ///   - condition: The condition.
 /// - Throws: `TestLabError` when `limit` passed first.
 func waitUntil(
-    _ what: String, within limit: Duration = .seconds(60), _ condition: () async -> Bool
+    _ what: String, within limit: Duration = .seconds(120), _ condition: () async -> Bool
 ) async throws {
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: limit)
