@@ -9,7 +9,7 @@ import ThreeDS2TestLab
 func runThreeds(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) async throws -> (
     status: Int32, output: String
 ) {
-    try await ThreedsRun(arguments, input: input, environment: environment).exit()
+    try await OneShotSlots.shared.run { try await ThreedsRun(arguments, input: input, environment: environment).exit() }
 }
 
 /// Output with its line breaks and indentation read as single spaces: the CLI wraps what it prints to the terminal's

@@ -12,7 +12,9 @@ import ThreeDS2TestLab
 /// Runs `threeds` with the arguments in a new session without a controlling terminal (`setsid`), standard input a
 /// pipe holding `input`; returns the exit status and what it printed.
 func runThreedsWithoutTerminal(_ arguments: [String], input: String) async throws -> (status: Int32, output: String) {
-    try await ThreedsRun(arguments, input: input, launcher: .withoutTerminal).exit()
+    try await OneShotSlots.shared.run {
+        try await ThreedsRun(arguments, input: input, launcher: .withoutTerminal).exit()
+    }
 }
 
 extension MachineLoadingCLITests {

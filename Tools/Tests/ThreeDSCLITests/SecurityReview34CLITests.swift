@@ -13,9 +13,11 @@ import ThreeDS2TestLab
 func runThreedsLimited(_ arguments: [String], memoryKiB: Int, seconds: Int) async throws -> (
     exit: Int32, output: String
 ) {
-    let (_, text) = try await ThreedsRun(
-        arguments, launcher: .shell("ulimit -d \(memoryKiB); timeout -s KILL \(seconds) \"$@\"; echo EXIT=$?")
-    ).exit()
+    let (_, text) = try await OneShotSlots.shared.run {
+        try await ThreedsRun(
+            arguments, launcher: .shell("ulimit -d \(memoryKiB); timeout -s KILL \(seconds) \"$@\"; echo EXIT=$?")
+        ).exit()
+    }
     let status = text.components(separatedBy: "EXIT=").last.flatMap {
         Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
     }

@@ -199,3 +199,55 @@ func waitUntil(
         try await Task.sleep(for: .milliseconds(20))
     }
 }
+
+/// How many one-shot `threeds` runs (``runThreeds(_:input:environment:)`` and its kin: started, then awaited to
+/// their exit) the test process has going at once: twice the cores, at least 4. Swift Testing starts every test at
+/// once; a hundred debug `threeds` processes on two busy cores made each one slow enough to meet its own real-time
+/// limits (the protocol's 10 s CRes timer, the 3DS Server client's timeouts) against the in-process labs, which
+/// starved with them (issue 43). A run waits for a slot before its process starts; it holds the slot only while its
+/// process runs and never waits on another run meanwhile, so the slots cannot deadlock. Long-lived processes (a
+/// `threeds testlab`, a run a test talks to) take none.
+actor OneShotSlots {
+    static let shared = OneShotSlots(limit: max(4, 2 * ProcessInfo.processInfo.activeProcessorCount))
+
+    private let limit: Int
+    private var running = 0
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// Runs `body` in a slot, waiting for one first.
+    ///
+    /// - Parameter body: The run: start a process and await its exit.
+    /// - Returns: What `body` returns.
+    nonisolated func run<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        await acquire()
+        do {
+            let value = try await body()
+            await release()
+            return value
+        } catch {
+            await release()
+            throw error
+        }
+    }
+
+    private func acquire() async {
+        if running < limit {
+            running += 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    private func release() {
+        if waiting.isEmpty {
+            running -= 1
+        } else {
+            // The slot passes to the first waiter: `running` stays.
+            waiting.removeFirst().resume()
+        }
+    }
+}
