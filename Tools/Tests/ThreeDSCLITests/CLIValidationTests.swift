@@ -12,6 +12,16 @@ func runThreeds(_ arguments: [String], input: String? = nil, environment: [Strin
     try await OneShotSlots.shared.run { try await ThreedsRun(arguments, input: input, environment: environment).exit() }
 }
 
+/// ``runThreeds(_:input:environment:)`` with the time from its process's start to its exit: the wait for a slot
+/// (``OneShotSlots``) is no part of what a test bounds.
+func runThreedsTimed(_ arguments: [String]) async throws -> (status: Int32, output: String, elapsed: Duration) {
+    try await OneShotSlots.shared.run {
+        let started = ContinuousClock.now
+        let (status, output) = try await ThreedsRun(arguments).exit()
+        return (status, output, ContinuousClock.now - started)
+    }
+}
+
 /// Output with its line breaks and indentation read as single spaces: the CLI wraps what it prints to the terminal's
 /// width, so a test looks for words, not for where a line happened to break.
 func flattened(_ output: String) -> String {
