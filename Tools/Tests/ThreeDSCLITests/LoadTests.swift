@@ -189,10 +189,11 @@ struct LoadTests {
         ])
     func badOptions(extra: [String], message: String) async throws {
         let (lab, pki) = try await SharedLab.cli.get()
-        let before = lab.authentications.count
-        let result = try await runThreeds(load(lab, pki, card: .text, extra))
+        // An amount of this case's own (``sent(_:amount:)``).
+        let amount = ["--count": "1971", "--concurrency": "1972", "--rate": "1973"][extra[0]] ?? "1974"
+        let result = try await runThreeds(load(lab, pki, card: .text, extra).map { $0 == "1999" ? amount : $0 })
         #expect(result.status == 2, "\(result.output)")
         #expect(result.output.contains(message), "\(result.output)")
-        #expect(lab.authentications.count == before, "nothing reached the 3DS Server")
+        #expect(!sent(lab, amount: amount), "nothing reached the 3DS Server")
     }
 }

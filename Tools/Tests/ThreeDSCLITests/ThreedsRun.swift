@@ -1,4 +1,5 @@
 import Foundation
+import ThreeDS2JOSE
 @_spi(ThreeDS2Tools) import ThreeDS2SDK
 import ThreeDS2SDKTesting
 import ThreeDS2TestLab
@@ -250,4 +251,11 @@ actor OneShotSlots {
             waiting.removeFirst().resume()
         }
     }
+}
+
+/// Whether an AReq for `amount` reached `lab`. The CLI labs are shared by tests paying beside each other: a test that
+/// proves "nothing was sent" pays an amount no other test uses and looks for it, never at the lab's count (another
+/// test's payment lands in between on a busy machine).
+func sent(_ lab: TestLab, amount: String) -> Bool {
+    lab.authentications.contains { $0.request["purchaseAmount"] == .string(amount) }
 }
