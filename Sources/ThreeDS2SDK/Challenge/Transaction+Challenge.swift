@@ -155,6 +155,8 @@ extension Transaction {
             sdkTransactionID: sdkTransactionID, messageVersion: messageVersion,
             allowsPlainHTTPLoopback: context.configuration.allowsPlainHTTPLoopback)
         setup.keyLog = state.withLock { $0.keyLog }
+        // What the AReq announced, or what the presenter says it draws when the app built the AReq without it.
+        setup.renderOptions = state.withLock { $0.renderOptions } ?? presenter.renderOptions(for: messageVersion)
         let canOpenApps = await presenter.oobAppOpener != nil
         setup.oobAppURLIndicator =
             !context.configuration.opensOOBApps
