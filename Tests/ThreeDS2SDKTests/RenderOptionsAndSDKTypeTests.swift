@@ -113,4 +113,35 @@ struct RenderOptionsAndSDKTypeTests {
         #expect(DefaultSDKType(.object(["sdkVariant": .string("02"), "wrappedInd": .string("N")])) == nil)
         #expect(DefaultSDKType(.object(["sdkVariant": .string("01"), "wrappedInd": .string("X")])) == nil)
     }
+
+    @Test("the processing indicator gets the directory server's ID as a type, its name and the app's logo")
+    func indicatorGetsTheScheme() async throws {
+        let pki = try DirectoryServerPKI.make()
+        var server = try pki.directoryServer(id: .visa)
+        server.logo = SchemeLogo(imageName: "visa-mark", accessibilityLabel: "Visa")
+        var config = ConfigParameters()
+        config.sdkReferenceNumber = "3DS_LOA_SDK_TEST_020300_00001"
+        config.appIdentifier = "org.example.shop"
+        config.appVersion = "4.2.0"
+        config.dataDirectory = scratchDirectory("scheme-logo")
+        try config.addDirectoryServer(server)
+        try config.addDirectoryServer(try pki.directoryServer(id: .mastercard))
+        let service = ThreeDS2Service(systemProbe: FakeSystemProbe.clean())
+        try service.initialize(configParameters: config)
+        let indicator = RecordingProgressIndicator()
+        for id in [DirectoryServerID.visa, .mastercard] {
+            let transaction = try service.createTransaction(directoryServerID: id, messageVersion: .v2_2_0)
+            let dialog = transaction.getProgressView(indicator: indicator, clock: TestClock())
+            await dialog.start()
+            await dialog.stop(keepingMinimum: false)
+            transaction.close()
+        }
+        #expect(
+            indicator.schemes == [
+                ProcessingScheme(
+                    directoryServerID: .visa, name: "Test Scheme",
+                    logo: SchemeLogo(imageName: "visa-mark", accessibilityLabel: "Visa")),
+                ProcessingScheme(directoryServerID: .mastercard, name: "Test Scheme"),
+            ])
+    }
 }

@@ -38,6 +38,8 @@ public struct DirectoryServer: Sendable, Hashable {
     public var intermediateCertificates: String = ""
     /// The name shown on the processing screen; the registered scheme's name (``CardScheme``) when `nil`.
     public var displayName: String?
+    /// The scheme's logo the processing indicator may show (``ProcessingScheme/logo``); `nil` unless the app sets it.
+    public var logo: SchemeLogo?
     /// The content encryption of device data; A128CBC-HS256 unless the directory server asks for A128GCM.
     public var deviceDataEncryption: ContentEncryption
     /// The explicit opt-out of the chain rule, for this directory server only: when `true`, an encryption certificate

@@ -26,8 +26,8 @@ final class CheckoutViewModel: ChallengeStatusReceiver, ProgressIndicator, Chall
         log.append(line)
     }
 
-    func show(directoryServerName: String?, presentation: PresentationSettings) {
-        record("show \(directoryServerName ?? "-")")
+    func show(scheme: ProcessingScheme?, presentation: PresentationSettings) {
+        record("show \(scheme?.name ?? "-")")
     }
     func hide() { record("hide") }
     /// Fires when the receiver is told the outcome.
