@@ -51,7 +51,8 @@ struct AuthenticateBehaviourTests {
             return
         }
         #expect(status == .notAuthenticated)
-        #expect(indicator.events == [.show(ProcessingScheme(directoryServerID: "A000000004", name: "Test Scheme")), .hide])
+        #expect(
+            indicator.events == [.show(ProcessingScheme(directoryServerID: "A000000004", name: "Test Scheme")), .hide])
     }
 
     @Test("before a challenge the indicator stays its two seconds (stop keeps the minimum by default)")

@@ -8,7 +8,8 @@ import ThreeDS2SDKTesting
 @Suite("Render options honoured; the 2.3.1 AReq's sdkType", .timeLimit(.minutes(1)))
 struct RenderOptionsAndSDKTypeTests {
     /// Native screens only: no HTML interface, no UI type 05 or 06.
-    static let nativeOnly = DeviceRenderOptions(interface: .native, uiTypes: [.text, .singleSelect, .multiSelect, .oob])
+    static let nativeOnly = DeviceRenderOptions(
+        interface: .native, uiTypes: [.text, .singleSelect, .multiSelect, .oob])
 
     /// An HTML screen (UI 05) with a one-field form.
     static func htmlScreen(for version: MessageVersion) -> ChallengeScreen {

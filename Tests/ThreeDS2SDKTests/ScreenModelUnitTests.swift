@@ -98,9 +98,12 @@ struct ScreenModelUnitTests {
         model.onChange = { changes += 1 }
         var finished: ChallengeOutcome?
         model.onFinish = { finished = $0 }
-        model.showProcessing(ProcessingScheme(directoryServerID: "A000000004", name: "Scheme DS"), presentation: PresentationSettings())
+        model.showProcessing(
+            ProcessingScheme(directoryServerID: "A000000004", name: "Scheme DS"), presentation: PresentationSettings())
         // Two changes: the presentation it is drawn with, then the phase.
-        #expect(model.phase == .processing(ProcessingScheme(directoryServerID: "A000000004", name: "Scheme DS")) && changes == 2)
+        #expect(
+            model.phase == .processing(ProcessingScheme(directoryServerID: "A000000004", name: "Scheme DS"))
+                && changes == 2)
         model.hideProcessing()
         #expect(model.phase == .idle)
         model.finish(.cancelled)

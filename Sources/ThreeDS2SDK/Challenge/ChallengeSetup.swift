@@ -15,9 +15,6 @@ struct ChallengeSetup: Sendable {
     let allowsPlainHTTPLoopback: Bool
     /// What every 2.3.1 CReq says about opening the bank's app.
     var oobAppURLIndicator: OOBAppURLIndicator = .notSupportedByDevice
-    /// What the AReq announced the presenter draws (``DeviceRenderOptions``); every UI type of the version when
-    /// `nil`.
-    var renderOptions: DeviceRenderOptions?
     /// Where the channel key goes (the CLI's `--save-transaction-keys`); `nil` for every app.
     var keyLog: (any ChannelKeyLog)?
 
@@ -84,9 +81,7 @@ struct ChallengeSetup: Sendable {
         let builder = ChallengeRequestBuilder(
             identifiers: identifiers, messageVersion: messageVersion,
             requestorAppURL: parameters.threeDSRequestorAppURL, oobAppURLIndicator: oobAppURLIndicator)
-        return Prepared(
-            acsURL: acsURL,
-            machine: ChallengeStateMachine(builder: builder, channel: channel, renderOptions: renderOptions))
+        return Prepared(acsURL: acsURL, machine: ChallengeStateMachine(builder: builder, channel: channel))
     }
 
     /// The ACS URL when it may be used: absolute https, or plain http on loopback when the configuration allows it

@@ -89,8 +89,8 @@ struct ChallengeStateMachine: Sendable {
     private var screen: ChallengeScreen?
     private(set) var builder: ChallengeRequestBuilder
     private let channel: SecureChannel
-    /// What the AReq's `deviceRenderOptions` announced: a screen of a UI type they leave out is refused with Erro 203
-    /// (`acsUiType`).
+    /// What the AReq's `deviceRenderOptions` announced (every UI type of the version until the session sets them): a
+    /// screen of a UI type they leave out is refused with Erro 203 (`acsUiType`).
     var renderOptions: DeviceRenderOptions
     /// The record of the exchanges for the tools (``ChallengeTrace``), kept only when they asked for it.
     var trace: ChallengeTrace?
@@ -99,10 +99,10 @@ struct ChallengeStateMachine: Sendable {
     /// watch the real stop, need Swift 6.2); it receives the event's name, never its payload.
     var onImpossibleEvent: @Sendable (String) -> Void = { message in assertionFailure(message) }
 
-    init(builder: ChallengeRequestBuilder, channel: SecureChannel, renderOptions: DeviceRenderOptions? = nil) {
+    init(builder: ChallengeRequestBuilder, channel: SecureChannel) {
         self.builder = builder
         self.channel = channel
-        self.renderOptions = renderOptions ?? .all(for: builder.messageVersion)
+        renderOptions = .all(for: builder.messageVersion)
     }
 
     var identifiers: TransactionIdentifiers { builder.identifiers }

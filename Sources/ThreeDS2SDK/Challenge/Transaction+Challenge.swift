@@ -155,8 +155,6 @@ extension Transaction {
             sdkTransactionID: sdkTransactionID, messageVersion: messageVersion,
             allowsPlainHTTPLoopback: context.configuration.allowsPlainHTTPLoopback)
         setup.keyLog = state.withLock { $0.keyLog }
-        // What the AReq announced, or what the presenter says it draws when the app built the AReq without it.
-        setup.renderOptions = state.withLock { $0.renderOptions } ?? presenter.renderOptions(for: messageVersion)
         let canOpenApps = await presenter.oobAppOpener != nil
         setup.oobAppURLIndicator =
             !context.configuration.opensOOBApps
@@ -170,6 +168,9 @@ extension Transaction {
         var session = ChallengeSession(
             acsURL: prepared.acsURL, machine: prepared.machine, presenter: presenter, transport: transport,
             clock: clock, logger: logger, emit: context.emit)
+        // What the AReq announced, or what the presenter says it draws when the app built the AReq without it.
+        session.machine.renderOptions =
+            state.withLock { $0.renderOptions } ?? presenter.renderOptions(for: messageVersion)
         if let traceLog = state.withLock({ $0.traceLog }) {
             session.machine.trace = ChallengeTrace(
                 identifiers: prepared.machine.builder.identifiers, messageVersion: messageVersion)

@@ -205,11 +205,12 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
     ///   - presentation: The transaction's presentation.
     /// - Returns: The line, without its line break.
     public func processingLine(scheme: ProcessingScheme?, presentation: PresentationSettings) -> String {
-        let name = scheme.map { scheme in
-            let id = scheme.directoryServerID.rawValue
-            let label = scheme.name == id ? id : "\(scheme.name) (\(id))"
-            return " — \(LayoutRenderer.safe(label))"
-        } ?? ""
+        let name =
+            scheme.map { scheme in
+                let id = scheme.directoryServerID.rawValue
+                let label = scheme.name == id ? id : "\(scheme.name) (\(id))"
+                return " — \(LayoutRenderer.safe(label))"
+            } ?? ""
         let progress = presentation.style.progress
         let style = TerminalStyle(depth: depth)
         let colours =

@@ -66,14 +66,17 @@ struct DocSnippetRunTests {
         let service = try service(lab)
         let code = ScriptedPresenter(answers: [.text("123456")])
         #expect(
-            await pay(service: service, scheme: .testRSA, backend: lab.baseURL, card: "4000000000002000", presenter: code)
+            await pay(
+                service: service, scheme: .testRSA, backend: lab.baseURL, card: "4000000000002000", presenter: code)
                 == "authenticated")
         let declined = await pay(
-            service: service, scheme: .testRSA, backend: lab.baseURL, card: "4000000000001018", presenter: ScriptedPresenter(answers: []))
+            service: service, scheme: .testRSA, backend: lab.baseURL, card: "4000000000001018",
+            presenter: ScriptedPresenter(answers: []))
         #expect(declined == SDKStrings.english[.outcomeNotAuthenticated])
         // The backend's refusal (its response body in BackendError) never reaches the cardholder's text.
         let refused = await pay(
-            service: service, scheme: .testRSA, backend: lab.baseURL, card: "", presenter: ScriptedPresenter(answers: []))
+            service: service, scheme: .testRSA, backend: lab.baseURL, card: "",
+            presenter: ScriptedPresenter(answers: []))
         #expect(refused == SDKStrings.english[.outcomeUnavailable], "\(refused)")
     }
 }
