@@ -1,6 +1,8 @@
 import Clocks
 import Foundation
 import Testing
+import ThreeDS2JOSE
+import ThreeDS2Messages
 @_spi(ThreeDS2Tools) import ThreeDS2SDK
 import ThreeDS2SDKTesting
 
@@ -9,7 +11,7 @@ import ThreeDS2SDKTesting
 struct RenderOptionsAndSDKTypeTests {
     /// Native screens only: no HTML interface, no UI type 05 or 06.
     static let nativeOnly = DeviceRenderOptions(
-        interface: .native, uiTypes: [.text, .singleSelect, .multiSelect, .oob])
+        interface: .native, uiTypes: [.text, .singleSelect, .multiSelect, .outOfBand])
 
     /// An HTML screen (UI 05) with a one-field form.
     static func htmlScreen(for version: MessageVersion) -> ChallengeScreen {
@@ -79,7 +81,7 @@ struct RenderOptionsAndSDKTypeTests {
         }
         #expect(erro.errorDetail == "acsUiType" && erros.count == 1)
         #expect(DeviceRenderOptions.all(for: .v2_3_1).announces(.htmlOutOfBand))
-        #expect(!Self.nativeOnly.announces(.html) && Self.nativeOnly.announces(.oob))
+        #expect(!Self.nativeOnly.announces(.html) && Self.nativeOnly.announces(.outOfBand))
     }
 
     @Test("a 2.3.1 AReq says sdkType 01 with its defaultSdkType; 2.1.0 and 2.2.0 AReqs carry neither")
