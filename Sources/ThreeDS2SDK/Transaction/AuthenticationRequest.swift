@@ -94,7 +94,7 @@ public struct AuthenticationRequest: Sendable, Hashable, Encodable {
     public var sdkMaxTimeout: String
     /// `deviceRenderOptions`.
     public var deviceRenderOptions: DeviceRenderOptions
-    /// `sdkType`: ``SDKType/defaultSDK`` in a 2.3.1 AReq; `nil` (not sent) in 2.1.0 and 2.2.0.
+    /// `sdkType`: `SDKType.defaultSDK` in a 2.3.1 AReq; `nil` (not sent) in 2.1.0 and 2.2.0.
     public var sdkType: SDKType?
     /// `defaultSdkType`: sent with `sdkType` `01` (2.3.1 only). An app built with a cross-platform framework sets
     /// its `wrapped` (`wrappedInd` `Y`).

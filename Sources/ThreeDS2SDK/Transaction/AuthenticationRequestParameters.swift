@@ -27,7 +27,7 @@ public struct AuthenticationRequestParameters: Sendable, Hashable {
     /// The message version of the transaction.
     public let messageVersion: MessageVersion
 
-    /// `sdkType` (2.3.1): ``SDKType/defaultSDK`` (`01`) in a 2.3.1 transaction, `nil` in 2.1.0 and 2.2.0, whose
+    /// `sdkType` (2.3.1): `SDKType.defaultSDK` (`01`) in a 2.3.1 transaction, `nil` in 2.1.0 and 2.2.0, whose
     /// AReqs have no such field.
     public var sdkType: SDKType? { messageVersion.carriesSDKType ? .defaultSDK : nil }
 
