@@ -7,7 +7,7 @@ import ThreeDS2Messages
 import ThreeDS2SDKTesting
 
 /// What the AReq announces is what the SDK holds to: the app's render options, and the 2.3.1 SDK type.
-@Suite("Render options honoured; the 2.3.1 AReq's sdkType", .timeLimit(.minutes(1)))
+@Suite("Render options honoured; the 2.3.1 AReq's sdkType", .timeLimit(.minutes(5)))
 struct RenderOptionsAndSDKTypeTests {
     /// Native screens only: no HTML interface, no UI type 05 or 06.
     static let nativeOnly = DeviceRenderOptions(
