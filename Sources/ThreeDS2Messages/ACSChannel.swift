@@ -124,10 +124,24 @@ public struct ACSChannel: Sendable {
     public mutating func encrypt(_ response: ChallengeResponseBuilder, encryption: ContentEncryption = .a128cbcHS256)
         throws(JOSEError) -> String
     {
+        try encrypt(bytes: response.serializedBytes, encryption: encryption)
+    }
+
+    /// Encrypts any bytes as the next CRes (a test ACS's fault: a plaintext that is not JSON, a member named twice),
+    /// with the counter IV, then advances the counter.
+    ///
+    /// - Parameters:
+    ///   - bytes: The plaintext.
+    ///   - encryption: The content encryption.
+    /// - Returns: The compact JWE.
+    /// - Throws: `JOSEError` when encryption fails.
+    public mutating func encrypt(bytes: [UInt8], encryption: ContentEncryption = .a128cbcHS256) throws(JOSEError)
+        -> String
+    {
         let iv = ChannelKeys.counterIV(acsCounter, encryption: encryption, fromSDK: false)
         let compact = try JWE.encrypt(
-            response.serializedBytes, to: .direct(keys.acsToSDK(encryption)), encryption: encryption,
-            keyID: identifiers.acsTransID, iv: iv)
+            bytes, to: .direct(keys.acsToSDK(encryption)), encryption: encryption, keyID: identifiers.acsTransID,
+            iv: iv)
         acsCounter += 1
         return compact
     }
