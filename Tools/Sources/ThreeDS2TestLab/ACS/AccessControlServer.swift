@@ -198,6 +198,15 @@ actor AccessControlServer {
             var compact = try challenge.channel.encrypt(response, encryption: encryption)
             if first, scenario == .faultBadTag { compact = try Self.flippingTagBit(compact) }
             reply.body = Array(compact.utf8)
+            let version = challenge.record.messageVersion
+            if first, let fault = challenge.faultProfile?.rawFaults[version], fault.actsOnResponse {
+                var channel = challenge.channel
+                reply.body = try fault.body(compact, json: response.json) {
+                    try channel.encrypt(bytes: $0, encryption: encryption)
+                }
+                challenge.channel = channel
+                compact = String(decoding: reply.body, as: UTF8.self)
+            }
             challenge.record.capturedResponses.append(compact)
         } catch {
             return ACSReply(status: 500, contentType: "text/plain", body: Array("CRes encryption failed".utf8))

@@ -10,6 +10,10 @@ public struct ACSFaultPatch: Sendable, Hashable {
         case first
         /// Every final CRes (`challengeCompletionInd` `Y`), whatever answered it.
         case final
+        /// The ARes the TestLab 3DS Server answers with.
+        case authenticationResponse
+        /// The ACS signed content's payload, before it is signed.
+        case signedContent
     }
 
     /// What the patch does to the CRes JSON object.
@@ -59,6 +63,15 @@ public struct ACSFaultProfile: Sendable, Hashable, CustomStringConvertible {
     public let scenario: Scenario
     /// The patches per message version.
     public let patches: [MessageVersion: [ACSFaultPatch]]
+    /// The faults per message version that are no JSON patch: in the first CRes's JWE, or the signed content's bytes.
+    public let rawFaults: [MessageVersion: ACSRawFault]
+    /// Whether `threeds conform` runs the profile without an app opener (`--no-app-opener`).
+    public let withoutAppOpener: Bool
+
+    /// Whether the profile plants a rule the SDK tolerates, which `threeds conform` reports only with `--strict`.
+    public var needsStrict: Bool {
+        MessageVersion.supported.contains { plantedRules($0).contains { $0.tolerance != nil } }
+    }
 
     /// The profile's position in ``all``, which gives its card number.
     let index: Int
@@ -69,7 +82,8 @@ public struct ACSFaultProfile: Sendable, Hashable, CustomStringConvertible {
     /// The rules the profile plants in a version's challenges, each once, in the order of its patches.
     public func plantedRules(_ version: MessageVersion) -> [ConformanceRule] {
         var seen: Set<ConformanceRule> = []
-        return (patches[version] ?? []).flatMap(\.rules).filter { seen.insert($0).inserted }
+        let rules = (patches[version] ?? []).flatMap(\.rules) + (rawFaults[version].map { [$0.rule] } ?? [])
+        return rules.filter { seen.insert($0).inserted }
     }
 
     /// The card number that selects the profile: `400000000008`, the profile's index in three digits, and a Luhn
@@ -86,11 +100,26 @@ public struct ACSFaultProfile: Sendable, Hashable, CustomStringConvertible {
         self = match
     }
 
-    init(_ index: Int, _ name: String, _ scenario: Scenario, _ patches: [MessageVersion: [ACSFaultPatch]]) {
+    init(
+        _ index: Int, _ name: String, _ scenario: Scenario, _ patches: [MessageVersion: [ACSFaultPatch]],
+        raw: [MessageVersion: ACSRawFault] = [:], withoutAppOpener: Bool = false
+    ) {
         self.index = index
         self.name = name
         self.scenario = scenario
         self.patches = patches
+        self.rawFaults = raw
+        self.withoutAppOpener = withoutAppOpener
+    }
+
+    /// Patches the ARes (`.authenticationResponse`) or the signed content's payload (`.signedContent`) of a version.
+    ///
+    /// - Parameters:
+    ///   - object: The JSON object.
+    ///   - target: Which of the two it is.
+    ///   - version: The transaction's message version.
+    public func apply(to object: inout JSONObject, _ target: ACSFaultPatch.Target, version: MessageVersion) {
+        for patch in patches[version] ?? [] where patch.target == target { patch.rawPatch.apply(to: &object) }
     }
 
     /// Patches a CRes about to be encrypted: the `number`th of its challenge (from 1).
@@ -104,7 +133,7 @@ public struct ACSFaultProfile: Sendable, Hashable, CustomStringConvertible {
         for patch in patches[version] ?? [] {
             switch patch.target {
             case .first where number == 1, .final where isFinal: patch.rawPatch.apply(to: &content)
-            case .first, .final: break
+            case .first, .final, .authenticationResponse, .signedContent: break
             }
         }
     }

@@ -175,12 +175,20 @@ extension TestLab {
         case .rsa(let rsa): key = .ps256(privateKeyDER: Array(rsa.derRepresentation))
         case .p256(let ec): key = .es256(ec)
         }
+        // A fault profile's patches of the payload, or other bytes signed in its place (`threeds conform`'s tests).
+        var payload = content.json
+        faultProfile?.apply(to: &payload, .signedContent, version: request.version)
+        var bytes = payload.serializedBytes
+        if case .signedPayload(let raw)? = faultProfile?.rawFaults[request.version] { bytes = raw }
         let signed = try JWS.sign(
-            content.json.serializedBytes, with: key,
+            bytes, with: key,
             certificateChain: [signer.certificate, pki.dsIntermediate.certificate, pki.dsRoot.certificate])
-        return .challenge(
+        let ares = AuthenticationResponseBuilder.challenge(
             messageVersion: request.version, identifiers: identifiers, acsReferenceNumber: Self.acsReferenceNumber,
             acsSignedContent: signed,
             renderingType: .init(interface: scenario == .html ? .html : .native, template: scenario.template))
+        guard let faultProfile else { return ares }
+        let version = request.version
+        return ares.patched { faultProfile.apply(to: &$0, .authenticationResponse, version: version) }
     }
 }
