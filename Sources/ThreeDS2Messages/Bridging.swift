@@ -33,7 +33,8 @@ public enum Bridging {
         /// The app button's label, present exactly when ``appURL`` is.
         public let appLabel: String?
 
-        /// What a Bridging extension says, as the SDK reads it or an ACS writes it (``ChallengeResponseBuilder``).
+        /// What a Bridging extension says, as the SDK reads it or an ACS writes it (`ChallengeResponseBuilder` of
+        /// ThreeDS2ACSKit).
         ///
         /// - Parameters:
         ///   - version: The version, when it is one the SDK knows.

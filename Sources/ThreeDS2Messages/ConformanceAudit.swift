@@ -1,4 +1,4 @@
-import ThreeDS2JOSE
+package import ThreeDS2JOSE
 
 /// One violation of a ``ConformanceRule`` found in what an ACS sent, with the evidence: the field, the value seen, the
 /// requirement for the message's version, and the Erro code the SDK sends for it.
@@ -58,7 +58,7 @@ public struct ConformanceFinding: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(rule) \(field): \(explanation)" }
 
     /// A JSON value as a finding shows it: a string as sent, anything else as JSON text.
-    static func text(_ value: JSONValue) -> String {
+    package static func text(_ value: JSONValue) -> String {
         if case .string(let text) = value { return text }
         return value.serialized
     }

@@ -1,6 +1,7 @@
 import Clocks
 import Foundation
 import Testing
+import ThreeDS2ACSKit
 @_spi(ThreeDS2Tools) import ThreeDS2SDK
 import ThreeDS2SDKTesting
 

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ThreeDS2ACSKit
 public import ThreeDS2JOSE
 public import ThreeDS2Messages
 

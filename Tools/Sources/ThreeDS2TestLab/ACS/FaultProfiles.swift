@@ -1,3 +1,4 @@
+import ThreeDS2ACSKit
 public import ThreeDS2JOSE
 public import ThreeDS2Messages
 

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import ThreeDS2ACSKit
 public import ThreeDS2JOSE
 import ThreeDS2Messages
 @_spi(ThreeDS2Tools) public import ThreeDS2SDK
