@@ -101,7 +101,7 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
-                sdk, jose, messages, "ThreeDS2NIOTransport", "ThreeDS2TerminalUI", "ThreeDS2TestLab", "CZlib",
+                sdk, jose, messages, acsKit, "ThreeDS2NIOTransport", "ThreeDS2TerminalUI", "ThreeDS2TestLab", "CZlib",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 logging,

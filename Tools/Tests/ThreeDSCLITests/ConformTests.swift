@@ -103,7 +103,8 @@ struct ConformTests {
     /// link needs announced), `--no-app-opener` for a profile run without one.
     static func options(_ profile: ACSFaultProfile) -> [String] {
         if profile.withoutAppOpener { return ["--no-app-opener"] }
-        return profile.needsStrict ? ["--strict", "--requestor-app-url", "https://merchant.testlab.example/return"] : []
+        return profile.needsStrict
+            ? ["--strict", "--requestor-app-url", "https://merchant.testlab.example/return"] : []
     }
 
     @Test("each fault profile: exactly its planted rules, nothing else broken; every rule of the table planted")

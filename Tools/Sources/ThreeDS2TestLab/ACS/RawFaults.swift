@@ -1,5 +1,6 @@
+import Foundation
 import ThreeDS2JOSE
-import ThreeDS2Messages
+public import ThreeDS2Messages
 
 /// A fault a TestLab profile plants that no JSON patch can: in the first CRes's JWE (what breaks the encrypted
 /// channel), or in the bytes the ACS signed content signs. Each breaks one rule.

@@ -30,7 +30,7 @@ struct ConformRunner: Sendable {
     /// are reported too.
     var strict = false
     /// Whether the SDK may open the bank's app (`--no-app-opener` clears it): without an opener the CReqs announce
-    /// no app (2.3.1 `oobAppURLInd` `02`) and the app-switch suite does not apply.
+    /// no app (2.3.1 `oobAppURLInd` `03`, not allowed by the app) and the app-switch suite does not apply.
     var opensApps = true
     /// The clock the challenges' timers run on: the continuous clock in the CLI, a test clock in tests.
     var clock: any Clock<Duration> = ContinuousClock()

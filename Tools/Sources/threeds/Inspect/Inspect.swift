@@ -159,25 +159,24 @@ struct InspectSignedContent: AsyncParsableCommand {
             }
             return key
         }
+        let verified: X5CVerifier.Verified
         do {
-            let verified = try await X5CVerifier(roots: roots, validationTime: time).verify(token)
-            // The payload's rules, as the SDK applies them next: a JWS the SDK would refuse is never valid.
-            let findings = MessageAudits.signedContent(token, sdkKey: sdkKey)
-            guard findings.isEmpty else {
-                InspectAudit.show(findings)
-                say("Verdict: INVALID — the signature checks, but the payload breaks \(InspectAudit.count(findings))")
-                throw ExitCode(1)
-            }
-            say(
-                "Verdict: VALID — \(verified.algorithm.rawValue) signature by "
-                    + "\(CertificateName.readable(verified.chain[0].subject)), chain of \(verified.chain.count) to a "
-                    + "given root, checked at \(time.map { "\($0)" } ?? "now")")
-        } catch let exit as ExitCode {
-            throw exit
+            verified = try await X5CVerifier(roots: roots, validationTime: time).verify(token)
         } catch {
             say("Verdict: INVALID — \(error.message)")
             throw ExitCode(1)
         }
+        // The payload's rules, as the SDK applies them next: a JWS the SDK would refuse is never valid.
+        let findings = MessageAudits.signedContent(token, sdkKey: sdkKey)
+        guard findings.isEmpty else {
+            InspectAudit.show(findings)
+            say("Verdict: INVALID — the signature checks, but the payload breaks \(InspectAudit.count(findings))")
+            throw ExitCode(1)
+        }
+        say(
+            "Verdict: VALID — \(verified.algorithm.rawValue) signature by "
+                + "\(CertificateName.readable(verified.chain[0].subject)), chain of \(verified.chain.count) to a "
+                + "given root, checked at \(time.map { "\($0)" } ?? "now")")
     }
 }
 
