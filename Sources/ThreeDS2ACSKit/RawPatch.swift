@@ -5,28 +5,43 @@ public import ThreeDS2JOSE
 /// a later version adds). `patched(_:)` of ``ChallengeResponseBuilder`` and ``AuthenticationResponseBuilder``
 /// take it; patches apply in the order given.
 ///
+/// A value, not a closure: it names the member it changes (``path``) and what it does there (``operation``), so a
+/// fault profile, a report or a test can show it, compare it and list what a scenario plants. The TestLab's fault
+/// profiles are made of these patches.
+///
 /// ```
-/// let cres = builder.patched(.removing("challengeInfoHeader"))
-///     .patched(.setting("acsCounterAtoS", to: .string("007")))
-///     .patched(.setting(.number("7"), at: "challengeEntryBox", "challengeDataEntryLengthMax"))
-///     .patched { $0["vendorField"] = .array([]) }
+/// let cres = builder.patched(.remove("challengeInfoHeader"))
+///     .patched(.set("acsCounterAtoS", .string("007")))
+///     .patched(.set(.number("7"), at: "challengeEntryBox", "challengeDataEntryLengthMax"))
+/// print(RawPatch.remove("challengeInfoHeader"))  // remove challengeInfoHeader
 /// ```
-public struct RawPatch: Sendable {
-    private let edit: @Sendable (inout JSONObject) -> Void
+public struct RawPatch: Sendable, Hashable, CustomStringConvertible {
+    /// What a patch does to the member at its path.
+    public enum Operation: Sendable, Hashable {
+        /// Removes the member (nothing when absent).
+        case remove
+        /// Sets the member to any JSON value (a wrong type, an over-long string, a reserved code); a name the
+        /// object does not have is added at the end.
+        case set(JSONValue)
+    }
 
-    /// A patch that edits the object as it likes: remove, replace or add members, with any JSON value.
-    ///
-    /// - Parameter edit: The edit, given the message's JSON object.
-    public init(_ edit: @escaping @Sendable (inout JSONObject) -> Void) {
-        self.edit = edit
+    /// The member names from the top level down; never empty. Missing objects on the way are created when setting,
+    /// and a member on the way that is not an object is replaced by one.
+    public let path: [String]
+    /// What the patch does there.
+    public let operation: Operation
+
+    private init(path: [String], operation: Operation) {
+        self.path = path
+        self.operation = operation
     }
 
     /// Removes a top-level member (nothing when absent).
     ///
     /// - Parameter name: The member's name.
     /// - Returns: The patch.
-    public static func removing(_ name: String) -> RawPatch {
-        RawPatch { $0[name] = nil }
+    public static func remove(_ name: String) -> RawPatch {
+        RawPatch(path: [name], operation: .remove)
     }
 
     /// Sets a top-level member to any JSON value (a wrong type, an over-long string, a reserved code); a name the
@@ -36,27 +51,51 @@ public struct RawPatch: Sendable {
     ///   - name: The member's name.
     ///   - value: The value.
     /// - Returns: The patch.
-    public static func setting(_ name: String, to value: JSONValue) -> RawPatch {
-        RawPatch { $0[name] = value }
+    public static func set(_ name: String, _ value: JSONValue) -> RawPatch {
+        RawPatch(path: [name], operation: .set(value))
     }
 
-    /// Sets (or, with `nil`, removes) a member inside nested objects, such as
-    /// `challengeEntryBox.challengeDataEntryLengthMax`; missing objects on the way are created, and a member on the way
-    /// that is not an object is replaced by one.
+    /// Removes a member inside nested objects, such as `challengeEntryBox.challengeDataEntryLabel`.
     ///
     /// - Parameters:
-    ///   - value: The value, or `nil` to remove the member.
-    ///   - path: The member names from the top level down; at least one.
+    ///   - name: The top-level member's name.
+    ///   - inner: The member names below it, from the outside in.
     /// - Returns: The patch.
-    public static func setting(_ value: JSONValue?, at path: String...) -> RawPatch {
-        RawPatch { object in Self.set(value, at: path[...], in: &object) }
+    public static func remove(at name: String, _ inner: String...) -> RawPatch {
+        RawPatch(path: [name] + inner, operation: .remove)
+    }
+
+    /// Sets a member inside nested objects, such as `challengeEntryBox.challengeDataEntryLengthMax`.
+    ///
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - name: The top-level member's name.
+    ///   - inner: The member names below it, from the outside in.
+    /// - Returns: The patch.
+    public static func set(_ value: JSONValue, at name: String, _ inner: String...) -> RawPatch {
+        RawPatch(path: [name] + inner, operation: .set(value))
+    }
+
+    /// `remove challengeEntryBox.challengeDataEntryLabel`, `set acsCounterAtoS to "007"`: the path joined with dots
+    /// and the value as JSON text.
+    public var description: String {
+        let place = path.joined(separator: ".")
+        switch operation {
+        case .remove: return "remove \(place)"
+        case .set(let value): return "set \(place) to \(value.serialized)"
+        }
     }
 
     /// Applies the patch.
     ///
     /// - Parameter object: The message's JSON object.
     public func apply(to object: inout JSONObject) {
-        edit(&object)
+        let value: JSONValue? =
+            switch operation {
+            case .remove: nil
+            case .set(let value): value
+            }
+        Self.set(value, at: path[...], in: &object)
     }
 
     private static func set(_ value: JSONValue?, at path: ArraySlice<String>, in object: inout JSONObject) {
@@ -98,13 +137,5 @@ extension RawPatchable {
         var copy = self
         copy.rawPatches.append(patch)
         return copy
-    }
-
-    /// The message with one more raw patch written as an edit of the JSON object (``RawPatch/init(_:)``).
-    ///
-    /// - Parameter edit: The edit.
-    /// - Returns: The patched message.
-    public func patched(_ edit: @escaping @Sendable (inout JSONObject) -> Void) -> Self {
-        patched(RawPatch(edit))
     }
 }

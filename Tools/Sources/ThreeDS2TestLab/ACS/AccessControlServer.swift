@@ -191,9 +191,10 @@ actor AccessControlServer {
         }
         // The fault profile's hook (`threeds conform`'s tests): its patches, through the builder's raw-patch step.
         if let profile = challenge.faultProfile {
-            let step = challenge.step
-            let version = challenge.record.messageVersion
-            response = response.patched { profile.apply(to: &$0, response: step, version: version) }
+            let isFinal = if case .final = content { true } else { false }
+            let patches = profile.patches(
+                response: challenge.step, isFinal: isFinal, version: challenge.record.messageVersion)
+            for patch in patches { response = response.patched(patch) }
         }
         do {
             var compact = try challenge.channel.encrypt(response, encryption: encryption)

@@ -1,4 +1,5 @@
 import Crypto
+import ThreeDS2ACSKit
 import ThreeDS2JOSE
 import ThreeDS2Messages
 
@@ -184,12 +185,12 @@ extension ACSFaultProfile {
             [.v2_2_0: [ACSFaultPatch(.final, .set("transStatus", .string("Y")))]]),
     ]
 
-    private static func ares(_ edit: ACSFaultPatch.Edit, _ rule: ConformanceRule) -> ACSFaultPatch {
-        ACSFaultPatch(.authenticationResponse, edit, breaks: rule)
+    private static func ares(_ patch: RawPatch, _ rule: ConformanceRule) -> ACSFaultPatch {
+        ACSFaultPatch(.authenticationResponse, patch, breaks: rule)
     }
 
-    private static func signed(_ edit: ACSFaultPatch.Edit, _ rule: ConformanceRule) -> ACSFaultPatch {
-        ACSFaultPatch(.signedContent, edit, breaks: rule)
+    private static func signed(_ patch: RawPatch, _ rule: ConformanceRule) -> ACSFaultPatch {
+        ACSFaultPatch(.signedContent, patch, breaks: rule)
     }
 
     /// A message extension entry of almost the longest data object (8,059 characters): 11 make the array longer than

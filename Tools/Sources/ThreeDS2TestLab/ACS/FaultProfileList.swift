@@ -1,3 +1,4 @@
+import ThreeDS2ACSKit
 import ThreeDS2JOSE
 import ThreeDS2Messages
 
@@ -181,8 +182,8 @@ extension ACSFaultProfile {
     /// A sdkTransID that is not the transaction's.
     static let otherTransactionID = "00000000-0000-4000-8000-000000000000"
 
-    static func first(_ edit: ACSFaultPatch.Edit, _ rules: ConformanceRule...) -> ACSFaultPatch {
-        ACSFaultPatch(target: .first, edit: edit, rules: rules)
+    static func first(_ patch: RawPatch, _ rules: ConformanceRule...) -> ACSFaultPatch {
+        ACSFaultPatch(target: .first, patch: patch, rules: rules)
     }
 
     static func option(_ key: String, _ label: String) -> JSONValue {

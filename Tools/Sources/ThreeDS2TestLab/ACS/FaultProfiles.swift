@@ -1,10 +1,10 @@
-import ThreeDS2ACSKit
+public import ThreeDS2ACSKit
 public import ThreeDS2JOSE
 public import ThreeDS2Messages
 
 /// One change the TestLab ACS makes to a CRes just before encrypting it, to plant a known violation
 /// (`threeds conform` must report its rule and nothing else).
-public struct ACSFaultPatch: Sendable, Hashable {
+public struct ACSFaultPatch: Sendable, Hashable, CustomStringConvertible {
     /// Which CRes of a challenge the patch applies to.
     public enum Target: String, Sendable, Hashable {
         /// The first CRes (the answer to the first CReq).
@@ -17,41 +17,33 @@ public struct ACSFaultPatch: Sendable, Hashable {
         case signedContent
     }
 
-    /// What the patch does to the CRes JSON object.
-    public enum Edit: Sendable, Hashable {
-        /// Removes a field.
-        case remove(String)
-        /// Sets a field to a JSON value (adds it when missing).
-        case set(String, JSONValue)
-    }
-
     /// Which CRes is patched.
     public let target: Target
-    /// The change.
-    public let edit: Edit
+    /// The change, in the ACS kit's one patch vocabulary (the builder's raw-patch step applies it).
+    public let patch: RawPatch
     /// The rules the change breaks (several when it sets an object whose keys break different rules).
     public let rules: [ConformanceRule]
 
     /// Creates a patch.
-    public init(_ target: Target, _ edit: Edit, breaks rules: ConformanceRule...) {
+    ///
+    /// - Parameters:
+    ///   - target: Which CRes of a challenge the patch applies to.
+    ///   - patch: The change.
+    ///   - rules: The rules the change breaks.
+    public init(_ target: Target, _ patch: RawPatch, breaks rules: ConformanceRule...) {
         self.target = target
-        self.edit = edit
+        self.patch = patch
         self.rules = rules
     }
 
-    init(target: Target, edit: Edit, rules: [ConformanceRule]) {
+    init(target: Target, patch: RawPatch, rules: [ConformanceRule]) {
         self.target = target
-        self.edit = edit
+        self.patch = patch
         self.rules = rules
     }
 
-    /// The edit as the CRes builder's raw-patch step takes it.
-    var rawPatch: RawPatch {
-        switch edit {
-        case .remove(let name): .removing(name)
-        case .set(let name, let value): .setting(name, to: value)
-        }
-    }
+    /// `first: set acsCounterAtoS to "7"`: the target and the patch.
+    public var description: String { "\(target.rawValue): \(patch)" }
 }
 
 /// A TestLab ACS profile that plants known violations in its CRes: a scenario's screens, with patches per message
@@ -113,28 +105,30 @@ public struct ACSFaultProfile: Sendable, Hashable, CustomStringConvertible {
         self.withoutAppOpener = withoutAppOpener
     }
 
-    /// Patches the ARes (`.authenticationResponse`) or the signed content's payload (`.signedContent`) of a version.
+    /// The patches of the ARes (`.authenticationResponse`) or of the signed content's payload (`.signedContent`) in a
+    /// version.
     ///
     /// - Parameters:
-    ///   - object: The JSON object.
-    ///   - target: Which of the two it is.
+    ///   - target: Which of the two.
     ///   - version: The transaction's message version.
-    public func apply(to object: inout JSONObject, _ target: ACSFaultPatch.Target, version: MessageVersion) {
-        for patch in patches[version] ?? [] where patch.target == target { patch.rawPatch.apply(to: &object) }
+    /// - Returns: The patches, in order.
+    public func patches(for target: ACSFaultPatch.Target, version: MessageVersion) -> [RawPatch] {
+        (patches[version] ?? []).filter { $0.target == target }.map(\.patch)
     }
 
-    /// Patches a CRes about to be encrypted: the `number`th of its challenge (from 1).
+    /// The patches the ACS applies to a CRes about to be encrypted, in order: the `number`th of its challenge (from
+    /// 1), final or not.
     ///
     /// - Parameters:
-    ///   - content: The CRes JSON object.
     ///   - number: Which CRes of the challenge it is.
+    ///   - isFinal: Whether it is a final CRes (`challengeCompletionInd` `Y`).
     ///   - version: The challenge's message version.
-    public func apply(to content: inout JSONObject, response number: Int, version: MessageVersion) {
-        let isFinal = content["challengeCompletionInd"] == YesNoIndicator.yes.json
-        for patch in patches[version] ?? [] {
+    /// - Returns: The patches, for the CRes builder's raw-patch step.
+    public func patches(response number: Int, isFinal: Bool, version: MessageVersion) -> [RawPatch] {
+        (patches[version] ?? []).compactMap { patch in
             switch patch.target {
-            case .first where number == 1, .final where isFinal: patch.rawPatch.apply(to: &content)
-            case .first, .final, .authenticationResponse, .signedContent: break
+            case .first where number == 1, .final where isFinal: patch.patch
+            case .first, .final, .authenticationResponse, .signedContent: nil
             }
         }
     }

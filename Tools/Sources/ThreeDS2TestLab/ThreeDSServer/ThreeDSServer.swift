@@ -178,7 +178,9 @@ extension TestLab {
         }
         // A fault profile's patches of the payload, or other bytes signed in its place (`threeds conform`'s tests).
         var payload = content.json
-        faultProfile?.apply(to: &payload, .signedContent, version: request.version)
+        for patch in faultProfile?.patches(for: .signedContent, version: request.version) ?? [] {
+            patch.apply(to: &payload)
+        }
         var bytes = payload.serializedBytes
         if case .signedPayload(let raw)? = faultProfile?.rawFaults[request.version] { bytes = raw }
         let signed = try JWS.sign(
@@ -188,8 +190,7 @@ extension TestLab {
             messageVersion: request.version, identifiers: identifiers, acsReferenceNumber: Self.acsReferenceNumber,
             acsSignedContent: signed,
             renderingType: .init(interface: scenario == .html ? .html : .native, template: scenario.template))
-        guard let faultProfile else { return ares }
-        let version = request.version
-        return ares.patched { faultProfile.apply(to: &$0, .authenticationResponse, version: version) }
+        let patches = faultProfile?.patches(for: .authenticationResponse, version: request.version) ?? []
+        return patches.reduce(ares) { $0.patched($1) }
     }
 }
