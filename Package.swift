@@ -30,6 +30,9 @@ let package = Package(
     products: [
         .library(name: "ThreeDS2JOSE", targets: ["ThreeDS2JOSE"]),
         .library(name: "ThreeDS2Messages", targets: ["ThreeDS2Messages"]),
+        // The other side of the protocol, for the testing product's scripted ACS, the TestLab, the CLI and the
+        // benchmarks: never a dependency of ThreeDS2SDK, so an app's `import ThreeDS2SDK` does not show it.
+        .library(name: "ThreeDS2ACSKit", targets: ["ThreeDS2ACSKit"]),
         .library(name: "ThreeDS2SDK", targets: ["ThreeDS2SDK"]),
         .library(name: "ThreeDS2SDKTesting", targets: ["ThreeDS2SDKTesting"]),
         .library(name: "ThreeDS2HTML", targets: ["ThreeDS2HTML"]),
@@ -55,6 +58,13 @@ let package = Package(
             name: "ThreeDS2Messages",
             dependencies: ["ThreeDS2JOSE", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        // The ACS side and the tools' side of the messages: the ACS's channel end, the ARes and CRes builders, raw
+        // patches, the client's ARes rules; later the RReq/RRes results and the Split-SDK server types. On the messages
+        // only: the core an app links never imports it.
+        .target(
+            name: "ThreeDS2ACSKit",
+            dependencies: ["ThreeDS2JOSE", "ThreeDS2Messages", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         // The core an app links: Foundation, swift-crypto, swift-certificates, swift-asn1 and swift-log only
         // (checked by scripts/check-core-dependencies.py).
         .target(
@@ -71,10 +81,11 @@ let package = Package(
         ),
         // Test values beside the core's seams, for the SDK's tests and an app's: scripted, failing and recording
         // transports, a stalling HTTP server, a scripted ACS, a fake system probe, a fixed app opener, a log capture
-        // and an in-memory PKI. Links only the core (no server framework).
+        // and an in-memory PKI. Links the core and the ACS kit (no server framework).
         .target(
             name: "ThreeDS2SDKTesting",
-            dependencies: ["ThreeDS2SDK", .product(name: "Logging", package: "swift-log")] + cryptography
+            dependencies: ["ThreeDS2SDK", "ThreeDS2ACSKit", .product(name: "Logging", package: "swift-log")]
+                + cryptography
         ),
         // libxml2: Debian's through pkg-config on Linux; on Apple platforms the SDK's own `libxml2` module.
         .systemLibrary(
@@ -117,10 +128,17 @@ let package = Package(
             dependencies: ["ThreeDS2Messages", "ThreeDS2JOSE", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(
+            name: "ThreeDS2ACSKitTests",
+            dependencies: [
+                "ThreeDS2ACSKit", "ThreeDS2Messages", "ThreeDS2JOSE", .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
             name: "ThreeDS2SDKTests",
             dependencies: [
                 "ThreeDS2SDK",
                 "ThreeDS2SDKTesting",
+                "ThreeDS2ACSKit",
                 "ThreeDS2JOSE",
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "Logging", package: "swift-log"),

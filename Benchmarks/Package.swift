@@ -9,10 +9,10 @@
 //   swift package --package-path Benchmarks benchmark
 import PackageDescription
 
-/// The SDK's modules, the TestLab (from the tools package) and the swift-crypto products the fixtures and both
-/// runners use.
+/// The SDK's modules (the ACS kit's builders make the ACS's messages), the TestLab (from the tools package) and the
+/// swift-crypto products the fixtures and both runners use.
 let sdk: [Target.Dependency] =
-    ["ThreeDS2JOSE", "ThreeDS2Messages"].map { .product(name: $0, package: "ThreeDS2") }
+    ["ThreeDS2JOSE", "ThreeDS2Messages", "ThreeDS2ACSKit"].map { .product(name: $0, package: "ThreeDS2") }
     + [.product(name: "ThreeDS2TestLab", package: "ThreeDS2Tools")]
 let crypto: [Target.Dependency] = [
     .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),

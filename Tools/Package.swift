@@ -18,6 +18,7 @@ let swiftSettings: [SwiftSetting] = [
 /// The SDK's modules, from the package one folder up.
 let jose = Target.Dependency.product(name: "ThreeDS2JOSE", package: "ThreeDS2")
 let messages = Target.Dependency.product(name: "ThreeDS2Messages", package: "ThreeDS2")
+let acsKit = Target.Dependency.product(name: "ThreeDS2ACSKit", package: "ThreeDS2")
 let sdk = Target.Dependency.product(name: "ThreeDS2SDK", package: "ThreeDS2")
 let sdkTesting = Target.Dependency.product(name: "ThreeDS2SDKTesting", package: "ThreeDS2")
 let html = Target.Dependency.product(name: "ThreeDS2HTML", package: "ThreeDS2")
@@ -84,7 +85,7 @@ let package = Package(
         .target(
             name: "ThreeDS2TestLab",
             dependencies: [
-                jose, sdk, sdkTesting, messages, html, "ThreeDS2NIOTransport",
+                jose, sdk, sdkTesting, messages, acsKit, html, "ThreeDS2NIOTransport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -100,7 +101,7 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
-                sdk, jose, messages, "ThreeDS2NIOTransport", "ThreeDS2TerminalUI", "ThreeDS2TestLab", "CZlib",
+                sdk, jose, messages, acsKit, "ThreeDS2NIOTransport", "ThreeDS2TerminalUI", "ThreeDS2TestLab", "CZlib",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 logging,

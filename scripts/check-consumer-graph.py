@@ -12,9 +12,15 @@ as printed, the repository reached as `../threeds2-swift`), importing every prod
 resolves exactly the four, and builds it: the manifest an app copies must build here, on Linux, as in Xcode
 (`ThreeDS2UI` is declared on every platform and compiles to an empty module without SwiftUI).
 
+With that build it proves what the app's `import ThreeDS2SDK` shows: a file of the app that names each public
+declaration of `ThreeDS2ACSKit` (its types, and the members it adds to the messages' types) with `import ThreeDS2SDK`
+only must fail to compile on every one of those lines ("cannot find … in scope", "has no member …"). The ACS side is
+never part of an app's vocabulary.
+
 Usage: python3 scripts/check-consumer-graph.py [--keep] [--no-build]
 """
 import json
+import os
 import pathlib
 import re
 import shutil
@@ -83,6 +89,65 @@ def check_readme_manifest(folder, build):
         print("building the README's manifest as a consumer (swift build)")
         if subprocess.run(["swift", "build", "--package-path", str(app)]).returncode != 0:
             failures.append("the README's manifest does not build here")
+        else:
+            failures += check_app_vocabulary(app)
+    return failures
+
+
+def acs_kit_names():
+    """The public declarations of ThreeDS2ACSKit an app must not see: each top-level type (`ACSChannel`), and each
+    static member the kit adds to a type of the messages (`Bridging.responseExtension`)."""
+    names = []
+    for source in sorted((ROOT / "Sources/ThreeDS2ACSKit").glob("*.swift")):
+        extended = None
+        for line in source.read_text().splitlines():
+            top = re.match(r"public (?:struct|enum|final class|class|actor|protocol|typealias) (\w+)", line)
+            if top:
+                names.append(top.group(1))
+                extended = None
+                continue
+            extension = re.match(r"extension (\w+)\b", line)
+            if extension:
+                extended = extension.group(1)
+                continue
+            if line.startswith("}"):
+                extended = None
+            member = re.match(r"    public static func (\w+)", line)
+            if extended and member:
+                names.append(f"{extended}.{member.group(1)}")
+    return sorted(set(names))
+
+
+def check_app_vocabulary(app):
+    """Builds a file of the app that names every declaration of `acs_kit_names()` under `import ThreeDS2SDK`; each
+    line must fail to compile because the name is not there."""
+    names = acs_kit_names()
+    if not names:
+        return ["found no public declaration in Sources/ThreeDS2ACSKit to probe"]
+    probe = app / "Sources/Checkout/ACSKitProbe.swift"
+    lines = ["import ThreeDS2SDK", "", "func probeACSKit() {"]
+    lines += [f"    _ = {name}.self" if "." not in name else f"    _ = {name}" for name in names]
+    lines += ["}", ""]
+    probe.write_text("\n".join(lines))
+    try:
+        built = subprocess.run(["swift", "build", "--package-path", str(app)], capture_output=True, text=True,
+                               env=dict(os.environ, NO_COLOR="1"))
+    finally:
+        probe.unlink()
+    output = built.stdout + built.stderr
+    failures = []
+    if built.returncode == 0:
+        return [f"an app that imports ThreeDS2SDK sees the ACS kit: {', '.join(names)} compile"]
+    for number, name in enumerate(names, start=4):
+        missing = re.search(rf"ACSKitProbe.swift:{number}:\d+: error: (cannot find '\w+' in scope|type '\w+' has no "
+                            rf"member '\w+')", output)
+        if not missing:
+            failures.append(f"an app that imports ThreeDS2SDK sees `{name}` of the ACS kit")
+    if failures:
+        print(output, file=sys.stderr)
+    else:
+        print("an app that imports ThreeDS2SDK sees none of the ACS kit's", len(names), "declarations:",
+              ", ".join(names))
     return failures
 
 

@@ -13,7 +13,7 @@ swift build >/dev/null
 swift package dump-symbol-graph --minimum-access-level public >/dev/null 2>&1 || true
 graphs="$(swift build --show-bin-path)/../symbolgraph"
 status=0
-for module in ThreeDS2JOSE ThreeDS2Messages ThreeDS2SDK ThreeDS2SDKTesting ThreeDS2HTML; do
+for module in ThreeDS2JOSE ThreeDS2Messages ThreeDS2ACSKit ThreeDS2SDK ThreeDS2SDKTesting ThreeDS2HTML; do
     input=".build/docc/$module-graphs"
     rm -rf "$input" ".build/docc/$module.doccarchive"
     mkdir -p "$input"

@@ -28,14 +28,14 @@ public struct ACSSignedContent: Sendable, Hashable {
     }
 
     /// Audits a payload: every rule it breaks, in the order the SDK checks them (the error of ``init(payload:)`` is the
-    /// first of the payload's). With the transaction's SDK ephemeral key, the audit also checks what the SDK checks
-    /// before the first CReq: the ACS URL's scheme and that the content names that key. The SDK sends no Erro for
-    /// these (``ConformanceRule/errorCode`` is `nil`): it ends the challenge before any CReq.
+    /// first of the payload's). The audit also checks what the SDK checks before the first CReq: the ACS URL's
+    /// scheme and, with the transaction's SDK ephemeral key, that the content names that key. The SDK sends no Erro
+    /// for these (``ConformanceRule/errorCode`` is `nil`): it ends the challenge before any CReq.
     ///
     /// - Parameters:
     ///   - payload: The JSON bytes of the JWS payload.
-    ///   - sdkEphemeralPublicKey: The SDK's ephemeral public key for the transaction; `nil` leaves the URL and key
-    ///     checks out.
+    ///   - sdkEphemeralPublicKey: The SDK's ephemeral public key for the transaction; `nil` leaves the key check
+    ///     out.
     ///   - allowsPlainHTTP: Whether an `http` ACS URL is allowed (the SDK allows it only for a loopback host, when its
     ///     configuration says so).
     /// - Returns: The findings, and the content when there are none.
@@ -44,10 +44,10 @@ public struct ACSSignedContent: Sendable, Hashable {
     ) -> ConformanceAudit<ACSSignedContent> {
         let recorder = ViolationRecorder<JOSEError>()
         let content = try? read(payload, recorder)
-        if let content, let sdkEphemeralPublicKey {
+        if let content {
             for finding in [
                 checkedACSURL(content.acsURL, allowsPlainHTTP: allowsPlainHTTP).failure,
-                content.sdkKeyFinding(expected: sdkEphemeralPublicKey),
+                sdkEphemeralPublicKey.flatMap { content.sdkKeyFinding(expected: $0) },
             ] {
                 if let finding { try? recorder.record(finding, file: #fileID, line: #line) }
             }

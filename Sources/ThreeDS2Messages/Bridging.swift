@@ -33,7 +33,8 @@ public enum Bridging {
         /// The app button's label, present exactly when ``appURL`` is.
         public let appLabel: String?
 
-        /// What a Bridging extension says, as the SDK reads it or an ACS writes it (``ChallengeResponseBuilder``).
+        /// What a Bridging extension says, as the SDK reads it or an ACS writes it (`ChallengeResponseBuilder` of
+        /// ThreeDS2ACSKit).
         ///
         /// - Parameters:
         ///   - version: The version, when it is one the SDK knows.
@@ -95,6 +96,12 @@ public enum Bridging {
             "oobAppURL", field: prefix + "oobAppURL", max: 2048, in: challengeData, recorder: recorder)
         var label = try ChallengeResponseValidator.extensionText(
             "oobAppLabel", field: prefix + "oobAppLabel", max: 45, in: challengeData, recorder: recorder)
+        if let link = url, !ChallengeResponseValidator.isHTTPSURL(link) {
+            // Tolerated: the link is not offered, and the screen is shown without the app button.
+            try recorder.invalid(
+                .bridgingAppURLNotHTTPS, prefix + "oobAppURL", "is not an https universal or app link",
+                seen: .string(link))
+        }
         if url == nil || label == nil || !ChallengeResponseValidator.isHTTPSURL(url ?? "") {
             url = nil
             label = nil

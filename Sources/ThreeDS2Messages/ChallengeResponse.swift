@@ -69,11 +69,13 @@ public enum ChallengeResponseValidator {
     /// - Parameters:
     ///   - object: The decrypted CRes.
     ///   - expectation: The identifiers, version and counter expected.
+    ///   - strict: Whether the rules the SDK tolerates (``ConformanceRule/tolerance``) are reported too: the
+    ///     specification's letter. A strict audit's first finding may be one the SDK accepts.
     /// - Returns: The findings, and the screen or final status when there are none.
-    public static func audit(_ object: JSONObject, expecting expectation: ChallengeResponseExpectation)
-        -> ConformanceAudit<ChallengeResponse>
-    {
-        let recorder = CResRecorder()
+    public static func audit(
+        _ object: JSONObject, expecting expectation: ChallengeResponseExpectation, strict: Bool = false
+    ) -> ConformanceAudit<ChallengeResponse> {
+        let recorder = CResRecorder(strict: strict)
         let response = try? read(object, expectation, recorder)
         return ConformanceAudit(findings: recorder.findings, reading: response ?? nil)
     }
@@ -100,7 +102,11 @@ public enum ChallengeResponseValidator {
                 expectation.messageVersion.carriesBridging ? [Bridging.id] : []),
             max: expectation.messageVersion.maxMessageExtensions)
         guard knownCompletion else { return nil }
-        if completionIndicator == .yes { return try finalStatus(reader, expectation.messageVersion) }
+        if completionIndicator == .yes {
+            let status = try finalStatus(reader, expectation.messageVersion)
+            try checkFinalCarriesNoScreen(reader)
+            return status
+        }
         return try screen(reader, expectation: expectation).map(ChallengeResponse.screen)
     }
 

@@ -18,11 +18,16 @@ extension ChallengeResponseValidator {
         }
         try readTexts(reader, into: &screen)
         try readOptionalFields(reader, into: &screen, uiType: uiType)
-        guard uiType != nil else { return nil }
-        try readRequired(reader, into: &screen, expectation: expectation)
-        if uiType != .singleSelect, uiType != .multiSelect, reader.object["challengeSelectInfo"] != nil {
-            _ = try selectOptions(reader, version: version)
+        if let uiType {
+            try readRequired(reader, into: &screen, expectation: expectation)
+            if uiType != .singleSelect, uiType != .multiSelect, reader.object["challengeSelectInfo"] != nil {
+                _ = try selectOptions(reader, version: version)
+            }
+            try checkNotAllowed(reader, uiType: uiType)
         }
+        // What the SDK tolerates comes last: a field already found broken is not reported again.
+        try checkVersionFields(reader, version: version)
+        guard uiType != nil else { return nil }
         return reader.recorder.findings.isEmpty ? screen : nil
     }
 
@@ -156,8 +161,13 @@ extension ChallengeResponseValidator {
         if screen.messageVersion.hasEntryBoxes {
             try require([("challengeInfoHeader", screen.header), ("challengeInfoText", screen.infoText)])
             try oobApp(reader, into: &screen, expectation: expectation, labelled: true)
-            // 2.3.1: the continue label is required only when there is no open-app button.
-            if screen.oobAppLabel == nil { try require([("oobContinueLabel", screen.oobContinueLabel)]) }
+            // 2.3.1: the continue label is required only when there is no open-app button. An app link the ACS
+            // sent and got wrong is reported as such; the missing continue label would only follow from it.
+            let appFound =
+                reader.recorder.hasFinding(for: "oobAppURL") || reader.recorder.hasFinding(for: "oobAppLabel")
+            if screen.oobAppLabel == nil, !appFound {
+                try require([("oobContinueLabel", screen.oobContinueLabel)])
+            }
         } else {
             // TC_SDK_10292: with a continue label, the header and text must be there too.
             try require([

@@ -57,6 +57,7 @@ extension ChallengeResponseValidator {
             try recorder.invalid(.selectInfoNotArray, field, "is not an array", seen: value)
             return []
         }
+        try checkSelectLimits(entries, recorder, version: version)
         var options: [SelectOption] = []
         for entry in entries {
             guard case .object(let pair) = entry, pair.count == 1, let member = pair.members.first,

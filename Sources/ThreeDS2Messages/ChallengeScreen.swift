@@ -232,7 +232,7 @@ public struct InformationSection: Sendable, Hashable {
 }
 
 /// A platform-neutral description of one challenge screen, built from a validated CRes: what a presenter draws, and
-/// what an ACS writes with ``ChallengeResponseBuilder`` (both ends of the CRes share this vocabulary).
+/// what an ACS writes with `ChallengeResponseBuilder` of ThreeDS2ACSKit (both ends of the CRes share this vocabulary).
 public struct ChallengeScreen: Sendable, Hashable {
     /// The UI type.
     public var uiType: UIType
@@ -288,7 +288,7 @@ public struct ChallengeScreen: Sendable, Hashable {
     public var paymentSystemImage: ChallengeImage?
 
     /// A screen of `uiType` with nothing on it yet: the validator fills one from a CRes, an ACS fills one to send
-    /// (``ChallengeResponseBuilder``).
+    /// (`ChallengeResponseBuilder` of ThreeDS2ACSKit).
     ///
     /// - Parameters:
     ///   - uiType: The UI type.

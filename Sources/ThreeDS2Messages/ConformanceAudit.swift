@@ -1,4 +1,4 @@
-import ThreeDS2JOSE
+package import ThreeDS2JOSE
 
 /// One violation of a ``ConformanceRule`` found in what an ACS sent, with the evidence: the field, the value seen, the
 /// requirement for the message's version, and the Erro code the SDK sends for it.
@@ -58,7 +58,7 @@ public struct ConformanceFinding: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(rule) \(field): \(explanation)" }
 
     /// A JSON value as a finding shows it: a string as sent, anything else as JSON text.
-    static func text(_ value: JSONValue) -> String {
+    package static func text(_ value: JSONValue) -> String {
         if case .string(let text) = value { return text }
         return value.serialized
     }
@@ -111,18 +111,29 @@ public struct ConformanceAudit<Reading: Sendable & Hashable>: Sendable, Hashable
 /// this recorder, so the two cannot drift apart.
 final class ViolationRecorder<Failure: Error> {
     private let stop: ((ConformanceFinding, String, UInt) -> Failure)?
+    /// Whether the rules the SDK tolerates (``ConformanceRule/tolerance``) are recorded: only in a strict audit.
+    let strict: Bool
     private(set) var findings: [ConformanceFinding] = []
 
-    /// A recorder that throws the first violation, made into the error the reader throws.
-    init(stoppingWith stop: @escaping (ConformanceFinding, String, UInt) -> Failure) { self.stop = stop }
+    /// A recorder that throws the first violation, made into the error the reader throws; a tolerated rule is never
+    /// one (the SDK accepts what it tolerates).
+    init(stoppingWith stop: @escaping (ConformanceFinding, String, UInt) -> Failure) {
+        self.stop = stop
+        strict = false
+    }
 
-    /// A recorder that collects every violation.
-    init() { stop = nil }
+    /// A recorder that collects every violation; the tolerated rules too when `strict`.
+    init(strict: Bool = false) {
+        stop = nil
+        self.strict = strict
+    }
 
-    /// Records a violation: throws it when stopping at the first, keeps it otherwise (once per field).
+    /// Records a violation: throws it when stopping at the first, keeps it otherwise (once per field). A tolerated
+    /// rule is dropped unless the recorder is strict.
     ///
     /// - Parameter failure: The error to throw instead of the one made from the finding (a cause to keep as is).
     func record(_ finding: ConformanceFinding, failure: Failure? = nil, file: String, line: UInt) throws(Failure) {
+        guard strict || finding.rule.tolerance == nil else { return }
         if let stop { throw failure ?? stop(finding, file, line) }
         guard !hasFinding(for: finding.field) else { return }
         findings.append(finding)

@@ -93,6 +93,40 @@ public enum ConformanceRule: String, CaseIterable, Sendable, Hashable, Codable, 
     case imageEmpty = "cres.image.empty"
     /// An image is neither a URL nor an object of URLs.
     case imageNotObject = "cres.image.notObject"
+    /// `challengeSelectInfo` has more options than 2.3.1.1 allows (8).
+    case selectInfoTooMany = "cres.challengeSelectInfo.tooMany"
+    /// A `challengeSelectInfo` key is longer than 2.3.1.1 allows (4 characters).
+    case selectInfoKeyTooLong = "cres.challengeSelectInfo.keyTooLong"
+    /// A field the message's version does not define (a 2.3.1 field in 2.2.0, `whitelistingInfoText` in 2.3.1).
+    case fieldNotInVersion = "cres.field.notInVersion"
+    /// A field the screen's UI type marks "not present" in the version (a resend label on a select screen).
+    case screenFieldNotAllowed = "cres.screen.notAllowed"
+    /// A screen field in a final CRes.
+    case finalScreenField = "cres.final.screenField"
+    /// The Bridging extension's app link is not an https URL with a host.
+    case bridgingAppURLNotHTTPS = "cres.bridging.oobAppURL.notHTTPS"
+
+    // The encrypted channel: what the SDK finds before it can read a CRes.
+    /// The answer is a JSON object other than an Erro, sent unencrypted.
+    case channelPlaintext = "cres.jwe.plaintext"
+    /// The JWE is not a compact serialization of base64url parts with a JSON header within the SDK's bounds.
+    case channelFormat = "cres.jwe.format"
+    /// The JWE header's `alg` is not `dir`.
+    case channelAlgorithm = "cres.jwe.alg"
+    /// The JWE header's `enc` is not a content encryption of the channel.
+    case channelEncryption = "cres.jwe.enc"
+    /// The JWE header's `kid` is missing or is not the transaction's `acsTransID`.
+    case channelKeyID = "cres.jwe.kid"
+    /// The JWE header carries a member the SDK does not process, or one of the wrong type.
+    case channelHeader = "cres.jwe.header"
+    /// The JWE does not decrypt under the channel key: its authentication tag (or IV) does not check.
+    case channelTag = "cres.jwe.tag"
+    /// A JSON object of the JWE (its header) names a member twice.
+    case channelDuplicateMember = "cres.jwe.duplicateMember"
+    /// The decrypted CRes is not a JSON object.
+    case payloadNotJSON = "cres.payload.notJSON"
+    /// The decrypted CRes names a member twice.
+    case payloadDuplicateMember = "cres.payload.duplicateMember"
 
     // 2.3.1 entry boxes.
     /// `challengeEntryBox` / `challengeEntryBoxTwo` is not an object.
@@ -181,8 +215,17 @@ public enum ConformanceRule: String, CaseIterable, Sendable, Hashable, Codable, 
     /// Where the requirement comes from: a section of the protocol references or a public table, when there is one.
     public var reference: String { definition.reference }
 
+    /// Where the SDK is deliberately more tolerant than the specification's letter, and why: `nil` when it applies
+    /// the rule as written. The SDK accepts a message that breaks only tolerated rules, and an audit reports them
+    /// only when strict (`threeds conform --strict`).
+    public var tolerance: String? { definition.tolerance }
+
+    /// Whether the code declares the rule's field, requirement, Erro code and reference (a test holds every rule to
+    /// it; a rule without one reads as empty text).
+    package var isDefined: Bool { ConformanceRuleDefinition.table[self] != nil }
+
     private var definition: ConformanceRuleDefinition {
-        ConformanceRuleDefinition.table[self] ?? ConformanceRuleDefinition(nil, "", "", "")
+        ConformanceRuleDefinition.table[self] ?? .undefined
     }
 }
 

@@ -7,13 +7,22 @@ struct ConformanceRuleDefinition: Sendable {
     let field: String
     let requirement: String
     let reference: String
+    /// Where the SDK is more tolerant than the specification's letter, and why; `nil` when it is not.
+    let tolerance: String?
 
-    init(_ code: ProtocolErrorCode?, _ field: String, _ requirement: String, _ reference: String) {
+    init(
+        _ code: ProtocolErrorCode?, _ field: String, _ requirement: String, _ reference: String,
+        tolerance: String? = nil
+    ) {
         self.code = code
         self.field = field
         self.requirement = requirement
         self.reference = reference
+        self.tolerance = tolerance
     }
+
+    /// What a rule without a definition reads as: empty text, which `ConformanceAuditTests` refuses for every rule.
+    static let undefined = ConformanceRuleDefinition(nil, "", "", "")
 
     private static let fields31 = "EMV 3DS core spec Table A.1; protocol notes §2"
     private static let byUIType = "EMV 3DS core spec Table A.1; 2.3.1 Table A.20; protocol notes §3"
@@ -24,6 +33,7 @@ struct ConformanceRuleDefinition: Sendable {
 
     static let table: [ConformanceRule: ConformanceRuleDefinition] = envelope.merging(screen) { $1 }
         .merging(entryBox) { $1 }.merging(signedContent) { $1 }.merging(authenticationResponse) { $1 }
+        .merging(presence) { $1 }.merging(channel) { $1 }
 
     private static let envelope: [ConformanceRule: ConformanceRuleDefinition] = [
         .requiredFieldMissing: .init(
@@ -184,5 +194,63 @@ struct ConformanceRuleDefinition: Sendable {
         .aresTransactionIDNotUUID: .init(nil, "threeDSServerTransID, acsTransID", "a UUID of 36 characters", ares),
         .aresReferenceNumberLength: .init(nil, "acsReferenceNumber", "1–32 characters", ares),
         .aresSignedContentEmpty: .init(nil, "acsSignedContent", "not empty", ares),
+    ]
+
+    private static let tablesA20 = "2.3.1 Table A.20, Table B.4; protocol notes §3, §9"
+    private static let jwe = "RFC 7516; EMV 3DS core spec Table A.4 (302); protocol notes §7"
+
+    /// The rules of what a CRes may not carry, and the 2.3.1.1 select limits: the SDK tolerates them all.
+    private static let presence: [ConformanceRule: ConformanceRuleDefinition] = [
+        .selectInfoTooMany: .init(
+            .invalidFormat, "challengeSelectInfo", "at most 8 options (2.3.1)", "2.3.1 Table A.1; protocol notes §9",
+            tolerance:
+                "the limit came with 2.3.1.1, and a 2.3.1 ACS may be older; the SDK shows every option it is sent"),
+        .selectInfoKeyTooLong: .init(
+            .invalidFormat, "challengeSelectInfo", "keys of at most 4 characters (2.3.1)",
+            "2.3.1 Table A.1; protocol notes §9",
+            tolerance:
+                "the limit came with 2.3.1.1, and a 2.3.1 ACS may be older; the SDK sends back any key of up to 45 "
+                + "characters"),
+        .fieldNotInVersion: .init(
+            .invalidFormat, "fields of another version",
+            "only the version's fields (no 2.3.1 field before 2.3.1, no 2.2.0 field in 2.1.0, no "
+                + "whitelistingInfoText in 2.3.1)",
+            "EMV 3DS core spec Table A.1; 2.3.1 Table B.4; protocol notes §2, §9",
+            tolerance:
+                "real ACSs carry fields of a neighbouring version; the SDK ignores a field its version does not "
+                + "define, as it ignores any unknown field"),
+        .screenFieldNotAllowed: .init(
+            .invalidFormat, "resendInformationLabel", "only on a text screen (acsUiType 01)", tablesA20,
+            tolerance: "the SDK shows the resend button the ACS offers on any native screen"),
+        .finalScreenField: .init(
+            .invalidFormat, "screen fields", "none in a final CRes (challengeCompletionInd Y)",
+            "EMV 3DS core spec Table A.1; protocol notes §4",
+            tolerance: "a final CRes ends the challenge; the SDK ignores any screen field it carries"),
+        .bridgingAppURLNotHTTPS: .init(
+            .invalidFormat, "messageExtension.Bridging.challengeData.oobAppURL",
+            "an https universal or app link with a host (2.2.0 Bridging)",
+            "Bridging Message Extension; protocol notes §10",
+            tolerance: "the SDK offers no app button for such a link and shows the screen without it"),
+    ]
+
+    /// The encrypted channel: what breaks before a CRes can be read (the SDK answers 302, or 101 and 204 for its
+    /// plaintext).
+    private static let channel: [ConformanceRule: ConformanceRuleDefinition] = [
+        .channelPlaintext: .init(
+            .decryptionFailure, "the response body", "a compact JWE (only an Erro may be plaintext)", jwe),
+        .channelFormat: .init(
+            .decryptionFailure, "the JWE", "five base64url parts and a JSON header, within 512 KiB", jwe),
+        .channelAlgorithm: .init(.decryptionFailure, "alg", "`dir`", jwe),
+        .channelEncryption: .init(.decryptionFailure, "enc", "the content encryption of the channel", jwe),
+        .channelKeyID: .init(.decryptionFailure, "kid", "the transaction's acsTransID", jwe),
+        .channelHeader: .init(.decryptionFailure, "the JWE header", "no member the SDK does not process", jwe),
+        .channelTag: .init(
+            .decryptionFailure, "the JWE", "decrypts and authenticates under the channel key, with a valid IV", jwe),
+        .channelDuplicateMember: .init(.decryptionFailure, "the JWE header", "each member once", jwe),
+        .payloadNotJSON: .init(
+            .messageReceivedInvalid, "the decrypted CRes", "a JSON object",
+            "RFC 8259; EMV 3DS core spec Table A.4 (101)"),
+        .payloadDuplicateMember: .init(
+            .duplicateElement, "the decrypted CRes", "each member once", "RFC 8259; EMV 3DS core spec Table A.4 (204)"),
     ]
 }

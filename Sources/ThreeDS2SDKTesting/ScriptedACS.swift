@@ -1,4 +1,5 @@
 public import Foundation
+public import ThreeDS2ACSKit
 @_spi(ThreeDS2Tools) public import ThreeDS2SDK
 
 /// The ACS end of one challenge, without a server: it answers the AReq's part (the signed content with its

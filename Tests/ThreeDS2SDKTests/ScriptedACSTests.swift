@@ -1,6 +1,7 @@
 import Clocks
 import Foundation
 import Testing
+import ThreeDS2ACSKit
 @_spi(ThreeDS2Tools) import ThreeDS2SDK
 import ThreeDS2SDKTesting
 
@@ -55,7 +56,7 @@ struct ScriptedACSTests {
             }
             guard
                 let response = try? acs.challengeResponse(
-                    showing: ScriptedACS.textScreen(for: .v2_2_0), patched: .removing("challengeInfoHeader"))
+                    showing: ScriptedACS.textScreen(for: .v2_2_0), patched: .remove("challengeInfoHeader"))
             else { return .fail(TransportError(.other, "the CRes could not be made")) }
             return .respond(response)
         }

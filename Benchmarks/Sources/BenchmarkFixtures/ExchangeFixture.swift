@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+package import ThreeDS2ACSKit
 package import ThreeDS2JOSE
 package import ThreeDS2Messages
 

@@ -1,5 +1,6 @@
 import Crypto
 package import Foundation
+import ThreeDS2ACSKit
 package import ThreeDS2JOSE
 import ThreeDS2Messages
 

@@ -208,10 +208,7 @@ struct ChallengeStateMachine: Sendable {
             return .messageReceived(object)
         case .plaintext(let object):
             trace?.answered(.plaintext(object))
-            return .responseUnreadable(
-                ProtocolViolation(
-                    .decryptionFailure, detail: "Data Decryption Failure",
-                    explanation: "the ACS answered in plaintext; only an Erro may be unencrypted"))
+            return .responseUnreadable(ConformanceFinding.plaintextResponse.violation())
         case .unreadable where success:
             trace?.answered(.unreadable("the answer starts as JSON but is not a JSON object"))
             return .responseUnreadable(
@@ -226,8 +223,8 @@ struct ChallengeStateMachine: Sendable {
             do {
                 return .messageReceived(try channel.decrypt(response.body))
             } catch {
-                trace?.answered(.unreadable(error.explanation))
-                return .responseUnreadable(error)
+                trace?.answered(.undecryptable(error.finding))
+                return .responseUnreadable(error.finding.violation())
             }
         }
     }

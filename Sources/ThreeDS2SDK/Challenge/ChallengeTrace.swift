@@ -36,8 +36,11 @@ public import ThreeDS2Messages
         case error(JSONObject)
         /// A JSON object other than an Erro sent unencrypted: refused as a CRes.
         case plaintext(JSONObject)
-        /// An answer that did not decrypt under the channel keys, or is not a JSON object: why, in words.
+        /// An answer that starts as JSON but is not a JSON object: why, in words.
         case unreadable(String)
+        /// An answer that did not decrypt under the channel keys, or whose plaintext is not a JSON object: the rule
+        /// it broke (a wrong `kid` or `enc`, a bad tag, a member named twice…), as the SDK answered it.
+        case undecryptable(ConformanceFinding)
         /// No answer the SDK read: a transport failure, a timeout, an HTTP error, or a cancel.
         case none
     }

@@ -27,36 +27,24 @@ struct SecureChannel: Sendable {
             request.serializedBytes, iv: ChannelKeys.counterIV(counter, encryption: requestEncryption, fromSDK: true))
     }
 
-    /// Decrypts a CRes (or an encrypted Erro). Any JOSE failure is a 302 naming the part or header.
-    func decrypt(_ compact: [UInt8]) throws(ProtocolViolation) -> JSONObject {
+    /// Decrypts a CRes (or an encrypted Erro). A JOSE failure is a 302 naming the part or header; a plaintext
+    /// that is not a JSON object is 101 (204 for a member named twice). Each is thrown as the finding of its rule
+    /// (``ConformanceFinding/channel(_:)``, ``ConformanceFinding/payload(_:)``), which the SDK answers.
+    func decrypt(_ compact: [UInt8]) throws(FirstFinding) -> JSONObject {
         let plaintext: [UInt8]
         do {
             plaintext = try decrypter.decrypt(bytes: compact).plaintext
         } catch {
-            throw ProtocolViolation(
-                .decryptionFailure, detail: "Data Decryption Failure",
-                explanation: "CRes could not be decrypted: \(humanReadable(error))")
+            throw FirstFinding(.channel(error))
         }
+        let parsed: JSONValue
         do {
-            guard
-                case .object(let object) = try JSONParser(
-                    limits: .init(maxBytes: ChallengeStateMachine.maxResponseBytes, maxDepth: 16)
-                ).parse(
-                    plaintext)
-            else {
-                throw ProtocolViolation(
-                    .messageReceivedInvalid, detail: "Invalid Formatted Message",
-                    explanation: "CRes plaintext is not a JSON object")
-            }
-            return object
-        } catch let violation as ProtocolViolation {
-            throw violation
+            parsed = try JSONParser(limits: .init(maxBytes: ChallengeStateMachine.maxResponseBytes, maxDepth: 16))
+                .parse(plaintext)
         } catch {
-            let duplicate = (error as? JOSEError)?.code == .duplicateMember
-            throw ProtocolViolation(
-                duplicate ? .duplicateElement : .messageReceivedInvalid,
-                detail: duplicate ? "duplicate data element" : "Invalid Formatted Message",
-                explanation: "CRes plaintext is not valid JSON: \(humanReadable(error))")
+            throw FirstFinding(.payload(error))
         }
+        guard case .object(let object) = parsed else { throw FirstFinding(.payload(nil)) }
+        return object
     }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ThreeDS2ACSKit
 public import ThreeDS2JOSE
 public import ThreeDS2Messages
 
@@ -190,14 +191,24 @@ actor AccessControlServer {
         }
         // The fault profile's hook (`threeds conform`'s tests): its patches, through the builder's raw-patch step.
         if let profile = challenge.faultProfile {
-            let step = challenge.step
-            let version = challenge.record.messageVersion
-            response = response.patched { profile.apply(to: &$0, response: step, version: version) }
+            let isFinal = if case .final = content { true } else { false }
+            let patches = profile.patches(
+                response: challenge.step, isFinal: isFinal, version: challenge.record.messageVersion)
+            for patch in patches { response = response.patched(patch) }
         }
         do {
             var compact = try challenge.channel.encrypt(response, encryption: encryption)
             if first, scenario == .faultBadTag { compact = try Self.flippingTagBit(compact) }
             reply.body = Array(compact.utf8)
+            let version = challenge.record.messageVersion
+            if first, let fault = challenge.faultProfile?.rawFaults[version], fault.actsOnResponse {
+                var channel = challenge.channel
+                reply.body = try fault.body(compact, json: response.json) {
+                    try channel.encrypt(bytes: $0, encryption: encryption)
+                }
+                challenge.channel = channel
+                compact = String(decoding: reply.body, as: UTF8.self)
+            }
             challenge.record.capturedResponses.append(compact)
         } catch {
             return ACSReply(status: 500, contentType: "text/plain", body: Array("CRes encryption failed".utf8))

@@ -1,52 +1,49 @@
+public import ThreeDS2ACSKit
 public import ThreeDS2JOSE
 public import ThreeDS2Messages
 
 /// One change the TestLab ACS makes to a CRes just before encrypting it, to plant a known violation
 /// (`threeds conform` must report its rule and nothing else).
-public struct ACSFaultPatch: Sendable, Hashable {
+public struct ACSFaultPatch: Sendable, Hashable, CustomStringConvertible {
     /// Which CRes of a challenge the patch applies to.
     public enum Target: String, Sendable, Hashable {
         /// The first CRes (the answer to the first CReq).
         case first
         /// Every final CRes (`challengeCompletionInd` `Y`), whatever answered it.
         case final
-    }
-
-    /// What the patch does to the CRes JSON object.
-    public enum Edit: Sendable, Hashable {
-        /// Removes a field.
-        case remove(String)
-        /// Sets a field to a JSON value (adds it when missing).
-        case set(String, JSONValue)
+        /// The ARes the TestLab 3DS Server answers with.
+        case authenticationResponse
+        /// The ACS signed content's payload, before it is signed.
+        case signedContent
     }
 
     /// Which CRes is patched.
     public let target: Target
-    /// The change.
-    public let edit: Edit
+    /// The change, in the ACS kit's one patch vocabulary (the builder's raw-patch step applies it).
+    public let patch: RawPatch
     /// The rules the change breaks (several when it sets an object whose keys break different rules).
     public let rules: [ConformanceRule]
 
     /// Creates a patch.
-    public init(_ target: Target, _ edit: Edit, breaks rules: ConformanceRule...) {
+    ///
+    /// - Parameters:
+    ///   - target: Which CRes of a challenge the patch applies to.
+    ///   - patch: The change.
+    ///   - rules: The rules the change breaks.
+    public init(_ target: Target, _ patch: RawPatch, breaks rules: ConformanceRule...) {
         self.target = target
-        self.edit = edit
+        self.patch = patch
         self.rules = rules
     }
 
-    init(target: Target, edit: Edit, rules: [ConformanceRule]) {
+    init(target: Target, patch: RawPatch, rules: [ConformanceRule]) {
         self.target = target
-        self.edit = edit
+        self.patch = patch
         self.rules = rules
     }
 
-    /// The edit as the CRes builder's raw-patch step takes it.
-    var rawPatch: RawPatch {
-        switch edit {
-        case .remove(let name): .removing(name)
-        case .set(let name, let value): .setting(name, to: value)
-        }
-    }
+    /// `first: set acsCounterAtoS to "7"`: the target and the patch.
+    public var description: String { "\(target.rawValue): \(patch)" }
 }
 
 /// A TestLab ACS profile that plants known violations in its CRes: a scenario's screens, with patches per message
@@ -59,6 +56,15 @@ public struct ACSFaultProfile: Sendable, Hashable, CustomStringConvertible {
     public let scenario: Scenario
     /// The patches per message version.
     public let patches: [MessageVersion: [ACSFaultPatch]]
+    /// The faults per message version that are no JSON patch: in the first CRes's JWE, or the signed content's bytes.
+    public let rawFaults: [MessageVersion: ACSRawFault]
+    /// Whether `threeds conform` runs the profile without an app opener (`--no-app-opener`).
+    public let withoutAppOpener: Bool
+
+    /// Whether the profile plants a rule the SDK tolerates, which `threeds conform` reports only with `--strict`.
+    public var needsStrict: Bool {
+        MessageVersion.supported.contains { plantedRules($0).contains { $0.tolerance != nil } }
+    }
 
     /// The profile's position in ``all``, which gives its card number.
     let index: Int
@@ -69,7 +75,8 @@ public struct ACSFaultProfile: Sendable, Hashable, CustomStringConvertible {
     /// The rules the profile plants in a version's challenges, each once, in the order of its patches.
     public func plantedRules(_ version: MessageVersion) -> [ConformanceRule] {
         var seen: Set<ConformanceRule> = []
-        return (patches[version] ?? []).flatMap(\.rules).filter { seen.insert($0).inserted }
+        let rules = (patches[version] ?? []).flatMap(\.rules) + (rawFaults[version].map { [$0.rule] } ?? [])
+        return rules.filter { seen.insert($0).inserted }
     }
 
     /// The card number that selects the profile: `400000000008`, the profile's index in three digits, and a Luhn
@@ -86,25 +93,42 @@ public struct ACSFaultProfile: Sendable, Hashable, CustomStringConvertible {
         self = match
     }
 
-    init(_ index: Int, _ name: String, _ scenario: Scenario, _ patches: [MessageVersion: [ACSFaultPatch]]) {
+    init(
+        _ index: Int, _ name: String, _ scenario: Scenario, _ patches: [MessageVersion: [ACSFaultPatch]],
+        raw: [MessageVersion: ACSRawFault] = [:], withoutAppOpener: Bool = false
+    ) {
         self.index = index
         self.name = name
         self.scenario = scenario
         self.patches = patches
+        self.rawFaults = raw
+        self.withoutAppOpener = withoutAppOpener
     }
 
-    /// Patches a CRes about to be encrypted: the `number`th of its challenge (from 1).
+    /// The patches of the ARes (`.authenticationResponse`) or of the signed content's payload (`.signedContent`) in a
+    /// version.
     ///
     /// - Parameters:
-    ///   - content: The CRes JSON object.
+    ///   - target: Which of the two.
+    ///   - version: The transaction's message version.
+    /// - Returns: The patches, in order.
+    public func patches(for target: ACSFaultPatch.Target, version: MessageVersion) -> [RawPatch] {
+        (patches[version] ?? []).filter { $0.target == target }.map(\.patch)
+    }
+
+    /// The patches the ACS applies to a CRes about to be encrypted, in order: the `number`th of its challenge (from
+    /// 1), final or not.
+    ///
+    /// - Parameters:
     ///   - number: Which CRes of the challenge it is.
+    ///   - isFinal: Whether it is a final CRes (`challengeCompletionInd` `Y`).
     ///   - version: The challenge's message version.
-    public func apply(to content: inout JSONObject, response number: Int, version: MessageVersion) {
-        let isFinal = content["challengeCompletionInd"] == YesNoIndicator.yes.json
-        for patch in patches[version] ?? [] {
+    /// - Returns: The patches, for the CRes builder's raw-patch step.
+    public func patches(response number: Int, isFinal: Bool, version: MessageVersion) -> [RawPatch] {
+        (patches[version] ?? []).compactMap { patch in
             switch patch.target {
-            case .first where number == 1, .final where isFinal: patch.rawPatch.apply(to: &content)
-            case .first, .final: break
+            case .first where number == 1, .final where isFinal: patch.patch
+            case .first, .final, .authenticationResponse, .signedContent: nil
             }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ThreeDS2ACSKit
 import ThreeDS2JOSE
 import ThreeDS2Messages
 
@@ -8,13 +9,13 @@ extension Scenario {
     /// answer instead.
     var firstResponseFault: RawPatch? {
         switch self {
-        case .faultWrongCounter: .setting("acsCounterAtoS", to: .string("007"))
-        case .faultWrongTransactionID: .setting("sdkTransID", to: .string(UUID().uuidString.lowercased()))
-        case .faultMissingField: .removing("challengeInfoHeader")
+        case .faultWrongCounter: .set("acsCounterAtoS", .string("007"))
+        case .faultWrongTransactionID: .set("sdkTransID", .string(UUID().uuidString.lowercased()))
+        case .faultMissingField: .remove("challengeInfoHeader")
         case .faultCriticalExtension:
-            .setting(
+            .set(
                 "messageExtension",
-                to: .array([
+                .array([
                     .object([
                         "name": .string("TestLabCritical"), "id": .string("A999999999-001"),
                         "criticalityIndicator": .bool(true), "data": .object([:]),

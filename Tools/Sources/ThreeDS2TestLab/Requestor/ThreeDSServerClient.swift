@@ -1,4 +1,5 @@
 public import Foundation
+import ThreeDS2ACSKit
 public import ThreeDS2JOSE
 public import ThreeDS2Messages
 public import ThreeDS2SDK

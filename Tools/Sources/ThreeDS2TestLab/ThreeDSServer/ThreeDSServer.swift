@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import ThreeDS2ACSKit
 public import ThreeDS2JOSE
 import ThreeDS2Messages
 @_spi(ThreeDS2Tools) public import ThreeDS2SDK
@@ -196,12 +197,21 @@ extension TestLab {
         case .rsa(let rsa): key = .ps256(privateKeyDER: Array(rsa.derRepresentation))
         case .p256(let ec): key = .es256(ec)
         }
+        // A fault profile's patches of the payload, or other bytes signed in its place (`threeds conform`'s tests).
+        var payload = content.json
+        for patch in faultProfile?.patches(for: .signedContent, version: request.version) ?? [] {
+            patch.apply(to: &payload)
+        }
+        var bytes = payload.serializedBytes
+        if case .signedPayload(let raw)? = faultProfile?.rawFaults[request.version] { bytes = raw }
         let signed = try JWS.sign(
-            content.json.serializedBytes, with: key,
+            bytes, with: key,
             certificateChain: [signer.certificate, pki.dsIntermediate.certificate, pki.dsRoot.certificate])
-        return .challenge(
+        let ares = AuthenticationResponseBuilder.challenge(
             messageVersion: request.version, identifiers: identifiers, acsReferenceNumber: Self.acsReferenceNumber,
             acsSignedContent: signed,
             renderingType: .init(interface: scenario == .html ? .html : .native, template: scenario.template))
+        let patches = faultProfile?.patches(for: .authenticationResponse, version: request.version) ?? []
+        return patches.reduce(ares) { $0.patched($1) }
     }
 }

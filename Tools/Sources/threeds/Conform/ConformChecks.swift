@@ -130,6 +130,11 @@ struct ConformChecks {
                     ? (final
                         ? "final CRes, transStatus \(status)" : "the answer to challengeCancel is not a final CRes")
                     : "no challengeCancel was sent"),
+            // A cardholder who cancelled was not authenticated: the final CRes may not say Y.
+            .expect(
+                !(cancelled && final && status == TransactionStatus.authenticated.rawValue),
+                "challengeCancel is not answered with transStatus Y",
+                cancelled && final ? "final CRes, transStatus \(status)" : "no final CRes to challengeCancel"),
         ]
     }
 }

@@ -56,6 +56,17 @@ struct Conform: AsyncParsableCommand {
                 "Per challenge card, the first screen is left unanswered until the SDK's challenge timeout (5 minutes, its minimum) ends the challenge: checked are the timed-out outcome, the SDK's Erro 402 to the ACS and the ACS's answer to it."
         ))
     var slow = false
+    @Flag(
+        help: ArgumentHelp(
+            "Report the specification's letter: also the rules the SDK deliberately tolerates.",
+            discussion:
+                "Without it, each rule applies the SDK's tolerance where it differs from the letter (docs/conformance-rules.md says where and why)."
+        ))
+    var strict = false
+    @Flag(
+        name: .customLong("no-app-opener"),
+        help: "Run as an app that cannot open the bank's app: the CReqs announce no app, no app-switch suite.")
+    var noAppOpener = false
 
     func validate() throws {
         if let host = saveChannelKeysFor, host.isEmpty || host.contains(where: { "/@ ".contains($0) }) {
@@ -110,7 +121,7 @@ struct Conform: AsyncParsableCommand {
                         + "to \(output)/messages: anyone with the files can read those challenges. Use it with your own "
                         + "test ACS only; delete them after."))
         }
-        let config = try connection.configuration(opensOOBApps: true)
+        let config = try connection.configuration(opensOOBApps: !noAppOpener)
         let transport = try HTTPClientTransport(additionalTrustRootsPEM: try connection.tlsRoots())
         let service: ThreeDS2Service
         do {
@@ -126,6 +137,8 @@ struct Conform: AsyncParsableCommand {
         runner.requestorAppURL = requestorAppURL
         runner.verbose = connection.verbose
         runner.slow = slow
+        runner.strict = strict
+        runner.opensApps = !noAppOpener
         runner.describe = { [connection] in connection.describe($0) }
         if slow {
             runner.screenShown = {

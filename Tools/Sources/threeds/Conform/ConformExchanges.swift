@@ -45,16 +45,22 @@ final class ConformExchangeLog: ChallengeTraceLog, ChannelKeyLog {
     /// The Erros the SDK posted to the ACS, each with the ACS's answer, in order.
     var errorPosts: [Exchange] { exchanges.filter(\.isError) }
 
-    /// The CReqs (entries redacted) and the answers, as the SDK read and audited them.
-    func decoded() -> [ConformExchange] {
+    /// The CReqs (entries redacted) and the answers, as the SDK read and audited them; with `strict`, each CRes
+    /// audited again against the specification's letter (the rules the SDK tolerates too).
+    func decoded(strict: Bool = false) -> [ConformExchange] {
         guard let trace else { return [] }
         return trace.exchanges.enumerated().map { index, exchange in
             let response: ConformExchange.Response =
                 switch exchange.answer {
-                case .response(let object, _, let audit): .cres(object, audit)
+                case .response(let object, let expectation, let audit):
+                    .cres(
+                        object,
+                        strict
+                            ? ChallengeResponseValidator.audit(object, expecting: expectation, strict: true) : audit)
                 case .error(let object): .erro(object)
                 case .plaintext(let object): .plaintext(object)
                 case .unreadable(let reason): .unreadable(reason)
+                case .undecryptable(let finding): .undecryptable(finding)
                 case .none: .none
                 }
             return ConformExchange(number: index + 1, request: exchange.request, response: response)
@@ -77,8 +83,10 @@ struct ConformExchange {
         case erro(JSONObject)
         /// A CRes (any JSON object but an Erro) sent unencrypted.
         case plaintext(JSONObject)
-        /// A body that does not decrypt under the channel keys, or is not a JSON object: why, as the SDK said it.
+        /// A body that starts as JSON but is not a JSON object: why, as the SDK said it.
         case unreadable(String)
+        /// A body that does not decrypt under the channel keys, or whose plaintext is not a JSON object: the rule.
+        case undecryptable(ConformanceFinding)
         /// No answer (a transport failure or timeout).
         case none
     }

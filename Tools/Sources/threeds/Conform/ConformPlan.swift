@@ -9,6 +9,8 @@ struct ConformPlan {
     /// The kind of authentication a card should get.
     enum Kind: String, CaseIterable {
         case frictionless, text, singleSelect, multiSelect, outOfBand, html, information
+        /// UI 06, HTML out of band (2.3.1): the ACS's page, then the cardholder confirms in the bank's app.
+        case htmlOutOfBand
 
         /// The `acsUiType` of the first screen.
         var uiType: UIType? {
@@ -20,6 +22,7 @@ struct ConformPlan {
             case .outOfBand: .outOfBand
             case .html: .html
             case .information: .information
+            case .htmlOutOfBand: .htmlOutOfBand
             }
         }
     }
@@ -64,11 +67,21 @@ struct ConformPlan {
     /// Reads a plan file; every problem names the card and member at fault.
     static func read(_ path: String) throws -> ConformPlan {
         let text = try readInputFile(path, option: "--plan")
-        guard
-            case .object(let root)? = try? JSONParser(limits: .init(maxBytes: 1 << 20, maxDepth: 12)).parse(
-                Array(text.utf8))
-        else { throw CLIError("--plan \(path): not a JSON object") }
         func fail(_ message: String) -> CLIError { CLIError("--plan \(path): \(message)") }
+        let root: JSONObject
+        do {
+            let value = try JSONParser(limits: .init(maxBytes: 1 << 20, maxDepth: 12)).parse(Array(text.utf8))
+            guard case .object(let object) = value else {
+                let start = text.utf8.firstIndex { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } ?? text.utf8.startIndex
+                let offset = text.utf8.distance(from: text.utf8.startIndex, to: start)
+                throw fail("not a JSON object: the top level is \(value.typeName) at \(position(offset, in: text))")
+            }
+            root = object
+        } catch let error as CLIError {
+            throw error
+        } catch {
+            throw fail("not JSON: \(parseProblem(error, in: text))")
+        }
         if let unknown = root.names.first(where: { !["amount", "currency", "cards"].contains($0) }) {
             throw fail("unknown member \"\(unknown)\" (it takes \"amount\", \"currency\", \"cards\")")
         }
@@ -97,6 +110,25 @@ struct ConformPlan {
             }
         }
         return plan
+    }
+
+    /// Where a byte offset is in a text, as an editor shows it: `line 3, column 7` (columns in characters).
+    static func position(_ offset: Int, in text: String) -> String {
+        let bytes = text.utf8
+        let end = bytes.index(bytes.startIndex, offsetBy: min(max(offset, 0), bytes.count))
+        let before = text[..<(end.samePosition(in: text) ?? text.endIndex)]
+        let line = before.reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
+        let column = before.split(separator: "\n", omittingEmptySubsequences: false).last.map(\.count) ?? 0
+        return "line \(line), column \(column + 1) (offset \(offset))"
+    }
+
+    /// The parser's problem with its place given as a line and column: it names a byte offset (`… at offset 42`).
+    private static func parseProblem(_ error: any Error, in text: String) -> String {
+        let message = (error as? JOSEError)?.message ?? "not JSON"
+        guard let range = message.range(of: " at offset "), let offset = Int(message[range.upperBound...]) else {
+            return message
+        }
+        return "\(message[..<range.lowerBound]) at \(position(offset, in: text))"
     }
 
     private struct PlanError: Error {

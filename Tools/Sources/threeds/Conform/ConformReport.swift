@@ -72,13 +72,15 @@ enum ConformReport {
         if groups.isEmpty { text += "None.\n\n" }
         for (rule, evidence) in groups {
             let code = rule.errorCode.map { "the SDK answers Erro \($0.rawValue)" } ?? "the SDK sends no Erro"
+            let tolerance = rule.tolerance.map { " The SDK tolerates it (reported under --strict): \($0)." } ?? ""
             text +=
                 "### `\(rule.rawValue)`\n\nRequirement: \(rule.requirement); \(code); reference: \(rule.reference). "
-                + "Seen \(evidence.count) time\(evidence.count == 1 ? "" : "s").\n\n"
-            text += "| Case | CRes | Field | Value seen | Requirement |\n|---|---|---|---|---|\n"
+                + "Seen \(evidence.count) time\(evidence.count == 1 ? "" : "s").\(tolerance)\n\n"
+            text += "| Case | Message | Field | Value seen | Requirement |\n|---|---|---|---|---|\n"
             for (item, check, finding) in evidence {
+                let message = check.exchange.map { "CRes \($0)" } ?? rule.message.rawValue
                 text +=
-                    "| \(cell(item.title)) | \(check.exchange ?? 0) | \(cell(finding.field)) | "
+                    "| \(cell(item.title)) | \(cell(message)) | \(cell(finding.field)) | "
                     + "\(finding.value.map(cell) ?? "missing") | \(cell(finding.requirement)) |\n"
             }
             text += "\n"

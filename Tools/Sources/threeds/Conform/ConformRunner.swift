@@ -26,6 +26,12 @@ struct ConformRunner: Sendable {
     /// Whether the `timeout` suite runs (`--slow`): five minutes per challenge card. Without it the suite is neither
     /// run nor listed.
     var slow = false
+    /// Whether each CRes is audited against the specification's letter (`--strict`): the rules the SDK tolerates
+    /// are reported too.
+    var strict = false
+    /// Whether the SDK may open the bank's app (`--no-app-opener` clears it): without an opener the CReqs announce
+    /// no app (2.3.1 `oobAppURLInd` `03`, not allowed by the app) and the app-switch suite does not apply.
+    var opensApps = true
     /// The clock the challenges' timers run on: the continuous clock in the CLI, a test clock in tests.
     var clock: any Clock<Duration> = ContinuousClock()
     /// Told when the `timeout` suite's first screen is up (tests move their clock then; the CLI says it waits).
@@ -62,7 +68,7 @@ struct ConformRunner: Sendable {
                 if Task.isCancelled { break cards }
                 let item: ConformCase
                 if let reason = Self.notApplicable(
-                    suite, card: card, first: first, hasRequestorAppURL: requestorAppURL != nil)
+                    suite, card: card, first: first, hasRequestorAppURL: requestorAppURL != nil, opensApps: opensApps)
                 {
                     item = ConformCase(
                         card: card, suite: suite, checks: [.skipped(suite.title, reason)], outcome: "not run")
@@ -94,10 +100,12 @@ struct ConformRunner: Sendable {
 
     /// Why a suite does not apply to a card, if it does not.
     static func notApplicable(
-        _ suite: ConformPlan.Suite, card: ConformPlan.Card, first: FirstScreen?, hasRequestorAppURL: Bool = false
+        _ suite: ConformPlan.Suite, card: ConformPlan.Card, first: FirstScreen?, hasRequestorAppURL: Bool = false,
+        opensApps: Bool = true
     ) -> String? {
         switch suite {
         case .right, .cancel, .timeout: return nil
+        case .appSwitch where !opensApps: return "run without an app opener (--no-app-opener)"
         case .wrong:
             guard card.wrongAnswer != nil, ![.outOfBand, .information].contains(card.kind) else {
                 return "no wrongAnswer in the plan for this card"
@@ -135,8 +143,9 @@ struct ConformRunner: Sendable {
             "messages/" + String(format: "%03d", number) + "-\(card.number.suffix(4))-\(card.version)-"
             + suite.rawValue
         let log = ConformExchangeLog()
+        let server = ServerRoundTripLog()
         let scripted = ScriptedPresenter(
-            answers: Self.script(suite, card: card), opensApps: true, htmlReader: LibXML2FormReader())
+            answers: Self.script(suite, card: card), opensApps: opensApps, htmlReader: LibXML2FormReader())
         let presenter: any ChallengePresenter =
             suite == .timeout ? UnansweredPresenter(shown: screenShown) : scripted
         var payment: PaymentResult
@@ -152,6 +161,7 @@ struct ConformRunner: Sendable {
             flow.service = service
             flow.auditLog = log
             flow.traceLog = log
+            flow.serverLog = server
             flow.challengeClock = clock
             payment = try await flow.run { _ in }
             if !capture.failed.isEmpty { saved = nil }
@@ -160,8 +170,10 @@ struct ConformRunner: Sendable {
                 flow: "none", outcome: "runtimeError", sdkTransID: "", runtimeError: ("setup", describe(error)))
         }
         if saveKey(log, folder: folder) { keysSaved.withLock { $0 += 1 } }
-        let exchanges = log.decoded()
-        var checks = exchanges.compactMap(Self.cresCheck)
+        let exchanges = log.decoded(strict: strict)
+        var checks = server.checks(
+            version: card.version, allowsPlainHTTPLoopback: configuration.allowsPlainHTTPLoopback)
+        checks += exchanges.compactMap(Self.cresCheck)
         let blockers = checks.filter { $0.status == .failed }
         var behaviour = ConformChecks(
             card: card, payment: payment, exchanges: exchanges, problems: scripted.problems,
@@ -169,8 +181,9 @@ struct ConformRunner: Sendable {
         ).checks(suite)
         if !blockers.isEmpty {
             let reason =
-                "blocked: " + blockers.map { "CRes \($0.exchange ?? 0)" }.joined(separator: ", ")
-                + " broke the rules reported"
+                "blocked: "
+                + blockers.map { $0.exchange.map { "CRes \($0)" } ?? $0.name.replacing(" conforms", with: "") }
+                .joined(separator: ", ") + " broke the rules reported"
             behaviour = behaviour.map { .skipped($0.name, reason) }
         }
         checks += behaviour
@@ -195,9 +208,13 @@ struct ConformRunner: Sendable {
             check.findings = audit.findings
         case .unreadable(let reason):
             check = .failed(name, "the answer could not be read: \(reason)")
+        case .undecryptable(let finding):
+            check = .failed(name, "the answer could not be read: \(finding.rule.rawValue): \(finding.explanation)")
+            check.findings = [finding]
         case .plaintext:
             check = .failed(
                 name, "the answer is a JSON object other than an Erro, unencrypted: only an Erro may be plaintext")
+            check.findings = [.plaintextResponse]
         case .erro, .none:
             return nil
         }

@@ -18,7 +18,9 @@ struct Inspect: AsyncParsableCommand {
 
             \(ExitStatus.help(success: "valid", failure: "invalid"))
             """,
-        subcommands: [InspectSignedContent.self, InspectDeviceData.self, InspectCReq.self, InspectCRes.self])
+        subcommands: [
+            InspectSignedContent.self, InspectDeviceData.self, InspectCReq.self, InspectCRes.self, InspectAudit.self,
+        ])
 
     /// A certificate's key as a person names it (`RSA 2048-bit`, `EC P-256`), never a Swift type name.
     static func describe(_ key: Certificate.PublicKey) -> String {
@@ -93,8 +95,9 @@ struct Inspect: AsyncParsableCommand {
 struct InspectSignedContent: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "signed-content",
-        abstract: "Decode acsSignedContent and check it as the SDK does (chain to the roots, signature, algorithm).",
-        usage: "threeds inspect signed-content <input> --ds-root <file>... [--at <time>]",
+        abstract:
+            "Decode acsSignedContent and check it as the SDK does (chain, signature, algorithm, the payload's rules).",
+        usage: "threeds inspect signed-content <input> --ds-root <file>... [--areq <file>] [--at <time>]",
         discussion: """
             Example (the TestLab's roots; ares.json from `pay --save-messages`):
               threeds inspect signed-content messages/ares.json \\
@@ -107,6 +110,11 @@ struct InspectSignedContent: AsyncParsableCommand {
         String
     @Option(name: .customLong("ds-root"), help: "PEM file: a directory server root (repeatable).") var dsRoot: [String]
     @Option(help: ArgumentHelp(TimeSyntax.help + " Default: now.")) var at: String?
+    @Option(
+        help: ArgumentHelp(
+            "The AReq the signed content answers (areq.json of --save-messages): its sdkEphemPubKey must be the payload's."
+        ))
+    var areq: String?
 
     /// The certificates of the `--ds-root` files. A file without any PEM block (a JSON file given by mistake) parses
     /// as no certificates: a usage error (exit 2), as a file that is not a certificate, never a verdict on the signed
@@ -137,7 +145,45 @@ struct InspectSignedContent: AsyncParsableCommand {
             say("Verdict: INVALID — a compact JWS has 3 parts, this has \(parts.count)")
             throw ExitCode(1)
         }
-        if let bytes = try? Base64.urlDecode(parts[0]), let header = try? JSONParser().parse(bytes) {
+        Self.showHeader(parts[0])
+        if let bytes = try? Base64.urlDecode(parts[1]), let payload = try? JSONParser().parse(bytes) {
+            say("Payload:")
+            say(Inspect.pretty(payload))
+        } else {
+            say("Payload: not base64url JSON")
+        }
+        let time = at.flatMap(TimeSyntax.date)
+        let sdkKey = try areq.map { path in
+            guard let key = MessageAudits.sdkKey(inAReq: try InspectAudit.object(in: path, option: "--areq")) else {
+                throw CLIError("--areq \(path): carries no sdkEphemPubKey that is a P-256 JWK")
+            }
+            return key
+        }
+        let verified: X5CVerifier.Verified
+        do {
+            verified = try await X5CVerifier(roots: roots, validationTime: time).verify(token)
+        } catch {
+            say("Verdict: INVALID — \(error.message)")
+            throw ExitCode(1)
+        }
+        // The payload's rules, as the SDK applies them next: a JWS the SDK would refuse is never valid.
+        let findings = MessageAudits.signedContent(token, sdkKey: sdkKey)
+        guard findings.isEmpty else {
+            InspectAudit.show(findings)
+            say("Verdict: INVALID — the signature checks, but the payload breaks \(InspectAudit.count(findings))")
+            throw ExitCode(1)
+        }
+        say(
+            "Verdict: VALID — \(verified.algorithm.rawValue) signature by "
+                + "\(CertificateName.readable(verified.chain[0].subject)), chain of \(verified.chain.count) to a "
+                + "given root, checked at \(time.map { "\($0)" } ?? "now")")
+    }
+}
+
+extension InspectSignedContent {
+    /// The JWS header, each x5c certificate described.
+    static func showHeader(_ part: Substring) {
+        if let bytes = try? Base64.urlDecode(part), let header = try? JSONParser().parse(bytes) {
             say("Header:")
             var shown = header.objectValue ?? [:]
             shown["x5c"] = nil
@@ -162,23 +208,6 @@ struct InspectSignedContent: AsyncParsableCommand {
             }
         } else {
             say("Header: not base64url JSON")
-        }
-        if let bytes = try? Base64.urlDecode(parts[1]), let payload = try? JSONParser().parse(bytes) {
-            say("Payload:")
-            say(Inspect.pretty(payload))
-        } else {
-            say("Payload: not base64url JSON")
-        }
-        let time = at.flatMap(TimeSyntax.date)
-        do {
-            let verified = try await X5CVerifier(roots: roots, validationTime: time).verify(token)
-            say(
-                "Verdict: VALID — \(verified.algorithm.rawValue) signature by "
-                    + "\(CertificateName.readable(verified.chain[0].subject)), chain of \(verified.chain.count) to a "
-                    + "given root, checked at \(time.map { "\($0)" } ?? "now")")
-        } catch {
-            say("Verdict: INVALID — \(error.message)")
-            throw ExitCode(1)
         }
     }
 }

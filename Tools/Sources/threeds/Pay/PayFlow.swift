@@ -159,6 +159,8 @@ struct PayFlow {
     var capture: MessageCapture?
     /// Where each challenge exchange goes to be audited (`threeds conform`).
     var auditLog: ConformExchangeLog?
+    /// Where the 3DS Server round trip goes to be audited (`threeds conform`: the ARes and its signed content).
+    var serverLog: ServerRoundTripLog?
     /// Where the SDK's trace of the challenge goes (`threeds conform`): no key, no entry value.
     var traceLog: (any ChallengeTraceLog)?
     /// The clock the challenge's timers run on (a test clock in `conform`'s timeout test).
@@ -272,7 +274,9 @@ struct PayFlow {
         }
         switch requestor {
         case .server(let serverURL):
-            return try await ThreeDSServerClient(serverURL: serverURL, transport: transport).authenticate(
+            let server: any ChallengeTransport =
+                serverLog.map { ServerAuditingTransport(base: transport, log: $0) } ?? transport
+            return try await ThreeDSServerClient(serverURL: serverURL, transport: server).authenticate(
                 parameters: parameters, purchase: purchase, requestorAppURL: requestorAppURL, challengeTimeout: timeout)
         case .exec(let command, let timeLimit):
             let body = try ThreeDSServerClient.requestBody(

@@ -1,4 +1,5 @@
 public import ThreeDS2JOSE
+public import ThreeDS2Messages
 
 extension ChallengeResponseBuilder {
     /// `togglePositionInd` `01`: the consent questions above the action buttons (2.3.1).

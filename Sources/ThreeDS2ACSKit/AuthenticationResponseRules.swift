@@ -1,4 +1,5 @@
 public import ThreeDS2JOSE
+public import ThreeDS2Messages
 
 extension TransactionStatus {
     /// The statuses an ARes of `version` may carry (protocol reference §3.3): `Y`, `N`, `U`, `A`, `C` and `R` in every
@@ -16,7 +17,7 @@ extension TransactionStatus {
 }
 
 /// The rules for an ARes as an app's SDK reads it (from the 3DS Server, or the app's backend answering in ARes field
-/// names): a `transStatus` the version allows, and for a challenge (`C`) the fields ``ChallengeParameterFields``
+/// names): a `transStatus` the version allows, and for a challenge (`C`) the fields `ChallengeParameterFields`
 /// audits. `threeds pay`, `load` and `--requestor-exec` hold the 3DS Server to them, as a strict SDK client would; the
 /// conformance audit reuses them.
 public enum AuthenticationResponseRules {

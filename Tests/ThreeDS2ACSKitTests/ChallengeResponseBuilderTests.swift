@@ -1,4 +1,5 @@
 import Testing
+import ThreeDS2ACSKit
 import ThreeDS2JOSE
 import ThreeDS2Messages
 
@@ -136,28 +137,28 @@ struct ChallengeResponseBuilderTests {
     @Test(
         "a raw patch plants the violation the validator names",
         arguments: [
-            (RawPatch.removing("challengeInfoHeader"), ConformanceRule.screenFieldMissing, "challengeInfoHeader"),
-            (.setting("acsCounterAtoS", to: .string("007")), .counterMismatch, "acsCounterAtoS"),
-            (.setting("acsCounterAtoS", to: .string("7")), .counterFormat, "acsCounterAtoS"),
+            (RawPatch.remove("challengeInfoHeader"), ConformanceRule.screenFieldMissing, "challengeInfoHeader"),
+            (.set("acsCounterAtoS", .string("007")), .counterMismatch, "acsCounterAtoS"),
+            (.set("acsCounterAtoS", .string("7")), .counterFormat, "acsCounterAtoS"),
             (
-                .setting("sdkTransID", to: .string("0b4a5d62-53c2-4bd4-9d5c-7b1f0f1e4a11")), .transactionIDMismatch,
+                .set("sdkTransID", .string("0b4a5d62-53c2-4bd4-9d5c-7b1f0f1e4a11")), .transactionIDMismatch,
                 "sdkTransID"
             ),
-            (.setting("messageType", to: .string("CReq")), .messageTypeNotCRes, "messageType"),
-            (.setting("messageVersion", to: .string("2.1.0")), .messageVersionMismatch, "messageVersion"),
-            (.setting("challengeInfoHeader", to: .number("1")), .fieldNotString, "challengeInfoHeader"),
+            (.set("messageType", .string("CReq")), .messageTypeNotCRes, "messageType"),
+            (.set("messageVersion", .string("2.1.0")), .messageVersionMismatch, "messageVersion"),
+            (.set("challengeInfoHeader", .number("1")), .fieldNotString, "challengeInfoHeader"),
             (
-                .setting("challengeInfoHeader", to: .string(String(repeating: "x", count: 46))), .textTooLong,
+                .set("challengeInfoHeader", .string(String(repeating: "x", count: 46))), .textTooLong,
                 "challengeInfoHeader"
             ),
-            (.setting("acsUiType", to: .string("99")), .uiTypeUnknown, "acsUiType"),
+            (.set("acsUiType", .string("99")), .uiTypeUnknown, "acsUiType"),
             (
-                .setting("challengeInfoTextIndicator", to: .string("X")), .infoTextIndicatorValue,
+                .set("challengeInfoTextIndicator", .string("X")), .infoTextIndicatorValue,
                 "challengeInfoTextIndicator"
             ),
-            (.setting("challengeCompletionInd", to: .string("X")), .completionIndicatorValue, "challengeCompletionInd"),
-            (.setting("messageExtension", to: .object([:])), .extensionNotArray, "messageExtension"),
-            (.setting("issuerImage", to: .string("http://bank.example/i.png")), .imageNotHTTPS, "issuerImage"),
+            (.set("challengeCompletionInd", .string("X")), .completionIndicatorValue, "challengeCompletionInd"),
+            (.set("messageExtension", .object([:])), .extensionNotArray, "messageExtension"),
+            (.set("issuerImage", .string("http://bank.example/i.png")), .imageNotHTTPS, "issuerImage"),
         ])
     func patches(patch: RawPatch, rule: ConformanceRule, field: String) {
         let built = cres(.screen(fullScreen(.text, .v2_2_0)), .v2_2_0)
@@ -171,30 +172,31 @@ struct ChallengeResponseBuilderTests {
         let text = cres(.screen(fullScreen(.text, .v2_3_1)), .v2_3_1)
         let cases: [(ChallengeResponseBuilder, ConformanceRule, String)] = [
             (
-                text.patched(.setting(.string("X"), at: "challengeEntryBox", "challengeDataEntryMasking")),
+                text.patched(.set(.string("X"), at: "challengeEntryBox", "challengeDataEntryMasking")),
                 .maskingValue, "challengeEntryBox.challengeDataEntryMasking"
             ),
             (
-                text.patched(.setting(nil, at: "challengeEntryBox", "challengeDataEntryLabel")),
+                text.patched(.remove(at: "challengeEntryBox", "challengeDataEntryLabel")),
                 .entryBoxLabelMissing, "challengeEntryBox.challengeDataEntryLabel"
             ),
-            (text.patched(.setting("acsUiType", to: .string("42"))), .uiTypeReserved, "acsUiType"),
+            (text.patched(.set("acsUiType", .string("42"))), .uiTypeReserved, "acsUiType"),
             (
-                text.patched(.setting("togglePositionInd", to: .string("07"))), .togglePositionReserved,
+                text.patched(.set("togglePositionInd", .string("07"))), .togglePositionReserved,
                 "togglePositionInd"
             ),
             (
-                text.patched {
-                    $0["messageExtension"] = .array([
-                        .object([
-                            "name": .string("Vendor"), "id": .string("V-1"), "criticalityIndicator": .bool(true),
-                            "data": .object([:]),
-                        ])
-                    ])
-                }, .extensionCriticalUnrecognised, "messageExtension"
+                text.patched(
+                    .set(
+                        "messageExtension",
+                        .array([
+                            .object([
+                                "name": .string("Vendor"), "id": .string("V-1"), "criticalityIndicator": .bool(true),
+                                "data": .object([:]),
+                            ])
+                        ]))), .extensionCriticalUnrecognised, "messageExtension"
             ),
             (
-                cres(.final(.authenticated), .v2_3_1).patched(.setting("transStatus", to: .string("C"))),
+                cres(.final(.authenticated), .v2_3_1).patched(.set("transStatus", .string("C"))),
                 .transStatusValue, "transStatus"
             ),
             (cres(.final(.decoupled), .v2_2_0), .transStatusValue, "transStatus"),
@@ -208,9 +210,9 @@ struct ChallengeResponseBuilderTests {
     @Test("patches apply after the typed fields, in order; unknown fields are added and stay harmless")
     func patchOrder() throws {
         let built = cres(.screen(fullScreen(.text, .v2_2_0)), .v2_2_0)
-            .patched(.setting("vendorField", to: .array([.null])))
-            .patched(.removing("challengeInfoHeader"))
-            .patched(.setting("challengeInfoHeader", to: .string("Back")))
+            .patched(.set("vendorField", .array([.null])))
+            .patched(.remove("challengeInfoHeader"))
+            .patched(.set("challengeInfoHeader", .string("Back")))
         let object = built.json
         #expect(object.names.last == "challengeInfoHeader" && object["vendorField"] == .array([.null]))
         let read = try ChallengeResponseValidator.validate(object, expecting: expectation(.v2_2_0))
@@ -259,18 +261,18 @@ struct AuthenticationResponseBuilderTests {
             messageVersion: .v2_1_0, identifiers: ids, acsReferenceNumber: "REF", acsSignedContent: "a.b.c",
             renderingType: nil)
         let cases: [(RawPatch, ConformanceRule)] = [
-            (.removing("transStatus"), .aresTransStatusMissing),
-            (.setting("transStatus", to: .string("D")), .aresTransStatusInvalid),
-            (.removing("acsSignedContent"), .aresFieldMissing),
-            (.setting("acsTransID", to: .string("x")), .aresTransactionIDNotUUID),
+            (.remove("transStatus"), .aresTransStatusMissing),
+            (.set("transStatus", .string("D")), .aresTransStatusInvalid),
+            (.remove("acsSignedContent"), .aresFieldMissing),
+            (.set("acsTransID", .string("x")), .aresTransactionIDNotUUID),
             (
-                .setting("acsReferenceNumber", to: .string(String(repeating: "r", count: 33))),
+                .set("acsReferenceNumber", .string(String(repeating: "r", count: 33))),
                 .aresReferenceNumberLength
             ),
         ]
         for (patch, rule) in cases {
             #expect(AuthenticationResponseRules.audit(ares.patched(patch).json, version: .v2_1_0).first?.rule == rule)
         }
-        #expect(ares.patched { $0["extra"] = .bool(true) }.json["extra"] == .bool(true))
+        #expect(ares.patched(.set("extra", .bool(true))).json["extra"] == .bool(true))
     }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Testing
+import ThreeDS2ACSKit
 import ThreeDS2JOSE
 import ThreeDS2Messages
 

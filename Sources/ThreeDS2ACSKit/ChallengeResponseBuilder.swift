@@ -1,12 +1,13 @@
 public import ThreeDS2JOSE
+public import ThreeDS2Messages
 
-/// Builds a CRes, the ACS's end of what ``ChallengeResponseValidator`` reads (protocol reference §3–§4; 2.3.1 Tables
-/// A.17–A.26): the fields every CRes carries, then a screen (``ChallengeScreen``, the type the validator reads a CRes
+/// Builds a CRes, the ACS's end of what `ChallengeResponseValidator` reads (protocol reference §3–§4; 2.3.1 Tables
+/// A.17–A.26): the fields every CRes carries, then a screen (`ChallengeScreen`, the type the validator reads a CRes
 /// into) or the final status.
 ///
 /// Typed fields are written only as the message version defines them: entry boxes, the additional-code button,
 /// `oobAppURL`/`oobAppLabel`, device binding and the consents' position from 2.3.1; the trust question under the
-/// version's own field (``TrustQuestion``); the bank's-app link through the Bridging extension in 2.2.0. What the types
+/// version's own field (`TrustQuestion`); the bank's-app link through the Bridging extension in 2.2.0. What the types
 /// cannot say goes through one explicit step, `patched(_:)`, applied to the JSON object just before encoding.
 public struct ChallengeResponseBuilder: RawPatchable {
     /// What the CRes says: a screen (`challengeCompletionInd` `N`) or the end of the challenge (`Y`).

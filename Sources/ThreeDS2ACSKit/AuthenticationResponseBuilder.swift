@@ -1,4 +1,5 @@
 public import ThreeDS2JOSE
+public import ThreeDS2Messages
 
 /// The interface an ACS will challenge in (`acsRenderingType.acsInterface`).
 public enum ACSInterface: String, Sendable, Hashable, CaseIterable {
@@ -10,7 +11,7 @@ public enum ACSInterface: String, Sendable, Hashable, CaseIterable {
 
 /// Builds an ARes as a 3DS Server hands it to the app (protocol reference §3.3; 2.3.1 Table A.2): what
 /// ``AuthenticationResponseRules`` and the SDK's `AuthenticationResponse` read. A challenge (`C`) carries the
-/// ``ChallengeParameterFields`` and the rendering type; other statuses only the identifiers and the status.
+/// `ChallengeParameterFields` and the rendering type; other statuses only the identifiers and the status.
 ///
 /// The object carries no `messageType`: it is the app-facing answer in ARes field names, as the TestLab's 3DS Server
 /// sends it. Anything else goes through `patched(_:)`, applied to the JSON object just before encoding.

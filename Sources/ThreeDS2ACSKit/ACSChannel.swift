@@ -1,5 +1,6 @@
 public import Crypto
 public import ThreeDS2JOSE
+public import ThreeDS2Messages
 
 /// The ACS end of one challenge's SDK–ACS channel (protocol reference §5.2–§5.4): the key agreement with the SDK's
 /// ephemeral key, CReq decryption with the `kid` and `sdkCounterStoA` checked, and CRes encryption under the counter IV.
@@ -32,7 +33,7 @@ public struct ACSChannel: Sendable {
     public private(set) var acsCounter = 0
 
     /// Agrees the channel: a fresh ACS ephemeral key, ECDH with the SDK's, the Concat KDF with the SDK reference
-    /// number (``ChannelKeys``).
+    /// number (`ChannelKeys`).
     ///
     /// - Parameters:
     ///   - identifiers: The transaction identifiers.
@@ -92,7 +93,7 @@ public struct ACSChannel: Sendable {
     /// Takes a decrypted CReq's `sdkCounterStoA`: it must be the next one, which then moves on.
     ///
     /// - Parameter request: The decrypted CReq.
-    /// - Throws: ``ProtocolViolation`` 302 (data decryption failure) naming `sdkCounterStoA`, as an ACS answers a
+    /// - Throws: `ProtocolViolation` 302 (data decryption failure) naming `sdkCounterStoA`, as an ACS answers a
     ///   replayed or skipped CReq; the counter does not move.
     public mutating func acceptCounter(of request: JSONObject) throws(ProtocolViolation) {
         let expected = ChallengeRequestBuilder.counterText(sdkCounter)
@@ -124,10 +125,24 @@ public struct ACSChannel: Sendable {
     public mutating func encrypt(_ response: ChallengeResponseBuilder, encryption: ContentEncryption = .a128cbcHS256)
         throws(JOSEError) -> String
     {
+        try encrypt(bytes: response.serializedBytes, encryption: encryption)
+    }
+
+    /// Encrypts any bytes as the next CRes (a test ACS's fault: a plaintext that is not JSON, a member named twice),
+    /// with the counter IV, then advances the counter.
+    ///
+    /// - Parameters:
+    ///   - bytes: The plaintext.
+    ///   - encryption: The content encryption.
+    /// - Returns: The compact JWE.
+    /// - Throws: `JOSEError` when encryption fails.
+    public mutating func encrypt(bytes: [UInt8], encryption: ContentEncryption = .a128cbcHS256) throws(JOSEError)
+        -> String
+    {
         let iv = ChannelKeys.counterIV(acsCounter, encryption: encryption, fromSDK: false)
         let compact = try JWE.encrypt(
-            response.serializedBytes, to: .direct(keys.acsToSDK(encryption)), encryption: encryption,
-            keyID: identifiers.acsTransID, iv: iv)
+            bytes, to: .direct(keys.acsToSDK(encryption)), encryption: encryption, keyID: identifiers.acsTransID,
+            iv: iv)
         acsCounter += 1
         return compact
     }

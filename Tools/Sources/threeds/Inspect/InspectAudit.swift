@@ -1,0 +1,115 @@
+import ArgumentParser
+import Foundation
+import ThreeDS2JOSE
+import ThreeDS2Messages
+@_spi(ThreeDS2Tools) import ThreeDS2SDK
+
+/// `threeds inspect audit`: saved messages audited offline against the rules `conform` reports
+/// (docs/conformance-rules.md): an ARes (and its ACS signed content's payload), a plaintext CRes, or a signed content
+/// alone.
+struct InspectAudit: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "audit",
+        abstract: "Audit saved messages (ARes, plaintext CRes, ACS signed content) against conform's rules.",
+        usage: "threeds inspect audit <file>... [--version <v>] [--counter <n>] [--areq <file>] [--strict]",
+        discussion: """
+            Each file is read by what it holds: an ARes (ares.json of --save-messages;
+            its acsSignedContent's payload is audited too, its signature is not: see
+            `inspect signed-content`), a decrypted CRes (messageType CRes), or a
+            compact JWS of ACS signed content. Every rule broken is named, as
+            `conform` names it.
+
+            A CRes is checked against its own transaction IDs (their UUID form,
+            not which transaction), its own messageVersion unless --version
+            is given, and its own counter unless --counter is given.
+
+            \(ExitStatus.help(success: "nothing broken", failure: "a rule broken"))
+            """)
+
+    @Argument(help: "The saved messages (JSON files, or a file holding a compact JWS).") var files: [String]
+    @Option(help: "The transaction's message version (2.1.0, 2.2.0 or 2.3.1). Default: the message's own.")
+    var version: String?
+    @Option(parsing: .unconditional, help: "The acsCounterAtoS the SDK expects of a CRes (0 to 255).") var counter: Int?
+    @Option(help: "The AReq (areq.json of --save-messages): the SDK's key the signed content must name.")
+    var areq: String?
+    @Flag(help: "Report the specification's letter: also the rules the SDK deliberately tolerates.") var strict = false
+
+    func validate() throws {
+        if let version, MessageVersion(version)?.isSupported != true {
+            throw ValidationError("--version must be 2.1.0, 2.2.0 or 2.3.1, got \(version)")
+        }
+        if let counter, !(0...255).contains(counter) { throw ValidationError("--counter must be 0 to 255") }
+    }
+
+    func run() async throws {
+        let sdkKey = try areq.map { MessageAudits.sdkKey(inAReq: try Self.object(in: $0, option: "--areq")) } ?? nil
+        var broken = false
+        for file in files {
+            let findings = try audit(file, sdkKey: sdkKey)
+            if findings.isEmpty {
+                say("\(file): CONFORMS")
+            } else {
+                broken = true
+                say("\(file): BROKEN — \(Self.count(findings))")
+                Self.show(findings)
+            }
+        }
+        if broken { throw ExitCode(1) }
+    }
+
+    /// The findings of one file, by what it holds.
+    func audit(_ file: String, sdkKey: P256PublicJWK?) throws -> [ConformanceFinding] {
+        let text = try readInputFile(file, option: "input").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.hasPrefix("{") else {
+            return MessageAudits.signedContent(text.filter { !$0.isWhitespace }, sdkKey: sdkKey)
+        }
+        let object = try Self.object(in: file, option: "input")
+        let own = (object["messageVersion"]?.stringValue).flatMap { MessageVersion($0) }
+        let version = self.version.flatMap { MessageVersion($0) } ?? own ?? .v2_2_0
+        if MessageType(in: object) == .challengeResponse { return cres(object, version: version) }
+        var findings = MessageAudits.authenticationResponse(object, version: version)
+        if object["transStatus"] == .string(TransactionStatus.challengeRequired.rawValue),
+            let token = object["acsSignedContent"]?.stringValue, !token.isEmpty
+        {
+            findings += MessageAudits.signedContent(token, sdkKey: sdkKey)
+        }
+        return findings
+    }
+
+    /// A plaintext CRes against its own identifiers, the version and the counter.
+    func cres(_ object: JSONObject, version: MessageVersion) -> [ConformanceFinding] {
+        let identifiers = TransactionIdentifiers(
+            threeDSServerTransID: object["threeDSServerTransID"]?.stringValue ?? "",
+            acsTransID: object["acsTransID"]?.stringValue ?? "", sdkTransID: object["sdkTransID"]?.stringValue ?? "")
+        let own = (object["acsCounterAtoS"]?.stringValue).flatMap { Int($0) }
+        let expectation = ChallengeResponseExpectation(
+            identifiers: identifiers, messageVersion: version, acsCounter: counter ?? own ?? 0, opensOOBApps: true,
+            announcedBridging: true)
+        return ChallengeResponseValidator.audit(object, expecting: expectation, strict: strict).findings
+    }
+
+    /// A file's JSON object; anything else is a usage error naming the option.
+    static func object(in path: String, option: String) throws -> JSONObject {
+        let text = try readInputFile(path, option: option)
+        guard
+            case .object(let object)? = try? JSONParser(limits: .init(maxBytes: 1 << 20, maxDepth: 16)).parse(
+                Array(text.utf8))
+        else { throw CLIError("\(option) \(path): not a JSON object") }
+        return object
+    }
+
+    /// `2 rules: a, b`.
+    static func count(_ findings: [ConformanceFinding]) -> String {
+        var seen: Set<ConformanceRule> = []
+        let rules = findings.map(\.rule).filter { seen.insert($0).inserted }
+        return "\(rules.count) rule\(rules.count == 1 ? "" : "s"): " + rules.map(\.rawValue).joined(separator: ", ")
+    }
+
+    /// Each finding on its own line: the rule, the field, the explanation, the value seen.
+    static func show(_ findings: [ConformanceFinding]) {
+        for finding in findings {
+            say("  \(finding.rule.rawValue) \(finding.field): \(finding.explanation)")
+            if let value = finding.value { say("    seen: \(value)") }
+        }
+    }
+}
