@@ -43,6 +43,8 @@ let clocks = Target.Dependency.product(name: "Clocks", package: "swift-clocks")
 
 let package = Package(
     name: "ThreeDS2Tools",
+    // The terminal presenter's texts are .lproj tables; English is their source and fallback.
+    defaultLocalization: "en",
     // Testers use Macs: the tools build for macOS 13, the SDK's own floor.
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
@@ -79,7 +81,9 @@ let package = Package(
         ),
         .target(
             name: "ThreeDS2TerminalUI",
-            dependencies: [jose, sdk, messages, html]
+            dependencies: [jose, sdk, messages, html, logging],
+            // Its own texts, one table per language; read through the SDK's table loader, never `Bundle.module`.
+            resources: [.process("Resources")]
         ),
         .target(
             name: "ThreeDS2TestLab",
