@@ -154,7 +154,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ThreeDS2TerminalUITests",
-            dependencies: ["ThreeDS2TerminalUI", sdk, sdkTesting, html, messages, jose, clocks]
+            dependencies: ["ThreeDS2TerminalUI", sdk, sdkTesting, html, messages, jose, clocks, logging]
         ),
         .testTarget(
             name: "ThreeDS2TestLabTests",
@@ -167,7 +167,7 @@ let package = Package(
         .testTarget(
             name: "ThreeDSCLITests",
             dependencies: [
-                "ThreeDS2TestSupport", "ThreeDS2TestLab", "ThreeDS2NIOTransport", "threeds", sdk, sdkTesting, messages,
+                "ThreeDS2TestSupport", "ThreeDS2TestLab", "ThreeDS2NIOTransport", "threeds", "ThreeDS2TerminalUI", sdk, sdkTesting, messages,
                 jose, clocks,
             ]
         ),

@@ -173,3 +173,21 @@ struct PluralRulesTests {
         #expect(StringsDictFile.parse(Data("not a plist".utf8)) == nil)
     }
 }
+
+@Suite("Pseudo-localization for the preview screens")
+struct PseudoLocalizationTests {
+    @Test("every text 40 % longer, accented, its placeholders kept; overrides still checked")
+    func pseudo() {
+        let pseudo = SDKStrings.english.pseudoLocalized()
+        for key in SDKStrings.Key.allCases {
+            let english = SDKStrings.english[key]
+            let text = pseudo[key]
+            #expect(text.count >= Int((Double(english.count) * 1.4).rounded(.up)), "\(key): \(text)")
+            #expect(SDKStrings.placeholders(in: text) == SDKStrings.placeholders(in: english), "\(key)")
+            #expect(text.hasPrefix("⟦") && text.hasSuffix("⟧") && !text.contains("Cancel"), "\(key)")
+        }
+        #expect(SDKStrings.pseudoLocalized("Cancel") == "⟦Çåñçéļ~⟧")
+        #expect(pseudo.format(.noteTooLong, 3).contains("3"))
+        #expect(SDKStrings.pseudoLocalized("100%% %1$@", growth: 0) == "⟦100%% %1$@⟧")
+    }
+}

@@ -13,7 +13,7 @@ public import Logging
     static let folderName = "ThreeDS2_ThreeDS2SDK"
 
     /// The tables of the SDK's own resource folder, looked for once (``ResourceFolder/searchDirectories``).
-    static let shared = StringsTables(folder: ResourceFolder.locate(folderName, in: ResourceFolder.searchDirectories))
+    @_spi(ThreeDS2Tools) public static let shared = StringsTables(folder: ResourceFolder.locate(folderName, in: ResourceFolder.searchDirectories))
 
     /// The resource folder, `nil` when none was found.
     @_spi(ThreeDS2Tools) public let folder: URL?

@@ -39,6 +39,7 @@ extension TerminalStrings {
         "lineContinue": "Press Enter: %1$@",
         "consentPrompt": "%1$@ [%2$@/%3$@]: ",
         "consentKeys": "(%1$@/%2$@)",
+        "listSeparator": ", ",
     ]
 
     /// The English plural forms compiled into the binary, by key and CLDR category.

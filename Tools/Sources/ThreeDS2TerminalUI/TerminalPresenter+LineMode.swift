@@ -89,7 +89,7 @@ extension TerminalPresenter {
     private func htmlQuestion(_ state: ChallengeFormState) -> (lines: [String], asked: String) {
         let texts = texts
         let open = state.screen.oobAppURL != nil ? texts.format(.lineCommand, texts.word(.open), strings[.openApp]) : nil
-        let buttons = Self.submitButtons(state).joined(separator: ", ")
+        let buttons = Self.submitButtons(state).joined(separator: texts[.listSeparator])
         if let field = Self.onlyEntry(state) {
             let pressing = buttons.isEmpty ? nil : texts.format(.htmlOtherButton, buttons)
             return ([pressing, open].compactMap { $0 }, field.label.isEmpty ? (field.name ?? "") : field.label)
@@ -98,7 +98,7 @@ extension TerminalPresenter {
             state.form?.controls.compactMap { control -> String? in
                 guard Self.isEntry(control), let name = control.name else { return nil }
                 return control.label.isEmpty ? name : "\(name) (\(control.label))"
-            }.joined(separator: ", ") ?? ""
+            }.joined(separator: texts[.listSeparator]) ?? ""
         return ([open].compactMap { $0 }, texts.format(.htmlFields, names, buttons))
     }
 

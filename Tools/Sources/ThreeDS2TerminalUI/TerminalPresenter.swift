@@ -100,7 +100,8 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
         self.environment = environment
         self.lineDepth = self.mode == .plain ? .none : OutputGeometry.colorDepth(of: output, environment: environment)
         self.inlineImages = environment["TERM_PROGRAM"] == "iTerm.app"
-        TerminalStrings.warnIfMissing(Logger(label: "threeds2.terminal"))
+        // One warning a process, on standard error (never among the screen's lines), when its texts are missing.
+        TerminalStrings.warnIfMissing(Logger(label: "threeds2.terminal") { StreamLogHandler.standardError(label: $0) })
     }
 
     /// Opens the controlling terminal (`/dev/tty`) for reading, as password prompts do when standard input is taken.

@@ -78,6 +78,8 @@ extension TerminalStrings {
         public static let lineCommand = Key("lineCommand", 80)
         /// What an empty line (Enter) does; `%1$@` is the button's label.
         public static let lineContinue = Key("lineContinue", 80)
+        /// What separates the items of a list in a question (field names, buttons): `, `, `、`, `، `.
+        public static let listSeparator = Key("listSeparator", 22)
         /// A consent question; `%1$@` is the question, `%2$@` and `%3$@` the yes and no keys.
         public static let consentPrompt = Key("consentPrompt", 80)
         /// The keys of a consent row in full screen; `%1$@` and `%2$@` are the yes and no keys.
@@ -103,7 +105,7 @@ extension TerminalStrings {
             .fieldPassword, .charactersEntered, .hidden, .checkbox, .radioButton, .button, .link, .list, .choice,
             .section, .sectionOpen, .sectionClosed, .yesOrNo, .optionNumber, .optionNumbers, .htmlOtherButton,
             .htmlFields, .commandCancel, .commandResend, .commandAdditional, .commandOpen, .keyYes, .keyNo, .question,
-            .answer, .lineCommand, .lineContinue, .consentPrompt, .consentKeys,
+            .answer, .lineCommand, .lineContinue, .consentPrompt, .consentKeys, .listSeparator,
         ]
     }
 
