@@ -167,7 +167,8 @@ let package = Package(
         .testTarget(
             name: "ThreeDSCLITests",
             dependencies: [
-                "ThreeDS2TestSupport", "ThreeDS2TestLab", "ThreeDS2NIOTransport", "threeds", "ThreeDS2TerminalUI", sdk, sdkTesting, messages,
+                "ThreeDS2TestSupport", "ThreeDS2TestLab", "ThreeDS2NIOTransport", "threeds", "ThreeDS2TerminalUI", sdk,
+                sdkTesting, messages,
                 jose, clocks,
             ]
         ),

@@ -101,9 +101,11 @@
     struct PseudoLocalizedPreviews: PreviewProvider {
         static var previews: some View {
             ForEach(PreviewScreens.all, id: \.0) { name, fields in
-                PreviewHost(fields: PreviewScreens.pseudoLocalized(fields), strings: SDKStrings.english.pseudoLocalized())
-                    .frame(width: 320)
-                    .previewDisplayName("\(name), pseudo-localized, 320 pt")
+                PreviewHost(
+                    fields: PreviewScreens.pseudoLocalized(fields), strings: SDKStrings.english.pseudoLocalized()
+                )
+                .frame(width: 320)
+                .previewDisplayName("\(name), pseudo-localized, 320 pt")
             }
         }
     }
@@ -120,7 +122,8 @@
 
         private static func pseudoLocalized(_ value: JSONValue, name: String) -> JSONValue {
             switch value {
-            case .string(let text) where !["acsHTML", "acsUiType", "oobAppURL"].contains(name) && !name.hasSuffix("Masking")
+            case .string(let text)
+            where !["acsHTML", "acsUiType", "oobAppURL"].contains(name) && !name.hasSuffix("Masking")
                 && !name.hasSuffix("Toggle") && !name.contains("Autofill") && !name.hasSuffix("KeyboardType"):
                 return .string(SDKStrings.pseudoLocalized(text))
             case .object(let object):

@@ -55,6 +55,6 @@ extension StringsTables {
         "noteTooLong": [
             "one": "The entry is too long: at most %d character.",
             "other": "The entry is too long: at most %d characters.",
-        ],
+        ]
     ]
 }

@@ -13,7 +13,8 @@ public import Logging
     static let folderName = "ThreeDS2_ThreeDS2SDK"
 
     /// The tables of the SDK's own resource folder, looked for once (``ResourceFolder/searchDirectories``).
-    @_spi(ThreeDS2Tools) public static let shared = StringsTables(folder: ResourceFolder.locate(folderName, in: ResourceFolder.searchDirectories))
+    @_spi(ThreeDS2Tools) public static let shared = StringsTables(
+        folder: ResourceFolder.locate(folderName, in: ResourceFolder.searchDirectories))
 
     /// The resource folder, `nil` when none was found.
     @_spi(ThreeDS2Tools) public let folder: URL?
@@ -53,7 +54,9 @@ public import Logging
         self.folder = folder
         self.builtInEnglish = builtInEnglish
         self.builtInPlurals = builtInPlurals.mapValues { entry in
-            Dictionary(uniqueKeysWithValues: entry.compactMap { name, text in PluralCategory(rawValue: name).map { ($0, text) } })
+            Dictionary(
+                uniqueKeysWithValues: entry.compactMap { name, text in PluralCategory(rawValue: name).map { ($0, text) }
+                })
         }
     }
 

@@ -47,6 +47,6 @@ extension TerminalStrings {
         "charactersEntered": [
             "one": "%d character entered",
             "other": "%d characters entered",
-        ],
+        ]
     ]
 }

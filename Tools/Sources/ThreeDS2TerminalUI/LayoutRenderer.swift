@@ -252,14 +252,17 @@ public struct LayoutRenderer: Sendable {
         let button = state.layout.style.button(type)
         let colours = style.foreground(button.text.color) + style.background(button.backgroundColor)
         let indent = String(repeating: " ", count: Self.displayWidth(marker))
-        let text = plain ? "\(TerminalStrings(for: state.layout.strings)[.button]): \(label)" : "<\(Self.glue)\(label)\(Self.glue)>"
+        let text =
+            plain
+            ? "\(TerminalStrings(for: state.layout.strings)[.button]): \(label)" : "<\(Self.glue)\(label)\(Self.glue)>"
         var lines = wrap(text, width: width - indent.count).enumerated().map { offset, line in
             let shown = Self.unglued(line)
             return highlight(
                 (offset == 0 ? marker : indent) + (plain ? shown : colours + shown + style.reset), focused)
         }
         if type == .openOOBApp, state.openedApp, let link = state.layout.screen.oobAppURL {
-            lines.append("    " + (plain ? "\(TerminalStrings(for: state.layout.strings)[.link]): " : "") + Self.safe(link))
+            lines.append(
+                "    " + (plain ? "\(TerminalStrings(for: state.layout.strings)[.link]): " : "") + Self.safe(link))
         }
         return lines
     }

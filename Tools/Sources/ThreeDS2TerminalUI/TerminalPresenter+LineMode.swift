@@ -88,7 +88,8 @@ extension TerminalPresenter {
     /// The lines and the question of an HTML screen: its one field by label, or every field by name, and its buttons.
     private func htmlQuestion(_ state: ChallengeFormState) -> (lines: [String], asked: String) {
         let texts = texts
-        let open = state.screen.oobAppURL != nil ? texts.format(.lineCommand, texts.word(.open), strings[.openApp]) : nil
+        let open =
+            state.screen.oobAppURL != nil ? texts.format(.lineCommand, texts.word(.open), strings[.openApp]) : nil
         let buttons = Self.submitButtons(state).joined(separator: texts[.listSeparator])
         if let field = Self.onlyEntry(state) {
             let pressing = buttons.isEmpty ? nil : texts.format(.htmlOtherButton, buttons)
@@ -138,7 +139,8 @@ extension TerminalPresenter {
                 return .askAgain
             case .openApp, nil: return .askAgain
             }
-        case _ where screen.uiType == .text && state.entries.count > 1 && !(command == .resend && screen.resendLabel != nil):
+        case _
+        where screen.uiType == .text && state.entries.count > 1 && !(command == .resend && screen.resendLabel != nil):
             return await twoBoxes(line, state: &state, consentsAsked: &consentsAsked)
         default:
             guard await askConsents(&state, asked: &consentsAsked) else { return .cancel }

@@ -1,8 +1,8 @@
 public import Foundation
+import Logging
 import ThreeDS2HTML
 public import ThreeDS2Messages
 @_spi(ThreeDS2Tools) public import ThreeDS2SDK
-import Logging
 
 /// The interactive terminal renderer of challenge screens.
 ///

@@ -18,9 +18,11 @@ struct PromptSentenceTests {
             "challengeInfoText": .string("№ 3"), "submitAuthenticationLabel": .string("№ 4"),
         ]
         let options: JSONValue = .array([.object(["q1": .string("№ 5")]), .object(["q2": .string("№ 6")])])
-        let oneField = "<form action='https://emv3ds/challenge'><input name=otp><button name=a value=v>№ 8</button>"
+        let oneField =
+            "<form action='https://emv3ds/challenge'><input name=otp><button name=a value=v>№ 8</button>"
             + "<button name=b value=w>№ 9</button></form>"
-        let twoFields = "<form action='https://emv3ds/challenge'><input name=u><input name=p><button>№ 8</button></form>"
+        let twoFields =
+            "<form action='https://emv3ds/challenge'><input name=u><input name=p><button>№ 8</button></form>"
         func make(_ fields: [String: JSONValue], _ version: String = "2.3.1") throws -> ChallengeScreen {
             try screen(neutral.merging(fields) { $1 }, version: version)
         }
@@ -33,7 +35,8 @@ struct PromptSentenceTests {
             try make(["acsUiType": .string("02"), "challengeSelectInfo": options]),
             try make(["acsUiType": .string("03"), "challengeSelectInfo": options]),
             try make([
-                "acsUiType": .string("04"), "oobContinueLabel": .string("№ 13"), "oobAppURL": .string("https://b.example/a"),
+                "acsUiType": .string("04"), "oobContinueLabel": .string("№ 13"),
+                "oobAppURL": .string("https://b.example/a"),
                 "oobAppLabel": .string("№ 14"),
             ]),
             try make(["acsUiType": .string("07"), "infoContinueLabel": .string("№ 15")]),
@@ -79,7 +82,8 @@ struct PromptSentenceTests {
 
     /// Whether a text holds a word as a whole word, whatever the case.
     static func holds(_ text: String, word: String) -> Bool {
-        text.range(of: #"(?<![\p{L}\p{N}])"# + word + #"(?![\p{L}\p{N}])"#, options: [.regularExpression, .caseInsensitive])
+        text.range(
+            of: #"(?<![\p{L}\p{N}])"# + word + #"(?![\p{L}\p{N}])"#, options: [.regularExpression, .caseInsensitive])
             != nil
     }
 

@@ -67,7 +67,9 @@ struct TerminalTableTests {
         }
     }
 
-    @Test("the words and keys a person types: one character per answer key, every word distinct", arguments: SDKStrings.languages)
+    @Test(
+        "the words and keys a person types: one character per answer key, every word distinct",
+        arguments: SDKStrings.languages)
     func typedWords(language: String) {
         let texts = TerminalStrings(language: language)
         let (yes, no) = texts.answerKeys
@@ -143,4 +145,3 @@ struct MissingTerminalFolderTests {
         #expect(TerminalStrings(language: "de")[.keysHelp] != TerminalStrings.english[.keysHelp])
     }
 }
-
