@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ThreeDS2SDK
+@_spi(ThreeDS2Tools) @testable import ThreeDS2SDK
 
 /// The translations as checked in: each table's payment terms against the glossary
 /// (`docs/translations/glossary.json`), each language's punctuation, and the plural forms of the count texts
