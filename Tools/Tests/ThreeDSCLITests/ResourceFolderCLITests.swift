@@ -43,7 +43,6 @@ struct ResourceFolderCLITests {
             ["demo", "--line", "--verbose", "--locale", "de"], input: "123456\n", launcher: .shell(Self.script)
         ).exit()
         #expect(output.contains("EXIT=0"), "\(output.suffix(2_000))")
-        #expect(output.contains("(type “cancel” to cancel): "), "English from the binary: \(output.suffix(2_000))")
         let named = flattened(output).components(separatedBy: "ThreeDS2Tools_ThreeDS2TerminalUI.resources on Linux")
         #expect(named.count == 2, "warned once: \(output.suffix(2_000))")
     }
