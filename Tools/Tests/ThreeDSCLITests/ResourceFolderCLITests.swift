@@ -37,7 +37,7 @@ struct ResourceFolderCLITests {
 
     /// The same copy, answering a challenge in line mode: the terminal presenter's own texts are missing too, so its
     /// questions are in English (compiled in) and it says once which folder it did not find.
-    @Test("demo --line from a copy with no resource folder: the terminal's questions in English, one warning")
+    @Test("demo --line from a copy with no resource folder completes; one warning names the terminal's folder")
     func copiedBinaryTerminal() async throws {
         let (_, output) = try await ThreedsRun(
             ["demo", "--line", "--verbose", "--locale", "de"], input: "123456\n", launcher: .shell(Self.script)
