@@ -44,6 +44,8 @@ let clocks = Target.Dependency.product(name: "Clocks", package: "swift-clocks")
 
 let package = Package(
     name: "ThreeDS2Tools",
+    // The terminal presenter's texts are .lproj tables; English is their source and fallback.
+    defaultLocalization: "en",
     // Testers use Macs: the tools build for macOS 13, the SDK's own floor.
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
@@ -80,7 +82,9 @@ let package = Package(
         ),
         .target(
             name: "ThreeDS2TerminalUI",
-            dependencies: [jose, sdk, messages, html]
+            dependencies: [jose, sdk, messages, html, logging],
+            // Its own texts, one table per language; read through the SDK's table loader, never `Bundle.module`.
+            resources: [.process("Resources")]
         ),
         .target(
             name: "ThreeDS2TestLab",
@@ -151,7 +155,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ThreeDS2TerminalUITests",
-            dependencies: ["ThreeDS2TerminalUI", sdk, sdkTesting, html, messages, jose, clocks]
+            dependencies: ["ThreeDS2TerminalUI", sdk, sdkTesting, html, messages, jose, clocks, logging]
         ),
         .testTarget(
             name: "ThreeDS2TestLabTests",
@@ -164,7 +168,8 @@ let package = Package(
         .testTarget(
             name: "ThreeDSCLITests",
             dependencies: [
-                "ThreeDS2TestSupport", "ThreeDS2TestLab", "ThreeDS2NIOTransport", "threeds", sdk, sdkTesting, messages,
+                "ThreeDS2TestSupport", "ThreeDS2TestLab", "ThreeDS2NIOTransport", "threeds", "ThreeDS2TerminalUI", sdk,
+                sdkTesting, messages,
                 jose, clocks,
             ]
         ),

@@ -2,7 +2,7 @@
     import SwiftUI
     import ThreeDS2JOSE
     import ThreeDS2Messages
-    import ThreeDS2SDK
+    @_spi(ThreeDS2Tools) import ThreeDS2SDK
 
     /// Sample screens as the TestLab's ACS sends them, validated as the SDK validates a CRes.
     @MainActor
@@ -95,16 +95,60 @@
         }
     }
 
+    /// Every sample screen pseudo-localized: the SDK's texts and the ACS's 40 % longer and accented
+    /// (``SDKStrings/pseudoLocalized(growth:)``), on a 320-point-wide phone, to find what wraps or is cut before a
+    /// translation does it.
+    struct PseudoLocalizedPreviews: PreviewProvider {
+        static var previews: some View {
+            ForEach(PreviewScreens.all, id: \.0) { name, fields in
+                PreviewHost(
+                    fields: PreviewScreens.pseudoLocalized(fields), strings: SDKStrings.english.pseudoLocalized()
+                )
+                .frame(width: 320)
+                .previewDisplayName("\(name), pseudo-localized, 320 pt")
+            }
+        }
+    }
+
+    extension PreviewScreens {
+        /// The screen's texts pseudo-localized: every string member except the HTML page, URLs and option keys.
+        static func pseudoLocalized(_ fields: JSONObject) -> JSONObject {
+            var out: JSONObject = [:]
+            for member in fields.members {
+                out[member.name] = pseudoLocalized(member.value, name: member.name)
+            }
+            return out
+        }
+
+        private static func pseudoLocalized(_ value: JSONValue, name: String) -> JSONValue {
+            switch value {
+            case .string(let text)
+            where !["acsHTML", "acsUiType", "oobAppURL"].contains(name) && !name.hasSuffix("Masking")
+                && !name.hasSuffix("Toggle") && !name.contains("Autofill") && !name.hasSuffix("KeyboardType"):
+                return .string(SDKStrings.pseudoLocalized(text))
+            case .object(let object):
+                return .object(pseudoLocalized(object))
+            case .array(let items):
+                return .array(items.map { pseudoLocalized($0, name: name) })
+            default:
+                return value
+            }
+        }
+    }
+
     /// Presents one sample screen through a presenter, as the SDK would.
     struct PreviewHost: View {
         let fields: JSONObject
+        /// The SDK's texts shown; English unless a preview says otherwise.
+        var strings: SDKStrings = .english
         @State private var presenter = SwiftUIChallengePresenter(oobAppOpener: nil)
 
         var body: some View {
             ChallengeView(model: presenter.model)
                 .task { @MainActor in
                     guard let screen = PreviewScreens.screen(fields) else { return }
-                    _ = await presenter.present(ChallengeFormState(screen: screen))
+                    let presentation = PresentationSettings(strings: strings)
+                    _ = await presenter.present(ChallengeFormState(screen: screen, presentation: presentation))
                 }
         }
     }

@@ -129,7 +129,6 @@ struct PluralRulesTests {
             #expect(reached.union([.other]).isSubset(of: Set(entry.keys)), "\(language) \(name): \(entry.keys)")
             for (category, text) in entry {
                 #expect(SDKStrings.placeholders(in: text) == key.placeholders, "\(language) \(name) \(category)")
-                #expect(SDKStrings.displayColumns(text) <= key.columnBudget, "\(language) \(name) \(category)")
             }
         }
     }
@@ -138,15 +137,15 @@ struct PluralRulesTests {
     func forms() {
         let english = SDKStrings(locale: Locale(identifier: "en"))
         #expect(english.format(.noteTooLong, 1) == "The entry is too long: at most 1 character.")
-        #expect(english.format(.charactersEntered, 0) == "0 characters entered")
+        #expect(english.format(.noteTooLong, 0) == "The entry is too long: at most 0 characters.")
         let polish = SDKStrings(locale: Locale(identifier: "pl"))
         #expect(polish.format(.noteTooLong, 3).hasSuffix("3 znaki."))
         #expect(polish.format(.noteTooLong, 5).hasSuffix("5 znaków."))
         #expect(polish.format(.noteTooLong, 22).hasSuffix("22 znaki."))
         let french = SDKStrings(locale: Locale(identifier: "fr"))
-        #expect(french.format(.charactersEntered, 0) == "0 caractère saisi")
-        #expect(french.format(.charactersEntered, 1) == "1 caractère saisi")
-        #expect(french.format(.charactersEntered, 2) == "2 caractères saisis")
+        #expect(french.format(.noteTooLong, 0).contains(" 0 caractère au"))
+        #expect(french.format(.noteTooLong, 1).contains(" 1 caractère au"))
+        #expect(french.format(.noteTooLong, 2).contains(" 2 caractères au"))
         let arabic = SDKStrings(locale: Locale(identifier: "ar"))
         let arabicForms = [0, 1, 2, 3, 11, 100].map { arabic.format(.noteTooLong, $0) }
         #expect(Set(arabicForms).count == 6)
@@ -172,5 +171,23 @@ struct PluralRulesTests {
         let parsed = try #require(StringsDictFile.parse(Data(xml.utf8)))
         #expect(parsed == ["a": [.one: "(%d item)", .other: "(%d items)"]])
         #expect(StringsDictFile.parse(Data("not a plist".utf8)) == nil)
+    }
+}
+
+@Suite("Pseudo-localization for the preview screens")
+struct PseudoLocalizationTests {
+    @Test("every text 40 % longer, accented, its placeholders kept; overrides still checked")
+    func pseudo() {
+        let pseudo = SDKStrings.english.pseudoLocalized()
+        for key in SDKStrings.Key.allCases {
+            let english = SDKStrings.english[key]
+            let text = pseudo[key]
+            #expect(text.count >= Int((Double(english.count) * 1.4).rounded(.up)), "\(key): \(text)")
+            #expect(SDKStrings.placeholders(in: text) == SDKStrings.placeholders(in: english), "\(key)")
+            #expect(text.hasPrefix("⟦") && text.hasSuffix("⟧") && !text.contains("Cancel"), "\(key)")
+        }
+        #expect(SDKStrings.pseudoLocalized("Cancel") == "⟦Çåñçéļ~⟧")
+        #expect(pseudo.format(.noteTooLong, 3).contains("3"))
+        #expect(SDKStrings.pseudoLocalized("100%% %1$@", growth: 0) == "⟦100%% %1$@⟧")
     }
 }

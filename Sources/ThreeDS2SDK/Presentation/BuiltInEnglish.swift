@@ -38,32 +38,6 @@ extension StringsTables {
         "noteTooLong": "The entry is too long: at most %d characters.",
         "noteUnknownField": "The page has no field “%@” for this value.",
         "noteUnknownButton": "The page has no button or link “%@”.",
-        "keysHelp": "Tab/↑↓ move · Space toggle · Enter submit · Esc cancel",
-        "keysAnswer": "y/n answer",
-        "keysReload": "Ctrl-R reload",
-        "keysHelpPlain": "Keys: Tab next, Shift-Tab back, Space toggle, Enter activate, Escape cancel.",
-        "keysReloadPlain": "Control-R reloads the page.",
-        "revealToggle": "Control-T shows or hides it",
-        "fieldText": "Text field",
-        "fieldPassword": "Password field",
-        "charactersEntered": "%d characters entered",
-        "hidden": "hidden",
-        "checkbox": "Checkbox",
-        "radioButton": "Radio button",
-        "button": "Button",
-        "link": "Link",
-        "list": "List",
-        "choice": "Choice",
-        "section": "Section",
-        "sectionOpen": "open",
-        "sectionClosed": "closed",
-        "yesOrNo": "y or n",
-        "or": "or",
-        "optionNumber": "Number",
-        "optionNumbers": "Numbers (comma-separated)",
-        "enterKey": "Enter",
-        "htmlOtherButton": "to press another button, add it after a space: %@",
-        "htmlFields": "field=value&… (fields: %1$@) then a button (%2$@)",
         "warningJailbroken": "This device is rooted or jailbroken.",
         "warningTampered": "The payment security software has been tampered with.",
         "warningEmulator": "The app is running in an emulator or a virtual machine.",
@@ -78,13 +52,9 @@ extension StringsTables {
 
     /// The English plural forms compiled into the binary, by key and CLDR category.
     static let builtInEnglishPlurals: [String: [String: String]] = [
-        "charactersEntered": [
-            "one": "%d character entered",
-            "other": "%d characters entered",
-        ],
         "noteTooLong": [
             "one": "The entry is too long: at most %d character.",
             "other": "The entry is too long: at most %d characters.",
-        ],
+        ]
     ]
 }

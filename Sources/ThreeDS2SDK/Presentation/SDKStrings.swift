@@ -29,8 +29,9 @@ public struct SDKStrings: Sendable, Hashable {
         /// The key's name in the `Localizable.strings` tables and in ``ConfigParameters/textsGroup``.
         public let rawValue: String
 
-        /// The most display columns the text may take in any language (an East Asian wide character takes two),
-        /// derived from the terminal's 80 columns:
+        /// The most display columns the text may take in any language (an East Asian wide character takes two, as
+        /// the tools' terminal presenter counts them; its tests hold every table to the budget), derived from the
+        /// terminal's 80 columns:
         ///
         /// - 22 for a button or a word inside a line: three buttons fit one line with their `< ` and ` >` and a
         ///   space between them (3 × (22 + 4) + 2 = 80).
@@ -139,60 +140,6 @@ public struct SDKStrings: Sendable, Hashable {
         /// A button the page does not have; `%@` is the button's name.
         public static let noteUnknownButton = Key("noteUnknownButton", columnBudget: 80)
 
-        // The terminal presenter's key help and status lines.
-        /// The full-screen key help.
-        public static let keysHelp = Key("keysHelp", columnBudget: 80)
-        /// The key help's part for consent questions.
-        public static let keysAnswer = Key("keysAnswer", columnBudget: 22)
-        /// The key help's part for reloading an HTML page.
-        public static let keysReload = Key("keysReload", columnBudget: 22)
-        /// The plain (screen-reader) key help.
-        public static let keysHelpPlain = Key("keysHelpPlain", columnBudget: 160)
-        /// The plain key help's sentence for reloading an HTML page.
-        public static let keysReloadPlain = Key("keysReloadPlain", columnBudget: 80)
-        /// The key that shows or hides a masked code.
-        public static let revealToggle = Key("revealToggle", columnBudget: 40)
-        /// A text field, named in plain mode.
-        public static let fieldText = Key("fieldText", columnBudget: 22)
-        /// A password field, named in plain mode.
-        public static let fieldPassword = Key("fieldPassword", columnBudget: 22)
-        /// How much was typed in a field, in plain mode; `%d` is the count.
-        public static let charactersEntered = Key("charactersEntered", columnBudget: 40)
-        /// A masked field, in plain mode.
-        public static let hidden = Key("hidden", columnBudget: 22)
-        /// A check box, named in plain mode.
-        public static let checkbox = Key("checkbox", columnBudget: 22)
-        /// A radio button, named in plain mode.
-        public static let radioButton = Key("radioButton", columnBudget: 22)
-        /// A button, named in plain mode.
-        public static let button = Key("button", columnBudget: 22)
-        /// A link, named in plain mode.
-        public static let link = Key("link", columnBudget: 22)
-        /// A list, named in plain mode.
-        public static let list = Key("list", columnBudget: 22)
-        /// A yes-or-no question, named in plain mode.
-        public static let choice = Key("choice", columnBudget: 22)
-        /// A section, named in plain mode.
-        public static let section = Key("section", columnBudget: 22)
-        /// An open section, in plain mode.
-        public static let sectionOpen = Key("sectionOpen", columnBudget: 22)
-        /// A closed section, in plain mode.
-        public static let sectionClosed = Key("sectionClosed", columnBudget: 22)
-        /// The keys answering a yes-or-no question, in plain mode.
-        public static let yesOrNo = Key("yesOrNo", columnBudget: 22)
-        /// The last alternative of a line-mode question ("…, or 'cancel'").
-        public static let or = Key("or", columnBudget: 22)
-        /// The line-mode question of a single-select screen.
-        public static let optionNumber = Key("optionNumber", columnBudget: 40)
-        /// The line-mode question of a multi-select screen.
-        public static let optionNumbers = Key("optionNumbers", columnBudget: 40)
-        /// The Enter key, in line-mode questions.
-        public static let enterKey = Key("enterKey", columnBudget: 22)
-        /// How another button of an HTML page is pressed in line mode; `%@` lists the buttons.
-        public static let htmlOtherButton = Key("htmlOtherButton", columnBudget: 80)
-        /// How an HTML form with several fields is filled in line mode; `%1$@` lists the fields, `%2$@` the buttons.
-        public static let htmlFields = Key("htmlFields", columnBudget: 160)
-
         // The security warnings an app shows the cardholder (``Warning/localizedMessage(_:)``), EMVCo SW01–SW05.
         /// SW01: the device is rooted or jailbroken.
         public static let warningJailbroken = Key("warningJailbroken", columnBudget: 80)
@@ -222,10 +169,7 @@ public struct SDKStrings: Sendable, Hashable {
             .openApp, .yes, .no, .selected, .notSelected, .chooseOption, .image, .codeField, .timedOut, .cancelled,
             .completed, .genericError, .appOpenFailed, .finishInApp, .issuer, .paymentSystem,
             .noteNoEntryBox, .noteNoOption, .noteNoNewCode, .noteNoAdditionalCode, .noteNoApp, .noteNotHTML,
-            .noteNoHTMLForm, .noteTooLong, .noteUnknownField, .noteUnknownButton, .keysHelp, .keysAnswer, .keysReload,
-            .keysHelpPlain, .keysReloadPlain, .revealToggle, .fieldText, .fieldPassword, .charactersEntered, .hidden,
-            .checkbox, .radioButton, .button, .link, .list, .choice, .section, .sectionOpen, .sectionClosed, .yesOrNo,
-            .or, .optionNumber, .optionNumbers, .enterKey, .htmlOtherButton, .htmlFields, .warningJailbroken,
+            .noteNoHTMLForm, .noteTooLong, .noteUnknownField, .noteUnknownButton, .warningJailbroken,
             .warningTampered, .warningEmulator, .warningDebugger, .warningUnsupportedOS,
             .noteCannotSend, .outcomeNotAuthenticated, .outcomeConnectionFailed, .outcomeBankError, .outcomeUnavailable,
         ]
@@ -277,16 +221,16 @@ public struct SDKStrings: Sendable, Hashable {
 
     private init(language: String, overrides: [Key: String] = [:], tables: StringsTables = .shared) {
         self.language = language
-        var table = tables.english
-        if language != "en" {
-            for (key, text) in tables.table(language) { table[key] = text }
+        var table: [Key: String] = [:]
+        for (name, text) in tables.texts(language) {
+            if let key = Key(rawValue: name) { table[key] = text }
         }
         let overrides = overrides.filter { Self.placeholderProblem(in: $0.value, for: $0.key) == nil }
         for (key, text) in overrides { table[key] = text }
         self.table = table
-        var plurals = tables.plurals("en")
-        if language != "en" {
-            for (key, forms) in tables.plurals(language) { plurals[key] = forms }
+        var plurals: [Key: [PluralCategory: String]] = [:]
+        for (name, forms) in tables.pluralForms(language) {
+            if let key = Key(rawValue: name) { plurals[key] = forms }
         }
         for key in overrides.keys { plurals[key] = nil }
         self.plurals = plurals
@@ -389,31 +333,6 @@ public struct SDKStrings: Sendable, Hashable {
         }
     }
 
-    /// The columns a text takes on a terminal, the unit of ``Key/columnBudget``: 2 for an East Asian wide or
-    /// full-width character, 0 for a combining mark or variation selector, 1 otherwise.
-    ///
-    /// - Parameter text: The text (without escape codes).
-    /// - Returns: Its width in columns.
-    public static func displayColumns(_ text: some StringProtocol) -> Int {
-        text.reduce(0) { $0 + displayColumns($1) }
-    }
-
-    /// The columns a character takes on a terminal, as the text overload counts them.
-    ///
-    /// - Parameter character: The character.
-    /// - Returns: Its width in columns.
-    public static func displayColumns(_ character: Character) -> Int {
-        guard let first = character.unicodeScalars.first else { return 0 }
-        let value = first.value
-        if first.properties.generalCategory == .nonspacingMark || (0xFE00...0xFE0F).contains(value) { return 0 }
-        let wide: [ClosedRange<UInt32>] = [
-            0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
-            0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F,
-            0x1F900...0x1F9FF, 0x20000...0x3FFFD,
-        ]
-        return wide.contains { $0.contains(value) } ? 2 : 1
-    }
-
     /// What is wrong with a text for a key, `nil` when nothing is: its placeholders must be the English text's
     /// (``Key/placeholders``, in any order), and every other `%` must be written `%%` (`%s`, `100% sure` are refused).
     ///
@@ -436,8 +355,11 @@ public struct SDKStrings: Sendable, Hashable {
         return nil
     }
 
-    /// The placeholders of a text, in order.
-    static func placeholders(in text: String) -> [String] {
+    /// The placeholders of a text, in order (`%@`, `%d`, positional `%1$@`; `%%` is none).
+    ///
+    /// - Parameter text: The text.
+    /// - Returns: Its placeholders as written.
+    @_spi(ThreeDS2Tools) public static func placeholders(in text: String) -> [String] {
         var found: [String] = []
         var scalars = Substring(text)
         while let percent = scalars.firstIndex(of: "%") {
@@ -459,8 +381,13 @@ public struct SDKStrings: Sendable, Hashable {
         return found
     }
 
-    /// A text with its placeholders replaced.
-    static func fill(_ text: String, _ arguments: [String]) -> String {
+    /// A text with its placeholders replaced: `%@` and `%d` in order, or positional (`%1$@`); `%%` is a percent sign.
+    ///
+    /// - Parameters:
+    ///   - text: The text.
+    ///   - arguments: The values, in order.
+    /// - Returns: The text filled.
+    @_spi(ThreeDS2Tools) public static func fill(_ text: String, _ arguments: [String]) -> String {
         var out = ""
         var next = 0
         var rest = Substring(text)
@@ -514,105 +441,6 @@ struct LocaleParts: Equatable {
                 region = part.uppercased()
             }
         }
-    }
-}
-
-/// The `Localizable.strings` tables in the SDK's resource folder, each read once, over the English table compiled into
-/// the binary (``builtInEnglish``): a process whose resource folder is missing or unreadable shows English and logs
-/// one warning, never stops.
-final class StringsTables: Sendable {
-    /// The name of the SDK's resource folder, without its extension.
-    static let folderName = "ThreeDS2_ThreeDS2SDK"
-
-    /// The tables of the SDK's own resource folder, looked for once (``ResourceFolder/searchDirectories``).
-    static let shared = StringsTables(folder: ResourceFolder.locate(folderName, in: ResourceFolder.searchDirectories))
-
-    /// The resource folder, `nil` when none was found.
-    let folder: URL?
-    private let cache = Locked<[String: [SDKStrings.Key: String]]>([:])
-    private let pluralCache = Locked<[String: [SDKStrings.Key: [PluralCategory: String]]]>([:])
-    private let warned = Locked(false)
-
-    /// Tables read from a resource folder.
-    ///
-    /// - Parameter folder: The folder, or `nil` for the built-in English alone.
-    init(folder: URL?) {
-        self.folder = folder
-    }
-
-    /// The English table: the built-in one, under the resource folder's where it can be read.
-    var english: [SDKStrings.Key: String] { table("en") }
-
-    /// The table of a language folder, with unknown keys left out; the built-in English under English; empty for
-    /// another language whose table cannot be read.
-    func table(_ language: String) -> [SDKStrings.Key: String] {
-        if let cached = cache.withLock({ $0[language] }) { return cached }
-        var table: [SDKStrings.Key: String] = [:]
-        if language == "en" {
-            for (name, text) in Self.builtInEnglish {
-                if let key = SDKStrings.Key(rawValue: name) { table[key] = text }
-            }
-        }
-        for (name, text) in entries(language) {
-            if let key = SDKStrings.Key(rawValue: name) { table[key] = text }
-        }
-        cache.withLock { $0[language] = table }
-        return table
-    }
-
-    /// The plural forms of a language's `Localizable.stringsdict`, with unknown keys left out; the built-in English
-    /// forms under English; empty when the file cannot be read.
-    func plurals(_ language: String) -> [SDKStrings.Key: [PluralCategory: String]] {
-        if let cached = pluralCache.withLock({ $0[language] }) { return cached }
-        var forms: [SDKStrings.Key: [PluralCategory: String]] = [:]
-        if language == "en" {
-            for (name, entry) in Self.builtInEnglishPlurals {
-                guard let key = SDKStrings.Key(rawValue: name) else { continue }
-                forms[key] = Dictionary(
-                    uniqueKeysWithValues: entry.compactMap { name, text in
-                        PluralCategory(rawValue: name).map { ($0, text) }
-                    })
-            }
-        }
-        for (name, entry) in pluralEntries(language) {
-            if let key = SDKStrings.Key(rawValue: name) { forms[key] = entry }
-        }
-        pluralCache.withLock { $0[language] = forms }
-        return forms
-    }
-
-    /// Every entry of a language's `Localizable.stringsdict`, as written; empty when it cannot be read.
-    func pluralEntries(_ language: String) -> [String: [PluralCategory: String]] {
-        guard let url = ResourceFolder.file("Localizable.stringsdict", language: language, in: folder),
-            let data = try? Data(contentsOf: url)
-        else { return [:] }
-        return StringsDictFile.parse(data) ?? [:]
-    }
-
-    /// Every entry of a language's file, as written (for the tests: unknown keys included); empty when the file
-    /// cannot be read.
-    func entries(_ language: String) -> [String: String] {
-        guard let url = ResourceFolder.file("Localizable.strings", language: language, in: folder),
-            let data = try? Data(contentsOf: url)
-        else { return [:] }
-        return StringsFile.parse(data) ?? [:]
-    }
-
-    /// Every entry of a language's file in the SDK's resource folder.
-    static func entries(_ language: String) -> [String: String] { shared.entries(language) }
-
-    /// Logs, once per tables, that the resource folder is missing and the built-in English is shown.
-    ///
-    /// - Parameter logger: Where the warning goes.
-    func warnIfMissing(_ logger: Logger) {
-        guard folder == nil,
-            warned.withLock({
-                let first = !$0; $0 = true; return first
-            })
-        else { return }
-        logger.warning(
-            "The SDK's resource folder (\(Self.folderName).resources on Linux, .bundle on Apple platforms) was not found beside the executable or in the app's resources; its texts are shown in English"
-        )
     }
 }
 

@@ -85,15 +85,16 @@ public struct LayoutRenderer: Sendable {
     private func keyHints(_ state: ChallengeFormState) -> [String] {
         let layout = state.layout
         let strings = layout.strings
+        let texts = TerminalStrings(for: strings)
         // y and n answer the consent row that has the focus; elsewhere they are typed into the code box, so the help
         // offers them only there (issue 43).
         let asks: Bool = if case .consent = state.focusedElement { true } else { false }
         let reloads = layout.screen.htmlRefresh != nil
         let keys =
             plain
-            ? strings[.keysHelpPlain] + (reloads ? " " + strings[.keysReloadPlain] : "")
-            : strings[.keysHelp] + (asks ? " · " + strings[.keysAnswer] : "")
-                + (reloads ? " · " + strings[.keysReload] : "")
+            ? texts[.keysHelpPlain] + (reloads ? " " + texts[.keysReloadPlain] : "")
+            : texts[.keysHelp] + (asks ? " · " + texts.format(.keysAnswer, texts[.keyYes], texts[.keyNo]) : "")
+                + (reloads ? " · " + texts[.keysReload] : "")
         return wrap(keys)
     }
 
@@ -121,6 +122,7 @@ public struct LayoutRenderer: Sendable {
     {
         let marker = !interactive ? "" : focused ? (plain ? "[focus] " : "› ") : (plain ? "" : "  ")
         let strings = state.layout.strings
+        let texts = TerminalStrings(for: strings)
         switch element {
         case .toolbar(let title, let cancel):
             return toolbarLines(title: Self.safe(title), cancel: Self.safe(cancel), state)
@@ -139,17 +141,19 @@ public struct LayoutRenderer: Sendable {
             return buttonLines(type, label: Self.safe(label), marker: marker, focused: focused, state)
         case .consent(let kind, let question):
             let answer = state.consent(kind).map { $0 ? strings[.yes] : strings[.no] } ?? "—"
+            let (yes, no) = texts.answerKeys
             let text =
                 plain
-                ? "\(strings[.choice]): \(Self.safe(question)) \(answer) (\(strings[.yesOrNo]))"
+                ? "\(texts[.choice]): \(Self.safe(question)) \(answer) (\(texts.format(.yesOrNo, yes, no)))"
                 // The answer and the keys stay together on one line: `[Yes] (y/n)` is never broken.
-                : "\(Self.safe(question)) [\(answer)]\(Self.glue)(y/n)"
+                : "\(Self.safe(question)) [\(answer)]\(Self.glue)"
+                    + texts.format(.consentKeys, yes, no).replacingOccurrences(of: " ", with: String(Self.glue))
             return item(marker, text, focused: focused)
         case .section(let label, let text):
             let open = state.expanded.contains(index)
             let shown =
                 plain
-                ? "\(strings[.section]): \(Self.safe(label)), \(strings[open ? .sectionOpen : .sectionClosed])"
+                ? "\(texts[.section]): \(Self.safe(label)), \(texts[open ? .sectionOpen : .sectionClosed])"
                 : "\(open ? "▾" : "▸")\(Self.glue)\(Self.safe(label))"
             let body = open ? wrap(text.runs, colour: "", width: width - 4).map { "    " + $0 } : []
             return item(marker, shown, focused: focused) + body
@@ -162,7 +166,7 @@ public struct LayoutRenderer: Sendable {
         case .htmlLink(let linkIndex):
             guard let links = state.form?.links, links.indices.contains(linkIndex) else { return [] }
             let label = Self.safe(links[linkIndex].label)
-            return item(marker, plain ? "\(strings[.link]): \(label)" : "<\(label)>", focused: focused)
+            return item(marker, plain ? "\(texts[.link]): \(label)" : "<\(label)>", focused: focused)
         }
     }
 
@@ -170,8 +174,9 @@ public struct LayoutRenderer: Sendable {
     /// title's words whole and the cancel key in view (`[Esc]`), wrapping a title too long for one line.
     private func toolbarLines(title: String, cancel: String, _ state: ChallengeFormState) -> [String] {
         let strings = state.layout.strings
+        let texts = TerminalStrings(for: strings)
         let look = state.layout.style
-        var right = plain ? "\(strings[.button]): \(cancel) (Escape)" : "[\(cancel): Esc]"
+        var right = plain ? "\(texts[.button]): \(cancel) (Escape)" : "[\(cancel): Esc]"
         if Self.displayWidth(title) + 1 + Self.displayWidth(right) > width, !plain { right = "[Esc]" }
         let rightWidth = Self.displayWidth(right)
         // The title beside the cancel key when at least a word or two fits there; otherwise above it.
@@ -210,14 +215,15 @@ public struct LayoutRenderer: Sendable {
         box: Int, _ settings: EntryBox, marker: String, focused: Bool, _ state: ChallengeFormState
     ) -> [String] {
         let strings = state.layout.strings
+        let texts = TerminalStrings(for: strings)
         let text = state.entries.indices.contains(box) ? state.entries[box] : ""
         let masked = state.isMasked(box: box)
         let shown = masked ? String(repeating: "•", count: text.count) : text
-        let toggle = settings.offersRevealToggle ? (plain ? ", \(strings[.revealToggle])" : " (Ctrl-T)") : ""
+        let toggle = settings.offersRevealToggle ? (plain ? ", \(texts[.revealToggle])" : " (Ctrl-T)") : ""
         let field = Self.safe(
             plain
-                ? "\(strings[.fieldText]): \(settings.label), \(strings.format(.charactersEntered, text.count))"
-                    + (masked ? " (\(strings[.hidden]))" : ": \(text)") + toggle
+                ? "\(texts[.fieldText]): \(settings.label), \(texts.format(.charactersEntered, text.count))"
+                    + (masked ? " (\(texts[.hidden]))" : ": \(text)") + toggle
                 : "\(settings.label): [\(shown)\(focused ? "_" : "")]\(toggle)")
         let colour = style.foreground(state.layout.style.label(box == 0 ? .dataEntryLabel : .dataEntryLabel2).color)
         return item(marker, field, focused: focused, colour: focused || plain ? nil : colour)
@@ -228,10 +234,11 @@ public struct LayoutRenderer: Sendable {
         key: String, label: String, multiple: Bool, marker: String, _ focused: Bool, _ state: ChallengeFormState
     ) -> [String] {
         let strings = state.layout.strings
+        let texts = TerminalStrings(for: strings)
         let on = state.chosen.contains(key)
         let box =
             plain
-            ? (multiple ? strings[.checkbox] : strings[.radioButton])
+            ? (multiple ? texts[.checkbox] : texts[.radioButton])
                 + " \(label), \(on ? strings[.selected] : strings[.notSelected])"
             : (multiple ? (on ? "[x]" : "[\(Self.glue)]") : (on ? "(•)" : "(\(Self.glue))")) + "\(Self.glue)" + label
         let colour = style.foreground(state.layout.style.label(.selectionList).color)
@@ -245,14 +252,17 @@ public struct LayoutRenderer: Sendable {
         let button = state.layout.style.button(type)
         let colours = style.foreground(button.text.color) + style.background(button.backgroundColor)
         let indent = String(repeating: " ", count: Self.displayWidth(marker))
-        let text = plain ? "\(state.layout.strings[.button]): \(label)" : "<\(Self.glue)\(label)\(Self.glue)>"
+        let text =
+            plain
+            ? "\(TerminalStrings(for: state.layout.strings)[.button]): \(label)" : "<\(Self.glue)\(label)\(Self.glue)>"
         var lines = wrap(text, width: width - indent.count).enumerated().map { offset, line in
             let shown = Self.unglued(line)
             return highlight(
                 (offset == 0 ? marker : indent) + (plain ? shown : colours + shown + style.reset), focused)
         }
         if type == .openOOBApp, state.openedApp, let link = state.layout.screen.oobAppURL {
-            lines.append("    " + (plain ? "\(state.layout.strings[.link]): " : "") + Self.safe(link))
+            lines.append(
+                "    " + (plain ? "\(TerminalStrings(for: state.layout.strings)[.link]): " : "") + Self.safe(link))
         }
         return lines
     }
@@ -304,6 +314,7 @@ public struct LayoutRenderer: Sendable {
     }
 
     private func describe(_ control: HTMLForm.Control, plain: Bool, strings: SDKStrings) -> String {
+        let texts = TerminalStrings(for: strings)
         // The field's label as the page shows it (a reader falls back to the value, which is no label); its name
         // only when it has none.
         let labelled = !control.label.isEmpty && control.label != control.value
@@ -311,27 +322,27 @@ public struct LayoutRenderer: Sendable {
         switch control.kind {
         case .checkbox:
             return plain
-                ? "\(strings[.checkbox]) \(name), \(control.checked ? strings[.selected] : strings[.notSelected])"
+                ? "\(texts[.checkbox]) \(name), \(control.checked ? strings[.selected] : strings[.notSelected])"
                 : "[\(control.checked ? "x" : " ")] \(name)"
         case .radio:
             return plain
-                ? "\(strings[.radioButton]) \(name) \(control.value), "
+                ? "\(texts[.radioButton]) \(name) \(control.value), "
                     + (control.checked ? strings[.selected] : strings[.notSelected])
                 : "(\(control.checked ? "•" : " ")) \(name)=\(control.value)"
         case .submitInput, .imageInput, .submitButton:
             return plain
-                ? "\(strings[.button]): \(control.label.isEmpty ? name : control.label)"
+                ? "\(texts[.button]): \(control.label.isEmpty ? name : control.label)"
                 : "< \(control.label.isEmpty ? name : control.label) >"
         case .select, .multipleSelect:
             let chosen = control.options.first(where: \.selected)?.label ?? control.options.first?.label ?? ""
-            return plain ? "\(strings[.list]) \(name): \(chosen)" : "\(name): [\(chosen) ▾]"
+            return plain ? "\(texts[.list]) \(name): \(chosen)" : "\(name): [\(chosen) ▾]"
         case .password,
             _ where Self.looksSecret(control):
             return plain
-                ? "\(strings[.fieldPassword]) \(name), \(strings.format(.charactersEntered, control.value.count))"
+                ? "\(texts[.fieldPassword]) \(name), \(texts.format(.charactersEntered, control.value.count))"
                 : "\(name): [\(String(repeating: "•", count: control.value.count))]"
         default:
-            return plain ? "\(strings[.fieldText]) \(name): \(control.value)" : "\(name): [\(control.value)]"
+            return plain ? "\(texts[.fieldText]) \(name): \(control.value)" : "\(name): [\(control.value)]"
         }
     }
 
@@ -407,15 +418,6 @@ public struct LayoutRenderer: Sendable {
         var narrower = self
         narrower.width = max(1, width)
         return narrower.wrap(runs, colour: colour)
-    }
-
-    /// The columns a character takes on a terminal: 2 for East Asian wide and full-width characters, 0 for
-    /// combining marks and variation selectors, 1 otherwise.
-    ///
-    /// - Parameter character: The character.
-    /// - Returns: Its width in columns.
-    public static func displayWidth(_ character: Character) -> Int {
-        SDKStrings.displayColumns(character)
     }
 
     /// The columns a text takes on a terminal.

@@ -36,7 +36,7 @@ public enum TerminalKey: Sendable, Hashable {
 extension ChallengeFormState {
     /// The form action a key means on this screen: Tab and the arrows move, Space toggles, Enter activates, Esc and
     /// Ctrl-C cancel, Ctrl-R refreshes, Ctrl-T reveals a masked entry; on a consent question, left/`y` answer yes and
-    /// right/`n` answer no.
+    /// right/`n` answer no (and the table's keys for yes and no, ``TerminalStrings/consentKey(_:)``).
     ///
     /// - Parameter key: The key.
     /// - Returns: The action, or `nil` when the key means nothing here.
@@ -62,11 +62,8 @@ extension ChallengeFormState {
         case .backspace: return .deleteBackward
         case .character(let character):
             guard consent != nil else { return .type(String(character)) }
-            switch character.lowercased() {
-            case "y": return answer(true)
-            case "n": return answer(false)
-            default: return nil
-            }
+            // The keys of the terminal's table (and y/n), the same line mode takes (TerminalStrings.consentKey).
+            return TerminalStrings(for: layout.strings).consentKey(String(character)).flatMap(answer)
         }
     }
 

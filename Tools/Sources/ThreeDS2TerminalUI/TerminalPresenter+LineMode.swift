@@ -42,53 +42,65 @@ extension TerminalPresenter {
         return renderer.lines(state) + (hint.map { renderer.wrap(LayoutRenderer.safe("(\($0))")) } ?? [])
     }
 
-    /// The screen's question, and for a select screen its numbered options (wrapped within `width`, each option's
-    /// further lines under its label). The question is wrapped when asked (``promptLines(_:width:)``).
+    /// The terminal's texts in the language of the screen's SDK texts.
+    var texts: TerminalStrings { TerminalStrings(for: strings) }
+
+    /// The screen's question, and the lines printed before it: for a select screen its numbered options (wrapped
+    /// within `width`, each option's further lines under its label), then one line per command the screen offers.
+    /// Each line and the question is one sentence of the terminal's table, the words to type filled in from it. The
+    /// question is wrapped when asked (``promptLines(_:width:)``).
     func lineQuestion(_ state: ChallengeFormState, width: Int) -> (options: [String], question: String) {
         let screen = state.screen
-        let cancelWord = "\(strings[.or]) '\(strings[.cancel].lowercased())'"
-        let additional = screen.additionalCodeLabel.map { ", 'additional' (\($0))" } ?? ""
+        let texts = texts
+        let additional = screen.additionalCodeLabel.map { texts.format(.lineCommand, texts.word(.additional), $0) }
+        let asked: String
+        var commands: [String] = []
+        var options: [String] = []
         switch screen.uiType {
         case .text:
-            let resend = screen.resendLabel.map { ", 'resend' (\($0))" } ?? ""
-            return ([], "\(state.entryBox(0).label)\(resend)\(additional), \(cancelWord): ")
+            commands = [screen.resendLabel.map { texts.format(.lineCommand, texts.word(.resend), $0) }, additional]
+                .compactMap { $0 }
+            asked = state.entryBox(0).label
         case .singleSelect, .multiSelect:
             let renderer = LayoutRenderer(width: width, style: TerminalStyle(depth: .none))
-            let options = screen.options.enumerated().flatMap { number, option in
+            options = screen.options.enumerated().flatMap { number, option in
                 let lead = "  \(number + 1). "
                 let indent = String(repeating: " ", count: lead.count)
                 return renderer.wrap(LayoutRenderer.safe(option.label), width: width - lead.count).enumerated().map {
                     ($0.offset == 0 ? lead : indent) + $0.element
                 }
             }
-            let number = strings[screen.uiType == .multiSelect ? .optionNumbers : .optionNumber]
-            return (options, "\(number), \(cancelWord): ")
+            asked = texts[screen.uiType == .multiSelect ? .optionNumbers : .optionNumber]
         case .outOfBand, .information:
-            let open = screen.oobAppURL.map { "'open' (\(screen.oobAppLabel ?? strings[.openApp]): \($0)), " } ?? ""
+            let open = screen.oobAppURL.map {
+                texts.format(.lineCommand, texts.word(.open), "\(screen.oobAppLabel ?? strings[.openApp]) \($0)")
+            }
+            commands = [open, additional].compactMap { $0 }
             let label = screen.oobContinueLabel ?? screen.infoContinueLabel
-            let enter =
-                label != nil || screen.oobAppURL == nil
-                ? "\(strings[.enterKey]): \(label ?? strings[.continueButton]), " : ""
-            return ([], "\(open)\(enter)\(additional.dropFirst(2))\(additional.isEmpty ? "" : ", ")\(cancelWord): ")
+            asked = texts.format(.lineContinue, label ?? strings[.continueButton])
         case .html, .htmlOutOfBand:
-            return ([], htmlQuestion(state, cancelWord: cancelWord))
+            (commands, asked) = htmlQuestion(state)
         }
+        let lines = commands.flatMap { LayoutRenderer(width: width, style: TerminalStyle(depth: .none)).wrap($0) }
+        return (options + lines, texts.format(.question, asked, texts.word(.cancel)))
     }
 
-    /// The question of an HTML screen: its one field by label, or every field by name, and its buttons.
-    private func htmlQuestion(_ state: ChallengeFormState, cancelWord: String) -> String {
-        let open = state.screen.oobAppURL != nil ? "'open' (\(strings[.openApp])), " : ""
-        let buttons = Self.submitButtons(state).joined(separator: ", ")
-        let pressing = buttons.isEmpty ? "" : " (\(strings.format(.htmlOtherButton, buttons)))"
+    /// The lines and the question of an HTML screen: its one field by label, or every field by name, and its buttons.
+    private func htmlQuestion(_ state: ChallengeFormState) -> (lines: [String], asked: String) {
+        let texts = texts
+        let open =
+            state.screen.oobAppURL != nil ? texts.format(.lineCommand, texts.word(.open), strings[.openApp]) : nil
+        let buttons = Self.submitButtons(state).joined(separator: texts[.listSeparator])
         if let field = Self.onlyEntry(state) {
-            return "\(field.label.isEmpty ? (field.name ?? "") : field.label)\(pressing), \(open)\(cancelWord): "
+            let pressing = buttons.isEmpty ? nil : texts.format(.htmlOtherButton, buttons)
+            return ([pressing, open].compactMap { $0 }, field.label.isEmpty ? (field.name ?? "") : field.label)
         }
         let names =
             state.form?.controls.compactMap { control -> String? in
                 guard Self.isEntry(control), let name = control.name else { return nil }
                 return control.label.isEmpty ? name : "\(name) (\(control.label))"
-            }.joined(separator: ", ") ?? ""
-        return "\(strings.format(.htmlFields, names, buttons)), \(open)\(cancelWord): "
+            }.joined(separator: texts[.listSeparator]) ?? ""
+        return ([open].compactMap { $0 }, texts.format(.htmlFields, names, buttons))
     }
 
     /// What one typed line led to.
@@ -103,7 +115,8 @@ extension TerminalPresenter {
         case refused
     }
 
-    /// Turns one typed line into form actions: the words `additional` and `open`, the two entry boxes of 2.3.1, or
+    /// Turns one typed line into form actions: the additional-code and open commands (the table's words or the
+    /// English ones, ``TerminalStrings/command(_:)``), the two entry boxes of 2.3.1, or
     /// the screen's own answer (after the consent questions).
     private func lineStep(_ line: String, state: inout ChallengeFormState, consentsAsked: inout Bool) async
         -> LineStep
@@ -114,10 +127,11 @@ extension TerminalPresenter {
             // An empty Enter asks again: sent, it would spend an attempt (or send no choice).
             return .askAgain
         }
-        switch word.lowercased() {
-        case "additional" where screen.additionalCodeLabel != nil:
+        let command = texts.command(word)
+        switch command {
+        case .additional where screen.additionalCodeLabel != nil:
             return Self.step(state.perform(.additionalCode)?.answer)
-        case "open" where screen.oobAppURL != nil:
+        case .open where screen.oobAppURL != nil:
             switch await perform(.openApp, on: &state) {
             case .send(let sent): return .answer(sent)
             case .showNote(let note):
@@ -126,7 +140,7 @@ extension TerminalPresenter {
             case .openApp, nil: return .askAgain
             }
         case _
-        where screen.uiType == .text && state.entries.count > 1 && !(line == "resend" && screen.resendLabel != nil):
+        where screen.uiType == .text && state.entries.count > 1 && !(command == .resend && screen.resendLabel != nil):
             return await twoBoxes(line, state: &state, consentsAsked: &consentsAsked)
         default:
             guard await askConsents(&state, asked: &consentsAsked) else { return .cancel }
@@ -145,7 +159,7 @@ extension TerminalPresenter {
     {
         guard state.perform(.setEntry(line))?.answer == nil, state.note == nil else { return .refused }
         let second: String
-        switch await prompt("\(state.entryBox(1).label): ", masked: state.isMasked(box: 1)) {
+        switch await prompt(texts.format(.answer, state.entryBox(1).label), masked: state.isMasked(box: 1)) {
         case .cancel: return .cancel
         case .end: second = ""
         case .line(let line): second = line
@@ -157,9 +171,11 @@ extension TerminalPresenter {
 
     /// The consent questions a screen asks, in order, each as its prompt.
     func consentPrompts(_ screen: ChallengeScreen) -> [(kind: ConsentKind, prompt: String)] {
-        [(ConsentKind.trust, screen.whitelistingText), (.deviceBinding, screen.deviceBindingText)].compactMap {
+        let texts = texts
+        let (yes, no) = texts.answerKeys
+        return [(ConsentKind.trust, screen.whitelistingText), (.deviceBinding, screen.deviceBindingText)].compactMap {
             kind, question in
-            question.map { (kind, "\($0) [\(strings[.yes])/\(strings[.no])]: ") }
+            question.map { (kind, texts.format(.consentPrompt, $0, yes, no)) }
         }
     }
 
@@ -168,8 +184,9 @@ extension TerminalPresenter {
         guard !asked else { return true }
         asked = true
         for (kind, question) in consentPrompts(state.screen) {
-            // Only yes or no is taken (the form state's rule: the language's words or their first letters, and
-            // y/n); any other word asks again, so a stray line is never read as no, nor the next code as an answer.
+            // Only yes or no is taken: the terminal table's keys (as full screen takes them) and y/n, or the form
+            // state's words (the language's yes and no, their first letters); any other word asks again, so a stray
+            // line is never read as no, nor the next code as an answer.
             asking: while true {
                 switch await prompt(question) {
                 case .end:
@@ -179,7 +196,7 @@ extension TerminalPresenter {
                 case .line(let line):
                     // An empty Enter leaves the question unanswered (sent as N, as the screen left untouched).
                     if line.trimmingCharacters(in: .whitespaces).isEmpty { break asking }
-                    guard let yes = state.consentAnswer(line) else { continue asking }
+                    guard let yes = texts.consentKey(line) ?? state.consentAnswer(line) else { continue asking }
                     _ = state.perform(kind == .trust ? .setTrust(yes) : .setDeviceBinding(yes))
                     break asking
                 }
@@ -209,7 +226,7 @@ extension TerminalPresenter {
         let screen = state.screen
         switch screen.uiType {
         case .text:
-            if line == "resend", screen.resendLabel != nil { return state.perform(.resend)?.answer }
+            if texts.command(line) == .resend, screen.resendLabel != nil { return state.perform(.resend)?.answer }
             _ = state.perform(.setEntry(line))
             return state.perform(.submit())?.answer
         case .singleSelect, .multiSelect:
@@ -273,9 +290,10 @@ extension TerminalPresenter {
         }
     }
 
+    /// Whether a line is the cancel command: the table's word, the English one, or the SDK's cancel button's text.
     private func isCancel(_ line: String) -> Bool {
         let word = line.trimmingCharacters(in: .whitespaces).lowercased()
-        return word == "cancel" || word == strings[.cancel].lowercased()
+        return texts.command(word) == .cancel || word == strings[.cancel].lowercased()
     }
 
     /// What one question got: a line, the end of the input, or a cancel (Esc, Ctrl-C or the cancel word).

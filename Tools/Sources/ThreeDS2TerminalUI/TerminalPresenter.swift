@@ -1,4 +1,5 @@
 public import Foundation
+import Logging
 import ThreeDS2HTML
 public import ThreeDS2Messages
 @_spi(ThreeDS2Tools) public import ThreeDS2SDK
@@ -12,8 +13,9 @@ public import ThreeDS2Messages
 /// - Plain mode is line mode without colour or symbols, every control named in words: it reads well through a
 ///   screen reader, and is used automatically when `TERM` is `dumb`.
 ///
-/// Every word it shows itself (the key help, the plain mode's names of controls, the line mode's questions) is one of
-/// the SDK's texts, in the language of the locale `initialize` got. Arabic and Hebrew are drawn in logical order,
+/// Every word it shows itself (the key help, the plain mode's names of controls, the line mode's questions) and every
+/// word or key a person types (the commands, yes and no) is one of its own texts (``TerminalStrings``, its own
+/// resource folder), in the language of the SDK's texts for the locale `initialize` got. Arabic and Hebrew are drawn in logical order,
 /// left-aligned: see ``LayoutRenderer/mirrorsRightToLeft`` for why.
 public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
     /// How screens are drawn.
@@ -98,6 +100,8 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
         self.environment = environment
         self.lineDepth = self.mode == .plain ? .none : OutputGeometry.colorDepth(of: output, environment: environment)
         self.inlineImages = environment["TERM_PROGRAM"] == "iTerm.app"
+        // One warning a process, on standard error (never among the screen's lines), when its texts are missing.
+        TerminalStrings.warnIfMissing(Logger(label: "threeds2.terminal") { StreamLogHandler.standardError(label: $0) })
     }
 
     /// Opens the controlling terminal (`/dev/tty`) for reading, as password prompts do when standard input is taken.

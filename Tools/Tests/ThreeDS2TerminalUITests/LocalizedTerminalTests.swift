@@ -64,14 +64,17 @@ struct LocalizedTerminalTests {
         let strings = SDKStrings(locale: Locale(identifier: language))
         #expect(strings.language == language)
         let screen = try Self.drawn(language).joined(separator: "\n")
-        for key in SDKStrings.Key.allCases where strings[key] != SDKStrings.english[key] {
-            for fragment in Self.fragments(SDKStrings.english[key]) {
+        let texts = TerminalStrings(for: strings)
+        var pairs = SDKStrings.Key.allCases.map { (strings[$0], SDKStrings.english[$0], $0.rawValue) }
+        pairs += TerminalStrings.Key.allCases.map { (texts[$0], TerminalStrings.english[$0], $0.rawValue) }
+        for (translated, english, key) in pairs where translated != english {
+            for fragment in Self.fragments(english) {
                 // A fragment the translation itself keeps (a key name such as "Enter") is not English left over.
-                guard !strings[key].contains(fragment) else { continue }
+                guard !translated.contains(fragment) else { continue }
                 #expect(!Self.holds(screen, phrase: fragment), "\(language): English \"\(fragment)\" (\(key)) drawn")
             }
         }
-        #expect(screen.contains(strings[.keysHelp].prefix(12)) && screen.contains(strings[.keysHelpPlain].prefix(12)))
+        #expect(screen.contains(texts[.keysHelp].prefix(12)) && screen.contains(texts[.keysHelpPlain].prefix(12)))
         #expect(screen.contains(strings[.secureCheckout]) && screen.contains(strings[.cancel]))
     }
 
@@ -103,7 +106,7 @@ struct LocalizedTerminalTests {
             #expect(lines.first?.hasPrefix(strings[.secureCheckout]) == true, "\(language): \(lines.first ?? "")")
             #expect(lines.first?.hasSuffix("[\(strings[.cancel]): Esc]") == true)
             #expect(lines.allSatisfy { !$0.unicodeScalars.contains { controls.contains(Int($0.value)) } })
-            #expect(lines.joined(separator: " ").contains(strings[.keysHelp]))
+            #expect(lines.joined(separator: " ").contains(TerminalStrings(for: strings)[.keysHelp]))
         }
     }
 }

@@ -42,7 +42,7 @@ struct ScreenFitTests {
     func answerKeysOnlyOnConsent() throws {
         var form = state(try screen(long))
         let renderer = LayoutRenderer(width: 100, style: TerminalStyle(depth: .none))
-        let answer = form.layout.strings[.keysAnswer]
+        let answer = TerminalStrings(for: form.layout.strings).format(.keysAnswer, "y", "n")
         #expect(!renderer.lines(form).joined(separator: "\n").contains(answer), "the code box has the focus")
         #expect(form.action(for: .character("y")) == .type("y"))
         for _ in form.focusOrder {

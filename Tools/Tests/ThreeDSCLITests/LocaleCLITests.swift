@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ThreeDS2SDK
+import ThreeDS2TerminalUI
 import ThreeDS2TestLab
 
 /// `threeds demo --locale …`: every SDK text on the challenge screen is in the locale's language.
@@ -30,8 +31,12 @@ struct LocaleCLITests {
         #expect(run.status == 0 && run.output.contains("Challenge completed: transStatus Y"), "\(run.output)")
         #expect(!run.output.contains("no SDK texts"), "\(run.output)")
         let strings = SDKStrings(locale: Locale(identifier: locale))
-        for key in [SDKStrings.Key.secureCheckout, .cancel, .button, .fieldText, .image, .issuer, .section] {
+        for key in [SDKStrings.Key.secureCheckout, .cancel, .image, .issuer] {
             #expect(run.output.contains(strings[key]), "\(locale): \(key) \(strings[key]) missing: \(run.output)")
+        }
+        let texts = TerminalStrings(for: strings)
+        for key in [TerminalStrings.Key.button, .fieldText, .section] {
+            #expect(run.output.contains(texts[key]), "\(locale): \(key) \(texts[key]) missing: \(run.output)")
         }
         let sdkLines = run.output.split(separator: "\n").map(String.init).filter {
             !others.contains(Self.normalized($0))
@@ -59,12 +64,12 @@ extension MachineLoadingCLITests {
         func germanLineMode() async throws {
             let german = SDKStrings(locale: Locale(identifier: "de_DE"))
             let run = try await terminalRun(.consents, version: "2.3.1", extra: "--line --locale de_DE") { session in
-                let screen = try await session.wait(for: "\(german[.or]) 'abbrechen':")
-                #expect(screen.contains(german[.secureCheckout]) && !screen.contains("or 'cancel'"), "\(screen)")
+                let screen = try await session.wait(for: "(zum Abbrechen „abbrechen“ eingeben): ")
+                #expect(screen.contains(german[.secureCheckout]) && !screen.contains("to cancel"), "\(screen)")
                 try session.keys("123456", "Enter")
-                _ = try await session.wait(for: "[Ja/Nein]")
+                _ = try await session.wait(for: "[j/n]")
                 try session.keys("j", "Enter")
-                _ = try await session.wait(for: "[Ja/Nein]:")
+                _ = try await session.wait(for: "[j/n]:")
                 try session.keys("n", "Enter")
             }
             #expect(run.requests.last?["challengeDataEntry"] == .string("123456"))
@@ -75,7 +80,7 @@ extension MachineLoadingCLITests {
         func arabicFullScreen() async throws {
             let arabic = SDKStrings(locale: Locale(identifier: "ar"))
             let run = try await terminalRun(.text, extra: "--locale ar") { session in
-                let screen = try await session.wait(for: String(arabic[.keysHelp].prefix(12)))
+                let screen = try await session.wait(for: String(TerminalStrings(for: arabic)[.keysHelp].prefix(12)))
                 #expect(screen.contains(arabic[.secureCheckout]) && screen.contains("[\(arabic[.cancel]): Esc]"))
                 #expect(!screen.contains("Secure checkout") && !screen.contains("Esc cancel"), "\(screen)")
                 try session.keys("Escape")
