@@ -172,5 +172,7 @@ must_fail ThreeDS2UISnippetTests "$scratch/snippets/AppleSnippets.swift" \
     's/\.interactiveDismissDisabled()/.interactiveDismissDisabled("yes")/' "${snippet_tests[@]}"
 must_fail ThreeDS2UISnippetTests "$scratch/snippets/AppleSnippets.swift" \
     's/present(controller, animated: true)/present(controller, animated: "yes")/' "${snippet_tests[@]}"
+must_fail ThreeDS2UISnippetTests "$scratch/snippets/AppleSnippets.swift" \
+    's/progress: challengePresenter$/progress: "not an indicator"/' "${snippet_tests[@]}"
 echo "Sources/ThreeDS2UI type-checks against the UIKit and the AppKit stand-ins (${#files[@]} files, with and without DEBUG)"
 echo "Tests/ThreeDS2UITests (${#ui_tests[@]} of its 4 files) and Tests/ThreeDS2UISnippetTests type-check against it"

@@ -79,6 +79,9 @@ public struct MessageVersion: Sendable, Hashable, Comparable, CustomStringConver
     /// Whether CReqs carry `threeDSRequestorAppURL` (from 2.2.0).
     public var carriesRequestorAppURL: Bool { isAtLeast2_2 }
 
+    /// Whether an app-channel AReq carries `sdkType` and, for a Default-SDK, `defaultSdkType` (2.3.1).
+    public var carriesSDKType: Bool { isAtLeast2_3 }
+
     /// Whether UI type 07's continue (`infoContinueIndicator`) exists (2.3.1).
     public var hasInformationContinue: Bool { isAtLeast2_3 }
 

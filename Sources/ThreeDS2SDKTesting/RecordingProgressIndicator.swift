@@ -5,8 +5,8 @@
 public final class RecordingProgressIndicator: ProgressIndicator {
     /// One thing the indicator was told.
     public enum Event: Sendable, Hashable {
-        /// Shown, with the directory server's name.
-        case show(directoryServerName: String?)
+        /// Shown, with the payment system (directory server ID, name, logo).
+        case show(ProcessingScheme?)
         /// Hidden.
         case hide
     }
@@ -25,22 +25,25 @@ public final class RecordingProgressIndicator: ProgressIndicator {
     /// The presentations it was shown with, in order: the app's texts and colours the indicator would draw.
     public var presentations: [PresentationSettings] { shownWith.withLock { $0 } }
 
-    /// The names it was shown with, in order.
-    public var directoryServerNames: [String?] {
-        events.compactMap { event -> String?? in
-            guard case .show(let name) = event else { return nil }
-            return .some(name)
+    /// The payment systems it was shown with, in order.
+    public var schemes: [ProcessingScheme?] {
+        events.compactMap { event -> ProcessingScheme?? in
+            guard case .show(let scheme) = event else { return nil }
+            return .some(scheme)
         }
     }
 
-    /// Records ``Event/show(directoryServerName:)`` and the presentation.
+    /// The names it was shown with, in order.
+    public var directoryServerNames: [String?] { schemes.map { $0?.name } }
+
+    /// Records ``Event/show(_:)`` and the presentation.
     ///
     /// - Parameters:
-    ///   - directoryServerName: The name shown.
+    ///   - scheme: The payment system shown.
     ///   - presentation: The transaction's presentation, with the presenter's overrides applied.
-    public func show(directoryServerName: String?, presentation: PresentationSettings) {
+    public func show(scheme: ProcessingScheme?, presentation: PresentationSettings) {
         shownWith.withLock { $0.append(presentation) }
-        recorded.withLock { $0.append(.show(directoryServerName: directoryServerName)) }
+        recorded.withLock { $0.append(.show(scheme)) }
         shown.fire()
     }
 

@@ -41,6 +41,8 @@ public final class ScriptedPresenter: ChallengePresenter {
     public let oobAppOpener: (any OOBAppOpener)?
     /// The HTML reader the screens are built with, so scripted HTML answers fill the page's form.
     public let presentationOverrides: PresentationOverrides
+    /// What the presenter says it draws (the AReq's `deviceRenderOptions`); every UI type of the version when `nil`.
+    private let announcedRenderOptions: DeviceRenderOptions?
 
     /// Creates a presenter with a script.
     ///
@@ -49,10 +51,24 @@ public final class ScriptedPresenter: ChallengePresenter {
     ///   - opensApps: Whether the presenter says it can open the bank's app.
     ///   - htmlReader: Reads HTML screens into fields a scripted `html` answer fills (the tools pass
     ///     `LibXML2FormReader`); without one, an `html` answer does not fit and the presenter cancels.
-    public init(answers: [ScriptedAnswer], opensApps: Bool = true, htmlReader: (any HTMLFormReader)? = nil) {
+    ///   - renderOptions: What the presenter says it draws, for an app that leaves out an interface or UI type
+    ///     (the SDK then refuses a screen of another type with Erro 203); every UI type of the version when `nil`.
+    public init(
+        answers: [ScriptedAnswer], opensApps: Bool = true, htmlReader: (any HTMLFormReader)? = nil,
+        renderOptions: DeviceRenderOptions? = nil
+    ) {
+        announcedRenderOptions = renderOptions
         state = Locked(State(remaining: answers))
         oobAppOpener = opensApps ? FixedOOBAppOpener(result: .returned) : nil
         presentationOverrides = PresentationOverrides(htmlReader: htmlReader)
+    }
+
+    /// The render options given at creation, else every interface and UI type of the version.
+    ///
+    /// - Parameter version: The transaction's message version.
+    /// - Returns: The options.
+    public func renderOptions(for version: MessageVersion) -> DeviceRenderOptions {
+        announcedRenderOptions ?? .all(for: version)
     }
 
     /// The screens shown so far.

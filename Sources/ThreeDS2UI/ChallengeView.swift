@@ -27,12 +27,16 @@
                 switch model.phase {
                 case .screen:
                     if let form = model.form { ScreenView(model: model, form: form) }
-                case .processing(let name):
+                case .processing(let scheme):
                     let progress = model.style.progress
                     VStack(spacing: 12) {
                         ProgressView().tint(progress.indicatorColor.map(Color.init(hex:)))
                         Text(model.strings[.processing]).styled(progress.text)
-                        if let name { Text(name).font(.footnote).styled(progress.text) }
+                        if let logo = scheme?.logo {
+                            Image(logo.imageName).resizable().scaledToFit().frame(maxHeight: 32)
+                                .accessibilityLabel(logo.accessibilityLabel ?? scheme?.name ?? "")
+                        }
+                        if let scheme { Text(scheme.name).font(.footnote).styled(progress.text) }
                     }
                     .padding()
                     .background(progress.backgroundColor.map(Color.init(hex:)) ?? Color.clear)

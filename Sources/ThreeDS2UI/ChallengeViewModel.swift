@@ -74,8 +74,8 @@
         /// - Parameter dark: Whether the system is in dark mode.
         public func systemColorSchemeChanged(dark: Bool) { core.systemColorSchemeChanged(dark: dark) }
 
-        func showProcessing(_ directoryServerName: String?, presentation: PresentationSettings) {
-            core.showProcessing(directoryServerName, presentation: presentation)
+        func showProcessing(_ scheme: ProcessingScheme?, presentation: PresentationSettings) {
+            core.showProcessing(scheme, presentation: presentation)
         }
 
         func hideProcessing() { core.hideProcessing() }

@@ -68,8 +68,8 @@
         /// Shows the processing indicator in the app's language and progress colours (the SDK calls it on the main
         /// actor).
         @MainActor
-        public func show(directoryServerName: String?, presentation: PresentationSettings) {
-            model.showProcessing(directoryServerName, presentation: presentation)
+        public func show(scheme: ProcessingScheme?, presentation: PresentationSettings) {
+            model.showProcessing(scheme, presentation: presentation)
         }
 
         /// Hides the processing indicator (the SDK calls it on the main actor).

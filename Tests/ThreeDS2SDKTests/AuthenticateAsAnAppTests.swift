@@ -47,7 +47,8 @@ struct AuthenticateAsAnAppTests {
             return
         }
         #expect(status == .authenticated)
-        #expect(indicator.events == [.show(directoryServerName: "Test Scheme"), .hide])
+        #expect(
+            indicator.events == [.show(ProcessingScheme(directoryServerID: "A000000004", name: "Test Scheme")), .hide])
         // Two CReqs: the first (no answer), then the code, as the ACS read them.
         let requests = transport.log.requests
         #expect(requests.count == 2)

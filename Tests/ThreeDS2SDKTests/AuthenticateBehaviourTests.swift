@@ -51,21 +51,22 @@ struct AuthenticateBehaviourTests {
             return
         }
         #expect(status == .notAuthenticated)
-        #expect(indicator.events == [.show(directoryServerName: "Test Scheme"), .hide])
+        #expect(
+            indicator.events == [.show(ProcessingScheme(directoryServerID: "A000000004", name: "Test Scheme")), .hide])
     }
 
     @Test("before a challenge the indicator stays its two seconds (stop keeps the minimum by default)")
     func minimumBeforeChallenge() async throws {
         let indicator = RecordingProgressIndicator()
         let clock = TestClock()
-        let dialog = ProgressDialog(indicator: indicator, clock: clock, directoryServerName: "DS")
+        let dialog = ProgressDialog(indicator: indicator, clock: clock, scheme: nil)
         await dialog.start()
         let stopped = Task { await dialog.stop() }
         await clock.advance(by: .seconds(1))
-        #expect(indicator.events == [.show(directoryServerName: "DS")])
+        #expect(indicator.events == [.show(nil)])
         await clock.advance(by: .seconds(1))
         await stopped.value
-        #expect(indicator.events == [.show(directoryServerName: "DS"), .hide])
+        #expect(indicator.events == [.show(nil), .hide])
     }
 }
 

@@ -11,15 +11,6 @@ import ThreeDS2SDKTesting
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
-#if canImport(Combine)
-    import Combine
-#else
-    /// Stand-ins for Combine's types on Linux, where the view-model snippet is compiled without Combine.
-    protocol ObservableObject: AnyObject {}
-    @propertyWrapper struct Published<Value> {
-        var wrappedValue: Value
-    }
-#endif
 
 enum DocSnippets {
     static func configuration(dsEncryptionCertificatePEM: String, dsRootsPEM: String) throws -> ConfigParameters {
@@ -132,22 +123,26 @@ enum DocSnippets {
     }
 
     @MainActor
+    final class CheckoutModel: ChallengeStatusReceiver, ProgressIndicator {
+        var busy = false
+        var scheme: ProcessingScheme?  // its directoryServerID picks the mark; logo is the image you configured
+        var result = ""
+        func show(scheme: ProcessingScheme?, presentation: PresentationSettings) {
+            self.scheme = scheme
+            busy = true
+        }
+        func hide() { busy = false }
+        func completed(_ event: CompletionEvent) { result = event.transactionStatus.rawValue }
+        func cancelled() { result = "cancelled" }
+        func timedout() { result = "timed out" }
+        func protocolError(_ event: ProtocolErrorEvent) { result = "failed" }  // errorMessage is for your logs
+        func runtimeError(_ event: RuntimeErrorEvent) { result = "failed" }  // errorMessage is for your logs
+    }
+
+    @MainActor
     static func viewModel(
         transaction: Transaction, parameters: ChallengeParameters, presenter: any ChallengePresenter
     ) async throws {
-        @MainActor
-        final class CheckoutModel: ObservableObject, ChallengeStatusReceiver, ProgressIndicator {
-            @Published var busy = false
-            @Published var result = ""
-            func show(directoryServerName: String?, presentation: PresentationSettings) { busy = true }
-            func hide() { busy = false }
-            func completed(_ event: CompletionEvent) { result = event.transactionStatus.rawValue }
-            func cancelled() { result = "cancelled" }
-            func timedout() { result = "timed out" }
-            func protocolError(_ event: ProtocolErrorEvent) { result = "Erro \(event.errorMessage.errorCode)" }
-            func runtimeError(_ event: RuntimeErrorEvent) { result = event.errorMessage }
-        }
-
         let model = CheckoutModel()
         let progress = transaction.getProgressView(indicator: model, clock: ContinuousClock())
         await progress.start()  // while your backend is asked

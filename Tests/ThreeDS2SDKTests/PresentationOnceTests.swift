@@ -38,7 +38,7 @@ private enum AppLook {
 /// Records what the processing indicator was drawn with, and when.
 private final class LookRecordingIndicator: ProgressIndicator, Sendable {
     let events = Locked<[String]>([])
-    func show(directoryServerName: String?, presentation: PresentationSettings) {
+    func show(scheme: ProcessingScheme?, presentation: PresentationSettings) {
         let color = presentation.style.progress.indicatorColor.map { "\($0)" } ?? "none"
         let text = presentation.strings[.processing]
         events.withLock { $0.append("show \(presentation.strings.language) \(color) \(text)") }
@@ -70,8 +70,8 @@ private final class ModelPresenter: ChallengePresenter, ProgressIndicator {
         frames.append("\(what) \(model.strings.language) \(color)")
     }
 
-    func show(directoryServerName: String?, presentation: PresentationSettings) {
-        model.showProcessing(directoryServerName, presentation: presentation)
+    func show(scheme: ProcessingScheme?, presentation: PresentationSettings) {
+        model.showProcessing(scheme, presentation: presentation)
         frame("processing")
     }
     func hide() { model.hideProcessing() }

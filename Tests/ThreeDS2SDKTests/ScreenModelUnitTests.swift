@@ -35,7 +35,7 @@ struct ScreenModelUnitTests {
         #expect(model.phase == .screen, "back without the app opened: the cardholder presses continue")
         model.perform(.continueChallenge)
         #expect(await answer.value == ChallengeAnswer(.oobContinue(automatic: false)))
-        #expect(model.phase == .processing(directoryServerName: nil))
+        #expect(model.phase == .processing(nil))
     }
 
     @Test("only a return from the background counts as back from the bank's app; a system sheet does not")
@@ -98,9 +98,12 @@ struct ScreenModelUnitTests {
         model.onChange = { changes += 1 }
         var finished: ChallengeOutcome?
         model.onFinish = { finished = $0 }
-        model.showProcessing("Scheme DS", presentation: PresentationSettings())
+        model.showProcessing(
+            ProcessingScheme(directoryServerID: "A000000004", name: "Scheme DS"), presentation: PresentationSettings())
         // Two changes: the presentation it is drawn with, then the phase.
-        #expect(model.phase == .processing(directoryServerName: "Scheme DS") && changes == 2)
+        #expect(
+            model.phase == .processing(ProcessingScheme(directoryServerID: "A000000004", name: "Scheme DS"))
+                && changes == 2)
         model.hideProcessing()
         #expect(model.phase == .idle)
         model.finish(.cancelled)

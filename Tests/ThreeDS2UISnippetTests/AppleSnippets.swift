@@ -69,6 +69,43 @@
         }
     }
 
+    // The one-call pattern (Integration.md): the sheet from the start of the payment, the presenter as the indicator.
+    struct OneCallCheckoutView: View {
+        let service: ThreeDS2Service  // initialized once at launch
+        @State private var presenter: SwiftUIChallengePresenter?
+        @State private var status = ""
+
+        var body: some View {
+            VStack {
+                Button("Pay") { Task { await pay() } }
+                Text(status)
+            }
+            .sheet(
+                isPresented: Binding(
+                    get: { @MainActor in presenter != nil }, set: { @MainActor in if !$0 { presenter = nil } })
+            ) {
+                if let presenter { ChallengeView(model: presenter.model).interactiveDismissDisabled() }
+            }
+        }
+
+        func pay() async {
+            let challengePresenter = SwiftUIChallengePresenter()
+            presenter = challengePresenter  // the sheet: the processing indicator, then any challenge screen
+            let outcome = await service.authenticate(
+                directoryServerID: .mastercard, presenter: challengePresenter, progress: challengePresenter
+            ) { areq in
+                try await Backend.authenticate(areq)
+            }
+            presenter = nil  // every outcome arrives after the SDK dismissed its screen
+            switch outcome {
+            case .frictionless(let transStatus), .challenged(.completed(let transStatus)):
+                status = verdict(transStatus)  // Y or A: authenticated
+            default:
+                status = service.cardholderText(for: outcome)  // the SDK's text, in the locale given to initialize
+            }
+        }
+    }
+
     @Suite("The Apple snippets' wording of an outcome")
     struct AppleSnippetTests {
         @Test("Y and A read as authenticated, every other status not")

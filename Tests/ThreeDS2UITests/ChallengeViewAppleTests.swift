@@ -57,13 +57,17 @@
         @Test("the processing indicator is drawn")
         func processing() {
             let presenter = SwiftUIChallengePresenter(oobAppOpener: nil)
-            presenter.show(directoryServerName: "Test Scheme", presentation: PresentationSettings())
+            presenter.show(
+                scheme: ProcessingScheme(directoryServerID: "A000000004", name: "Test Scheme"),
+                presentation: PresentationSettings())
             let controller = UIHostingController(rootView: ChallengeView(model: presenter.model))
             let window = UIWindow(frame: CGRect(x: 0, y: 0, width: 390, height: 844))
             window.rootViewController = controller
             window.isHidden = false
             controller.view.layoutIfNeeded()
-            #expect(presenter.model.phase == .processing(directoryServerName: "Test Scheme"))
+            #expect(
+                presenter.model.phase
+                    == .processing(ProcessingScheme(directoryServerID: "A000000004", name: "Test Scheme")))
             presenter.hide()
             window.isHidden = true
         }

@@ -157,6 +157,8 @@ public struct LocalizedStringKey: Equatable, Sendable, ExpressibleByStringInterp
 public struct Image: LeafView {
     /// An SF Symbol.
     public init(systemName: String) {}
+    /// Read: …/swiftui/image/init(_:bundle:): an image of the app's asset catalogue.
+    public init(_ name: String, bundle: Bundle? = nil) {}
     /// A decorative bitmap.
     public init(decorative image: CGImage, scale: CGFloat) {}
     /// Resizable.

@@ -89,6 +89,9 @@ struct ChallengeStateMachine: Sendable {
     private var screen: ChallengeScreen?
     private(set) var builder: ChallengeRequestBuilder
     private let channel: SecureChannel
+    /// What the AReq's `deviceRenderOptions` announced (every UI type of the version until the session sets them): a
+    /// screen of a UI type they leave out is refused with Erro 203 (`acsUiType`).
+    var renderOptions: DeviceRenderOptions
     /// The record of the exchanges for the tools (``ChallengeTrace``), kept only when they asked for it.
     var trace: ChallengeTrace?
     /// What an impossible event does besides being ignored: stop a debug build (`assertionFailure`, a no-op in
@@ -99,6 +102,7 @@ struct ChallengeStateMachine: Sendable {
     init(builder: ChallengeRequestBuilder, channel: SecureChannel) {
         self.builder = builder
         self.channel = channel
+        renderOptions = .all(for: builder.messageVersion)
     }
 
     var identifiers: TransactionIdentifiers { builder.identifiers }
@@ -269,6 +273,17 @@ struct ChallengeStateMachine: Sendable {
         case .final(let status):
             return finish(.completed(transStatus: status))
         case .screen(let screen):
+            // The presenter draws only what the AReq announced: another UI type is the ACS's error, as an unknown
+            // one is (203), and never reaches the presenter.
+            guard renderOptions.announces(screen.uiType) else {
+                return fail(
+                    ProtocolViolation(
+                        .invalidFormat, detail: "acsUiType",
+                        explanation:
+                            "the CRes shows UI type \(screen.uiType.rawValue), which the AReq's deviceRenderOptions "
+                            + "did not announce"),
+                    messageType: .challengeResponse)
+            }
             guard acsCounter <= Self.maxCounter else {
                 return finish(
                     .runtimeError(

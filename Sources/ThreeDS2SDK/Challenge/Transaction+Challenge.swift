@@ -168,6 +168,9 @@ extension Transaction {
         var session = ChallengeSession(
             acsURL: prepared.acsURL, machine: prepared.machine, presenter: presenter, transport: transport,
             clock: clock, logger: logger, emit: context.emit)
+        // What the AReq announced, or what the presenter says it draws when the app built the AReq without it.
+        session.machine.renderOptions =
+            state.withLock { $0.renderOptions } ?? presenter.renderOptions(for: messageVersion)
         if let traceLog = state.withLock({ $0.traceLog }) {
             session.machine.trace = ChallengeTrace(
                 identifiers: prepared.machine.builder.identifiers, messageVersion: messageVersion)

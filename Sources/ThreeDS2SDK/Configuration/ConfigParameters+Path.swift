@@ -11,6 +11,10 @@ extension ConfigParameters {
         case intermediateCertificates
         /// The name shown while processing (``DirectoryServer/displayName``).
         case displayName
+        /// The image name of the scheme's logo shown while processing (``DirectoryServer/logo``).
+        case logo
+        /// The logo's text alternative (``SchemeLogo/accessibilityLabel``).
+        case logoLabel
         /// The device-data content encryption (``DirectoryServer/deviceDataEncryption``).
         case deviceDataEncryption
         /// The opt-out of the chain rule (``DirectoryServer/allowsUnchainedEncryptionCertificates``).

@@ -38,6 +38,8 @@ public struct DirectoryServer: Sendable, Hashable {
     public var intermediateCertificates: String = ""
     /// The name shown on the processing screen; the registered scheme's name (``CardScheme``) when `nil`.
     public var displayName: String?
+    /// The scheme's logo the processing indicator may show (``ProcessingScheme/logo``); `nil` unless the app sets it.
+    public var logo: SchemeLogo?
     /// The content encryption of device data; A128CBC-HS256 unless the directory server asks for A128GCM.
     public var deviceDataEncryption: ContentEncryption
     /// The explicit opt-out of the chain rule, for this directory server only: when `true`, an encryption certificate
@@ -175,6 +177,8 @@ extension ConfigParameters {
             group, DirectoryServerField.intermediateCertificates.rawValue,
             server.intermediateCertificates.isEmpty ? nil : server.intermediateCertificates)
         set(group, DirectoryServerField.displayName.rawValue, server.displayName)
+        set(group, DirectoryServerField.logo.rawValue, server.logo?.imageName)
+        set(group, DirectoryServerField.logoLabel.rawValue, server.logo?.accessibilityLabel)
         set(group, DirectoryServerField.deviceDataEncryption.rawValue, server.deviceDataEncryption.rawValue)
         set(
             group, DirectoryServerField.allowsUnchainedEncryptionCertificates.rawValue,
@@ -200,7 +204,7 @@ extension ConfigParameters {
             keys.append(
                 .init(key: next, keyID: value(group, DirectoryServerField.keyID.rawValue + ".\(keys.count + 1)")))
         }
-        return DirectoryServer(
+        var server = DirectoryServer(
             id: id, encryptionKeys: keys,
             rootCertificates: value(group, DirectoryServerField.rootCertificates.rawValue) ?? "",
             displayName: value(group, DirectoryServerField.displayName.rawValue),
@@ -209,5 +213,9 @@ extension ConfigParameters {
             intermediateCertificates: value(group, DirectoryServerField.intermediateCertificates.rawValue) ?? "",
             allowsUnchainedEncryptionCertificates:
                 value(group, DirectoryServerField.allowsUnchainedEncryptionCertificates.rawValue) == "true")
+        server.logo = value(group, DirectoryServerField.logo.rawValue).map {
+            SchemeLogo(imageName: $0, accessibilityLabel: value(group, DirectoryServerField.logoLabel.rawValue))
+        }
+        return server
     }
 }

@@ -18,6 +18,7 @@ struct ResolvedDirectoryServer: Sendable {
     let keyID: String?
     let roots: [Certificate]
     let displayName: String?
+    let logo: SchemeLogo?
     let deviceDataEncryption: ContentEncryption
 
     /// When the certificate in use ends within 30 days, the warning saying so.
@@ -36,6 +37,7 @@ struct ResolvedDirectoryServer: Sendable {
         keyID = chosen.keyID
         roots = report.parsedRoots
         displayName = report.name
+        logo = server.logo
         deviceDataEncryption = server.deviceDataEncryption
         expiryWarning = report.warning
     }

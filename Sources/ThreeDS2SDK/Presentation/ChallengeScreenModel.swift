@@ -12,8 +12,9 @@ public final class ChallengeScreenModel {
     public enum Phase: Sendable, Equatable {
         /// Nothing yet.
         case idle
-        /// The processing indicator, with the directory server's name while the 3DS Server is asked.
-        case processing(directoryServerName: String?)
+        /// The processing indicator, with the payment system (directory server ID, name, logo) while the 3DS Server
+        /// is asked.
+        case processing(ProcessingScheme?)
         /// A challenge screen.
         case screen
         /// The challenge ended; the presenter dismisses its UI.
@@ -170,12 +171,12 @@ public final class ChallengeScreenModel {
     /// Shows the processing indicator (not over a screen), drawn with the transaction's presentation.
     ///
     /// - Parameters:
-    ///   - directoryServerName: The directory server's name, while the 3DS Server is asked.
+    ///   - scheme: The payment system (directory server ID, name, logo), while the 3DS Server is asked.
     ///   - presentation: The transaction's presentation, the presenter's overrides applied.
-    public func showProcessing(_ directoryServerName: String?, presentation: PresentationSettings) {
+    public func showProcessing(_ scheme: ProcessingScheme?, presentation: PresentationSettings) {
         settings = presentation
         if case .screen = phase { return }
-        phase = .processing(directoryServerName: directoryServerName)
+        phase = .processing(scheme)
     }
 
     /// Hides the processing indicator.
@@ -196,7 +197,7 @@ public final class ChallengeScreenModel {
     private func answer(_ answer: ChallengeAnswer) {
         guard let pending else { return }
         self.pending = nil
-        phase = .processing(directoryServerName: nil)
+        phase = .processing(nil)
         pending.resume(returning: answer)
     }
 

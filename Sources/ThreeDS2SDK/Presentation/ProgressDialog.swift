@@ -7,9 +7,10 @@ public protocol ProgressIndicator: Sendable {
     /// texts (``SDKStrings/Key/processing``) and colours (``PresentationSettings/style``'s `progress`).
     ///
     /// - Parameters:
-    ///   - directoryServerName: The directory server's name while the app talks to the 3DS Server, else `nil`.
+    ///   - scheme: The transaction's payment system (its directory server ID, name and the app's logo for it), so the
+    ///     indicator can show the scheme's mark; `nil` when the dialog was made without one.
     ///   - presentation: The transaction's presentation, with the presenter's overrides applied.
-    @MainActor func show(directoryServerName: String?, presentation: PresentationSettings)
+    @MainActor func show(scheme: ProcessingScheme?, presentation: PresentationSettings)
     /// Hides it.
     @MainActor func hide()
 }
@@ -22,7 +23,7 @@ public final class ProgressDialog<C: Clock>: Sendable where C.Duration == Durati
 
     private let indicator: any ProgressIndicator
     private let clock: C
-    private let directoryServerName: String?
+    private let scheme: ProcessingScheme?
     private let presentation: PresentationSettings
     private let shownAt = Locked<C.Instant?>(nil)
 
@@ -31,15 +32,16 @@ public final class ProgressDialog<C: Clock>: Sendable where C.Duration == Durati
     /// - Parameters:
     ///   - indicator: What draws it.
     ///   - clock: The clock.
-    ///   - directoryServerName: The DS name to show (only while talking to the 3DS Server, not during CReq/CRes).
+    ///   - scheme: The payment system to show (``Transaction/getProgressView(indicator:clock:)`` passes the
+    ///     transaction's).
     ///   - presentation: What the indicator is drawn with (the transaction's, with the presenter's overrides).
     public init(
-        indicator: any ProgressIndicator, clock: C, directoryServerName: String?,
+        indicator: any ProgressIndicator, clock: C, scheme: ProcessingScheme?,
         presentation: PresentationSettings = PresentationSettings()
     ) {
         self.indicator = indicator
         self.clock = clock
-        self.directoryServerName = directoryServerName
+        self.scheme = scheme
         self.presentation = presentation
     }
 
@@ -50,7 +52,7 @@ public final class ProgressDialog<C: Clock>: Sendable where C.Duration == Durati
             shown = clock.now
             return true
         }
-        if first { await indicator.show(directoryServerName: directoryServerName, presentation: presentation) }
+        if first { await indicator.show(scheme: scheme, presentation: presentation) }
     }
 
     /// Hides the indicator (on the main actor) once it has been visible for at least ``minimumVisible``, or at once
@@ -68,8 +70,8 @@ public final class ProgressDialog<C: Clock>: Sendable where C.Duration == Durati
 }
 
 extension Transaction {
-    /// The processing indicator for this transaction (EMVCo `getProgressView`), showing the directory server's
-    /// display name, drawn with the transaction's presentation (and the overrides of the indicator, when it is also
+    /// The processing indicator for this transaction (EMVCo `getProgressView`), showing the payment system
+    /// (``ProcessingScheme``: the directory server's ID, display name and configured logo), drawn with the transaction's presentation (and the overrides of the indicator, when it is also
     /// the challenge presenter).
     ///
     /// - Parameters:
@@ -80,7 +82,7 @@ extension Transaction {
     where C.Duration == Duration {
         let overrides = (indicator as? any ChallengePresenter)?.presentationOverrides ?? .none
         return ProgressDialog(
-            indicator: indicator, clock: clock, directoryServerName: progressName,
+            indicator: indicator, clock: clock, scheme: processingScheme,
             presentation: presentationSettings.applying(overrides))
     }
 

@@ -99,7 +99,7 @@ extension ThreeDS2Service {
         let presentation = transaction.presentationSettings.applying(presenter.presentationOverrides)
         let dialog = indicator.map {
             ProgressDialog(
-                indicator: $0, clock: clock, directoryServerName: transaction.progressName, presentation: presentation)
+                indicator: $0, clock: clock, scheme: transaction.processingScheme, presentation: presentation)
         }
         let result: RequestorResult
         switch await askBackend(request, dialog: dialog, requestorTimeout: requestorTimeout, clock: clock, requestor) {
@@ -180,6 +180,11 @@ extension ThreeDS2Service {
 }
 
 extension Transaction {
-    /// The name the processing indicator shows: the directory server's display name, else its ID.
-    var progressName: String { directoryServer.displayName ?? directoryServer.id.rawValue }
+    /// What the processing indicator shows: the directory server's ID, its display name (else its ID as text) and the
+    /// logo the app configured.
+    var processingScheme: ProcessingScheme {
+        ProcessingScheme(
+            directoryServerID: directoryServer.id, name: directoryServer.displayName ?? directoryServer.id.rawValue,
+            logo: directoryServer.logo)
+    }
 }

@@ -5,7 +5,8 @@ extension AuthenticationRequest {
     /// the transaction); an app's field (``addField(_:_:)``) may not take one of these names.
     public static let sdkFieldNames: Set<String> = [
         "messageVersion", "deviceChannel", "sdkTransID", "sdkAppID", "sdkReferenceNumber", "sdkEncData",
-        "sdkEphemPubKey", "sdkMaxTimeout", "deviceRenderOptions", "threeDSRequestorAppURL",
+        "sdkEphemPubKey", "sdkMaxTimeout", "deviceRenderOptions", "sdkType", "defaultSdkType",
+        "threeDSRequestorAppURL",
     ]
 
     /// Adds a field the app owns (the purchase, the account, the 3DS Requestor's fields) to this AReq, so the value
@@ -68,6 +69,8 @@ extension AuthenticationRequest {
                 ])
             ),
         ])
+        if let sdkType { object["sdkType"] = sdkType.json }
+        if let defaultSDKType { object["defaultSdkType"] = .object(defaultSDKType.json) }
         for (name, value) in additionalFields.members { object[name] = value }
         return object
     }

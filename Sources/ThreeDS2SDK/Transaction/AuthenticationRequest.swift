@@ -36,6 +36,22 @@ public struct DeviceRenderOptions: Sendable, Hashable, Encodable {
         DeviceRenderOptions(interface: .both, uiTypes: version.uiTypes)
     }
 
+    /// Whether these options announce a UI type: it is one of ``uiTypes``, and the ``interface`` draws it (HTML
+    /// types, `05` and `06`, need ``Interface/html`` or ``Interface/both``; the native ones ``Interface/native`` or
+    /// ``Interface/both``). A CRes showing a UI type the AReq did not announce ends the challenge with Erro 203
+    /// naming `acsUiType`, as a UI type the version does not define does.
+    ///
+    /// - Parameter uiType: The CRes's `acsUiType`.
+    /// - Returns: Whether the presenter said it draws it.
+    public func announces(_ uiType: UIType) -> Bool {
+        guard uiTypes.contains(uiType) else { return false }
+        switch interface {
+        case .both: return true
+        case .html: return uiType.isHTML
+        case .native: return !uiType.isHTML
+        }
+    }
+
     private enum CodingKeys: String, CodingKey {
         case interface = "sdkInterface"
         case uiTypes = "sdkUiType"
@@ -57,7 +73,8 @@ public struct DeviceRenderOptions: Sendable, Hashable, Encodable {
 ///
 /// The ephemeral key is a JSON object (a JWK), never JSON text in a string; the device channel is app (`01`);
 /// `sdkMaxTimeout` is the challenge timeout in whole minutes (two digits, at least `05`); the render options come
-/// from the presenter that will show the challenge.
+/// from the presenter that will show the challenge; a 2.3.1 AReq says `sdkType` `01` (Default-SDK) with its
+/// `defaultSdkType` (native, not wrapped), which 2.1.0 and 2.2.0 AReqs never carry.
 public struct AuthenticationRequest: Sendable, Hashable, Encodable {
     /// `messageVersion`.
     public var messageVersion: MessageVersion
@@ -77,6 +94,11 @@ public struct AuthenticationRequest: Sendable, Hashable, Encodable {
     public var sdkMaxTimeout: String
     /// `deviceRenderOptions`.
     public var deviceRenderOptions: DeviceRenderOptions
+    /// `sdkType`: `SDKType.defaultSDK` in a 2.3.1 AReq; `nil` (not sent) in 2.1.0 and 2.2.0.
+    public var sdkType: SDKType?
+    /// `defaultSdkType`: sent with `sdkType` `01` (2.3.1 only). An app built with a cross-platform framework sets
+    /// its `wrapped` (`wrappedInd` `Y`).
+    public var defaultSDKType: DefaultSDKType?
     /// The fields the app added (``addField(_:_:)``): its purchase, account and 3DS Requestor fields, sent after the
     /// SDK's, in the order added.
     public internal(set) var additionalFields: JSONObject = [:]
@@ -96,7 +118,8 @@ public struct AuthenticationRequest: Sendable, Hashable, Encodable {
         case sdkAppID, sdkReferenceNumber
         case deviceData = "sdkEncData"
         case sdkEphemeralPublicKey = "sdkEphemPubKey"
-        case sdkMaxTimeout, deviceRenderOptions
+        case sdkMaxTimeout, deviceRenderOptions, sdkType
+        case defaultSDKType = "defaultSdkType"
     }
 
     /// Encodes the AReq fields under their protocol names.
@@ -114,6 +137,10 @@ public struct AuthenticationRequest: Sendable, Hashable, Encodable {
         try container.encode(sdkEphemeralPublicKey, forKey: .sdkEphemeralPublicKey)
         try container.encode(sdkMaxTimeout, forKey: .sdkMaxTimeout)
         try container.encode(deviceRenderOptions, forKey: .deviceRenderOptions)
+        try container.encodeIfPresent(sdkType?.rawValue, forKey: .sdkType)
+        if let defaultSDKType {
+            try container.encode(EncodableJSON(.object(defaultSDKType.json)), forKey: .defaultSDKType)
+        }
         var added = encoder.container(keyedBy: FieldName.self)
         for (name, value) in additionalFields.members {
             try added.encode(EncodableJSON(value), forKey: FieldName(name))
@@ -137,7 +164,8 @@ extension AuthenticationRequestParameters {
             sdkReferenceNumber: sdkReferenceNumber, deviceData: deviceData,
             sdkEphemeralPublicKey: sdkEphemeralPublicKeyJWK,
             sdkMaxTimeout: AuthenticationRequest.maxTimeoutText(challengeTimeout),
-            deviceRenderOptions: renderOptions ?? .all(for: messageVersion))
+            deviceRenderOptions: renderOptions ?? .all(for: messageVersion), sdkType: sdkType,
+            defaultSDKType: defaultSDKType)
     }
 }
 
@@ -165,7 +193,10 @@ extension Transaction {
         try requestorAppURL?.check(for: messageVersion)
         let request = try getAuthenticationRequestParameters().authenticationRequest(
             challengeTimeout: challengeTimeout, renderOptions: presenter.renderOptions(for: messageVersion))
-        if let requestorAppURL { state.withLock { $0.requestorAppURL = requestorAppURL } }
+        state.withLock { state in
+            if let requestorAppURL { state.requestorAppURL = requestorAppURL }
+            state.renderOptions = request.deviceRenderOptions
+        }
         return request
     }
 }

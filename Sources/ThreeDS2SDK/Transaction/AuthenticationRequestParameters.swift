@@ -26,4 +26,12 @@ public struct AuthenticationRequestParameters: Sendable, Hashable {
     public let sdkReferenceNumber: String
     /// The message version of the transaction.
     public let messageVersion: MessageVersion
+
+    /// `sdkType` (2.3.1): `SDKType.defaultSDK` (`01`) in a 2.3.1 transaction, `nil` in 2.1.0 and 2.2.0, whose
+    /// AReqs have no such field.
+    public var sdkType: SDKType? { messageVersion.carriesSDKType ? .defaultSDK : nil }
+
+    /// `defaultSdkType` (2.3.1), present exactly when ``sdkType`` is `01`: a native SDK, not wrapped (an app built
+    /// with a cross-platform framework sets ``AuthenticationRequest/defaultSDKType``'s `wrapped`).
+    public var defaultSDKType: DefaultSDKType? { sdkType == .defaultSDK ? DefaultSDKType() : nil }
 }

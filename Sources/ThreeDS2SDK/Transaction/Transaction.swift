@@ -48,6 +48,9 @@ public final class Transaction: Sendable {
         var traceLog: (any ChallengeTraceLog)?
         /// The 3DS Requestor App URL the app gave with the AReq, for every CReq of the challenge.
         var requestorAppURL: RequestorAppURL?
+        /// The render options the AReq announced (``Transaction/authenticationRequest(presenter:challengeTimeout:requestorAppURL:)``):
+        /// the challenge refuses a screen of a UI type they leave out.
+        var renderOptions: DeviceRenderOptions?
 
         /// Publishes the AReq parameters, unless the transaction is closed.
         mutating func publish(_ parameters: AuthenticationRequestParameters) {

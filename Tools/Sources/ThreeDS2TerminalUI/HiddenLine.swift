@@ -66,11 +66,10 @@ public enum HiddenLine {
     /// The line typed key by key, as ``read(prompt:from:promptOutput:)`` reads it at a terminal.
     static func keys(from input: Int32) -> Result {
         var bytes: [UInt8] = []
-        var byte: UInt8 = 0
         while true {
-            let count = systemRead(input, &byte, 1)
-            if count < 0, errno == EINTR || errno == EAGAIN { continue }
-            guard count > 0 else { return bytes.isEmpty ? .end : .line(String(decoding: bytes, as: UTF8.self)) }
+            guard let byte = nextByte(from: input) else {
+                return bytes.isEmpty ? .end : .line(String(decoding: bytes, as: UTF8.self))
+            }
             switch byte {
             case 10, 13: return .line(String(decoding: bytes, as: UTF8.self))
             case 3: return .interrupted
@@ -86,16 +85,26 @@ public enum HiddenLine {
     /// One line from a pipe or file, read a byte at a time so that nothing after it is taken.
     static func plainLine(from input: Int32) -> Result {
         var bytes: [UInt8] = []
-        var byte: UInt8 = 0
         while true {
-            let count = systemRead(input, &byte, 1)
-            if count < 0, errno == EINTR || errno == EAGAIN { continue }
-            guard count > 0 else { return bytes.isEmpty ? .end : .line(String(decoding: bytes, as: UTF8.self)) }
+            guard let byte = nextByte(from: input) else {
+                return bytes.isEmpty ? .end : .line(String(decoding: bytes, as: UTF8.self))
+            }
             if byte == 10 { break }
             if bytes.count < maxBytes { bytes.append(byte) }
         }
         if bytes.last == 13 { bytes.removeLast() }
         return .line(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// The next byte of `input`, retrying a read that a signal or a non-blocking descriptor interrupted; `nil` at the
+    /// end of input or on a read error.
+    private static func nextByte(from input: Int32) -> UInt8? {
+        var byte: UInt8 = 0
+        while true {
+            let count = systemRead(input, &byte, 1)
+            if count < 0, errno == EINTR || errno == EAGAIN { continue }
+            return count > 0 ? byte : nil
+        }
     }
 
     private static func write(_ text: String, to descriptor: Int32) {

@@ -133,9 +133,9 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
         }
     }
 
-    /// Shows the processing line (with the directory server's name during the AReq) in the app's language and the
+    /// Shows the processing line (with the payment system during the AReq) in the app's language and the
     /// customization's progress colours.
-    public func show(directoryServerName: String?, presentation: PresentationSettings) {
+    public func show(scheme: ProcessingScheme?, presentation: PresentationSettings) {
         self.presentation.withLock { $0 = presentation }
         // Keys typed meanwhile are neither shown nor taken as the first screen's input.
         let previous = quiet.withLock { current in
@@ -143,7 +143,7 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
             return current
         }
         previous?.end()
-        TerminalIO.write(processingLine(directoryServerName: directoryServerName, presentation: presentation) + "\n")
+        TerminalIO.write(processingLine(scheme: scheme, presentation: presentation) + "\n")
     }
 
     /// Ends the processing line: what was typed meanwhile is discarded and echo is back.
@@ -196,15 +196,21 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
         return state.perform(.appOpenResult(await oobAppOpener?.open(url) ?? .failed))
     }
 
-    /// The processing line as ``show(directoryServerName:presentation:)`` draws it: the `processing` text of the
-    /// presentation's language, in its progress colours (none without colour), with the directory server's name.
+    /// The processing line as ``show(scheme:presentation:)`` draws it: the `processing` text of the presentation's
+    /// language, in its progress colours (none without colour), with the payment system's name and, when the name
+    /// is not the ID itself, its directory server ID in brackets. A terminal draws no logo.
     ///
     /// - Parameters:
-    ///   - directoryServerName: The directory server's name, while the 3DS Server is asked.
+    ///   - scheme: The payment system, while the 3DS Server is asked.
     ///   - presentation: The transaction's presentation.
     /// - Returns: The line, without its line break.
-    public func processingLine(directoryServerName: String?, presentation: PresentationSettings) -> String {
-        let name = directoryServerName.map { " — \(LayoutRenderer.safe($0))" } ?? ""
+    public func processingLine(scheme: ProcessingScheme?, presentation: PresentationSettings) -> String {
+        let name =
+            scheme.map { scheme in
+                let id = scheme.directoryServerID.rawValue
+                let label = scheme.name == id ? id : "\(scheme.name) (\(id))"
+                return " — \(LayoutRenderer.safe(label))"
+            } ?? ""
         let progress = presentation.style.progress
         let style = TerminalStyle(depth: depth)
         let colours =

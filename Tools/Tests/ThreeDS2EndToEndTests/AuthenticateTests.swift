@@ -62,7 +62,8 @@ struct AuthenticateTests {
             return
         }
         #expect(status == .attempted)
-        #expect(indicator.events == [.show(directoryServerName: "Test DS (RSA)"), .hide])
+        #expect(indicator.directoryServerNames == ["Test DS (RSA)"] && indicator.events.last == .hide)
+        #expect(indicator.schemes.first??.directoryServerID == TestLab.rsaDirectoryServerID)
         #expect(lifecycle(events) == ["created", "closed"])
         try await transport.shutdown()
     }

@@ -1,5 +1,5 @@
 // The integration article's and the README's one-call snippets, compiled and run: `BackendError` and
-// `pay(service:backend:card:presenter:)` are pasted here unchanged, and `DocSnippetRunTests` runs `pay` against
+// `pay(service:scheme:backend:card:presenter:)` are pasted here unchanged, and `DocSnippetRunTests` runs `pay` against
 // the TestLab's 3DS Server over plain HTTP on loopback (URLSession on Linux cannot take the lab's TLS root). The SDK
 // package's `DocSnippetTests` checks that every snippet of the README and the DocC articles appears in a compiled file.
 import Foundation
@@ -18,8 +18,11 @@ struct BackendError: Error, CustomStringConvertible {
     var description: String { "the payment server refused the request: \(answer)" }
 }
 
-func pay(service: ThreeDS2Service, backend: URL, card: String, presenter: some ChallengePresenter) async -> String {
-    let outcome = await service.authenticate(directoryServerID: .mastercard, presenter: presenter) { areq in
+func pay(
+    service: ThreeDS2Service, scheme: DirectoryServerID, backend: URL, card: String, presenter: some ChallengePresenter
+) async -> String {
+    // The card's scheme: .visa, .mastercard… in production; .testRSA against the TestLab (`threeds testlab`).
+    let outcome = await service.authenticate(directoryServerID: scheme, presenter: presenter) { areq in
         // The purchase your app owns, added to the AReq fields the SDK owns.
         let purchase: JSONObject = [
             "acctNumber": .string(card), "purchaseAmount": .string("1999"), "purchaseCurrency": .string("978"),
@@ -47,15 +50,11 @@ func pay(service: ThreeDS2Service, backend: URL, card: String, presenter: some C
 
 @Suite("The one-call snippet as written, against the TestLab")
 struct DocSnippetRunTests {
-    /// A service configured for the lab, with the lab's RSA directory server under the ID the snippet names.
+    /// A service configured as the README says: the TestLab's own SDK configuration, nothing added, so the lab's
+    /// test directory servers are the only ones the snippet can name.
     func service(_ lab: TestLab) throws -> ThreeDS2Service {
-        var config = try lab.sdkConfiguration(dataDirectory: scratchDirectory("snippet"))
-        try config.addDirectoryServer(
-            DirectoryServer(
-                id: "A000000004", encryptionKey: try lab.pki.dsEncryptionRSA.certificatePEM,
-                rootCertificates: try lab.pki.dsRoot.certificatePEM))
         let service = ThreeDS2Service()
-        try service.initialize(configParameters: config)
+        try service.initialize(configParameters: try lab.sdkConfiguration(dataDirectory: scratchDirectory("snippet")))
         return service
     }
 
@@ -67,14 +66,17 @@ struct DocSnippetRunTests {
         let service = try service(lab)
         let code = ScriptedPresenter(answers: [.text("123456")])
         #expect(
-            await pay(service: service, backend: lab.baseURL, card: "4000000000002000", presenter: code)
+            await pay(
+                service: service, scheme: .testRSA, backend: lab.baseURL, card: "4000000000002000", presenter: code)
                 == "authenticated")
         let declined = await pay(
-            service: service, backend: lab.baseURL, card: "4000000000001018", presenter: ScriptedPresenter(answers: []))
+            service: service, scheme: .testRSA, backend: lab.baseURL, card: "4000000000001018",
+            presenter: ScriptedPresenter(answers: []))
         #expect(declined == SDKStrings.english[.outcomeNotAuthenticated])
         // The backend's refusal (its response body in BackendError) never reaches the cardholder's text.
         let refused = await pay(
-            service: service, backend: lab.baseURL, card: "", presenter: ScriptedPresenter(answers: []))
+            service: service, scheme: .testRSA, backend: lab.baseURL, card: "",
+            presenter: ScriptedPresenter(answers: []))
         #expect(refused == SDKStrings.english[.outcomeUnavailable], "\(refused)")
     }
 }

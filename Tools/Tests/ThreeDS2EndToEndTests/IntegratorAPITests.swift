@@ -26,8 +26,8 @@ final class CheckoutViewModel: ChallengeStatusReceiver, ProgressIndicator, Chall
         log.append(line)
     }
 
-    func show(directoryServerName: String?, presentation: PresentationSettings) {
-        record("show \(directoryServerName ?? "-")")
+    func show(scheme: ProcessingScheme?, presentation: PresentationSettings) {
+        record("show \(scheme?.name ?? "-")")
     }
     func hide() { record("hide") }
     /// Fires when the receiver is told the outcome.
@@ -98,6 +98,8 @@ struct IntegratorAPITests {
         let render = try #require(object["deviceRenderOptions"] as? [String: Any])
         #expect(render["sdkInterface"] as? String == "03")
         #expect(render["sdkUiType"] as? [String] == ["01", "02", "03", "04", "05", "06", "07"])
+        #expect(object["sdkType"] as? String == "01", "a 2.3.1 AReq says Default-SDK")
+        #expect(object["defaultSdkType"] as? [String: String] == ["sdkVariant": "01", "wrappedInd": "N"])
         #expect(AuthenticationRequest.maxTimeoutText(.seconds(60)) == "05")
         #expect(AuthenticationRequest.maxTimeoutText(.seconds(200 * 60)) == "99")
 
@@ -147,6 +149,22 @@ struct IntegratorAPITests {
         futureType["messageVersion"] = "2.2.0"
         futureType["deviceRenderOptions"] = ["sdkInterface": "01", "sdkUiType": ["01", "07"]]
         variants.append(("UI types message version 2.2.0 defines", futureType))
+        var noSDKType = body
+        noSDKType["sdkType"] = nil
+        variants.append(("sdkType must be 01", noSDKType))
+        var splitSDK = body
+        splitSDK["sdkType"] = "02"
+        variants.append(("sdkType must be 01", splitSDK))
+        var noDefaultType = body
+        noDefaultType["defaultSdkType"] = nil
+        variants.append(("defaultSdkType must be an object", noDefaultType))
+        var badVariant = body
+        badVariant["defaultSdkType"] = ["sdkVariant": "02", "wrappedInd": "N"]
+        variants.append(("defaultSdkType must be an object", badVariant))
+        var sdkTypeIn220 = body
+        sdkTypeIn220["messageVersion"] = "2.2.0"
+        sdkTypeIn220["deviceRenderOptions"] = ["sdkInterface": "03", "sdkUiType": ["01", "02", "03", "04", "05"]]
+        variants.append(("a 2.2.0 AReq cannot carry it", sdkTypeIn220))
         for (expected, variant) in variants {
             let refused = try await post(variant)
             let text = String(decoding: refused.body, as: UTF8.self)

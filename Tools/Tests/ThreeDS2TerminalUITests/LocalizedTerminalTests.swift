@@ -118,12 +118,13 @@ struct TerminalPresentationTests {
             uiCustomizations: [.default: look], strings: SDKStrings(locale: Locale(identifier: "de_DE")))
         let presenter = TerminalPresenter(
             mode: .line, environment: ["TERM": "xterm-256color", "COLORTERM": "truecolor"], outputIsTerminal: true)
-        let line = presenter.processingLine(directoryServerName: "Test Scheme", presentation: presentation)
+        let line = presenter.processingLine(
+            scheme: ProcessingScheme(directoryServerID: "A000000004", name: "Test Scheme"), presentation: presentation)
         let colour = TerminalStyle(depth: .truecolor).foreground(try HexColor("#0B3D91"))
         #expect(line.hasPrefix(colour + SDKStrings(locale: Locale(identifier: "de"))[.processing]), "\(line)")
-        #expect(line.hasSuffix(" — Test Scheme" + TerminalStyle(depth: .truecolor).reset))
+        #expect(line.hasSuffix(" — Test Scheme (A000000004)" + TerminalStyle(depth: .truecolor).reset))
         let plain = TerminalPresenter(mode: .plain, environment: ["TERM": "dumb"], outputIsTerminal: false)
-            .processingLine(directoryServerName: nil, presentation: presentation)
+            .processingLine(scheme: nil, presentation: presentation)
         #expect(plain == SDKStrings(locale: Locale(identifier: "de"))[.processing], "no colour in plain mode")
     }
 

@@ -321,27 +321,29 @@ struct InteractionTests {
 
 @Suite("Progress dialog")
 struct ProgressTests {
+    static let scheme = ProcessingScheme(directoryServerID: "A000000004", name: "Scheme DS")
+
     @Test("stays visible at least 2 seconds once shown (test clock)")
     func minimumTime() async throws {
         let clock = TestClock()
         let indicator = RecordingProgressIndicator()
-        let dialog = ProgressDialog(indicator: indicator, clock: clock, directoryServerName: "Scheme DS")
+        let dialog = ProgressDialog(indicator: indicator, clock: clock, scheme: Self.scheme)
         await dialog.start()
         await dialog.start()
         let stopped = Task { await dialog.stop() }
         await clock.advance(by: .seconds(1))
         // Give a dialog that hid too early every chance to do so, without waiting in real time.
         for _ in 0..<1000 { await Task.yield() }
-        #expect(indicator.events == [.show(directoryServerName: "Scheme DS")])
+        #expect(indicator.events == [.show(Self.scheme)])
         // Past the 2 s (not onto them): a stop that starts its sleep only now finds its deadline gone.
         await clock.advance(by: .seconds(1) + .milliseconds(1))
         await stopped.value
-        #expect(indicator.events == [.show(directoryServerName: "Scheme DS"), .hide])
-        let late = ProgressDialog(indicator: indicator, clock: clock, directoryServerName: nil)
+        #expect(indicator.events == [.show(Self.scheme), .hide])
+        let late = ProgressDialog(indicator: indicator, clock: clock, scheme: nil)
         await late.start()
         await clock.advance(by: .seconds(3))
         await late.stop()
-        #expect(indicator.events.suffix(2) == [.show(directoryServerName: nil), .hide])
+        #expect(indicator.events.suffix(2) == [.show(nil), .hide])
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThreeDS2SDK
 import ThreeDS2TestLab
 
 @Suite("The tools manual")
@@ -17,5 +18,19 @@ struct ReadmeTests {
             .deletingLastPathComponent()
         let readme = try String(contentsOf: tools.appendingPathComponent("README.md"), encoding: .utf8)
         #expect(readme.contains(Self.expectedTable + "\n"), "expected the table:\n\(Self.expectedTable)")
+    }
+
+    @Test("the root README pays through directory servers the TestLab configures (DocSnippetRunTests runs it)")
+    func readmeNamesTheLabsDirectoryServers() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let lab: Set<DirectoryServerID> = [TestLab.rsaDirectoryServerID, TestLab.ecDirectoryServerID]
+        #expect(TestLab.rsaDirectoryServerID == .testRSA, "the README's snippet names .testRSA for the lab")
+        #expect(readme.contains(".testRSA against the TestLab"))
+        let named = readme.components(separatedBy: "--ds-id ").dropFirst().map {
+            DirectoryServerID(String($0.prefix { !$0.isWhitespace }))
+        }
+        #expect(!named.isEmpty && named.allSatisfy(lab.contains), "README --ds-id values: \(named)")
     }
 }

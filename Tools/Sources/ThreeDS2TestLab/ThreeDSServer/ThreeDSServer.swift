@@ -81,6 +81,26 @@ extension TestLab {
         }
     }
 
+    /// `sdkType` and `defaultSdkType` as the version defines them: in 2.3.1, `sdkType` `01` (the only SDK type the
+    /// lab knows; a Split-SDK's `02` needs signed content it does not check) with a `defaultSdkType` object whose
+    /// `sdkVariant` is known and whose `wrappedInd` is `Y` or `N`; in 2.1.0 and 2.2.0, neither field.
+    static func checkSDKType(_ request: JSONObject, version: MessageVersion) throws(TestLabError) {
+        guard version.carriesSDKType else {
+            for name in ["sdkType", "defaultSdkType"] where request[name] != nil {
+                throw TestLabError(.invalidRequest, "\(name) is a 2.3.1 field; a \(version) AReq cannot carry it")
+            }
+            return
+        }
+        guard let text = request["sdkType"]?.stringValue, SDKType(rawValue: text) == .defaultSDK else {
+            throw TestLabError(.invalidRequest, "sdkType must be 01 (Default-SDK) in a \(version) AReq")
+        }
+        guard DefaultSDKType(request["defaultSdkType"]) != nil else {
+            throw TestLabError(
+                .invalidRequest,
+                "defaultSdkType must be an object with sdkVariant 01 and wrappedInd Y or N when sdkType is 01")
+        }
+    }
+
     /// What the 3DS Server takes from a checked authentication request.
     struct CheckedRequest {
         let version: MessageVersion
@@ -145,6 +165,7 @@ extension TestLab {
             throw TestLabError(.invalidRequest, "sdkMaxTimeout must be two digits, at least 05")
         }
         try checkRenderOptions(request["deviceRenderOptions"], version: version)
+        try checkSDKType(request, version: version)
         let card = try field("acctNumber")
         _ = try field("purchaseAmount")
         _ = try field("purchaseCurrency")
