@@ -15,7 +15,7 @@ ROOTS = ["MinimalCheckout", "minimal-checkout"]
 TOOLS = str(__import__("pathlib").Path(__file__).resolve().parent.parent / "Tools")
 FORBIDDEN_PACKAGES = {"swift-nio", "swift-nio-ssl", "swift-nio-http2", "swift-nio-extras", "async-http-client",
                       "hummingbird", "swift-nio-transport-services"}
-FORBIDDEN_MODULES = {"CLibXML2", "ThreeDS2HTML", "ThreeDS2NIOTransport", "ThreeDS2TestLab", "ThreeDS2TerminalUI"}
+FORBIDDEN_MODULES = {"CLibXML2", "ThreeDS2ACSKit", "ThreeDS2HTML", "ThreeDS2NIOTransport", "ThreeDS2TestLab", "ThreeDS2TerminalUI"}
 FORBIDDEN_SYMBOLS = ["NIOCore", "NIOPosix", "NIOSSL", "AsyncHTTPClient", "Hummingbird"]
 
 

@@ -27,7 +27,8 @@ struct ConformFirstContactTests {
     static let hostileHeader = "text/html # heading <!-- <img src=x onerror=alert(1)> **Nothing broken.**"
 
     static let card = ConformPlan.Card(
-        name: "text code", number: Scenario.text.cardNumber, version: .v2_2_0, kind: .text, answers: [.text("123456")],
+        name: "text code", number: Scenario.text.cardNumber, version: .v2_2_0, kind: .challenge(.text),
+        answers: [.text("123456")],
         wrongAnswer: .text("000000"), expectedStatus: .authenticated, suites: [.right, .timeout])
 
     /// Characters a terminal or a layout engine acts on: C0 (LF too: one line), DEL, C1, bidi controls.
@@ -64,7 +65,7 @@ struct ConformFirstContactTests {
             .checks(suite)
         return ConformCase(
             card: card, suite: suite, checks: checks,
-            outcome: payment.flow == "none" ? "not run: setup failure" : payment.summary)
+            outcome: payment.flow == .none ? "not run: setup failure" : payment.summary)
     }
 
     /// Every writer's text for a case: the terminal line, Markdown, JSON, JUnit, and the summary.
@@ -103,7 +104,7 @@ struct ConformFirstContactTests {
                 "messageType": .string("Erro"), "errorCode": .string("203"), "errorComponent": .string("A"),
                 "errorDescription": .string(Self.hostile), "errorDetail": .string(Self.hostile),
             ])
-        var payment = PaymentResult(flow: "challenge", outcome: "protocolError", sdkTransID: "x")
+        var payment = PaymentResult(flow: .challenge, outcome: "protocolError", sdkTransID: "x")
         payment.error = erro
         payment.challengeOutcome = .protocolError(erro)
         // pay's line: a line break would print a forged "Challenge completed: transStatus Y" of the ACS's.
@@ -116,7 +117,7 @@ struct ConformFirstContactTests {
     @Test("a 3DS Server's error member: a setup failure, reported inert")
     func serverErrorMember() {
         let payment = PaymentResult(
-            flow: "none", outcome: "runtimeError", sdkTransID: "",
+            flow: .none, outcome: "runtimeError", sdkTransID: "",
             runtimeError: ("setup", "the 3DS Server refused the request: " + Self.hostile))
         let item = Self.conformCase(payment)
         #expect(item.checks.map(\.status) == [.error])
@@ -138,7 +139,7 @@ struct ConformFirstContactTests {
         }
         #expect(message.contains("onerror"), "\(message)")
         let payment = PaymentResult(
-            flow: "none", outcome: "runtimeError", sdkTransID: "", runtimeError: ("setup", message))
+            flow: .none, outcome: "runtimeError", sdkTransID: "", runtimeError: ("setup", message))
         // The command's output is quoted cut short: the letters at its end may be cut.
         Self.expectReportsInert(Self.conformCase(payment), "requestor-exec", keepsLetters: false)
     }
@@ -152,7 +153,7 @@ struct ConformFirstContactTests {
         // Refused (HTTP 500): the check fails, and its message, with the header, is in every report.
         let post = ConformExchangeLog.Exchange(
             url: url, request: erro, response: Array("x".utf8), status: 500, contentType: Self.hostileHeader)
-        var payment = PaymentResult(flow: "challenge", outcome: "timedout", sdkTransID: "x")
+        var payment = PaymentResult(flow: .challenge, outcome: "timedout", sdkTransID: "x")
         payment.challengeOutcome = .timedOut
         let item = Self.conformCase(payment, suite: .timeout, posts: [post])
         #expect(item.checks.last?.message.contains("onerror") == true, "\(item.checks.map(\.message))")
@@ -164,7 +165,7 @@ struct ConformFirstContactTests {
         let reason =
             "cannot reach the 3DS Server (nothing answered there: is the server running on that address and port?)"
         let payment = PaymentResult(
-            flow: "none", outcome: "runtimeError", sdkTransID: "", runtimeError: ("setup", reason))
+            flow: .none, outcome: "runtimeError", sdkTransID: "", runtimeError: ("setup", reason))
         let cases = [Self.conformCase(payment), Self.conformCase(payment, suite: .wrong)]
         let result = ConformResult(server: "https://127.0.0.1:9", cases: cases)
         #expect(!result.broken && result.exitStatus == ExitStatus.setup)

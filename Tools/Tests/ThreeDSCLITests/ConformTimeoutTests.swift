@@ -17,7 +17,7 @@ struct ConformTimeoutTests {
     /// A text card of the plan, with the suites given.
     static func textCard(_ suites: [ConformPlan.Suite]) -> ConformPlan.Card {
         ConformPlan.Card(
-            name: "text code", number: Scenario.text.cardNumber, version: .v2_2_0, kind: .text,
+            name: "text code", number: Scenario.text.cardNumber, version: .v2_2_0, kind: .challenge(.text),
             answers: [.text("123456")], wrongAnswer: .text("000000"), expectedStatus: .authenticated, suites: suites)
     }
 
@@ -107,7 +107,7 @@ struct ConformTimeoutTests {
             ]).serializedBytes
         }
         func checks(_ outcome: ChallengeOutcome, _ posts: [ConformExchangeLog.Exchange]) -> [ConformCheck.Status] {
-            var payment = PaymentResult(flow: "challenge", outcome: outcome.name, sdkTransID: "x")
+            var payment = PaymentResult(flow: .challenge, outcome: outcome.name, sdkTransID: "x")
             payment.challengeOutcome = outcome
             return ConformChecks(card: card, payment: payment, exchanges: [], problems: [], errorPosts: posts)
                 .checks(.timeout).map(\.status)

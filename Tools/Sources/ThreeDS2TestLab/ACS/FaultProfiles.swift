@@ -1,5 +1,5 @@
 public import ThreeDS2ACSKit
-public import ThreeDS2JOSE
+import ThreeDS2JOSE
 public import ThreeDS2Messages
 
 /// One change the TestLab ACS makes to a CRes just before encrypting it, to plant a known violation

@@ -15,11 +15,15 @@ struct ConformChecks {
     /// The Erros the SDK posted to the ACS, with its answers.
     var errorPosts: [ConformExchangeLog.Exchange] = []
 
-    /// The CRes received, in order.
-    var responses: [JSONObject] { exchanges.compactMap(\.cres) }
+    /// The CRes received, in order, as the messages layer read them (the behaviour checks run only when every CRes
+    /// kept the rules, so each has its reading).
+    var responses: [ChallengeResponse] { exchanges.compactMap(\.reading) }
+
+    /// The screens among ``responses``, in order.
+    var screens: [ChallengeScreen] { responses.compactMap(\.screen) }
 
     func checks(_ suite: ConformPlan.Suite) -> [ConformCheck] {
-        guard payment.flow != "none" else {
+        guard payment.flow != .none else {
             // The run's own failure before any challenge (TLS, the 3DS Server, the command): not the ACS's.
             return [.error(suite.title + " runs", payment.runtimeError?.message ?? payment.summary)]
         }
@@ -50,20 +54,20 @@ struct ConformChecks {
         let status = card.expectedStatus
         guard card.kind != .frictionless else {
             return [
-                .expect(payment.flow == "frictionless", "no challenge", payment.summary),
+                .expect(payment.flow == .frictionless, "no challenge", payment.summary),
                 .expect(payment.transStatus == status, "ARes transStatus \(status)", payment.summary),
             ]
         }
-        guard payment.flow == "challenge" else {
-            return [.failed("a challenge (\(card.kind.rawValue))", payment.summary)]
+        guard payment.flow == .challenge else {
+            return [.failed("a challenge (\(card.kind.name))", payment.summary)]
         }
-        let seen = responses.first?["acsUiType"]?.stringValue
+        let seen = responses.first?.screen?.uiType
         let expected = card.kind.uiType
         return [
             .expect(
-                seen.flatMap(UIType.init(rawValue:)) == expected,
-                "first screen is \(card.kind.rawValue) (acsUiType \(expected?.rawValue ?? "none"))",
-                "acsUiType \(seen ?? "missing")"),
+                seen == expected,
+                "first screen is \(card.kind.name) (acsUiType \(expected?.rawValue ?? "none"))",
+                responses.first.map(Self.describe) ?? "no CRes"),
             ended(in: status, "the right answer"),
         ]
     }
@@ -84,13 +88,11 @@ struct ConformChecks {
         }
         // Each screen that follows a wrong answer says so: a text other than the first screen's, or the indicator
         // that the text changed.
-        let screens = responses.filter { $0["challengeCompletionInd"] != .string("Y") }
         var retry = ConformCheck.passed(
             "retry screens say the answer was wrong", "no retry screen: the ACS ended at once")
         if let first = screens.first, screens.count > 1 {
             let silent = screens.enumerated().dropFirst().filter { _, next in
-                next["challengeInfoTextIndicator"] != .string("Y")
-                    && next["challengeInfoText"] == first["challengeInfoText"] && next["acsHTML"] == first["acsHTML"]
+                !next.showsWarningIndicator && next.infoText == first.infoText && next.html == first.html
             }.map { $0.offset + 1 }
             retry = .expect(
                 silent.isEmpty, "retry screens say the answer was wrong",
@@ -103,16 +105,13 @@ struct ConformChecks {
     }
 
     private func resend() -> [ConformCheck] {
-        let first = responses.first?["acsUiType"]
+        let first = responses.first?.screen?.uiType
         let second = responses.dropFirst().first
-        let screen = second.map { $0["challengeCompletionInd"] == .string("N") && $0["acsUiType"] == first } ?? false
+        let screen = second?.screen.map { $0.uiType == first } ?? false
         return [
             .expect(
                 screen, "resend gives a new screen",
-                second == nil
-                    ? "no CRes to the resend CReq"
-                    : "CRes 2: acsUiType \(second?["acsUiType"]?.stringValue ?? "none")"
-                        + ", challengeCompletionInd \(second?["challengeCompletionInd"]?.stringValue ?? "none")"),
+                second.map { "CRes 2: " + Self.describe($0) } ?? "no CRes to the resend CReq"),
             ended(in: card.expectedStatus, "the right answer after a resend"),
         ]
     }
@@ -120,8 +119,9 @@ struct ConformChecks {
     private func cancel() -> [ConformCheck] {
         let last = exchanges.last
         let cancelled = last?.request?["challengeCancel"] != nil
-        let final = last?.cres?["challengeCompletionInd"] == .string("Y")
-        let status = last?.cres?["transStatus"]?.stringValue ?? "none"
+        let finalStatus = last?.reading?.finalStatus
+        let final = finalStatus != nil
+        let status = finalStatus?.rawValue ?? "none"
         return [
             .expect(payment.challengeOutcome == .cancelled, "cancel ends the challenge", outcome),
             .expect(
@@ -136,5 +136,27 @@ struct ConformChecks {
                 "challengeCancel is not answered with transStatus Y",
                 cancelled && final ? "final CRes, transStatus \(status)" : "no final CRes to challengeCancel"),
         ]
+    }
+
+    /// A CRes in words: its screen's UI type, or its final status.
+    static func describe(_ response: ChallengeResponse) -> String {
+        switch response {
+        case .screen(let screen): "a screen, acsUiType \(screen.uiType.rawValue)"
+        case .final(let status): "final, transStatus \(status)"
+        }
+    }
+}
+
+extension ChallengeResponse {
+    /// The screen, when the CRes shows one.
+    var screen: ChallengeScreen? {
+        guard case .screen(let screen) = self else { return nil }
+        return screen
+    }
+
+    /// The transaction status, when the CRes is final.
+    var finalStatus: TransactionStatus? {
+        guard case .final(let status) = self else { return nil }
+        return status
     }
 }

@@ -103,6 +103,13 @@ struct ConformExchange {
         return nil
     }
 
+    /// What the CRes said, read by the messages layer (the audit's reading): `nil` for any other answer, and for a CRes
+    /// that broke a rule (the behaviour checks do not run then).
+    var reading: ChallengeResponse? {
+        if case .cres(_, let audit) = response { return audit.reading }
+        return nil
+    }
+
     /// The audit's findings, when the answer was a CRes.
     var findings: [ConformanceFinding] {
         if case .cres(_, let audit) = response { return audit.findings }

@@ -6,24 +6,41 @@ import ThreeDS2TestLab
 /// What `threeds conform` runs (`--plan FILE`): the test cards, each with its version, the kind of challenge the ACS
 /// should give, the right answer and optionally a wrong one. The format is documented in Tools/README.md.
 struct ConformPlan {
-    /// The kind of authentication a card should get.
-    enum Kind: String, CaseIterable {
-        case frictionless, text, singleSelect, multiSelect, outOfBand, html, information
-        /// UI 06, HTML out of band (2.3.1): the ACS's page, then the cardholder confirms in the bank's app.
-        case htmlOutOfBand
+    /// The kind of authentication a card should get: none, or a challenge whose first screen is of a UI type.
+    enum Kind: Hashable {
+        /// The ARes ends the payment.
+        case frictionless
+        /// A challenge whose first CRes shows a screen of this UI type.
+        case challenge(UIType)
+
+        /// Every kind a plan can name: frictionless, and a challenge of each UI type.
+        static let all: [Kind] = [.frictionless] + UIType.allCases.map(Kind.challenge)
+
+        /// The kind a plan names, if it names one.
+        init?(name: String) {
+            guard let kind = Self.all.first(where: { $0.name == name }) else { return nil }
+            self = kind
+        }
+
+        /// The plan file's word for it: `frictionless`, or the UI type's (`text`, `singleSelect`, `multiSelect`,
+        /// `outOfBand`, `html`, `htmlOutOfBand`, `information`).
+        var name: String {
+            switch self {
+            case .frictionless: "frictionless"
+            case .challenge(.text): "text"
+            case .challenge(.singleSelect): "singleSelect"
+            case .challenge(.multiSelect): "multiSelect"
+            case .challenge(.outOfBand): "outOfBand"
+            case .challenge(.html): "html"
+            case .challenge(.htmlOutOfBand): "htmlOutOfBand"
+            case .challenge(.information): "information"
+            }
+        }
 
         /// The `acsUiType` of the first screen.
         var uiType: UIType? {
-            switch self {
-            case .frictionless: nil
-            case .text: .text
-            case .singleSelect: .singleSelect
-            case .multiSelect: .multiSelect
-            case .outOfBand: .outOfBand
-            case .html: .html
-            case .information: .information
-            case .htmlOutOfBand: .htmlOutOfBand
-            }
+            guard case .challenge(let uiType) = self else { return nil }
+            return uiType
         }
     }
 
@@ -150,8 +167,8 @@ struct ConformPlan {
         guard let versionText = object["version"]?.stringValue, let version = MessageVersion(versionText),
             version.isSupported
         else { throw PlanError("\"version\" must be 2.1.0, 2.2.0 or 2.3.1") }
-        let kinds = Kind.allCases.map(\.rawValue).joined(separator: ", ")
-        guard let kindText = object["kind"]?.stringValue, let kind = Kind(rawValue: kindText) else {
+        let kinds = Kind.all.map(\.name).joined(separator: ", ")
+        guard let kindText = object["kind"]?.stringValue, let kind = Kind(name: kindText) else {
             throw PlanError("\"kind\" must be one of \(kinds)")
         }
         let answers = try answerList(object["answers"], kind: kind)
@@ -163,7 +180,7 @@ struct ConformPlan {
             } catch {
                 throw PlanError("\"wrongAnswer\": \(error.message)")
             }
-        } else if kind == .text {
+        } else if kind == .challenge(.text) {
             wrong = .text("000000")
         }
         var status = TransactionStatus.authenticated
@@ -195,7 +212,7 @@ struct ConformPlan {
     private static func answerList(_ value: JSONValue?, kind: Kind) throws -> [ScriptedAnswer] {
         guard let value else {
             if kind == .frictionless { return [] }
-            if kind == .outOfBand { return [.continue()] }
+            if kind == .challenge(.outOfBand) { return [.continue()] }
             throw PlanError("\"answers\" is missing (the right answer, in the --answers format)")
         }
         do {

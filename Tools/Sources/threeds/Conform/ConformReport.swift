@@ -186,7 +186,7 @@ enum ConformReport {
     private static func caseJSON(_ item: ConformCase) -> JSONObject {
         var object = JSONObject([
             ("card", text(item.card.name)), ("version", .string(item.card.version.rawValue)),
-            ("kind", .string(item.card.kind.rawValue)), ("suite", .string(item.suite.rawValue)),
+            ("kind", .string(item.card.kind.name)), ("suite", .string(item.suite.rawValue)),
             ("outcome", text(item.outcome)), ("rules", .array(item.rules.map { .string($0.rawValue) })),
         ])
         if let messages = item.messages { object["messages"] = .string(messages) }

@@ -107,15 +107,16 @@ struct ConformRunner: Sendable {
         case .right, .cancel, .timeout: return nil
         case .appSwitch where !opensApps: return "run without an app opener (--no-app-opener)"
         case .wrong:
-            guard card.wrongAnswer != nil, ![.outOfBand, .information].contains(card.kind) else {
+            guard card.wrongAnswer != nil, ![.challenge(.outOfBand), .challenge(.information)].contains(card.kind)
+            else {
                 return "no wrongAnswer in the plan for this card"
             }
             return nil
         case .resend:
-            guard let first else { return "needs an earlier case of the card to show its first screen" }
+            guard let first else { return "needs an earlier case of the card to show a conformant first screen" }
             return first.offersResend ? nil : "the first screen offers no resend"
         case .appSwitch:
-            guard let first else { return "needs an earlier case of the card to show its first screen" }
+            guard let first else { return "needs an earlier case of the card to show a conformant first screen" }
             guard !first.offersApp else { return nil }
             // The hint only where it is true: a 2.2.0 card's Bridging link needs the app's URL, which was not given.
             return card.version == .v2_2_0 && !hasRequestorAppURL
@@ -167,7 +168,7 @@ struct ConformRunner: Sendable {
             if !capture.failed.isEmpty { saved = nil }
         } catch {
             payment = PaymentResult(
-                flow: "none", outcome: "runtimeError", sdkTransID: "", runtimeError: ("setup", describe(error)))
+                flow: .none, outcome: "runtimeError", sdkTransID: "", runtimeError: ("setup", describe(error)))
         }
         if saveKey(log, folder: folder) { keysSaved.withLock { $0 += 1 } }
         let exchanges = log.decoded(strict: strict)
@@ -189,8 +190,8 @@ struct ConformRunner: Sendable {
         checks += behaviour
         let item = ConformCase(
             card: card, suite: suite, checks: checks, messages: saved,
-            outcome: payment.flow == "none" ? "not run: setup failure" : payment.summary)
-        return (item, exchanges.first?.cres.map(Self.firstScreen))
+            outcome: payment.flow == .none ? "not run: setup failure" : payment.summary)
+        return (item, exchanges.first.flatMap(Self.firstScreen))
     }
 
     /// The check of one answer: a CRes audited in full, or an answer that is not one.
@@ -222,11 +223,13 @@ struct ConformRunner: Sendable {
         return check
     }
 
-    static func firstScreen(_ cres: JSONObject) -> FirstScreen {
-        let label = cres["resendInformationLabel"]?.stringValue ?? ""
-        let bridging = (try? Bridging.read(cres["messageExtension"]))?.appURL
+    /// What the first CRes offers, as the messages layer read it (its resend label, its link to the bank's app: a
+    /// 2.3.1 `oobAppURL` or a 2.2.0 Bridging link); `nil` when it is no screen or broke a rule.
+    static func firstScreen(_ exchange: ConformExchange) -> FirstScreen? {
+        guard let screen = exchange.reading?.screen else { return nil }
         return FirstScreen(
-            offersResend: !label.isEmpty, offersApp: cres["oobAppURL"]?.stringValue != nil || bridging != nil)
+            offersResend: !(screen.resendLabel ?? "").isEmpty,
+            offersApp: screen.oobAppURL != nil || screen.bridging?.appURL != nil)
     }
 
     /// Saves a case's channel key beside its messages when its ACS is the host `--save-channel-keys-for` names;

@@ -40,13 +40,13 @@ extension ConformChecks {
         guard let post = errorPosts.first else {
             return [ended, .failed(posted, "no Erro was posted"), .skipped(taken, "no Erro was posted")]
         }
-        let erro = ConformExchangeLog.object(post.request) ?? [:]
-        let code = erro["errorCode"]?.stringValue ?? "none"
-        let component = erro["errorComponent"]?.stringValue ?? "none"
-        let type = erro["errorMessageType"]?.stringValue ?? "none"
+        // The SDK's Erro, read by the messages layer as an ACS would (missing fields empty).
+        let erro = ConformExchangeLog.object(post.request).map(ErrorMessage.init(received:))
+        let code = erro.map(\.errorCode.rawValue).flatMap { $0.isEmpty ? nil : $0 } ?? "none"
+        let component = erro.map(\.errorComponent.rawValue).flatMap { $0.isEmpty ? nil : $0 } ?? "none"
+        let type = erro?.errorMessageType?.rawValue ?? "none"
         let sent = ConformCheck.expect(
-            code == ProtocolErrorCode.transactionTimedOut.rawValue && component == ErrorComponent.sdk.rawValue
-                && errorPosts.count == 1,
+            erro?.errorCode == .transactionTimedOut && erro?.errorComponent == .sdk && errorPosts.count == 1,
             posted,
             "Erro \(code) from component \(component) for the \(type), "
                 + "\(errorPosts.count) Erro\(errorPosts.count == 1 ? "" : "s") posted")
@@ -65,8 +65,8 @@ extension ConformChecks {
     static func describe(_ post: ConformExchangeLog.Exchange) -> String {
         let body = post.response ?? []
         if body.isEmpty { return "empty body" }
-        if let code = ConformExchangeLog.object(body)?["errorCode"]?.stringValue,
-            code.count == 3, code.allSatisfy({ $0.isASCII && $0.isNumber })
+        if let erro = ConformExchangeLog.object(body).map(ErrorMessage.init(received:)),
+            case let code = erro.errorCode.rawValue, code.count == 3, code.allSatisfy({ $0.isASCII && $0.isNumber })
         {
             return "an Erro \(code) of its own"
         }

@@ -9,7 +9,17 @@ import ThreeDS2TestLab
 
 /// The outcome of one payment, as `--json` prints it.
 struct PaymentResult {
-    var flow: String
+    /// Which way the payment went, as `--json` names it.
+    enum Flow: String {
+        /// No payment ran: the setup failed before the AReq (TLS, the 3DS Server, the command).
+        case none
+        /// The ARes ended the payment without a challenge.
+        case frictionless
+        /// The ARes asked for a challenge, and one ran.
+        case challenge
+    }
+
+    var flow: Flow
     var outcome: String
     var transStatus: TransactionStatus?
     var sdkTransID: String
@@ -40,7 +50,7 @@ struct PaymentResult {
     }
 
     var json: JSONObject {
-        var object: JSONObject = ["flow": .string(flow), "outcome": .string(outcome)]
+        var object: JSONObject = ["flow": .string(flow.rawValue), "outcome": .string(outcome)]
         if let transStatus { object["transStatus"] = .string(transStatus.rawValue) }
         object["sdkTransID"] = .string(sdkTransID)
         if let error {
@@ -248,7 +258,7 @@ struct PayFlow {
         progress("3DS Server answered transStatus \(response.transStatus)")
         guard let challenge = response.challengeParameters else {
             return PaymentResult(
-                flow: "frictionless", outcome: "frictionless", transStatus: response.transStatus,
+                flow: .frictionless, outcome: "frictionless", transStatus: response.transStatus,
                 sdkTransID: parameters.sdkTransactionID)
         }
         let challenged = clock.now
@@ -289,7 +299,7 @@ struct PayFlow {
     /// A challenge's outcome as the CLI reports it: the status, the error, and why a cancel happened when the input
     /// ended or an answers file did not fit the screen.
     private func result(of outcome: ChallengeOutcome, sdkTransID: String) -> PaymentResult {
-        var result = PaymentResult(flow: "challenge", outcome: outcome.name, sdkTransID: sdkTransID)
+        var result = PaymentResult(flow: .challenge, outcome: outcome.name, sdkTransID: sdkTransID)
         result.challengeOutcome = outcome
         switch outcome {
         case .completed(let status): result.transStatus = status
