@@ -438,6 +438,10 @@ extension View {
     nonisolated public func foregroundStyle(_ style: some ShapeStyle) -> ModifiedView<Self> { ModifiedView() }
     /// Read: …/view/multilinetextalignment(_:).
     nonisolated public func multilineTextAlignment(_ alignment: TextAlignment) -> ModifiedView<Self> { ModifiedView() }
+    /// Read: …/view/frame(width:height:alignment:).
+    nonisolated public func frame(width: CGFloat? = nil, height: CGFloat? = nil, alignment: Alignment = .center)
+        -> ModifiedView<Self>
+    { ModifiedView() }
     /// Read: …/view/frame(minwidth:idealwidth:maxwidth:minheight:idealheight:maxheight:alignment:).
     nonisolated public func frame(
         minWidth: CGFloat? = nil, maxWidth: CGFloat? = nil, minHeight: CGFloat? = nil, maxHeight: CGFloat? = nil,
