@@ -147,7 +147,8 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
             return current
         }
         previous?.end()
-        TerminalIO.write(processingLine(scheme: scheme, presentation: presentation) + "\n")
+        let lines = processingLines(scheme: scheme, presentation: presentation, columns: lineColumns)
+        TerminalIO.write(lines.joined(separator: "\n") + "\n")
     }
 
     /// Ends the processing line: what was typed meanwhile is discarded and echo is back.
@@ -209,6 +210,12 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
     ///   - presentation: The transaction's presentation.
     /// - Returns: The line, without its line break.
     public func processingLine(scheme: ProcessingScheme?, presentation: PresentationSettings) -> String {
+        processingLines(scheme: scheme, presentation: presentation, columns: nil).joined()
+    }
+
+    /// The processing line wrapped, words whole, to `columns` (a narrow window gets it on several lines, each in the
+    /// progress colours); `nil` keeps it on one line.
+    func processingLines(scheme: ProcessingScheme?, presentation: PresentationSettings, columns: Int?) -> [String] {
         let name =
             scheme.map { scheme in
                 let id = scheme.directoryServerID.rawValue
@@ -220,7 +227,9 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
         let colours =
             style.foreground(progress.indicatorColor ?? progress.text.color)
             + style.background(progress.backgroundColor)
-        return colours + presentation.strings[.processing] + name + (colours.isEmpty ? "" : style.reset)
+        let text = presentation.strings[.processing] + name
+        let lines = columns.map { LayoutRenderer(width: $0, style: TerminalStyle(depth: .none)).wrap(text) } ?? [text]
+        return lines.map { colours + $0 + (colours.isEmpty ? "" : style.reset) }
     }
 
     /// Whether Enter would submit a text screen with every entry box empty (which 2.2.0 and later send as

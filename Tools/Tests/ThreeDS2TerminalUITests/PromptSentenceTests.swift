@@ -131,7 +131,7 @@ struct PromptSentenceTests {
         for word in ["cancel", "resend", "additional", "open", "Type", "Press"] {
             #expect(Self.holds(all, word: word), "\(word)")
         }
-        #expect(all.contains("[y/n]: ") && all.contains("(y/n)") && all.contains(" (type “cancel” to cancel): "))
+        #expect(all.contains("[y/n]: ") && all.contains("(y/n)") && all.contains(" (type “cancel” to cancel):"))
     }
 
     @Test("both modes take the table's answer keys (and y/n) alike, in every language", arguments: SDKStrings.languages)

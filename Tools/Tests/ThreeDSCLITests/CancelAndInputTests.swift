@@ -30,7 +30,7 @@ extension MachineLoadingCLITests {
             for mode in Self.lineModes {
                 let run = try await terminalRun(.text, environment: mode.environment, extra: mode.extra, lab: .cancel) {
                     session in
-                    _ = try await session.wait(for: "to cancel): ")
+                    _ = try await session.wait(for: "to cancel):")
                     try session.keys("Escape", "Enter")
                 }
                 #expect(run.screen.contains(#""outcome":"cancelled""#) && run.screen.contains("EXIT=0"), "\(mode.name)")
@@ -44,7 +44,7 @@ extension MachineLoadingCLITests {
             for mode in Self.lineModes {
                 let run = try await terminalRun(.html, environment: mode.environment, extra: mode.extra, lab: .cancel) {
                     session in
-                    _ = try await session.wait(for: "to cancel): ")
+                    _ = try await session.wait(for: "to cancel):")
                     try session.keys("123456", "Enter")
                 }
                 // Line mode never clears the screen: an echoed code would still be on it.
@@ -58,7 +58,7 @@ extension MachineLoadingCLITests {
             for mode in Self.lineModes {
                 let run = try await terminalRun(.text, environment: mode.environment, extra: mode.extra, lab: .cancel) {
                     session in
-                    _ = try await session.wait(for: "to cancel): ")
+                    _ = try await session.wait(for: "to cancel):")
                     try session.keys("C-c")
                 }
                 #expect(run.screen.contains(#""outcome":"cancelled""#) && run.screen.contains("EXIT=0"), "\(mode.name)")
@@ -69,7 +69,7 @@ extension MachineLoadingCLITests {
         @Test("line mode: Ctrl-C on the consent question cancels as well")
         func controlCOnConsent() async throws {
             let run = try await terminalRun(.consents, version: "2.3.1", extra: "--line", lab: .cancel) { session in
-                _ = try await session.wait(for: "to cancel): ")
+                _ = try await session.wait(for: "to cancel):")
                 try session.keys("123456", "Enter")
                 _ = try await session.wait(for: "[y/n]")
                 try session.keys("C-c")
@@ -84,17 +84,17 @@ extension MachineLoadingCLITests {
                 let run = try await terminalRun(
                     .text, version: "2.2.0", environment: mode.environment, extra: mode.extra, lab: .cancel
                 ) { session in
-                    _ = try await session.wait(for: "to cancel): ")
+                    _ = try await session.wait(for: "to cancel):")
                     try session.keys("Enter")
                     // Asked again: the code goes to the second question, not to the first.
-                    _ = try await session.wait(for: "to cancel): ", count: 2)
+                    _ = try await session.wait(for: "to cancel):", count: 2)
                     try session.keys("123456", "Enter")
                     // 2.2.0 asks the whitelisting question after the code; Enter leaves it unanswered (N).
                     _ = try await session.wait(for: "[y/n]")
                     try session.keys("Enter")
                 }
                 #expect(run.screen.contains(#""transStatus":"Y""#), "\(mode.name): \(run.screen)")
-                #expect(run.screen.components(separatedBy: "to cancel): ").count == 3, "asked twice: \(run.screen)")
+                #expect(run.screen.components(separatedBy: "to cancel):").count == 3, "asked twice: \(run.screen)")
                 #expect(run.requests.count == 2, "\(mode.name): the first CReq and the one with the code")
                 #expect(run.requests.allSatisfy { $0["challengeNoEntry"] == nil }, "\(mode.name)")
             }
@@ -218,7 +218,7 @@ extension MachineLoadingCLITests {
         @Test("line mode, consent: 'maybe' asks the question again; the next answers are the consents, not a code")
         func consentSlip() async throws {
             let run = try await terminalRun(.consents, version: "2.3.1", extra: "--line") { session in
-                _ = try await session.wait(for: "to cancel): ")
+                _ = try await session.wait(for: "to cancel):")
                 try session.keys("123456", "Enter")
                 _ = try await session.wait(for: "[y/n]")
                 try session.keys("maybe", "Enter")

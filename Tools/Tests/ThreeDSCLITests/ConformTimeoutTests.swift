@@ -62,7 +62,7 @@ struct ConformTimeoutTests {
         #expect(timeout.outcome == "Challenge timed out")
         #expect(
             timeout.checks.map(\.name) == [
-                "CRes 1 conforms", "the SDK ends the challenge as timed out", "the SDK posts Erro 402 to the ACS",
+                "ARes conforms", "ACS signed content conforms", "CRes 1 conforms", "the SDK ends the challenge as timed out", "the SDK posts Erro 402 to the ACS",
                 "the ACS takes the SDK's Erro",
             ])
         #expect(timeout.checks.allSatisfy { $0.status == .passed }, "\(timeout.checks.map(\.message))")
@@ -76,7 +76,7 @@ struct ConformTimeoutTests {
         #expect(erro["errorDetail"] == .string("Timeout expiry reached for the transaction"))
         // Reported as the other suites are.
         let result = ConformResult(server: lab.baseURL.absoluteString, cases: cases)
-        #expect(ConformReport.line(timeout, 2, 2).hasPrefix("[2/2] PASS text code 2.2.0 timeout: 4 checks"))
+        #expect(ConformReport.line(timeout, 2, 2).hasPrefix("[2/2] PASS text code 2.2.0 timeout: 6 checks"))
         #expect(ConformReport.markdown(result).contains("| text code 2.2.0 timeout | Challenge timed out |"))
         #expect(ConformReport.junit(result).contains("name=\"the SDK posts Erro 402 to the ACS\"/>"))
         let reported = ConformReport.json(result)["cases"]?.arrayValue?.last?.objectValue

@@ -64,7 +64,7 @@ extension MachineLoadingCLITests {
         func germanLineMode() async throws {
             let german = SDKStrings(locale: Locale(identifier: "de_DE"))
             let run = try await terminalRun(.consents, version: "2.3.1", extra: "--line --locale de_DE") { session in
-                let screen = try await session.wait(for: "(zum Abbrechen „abbrechen“ eingeben): ")
+                let screen = try await session.wait(for: "(zum Abbrechen „abbrechen“ eingeben):")
                 #expect(screen.contains(german[.secureCheckout]) && !screen.contains("to cancel"), "\(screen)")
                 try session.keys("123456", "Enter")
                 _ = try await session.wait(for: "[j/n]")

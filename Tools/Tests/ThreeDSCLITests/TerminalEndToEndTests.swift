@@ -323,7 +323,7 @@ extension MachineLoadingCLITests {
         @Test("2.3.1 two entry boxes in line mode: the first box's line, the second box's, then the consent")
         func twoEntryBoxesLine() async throws {
             let run = try await terminalRun(.twoEntryBoxes, version: "2.3.1", extra: "--line") { session in
-                _ = try await session.wait(for: "to cancel): ")
+                _ = try await session.wait(for: "to cancel):")
                 try session.keys("123456", "Enter")
                 // The prompt, unindented (the drawn box above reads "  Year of birth: []").
                 _ = try await session.wait(for: "\nYear of birth:")
@@ -385,7 +385,7 @@ extension MachineLoadingCLITests {
         @Test("plain mode (TERM=dumb): every control in words, answered line by line")
         func plain() async throws {
             let run = try await terminalRun(.text, environment: "TERM=dumb") { session in
-                let screen = try await session.wait(for: "to cancel): ")
+                let screen = try await session.wait(for: "to cancel):")
                 #expect(
                     screen.contains("Text field: One-time code") && screen.contains("Button: Verify")
                         && !screen.contains("\u{1B}["))
