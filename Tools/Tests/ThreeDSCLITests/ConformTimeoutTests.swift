@@ -62,7 +62,8 @@ struct ConformTimeoutTests {
         #expect(timeout.outcome == "Challenge timed out")
         #expect(
             timeout.checks.map(\.name) == [
-                "ARes conforms", "ACS signed content conforms", "CRes 1 conforms", "the SDK ends the challenge as timed out", "the SDK posts Erro 402 to the ACS",
+                "ARes conforms", "ACS signed content conforms", "CRes 1 conforms",
+                "the SDK ends the challenge as timed out", "the SDK posts Erro 402 to the ACS",
                 "the ACS takes the SDK's Erro",
             ])
         #expect(timeout.checks.allSatisfy { $0.status == .passed }, "\(timeout.checks.map(\.message))")
