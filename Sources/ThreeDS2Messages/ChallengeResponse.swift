@@ -43,7 +43,7 @@ public struct ChallengeResponseExpectation: Sendable, Hashable {
 /// too: real ACSs send extras, and rejecting them has failed live payments.
 ///
 /// The checks are written once: ``validate(_:expecting:)`` (the SDK's path) stops at the first violation and throws
-/// it; ``audit(_:expecting:)`` runs the same checks and reports every violation under its ``ConformanceRule``.
+/// it; ``audit(_:expecting:strict:)`` runs the same checks and reports every violation under its ``ConformanceRule``.
 public enum ChallengeResponseValidator {
     /// Validates a CRes JSON object.
     ///
