@@ -72,8 +72,12 @@ final class ThreedsRun: Sendable {
         process.standardInput = stdin
         self.process = process
         process.terminationHandler = { [exited] _ in exited.fire() }
+        // A run that exits before it reads (a usage error) closes its end of the pipe: the write then fails with
+        // EPIPE, which must not stop the test process with SIGPIPE. A shell in a terminal leaves SIGPIPE at its
+        // default, which the suite run inside tmux met (signal 13); a pipeline had inherited it ignored.
+        signal(SIGPIPE, SIG_IGN)
         try process.run()
-        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
+        if let input { try? stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8)) }
         try stdin.fileHandleForWriting.close()
         let reader = output.fileHandleForReading
         Thread { [self] in
