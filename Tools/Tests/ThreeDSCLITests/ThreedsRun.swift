@@ -8,6 +8,10 @@ import ThreeDS2TestLab
     import Glibc
 #endif
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// One `threeds` process of the CLI's process tests: the one runner they share. Its output is read on a thread of
 /// its own as it comes, so a test waits for what the process prints (``output(containing:within:)``) or for its exit
 /// (``exit()``), never for a fixed time; the bounds given are backstops that only a hung process reaches.
@@ -75,7 +79,9 @@ final class ThreedsRun: Sendable {
         // A run that exits before it reads (a usage error) closes its end of the pipe: the write then fails with
         // EPIPE, which must not stop the test process with SIGPIPE. A shell in a terminal leaves SIGPIPE at its
         // default, which the suite run inside tmux met (signal 13); a pipeline had inherited it ignored.
-        signal(SIGPIPE, SIG_IGN)
+        #if canImport(Glibc)
+            _ = Glibc.signal(SIGPIPE, SIG_IGN)
+        #endif
         try process.run()
         if let input { try? stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8)) }
         try stdin.fileHandleForWriting.close()
