@@ -98,7 +98,7 @@ extension TerminalPresenter {
         let names =
             state.form?.controls.compactMap { control -> String? in
                 guard Self.isEntry(control), let name = control.name else { return nil }
-                return control.label.isEmpty ? name : "\(name) (\(control.label))"
+                return control.label.isEmpty ? name : texts.format(.htmlFieldName, name, control.label)
             }.joined(separator: texts[.listSeparator]) ?? ""
         return ([open].compactMap { $0 }, texts.format(.htmlFields, names, buttons))
     }
