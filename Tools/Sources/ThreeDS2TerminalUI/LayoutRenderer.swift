@@ -278,9 +278,10 @@ public struct LayoutRenderer: Sendable {
         }
     }
 
-    /// A space the wrapping never breaks at (a no-break space, drawn as a space): it keeps a control's parts
-    /// together, such as `[Yes] (y/n)` or `< Verify >`.
-    static let glue: Character = "\u{00A0}"
+    /// A space the wrapping never breaks at (a figure space, drawn as a space): it keeps a control's parts
+    /// together, such as `[Yes] (y/n)` or `< Verify >`. It is not the no-break space, which a translation writes
+    /// where its language asks for one (French before `:`) and which reaches the terminal as written.
+    static let glue: Character = "\u{2007}"
 
     /// A line with its glue drawn as plain spaces.
     static func unglued(_ line: String) -> String {

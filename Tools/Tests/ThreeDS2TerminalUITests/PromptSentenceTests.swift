@@ -152,13 +152,19 @@ struct PromptSentenceTests {
             "<form action='https://emv3ds/challenge'><input type=checkbox name=c1 checked><input type=checkbox name=c2>"
             + "<input type=radio name=r value=1 checked><input type=radio name=r value=2>"
             + "<select name=s><option>№ 21</option></select><input type=password name=pw value=12>"
-            + "<input name=t value=34><button>№ 8</button></form><a href='https://x.example/'>№ 22</a>"
+            + "<input name=t value=34><button>№ 8</button></form><a href='https://emv3ds/challenge?x=1'>№ 22</a>"
         return [
             try screen(
                 neutral.merging([
                     "acsUiType": .string("01"), "trustListInfoText": .string("№ 11"), "challengeEntryBox": box,
                 ]) { $1 }, version: "2.3.1"),
-            try screen(neutral.merging(["acsUiType": .string("01")]) { $1 }),
+            try screen(
+                neutral.merging([
+                    "acsUiType": .string("01"),
+                    "challengeEntryBox": .object([
+                        "challengeDataEntryLabel": .string("№ 2"), "challengeDataEntryMasking": .string("N"),
+                    ]),
+                ]) { $1 }, version: "2.3.1"),
             try screen(neutral.merging(["acsUiType": .string("02"), "challengeSelectInfo": selectOptions]) { $1 }),
             try screen(neutral.merging(["acsUiType": .string("03"), "challengeSelectInfo": selectOptions]) { $1 }),
             try screen(["acsUiType": .string("05"), "acsHTML": .string(Base64.urlEncode(Array(page.utf8)))]),
@@ -205,8 +211,8 @@ struct PromptSentenceTests {
         "hidden", "open", "closed", "selected", "characters", "entered", "or", "shows", "hides", "warning",
     ]
 
-    /// The words of that list a language writes as English does: German's *Link*, French's *focus*.
-    static let ownWords: [String: Set<String>] = ["de": ["link"], "fr": ["focus"]]
+    /// The words of that list a language writes as English does: German's *Link*, French's *focus* and *radio*.
+    static let ownWords: [String: Set<String>] = ["de": ["link"], "fr": ["focus", "radio"]]
 
     @Test(
         "every plain description of a control in ar, ja, zh-Hans, de and fr: one sentence of the table, no English word or punctuation",
