@@ -157,4 +157,18 @@ struct RenderOptionsAndSDKTypeTests {
                 ProcessingScheme(directoryServerID: .mastercard, name: "Test Scheme"),
             ])
     }
+
+    @Test("the logo's accessibility text: its own label, never the name a second time")
+    func logoAccessibilityLabel() {
+        let name = "Test Scheme"
+        let labelled = ProcessingScheme(
+            directoryServerID: .mastercard, name: name, logo: SchemeLogo(imageName: "mark", accessibilityLabel: "Mark"))
+        #expect(labelled.logoAccessibilityLabel == "Mark")
+        let unlabelled = ProcessingScheme(directoryServerID: .mastercard, name: name, logo: SchemeLogo(imageName: "m"))
+        #expect(unlabelled.logoAccessibilityLabel == nil)
+        let same = ProcessingScheme(
+            directoryServerID: .mastercard, name: name, logo: SchemeLogo(imageName: "m", accessibilityLabel: name))
+        #expect(same.logoAccessibilityLabel == nil)
+        #expect(ProcessingScheme(directoryServerID: .mastercard, name: name).logoAccessibilityLabel == nil)
+    }
 }
