@@ -9,7 +9,7 @@ extension TerminalStrings {
         "keysHelpPlain": "Keys: Tab next, Shift-Tab back, Space toggle, Enter activate, Escape cancel.",
         "keysReloadPlain": "Control-R reloads the page.",
         "plainFocus": "[focus]",
-        "plainCancelButton": "Button: %1$@ (Escape)",
+        "plainCancelButton": "Button: %1$@ (Esc)",
         "plainButton": "Button: %1$@",
         "plainLink": "Link: %1$@",
         "plainConsent": "Choice: %1$@ %2$@ (%3$@ or %4$@)",

@@ -264,7 +264,7 @@ struct PromptSentenceTests {
         {
             #expect(Self.holds(all, word: word), "\(word)")
         }
-        #expect(all.contains("[focus] ") && all.contains("Button: Cancel (Escape)") && all.contains("(!) Warning: "))
+        #expect(all.contains("[focus] ") && all.contains("Button: Cancel (Esc)") && all.contains("(!) Warning: "))
         #expect(all.contains("Text field: № 2, 3 characters entered: 123, Control-T shows or hides it"), "\(all)")
     }
 

@@ -154,7 +154,7 @@ struct SnapshotTests {
         let text = render(state(s), plain: true)
         #expect(text.contains("[focus] Checkbox Alpha, not selected"))
         #expect(text.contains("Button: Verify") && text.contains("Choice: Trust? — (y or n)"))
-        #expect(text.contains("Button: Cancel (Escape)"))
+        #expect(text.contains("Button: Cancel (Esc)"))
         #expect(!text.contains("›") && !text.contains("▸"))
     }
 
