@@ -15,15 +15,22 @@ public struct MinimalCheckout: Sendable {
     public let backend: URL
     /// The SDK, initialized once for every payment of this checkout.
     public let service: ThreeDS2Service
+    /// The clock the SDK's timers run on (the 10-second wait for each CRes, the challenge's five minutes): the
+    /// continuous clock in the app, a test clock in its tests.
+    public let clock: any Clock<Duration>
 
     /// Creates a checkout and initializes the SDK for it, once.
     ///
     /// - Parameters:
     ///   - backend: The backend's base URL.
     ///   - configuration: The SDK configuration (directory servers, reference number).
+    ///   - clock: The clock for the SDK's timers; a test passes one it moves itself.
     /// - Throws: ``ThreeDS2Error`` when the configuration is refused.
-    public init(backend: URL, configuration: ConfigParameters) throws(ThreeDS2Error) {
+    public init(
+        backend: URL, configuration: ConfigParameters, clock: any Clock<Duration> = ContinuousClock()
+    ) throws(ThreeDS2Error) {
         self.backend = backend
+        self.clock = clock
         service = ThreeDS2Service()
         try service.initialize(configParameters: configuration)
     }
@@ -55,7 +62,7 @@ public struct MinimalCheckout: Sendable {
         // shows progress while the backend is asked, runs the challenge, and closes the transaction.
         let outcome = await service.authenticate(
             directoryServerID: directoryServerID, presenter: CodePresenter(code: code),
-            transport: URLSessionTransport()
+            transport: URLSessionTransport(), clock: clock
         ) { request in
             let answer = try await authenticate(request, cardNumber: cardNumber, amount: amount, currency: currency)
             do {
