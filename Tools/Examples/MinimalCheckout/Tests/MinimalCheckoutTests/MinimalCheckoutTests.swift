@@ -11,7 +11,7 @@ import ThreeDS2TestLab
 /// is caught by the transport's own deadline, not by the wait for a CRes.
 @Suite("Example app (core only, URLSession)")
 struct MinimalCheckoutTests {
-    static func checkout(_ lab: TestLab) throws -> MinimalCheckout {
+    static func checkout(_ lab: TestLab) throws -> MinimalCheckout<ManualClock> {
         var config = try lab.sdkConfiguration(
             dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("minimal-\(UUID())").path)
         config.allowsPlainHTTPLoopback = true
