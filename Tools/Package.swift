@@ -190,8 +190,9 @@ let package = Package(
             name: "ThreeDSCLITests",
             dependencies: [
                 "ThreeDS2TestSupport", "ThreeDS2TestLab", "ThreeDS2NIOTransport", "threeds", "ThreeDS2TerminalUI", sdk,
-                sdkTesting, messages,
-                jose, clocks,
+                sdkTesting, messages, jose, clocks,
+                // A command parsed in process, as `threeds` parses it.
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Integration: the SDK and its adapters end to end against the TestLab over real HTTP(S) on loopback.
