@@ -22,7 +22,7 @@ struct SecurityReviewTests {
         let transport = FailingTransport()
         let session = ChallengeSession(
             acsURL: prepared.acsURL, machine: prepared.machine, presenter: ScriptedPresenter(answers: []),
-            transport: transport, clock: ContinuousClock(), logger: Logger(label: "test"), emit: { _ in })
+            transport: transport, clock: ManualClock(), logger: Logger(label: "test"), emit: { _ in })
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             var session = session

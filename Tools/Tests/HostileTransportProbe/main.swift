@@ -50,7 +50,7 @@ if kind.hasPrefix("imageLoader") {
 } else {
     do throws(TransportError) {
         let response = try await transport.send(
-            TransportRequest(method: .get, url: server.url(path), timeout: .seconds(8), maxResponseBytes: bound))
+            TransportRequest(method: .get, url: server.url(path), timeout: .seconds(60), maxResponseBytes: bound))
         code = "status-\(response.status)"
     } catch {
         code = error.code.description

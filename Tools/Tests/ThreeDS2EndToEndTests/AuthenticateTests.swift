@@ -55,7 +55,7 @@ struct AuthenticateTests {
         let indicator = RecordingProgressIndicator()
         let outcome = await service.authenticate(
             directoryServerID: TestLab.rsaDirectoryServerID, presenter: ScriptedPresenter(answers: []),
-            progress: indicator, transport: transport, clock: ContinuousClock(),
+            progress: indicator, transport: transport, clock: TestClock(),
             requestor: labRequestor(lab, transport: transport, card: Scenario.frictionlessA.cardNumber))
         guard case .frictionless(let status) = outcome else {
             Issue.record("\(outcome)")
@@ -88,7 +88,7 @@ struct AuthenticateTests {
         let outcome = await service.authenticate(
             directoryServerID: TestLab.rsaDirectoryServerID, messageVersion: MessageVersion(version),
             presenter: presenter,
-            transport: transport, clock: ContinuousClock(),
+            transport: transport, clock: TestClock(),
             requestor: labRequestor(lab, transport: transport, card: scenario.cardNumber))
         guard case .challenged(let challenge) = outcome else {
             Issue.record("\(scenario): \(outcome)")
@@ -110,7 +110,7 @@ struct AuthenticateTests {
         let waiting = Task {
             await service.authenticate(
                 directoryServerID: TestLab.rsaDirectoryServerID, presenter: ScriptedPresenter(answers: []),
-                transport: transport, clock: ContinuousClock()
+                transport: transport, clock: TestClock()
             ) { _ in
                 asked.fire()
                 // A backend that never answers: a test clock nobody moves; only the cancel ends the wait.
@@ -129,7 +129,7 @@ struct AuthenticateTests {
         let challenging = Task {
             await service.authenticate(
                 directoryServerID: TestLab.rsaDirectoryServerID, presenter: presenter, transport: transport,
-                clock: ContinuousClock(),
+                clock: TestClock(),
                 requestor: labRequestor(lab, transport: transport, card: Scenario.text.cardNumber))
         }
         await presenter.presented.wait()
@@ -150,7 +150,7 @@ struct AuthenticateTests {
         let service = try service(lab, events: events)
         let failed = await service.authenticate(
             directoryServerID: TestLab.rsaDirectoryServerID, presenter: ScriptedPresenter(answers: []),
-            transport: transport, clock: ContinuousClock()
+            transport: transport, clock: TestClock()
         ) { _ in throw TestLabError(.failed, "HTTP 502") }
         guard case .failed(let error) = failed else {
             Issue.record("\(failed)")
@@ -179,7 +179,7 @@ struct AuthenticateTests {
         #expect(timeout.message.contains("did not answer within"))
         let unknown = await service.authenticate(
             directoryServerID: "no-such-ds", presenter: ScriptedPresenter(answers: []), transport: transport,
-            clock: ContinuousClock(), requestor: { _ in .frictionless(transStatus: .authenticated) })
+            clock: TestClock(), requestor: { _ in .frictionless(transStatus: .authenticated) })
         guard case .failed(let refused) = unknown else {
             Issue.record("\(unknown)")
             return

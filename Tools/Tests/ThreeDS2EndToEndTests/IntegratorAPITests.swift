@@ -119,7 +119,8 @@ struct IntegratorAPITests {
         #expect(answer.status == 200, "\(String(decoding: answer.body, as: UTF8.self))")
         let challenge = try JSONDecoder().decode(ChallengeParameters.self, from: Data(answer.body))
         #expect(challenge.acsRefNumber == TestLab.acsReferenceNumber && challenge.threeDSRequestorAppURL == nil)
-        let outcome = try await transaction.challenge(challenge, presenter: presenter, transport: transport)
+        let outcome = try await transaction.challenge(
+            challenge, presenter: presenter, timeout: .seconds(300), transport: transport, clock: TestClock())
         #expect(outcome == .completed(transStatus: .authenticated))
 
         // A missing ARes field is a decoding error naming it.

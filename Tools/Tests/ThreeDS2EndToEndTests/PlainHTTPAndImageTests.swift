@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import Testing
 import ThreeDS2NIOTransport
@@ -16,12 +17,15 @@ struct PlainHTTPTests {
             $0.allowsPlainHTTPLoopback = false
         }
         let outcome = try await refused.challenge(
-            parameters, presenter: ScriptedPresenter(answers: []), transport: transport)
+            parameters, presenter: ScriptedPresenter(answers: []), timeout: .seconds(300), transport: transport,
+            clock: TestClock())
         #expect(outcome.name == "runtimeError")
         let (_, allowed, allowedParameters, transport2) = try await prepare(.text, lab: lab)
         #expect(
             try await allowed.challenge(
-                allowedParameters, presenter: ScriptedPresenter(answers: [.text("123456")]), transport: transport2)
+                allowedParameters, presenter: ScriptedPresenter(answers: [.text("123456")]), timeout: .seconds(300),
+                transport: transport2,
+                clock: TestClock())
                 == .completed(transStatus: .authenticated))
         try await transport.shutdown()
         try await transport2.shutdown()

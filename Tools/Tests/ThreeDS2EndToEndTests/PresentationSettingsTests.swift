@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import Testing
 import ThreeDS2NIOTransport
@@ -44,7 +45,8 @@ struct PresentationSettingsTests {
         #expect(configured.presentationSettings.strings.language == "de")
         #expect(configured.presentationSettings.style(for: .default).toolbar.headerText == "Hell")
         let presenter = SettingsRecordingPresenter()
-        let outcome = try await configured.challenge(challenge, presenter: presenter, transport: transport)
+        let outcome = try await configured.challenge(
+            challenge, presenter: presenter, timeout: .seconds(300), transport: transport, clock: TestClock())
         #expect(outcome == .completed(transStatus: .authenticated))
         let seen = presenter.seen.withLock { $0 }
         #expect(seen.count == 1 && seen[0].hasPrefix("DARK de toolbar(title: \"Dunkel\""), "\(seen)")

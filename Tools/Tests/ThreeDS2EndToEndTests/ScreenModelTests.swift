@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import Testing
 import ThreeDS2HTML
@@ -68,7 +69,7 @@ struct ScreenModelTests {
         let outcome = await service.authenticate(
             directoryServerID: TestLab.rsaDirectoryServerID, messageVersion: MessageVersion(version),
             presenter: presenter,
-            transport: transport, clock: ContinuousClock(),
+            transport: transport, clock: TestClock(),
             requestor: labRequestor(lab, transport: transport, card: scenario.cardNumber))
         guard case .challenged(let challenge) = outcome else {
             Issue.record("\(scenario): \(outcome)")

@@ -61,7 +61,7 @@ func run(
     var record: ACSRecord?
     if let challenge = authentication.challengeParameters {
         outcome = try await transaction.challenge(
-            challenge, presenter: presenter, timeout: timeout, transport: transport)
+            challenge, presenter: presenter, timeout: timeout, transport: transport, clock: TestClock())
         record = await lab.acsRecord(acsTransID: challenge.acsTransactionID)
     }
     try service.cleanup()

@@ -105,7 +105,7 @@ extension MachineLoadingCLITests {
             #expect(errors.names.allSatisfy { $0 == "Challenge timed out" }, "\(errors)")
             #expect(result.status == (timedOut == 0 ? 0 : 1), "\(result.output.suffix(2000))")
             // The client has exited: the lab closes every connection it accepted; only the listener remains.
-            try? await waitUntil("only the listener remains", within: .seconds(10)) {
+            try? await waitUntil("only the listener remains", within: .seconds(60)) {
                 socketStates(port: port) == ["0A"]
             }
             let states = socketStates(port: port)

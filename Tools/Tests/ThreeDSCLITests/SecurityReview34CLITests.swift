@@ -176,7 +176,7 @@ struct SecurityReview34CLITests {
             "pay", "--ds-id", TestLab.rsaDirectoryServerID.rawValue, "--ds-cert", "\(pki)/ds-encryption-rsa.pem",
             "--ds-root", "\(pki)/ds-root.pem", "--tls-root", "\(pki)/tls-root.pem", "--card",
             Scenario.text.cardNumber, "--amount", "1999", "--currency", "978", "--json",
-            "--requestor-exec", "ls -l /proc/self/fd > \(directory)/fds; exit 3", "--requestor-timeout", "10",
+            "--requestor-exec", "ls -l /proc/self/fd > \(directory)/fds; exit 3", "--requestor-timeout", "60",
         ])
         #expect(result.status != 0)
         // `ls` lists its own descriptors: 0, 1, 2, the folder it reads, and whatever it inherited.

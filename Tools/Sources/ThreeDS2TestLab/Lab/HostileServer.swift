@@ -74,7 +74,8 @@ public final class HostileServer: Sendable {
         let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
         let task = Task {
             defer { portContinuation.finish() }
-            try await group.run()
+            // On the lab's own threads: answers while the tests of the process hold the cooperative pool.
+            try await runOnLabThreads { try await group.run() }
         }
         var iterator = portStream.makeAsyncIterator()
         guard let port = await iterator.next(), port > 0 else {

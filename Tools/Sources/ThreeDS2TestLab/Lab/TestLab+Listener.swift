@@ -46,7 +46,9 @@ extension TestLab {
             let task = Task {
                 // A listener that cannot bind ends the run at once: the port stream must end too, or start would wait.
                 defer { portContinuation.finish() }
-                try await group.run()
+                // On the lab's own threads (LabExecutor): a lab inside a test process answers while the tests hold
+                // every thread of the cooperative pool.
+                try await runOnLabThreads { try await group.run() }
             }
             var iterator = portStream.makeAsyncIterator()
             let scheme = options.useTLS ? "https" : "http"

@@ -10,20 +10,25 @@ public import ThreeDS2SDK
 /// asks the app's backend for authentication and runs the challenge when the backend says so, over `URLSession`.
 ///
 /// The backend here speaks the TestLab's 3DS Server contract (`POST /3ds/authenticate`); a real app calls its own.
-public struct MinimalCheckout: Sendable {
+public struct MinimalCheckout<C: Clock>: Sendable where C.Duration == Duration {
     /// The app's backend.
     public let backend: URL
     /// The SDK, initialized once for every payment of this checkout.
     public let service: ThreeDS2Service
+    /// The clock the SDK's timers run on (the 10-second wait for each CRes, the challenge's five minutes): the
+    /// continuous clock in the app, a test clock in its tests.
+    public let clock: C
 
     /// Creates a checkout and initializes the SDK for it, once.
     ///
     /// - Parameters:
     ///   - backend: The backend's base URL.
     ///   - configuration: The SDK configuration (directory servers, reference number).
+    ///   - clock: The clock for the SDK's timers; a test passes one it moves itself.
     /// - Throws: ``ThreeDS2Error`` when the configuration is refused.
-    public init(backend: URL, configuration: ConfigParameters) throws(ThreeDS2Error) {
+    public init(backend: URL, configuration: ConfigParameters, clock: C) throws(ThreeDS2Error) {
         self.backend = backend
+        self.clock = clock
         service = ThreeDS2Service()
         try service.initialize(configParameters: configuration)
     }
@@ -55,9 +60,9 @@ public struct MinimalCheckout: Sendable {
         // shows progress while the backend is asked, runs the challenge, and closes the transaction.
         let outcome = await service.authenticate(
             directoryServerID: directoryServerID, presenter: CodePresenter(code: code),
-            transport: URLSessionTransport()
+            transport: URLSessionTransport(), clock: clock
         ) { request in
-            let answer = try await authenticate(request, cardNumber: cardNumber, amount: amount, currency: currency)
+            let answer = try await ask(request, cardNumber: cardNumber, amount: amount, currency: currency)
             do {
                 return try JSONDecoder().decode(RequestorResult.self, from: answer)
             } catch {
@@ -75,7 +80,7 @@ public struct MinimalCheckout: Sendable {
     }
 
     /// The backend call: the AReq fields and the purchase as JSON; the answer in ARes field names.
-    private func authenticate(
+    private func ask(
         _ areq: AuthenticationRequest, cardNumber: String, amount: String, currency: String
     ) async throws -> Data {
         var request = URLRequest(url: backend.appendingPathComponent("3ds/authenticate"))
@@ -91,6 +96,18 @@ public struct MinimalCheckout: Sendable {
             throw CheckoutError(message: "the backend did not answer with a JSON object")
         }
         return data
+    }
+}
+
+extension MinimalCheckout where C == ContinuousClock {
+    /// Creates a checkout on the continuous clock, as an app does, and initializes the SDK for it, once.
+    ///
+    /// - Parameters:
+    ///   - backend: The backend's base URL.
+    ///   - configuration: The SDK configuration (directory servers, reference number).
+    /// - Throws: ``ThreeDS2Error`` when the configuration is refused.
+    public init(backend: URL, configuration: ConfigParameters) throws(ThreeDS2Error) {
+        try self.init(backend: backend, configuration: configuration, clock: ContinuousClock())
     }
 }
 

@@ -2,17 +2,20 @@ import Foundation
 import MinimalCheckout
 import Testing
 import ThreeDS2SDK
+import ThreeDS2SDKTesting
 import ThreeDS2TestLab
 
 /// The example app against the TestLab on loopback: plain HTTP, because Linux `URLSession` cannot trust the lab's
-/// private TLS root; the SDK allows that on loopback only when the configuration says so.
+/// private TLS root; the SDK allows that on loopback only when the configuration says so. The SDK's timers run on a
+/// clock the test never moves: a payment on a busy machine waits for the lab as long as it takes, and a lost answer
+/// is caught by the transport's own deadline, not by the wait for a CRes.
 @Suite("Example app (core only, URLSession)")
 struct MinimalCheckoutTests {
-    static func checkout(_ lab: TestLab) throws -> MinimalCheckout {
+    static func checkout(_ lab: TestLab) throws -> MinimalCheckout<ManualClock> {
         var config = try lab.sdkConfiguration(
             dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("minimal-\(UUID())").path)
         config.allowsPlainHTTPLoopback = true
-        return try MinimalCheckout(backend: lab.baseURL, configuration: config)
+        return try MinimalCheckout(backend: lab.baseURL, configuration: config, clock: ManualClock())
     }
 
     @Test("a frictionless payment and a code challenge complete over URLSession")
