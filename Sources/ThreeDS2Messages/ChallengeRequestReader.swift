@@ -232,7 +232,8 @@ private struct Reader {
         }
         if object["challengeDataEntryTwo"] != nil, present != ["challengeDataEntry"] {
             throw ProtocolViolation(
-                present.isEmpty ? .requiredElementMissing : .invalidFormat, detail: present.first ?? "challengeDataEntry",
+                present.isEmpty ? .requiredElementMissing : .invalidFormat,
+                detail: present.first ?? "challengeDataEntry",
                 explanation: "`challengeDataEntryTwo` goes with `challengeDataEntry` alone")
         }
         guard let field = htmlPair ? "challengeHTMLDataEntry" : present.first else { return nil }

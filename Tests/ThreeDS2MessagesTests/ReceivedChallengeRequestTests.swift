@@ -7,7 +7,8 @@ import ThreeDS2Messages
 @Suite("Reading a CReq")
 struct ReceivedChallengeRequestTests {
     static let ids = TransactionIdentifiers(
-        threeDSServerTransID: "8a880dc0-d2d2-4067-bcb1-b08d1690b26e", acsTransID: "d7c1ee99-9478-44a6-b1f2-391e29c6b340",
+        threeDSServerTransID: "8a880dc0-d2d2-4067-bcb1-b08d1690b26e",
+        acsTransID: "d7c1ee99-9478-44a6-b1f2-391e29c6b340",
         sdkTransID: "b2385523-a66c-4907-ac3c-91848e8c0067")
 
     static func builder(_ version: MessageVersion, appURL: String? = "https://merchant.example/return")
@@ -48,7 +49,9 @@ struct ReceivedChallengeRequestTests {
             #expect(try read(.init(.cancel), .text).action == .cancel(.cardholderCancelled))
             #expect(try read(.init(.cancel), .text).action?.isCancel == true)
             #expect(try read(.init(.submitText("123456")), .text).action == .dataEntry("123456", second: nil))
-            #expect(try read(.init(.submitSelection(["q1", "q3"])), .multiSelect).action == .dataEntry("q1,q3", second: nil))
+            #expect(
+                try read(.init(.submitSelection(["q1", "q3"])), .multiSelect).action == .dataEntry("q1,q3", second: nil)
+            )
             #expect(try read(.init(.resend), .text).action == .resend)
             #expect(try read(.init(.submitHTML("otp=1")), .html).action == .html("otp=1", oobContinue: nil))
             let oob = try read(.init(.oobContinue()), .outOfBand)
@@ -97,10 +100,13 @@ struct ReceivedChallengeRequestTests {
     }
 
     /// Each malformed case: the version, the change, the code and field it is refused with.
-    static let cases: [(MessageVersion, String, (inout JSONObject) -> Void, ProtocolErrorCode, String)] = [
+    static let cases: [(MessageVersion, String, @Sendable (inout JSONObject) -> Void, ProtocolErrorCode, String)] = [
         (.v2_2_0, "not a CReq", { $0["messageType"] = .string("CRes") }, .messageReceivedInvalid, "messageType"),
         (.v2_2_0, "no messageType", { $0["messageType"] = nil }, .requiredElementMissing, "messageType"),
-        (.v2_2_0, "unknown version", { $0["messageVersion"] = .string("2.9.0") }, .messageVersionNotSupported, "messageVersion"),
+        (
+            .v2_2_0, "unknown version", { $0["messageVersion"] = .string("2.9.0") }, .messageVersionNotSupported,
+            "messageVersion"
+        ),
         (.v2_1_0, "no version", { $0["messageVersion"] = nil }, .requiredElementMissing, "messageVersion"),
         (.v2_2_0, "version a number", { $0["messageVersion"] = .number("2") }, .invalidFormat, "messageVersion"),
         (.v2_3_1, "ID not a UUID", { $0["acsTransID"] = .string("x") }, .invalidFormat, "acsTransID"),
@@ -108,38 +114,145 @@ struct ReceivedChallengeRequestTests {
         (.v2_2_0, "counter 256", { $0["sdkCounterStoA"] = .string("256") }, .invalidFormat, "sdkCounterStoA"),
         (.v2_2_0, "counter 2 digits", { $0["sdkCounterStoA"] = .string("01") }, .invalidFormat, "sdkCounterStoA"),
         (.v2_1_0, "no counter", { $0["sdkCounterStoA"] = nil }, .requiredElementMissing, "sdkCounterStoA"),
-        (.v2_1_0, "app URL in 2.1.0", { $0["threeDSRequestorAppURL"] = .string("https://a.example") }, .invalidFormat, "threeDSRequestorAppURL"),
-        (.v2_2_0, "app URL of 257", { $0["threeDSRequestorAppURL"] = .string("https://" + String(repeating: "a", count: 249)) }, .invalidFormat, "threeDSRequestorAppURL"),
+        (
+            .v2_1_0, "app URL in 2.1.0", { $0["threeDSRequestorAppURL"] = .string("https://a.example") },
+            .invalidFormat, "threeDSRequestorAppURL"
+        ),
+        (
+            .v2_2_0, "app URL of 257",
+            { $0["threeDSRequestorAppURL"] = .string("https://" + String(repeating: "a", count: 249)) }, .invalidFormat,
+            "threeDSRequestorAppURL"
+        ),
         (.v2_2_0, "a 2.3.1 field in 2.2.0", { $0["oobAppURLInd"] = .string("01") }, .invalidFormat, "oobAppURLInd"),
-        (.v2_1_0, "whitelisting in 2.1.0", { $0["whitelistingDataEntry"] = .string("Y") }, .invalidFormat, "whitelistingDataEntry"),
-        (.v2_3_1, "whitelisting in 2.3.1", { $0["whitelistingDataEntry"] = .string("Y") }, .invalidFormat, "whitelistingDataEntry"),
+        (
+            .v2_1_0, "whitelisting in 2.1.0", { $0["whitelistingDataEntry"] = .string("Y") }, .invalidFormat,
+            "whitelistingDataEntry"
+        ),
+        (
+            .v2_3_1, "whitelisting in 2.3.1", { $0["whitelistingDataEntry"] = .string("Y") }, .invalidFormat,
+            "whitelistingDataEntry"
+        ),
         (.v2_3_1, "no oobAppURLInd", { $0["oobAppURLInd"] = nil }, .requiredElementMissing, "oobAppURLInd"),
         (.v2_3_1, "oobAppURLInd 1 digit", { $0["oobAppURLInd"] = .string("1") }, .invalidFormat, "oobAppURLInd"),
-        (.v2_3_1, "oobAppURLInd reserved", { $0["oobAppURLInd"] = .string("42") }, .reservedValueNotRecognised, "oobAppURLInd"),
+        (
+            .v2_3_1, "oobAppURLInd reserved", { $0["oobAppURLInd"] = .string("42") }, .reservedValueNotRecognised,
+            "oobAppURLInd"
+        ),
         (.v2_2_0, "two actions", { $0["resendChallenge"] = .string("Y") }, .invalidFormat, "resendChallenge"),
-        (.v2_2_0, "entry of 46 bytes", { $0["challengeDataEntry"] = .string(String(repeating: "1", count: 46)) }, .invalidFormat, "challengeDataEntry"),
+        (
+            .v2_2_0, "entry of 46 bytes", { $0["challengeDataEntry"] = .string(String(repeating: "1", count: 46)) },
+            .invalidFormat, "challengeDataEntry"
+        ),
         (.v2_2_0, "empty entry", { $0["challengeDataEntry"] = .string("") }, .invalidFormat, "challengeDataEntry"),
-        (.v2_2_0, "entry a number", { $0["challengeDataEntry"] = .number("123456") }, .invalidFormat, "challengeDataEntry"),
-        (.v2_3_1, "second entry alone", { $0["challengeDataEntry"] = nil; $0["challengeDataEntryTwo"] = .string("1") }, .requiredElementMissing, "challengeDataEntry"),
-        (.v2_3_1, "second entry of 46", { $0["challengeDataEntryTwo"] = .string(String(repeating: "1", count: 46)) }, .invalidFormat, "challengeDataEntryTwo"),
-        (.v2_1_0, "no entry in 2.1.0", { $0["challengeDataEntry"] = nil; $0["challengeNoEntry"] = .string("Y") }, .invalidFormat, "challengeNoEntry"),
-        (.v2_2_0, "no entry N", { $0["challengeDataEntry"] = nil; $0["challengeNoEntry"] = .string("N") }, .invalidFormat, "challengeNoEntry"),
-        (.v2_2_0, "resend N", { $0["challengeDataEntry"] = nil; $0["resendChallenge"] = .string("N") }, .invalidFormat, "resendChallenge"),
-        (.v2_3_1, "add code N", { $0["challengeDataEntry"] = nil; $0["challengeAddCode"] = .string("N") }, .invalidFormat, "challengeAddCode"),
-        (.v2_3_1, "info continue Y", { $0["challengeDataEntry"] = nil; $0["infoContinueIndicator"] = .string("Y") }, .invalidFormat, "infoContinueIndicator"),
-        (.v2_2_0, "HTML of 257", { $0["challengeDataEntry"] = nil; $0["challengeHTMLDataEntry"] = .string(String(repeating: "a", count: 257)) }, .invalidFormat, "challengeHTMLDataEntry"),
-        (.v2_2_0, "oobContinue 01 in 2.2.0", { $0["challengeDataEntry"] = nil; $0["oobContinue"] = .string("01") }, .invalidFormat, "oobContinue"),
-        (.v2_3_1, "oobContinue true in 2.3.1", { $0["challengeDataEntry"] = nil; $0["oobContinue"] = .bool(true) }, .invalidFormat, "oobContinue"),
-        (.v2_3_1, "form data with oobContinue 02", { $0["challengeDataEntry"] = nil; $0["challengeHTMLDataEntry"] = .string("a=b"); $0["oobContinue"] = .string("02") }, .invalidFormat, "oobContinue"),
-        (.v2_2_0, "form data with oobContinue in 2.2.0", { $0["challengeDataEntry"] = nil; $0["challengeHTMLDataEntry"] = .string("a=b"); $0["oobContinue"] = .bool(true) }, .invalidFormat, "challengeHTMLDataEntry"),
-        (.v2_2_0, "cancel of 1 digit", { $0["challengeDataEntry"] = nil; $0["challengeCancel"] = .string("1") }, .invalidFormat, "challengeCancel"),
-        (.v2_3_1, "cancel with a consent", { $0["challengeDataEntry"] = nil; $0["challengeCancel"] = .string("01"); $0["trustListDataEntry"] = .string("Y") }, .invalidFormat, "trustListDataEntry"),
-        (.v2_3_1, "consent not Y/N", { $0["deviceBindingDataEntry"] = .string("01") }, .invalidFormat, "deviceBindingDataEntry"),
+        (
+            .v2_2_0, "entry a number", { $0["challengeDataEntry"] = .number("123456") }, .invalidFormat,
+            "challengeDataEntry"
+        ),
+        (
+            .v2_3_1, "second entry alone",
+            {
+                $0["challengeDataEntry"] = nil; $0["challengeDataEntryTwo"] = .string("1")
+            }, .requiredElementMissing, "challengeDataEntry"
+        ),
+        (
+            .v2_3_1, "second entry of 46", { $0["challengeDataEntryTwo"] = .string(String(repeating: "1", count: 46)) },
+            .invalidFormat, "challengeDataEntryTwo"
+        ),
+        (
+            .v2_1_0, "no entry in 2.1.0",
+            {
+                $0["challengeDataEntry"] = nil; $0["challengeNoEntry"] = .string("Y")
+            }, .invalidFormat, "challengeNoEntry"
+        ),
+        (
+            .v2_2_0, "no entry N",
+            {
+                $0["challengeDataEntry"] = nil; $0["challengeNoEntry"] = .string("N")
+            }, .invalidFormat, "challengeNoEntry"
+        ),
+        (
+            .v2_2_0, "resend N",
+            {
+                $0["challengeDataEntry"] = nil; $0["resendChallenge"] = .string("N")
+            }, .invalidFormat, "resendChallenge"
+        ),
+        (
+            .v2_3_1, "add code N",
+            {
+                $0["challengeDataEntry"] = nil; $0["challengeAddCode"] = .string("N")
+            }, .invalidFormat, "challengeAddCode"
+        ),
+        (
+            .v2_3_1, "info continue Y",
+            {
+                $0["challengeDataEntry"] = nil; $0["infoContinueIndicator"] = .string("Y")
+            }, .invalidFormat, "infoContinueIndicator"
+        ),
+        (
+            .v2_2_0, "HTML of 257",
+            {
+                $0["challengeDataEntry"] = nil;
+                $0["challengeHTMLDataEntry"] = .string(String(repeating: "a", count: 257))
+            }, .invalidFormat, "challengeHTMLDataEntry"
+        ),
+        (
+            .v2_2_0, "oobContinue 01 in 2.2.0",
+            {
+                $0["challengeDataEntry"] = nil; $0["oobContinue"] = .string("01")
+            }, .invalidFormat, "oobContinue"
+        ),
+        (
+            .v2_3_1, "oobContinue true in 2.3.1",
+            {
+                $0["challengeDataEntry"] = nil; $0["oobContinue"] = .bool(true)
+            }, .invalidFormat, "oobContinue"
+        ),
+        (
+            .v2_3_1, "form data with oobContinue 02",
+            {
+                $0["challengeDataEntry"] = nil; $0["challengeHTMLDataEntry"] = .string("a=b");
+                $0["oobContinue"] = .string("02")
+            }, .invalidFormat, "oobContinue"
+        ),
+        (
+            .v2_2_0, "form data with oobContinue in 2.2.0",
+            {
+                $0["challengeDataEntry"] = nil; $0["challengeHTMLDataEntry"] = .string("a=b");
+                $0["oobContinue"] = .bool(true)
+            }, .invalidFormat, "challengeHTMLDataEntry"
+        ),
+        (
+            .v2_2_0, "cancel of 1 digit",
+            {
+                $0["challengeDataEntry"] = nil; $0["challengeCancel"] = .string("1")
+            }, .invalidFormat, "challengeCancel"
+        ),
+        (
+            .v2_3_1, "cancel with a consent",
+            {
+                $0["challengeDataEntry"] = nil; $0["challengeCancel"] = .string("01");
+                $0["trustListDataEntry"] = .string("Y")
+            }, .invalidFormat, "trustListDataEntry"
+        ),
+        (
+            .v2_3_1, "consent not Y/N", { $0["deviceBindingDataEntry"] = .string("01") }, .invalidFormat,
+            "deviceBindingDataEntry"
+        ),
         (.v2_3_1, "app status of 3", { $0["oobAppStatus"] = .string("001") }, .invalidFormat, "oobAppStatus"),
-        (.v2_2_0, "extension not an array", { $0["messageExtension"] = .object([:]) }, .invalidFormat, "messageExtension"),
+        (
+            .v2_2_0, "extension not an array", { $0["messageExtension"] = .object([:]) }, .invalidFormat,
+            "messageExtension"
+        ),
         (.v2_2_0, "extensions empty", { $0["messageExtension"] = .array([]) }, .invalidFormat, "messageExtension"),
-        (.v2_2_0, "11 extensions in 2.2.0", { $0["messageExtension"] = .array(Array(repeating: .object([:]), count: 11)) }, .invalidFormat, "messageExtension"),
-        (.v2_3_1, "an extension not an object", { $0["messageExtension"] = .array([.string("x")]) }, .invalidFormat, "messageExtension"),
+        (
+            .v2_2_0, "11 extensions in 2.2.0",
+            { $0["messageExtension"] = .array(Array(repeating: .object([:]), count: 11)) }, .invalidFormat,
+            "messageExtension"
+        ),
+        (
+            .v2_3_1, "an extension not an object", { $0["messageExtension"] = .array([.string("x")]) }, .invalidFormat,
+            "messageExtension"
+        ),
     ]
 
     @Test("each malformed CReq is refused with its code, naming its field")
