@@ -123,7 +123,14 @@ struct RenderOptionsAndSDKTypeTests {
             #expect(throws: ThreeDS2Error.self) { try areq.addField("sdkType", .string("02")) }
         }
         #expect(DefaultSDKType(.object(["sdkVariant": .string("01")])) == DefaultSDKType())
-        #expect(DefaultSDKType(.object(["sdkVariant": .string("02"), "wrappedInd": .string("N")])) == nil)
+        // A variant of the directory servers' range stays representable; a value that is not two digits does not.
+        #expect(
+            DefaultSDKType(.object(["sdkVariant": .string("80"), "wrappedInd": .string("N")]))
+                == DefaultSDKType(variant: DefaultSDKType.Variant(rawValue: "80")))
+        #expect(DefaultSDKType(.object(["sdkVariant": .string("1"), "wrappedInd": .string("N")])) == nil)
+        #expect(
+            SDKType(rawValue: "02") == .splitSDK && SDKType.splitSDK.isWellFormed
+                && !SDKType(rawValue: "0x").isWellFormed)
         #expect(DefaultSDKType(.object(["sdkVariant": .string("01"), "wrappedInd": .string("X")])) == nil)
     }
 
