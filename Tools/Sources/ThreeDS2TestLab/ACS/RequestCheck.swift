@@ -66,7 +66,7 @@ package struct RequestCheck {
         let refused: String? =
             switch action {
             case .cancel: nil
-            case .dataEntry(_, let second?):
+            case .dataEntry(_, .some):
                 uiType == .text && previous?["challengeEntryBoxTwo"] != nil ? nil : "challengeDataEntryTwo"
             case .dataEntry, .noEntry: uiType == .text || select ? nil : Self.field(of: action)
             case .resend: uiType == .text || (select && !v231) ? nil : "resendChallenge"
