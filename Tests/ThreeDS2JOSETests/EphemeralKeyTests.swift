@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 import Testing
 import ThreeDS2JOSE
 
@@ -98,5 +99,27 @@ struct EphemeralKeyTests {
         let signature = try signing.signature(for: message)
         #expect(fromAgreement.signingKey.isValidSignature(signature, for: message))
         #expect(fromAgreement.x + fromAgreement.y == Array(signing.publicKey.rawRepresentation))
+    }
+}
+
+@Suite("The crypto core's imports")
+struct CryptoCoreImportTests {
+    /// The JOSE module's sources, found from this file's place in the repository.
+    private static var sourceFolder: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/ThreeDS2JOSE")
+    }
+
+    @Test("no source of the crypto core imports the standard library's internals or calls them by symbol name")
+    func noStandardLibraryInternals() throws {
+        let files = try #require(FileManager.default.enumerator(atPath: Self.sourceFolder.path))
+            .compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
+        #expect(files.count > 10)
+        for file in files {
+            let text = try String(contentsOf: Self.sourceFolder.appendingPathComponent(file), encoding: .utf8)
+            for forbidden in ["import SwiftShims", "swift_stdlib_", "@_silgen_name"] {
+                #expect(!text.contains(forbidden), "\(file) uses \(forbidden)")
+            }
+        }
     }
 }

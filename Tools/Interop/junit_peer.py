@@ -77,7 +77,7 @@ def main():
                 {"name": "texts", "card": "4000000000080061", "version": "2.2.0", "kind": "text",
                  "answers": [{"action": "submit", "text": "123456"}], "suites": ["right", "cancel"]},
                 {"name": "select", "card": "4000000000080087", "version": "2.3.1", "kind": "singleSelect",
-                 "answers": [{"action": "submit", "select": ["mobile"]}], "suites": ["right"]},
+                 "answers": [{"action": "submit", "select": ["sms"]}], "suites": ["right"]},
             ]}, handle)
         bad = os.path.join(work, "bad")
         run = subprocess.run(base + ["--plan", plan, "--output", bad], capture_output=True, text=True, timeout=600)

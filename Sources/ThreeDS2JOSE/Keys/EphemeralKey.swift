@@ -1,21 +1,13 @@
 public import Crypto
 
-#if canImport(Darwin)
-    import Darwin
-#else
-    // The standard library's own entry to the system generator (`getrandom` on Linux), which
-    // `SystemRandomNumberGenerator` calls once per eight bytes; `getrandom` itself is not in the Glibc module, and
-    // glibc's `arc4random_buf` only exists from 2.36.
-    import SwiftShims
-#endif
-
 extension P256.KeyAgreement.PrivateKey {
     /// A fresh ephemeral P-256 key for one ECDH agreement: the SDK's transaction key, a JWE's `epk`.
     ///
-    /// The scalar is drawn from the system's cryptographically secure generator (`getrandom` on Linux, the kernel
-    /// generator behind `arc4random` on Apple platforms) as 32 bytes, and kept only when it lies in [1, n − 1], where
-    /// n is the order of the curve; otherwise it is drawn again. That is the distribution `EC_KEY_generate_key`
-    /// produces, and the rejection happens with probability below 2⁻³² per draw.
+    /// The scalar is 32 bytes from swift-crypto's generator (the bytes of a fresh `SymmetricKey`: on Linux the
+    /// standard library's `SystemRandomNumberGenerator`, which reads `getrandom`; on Apple platforms CryptoKit's own
+    /// generator), kept only when it lies in [1, n − 1],
+    /// where n is the order of the curve; otherwise it is drawn again. That is the distribution
+    /// `EC_KEY_generate_key` produces, and the rejection happens with probability below 2⁻³² per draw.
     ///
     /// Why not `P256.KeyAgreement.PrivateKey()`: on Linux swift-crypto generates through BoringSSL's FIPS path, which
     /// after the scalar multiplication signs and verifies a test message with the new key (`EC_KEY_check_fips`, a
@@ -41,18 +33,16 @@ extension P256.KeyAgreement.PrivateKey {
         return P256.KeyAgreement.PrivateKey()
     }
 
-    /// Fills `bytes` from the system's secure generator in one call (`arc4random_buf` on Apple platforms,
-    /// `getrandom` through the standard library elsewhere), where `SystemRandomNumberGenerator` would make one
-    /// system call per eight bytes (on Linux each is about half a microsecond). Both stop the process rather than
-    /// return predictable bytes.
+    /// Fills `bytes` from swift-crypto's secure generator: the bytes of a fresh `SymmetricKey` of that size (on Linux
+    /// the standard library's `SystemRandomNumberGenerator`, one `getrandom` call per eight bytes, which stops the
+    /// process rather than return predictable bytes; on Apple platforms CryptoKit's generator). Only public API:
+    /// no standard-library internals, no C module of the platform. swift-crypto zeroes the key's own storage when it
+    /// is released.
     package static func fillRandom(_ bytes: inout [UInt8]) {
-        bytes.withUnsafeMutableBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            #if canImport(Darwin)
-                arc4random_buf(base, buffer.count)
-            #else
-                swift_stdlib_random(base, buffer.count)
-            #endif
+        guard !bytes.isEmpty else { return }
+        let drawn = SymmetricKey(size: SymmetricKeySize(bitCount: bytes.count * 8))
+        drawn.withUnsafeBytes { source in
+            bytes.withUnsafeMutableBytes { target in target.copyMemory(from: source) }
         }
     }
 

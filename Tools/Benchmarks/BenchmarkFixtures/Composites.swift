@@ -9,6 +9,11 @@ extension Fixtures {
         blackHole(P256PublicJWK(P256.KeyAgreement.PrivateKey.ephemeral().publicKey).jsonString)
     }
 
+    /// A fresh SDK ephemeral key alone, with its public point (what every use of the key reads).
+    package func keyGeneration() {
+        blackHole(P256.KeyAgreement.PrivateKey.ephemeral().publicKey.rawRepresentation)
+    }
+
     /// ECDH and the Concat KDF of the EMVCo profile.
     public func keyAgreementAndKDF() throws {
         let secret = try sdkKey.sharedSecretFromKeyAgreement(with: acsKey)

@@ -10,6 +10,11 @@ extension Fixtures {
         blackHole(try P256.KeyAgreement.PrivateKey(rawRepresentation: fixedScalar).publicKey.rawRepresentation)
     }
 
+    /// swift-crypto's own generation of a fresh P-256 key, with its public point.
+    package func keyGenerationPrimitive() {
+        blackHole(P256.KeyAgreement.PrivateKey().publicKey.rawRepresentation)
+    }
+
     /// ECDH plus one SHA-256 over the Concat KDF's input.
     public func keyAgreementFloor() throws {
         let secret = try sdkKey.sharedSecretFromKeyAgreement(with: acsKey)

@@ -9,11 +9,18 @@ import ThreeDS2Messages
 enum JOSECompositeRows {
     static func measure(_ fixtures: Fixtures, options: Options) throws -> [Measurement?] {
         // Name, calls per round, composite, floor. The key-generation floor is the bare scalar multiplication and the
-        // affine coordinates of its result (the scalar drawn once, outside the loop); the key-agreement floor is ECDH
+        // affine coordinates of its result (the scalar drawn once, outside the loop); the key alone is measured against
+        // it and against swift-crypto's own generation (`P256.KeyAgreement.PrivateKey()`, a fresh key with BoringSSL's
+        // pairwise consistency test), the primitive an SDK without its own path would call; the key-agreement floor is ECDH
         // plus one SHA-256 over the same KDF input; the device data is 2 KB, to an RSA-2048 and to a P-256
         // directory-server key.
         let rows: [(String, Int, () throws -> Void, () throws -> Void)] = [
             ("P-256 key generation + JWK", 2000, fixtures.keyGenerationAndJWK, fixtures.keyGenerationFloor),
+            ("P-256 key generation alone", 2000, fixtures.keyGeneration, fixtures.keyGenerationFloor),
+            (
+                "P-256 key generation alone, against swift-crypto's PrivateKey()", 2000, fixtures.keyGeneration,
+                fixtures.keyGenerationPrimitive
+            ),
             ("ECDH + Concat KDF", 2000, fixtures.keyAgreementAndKDF, fixtures.keyAgreementFloor),
             ("device data JWE 2 KB, RSA-OAEP-256", 500, fixtures.deviceDataRSA, fixtures.deviceDataRSAFloor),
             ("device data JWE 2 KB, ECDH-ES P-256", 1000, fixtures.deviceDataECDHES, fixtures.deviceDataECDHESFloor),

@@ -74,7 +74,7 @@ public enum Scenario: String, Sendable, Hashable, CaseIterable {
             "frictionless, ARes transStatus \(frictionlessStatus?.rawValue ?? "")"
         case .text:
             "text code: 123456 → Y; a wrong code shows the screen again with the warning (3 wrong → N); resend shows a new screen; cancel → N"
-        case .singleSelect: "single select: any one option → Y"
+        case .singleSelect: "single select: either option (keys sms, mail: within 2.3.1's four characters) → Y"
         case .multiSelect: "multi select: exactly q1 and q3 → Y, anything else → N"
         case .outOfBand:
             "out of band: continue → Y; in 2.3.1, when the CReq says oobAppURLInd 01, an app link too: back from the app → Y (oobContinue 02), a failed open is reported (oobAppStatus 01) and continue → Y"

@@ -72,7 +72,7 @@ struct AuthenticateTests {
         "each challenge kind runs with the configured presenter and completes",
         arguments: [
             (Scenario.text, "2.2.0", [ScriptedAnswer.text("123456")]),
-            (.singleSelect, "2.2.0", [.select(["email"])]),
+            (.singleSelect, "2.2.0", [.select(["mail"])]),
             (.multiSelect, "2.2.0", [.select(["q3", "q1"])]),
             (.outOfBand, "2.2.0", [.continue()]),
             (.html, "2.2.0", [.html(fields: ["otp": "123456"], button: "Verify")]),

@@ -177,10 +177,10 @@ struct EndToEndTests {
 
     @Test("single and multi select send keys in option order")
     func selects() async throws {
-        let single = try await run(.singleSelect, answers: [.select(["email"])])
+        let single = try await run(.singleSelect, answers: [.select(["mail"])])
         #expect(single.outcome == .completed(transStatus: .authenticated))
-        #expect(single.record?.requests[1]["challengeDataEntry"] == .string("email"))
-        #expect(single.presenter.screens.first?.options.map(\.key) == ["mobile", "email"])
+        #expect(single.record?.requests[1]["challengeDataEntry"] == .string("mail"))
+        #expect(single.presenter.screens.first?.options.map(\.key) == ["sms", "mail"])
         let multi = try await run(.multiSelect, answers: [.select(["q3", "q1"])])
         #expect(multi.outcome == .completed(transStatus: .authenticated))
         #expect(multi.record?.requests[1]["challengeDataEntry"] == .string("q1,q3"))

@@ -47,7 +47,7 @@ struct ScreenModelTests {
         "each challenge kind completes through the model with the scripts the scripted presenter passes",
         arguments: [
             (Scenario.text, "2.2.0", [ScriptedAnswer.text("123456")]),
-            (.singleSelect, "2.2.0", [.select(["email"])]),
+            (.singleSelect, "2.2.0", [.select(["mail"])]),
             (.multiSelect, "2.2.0", [.select(["q3", "q1"])]),
             (.outOfBand, "2.2.0", [.continue()]),
             (.html, "2.2.0", [.html(fields: ["otp": "123456"], button: "Verify")]),

@@ -9,7 +9,9 @@ import ThreeDS2Messages
 @Suite("TestLab ACS: CReq checks")
 struct RequestCheckTests {
     let base: JSONObject = [
-        "threeDSServerTransID": .string("a"), "acsTransID": .string("b"), "sdkTransID": .string("c"),
+        "threeDSServerTransID": .string("8a880dc0-d2d2-4067-bcb1-b08d1690b26e"),
+        "acsTransID": .string("d7c1ee99-9478-44a6-b1f2-391e29c6b340"),
+        "sdkTransID": .string("b2385523-a66c-4907-ac3c-91848e8c0067"),
         "messageType": .string("CReq"), "messageVersion": .string("2.3.1"), "sdkCounterStoA": .string("000"),
     ]
 
@@ -25,13 +27,39 @@ struct RequestCheckTests {
         let field: String
     }
 
+    /// The refusal of `request` stated in `version` (its `messageVersion` set to it) in a transaction of `version`.
     func failure(_ version: MessageVersion, previous: JSONObject?, _ request: JSONObject) -> Refusal? {
+        var request = request
+        request["messageVersion"] = .string(version.rawValue)
+        return failure(transaction: version, previous: previous, request)
+    }
+
+    func failure(transaction version: MessageVersion, previous: JSONObject?, _ request: JSONObject) -> Refusal? {
         do {
             try RequestCheck(version: version, previous: previous).check(request)
             return nil
         } catch {
             return Refusal(code: error.code, field: error.detail)
         }
+    }
+
+    @Test("a CReq is read by the messages layer first: another version than the transaction's, a bad ID are 203")
+    func readFirst() {
+        let ind: JSONValue = .string("01")
+        var request = request(["oobAppURLInd": ind])
+        #expect(failure(transaction: .v2_3_1, previous: nil, request) == nil)
+        #expect(
+            failure(transaction: .v2_2_0, previous: nil, request)
+                == .init(code: .invalidFormat, field: "messageVersion"))
+        request["acsTransID"] = .string("b")
+        #expect(
+            failure(transaction: .v2_3_1, previous: nil, request) == .init(code: .invalidFormat, field: "acsTransID"))
+        // The typed reading is what the script gets: the action and the app indicator.
+        var answer = self.request(["oobAppURLInd": ind, "challengeCancel": .string("01")])
+        answer["sdkCounterStoA"] = .string("001")
+        let read = try? RequestCheck(version: .v2_3_1, previous: ["acsUiType": .string("01")]).check(answer)
+        #expect(read?.action == .cancel(.cardholderCancelled) && read?.oobAppURLIndicator == .supported)
+        #expect(read?.counter == 1)
     }
 
     @Test("the first 2.3.1 CReq without oobAppURLInd is 201; a reserved value 207; a bad shape 203")

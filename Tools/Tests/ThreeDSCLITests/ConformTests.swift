@@ -41,7 +41,7 @@ struct ConformTests {
     static func card(_ profile: ACSFaultProfile, _ version: MessageVersion) -> JSONValue {
         let (kind, answer): (String, JSONObject) =
             switch profile.scenario {
-            case .singleSelect: ("singleSelect", ["action": .string("submit"), "select": .array([.string("mobile")])])
+            case .singleSelect: ("singleSelect", ["action": .string("submit"), "select": .array([.string("sms")])])
             case .multiSelect:
                 ("multiSelect", ["action": .string("submit"), "select": .array([.string("q1"), .string("q3")])])
             case .outOfBand: ("outOfBand", ["action": .string("continue")])
@@ -97,6 +97,66 @@ struct ConformTests {
         // The JUnit file: one test case per check, read by an XML parser.
         let junit = try XMLDocument(contentsOf: URL(fileURLWithPath: output + "/conform-junit.xml"))
         #expect(try junit.nodes(forXPath: "//testcase").count == checks.count)
+    }
+
+    /// The lab's own conformant cards in `version`: each challenge scenario whose first screen is of the same UI type
+    /// in every version, with its right answer (the UI types 2.3.1 added, in 2.3.1).
+    static func labCards(_ version: MessageVersion) -> [JSONValue] {
+        let submit: (String, JSONValue) -> JSONValue = { name, value in
+            .object(JSONObject([("action", .string("submit")), (name, value)]))
+        }
+        var cards: [(Scenario, String, [JSONValue])] = [
+            (.text, "text", [submit("text", .string("123456"))]),
+            (.singleSelect, "singleSelect", [submit("select", .array([.string("sms")]))]),
+            (.multiSelect, "multiSelect", [submit("select", .array([.string("q1"), .string("q3")]))]),
+            (.outOfBand, "outOfBand", [.object(["action": .string("continue")])]),
+            (
+                .html, "html",
+                [
+                    submit(
+                        "html",
+                        .object(["fields": .object(["otp": .string("123456")]), "button": .string("verify")]))
+                ]
+            ),
+        ]
+        if version.defines(.information) {
+            cards.append(
+                (
+                    .information, "information",
+                    [.object(["action": .string("continue")]), submit("text", .string("123456"))]
+                ))
+        }
+        return cards.map { scenario, kind, answers in
+            .object(
+                JSONObject([
+                    ("name", .string("\(scenario.rawValue) \(version)")), ("card", .string(scenario.cardNumber)),
+                    ("version", .string(version.rawValue)), ("kind", .string(kind)), ("answers", .array(answers)),
+                    ("suites", .array([.string("right"), .string("cancel")])),
+                ]))
+        }
+    }
+
+    @Test(
+        "conform --strict on the lab's own conformant cards, in each version: no finding (2.3.1's select limits kept)",
+        arguments: MessageVersion.supported)
+    func strictLab(version: MessageVersion) async throws {
+        let (lab, pki) = try await SharedLab.cli.get()
+        let directory = scratchDirectory("conform-strict-lab-\(version)")
+        let plan = try Self.writePlan(Self.labCards(version), in: directory)
+        let output = directory + "/report"
+        let run = try await runThreeds(
+            Self.command(
+                lab, pki, plan: plan, output: output,
+                ["--strict", "--requestor-app-url", "https://merchant.testlab.example/return"]))
+        let report = try Self.report(output)
+        #expect(run.status == 0, "\(version): \(run.output)")
+        #expect(report["rules"] == .array([]), "\(version): \(report["rules"]?.serialized ?? "")")
+        let checks = (report["cases"]?.arrayValue ?? []).compactMap(\.objectValue)
+            .flatMap { $0["checks"]?.arrayValue ?? [] }.compactMap(\.objectValue)
+        #expect(checks.contains { $0["status"] == .string("passed") })
+        for check in checks where check["status"] == .string("failed") {
+            Issue.record("\(version): \(check.serialized)")
+        }
     }
 
     /// The options a profile's run needs: `--strict` for a rule the SDK tolerates (with the app URL the 2.2.0 Bridging

@@ -243,7 +243,7 @@ extension MachineLoadingCLITests {
                 _ = try await session.wait(for: "( ) Email")
                 try session.keys("Down", "Enter")
             }
-            #expect(run.requests.last?["challengeDataEntry"] == .string("email"))
+            #expect(run.requests.last?["challengeDataEntry"] == .string("mail"))
             #expect(run.screen.contains("\"transStatus\":\"Y\""))
         }
 

@@ -130,16 +130,16 @@ actor AccessControlServer {
         } catch {
             return erro(challenge, code: error.code, detail: error.detail)
         }
+        let creq: ReceivedChallengeRequest
         do {
-            try RequestCheck(version: challenge.record.messageVersion, previous: challenge.lastScreen)
+            creq = try RequestCheck(version: challenge.record.messageVersion, previous: challenge.lastScreen)
                 .check(request.message)
         } catch {
             challenge.record.refusals.append(ACSRefusal(code: error.code, field: error.detail))
             challenge.finished = true
             return erro(challenge, code: error.code, detail: error.detail)
         }
-        return reply(
-            to: request.message, challenge: &challenge, encryption: options.responseEncryption ?? request.encryption)
+        return reply(to: creq, challenge: &challenge, encryption: options.responseEncryption ?? request.encryption)
     }
 
     /// A plain Erro from the SDK: recorded when it names a challenge of this ACS.
@@ -166,7 +166,9 @@ actor AccessControlServer {
         return ACSReply(status: 200, contentType: "application/json; charset=UTF-8", body: message.json.serializedBytes)
     }
 
-    private func reply(to request: JSONObject, challenge: inout Challenge, encryption: ContentEncryption) -> ACSReply {
+    private func reply(
+        to request: ReceivedChallengeRequest, challenge: inout Challenge, encryption: ContentEncryption
+    ) -> ACSReply {
         let scenario = challenge.record.scenario
         let first = challenge.step == 0
         challenge.step += 1

@@ -81,7 +81,7 @@ extension ACSFaultProfile {
                     first(
                         .set(
                             "challengeSelectInfo",
-                            .array([option("mobile", "SMS")] + (1...8).map { option("o\($0)", "Option \($0)") })),
+                            .array([option("sms", "SMS")] + (1...8).map { option("o\($0)", "Option \($0)") })),
                         .selectInfoTooMany)
                 ],
             ]),
@@ -90,7 +90,7 @@ extension ACSFaultProfile {
             [
                 .v2_3_1: [
                     first(
-                        .set("challengeSelectInfo", .array([option("mobile", "SMS"), option("em", "Email")])),
+                        .set("challengeSelectInfo", .array([option("sms", "SMS"), option("email", "Email")])),
                         .selectInfoKeyTooLong)
                 ]
             ]),

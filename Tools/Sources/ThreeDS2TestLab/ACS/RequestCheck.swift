@@ -17,140 +17,91 @@ package struct RequestCheck {
         self.previous = previous
     }
 
-    /// The fields a CReq may carry only from 2.3.1.
-    static let fieldsOf231 = [
-        "oobAppURLInd", "oobAppStatus", "challengeDataEntryTwo", "challengeAddCode", "trustListDataEntry",
-        "deviceBindingDataEntry", "infoContinueIndicator",
-    ]
-
-    /// The fields that each state a cardholder action.
-    static let actions = [
-        "challengeDataEntry", "challengeNoEntry", "resendChallenge", "challengeAddCode", "oobContinue",
-        "challengeHTMLDataEntry", "infoContinueIndicator", "challengeCancel",
-    ]
-
-    package func check(_ request: JSONObject) throws(ProtocolViolation) {
-        let v231 = version.carriesOOBAppURLIndicator
-        if !v231 {
-            for field in Self.fieldsOf231 where request[field] != nil {
-                throw ProtocolViolation(.invalidFormat, detail: field)
-            }
-        } else if request["whitelistingDataEntry"] != nil {
-            throw ProtocolViolation(.invalidFormat, detail: "whitelistingDataEntry")
+    /// Checks a CReq: first what its own version's tables say (``ReceivedChallengeRequest``, the messages layer's
+    /// reader), then what the screen it answers allows.
+    ///
+    /// - Parameter request: The decrypted CReq.
+    /// - Returns: The CReq, read.
+    /// - Throws: ``ProtocolViolation`` naming the first field an ACS refuses.
+    @discardableResult
+    package func check(_ request: JSONObject) throws(ProtocolViolation) -> ReceivedChallengeRequest {
+        let creq = try ReceivedChallengeRequest(reading: request)
+        guard creq.messageVersion == version else {
+            throw ProtocolViolation(
+                .invalidFormat, detail: "messageVersion",
+                explanation: "the CReq says \(creq.messageVersion), the transaction is \(version)")
         }
-        if !version.carriesRequestorAppURL, request["threeDSRequestorAppURL"] != nil {
-            throw ProtocolViolation(.invalidFormat, detail: "threeDSRequestorAppURL")
-        }
-        if v231 {
-            guard let indicator = request["oobAppURLInd"] else {
-                throw ProtocolViolation(.requiredElementMissing, detail: "oobAppURLInd")
-            }
-            guard case .string(let value) = indicator, value.utf8.count == 2, value.allSatisfy(\.isNumber) else {
-                throw ProtocolViolation(.invalidFormat, detail: "oobAppURLInd")
-            }
-            guard OOBAppURLIndicator(rawValue: value) != nil else {
-                throw ProtocolViolation(.reservedValueNotRecognised, detail: "oobAppURLInd")
-            }
-        }
-        try checkExtensions(request)
-        let present = Self.actions.filter { request[$0] != nil }
+        try checkExtensions(creq)
         guard let previous else {
             // The first CReq states no action.
-            if let field = present.first { throw ProtocolViolation(.invalidFormat, detail: field) }
-            return
-        }
-        let uiType = previous["acsUiType"]?.stringValue.flatMap(UIType.init(rawValue:))
-        if present == ["challengeCancel"] {
-            guard request["challengeCancel"] == ChallengeCancelIndicator.cardholderCancelled.json else {
-                throw ProtocolViolation(.invalidFormat, detail: "challengeCancel")
-            }
-            for field in ["trustListDataEntry", "whitelistingDataEntry", "deviceBindingDataEntry", "oobAppStatus"]
-            where request[field] != nil {
+            if let field = ReceivedChallengeRequest.actionFields.first(where: { request[$0] != nil }) {
                 throw ProtocolViolation(.invalidFormat, detail: field)
             }
-            return
+            return creq
         }
-        try checkAction(request, present: present, uiType: uiType)
-        try checkConsents(request)
-        if let status = request["oobAppStatus"] {
-            guard status == OOBAppStatus.openFailed.json, uiType == .outOfBand || uiType == .htmlOutOfBand else {
+        guard let action = creq.action else {
+            throw ProtocolViolation(.requiredElementMissing, detail: "challengeDataEntry")
+        }
+        if case .cancel(let code) = action {
+            guard code == .cardholderCancelled else {
+                throw ProtocolViolation(.invalidFormat, detail: "challengeCancel")
+            }
+            return creq
+        }
+        let uiType = previous["acsUiType"]?.stringValue.flatMap(UIType.init(rawValue:))
+        try checkAction(action, uiType: uiType)
+        try checkConsents(creq)
+        if let status = creq.oobAppStatus {
+            guard status == .openFailed, uiType == .outOfBand || uiType == .htmlOutOfBand else {
                 throw ProtocolViolation(.invalidFormat, detail: "oobAppStatus")
             }
         }
+        return creq
     }
 
-    /// Exactly one action, the one the answered screen allows (Table A.16: two or more is 203).
-    private func checkAction(_ request: JSONObject, present: [String], uiType: UIType?) throws(ProtocolViolation) {
+    /// The action the answered screen allows, with the values it takes there.
+    private func checkAction(_ action: ReceivedChallengeRequest.Action, uiType: UIType?) throws(ProtocolViolation) {
         let v231 = version.carriesOOBAppURLIndicator
-        // UI 06 answers continue with the form data: the pair is one action.
-        let combinedHTMLOOB =
-            uiType == .htmlOutOfBand && Set(present) == ["oobContinue", "challengeHTMLDataEntry"]
-        guard present.count == 1 || combinedHTMLOOB else {
-            throw ProtocolViolation(
-                present.isEmpty ? .requiredElementMissing : .invalidFormat,
-                detail: present.last ?? "challengeDataEntry")
-        }
-        let allowed: Set<String> =
-            switch uiType {
-            case .text?:
-                ["challengeDataEntry", "challengeNoEntry", "resendChallenge", "challengeAddCode"]
-            case .singleSelect?, .multiSelect?:
-                v231
-                    ? ["challengeDataEntry", "challengeNoEntry", "challengeAddCode"]
-                    : ["challengeDataEntry", "challengeNoEntry", "resendChallenge"]
-            case .outOfBand?: ["oobContinue", "challengeAddCode"]
-            case .html?: ["challengeHTMLDataEntry"]
-            case .htmlOutOfBand?: ["oobContinue", "challengeHTMLDataEntry"]
-            case .information?: ["infoContinueIndicator", "challengeAddCode"]
-            case nil: []
+        let select = uiType == .singleSelect || uiType == .multiSelect
+        let refused: String? =
+            switch action {
+            case .cancel: nil
+            case .dataEntry(_, .some):
+                uiType == .text && previous?["challengeEntryBoxTwo"] != nil ? nil : "challengeDataEntryTwo"
+            case .dataEntry, .noEntry: uiType == .text || select ? nil : Self.field(of: action)
+            case .resend: uiType == .text || (select && !v231) ? nil : "resendChallenge"
+            case .additionalCode:
+                uiType.map(Self.offersAdditionalCode) == true && previous?["challengeAddLabel"] != nil
+                    ? nil : "challengeAddCode"
+            case .oobContinue(let code) where uiType == .htmlOutOfBand:
+                // UI 06: the pressed continue goes with the form data (``html``), the automatic one alone.
+                code == .cardholderContinued ? "oobContinue" : Self.unknownContinue(code)
+            case .oobContinue(let code): uiType == .outOfBand ? Self.unknownContinue(code) : "oobContinue"
+            case .html(_, let code):
+                // UI 06 answers continue with the form data: 01 goes with it (the reader checks), 02 alone.
+                uiType == .html && code == nil || uiType == .htmlOutOfBand && (code != nil || !v231)
+                    ? nil : (uiType == .htmlOutOfBand ? "oobContinue" : "challengeHTMLDataEntry")
+            case .informationContinue: uiType == .information ? nil : "infoContinueIndicator"
             }
-        for field in present where !allowed.contains(field) { throw ProtocolViolation(.invalidFormat, detail: field) }
-        try checkActionValues(request, uiType: uiType)
+        if let refused { throw ProtocolViolation(.invalidFormat, detail: refused) }
     }
 
-    /// The action's value: each field in its format, and the pairs the answered screen allows.
-    private func checkActionValues(_ request: JSONObject, uiType: UIType?) throws(ProtocolViolation) {
-        let v231 = version.carriesOOBAppURLIndicator
-        if let entry = request["challengeDataEntry"] {
-            guard case .string(let text) = entry, !text.isEmpty, text.utf8.count <= 45 else {
-                throw ProtocolViolation(.invalidFormat, detail: "challengeDataEntry")
-            }
-        }
-        if let second = request["challengeDataEntryTwo"] {
-            guard uiType == .text, previous?["challengeEntryBoxTwo"] != nil, case .string(let text) = second,
-                !text.isEmpty, text.utf8.count <= 45, request["challengeNoEntry"] == nil,
-                request["resendChallenge"] == nil, request["challengeAddCode"] == nil
-            else { throw ProtocolViolation(.invalidFormat, detail: "challengeDataEntryTwo") }
-        }
-        if let noEntry = request["challengeNoEntry"], noEntry != YesNoIndicator.yes.json || !version.allowsNoEntry {
-            throw ProtocolViolation(.invalidFormat, detail: "challengeNoEntry")
-        }
-        if let resend = request["resendChallenge"], resend != YesNoIndicator.yes.json {
-            throw ProtocolViolation(.invalidFormat, detail: "resendChallenge")
-        }
-        if let add = request["challengeAddCode"],
-            add != YesNoIndicator.yes.json || previous?["challengeAddLabel"] == nil
-        {
-            throw ProtocolViolation(.invalidFormat, detail: "challengeAddCode")
-        }
-        if let info = request["infoContinueIndicator"], info != .bool(true) {
-            throw ProtocolViolation(.invalidFormat, detail: "infoContinueIndicator")
-        }
-        if let html = request["challengeHTMLDataEntry"] {
-            guard case .string(let text) = html, text.utf8.count <= 256 else {
-                throw ProtocolViolation(.invalidFormat, detail: "challengeHTMLDataEntry")
-            }
-        }
-        if let oobContinue = request["oobContinue"] {
-            // JSON true before 2.3.1; from 2.3.1 "01" (pressed) or "02" (back from the bank's app).
-            let pressed = version.oobContinueValue(automatic: false)
-            guard oobContinue == pressed || oobContinue == version.oobContinueValue(automatic: true) else {
-                throw ProtocolViolation(.invalidFormat, detail: "oobContinue")
-            }
-            // UI 06: the pressed value goes with the form data, the automatic one alone.
-            if v231, uiType == .htmlOutOfBand, (oobContinue == pressed) != (request["challengeHTMLDataEntry"] != nil) {
-                throw ProtocolViolation(.invalidFormat, detail: "oobContinue")
-            }
+    /// The screens with an additional-code button (2.3.1).
+    private static func offersAdditionalCode(_ uiType: UIType) -> Bool {
+        [.text, .singleSelect, .multiSelect, .outOfBand, .information].contains(uiType)
+    }
+
+    /// `oobContinue`'s field when its code is one this ACS does not know (01 and 02 in 2.3.1; before, no code).
+    private static func unknownContinue(_ code: OOBContinueIndicator?) -> String? {
+        guard let code else { return nil }
+        return code == .cardholderContinued || code == .automatic ? nil : "oobContinue"
+    }
+
+    /// The field that carries an action.
+    private static func field(of action: ReceivedChallengeRequest.Action) -> String {
+        switch action {
+        case .noEntry: "challengeNoEntry"
+        default: "challengeDataEntry"
         }
     }
 
@@ -158,21 +109,18 @@ package struct RequestCheck {
     /// version and `oobAppURLInd` `01`, with a requestor app URL, in the first CReq (no continue value) or in the
     /// continue CReq after the bank's app the previous CRes linked through it (`oobContinue` `02`, in the version that
     /// CRes answered with). Any other CReq carrying it is 203.
-    private func checkExtensions(_ request: JSONObject) throws(ProtocolViolation) {
-        guard let value = request["messageExtension"] else { return }
+    private func checkExtensions(_ creq: ReceivedChallengeRequest) throws(ProtocolViolation) {
+        guard let entries = creq.messageExtension else { return }
         let field = "messageExtension"
-        guard case .array(let entries) = value, !entries.isEmpty, entries.count <= version.maxMessageExtensions else {
-            throw ProtocolViolation(.invalidFormat, detail: field)
-        }
         for entry in entries {
-            guard case .object(let object) = entry, case .string(let name)? = object["name"], !name.isEmpty,
-                case .string(let id)? = object["id"], !id.isEmpty,
-                case .bool(let critical)? = object["criticalityIndicator"],
-                case .object(let data)? = object["data"]
+            guard case .string(let name)? = entry["name"], !name.isEmpty,
+                case .string(let id)? = entry["id"], !id.isEmpty,
+                case .bool(let critical)? = entry["criticalityIndicator"],
+                case .object(let data)? = entry["data"]
             else { throw ProtocolViolation(.invalidFormat, detail: field) }
             guard id == Bridging.id else { continue }
             guard version.carriesBridging, name == Bridging.name, !critical,
-                case .string(let appURL)? = request["threeDSRequestorAppURL"], !appURL.isEmpty,
+                creq.requestorAppURL != nil,
                 let sent = data["version"]?.stringValue.flatMap(Bridging.Version.init(rawValue:)),
                 let challengeData = data["challengeData"]?.objectValue,
                 challengeData["oobAppURLInd"] == .string(OOBAppURLIndicator.supported.rawValue)
@@ -184,25 +132,24 @@ package struct RequestCheck {
             guard let previous else { continue }
             // Later: only the continue after the bank's app the previous CRes linked, in that CRes's version.
             guard let answered = try? Bridging.read(previous["messageExtension"]), answered.appURL != nil,
-                answered.version == sent, request["oobContinue"] == .bool(true),
+                answered.version == sent, creq.action == .oobContinue(nil),
                 challengeData["oobContinue"] == OOBContinueIndicator.automatic.json
             else { throw ProtocolViolation(.invalidFormat, detail: field) }
         }
     }
 
-    /// A consent question shown by the previous CRes is answered `Y`/`N`; one not shown is not answered.
-    private func checkConsents(_ request: JSONObject) throws(ProtocolViolation) {
-        var questions: [(text: String, entry: String)] = []
-        if let trust = version.trustQuestion { questions.append((trust.textField, trust.entryField)) }
-        if version.hasDeviceBinding { questions.append(("deviceBindingInfoText", "deviceBindingDataEntry")) }
-        for (text, entry) in questions {
-            let asked = previous?[text] != nil
-            switch (asked, request[entry]) {
-            case (true, nil): throw ProtocolViolation(.requiredElementMissing, detail: entry)
-            case (true, let answer?) where YesNoIndicator(answer) != nil: continue
-            case (false, nil): continue
-            default: throw ProtocolViolation(.invalidFormat, detail: entry)
-            }
+    /// A consent question shown by the previous CRes is answered `Y`/`N` (the reader checked the value); one not
+    /// shown is not answered.
+    private func checkConsents(_ creq: ReceivedChallengeRequest) throws(ProtocolViolation) {
+        var questions: [(text: String, entry: String, answered: Bool)] = []
+        if let trust = version.trustQuestion {
+            questions.append((trust.textField, trust.entryField, creq.trustAnswer != nil))
+        }
+        if version.hasDeviceBinding {
+            questions.append(("deviceBindingInfoText", "deviceBindingDataEntry", creq.deviceBindingAnswer != nil))
+        }
+        for (text, entry, answered) in questions where (previous?[text] != nil) != answered {
+            throw ProtocolViolation(answered ? .invalidFormat : .requiredElementMissing, detail: entry)
         }
     }
 }

@@ -81,8 +81,8 @@ extension ScenarioScript {
             screen.infoLabel = "Send the code by"
             screen.submitLabel = "Continue"
             screen.options = [
-                SelectOption(key: "mobile", label: "SMS to •••• 12"),
-                SelectOption(key: "email", label: "Email to j•••@example.com"),
+                SelectOption(key: "sms", label: "SMS to •••• 12"),
+                SelectOption(key: "mail", label: "Email to j•••@example.com"),
             ]
         }
         return screen

@@ -13,34 +13,34 @@ enum ScenarioScript {
 
     typealias Content = ChallengeResponseBuilder.Content
 
-    static func response(to request: JSONObject, challenge: inout AccessControlServer.Challenge, imageBase: String?)
-        -> Content
-    {
+    static func response(
+        to request: ReceivedChallengeRequest, challenge: inout AccessControlServer.Challenge, imageBase: String?
+    ) -> Content {
         let version = challenge.record.messageVersion
-        let first = !RequestCheck.actions.contains { request[$0] != nil }
+        let first = request.isFirst
         if first { noteFirst(request, challenge: &challenge) }
-        if request["challengeCancel"] != nil { return .final(.notAuthenticated) }
+        if request.action?.isCancel == true { return .final(.notAuthenticated) }
         // After the additional-code button: the out-of-band screen, continue finishes.
         if challenge.lastUIType == .outOfBand, challenge.record.scenario == .additionalCode {
-            return request["oobContinue"] != nil ? .final(.authenticated) : .screen(oobScreen(challenge))
+            return request.continued ? .final(.authenticated) : .screen(oobScreen(challenge))
         }
         switch challenge.record.scenario {
         case .singleSelect, .multiSelect:
             return selectResponse(to: request, first: first, challenge: challenge)
         case .outOfBand, .bridging:
-            if first || request["oobContinue"] == nil { return .screen(oobScreen(challenge)) }
+            if first || !request.continued { return .screen(oobScreen(challenge)) }
             return .final(.authenticated)
         case .htmlOutOfBand where version.hasOOBAppURL:
             if first { return .screen(htmlOOBScreen(challenge)) }
             // 02: back from the bank's app, nothing else; 01: the page's button, with its form data.
-            if request["oobContinue"] == version.oobContinueValue(automatic: true) { return .final(.authenticated) }
-            let pairs = formPairs(request["challengeHTMLDataEntry"]?.stringValue ?? "")
+            if request.action == .oobContinue(.automatic) { return .final(.authenticated) }
+            let pairs = formPairs(request.formData ?? "")
             return .final(pairs["action"] == "approved" ? .authenticated : .notAuthenticated)
         case .html, .htmlOutOfBand:
             return htmlResponse(to: request, first: first, challenge: &challenge)
         case .information where version.defines(.information) && first:
             return .screen(informationScreen(version))
-        case .additionalCode where request["challengeAddCode"] != nil:
+        case .additionalCode where request.action == .additionalCode:
             return .screen(oobScreen(challenge))
         default:
             // Text code (also the information scenario's second screen and the fault scenarios).
@@ -50,36 +50,37 @@ enum ScenarioScript {
 
     /// What the first CReq says: whether the SDK can open the bank's app (2.3.1) and which Bridging version it
     /// announced (2.2.0), answered in the same version.
-    private static func noteFirst(_ request: JSONObject, challenge: inout AccessControlServer.Challenge) {
-        challenge.opensOOBApps = request["oobAppURLInd"] == .string(OOBAppURLIndicator.supported.rawValue)
-        if challenge.record.messageVersion.carriesBridging,
-            let announced = try? Bridging.read(request["messageExtension"])
+    private static func noteFirst(_ request: ReceivedChallengeRequest, challenge: inout AccessControlServer.Challenge) {
+        challenge.opensOOBApps = request.oobAppURLIndicator == .supported
+        if challenge.record.messageVersion.carriesBridging, let entries = request.messageExtension,
+            let announced = try? Bridging.read(.array(entries.map(JSONValue.object)))
         {
             challenge.bridgingVersion = announced.version
         }
     }
 
-    private static func selectResponse(to request: JSONObject, first: Bool, challenge: AccessControlServer.Challenge)
-        -> Content
-    {
+    private static func selectResponse(
+        to request: ReceivedChallengeRequest, first: Bool, challenge: AccessControlServer.Challenge
+    ) -> Content {
         let version = challenge.record.messageVersion
         if challenge.record.scenario == .multiSelect {
             if first { return .screen(selectScreen(multiple: true, version: version)) }
-            return .final(request["challengeDataEntry"] == .string("q1,q3") ? .authenticated : .notAuthenticated)
+            return .final(request.entry == "q1,q3" ? .authenticated : .notAuthenticated)
         }
         if first { return .screen(selectScreen(multiple: false, version: version)) }
-        let chosen = request["challengeDataEntry"]?.stringValue?.split(separator: ",") ?? []
-        let right = chosen.count == 1 && ["mobile", "email"].contains(String(chosen[0]))
+        let chosen = request.entry?.split(separator: ",") ?? []
+        let offered = selectScreen(multiple: false, version: version).options.map(\.key)
+        let right = chosen.count == 1 && offered.contains(String(chosen[0]))
         return .final(right ? .authenticated : .notAuthenticated)
     }
 
     private static func htmlResponse(
-        to request: JSONObject, first: Bool, challenge: inout AccessControlServer.Challenge
+        to request: ReceivedChallengeRequest, first: Bool, challenge: inout AccessControlServer.Challenge
     ) -> Content {
         let txid = challenge.identifiers.acsTransID
         let version = challenge.record.messageVersion
         if first { return .screen(htmlScreen(txid: txid, error: false, version: version)) }
-        let pairs = formPairs(request["challengeHTMLDataEntry"]?.stringValue ?? "")
+        let pairs = formPairs(request.formData ?? "")
         if pairs["action"] == "cancel" { return .final(.notAuthenticated) }
         if pairs["action"] == "resend" {
             return .screen(htmlScreen(txid: txid, error: false, resent: true, version: version))
@@ -91,17 +92,17 @@ enum ScenarioScript {
     }
 
     private static func textResponse(
-        to request: JSONObject, first: Bool, challenge: inout AccessControlServer.Challenge, imageBase: String?
+        to request: ReceivedChallengeRequest, first: Bool, challenge: inout AccessControlServer.Challenge,
+        imageBase: String?
     ) -> Content {
         let twoBoxes = challenge.record.scenario == .twoEntryBoxes && challenge.record.messageVersion.hasEntryBoxes
         let right =
-            request["challengeDataEntry"] == .string(code)
-            && (!twoBoxes || request["challengeDataEntryTwo"] == .string(yearOfBirth))
+            if case .dataEntry(code, let second) = request.action { !twoBoxes || second == yearOfBirth } else { false }
         if right { return .final(.authenticated) }
-        if first || request["infoContinueIndicator"] != nil {
+        if first || request.action == .informationContinue {
             return .screen(textScreen(challenge, note: nil, imageBase: imageBase))
         }
-        if request["resendChallenge"] != nil {
+        if request.action == .resend {
             return .screen(textScreen(challenge, note: "A new code was sent to your phone.", imageBase: imageBase))
         }
         challenge.wrongAttempts += 1
@@ -189,5 +190,25 @@ enum ScenarioScript {
         <p><a href="https://emv3ds/challenge?action=resend">Send a new code</a></p>
         </body></html>
         """
+    }
+}
+
+extension ReceivedChallengeRequest {
+    /// What the cardholder entered: a code, or the keys of the options chosen.
+    fileprivate var entry: String? {
+        if case .dataEntry(let entry, _) = action { return entry }
+        return nil
+    }
+
+    /// The HTML form's data.
+    fileprivate var formData: String? {
+        if case .html(let data, _) = action { return data }
+        return nil
+    }
+
+    /// Whether the cardholder continued an out-of-band screen, in any way.
+    fileprivate var continued: Bool {
+        if case .oobContinue = action { return true }
+        return false
     }
 }

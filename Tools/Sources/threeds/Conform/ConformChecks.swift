@@ -118,7 +118,7 @@ struct ConformChecks {
 
     private func cancel() -> [ConformCheck] {
         let last = exchanges.last
-        let cancelled = last?.request?["challengeCancel"] != nil
+        let cancelled = last?.creq?.action?.isCancel == true
         let finalStatus = last?.reading?.finalStatus
         let final = finalStatus != nil
         let status = finalStatus?.rawValue ?? "none"

@@ -97,6 +97,9 @@ struct ConformExchange {
     let request: JSONObject?
     let response: Response
 
+    /// The CReq, read by the messages layer; `nil` when there was none or it broke a rule of its version.
+    var creq: ReceivedChallengeRequest? { request.flatMap { try? ReceivedChallengeRequest(reading: $0) } }
+
     /// The CRes, when the answer was one.
     var cres: JSONObject? {
         if case .cres(let object, _) = response { return object }

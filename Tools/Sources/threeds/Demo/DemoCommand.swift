@@ -175,7 +175,7 @@ struct Demo: AsyncParsableCommand {
         let v231 = (messageVersion.flatMap { MessageVersion($0) } ?? .v2_3_1) == .v2_3_1
         let answers: [ScriptedAnswer] =
             switch scenario {
-            case .singleSelect: [.select(["mobile"])]
+            case .singleSelect: [.select(["sms"])]
             case .multiSelect: [.select(["q1", "q3"])]
             case .outOfBand, .bridging: [.continue()]
             case .html: [.html(fields: ["otp": "123456"], button: "Verify")]
