@@ -56,7 +56,10 @@ struct LoadTests {
         #expect(int(phases["server"]?.objectValue?["count"]) == 30)
         #expect(int(phases["challenge"]?.objectValue?["count"]) == 30)
         #expect(int(phases["exchange"]?.objectValue?["count"]) == 60, "two CReq/CRes exchanges per text challenge")
-        for phase in ["payment", "server", "exchange", "challenge"] {
+        // The results leg: each challenge's RReq at the lab's 3DS Server, timed and counted, none disagreeing.
+        #expect(int(phases["results"]?.objectValue?["count"]) == 30)
+        #expect(json["results"] == .object(["RReq Y": .number("30")]) && int(json["resultDisagreements"]) == 0)
+        for phase in ["payment", "server", "exchange", "challenge", "results"] {
             let entry = try #require(phases[phase]?.objectValue)
             let values = try ["p50", "p90", "p99", "p99.9", "max"].map { name in
                 try #require(number(entry[name]).flatMap(Double.init), "\(phase) \(name)")
@@ -148,7 +151,7 @@ struct LoadTests {
         let merged = try await runThreeds(["load", "merge", log, log, "--json"])
         #expect(merged.status == 0, "\(merged.output)")
         let mergedPhases = try #require(report(merged.output)["phases"]?.objectValue)
-        #expect(mergedPhases.names == ["payment", "server", "exchange", "challenge"])
+        #expect(mergedPhases.names == ["payment", "server", "exchange", "challenge", "results"])
         for (name, value) in phases.members {
             let single = try #require(value.objectValue)
             let double = try #require(mergedPhases[name]?.objectValue)
