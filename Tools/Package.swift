@@ -130,7 +130,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MinimalCheckoutTests",
-            dependencies: ["MinimalCheckout", sdk, "ThreeDS2TestLab"],
+            dependencies: ["MinimalCheckout", sdk, sdkTesting, "ThreeDS2TestLab", clocks],
             path: "Examples/MinimalCheckout/Tests/MinimalCheckoutTests"
         ),
         // Test support the tools' tests share (what the SDK's testing product does not ship: peak memory from /proc).

@@ -151,4 +151,36 @@ struct DocSnippetRunTests {
             presenter: ScriptedPresenter(answers: []))
         #expect(refused == SDKStrings.english[.outcomeUnavailable], "\(refused)")
     }
+
+    @Test(
+        "the confirmation snippet: a code challenge confirmed Y by the lab's 3DS Server; the way-back snippet: a gone transaction's link gets Y, another link nothing"
+    )
+    func confirmationAndWayBackRunAsWritten() async throws {
+        let lab = try await LabPool.shared.lab(TestLabOptions(useTLS: false))
+        // The lab's configuration, as above, with a listener that names this service's transaction.
+        let events = RecordingEventListener()
+        let service = ThreeDS2Service(clientEventListener: events)
+        try service.initialize(configParameters: try lab.sdkConfiguration(dataDirectory: scratchDirectory("snippet")))
+        let requestorAppURL = try snippetRequestorAppURL()
+        let code = ScriptedPresenter(answers: [.text("123456")])
+        let confirmed = await payAndConfirm(
+            service: service, scheme: .testRSA, backend: lab.baseURL, card: "4000000000002000",
+            requestorAppURL: requestorAppURL, presenter: code)
+        #expect(confirmed == "authenticated")
+        // The payment's own link, after it ended (as after a restart): gone, and the backend has its Y.
+        let created = events.events.compactMap { event -> String? in
+            if case .transactionCreated(let id, _, _) = event { return id }
+            return nil
+        }
+        let sdkTransID = try #require(created.first)
+        #expect(created.count == 1)
+        #expect(lab.result(sdkTransID: sdkTransID)?.transStatus == .authenticated)
+        let link = try #require(URL(string: requestorAppURL.text(forTransaction: sdkTransID)))
+        let back = await handleLink(link, service: service, requestorAppURL: requestorAppURL, backend: lab.baseURL)
+        #expect(back == "authenticated")
+        let other = await handleLink(
+            try #require(URL(string: "https://shop.example/account")), service: service,
+            requestorAppURL: requestorAppURL, backend: lab.baseURL)
+        #expect(other == nil)
+    }
 }

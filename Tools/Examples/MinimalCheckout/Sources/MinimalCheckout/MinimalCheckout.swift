@@ -15,15 +15,22 @@ public struct MinimalCheckout: Sendable {
     public let backend: URL
     /// The SDK, initialized once for every payment of this checkout.
     public let service: ThreeDS2Service
+    /// The app's 3DS Requestor App URL, where the bank's app sends the cardholder back; `nil` for none.
+    public let requestorAppURL: RequestorAppURL?
 
     /// Creates a checkout and initializes the SDK for it, once.
     ///
     /// - Parameters:
     ///   - backend: The backend's base URL.
     ///   - configuration: The SDK configuration (directory servers, reference number).
+    ///   - requestorAppURL: The app's 3DS Requestor App URL, for ``payConfirmed(cardNumber:directoryServerID:presenter:)``
+    ///     and ``handle(_:)``.
     /// - Throws: ``ThreeDS2Error`` when the configuration is refused.
-    public init(backend: URL, configuration: ConfigParameters) throws(ThreeDS2Error) {
+    public init(
+        backend: URL, configuration: ConfigParameters, requestorAppURL: RequestorAppURL? = nil
+    ) throws(ThreeDS2Error) {
         self.backend = backend
+        self.requestorAppURL = requestorAppURL
         service = ThreeDS2Service()
         try service.initialize(configParameters: configuration)
     }
@@ -75,7 +82,7 @@ public struct MinimalCheckout: Sendable {
     }
 
     /// The backend call: the AReq fields and the purchase as JSON; the answer in ARes field names.
-    private func authenticate(
+    func authenticate(
         _ areq: AuthenticationRequest, cardNumber: String, amount: String, currency: String
     ) async throws -> Data {
         var request = URLRequest(url: backend.appendingPathComponent("3ds/authenticate"))
