@@ -25,8 +25,9 @@ struct ReturnLinkTests {
     static let id = "0f8fad5b-d9cb-469f-a165-70867728950e"
 
     /// Pays through `authenticate` with an app URL; returns the outcome, the AReq's sdkTransID and every CReq.
-    func pay(version: MessageVersion, url: RequestorAppURL) async throws -> (AuthenticationOutcome, String, [JSONObject])
-    {
+    func pay(version: MessageVersion, url: RequestorAppURL) async throws -> (
+        AuthenticationOutcome, String, [JSONObject]
+    ) {
         let pki = try DirectoryServerPKI.make()
         let service = try pki.initializedService(dataDirectory: scratchDirectory("return-\(version)"))
         let acs = ScriptedACS(pki: pki)
@@ -114,8 +115,10 @@ struct ReturnLinkTests {
         let marked = try RequestorAppURL(text, transactionID: .queryItem("transID"))
         #expect(throws: ThreeDS2Error.self) { try marked.check(for: .v2_2_0) }
         // 2.3.1 takes 2,048: the same marked https URL fits there.
-        try RequestorAppURL("https://shop.example/" + String(repeating: "a", count: 219), transactionID: .queryItem("t"))
-            .check(for: .v2_3_1)
+        try RequestorAppURL(
+            "https://shop.example/" + String(repeating: "a", count: 219), transactionID: .queryItem("t")
+        )
+        .check(for: .v2_3_1)
         // At the bound of every version: 2,040 characters fit alone, not with an ID.
         let long = "https://shop.example/" + String(repeating: "a", count: 2019)
         _ = try RequestorAppURL(long)
@@ -149,11 +152,14 @@ struct ReturnLinkTests {
         let service = ThreeDS2Service()
         let placeholder = try RequestorAppURL(Self.placeholderURL, transactionID: .sdkTransIDPlaceholder)
         let link = URL(string: "https://shop.example/3ds/\(Self.id.uppercased())/back")!
-        #expect(service.returnedTransaction(from: link, requestorAppURL: placeholder) == .gone(sdkTransactionID: Self.id))
+        #expect(
+            service.returnedTransaction(from: link, requestorAppURL: placeholder) == .gone(sdkTransactionID: Self.id))
         // What the bank's app added is ignored.
         let added = URL(string: "https://shop.example/3ds/\(Self.id)/back?from=bank#done")!
-        #expect(service.returnedTransaction(from: added, requestorAppURL: placeholder) == .gone(sdkTransactionID: Self.id))
-        let query = try RequestorAppURL("https://shop.example/3ds/return?order=42", transactionID: .queryItem("transID"))
+        #expect(
+            service.returnedTransaction(from: added, requestorAppURL: placeholder) == .gone(sdkTransactionID: Self.id))
+        let query = try RequestorAppURL(
+            "https://shop.example/3ds/return?order=42", transactionID: .queryItem("transID"))
         let queried = URL(string: "https://SHOP.example/3ds/return?from=bank&order=42&transID=\(Self.id)")!
         #expect(service.returnedTransaction(from: queried, requestorAppURL: query) == .gone(sdkTransactionID: Self.id))
     }
@@ -181,7 +187,9 @@ struct ReturnLinkTests {
         }
     }
 
-    @Test("the app URL without an ID (unmarked, or its query item missing or not an ID) and nothing running: unidentified")
+    @Test(
+        "the app URL without an ID (unmarked, or its query item missing or not an ID) and nothing running: unidentified"
+    )
     func unidentified() throws {
         let service = ThreeDS2Service()
         let query = try RequestorAppURL("https://shop.example/3ds/return", transactionID: .queryItem("transID"))
@@ -272,7 +280,9 @@ struct ConfirmationStepTests {
             directoryServerID: "A000000004", messageVersion: .v2_2_0, presenter: presenter, transport: transport,
             clock: clock
         ) { areq in
-            .challenge(try acs.challengeParameters(for: areq, threeDSServerTransactionID: "8a880dc0-d2d2-4067-bcb1-b08d1690b26e"))
+            .challenge(
+                try acs.challengeParameters(
+                    for: areq, threeDSServerTransactionID: "8a880dc0-d2d2-4067-bcb1-b08d1690b26e"))
         } confirmation: { request in
             asked.withLock { $0.append(request) }
             return try await confirm(request)
@@ -383,6 +393,8 @@ struct ConfirmationStepTests {
         #expect(try decoder.decode(BackendResult.self, from: full) == .status(.authenticated))
         #expect(try decoder.decode(BackendResult.self, from: Data("{}".utf8)) == .pending)
         #expect(try decoder.decode(BackendResult.self, from: Data(#"{"transStatus":null}"#.utf8)) == .pending)
-        #expect(throws: DecodingError.self) { try decoder.decode(BackendResult.self, from: Data(#"{"transStatus":7}"#.utf8)) }
+        #expect(throws: DecodingError.self) {
+            try decoder.decode(BackendResult.self, from: Data(#"{"transStatus":7}"#.utf8))
+        }
     }
 }

@@ -189,7 +189,8 @@ extension RequestorAppURL.TransactionIDMark {
         case .placeholder(let placeholder):
             guard !placeholder.isEmpty, PeerText.fits(placeholder, max: Self.maximumLength) else {
                 throw .invalidInput(
-                    "the 3DS Requestor App URL's transaction ID placeholder must be 1 to \(Self.maximumLength) characters")
+                    "the 3DS Requestor App URL's transaction ID placeholder must be 1 to \(Self.maximumLength) characters"
+                )
             }
             guard text.components(separatedBy: placeholder).count == 2 else {
                 throw .invalidInput(

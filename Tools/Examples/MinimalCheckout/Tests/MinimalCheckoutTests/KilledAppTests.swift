@@ -51,7 +51,8 @@ final class AppProcess: @unchecked Sendable {
                 state.output += String(decoding: data, as: UTF8.self)
                 let text = state.output
                 let (met, waiting) = (
-                    state.waiters.filter { text.contains($0.needle) }, state.waiters.filter { !text.contains($0.needle) }
+                    state.waiters.filter { text.contains($0.needle) },
+                    state.waiters.filter { !text.contains($0.needle) }
                 )
                 state.waiters = waiting
                 return met.map { ($0.continuation, text) }
