@@ -27,7 +27,7 @@ struct Threeds: AsyncParsableCommand {
         version: ThreeDS2Service.version,
         subcommands: [
             Pay.self, Load.self, TestLabCommand.self, Demo.self, Inspect.self, DirectoryServerCommand.self,
-            Conform.self,
+            Conform.self, ResultCommand.self,
         ])
 
     /// Usage errors exit 2, as documented; everything else keeps ArgumentParser's behaviour.
@@ -147,6 +147,7 @@ let demoCustomization: UiCustomization = {
 
 func emit(_ result: PaymentResult, json: Bool) -> Int32 {
     say(TerminalWidth.wrap(result.summary))
+    for line in result.resultLines { say(TerminalWidth.wrap(line)) }
     if json { say(result.json.serialized) }
     return result.exitCode
 }

@@ -27,6 +27,10 @@ public struct ACSRecord: Sendable {
     public var capturedRequests: [String] = []
     /// Each encrypted CRes body as sent.
     public var capturedResponses: [String] = []
+    /// Each RReq the ACS sent through the DS (normally exactly one per challenge), as sent.
+    public var resultsRequests: [JSONObject] = []
+    /// The 3DS Server's answer to each (an RRes or an Erro), in the same order.
+    public var resultsAnswers: [JSONObject] = []
 }
 
 /// A CReq the TestLab ACS refused: the Erro code it answered with and the field at fault.
@@ -65,17 +69,31 @@ actor AccessControlServer {
         var bridgingVersion: Bridging.Version?
         /// The fault profile whose patches each CRes gets before it is encrypted (`threeds conform`'s tests).
         var faultProfile: ACSFaultProfile?
+        /// The DS transaction ID the RReq carries.
+        var dsTransID = ""
+        /// The bank's app's decision (`POST /acs/oob-decision`), answered in the next final CRes.
+        var bankDecision: TransactionStatus?
+        /// The cardholder's answer to the trust question, for the RReq.
+        var trustAnswer: TrustListStatus?
+        /// Whether the RReq was sent.
+        var resultsSent = false
+        /// The ACS's timeout: the running timer and its generation (a newer one replaces it).
+        var timer: Task<Void, Never>?
+        var timerGeneration = 0
 
         var identifiers: TransactionIdentifiers { channel.identifiers }
     }
 
     /// One state per challenge, bounded and expiring (``TestLabOptions/maxTransactions``,
     /// ``TestLabOptions/transactionLifetime``).
-    private var challenges: ExpiringStore<String, Challenge>
+    var challenges: ExpiringStore<String, Challenge>
     let options: TestLabOptions
     let imageBase: String?
+    /// The DS the RReq goes through: it passes the bytes to the 3DS Server and returns its answer.
+    let directoryServer: @Sendable ([UInt8]) -> [UInt8]
 
-    init(options: TestLabOptions, imageBase: String?) {
+    init(options: TestLabOptions, imageBase: String?, directoryServer: @escaping @Sendable ([UInt8]) -> [UInt8]) {
+        self.directoryServer = directoryServer
         self.options = options
         self.imageBase = imageBase
         challenges = ExpiringStore(capacity: options.maxTransactions, lifetime: options.transactionLifetime)
@@ -90,7 +108,8 @@ actor AccessControlServer {
     /// Registers a challenge; returns its channel, whose ACS key the signed content carries.
     func register(
         identifiers: TransactionIdentifiers, scenario: Scenario, messageVersion: MessageVersion,
-        sdkEphemeralKey: P256PublicJWK, sdkReferenceNumber: String, faultProfile: ACSFaultProfile? = nil
+        sdkEphemeralKey: P256PublicJWK, sdkReferenceNumber: String, faultProfile: ACSFaultProfile? = nil,
+        dsTransID: String = ""
     ) throws -> ACSChannel {
         let channel = try ACSChannel(
             identifiers: identifiers, messageVersion: messageVersion, sdkEphemeralPublicKey: sdkEphemeralKey,
@@ -98,8 +117,12 @@ actor AccessControlServer {
         challenges.insert(
             Challenge(
                 record: ACSRecord(scenario: scenario, messageVersion: messageVersion), channel: channel,
-                faultProfile: faultProfile),
+                faultProfile: faultProfile, dsTransID: dsTransID),
             for: identifiers.acsTransID)
+        if var challenge = challenges[identifiers.acsTransID] {
+            armTimer(&challenge, firstRequest: true)
+            challenges[identifiers.acsTransID] = challenge
+        }
         return channel
     }
 
@@ -121,14 +144,14 @@ actor AccessControlServer {
             request = try challenge.channel.decrypt(text)
         } catch {
             challenge.record.unreadable.append("\(error)")
-            return erro(challenge, code: .decryptionFailure, detail: "CReq could not be decrypted")
+            return erro(&challenge, code: .decryptionFailure, detail: "CReq could not be decrypted")
         }
         challenge.record.requests.append(request.message)
         challenge.record.requestHeaders.append(request.header)
         do {
             try challenge.channel.acceptCounter(of: request.message)
         } catch {
-            return erro(challenge, code: error.code, detail: error.detail)
+            return erro(&challenge, code: error.code, detail: error.detail)
         }
         do {
             try RequestCheck(version: challenge.record.messageVersion, previous: challenge.lastScreen)
@@ -136,7 +159,7 @@ actor AccessControlServer {
         } catch {
             challenge.record.refusals.append(ACSRefusal(code: error.code, field: error.detail))
             challenge.finished = true
-            return erro(challenge, code: error.code, detail: error.detail)
+            return erro(&challenge, code: error.code, detail: error.detail)
         }
         return reply(
             to: request.message, challenge: &challenge, encryption: options.responseEncryption ?? request.encryption)
@@ -149,20 +172,25 @@ actor AccessControlServer {
         {
             challenges[id]?.record.errors.append(object)
             challenges[id]?.finished = true
+            if var challenge = challenges[id] {
+                sendResults(&challenge, ending: .sdkError(object))
+                challenges[id] = challenge
+            }
             return ACSReply(status: 200, contentType: "text/plain", body: [])
         }
         return ACSReply(status: 400, contentType: "text/plain", body: Array("not an Erro".utf8))
     }
 
-    private func erro(_ challenge: Challenge, code: ProtocolErrorCode, detail: String, description: String? = nil)
-        -> ACSReply
-    {
+    private func erro(
+        _ challenge: inout Challenge, code: ProtocolErrorCode, detail: String, description: String? = nil
+    ) -> ACSReply {
         let message = ErrorMessage(
             errorCode: code, errorComponent: .acs, errorDescription: description ?? code.standardDescription ?? "",
             errorDetail: detail, errorMessageType: .challengeRequest,
             messageVersion: challenge.record.messageVersion.rawValue,
             threeDSServerTransID: challenge.identifiers.threeDSServerTransID,
             acsTransID: challenge.identifiers.acsTransID, sdkTransID: challenge.identifiers.sdkTransID)
+        sendResults(&challenge, ending: .acsError(message))
         return ACSReply(status: 200, contentType: "application/json; charset=UTF-8", body: message.json.serializedBytes)
     }
 
@@ -172,10 +200,11 @@ actor AccessControlServer {
         challenge.step += 1
         if first, scenario == .faultErro {
             return erro(
-                challenge, code: .transactionDataNotValid, detail: "the TestLab ACS refuses this card",
+                &challenge, code: .transactionDataNotValid, detail: "the TestLab ACS refuses this card",
                 description: "Transaction Data Not Valid")
         }
-        let content = ScenarioScript.response(to: request, challenge: &challenge, imageBase: imageBase)
+        noteTrustAnswer(request, challenge: &challenge)
+        let content = challengeContent(to: request, challenge: &challenge)
         var response = challenge.channel.response(content)
         var reply = ACSReply(status: 200, contentType: "application/jose; charset=UTF-8", body: [])
         if first, let fault = scenario.firstResponseFault { response = response.patched(fault) }
@@ -184,10 +213,14 @@ actor AccessControlServer {
         switch content {
         case .screen(let screen):
             challenge.lastUIType = screen.uiType
+            armTimer(&challenge, firstRequest: false)
         case .final(let status):
             challenge.lastUIType = nil
             challenge.record.finalStatus = status.rawValue
             challenge.finished = true
+            // The RReq goes before the final CRes (results reference section 1).
+            let cancelled = request["challengeCancel"] != nil
+            sendResults(&challenge, ending: .final(status, cancelled: cancelled))
         }
         // The fault profile's hook (`threeds conform`'s tests): its patches, through the builder's raw-patch step.
         if let profile = challenge.faultProfile {

@@ -183,7 +183,33 @@ extension ACSFaultProfile {
         ACSFaultProfile(
             36, "conform-cancel-authenticates", .text,
             [.v2_2_0: [ACSFaultPatch(.final, .set("transStatus", .string("Y")))]]),
+        // The results leg (no CRes rule: what the 3DS Server answers, and what `threeds conform` and `pay` compare).
+        // 37: the RReq of a Y lacks authenticationValue, so the 3DS Server refuses it (Erro 201) and holds no result.
+        ACSFaultProfile(
+            37, "results-missing-value", .text,
+            Dictionary(
+                uniqueKeysWithValues: MessageVersion.supported.map { ($0, [results(.remove("authenticationValue"))]) })),
+        // 38: the RReq says N although the final CRes says Y.
+        ACSFaultProfile(
+            38, "results-contradicting", .text,
+            Dictionary(
+                uniqueKeysWithValues: MessageVersion.supported.map { version in
+                    (
+                        version,
+                        [
+                            results(.set("transStatus", .string("N"))),
+                            results(.set("transStatusReason", .string("01"))),
+                            results(.remove("authenticationValue")), results(.remove("eci")),
+                        ]
+                    )
+                })),
+        // 39: the ACS sends its RReq twice; the second is refused (312 in 2.3.1, 301 before).
+        ACSFaultProfile(39, "results-duplicate", .text, [:], duplicatesResults: true),
     ]
+
+    private static func results(_ patch: RawPatch) -> ACSFaultPatch {
+        ACSFaultPatch(target: .resultsRequest, patch: patch, rules: [])
+    }
 
     private static func ares(_ patch: RawPatch, _ rule: ConformanceRule) -> ACSFaultPatch {
         ACSFaultPatch(.authenticationResponse, patch, breaks: rule)

@@ -15,6 +15,8 @@ public struct ACSFaultPatch: Sendable, Hashable, CustomStringConvertible {
         case authenticationResponse
         /// The ACS signed content's payload, before it is signed.
         case signedContent
+        /// The RReq the ACS sends through the DS after the challenge.
+        case resultsRequest
     }
 
     /// Which CRes is patched.
@@ -60,6 +62,9 @@ public struct ACSFaultProfile: Sendable, Hashable, CustomStringConvertible {
     public let rawFaults: [MessageVersion: ACSRawFault]
     /// Whether `threeds conform` runs the profile without an app opener (`--no-app-opener`).
     public let withoutAppOpener: Bool
+    /// Whether the ACS sends its RReq twice (the duplicate-results fault: the second is answered with Erro 312 in
+    /// 2.3.1, 301 before).
+    public let duplicatesResults: Bool
 
     /// Whether the profile plants a rule the SDK tolerates, which `threeds conform` reports only with `--strict`.
     public var needsStrict: Bool {
@@ -95,8 +100,9 @@ public struct ACSFaultProfile: Sendable, Hashable, CustomStringConvertible {
 
     init(
         _ index: Int, _ name: String, _ scenario: Scenario, _ patches: [MessageVersion: [ACSFaultPatch]],
-        raw: [MessageVersion: ACSRawFault] = [:], withoutAppOpener: Bool = false
+        raw: [MessageVersion: ACSRawFault] = [:], withoutAppOpener: Bool = false, duplicatesResults: Bool = false
     ) {
+        self.duplicatesResults = duplicatesResults
         self.index = index
         self.name = name
         self.scenario = scenario
@@ -105,8 +111,8 @@ public struct ACSFaultProfile: Sendable, Hashable, CustomStringConvertible {
         self.withoutAppOpener = withoutAppOpener
     }
 
-    /// The patches of the ARes (`.authenticationResponse`) or of the signed content's payload (`.signedContent`) in a
-    /// version.
+    /// The patches of the ARes (`.authenticationResponse`), of the signed content's payload (`.signedContent`) or of
+    /// the RReq (`.resultsRequest`) in a version.
     ///
     /// - Parameters:
     ///   - target: Which of the two.
@@ -128,7 +134,7 @@ public struct ACSFaultProfile: Sendable, Hashable, CustomStringConvertible {
         (patches[version] ?? []).compactMap { patch in
             switch patch.target {
             case .first where number == 1, .final where isFinal: patch.patch
-            case .first, .final, .authenticationResponse, .signedContent: nil
+            case .first, .final, .authenticationResponse, .signedContent, .resultsRequest: nil
             }
         }
     }

@@ -38,3 +38,9 @@ extension TestLab {
         return (dsID, deviceData)
     }
 }
+
+/// The lab's DS on the results leg: it passes an RReq's bytes to the 3DS Server of the transaction and its answer
+/// (RRes or Erro) back to the ACS, as plain JSON (the leg is neither signed nor encrypted).
+enum DirectoryServerRouting {
+    static func passResults(_ body: [UInt8], to server: ResultStore) -> [UInt8] { server.receive(body) }
+}

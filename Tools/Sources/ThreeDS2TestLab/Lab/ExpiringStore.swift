@@ -22,6 +22,9 @@ struct ExpiringStore<Key: Hashable, Value> {
     /// The number of entries held.
     var count: Int { entries.count }
 
+    /// The keys held, in no order.
+    var keys: [Key] { Array(entries.keys) }
+
     /// The values, oldest first.
     var values: [Value] {
         order[head...].compactMap { item in

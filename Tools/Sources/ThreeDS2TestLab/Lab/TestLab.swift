@@ -35,6 +35,7 @@ public final class TestLab: Sendable {
     public let options: TestLabOptions
     let acs: AccessControlServer
     let records: RecordStore
+    let results: ResultStore
     private let serverTask: Task<Void, any Error>
     private let serviceGroup: ServiceGroup
     /// Holds the PKI directory for this lab while it runs.
@@ -42,7 +43,8 @@ public final class TestLab: Sendable {
 
     private init(
         pki: LabPKI, baseURL: URL, options: TestLabOptions, acs: AccessControlServer, records: RecordStore,
-        serverTask: Task<Void, any Error>, serviceGroup: ServiceGroup, directoryLock: PKIDirectoryLock?
+        results: ResultStore, serverTask: Task<Void, any Error>, serviceGroup: ServiceGroup,
+        directoryLock: PKIDirectoryLock?
     ) {
         self.directoryLock = directoryLock
         self.pki = pki
@@ -50,6 +52,7 @@ public final class TestLab: Sendable {
         self.options = options
         self.acs = acs
         self.records = records
+        self.results = results
         self.serverTask = serverTask
         self.serviceGroup = serviceGroup
     }
@@ -72,18 +75,21 @@ public final class TestLab: Sendable {
         if options.logsRequests { router.add(middleware: LogRequestsMiddleware(.info)) }
         addThreeDSServerRoutes(to: router, lab: box)
         addACSRoutes(to: router, lab: box)
+        addResultsRoutes(to: router, lab: box)
         addImageRoutes(to: router)
         addHostileRoutes(to: router)
         let listener = try await Listener.start(
             router: router, server: try httpServer(options: options, pki: pki), options: options, logger: logger)
         // Only a lab that listens writes its files: a second lab on a busy port must not replace a running one's.
         let directoryLock = try await listener.writingPKIFiles(pki, options: options)
+        let results = ResultStore(capacity: options.maxTransactions, lifetime: options.transactionLifetime)
         let acs = AccessControlServer(
-            options: options, imageBase: options.useTLS ? listener.baseURL.absoluteString + "/images" : nil)
+            options: options, imageBase: options.useTLS ? listener.baseURL.absoluteString + "/images" : nil,
+            directoryServer: { DirectoryServerRouting.passResults($0, to: results) })
         let lab = TestLab(
             pki: pki, baseURL: listener.baseURL, options: options, acs: acs,
             records: RecordStore(capacity: options.maxTransactions, lifetime: options.transactionLifetime),
-            serverTask: listener.task, serviceGroup: listener.group, directoryLock: directoryLock)
+            results: results, serverTask: listener.task, serviceGroup: listener.group, directoryLock: directoryLock)
         box.set(lab)
         logger.info("TestLab listening", metadata: ["url": "\(listener.baseURL)"])
         return lab
@@ -91,6 +97,7 @@ public final class TestLab: Sendable {
 
     /// Stops the server gracefully: open requests finish, then the listener closes.
     public func stop() async {
+        await acs.stopTimers()
         await serviceGroup.triggerGracefulShutdown()
         _ = await serverTask.result
         directoryLock?.release()

@@ -3,6 +3,16 @@ public import ThreeDS2JOSE
 
 /// How a TestLab runs.
 public struct TestLabOptions: Sendable {
+    /// When the lab's ACS sends its Results Request after an out-of-band challenge the bank's app decided
+    /// (`POST /acs/oob-decision`; docs/results-reference.md section 5).
+    public enum ResultsTiming: String, Sendable, CaseIterable {
+        /// Behaviour A: at once, when the bank's app decides; the final CRes follows the SDK's next CReq.
+        case onApproval = "on-approval"
+        /// Behaviour B: only after the SDK's final CReq; when none comes within ``TestLabOptions/acsTimeout``, a
+        /// timeout RReq (`U`, `challengeCancel` `04`).
+        case afterFinalRequest = "after-final-creq"
+    }
+
     /// Which key signs the ACS signed content.
     public enum Signer: String, Sendable, CaseIterable {
         /// RSA, PS256.
@@ -38,13 +48,26 @@ public struct TestLabOptions: Sendable {
     /// minutes).
     public var transactionLifetime: Duration
 
+    /// When the ACS sends the RReq after a bank's-app decision (the default: after the SDK's final CReq).
+    public var resultsTiming: ResultsTiming
+    /// How long the ACS waits for a CReq (the first, or the next after a screen) before it ends the challenge with a
+    /// timeout RReq (`challengeCancel` `05` or `04`).
+    public var acsTimeout: Duration
+    /// The clock of the ACS's timeout (a test clock in tests).
+    public var clock: any Clock<Duration>
+
     /// Creates options.
     public init(
         port: Int = 0, host: String = "127.0.0.1", useTLS: Bool = true, signer: Signer = .rsa,
         responseEncryption: ContentEncryption? = nil,
         slowResponseDelay: Duration = .seconds(11), pkiDirectory: URL? = nil, upperCaseTransactionIDs: Bool = false,
-        logsRequests: Bool = false, maxTransactions: Int = 10_000, transactionLifetime: Duration = .seconds(65 * 60)
+        logsRequests: Bool = false, maxTransactions: Int = 10_000, transactionLifetime: Duration = .seconds(65 * 60),
+        resultsTiming: ResultsTiming = .afterFinalRequest, acsTimeout: Duration = .seconds(10 * 60),
+        clock: any Clock<Duration> = ContinuousClock()
     ) {
+        self.resultsTiming = resultsTiming
+        self.acsTimeout = acsTimeout
+        self.clock = clock
         self.maxTransactions = maxTransactions
         self.transactionLifetime = transactionLifetime
         self.upperCaseTransactionIDs = upperCaseTransactionIDs

@@ -122,14 +122,19 @@ extension TestLab {
         let scenario = faultProfile?.scenario ?? Scenario(cardNumber: checked.cardNumber) ?? .frictionlessN
         let identifiers = TransactionIdentifiers(
             threeDSServerTransID: newTransactionID(), acsTransID: newTransactionID(), sdkTransID: checked.sdkTransID)
+        let dsTransID = newTransactionID()
         let ares: AuthenticationResponseBuilder
         if let status = scenario.frictionlessStatus {
             ares = AuthenticationResponseBuilder(
                 messageVersion: checked.version, identifiers: identifiers, transStatus: status)
         } else {
             ares = try await challengeResponse(
-                checked, identifiers: identifiers, scenario: scenario, faultProfile: faultProfile)
+                checked, identifiers: identifiers, scenario: scenario, faultProfile: faultProfile, dsTransID: dsTransID)
         }
+        results.begin(
+            ResultsRequestValidator.Transaction(
+                messageVersion: checked.version, identifiers: identifiers, dsTransID: dsTransID,
+                authenticationStatus: ares.transStatus))
         let response = ares.json
         return (
             AuthenticationRecord(request: request, directoryServerID: dsID, deviceData: deviceData, response: response),
@@ -185,11 +190,12 @@ extension TestLab {
     /// A challenge ARes: the ACS opens the channel, and its signer signs the content with the channel's key.
     func challengeResponse(
         _ request: CheckedRequest, identifiers: TransactionIdentifiers, scenario: Scenario,
-        faultProfile: ACSFaultProfile? = nil
+        faultProfile: ACSFaultProfile? = nil, dsTransID: String = ""
     ) async throws -> AuthenticationResponseBuilder {
         let channel = try await acs.register(
             identifiers: identifiers, scenario: scenario, messageVersion: request.version,
-            sdkEphemeralKey: request.sdkKey, sdkReferenceNumber: request.sdkReferenceNumber, faultProfile: faultProfile)
+            sdkEphemeralKey: request.sdkKey, sdkReferenceNumber: request.sdkReferenceNumber, faultProfile: faultProfile,
+            dsTransID: dsTransID)
         let content = channel.signedContent(acsURL: baseURL.appendingPathComponent("acs/challenge").absoluteString)
         let signer = options.signer == .rsa ? pki.acsSignerRSA : pki.acsSignerEC
         let key: JWSSigningKey

@@ -19,6 +19,14 @@ struct ServerConnectionOptions: ParsableArguments {
         ))
     var requestorExec: String?
     @Option(
+        name: .customLong("result-exec"),
+        help: ArgumentHelp(
+            "With --requestor-exec: a command that asks your 3DS Server for a transaction's result (/bin/sh -c).",
+            discussion:
+                "It gets {\"sdkTransID\": …} (or {\"threeDSServerTransID\": …}) on standard input and prints the result as the TestLab's GET /3ds/result answers it (state, transStatus, source, …), or nothing when the transaction is unknown."
+        ))
+    var resultExec: String?
+    @Option(
         name: .customLong("requestor-timeout"), parsing: .unconditional,
         help: "Seconds --requestor-exec may run (1 to 600).")
     var requestorTimeout: Int = 60
@@ -57,6 +65,9 @@ struct ServerConnectionOptions: ParsableArguments {
     func validate() throws {
         guard (server == nil) != (requestorExec == nil) else {
             throw ValidationError("give exactly one of --server URL or --requestor-exec CMD")
+        }
+        if resultExec != nil, requestorExec == nil {
+            throw ValidationError("--result-exec goes with --requestor-exec (with --server the result is asked there)")
         }
         if let server { try PlainHTTPPolicy.check(server, option: "--server", allowHTTP: allowHTTP) }
         // sdkReferenceNumber is AN 32 (at most 32 characters), never empty: an AReq without it is refused.

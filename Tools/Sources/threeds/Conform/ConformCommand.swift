@@ -135,6 +135,7 @@ struct Conform: AsyncParsableCommand {
             directoryServerID: connection.directoryServerID, transport: transport, service: service, output: output,
             saveKeysFor: saveChannelKeysFor)
         runner.requestorAppURL = requestorAppURL
+        runner.resultExec = connection.resultExec
         runner.verbose = connection.verbose
         runner.slow = slow
         runner.strict = strict

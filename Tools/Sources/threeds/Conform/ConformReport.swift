@@ -190,6 +190,7 @@ enum ConformReport {
             ("outcome", text(item.outcome)), ("rules", .array(item.rules.map { .string($0.rawValue) })),
         ])
         if let messages = item.messages { object["messages"] = .string(messages) }
+        if let result = item.result { object["result"] = text(result) }
         object["checks"] = .array(
             item.checks.map { check in
                 var entry = JSONObject([

@@ -52,6 +52,8 @@ struct ConformCase {
     var messages: String?
     /// How the payment ended, in words.
     var outcome: String
+    /// The 3DS Server's result after the challenge, in words (`Result (RReq): transStatus Y`), where it could tell.
+    var result: String?
 
     /// `card …2000 2.2.0 right answer`.
     var title: String { "\(card.name) \(card.version) \(suite.title)" }

@@ -22,6 +22,8 @@ struct ConformRunner: Sendable {
     /// How many cases' channel keys were saved.
     let keysSaved = Locked(0)
     var requestorAppURL: String?
+    /// The command that asks the tester's 3DS Server for a result (`--result-exec`, with `--requestor-exec`).
+    var resultExec: String?
     var verbose = false
     /// Whether the `timeout` suite runs (`--slow`): five minutes per challenge card. Without it the suite is neither
     /// run nor listed.
@@ -164,6 +166,7 @@ struct ConformRunner: Sendable {
             flow.traceLog = log
             flow.serverLog = server
             flow.challengeClock = clock
+            flow.resultExec = resultExec
             payment = try await flow.run { _ in }
             if !capture.failed.isEmpty { saved = nil }
         } catch {
@@ -176,10 +179,10 @@ struct ConformRunner: Sendable {
             version: card.version, allowsPlainHTTPLoopback: configuration.allowsPlainHTTPLoopback)
         checks += exchanges.compactMap(Self.cresCheck)
         let blockers = checks.filter { $0.status == .failed }
-        var behaviour = ConformChecks(
+        let judged = ConformChecks(
             card: card, payment: payment, exchanges: exchanges, problems: scripted.problems,
-            errorPosts: log.errorPosts
-        ).checks(suite)
+            errorPosts: log.errorPosts)
+        var behaviour = judged.checks(suite) + judged.resultChecks
         if !blockers.isEmpty {
             let reason =
                 "blocked: "
@@ -190,7 +193,8 @@ struct ConformRunner: Sendable {
         checks += behaviour
         let item = ConformCase(
             card: card, suite: suite, checks: checks, messages: saved,
-            outcome: payment.flow == .none ? "not run: setup failure" : payment.summary)
+            outcome: payment.flow == .none ? "not run: setup failure" : payment.summary,
+            result: payment.authoritative?.line)
         return (item, exchanges.first.flatMap(Self.firstScreen))
     }
 

@@ -150,6 +150,7 @@ struct LoadRun: AsyncParsableCommand {
                 presenter: ScriptedPresenter(answers: script, htmlReader: LibXML2FormReader()),
                 transport: transport, observer: recorder)
             flow.service = service
+            flow.resultExec = options.connection.resultExec
             do {
                 var result = options.explain(try await flow.run { _ in })
                 if !answersGiven, result.runtimeError?.code == "answers" {

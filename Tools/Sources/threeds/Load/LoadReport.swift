@@ -58,6 +58,11 @@ struct LoadReport {
                 "outcomes",
                 .object(JSONObject(state.outcomes.sorted { $0.key < $1.key }.map { ($0.key, Self.int($0.value)) }))
             ),
+            (
+                "results",
+                .object(JSONObject(state.results.sorted { $0.key < $1.key }.map { ($0.key, Self.int($0.value)) }))
+            ),
+            ("resultDisagreements", Self.int(state.disagreements)),
             ("phases", .object(Self.phasesJSON(phases))),
             (
                 "errors",
@@ -96,6 +101,15 @@ struct LoadReport {
         if total > started {
             lines.append(
                 "  " + "not started".padding(toLength: 24, withPad: " ", startingAt: 0) + String(total - started))
+        }
+        if !state.results.isEmpty {
+            lines.append("Results at the 3DS Server (after challenges):")
+            for (kind, count) in state.results.sorted(by: { $0.value > $1.value }) {
+                lines.append("  " + kind.padding(toLength: 24, withPad: " ", startingAt: 0) + String(count))
+            }
+            if state.disagreements > 0 {
+                lines.append("  DISAGREEING with the final CRes: \(state.disagreements)")
+            }
         }
         var text = lines.joined(separator: "\n") + "\n" + Self.latencyTable(phases)
         if state.errors.isEmpty {

@@ -26,6 +26,21 @@ extension PaymentResult {
         }
     }
 
+    /// The result kind a load report counts after a challenge: `RReq Y`, `pending`, `not asked`; `nil` without a
+    /// challenge.
+    var resultKind: String? {
+        guard flow == .challenge, challengeOutcome != nil else { return nil }
+        if resultProblem != nil { return "not asked" }
+        guard let authoritative else { return "unknown to the 3DS Server" }
+        return authoritative.transStatus.map { "\(authoritative.source) \($0)" } ?? "pending"
+    }
+
+    /// Whether the result disagrees with the final CRes.
+    var resultDisagrees: Bool {
+        guard case .completed(let status)? = challengeOutcome, let authoritative else { return false }
+        return authoritative.disagreement(withFinalCRes: status) != nil
+    }
+
     /// The error a load report groups, when the payment failed: its one-line summary, as `pay` prints it.
     var errorText: String? { exitCode == 0 ? nil : summary }
 }
@@ -36,6 +51,10 @@ final class LoadRecorder: PhaseObserver {
         var histograms: [Phase: LatencyHistogram] = Dictionary(
             uniqueKeysWithValues: Phase.allCases.map { ($0, LatencyHistogram.latencies()) })
         var outcomes: [String: Int] = [:]
+        /// The 3DS Server's results after challenges, by kind (``PaymentResult/resultKind``).
+        var results: [String: Int] = [:]
+        /// Challenges whose result disagrees with their final CRes.
+        var disagreements = 0
         var errors: [String: Int] = [:]
         var finished = 0
         var failed = 0
@@ -58,6 +77,8 @@ final class LoadRecorder: PhaseObserver {
         state.withLock { state in
             state.finished += 1
             state.outcomes[result.kind, default: 0] += 1
+            if let kind = result.resultKind { state.results[kind, default: 0] += 1 }
+            if result.resultDisagrees { state.disagreements += 1 }
             if let text = result.errorText {
                 state.failed += 1
                 // Bounded: a run with many distinct messages keeps the first 100.

@@ -197,7 +197,7 @@ struct Pay: AsyncParsableCommand {
             timeout: .seconds(payment.timeout * 60), presenter: presenter, transport: transport,
             verbose: payment.verbose, keyLog: keyFile, capture: capture,
             uiCustomizations: try screen.uiCustomizations(),
-            locale: screen.sdkLocale)
+            locale: screen.sdkLocale, resultExec: payment.connection.resultExec)
         var code: Int32
         do {
             code = emit(

@@ -33,6 +33,25 @@ struct PaymentResult {
     var cancelReason: String?
     /// How the challenge ended, when one ran.
     var challengeOutcome: ChallengeOutcome?
+    /// The 3DS Server's result after a challenge (the RReq it received), when it could be asked.
+    var authoritative: AuthoritativeResult?
+    /// Why the result could not be asked, when it could not.
+    var resultProblem: String?
+
+    /// After a challenge: the 3DS Server's result (the RReq) next to the CRes status, and a line flagging a
+    /// disagreement; nothing without a challenge (the ARes is the result).
+    var resultLines: [String] {
+        guard flow == .challenge, runtimeError == nil || challengeOutcome != nil else { return [] }
+        if let resultProblem { return ["Result: not asked (\(resultProblem))"] }
+        guard let authoritative else { return ["Result: the 3DS Server does not know this transaction"] }
+        var lines = [authoritative.line]
+        var finalStatus: TransactionStatus?
+        if case .completed(let status)? = challengeOutcome { finalStatus = status }
+        if let disagreement = authoritative.disagreement(withFinalCRes: finalStatus) {
+            lines.append("Result DISAGREES with the final CRes: \(disagreement)")
+        }
+        return lines
+    }
 
     /// Whether the payment ended as a TestLab scenario means it to (`threeds demo --auto --all`).
     func matches(_ expected: Scenario.ExpectedOutcome) -> Bool {
@@ -64,6 +83,16 @@ struct PaymentResult {
             object["runtimeError"] = .object([
                 "code": .string(runtimeError.code), "message": .string(runtimeError.message),
             ])
+        }
+        if let authoritative {
+            var result: JSONObject = ["state": authoritative.json["state"] ?? .string("pending")]
+            for name in ["transStatus", "source", "transStatusReason", "challengeCancel", "resultsRequestCount"] {
+                if let value = authoritative.json[name] { result[name] = value }
+            }
+            if let finalStatus = transStatus, challengeOutcome != nil {
+                result["agreesWithFinalCRes"] = .bool(authoritative.disagreement(withFinalCRes: finalStatus) == nil)
+            }
+            object["result"] = .object(result)
         }
         return object
     }
@@ -119,6 +148,8 @@ enum Phase: String, CaseIterable, Sendable {
     case exchange
     /// The whole challenge, first CReq to outcome.
     case challenge
+    /// The results leg: from the challenge's end until the 3DS Server holds the RReq's result.
+    case results
 
     /// How the report names it.
     var title: String {
@@ -127,6 +158,7 @@ enum Phase: String, CaseIterable, Sendable {
         case .server: "3DS Server round trip"
         case .exchange: "CReq/CRes exchange"
         case .challenge: "whole challenge"
+        case .results: "results leg (RReq)"
         }
     }
 }
@@ -181,6 +213,10 @@ struct PayFlow {
     /// The look per appearance and the locale given to `initialize` (the presenter draws what the SDK resolved).
     var uiCustomizations: [UiCustomizationType: UiCustomization] = demoCustomizations
     var locale: Locale?
+    /// The command that asks the tester's 3DS Server for a result (`--result-exec`), with `--requestor-exec`.
+    var resultExec: String?
+    /// How long to wait for the 3DS Server's result after a challenge.
+    var resultWait: Duration = .seconds(5)
     /// The findings already shown by this process: `load` and `demo --auto --all` make many payments, and say each
     /// finding once.
     private static let shownFindings = Locked<Set<String>>([])
@@ -269,7 +305,33 @@ struct PayFlow {
         let outcome = try await transaction.challenge(
             challenge, presenter: presenter, timeout: timeout, transport: channel, clock: challengeClock)
         observer?.observe(.challenge, challenged.duration(to: clock.now))
-        return result(of: outcome, sdkTransID: parameters.sdkTransactionID)
+        var result = result(of: outcome, sdkTransID: parameters.sdkTransactionID)
+        await askResult(into: &result)
+        return result
+    }
+
+    /// Asks the 3DS Server (or `--result-exec`'s command) for the challenge's result, waiting up to ``resultWait``
+    /// for it to be final; `threeds load` times it as the results leg.
+    private func askResult(into result: inout PaymentResult) async {
+        let query: ResultQuery
+        switch requestor {
+        case .server(let url): query = ResultQuery(target: .server(url))
+        case .exec(_, let timeLimit):
+            guard let resultExec else {
+                result.resultProblem = "give --result-exec to ask your 3DS Server"
+                return
+            }
+            query = ResultQuery(target: .exec(command: resultExec, timeLimit: timeLimit))
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            result.authoritative = try await query.awaitFinal(
+                .sdkTransID(result.sdkTransID), transport: transport, wait: resultWait)
+            if result.authoritative?.isFinal == true { observer?.observe(.results, start.duration(to: clock.now)) }
+        } catch {
+            result.resultProblem = ReportText.line(readable(error))
+        }
     }
 
     /// The AReq parameters to the 3DS Server (`--server`) or the tester's command (`--requestor-exec`), saved first

@@ -11,7 +11,8 @@ import ThreeDS2TestLab
 struct TestLabCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "testlab", abstract: "Run the TestLab (DS, 3DS Server, ACS) on loopback.",
-        usage: "threeds testlab [--port <port>] [--pki-dir <dir>] [--http] [--verbose]",
+        usage:
+            "threeds testlab [--port <port>] [--pki-dir <dir>] [--http] [--verbose] [--results-timing <timing>] [--acs-timeout <seconds>]",
         discussion: """
             Example:
               threeds testlab --port 8443 --pki-dir testlab-pki
@@ -36,8 +37,26 @@ struct TestLabCommand: AsyncParsableCommand {
         "127.0.0.1"
     @Flag(help: "Serve plain HTTP instead of HTTPS.") var http = false
     @Flag(help: "Log every request the TestLab handles.") var verbose = false
+    @Option(
+        name: .customLong("results-timing"),
+        help: ArgumentHelp(
+            "When the ACS sends its RReq after a bank's-app decision: after-final-creq or on-approval.",
+            discussion:
+                "after-final-creq (the default): with the final CRes, or a timeout RReq when the SDK never comes back; on-approval: at once, when POST /acs/oob-decision arrives."
+        ))
+    var resultsTiming: String = TestLabOptions.ResultsTiming.afterFinalRequest.rawValue
+    @Option(
+        name: .customLong("acs-timeout"), parsing: .unconditional,
+        help: "Seconds the ACS waits for the next CReq before it sends a timeout RReq (1 to 3600).")
+    var acsTimeout: Int = 600
 
     func validate() throws {
+        guard TestLabOptions.ResultsTiming(rawValue: resultsTiming) != nil else {
+            throw ValidationError("--results-timing is after-final-creq or on-approval, got \(resultsTiming)")
+        }
+        guard (1...3600).contains(acsTimeout) else {
+            throw ValidationError("--acs-timeout must be 1 to 3600 seconds, got \(acsTimeout)")
+        }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535, got \(port)") }
         let parts = host.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 4, parts.allSatisfy({ UInt8($0) != nil && !$0.hasPrefix("+") }) else {
@@ -58,7 +77,9 @@ struct TestLabCommand: AsyncParsableCommand {
         do {
             lab = try await TestLab.start(
                 options: TestLabOptions(
-                    port: port, host: host, useTLS: !http, pkiDirectory: directory, logsRequests: verbose),
+                    port: port, host: host, useTLS: !http, pkiDirectory: directory, logsRequests: verbose,
+                    resultsTiming: TestLabOptions.ResultsTiming(rawValue: resultsTiming) ?? .afterFinalRequest,
+                    acsTimeout: .seconds(acsTimeout)),
                 logger: logger)
         } catch let error as TestLabError {
             throw CLIError(error.message, exitStatus: 1)
