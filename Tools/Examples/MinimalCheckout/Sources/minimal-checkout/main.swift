@@ -68,8 +68,8 @@ do {
     switch mode {
     case "--bank-app":
         let bankApp = StandardInputBankApp { link in
-            print("in the bank's app: \(link.absoluteString)")
-            fflush(stdout)
+            // Unbuffered: whoever watches the app sees it switch at once.
+            FileHandle.standardOutput.write(Data("in the bank's app: \(link.absoluteString)\n".utf8))
         }
         let result = await checkout.payConfirmed(
             cardNumber: arguments[4], directoryServerID: directoryServerID,

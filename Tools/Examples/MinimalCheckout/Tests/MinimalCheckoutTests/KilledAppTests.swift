@@ -122,7 +122,7 @@ struct KilledAppTests {
     struct Run {
         let sdkTransID: String
         let link: String
-        let decision: TestLab.OutOfBandDecision
+        let decision: TestLab.OutOfBandDecisionOutcome
         let firstReturn: String
     }
 
