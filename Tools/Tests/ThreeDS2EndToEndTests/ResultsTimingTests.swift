@@ -4,6 +4,7 @@ import Testing
 import ThreeDS2ACSKit
 import ThreeDS2JOSE
 import ThreeDS2Messages
+import ThreeDS2NIOTransport
 import ThreeDS2SDK
 import ThreeDS2TestLab
 
