@@ -54,6 +54,9 @@ let package = Package(
         .library(name: "ThreeDS2TerminalUI", targets: ["ThreeDS2TerminalUI"]),
         .library(name: "ThreeDS2TestLab", targets: ["ThreeDS2TestLab"]),
         .executable(name: "threeds", targets: ["threeds"]),
+        // The benchmarks' fixtures, for the ordo-one composites of the benchmark package (Benchmarks/).
+        .library(name: "BenchmarkFixtures", targets: ["BenchmarkFixtures"]),
+        .executable(name: "threeds-benchmarks", targets: ["threeds-benchmarks"]),
     ],
     dependencies: [
         .package(name: "ThreeDS2", path: ".."),
@@ -133,6 +136,24 @@ let package = Package(
             dependencies: ["MinimalCheckout", sdk, sdkTesting, "ThreeDS2TestLab", clocks],
             path: "Examples/MinimalCheckout/Tests/MinimalCheckoutTests"
         ),
+        // The benchmarks (Benchmarks/README.md): `threeds-benchmarks`, each composite operation of the SDK against the
+        // bare operations it is built from, whole challenges, the TestLab under load, the client's cost against an
+        // independent peer and the binary sizes; and the fixtures it shares with the ordo-one composites, which stay
+        // in the benchmark package (Benchmarks/, for its plugin and allocation counter). They live here because they
+        // stand on the TestLab: the tools' build already builds everything they need.
+        .target(
+            name: "BenchmarkFixtures",
+            dependencies: [jose, messages, acsKit, "ThreeDS2TestLab"] + cryptography,
+            path: "Benchmarks/BenchmarkFixtures"
+        ),
+        .executableTarget(
+            name: "threeds-benchmarks",
+            dependencies: [
+                "BenchmarkFixtures", jose, messages, acsKit, sdk, "ThreeDS2TestLab", "ThreeDS2NIOTransport", logging,
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ] + cryptography,
+            path: "Benchmarks/ThreeDS2Benchmarks"
+        ),
         // Test support the tools' tests share (what the SDK's testing product does not ship: peak memory from /proc).
         .target(
             name: "ThreeDS2TestSupport",
@@ -169,8 +190,9 @@ let package = Package(
             name: "ThreeDSCLITests",
             dependencies: [
                 "ThreeDS2TestSupport", "ThreeDS2TestLab", "ThreeDS2NIOTransport", "threeds", "ThreeDS2TerminalUI", sdk,
-                sdkTesting, messages,
-                jose, clocks,
+                sdkTesting, messages, jose, clocks,
+                // A command parsed in process, as `threeds` parses it.
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Integration: the SDK and its adapters end to end against the TestLab over real HTTP(S) on loopback.

@@ -57,7 +57,6 @@ extension ChallengeResponseValidator {
             try recorder.invalid(.selectInfoNotArray, field, "is not an array", seen: value)
             return []
         }
-        try checkSelectLimits(entries, recorder, version: version)
         var options: [SelectOption] = []
         for entry in entries {
             guard case .object(let pair) = entry, pair.count == 1, let member = pair.members.first,
@@ -83,6 +82,9 @@ extension ChallengeResponseValidator {
                 version.reportsDuplicateEntries ? .selectInfoDuplicateKey : .selectInfoRepeatedKey
             try recorder.invalid(rule, field, "repeats a key", seen: value)
         }
+        // Last: the limits are tolerated (reported only by a strict audit), and a field is reported once, so an
+        // enforced finding on the same list (an entry, a comma, a repeated key) must be recorded first.
+        try checkSelectLimits(entries, recorder, version: version)
         return options
     }
 

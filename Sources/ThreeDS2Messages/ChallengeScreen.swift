@@ -19,6 +19,14 @@ public enum UIType: String, Sendable, Hashable, CaseIterable {
 
     /// Whether the ACS sends HTML for this type.
     public var isHTML: Bool { self == .html || self == .htmlOutOfBand }
+
+    /// Whether an ACS may show this type to an SDK whose interface is HTML only (`sdkInterface` `02`): the HTML types
+    /// and 07, which 2.3.1 defines for both interfaces (Annex A, `acsUiType`).
+    public var isValidOnHTMLInterface: Bool { isHTML || self == .information }
+
+    /// Whether an ACS may show this type to an SDK whose interface is native only (`sdkInterface` `01`): every type
+    /// but the HTML ones.
+    public var isValidOnNativeInterface: Bool { !isHTML }
 }
 
 /// One choice of a select screen: the key sent back and the text shown.

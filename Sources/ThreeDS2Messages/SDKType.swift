@@ -3,21 +3,47 @@ public import ThreeDS2JOSE
 /// The 2.3.1 AReq's `sdkType`: which kind of 3DS SDK made the AReq. Required in every 2.3.1 app-channel AReq
 /// (the Default-SDK included), absent from 2.1.0 and 2.2.0 AReqs (``MessageVersion/carriesSDKType``).
 ///
-/// A closed enum: this SDK is a Default-SDK and writes `01`; the Split-SDK (`02`, which also needs
-/// `splitSdkType` and `sdkServerSignedContent`) is a later addition.
-public enum SDKType: String, ProtocolCode, CaseIterable {
+/// An open struct over the code as sent: this SDK is a Default-SDK and writes `01`; `02` is the Split-SDK (which
+/// also needs `splitSdkType` and `sdkServerSignedContent`), and the ranges the specification reserves for EMVCo and
+/// the directory servers stay representable, so a reader (a 3DS Server, `threeds inspect`) keeps a value it does not
+/// know and decides its own policy.
+public struct SDKType: ProtocolCode {
+    /// The two digits as sent.
+    public let rawValue: String
+
+    /// A code as sent, known or not.
+    ///
+    /// - Parameter rawValue: The two digits.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
     /// `01`: Default-SDK, the whole SDK in the app (this SDK). The AReq then carries `defaultSdkType`.
-    case defaultSDK = "01"
+    public static let defaultSDK = SDKType(rawValue: "01")
+    /// `02`: Split-SDK, part of the SDK on a server. The AReq then carries `splitSdkType`.
+    public static let splitSDK = SDKType(rawValue: "02")
+
+    /// Whether the value has the shape of a code: two ASCII digits.
+    public var isWellFormed: Bool { isTwoDigits(rawValue) }
 }
 
 /// The 2.3.1 AReq's `defaultSdkType` object, required when `sdkType` is `01` (Default-SDK): the SDK's variant and
 /// whether it is wrapped in a cross-platform framework.
 public struct DefaultSDKType: Sendable, Hashable {
-    /// `sdkVariant`: how the SDK is built.
-    public enum Variant: String, ProtocolCode, CaseIterable {
-        /// `01`: native code embedded in the app (this SDK). `02`–`79` are reserved for EMVCo, `80`–`99` for
-        /// directory servers.
-        case native = "01"
+    /// `sdkVariant`: how the SDK is built. An open struct over the code as sent: `02`–`79` are reserved for EMVCo,
+    /// `80`–`99` for directory servers, and a reader keeps a value it does not know.
+    public struct Variant: ProtocolCode {
+        /// The two digits as sent.
+        public let rawValue: String
+
+        /// A code as sent, known or not.
+        ///
+        /// - Parameter rawValue: The two digits.
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// `01`: native code embedded in the app (this SDK).
+        public static let native = Variant(rawValue: "01")
+
+        /// Whether the value has the shape of a code: two ASCII digits.
+        public var isWellFormed: Bool { isTwoDigits(rawValue) }
     }
 
     /// `sdkVariant`.
@@ -40,17 +66,22 @@ public struct DefaultSDKType: Sendable, Hashable {
         JSONObject([("sdkVariant", variant.json), ("wrappedInd", YesNoIndicator(wrapped).json)])
     }
 
-    /// Reads the object as a 3DS Server checks it: `sdkVariant` a variant this type knows, `wrappedInd` `Y` or `N`
-    /// when present.
+    /// Reads the object as a 3DS Server checks it: `sdkVariant` two digits (a variant of any range; the reader decides
+    /// which it accepts), `wrappedInd` `Y` or `N` when present.
     ///
     /// - Parameter value: The AReq's `defaultSdkType`.
     /// - Returns: The object, or `nil` when it is not one.
     public init?(_ value: JSONValue?) {
         guard case .object(let object)? = value,
-            let variant = object["sdkVariant"]?.stringValue.flatMap(Variant.init(rawValue:))
+            let variant = object["sdkVariant"]?.stringValue.map(Variant.init(rawValue:)), variant.isWellFormed
         else { return nil }
         let wrapped = object["wrappedInd"]
         guard wrapped == nil || YesNoIndicator(wrapped) != nil else { return nil }
         self.init(variant: variant, wrapped: YesNoIndicator(wrapped) == .yes)
     }
+}
+
+/// Two ASCII digits: the shape of the 2.3.1 SDK type codes.
+private func isTwoDigits(_ text: String) -> Bool {
+    text.utf8.count == 2 && text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
 }

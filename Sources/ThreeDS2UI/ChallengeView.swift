@@ -34,7 +34,8 @@
                         Text(model.strings[.processing]).styled(progress.text)
                         if let logo = scheme?.logo {
                             Image(logo.imageName).resizable().scaledToFit().frame(maxHeight: 32)
-                                .accessibilityLabel(logo.accessibilityLabel ?? scheme?.name ?? "")
+                                .accessibilityLabel(scheme?.logoAccessibilityLabel ?? "")
+                                .accessibilityHidden(scheme?.logoAccessibilityLabel == nil)
                         }
                         if let scheme { Text(scheme.name).font(.footnote).styled(progress.text) }
                     }

@@ -51,6 +51,22 @@ struct ConformanceStrictTests {
         #expect(ChallengeResponseValidator.audit(older, expecting: expectation(.v2_2_0), strict: true).isConformant)
     }
 
+    @Test("a strict audit reports the select list's enforced finding, not the tolerated limit before it")
+    func enforcedBeforeTolerated() {
+        let expecting = expectation(.v2_3_1)
+        // Nine options, one key repeated: the SDK sends Erro 204; the strict audit names that rule.
+        let repeated = Self.select231(["challengeSelectInfo": Self.options(9) { $0 == 8 ? "k0" : "k\($0)" }])
+        let audit = ChallengeResponseValidator.audit(repeated, expecting: expecting, strict: true)
+        #expect(audit.rules == [.selectInfoDuplicateKey], "\(audit.findings)")
+        #expect(throws: ProtocolViolation.self) {
+            try ChallengeResponseValidator.validate(repeated, expecting: expecting)
+        }
+        // A six-character key beside a key with a comma: the comma (Erro 203) is the finding.
+        let comma = Self.select231(["challengeSelectInfo": Self.options(2) { $0 == 0 ? "mobile" : "a,b" }])
+        #expect(
+            ChallengeResponseValidator.audit(comma, expecting: expecting, strict: true).rules == [.selectInfoComma])
+    }
+
     @Test("fields the version, the UI type or a final CRes forbids: a rule each, tolerated")
     func forbiddenFields() {
         let final: JSONObject = [

@@ -84,6 +84,16 @@ struct RenderOptionsAndSDKTypeTests {
         #expect(!Self.nativeOnly.announces(.html) && Self.nativeOnly.announces(.outOfBand))
     }
 
+    @Test("07 (information) is defined for both interfaces: an HTML-only presenter that lists it draws it")
+    func informationOnEitherInterface() {
+        let types: [UIType] = [.html, .htmlOutOfBand, .information]
+        #expect(DeviceRenderOptions(interface: .html, uiTypes: types).announces(.information))
+        #expect(DeviceRenderOptions(interface: .native, uiTypes: [.text, .information]).announces(.information))
+        #expect(DeviceRenderOptions(interface: .both, uiTypes: [.information]).announces(.information))
+        #expect(!DeviceRenderOptions(interface: .html, uiTypes: [.html]).announces(.information))
+        #expect(!DeviceRenderOptions(interface: .html, uiTypes: types + [.text]).announces(.text))
+    }
+
     @Test("a 2.3.1 AReq says sdkType 01 with its defaultSdkType; 2.1.0 and 2.2.0 AReqs carry neither")
     func sdkTypeOnlyIn231() throws {
         let pki = try DirectoryServerPKI.make()
@@ -113,7 +123,14 @@ struct RenderOptionsAndSDKTypeTests {
             #expect(throws: ThreeDS2Error.self) { try areq.addField("sdkType", .string("02")) }
         }
         #expect(DefaultSDKType(.object(["sdkVariant": .string("01")])) == DefaultSDKType())
-        #expect(DefaultSDKType(.object(["sdkVariant": .string("02"), "wrappedInd": .string("N")])) == nil)
+        // A variant of the directory servers' range stays representable; a value that is not two digits does not.
+        #expect(
+            DefaultSDKType(.object(["sdkVariant": .string("80"), "wrappedInd": .string("N")]))
+                == DefaultSDKType(variant: DefaultSDKType.Variant(rawValue: "80")))
+        #expect(DefaultSDKType(.object(["sdkVariant": .string("1"), "wrappedInd": .string("N")])) == nil)
+        #expect(
+            SDKType(rawValue: "02") == .splitSDK && SDKType.splitSDK.isWellFormed
+                && !SDKType(rawValue: "0x").isWellFormed)
         #expect(DefaultSDKType(.object(["sdkVariant": .string("01"), "wrappedInd": .string("X")])) == nil)
     }
 
@@ -146,5 +163,19 @@ struct RenderOptionsAndSDKTypeTests {
                     logo: SchemeLogo(imageName: "visa-mark", accessibilityLabel: "Visa")),
                 ProcessingScheme(directoryServerID: .mastercard, name: "Test Scheme"),
             ])
+    }
+
+    @Test("the logo's accessibility text: its own label, never the name a second time")
+    func logoAccessibilityLabel() {
+        let name = "Test Scheme"
+        let labelled = ProcessingScheme(
+            directoryServerID: .mastercard, name: name, logo: SchemeLogo(imageName: "mark", accessibilityLabel: "Mark"))
+        #expect(labelled.logoAccessibilityLabel == "Mark")
+        let unlabelled = ProcessingScheme(directoryServerID: .mastercard, name: name, logo: SchemeLogo(imageName: "m"))
+        #expect(unlabelled.logoAccessibilityLabel == nil)
+        let same = ProcessingScheme(
+            directoryServerID: .mastercard, name: name, logo: SchemeLogo(imageName: "m", accessibilityLabel: name))
+        #expect(same.logoAccessibilityLabel == nil)
+        #expect(ProcessingScheme(directoryServerID: .mastercard, name: name).logoAccessibilityLabel == nil)
     }
 }

@@ -459,6 +459,8 @@ extension View {
     nonisolated public func tint(_ tint: Color?) -> ModifiedView<Self> { ModifiedView() }
     /// Read: …/view/accessibilitylabel(_:) (iOS 14).
     nonisolated public func accessibilityLabel(_ label: some StringProtocol) -> ModifiedView<Self> { ModifiedView() }
+    /// Read: …/view/accessibilityhidden(_:) (iOS 14).
+    nonisolated public func accessibilityHidden(_ hidden: Bool) -> ModifiedView<Self> { ModifiedView() }
     /// Read: …/view/accessibilityaddtraits(_:) (iOS 14).
     nonisolated public func accessibilityAddTraits(_ traits: AccessibilityTraits) -> ModifiedView<Self> {
         ModifiedView()

@@ -152,7 +152,7 @@ public struct ChallengeLayout: Sendable, Hashable {
             if screen.oobAppURL != nil {
                 actions.append(.button(.openOOBApp, label: screen.oobAppLabel ?? strings[.openApp]))
             }
-            if screen.oobContinueLabel != nil || screen.oobAppURL == nil {
+            if screen.offersContinueButton {
                 actions.append(.button(.continue, label: screen.oobContinueLabel ?? strings[.continueButton]))
             }
             return (label, actions, nil)
@@ -233,4 +233,18 @@ public struct ChallengeLayout: Sendable, Hashable {
 
     /// Warnings about the customization (contrast under 4.5:1), to show so they get fixed.
     public var customizationWarnings: [Warning] { customization.contrastWarnings }
+}
+
+extension ChallengeScreen {
+    /// Whether the screen has a continue button: an information screen always; an out-of-band screen when the ACS
+    /// labelled one, or when it names no app (the cardholder approves elsewhere and says so here). An out-of-band
+    /// screen with an app link and no label has none: the SDK continues when the bank's app sends the cardholder
+    /// back, and a continue before that would send `oobContinue` before the approval.
+    public var offersContinueButton: Bool {
+        switch uiType {
+        case .information: true
+        case .outOfBand: oobContinueLabel != nil || oobAppURL == nil
+        default: false
+        }
+    }
 }

@@ -9,6 +9,14 @@ public struct ProcessingScheme: Sendable, Hashable {
     /// The scheme's logo as the app configured it (``DirectoryServer/logo``), or `nil`: the SDK ships no marks.
     public var logo: SchemeLogo?
 
+    /// What assistive technologies read for the logo: its own ``SchemeLogo/accessibilityLabel`` when that differs
+    /// from ``name``, which is shown (and read) beside it; `nil` otherwise, and then the logo is hidden from them, so
+    /// the name is not read twice. `nil` without a logo.
+    public var logoAccessibilityLabel: String? {
+        guard let label = logo?.accessibilityLabel, label != name else { return nil }
+        return label
+    }
+
     /// Creates the description.
     ///
     /// - Parameters:
@@ -28,14 +36,15 @@ public struct ProcessingScheme: Sendable, Hashable {
 public struct SchemeLogo: Sendable, Hashable {
     /// The image's name in the app's resources.
     public var imageName: String
-    /// A text alternative for assistive technologies (for example "Visa"); the scheme's name when `nil`.
+    /// A text alternative for assistive technologies (for example "Visa"); when `nil`, the logo is hidden from them
+    /// and the scheme's name shown beside it is read (``ProcessingScheme/logoAccessibilityLabel``).
     public var accessibilityLabel: String?
 
     /// Creates a logo reference.
     ///
     /// - Parameters:
     ///   - imageName: The image's name in the app's resources.
-    ///   - accessibilityLabel: A text alternative; the scheme's name when `nil`.
+    ///   - accessibilityLabel: A text alternative; when `nil`, the scheme's name shown beside the logo is read.
     public init(imageName: String, accessibilityLabel: String? = nil) {
         self.imageName = imageName
         self.accessibilityLabel = accessibilityLabel

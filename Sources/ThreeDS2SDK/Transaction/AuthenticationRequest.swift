@@ -37,8 +37,8 @@ public struct DeviceRenderOptions: Sendable, Hashable, Encodable {
     }
 
     /// Whether these options announce a UI type: it is one of ``uiTypes``, and the ``interface`` draws it (HTML
-    /// types, `05` and `06`, need ``Interface/html`` or ``Interface/both``; the native ones ``Interface/native`` or
-    /// ``Interface/both``). A CRes showing a UI type the AReq did not announce ends the challenge with Erro 203
+    /// types, `05` and `06`, need ``Interface/html`` or ``Interface/both``; `07`, information, is defined for both
+    /// interfaces; the other native ones need ``Interface/native`` or ``Interface/both``). A CRes showing a UI type the AReq did not announce ends the challenge with Erro 203
     /// naming `acsUiType`, as a UI type the version does not define does.
     ///
     /// - Parameter uiType: The CRes's `acsUiType`.
@@ -47,8 +47,8 @@ public struct DeviceRenderOptions: Sendable, Hashable, Encodable {
         guard uiTypes.contains(uiType) else { return false }
         switch interface {
         case .both: return true
-        case .html: return uiType.isHTML
-        case .native: return !uiType.isHTML
+        case .html: return uiType.isValidOnHTMLInterface
+        case .native: return uiType.isValidOnNativeInterface
         }
     }
 

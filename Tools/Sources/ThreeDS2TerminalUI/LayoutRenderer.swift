@@ -120,9 +120,9 @@ public struct LayoutRenderer: Sendable {
     private func elementLines(_ element: LayoutElement, index: Int, focused: Bool, _ state: ChallengeFormState)
         -> [String]
     {
-        let marker = !interactive ? "" : focused ? (plain ? "[focus] " : "› ") : (plain ? "" : "  ")
         let strings = state.layout.strings
         let texts = TerminalStrings(for: strings)
+        let marker = !interactive ? "" : focused ? (plain ? texts[.plainFocus] + " " : "› ") : (plain ? "" : "  ")
         switch element {
         case .toolbar(let title, let cancel):
             return toolbarLines(title: Self.safe(title), cancel: Self.safe(cancel), state)
@@ -144,7 +144,7 @@ public struct LayoutRenderer: Sendable {
             let (yes, no) = texts.answerKeys
             let text =
                 plain
-                ? "\(texts[.choice]): \(Self.safe(question)) \(answer) (\(texts.format(.yesOrNo, yes, no)))"
+                ? texts.format(.plainConsent, Self.safe(question), answer, yes, no)
                 // The answer and the keys stay together on one line: `[Yes] (y/n)` is never broken.
                 : "\(Self.safe(question)) [\(answer)]\(Self.glue)"
                     + texts.format(.consentKeys, yes, no).replacingOccurrences(of: " ", with: String(Self.glue))
@@ -153,7 +153,7 @@ public struct LayoutRenderer: Sendable {
             let open = state.expanded.contains(index)
             let shown =
                 plain
-                ? "\(texts[.section]): \(Self.safe(label)), \(texts[open ? .sectionOpen : .sectionClosed])"
+                ? texts.format(open ? .plainSectionOpen : .plainSectionClosed, Self.safe(label))
                 : "\(open ? "▾" : "▸")\(Self.glue)\(Self.safe(label))"
             let body = open ? wrap(text.runs, colour: "", width: width - 4).map { "    " + $0 } : []
             return item(marker, shown, focused: focused) + body
@@ -166,7 +166,7 @@ public struct LayoutRenderer: Sendable {
         case .htmlLink(let linkIndex):
             guard let links = state.form?.links, links.indices.contains(linkIndex) else { return [] }
             let label = Self.safe(links[linkIndex].label)
-            return item(marker, plain ? "\(texts[.link]): \(label)" : "<\(label)>", focused: focused)
+            return item(marker, plain ? texts.format(.plainLink, label) : "<\(label)>", focused: focused)
         }
     }
 
@@ -176,7 +176,7 @@ public struct LayoutRenderer: Sendable {
         let strings = state.layout.strings
         let texts = TerminalStrings(for: strings)
         let look = state.layout.style
-        var right = plain ? "\(texts[.button]): \(cancel) (Escape)" : "[\(cancel): Esc]"
+        var right = plain ? texts.format(.plainCancelButton, cancel) : "[\(cancel): Esc]"
         if Self.displayWidth(title) + 1 + Self.displayWidth(right) > width, !plain { right = "[Esc]" }
         let rightWidth = Self.displayWidth(right)
         // The title beside the cancel key when at least a word or two fits there; otherwise above it.
@@ -202,7 +202,8 @@ public struct LayoutRenderer: Sendable {
     /// The information text with its bold runs (and the warning indicator), wrapped and aligned.
     private func textLines(_ text: StyledText, warning: Bool, _ state: ChallengeFormState) -> [String] {
         let (shown, warns) = state.shownText(text, warning: warning)
-        let prefix = warns ? "(!) \(state.layout.strings[.warning]): " : ""
+        let prefix =
+            warns ? TerminalStrings(for: state.layout.strings).format(.warningLead, state.layout.strings[.warning]) : ""
         let label = state.layout.style.label(.infoText)
         let colour = style.foreground(label.color)
         return wrap(StyledText(plain: prefix).runs + shown.runs, colour: colour).map { line in
@@ -219,12 +220,11 @@ public struct LayoutRenderer: Sendable {
         let text = state.entries.indices.contains(box) ? state.entries[box] : ""
         let masked = state.isMasked(box: box)
         let shown = masked ? String(repeating: "•", count: text.count) : text
-        let toggle = settings.offersRevealToggle ? (plain ? ", \(texts[.revealToggle])" : " (Ctrl-T)") : ""
+        let toggle = settings.offersRevealToggle
         let field = Self.safe(
             plain
-                ? "\(texts[.fieldText]): \(settings.label), \(texts.format(.charactersEntered, text.count))"
-                    + (masked ? " (\(texts[.hidden]))" : ": \(text)") + toggle
-                : "\(settings.label): [\(shown)\(focused ? "_" : "")]\(toggle)")
+                ? Self.entryDescription(label: settings.label, text: text, masked: masked, toggle: toggle, texts)
+                : "\(settings.label): [\(shown)\(focused ? "_" : "")]\(toggle ? " (Ctrl-T)" : "")")
         let colour = style.foreground(state.layout.style.label(box == 0 ? .dataEntryLabel : .dataEntryLabel2).color)
         return item(marker, field, focused: focused, colour: focused || plain ? nil : colour)
     }
@@ -233,13 +233,11 @@ public struct LayoutRenderer: Sendable {
     private func optionLines(
         key: String, label: String, multiple: Bool, marker: String, _ focused: Bool, _ state: ChallengeFormState
     ) -> [String] {
-        let strings = state.layout.strings
-        let texts = TerminalStrings(for: strings)
+        let texts = TerminalStrings(for: state.layout.strings)
         let on = state.chosen.contains(key)
         let box =
             plain
-            ? (multiple ? texts[.checkbox] : texts[.radioButton])
-                + " \(label), \(on ? strings[.selected] : strings[.notSelected])"
+            ? texts.format(Self.choiceKey(checkbox: multiple, on: on), label)
             : (multiple ? (on ? "[x]" : "[\(Self.glue)]") : (on ? "(•)" : "(\(Self.glue))")) + "\(Self.glue)" + label
         let colour = style.foreground(state.layout.style.label(.selectionList).color)
         return item(marker, box, focused: focused, colour: focused || plain || colour.isEmpty ? nil : colour)
@@ -254,15 +252,17 @@ public struct LayoutRenderer: Sendable {
         let indent = String(repeating: " ", count: Self.displayWidth(marker))
         let text =
             plain
-            ? "\(TerminalStrings(for: state.layout.strings)[.button]): \(label)" : "<\(Self.glue)\(label)\(Self.glue)>"
+            ? TerminalStrings(for: state.layout.strings).format(.plainButton, label)
+            : "<\(Self.glue)\(label)\(Self.glue)>"
         var lines = wrap(text, width: width - indent.count).enumerated().map { offset, line in
             let shown = Self.unglued(line)
             return highlight(
                 (offset == 0 ? marker : indent) + (plain ? shown : colours + shown + style.reset), focused)
         }
         if type == .openOOBApp, state.openedApp, let link = state.layout.screen.oobAppURL {
+            let shown = Self.safe(link)
             lines.append(
-                "    " + (plain ? "\(TerminalStrings(for: state.layout.strings)[.link]): " : "") + Self.safe(link))
+                "    " + (plain ? TerminalStrings(for: state.layout.strings).format(.plainLink, shown) : shown))
         }
         return lines
     }
@@ -278,9 +278,10 @@ public struct LayoutRenderer: Sendable {
         }
     }
 
-    /// A space the wrapping never breaks at (a no-break space, drawn as a space): it keeps a control's parts
-    /// together, such as `[Yes] (y/n)` or `< Verify >`.
-    static let glue: Character = "\u{00A0}"
+    /// A space the wrapping never breaks at (a figure space, drawn as a space): it keeps a control's parts
+    /// together, such as `[Yes] (y/n)` or `< Verify >`. It is not the no-break space, which a translation writes
+    /// where its language asks for one (French before `:`) and which reaches the terminal as written.
+    static let glue: Character = "\u{2007}"
 
     /// A line with its glue drawn as plain spaces.
     static func unglued(_ line: String) -> String {
@@ -322,27 +323,51 @@ public struct LayoutRenderer: Sendable {
         switch control.kind {
         case .checkbox:
             return plain
-                ? "\(texts[.checkbox]) \(name), \(control.checked ? strings[.selected] : strings[.notSelected])"
+                ? texts.format(Self.choiceKey(checkbox: true, on: control.checked), name)
                 : "[\(control.checked ? "x" : " ")] \(name)"
         case .radio:
+            // An option with no label of its own is named as the page's form names it, `name=value`.
             return plain
-                ? "\(texts[.radioButton]) \(name) \(control.value), "
-                    + (control.checked ? strings[.selected] : strings[.notSelected])
+                ? texts.format(
+                    Self.choiceKey(checkbox: false, on: control.checked), labelled ? name : "\(name)=\(control.value)")
                 : "(\(control.checked ? "•" : " ")) \(name)=\(control.value)"
         case .submitInput, .imageInput, .submitButton:
-            return plain
-                ? "\(texts[.button]): \(control.label.isEmpty ? name : control.label)"
-                : "< \(control.label.isEmpty ? name : control.label) >"
+            let label = control.label.isEmpty ? name : control.label
+            return plain ? texts.format(.plainButton, label) : "< \(label) >"
         case .select, .multipleSelect:
             let chosen = control.options.first(where: \.selected)?.label ?? control.options.first?.label ?? ""
-            return plain ? "\(texts[.list]) \(name): \(chosen)" : "\(name): [\(chosen) ▾]"
+            return plain ? texts.format(.plainList, name, chosen) : "\(name): [\(chosen) ▾]"
         case .password,
             _ where Self.looksSecret(control):
             return plain
-                ? "\(texts[.fieldPassword]) \(name), \(texts.format(.charactersEntered, control.value.count))"
+                ? texts.format(.plainPasswordField, name, texts.format(.charactersEntered, control.value.count))
                 : "\(name): [\(String(repeating: "•", count: control.value.count))]"
         default:
-            return plain ? "\(texts[.fieldText]) \(name): \(control.value)" : "\(name): [\(control.value)]"
+            return plain ? texts.format(.plainTextField, name, control.value) : "\(name): [\(control.value)]"
+        }
+    }
+
+    /// The plain description of a check box or radio button in its state: one sentence of the table.
+    static func choiceKey(checkbox: Bool, on: Bool) -> TerminalStrings.Key {
+        switch (checkbox, on) {
+        case (true, true): .plainCheckboxOn
+        case (true, false): .plainCheckboxOff
+        case (false, true): .plainRadioOn
+        case (false, false): .plainRadioOff
+        }
+    }
+
+    /// The plain description of an entry box: its label, how much was typed, the text (or that it is hidden), and
+    /// the reveal key when offered, as one sentence of the table.
+    static func entryDescription(
+        label: String, text: String, masked: Bool, toggle: Bool, _ texts: TerminalStrings
+    ) -> String {
+        let count = texts.format(.charactersEntered, text.count)
+        switch (masked, toggle) {
+        case (true, false): return texts.format(.plainEntryHidden, label, count)
+        case (true, true): return texts.format(.plainEntryHiddenToggle, label, count)
+        case (false, false): return texts.format(.plainEntry, label, count, text)
+        case (false, true): return texts.format(.plainEntryToggle, label, count, text)
         }
     }
 

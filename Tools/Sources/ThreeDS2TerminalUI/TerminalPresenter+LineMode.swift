@@ -75,9 +75,15 @@ extension TerminalPresenter {
             let open = screen.oobAppURL.map {
                 texts.format(.lineCommand, texts.word(.open), "\(screen.oobAppLabel ?? strings[.openApp]) \($0)")
             }
-            commands = [open, additional].compactMap { $0 }
             let label = screen.oobContinueLabel ?? screen.infoContinueLabel
-            asked = texts.format(.lineContinue, label ?? strings[.continueButton])
+            if screen.offersContinueButton {
+                commands = [open, additional].compactMap { $0 }
+                asked = texts.format(.lineContinue, label ?? strings[.continueButton])
+            } else {
+                // No continue button (an app link without a continue label): the open command is the question.
+                commands = [additional].compactMap { $0 }
+                asked = open ?? ""
+            }
         case .html, .htmlOutOfBand:
             (commands, asked) = htmlQuestion(state)
         }
@@ -98,7 +104,7 @@ extension TerminalPresenter {
         let names =
             state.form?.controls.compactMap { control -> String? in
                 guard Self.isEntry(control), let name = control.name else { return nil }
-                return control.label.isEmpty ? name : "\(name) (\(control.label))"
+                return control.label.isEmpty ? name : texts.format(.htmlFieldName, name, control.label)
             }.joined(separator: texts[.listSeparator]) ?? ""
         return ([open].compactMap { $0 }, texts.format(.htmlFields, names, buttons))
     }
@@ -123,8 +129,9 @@ extension TerminalPresenter {
     {
         let screen = state.screen
         let word = line.trimmingCharacters(in: .whitespaces)
-        if word.isEmpty, screen.uiType != .outOfBand, screen.uiType != .information {
-            // An empty Enter asks again: sent, it would spend an attempt (or send no choice).
+        if word.isEmpty, !screen.offersContinueButton {
+            // An empty Enter asks again: sent, it would spend an attempt, send no choice, or (an app link without a
+            // continue button) continue before the approval.
             return .askAgain
         }
         let command = texts.command(word)
@@ -235,6 +242,8 @@ extension TerminalPresenter {
             if state.note != nil { return nil }
             return state.perform(.submit())?.answer
         case .outOfBand, .information:
+            // Without a continue button, a line that is no command continues nothing: it is asked again.
+            guard screen.offersContinueButton else { return nil }
             if screen.uiType == .outOfBand, let info = screen.additionalInfo {
                 let renderer = LayoutRenderer(width: lineColumns, style: TerminalStyle(depth: .none))
                 print(renderer.wrap(PeerText.escapedForTerminal(info, keepingLineBreaks: true)).joined(separator: "\n"))

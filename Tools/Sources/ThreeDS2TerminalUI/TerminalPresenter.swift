@@ -216,18 +216,22 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
     /// The processing line wrapped, words whole, to `columns` (a narrow window gets it on several lines, each in the
     /// progress colours); `nil` keeps it on one line.
     func processingLines(scheme: ProcessingScheme?, presentation: PresentationSettings, columns: Int?) -> [String] {
-        let name =
+        let processing = presentation.strings[.processing]
+        let texts = TerminalStrings(for: presentation.strings)
+        // One sentence of the terminal's table: the SDK's processing text, the name and, unless it is the ID, the ID.
+        let text =
             scheme.map { scheme in
-                let id = scheme.directoryServerID.rawValue
-                let label = scheme.name == id ? id : "\(scheme.name) (\(id))"
-                return " — \(LayoutRenderer.safe(label))"
-            } ?? ""
+                let id = LayoutRenderer.safe(scheme.directoryServerID.rawValue)
+                let name = LayoutRenderer.safe(scheme.name)
+                return scheme.name == scheme.directoryServerID.rawValue
+                    ? texts.format(.processingScheme, processing, id)
+                    : texts.format(.processingSchemeID, processing, name, id)
+            } ?? processing
         let progress = presentation.style.progress
         let style = TerminalStyle(depth: depth)
         let colours =
             style.foreground(progress.indicatorColor ?? progress.text.color)
             + style.background(progress.backgroundColor)
-        let text = presentation.strings[.processing] + name
         let lines = columns.map { LayoutRenderer(width: $0, style: TerminalStyle(depth: .none)).wrap(text) } ?? [text]
         return lines.map { colours + $0 + (colours.isEmpty ? "" : style.reset) }
     }

@@ -28,38 +28,60 @@ extension TerminalStrings {
         public static let keysHelpPlain = Key("keysHelpPlain", 160)
         /// The plain key help's sentence for reloading an HTML page.
         public static let keysReloadPlain = Key("keysReloadPlain", 80)
-        /// The key that shows or hides a masked code.
-        public static let revealToggle = Key("revealToggle", 40)
-
-        // The plain mode's names of controls.
-        /// A text field.
-        public static let fieldText = Key("fieldText", 22)
-        /// A password field.
-        public static let fieldPassword = Key("fieldPassword", 22)
-        /// How much was typed in a field; `%d` is the count (plural forms in the `.stringsdict`).
+        // The plain (screen-reader) mode's descriptions of controls, each one sentence of the table: the control's
+        // name, its label and its state in the language's own order and punctuation.
+        /// The word that marks the focused control in plain full screen (`[focus]`).
+        public static let plainFocus = Key("plainFocus", 22)
+        /// The toolbar's cancel button; `%1$@` is its label.
+        public static let plainCancelButton = Key("plainCancelButton", 80)
+        /// A button; `%1$@` is its label.
+        public static let plainButton = Key("plainButton", 80)
+        /// A link; `%1$@` is its text (or the address).
+        public static let plainLink = Key("plainLink", 80)
+        /// A yes-or-no question; `%1$@` is the question, `%2$@` the answer so far (the SDK's yes or no, or `—`),
+        /// `%3$@` and `%4$@` the yes and no keys.
+        public static let plainConsent = Key("plainConsent", 80)
+        /// An open section; `%1$@` is its label.
+        public static let plainSectionOpen = Key("plainSectionOpen", 80)
+        /// A closed section; `%1$@` is its label.
+        public static let plainSectionClosed = Key("plainSectionClosed", 80)
+        /// An entry box showing what was typed; `%1$@` is its label, `%2$@` how much was typed
+        /// (``charactersEntered``), `%3$@` the text.
+        public static let plainEntry = Key("plainEntry", 80)
+        /// A masked entry box; `%1$@` is its label, `%2$@` how much was typed (``charactersEntered``).
+        public static let plainEntryHidden = Key("plainEntryHidden", 80)
+        /// An entry box showing what was typed, with the key that hides it; placeholders as ``plainEntry``.
+        public static let plainEntryToggle = Key("plainEntryToggle", 160)
+        /// A masked entry box with the key that shows it; placeholders as ``plainEntryHidden``.
+        public static let plainEntryHiddenToggle = Key("plainEntryHiddenToggle", 160)
+        /// How much was typed in a field; `%d` is the count (plural forms in the `.stringsdict`). It fills the
+        /// entry boxes' descriptions.
         public static let charactersEntered = Key("charactersEntered", 40)
-        /// A masked field.
-        public static let hidden = Key("hidden", 22)
-        /// A check box.
-        public static let checkbox = Key("checkbox", 22)
-        /// A radio button.
-        public static let radioButton = Key("radioButton", 22)
-        /// A button.
-        public static let button = Key("button", 22)
-        /// A link.
-        public static let link = Key("link", 22)
-        /// A list.
-        public static let list = Key("list", 22)
-        /// A yes-or-no question.
-        public static let choice = Key("choice", 22)
-        /// A section.
-        public static let section = Key("section", 22)
-        /// An open section.
-        public static let sectionOpen = Key("sectionOpen", 22)
-        /// A closed section.
-        public static let sectionClosed = Key("sectionClosed", 22)
-        /// The keys answering a yes-or-no question; `%1$@` and `%2$@` are the yes and no keys.
-        public static let yesOrNo = Key("yesOrNo", 22)
+        /// A selected check box; `%1$@` is its label.
+        public static let plainCheckboxOn = Key("plainCheckboxOn", 80)
+        /// A check box not selected; `%1$@` is its label.
+        public static let plainCheckboxOff = Key("plainCheckboxOff", 80)
+        /// A selected radio button; `%1$@` is its label.
+        public static let plainRadioOn = Key("plainRadioOn", 80)
+        /// A radio button not selected; `%1$@` is its label.
+        public static let plainRadioOff = Key("plainRadioOff", 80)
+        /// An HTML page's list; `%1$@` is its label, `%2$@` the option chosen.
+        public static let plainList = Key("plainList", 80)
+        /// An HTML page's password field; `%1$@` is its label, `%2$@` how much was typed (``charactersEntered``).
+        public static let plainPasswordField = Key("plainPasswordField", 80)
+        /// An HTML page's text field; `%1$@` is its label, `%2$@` its text.
+        public static let plainTextField = Key("plainTextField", 80)
+
+        // Texts of every mode.
+        /// The lead of an information text shown as a warning; `%1$@` is the SDK's word for a warning.
+        public static let warningLead = Key("warningLead", 40)
+        /// A field of an HTML form in the line mode's list of fields; `%1$@` is its name, `%2$@` its label.
+        public static let htmlFieldName = Key("htmlFieldName", 22)
+        /// The processing line with the payment system; `%1$@` is the SDK's processing text, `%2$@` the name.
+        public static let processingScheme = Key("processingScheme", 22)
+        /// The processing line with the payment system and its directory server ID; `%1$@` is the SDK's
+        /// processing text, `%2$@` the name, `%3$@` the ID.
+        public static let processingSchemeID = Key("processingSchemeID", 22)
 
         // The line mode's questions, each one sentence.
         /// The question of a single-select screen.
@@ -101,11 +123,13 @@ extension TerminalStrings {
 
         /// Every key, in the order of the English table.
         public static let allCases: [Key] = [
-            .keysHelp, .keysAnswer, .keysReload, .keysHelpPlain, .keysReloadPlain, .revealToggle, .fieldText,
-            .fieldPassword, .charactersEntered, .hidden, .checkbox, .radioButton, .button, .link, .list, .choice,
-            .section, .sectionOpen, .sectionClosed, .yesOrNo, .optionNumber, .optionNumbers, .htmlOtherButton,
-            .htmlFields, .commandCancel, .commandResend, .commandAdditional, .commandOpen, .keyYes, .keyNo, .question,
-            .answer, .lineCommand, .lineContinue, .consentPrompt, .consentKeys, .listSeparator,
+            .keysHelp, .keysAnswer, .keysReload, .keysHelpPlain, .keysReloadPlain, .plainFocus, .plainCancelButton,
+            .plainButton, .plainLink, .plainConsent, .plainSectionOpen, .plainSectionClosed, .plainEntry,
+            .plainEntryHidden, .plainEntryToggle, .plainEntryHiddenToggle, .charactersEntered, .plainCheckboxOn,
+            .plainCheckboxOff, .plainRadioOn, .plainRadioOff, .plainList, .plainPasswordField, .plainTextField,
+            .warningLead, .htmlFieldName, .processingScheme, .processingSchemeID, .optionNumber, .optionNumbers,
+            .htmlOtherButton, .htmlFields, .commandCancel, .commandResend, .commandAdditional, .commandOpen, .keyYes,
+            .keyNo, .question, .answer, .lineCommand, .lineContinue, .consentPrompt, .consentKeys, .listSeparator,
         ]
     }
 

@@ -159,7 +159,7 @@ struct IntegratorAPITests {
         noDefaultType["defaultSdkType"] = nil
         variants.append(("defaultSdkType must be an object", noDefaultType))
         var badVariant = body
-        badVariant["defaultSdkType"] = ["sdkVariant": "02", "wrappedInd": "N"]
+        badVariant["defaultSdkType"] = ["sdkVariant": "native", "wrappedInd": "N"]
         variants.append(("defaultSdkType must be an object", badVariant))
         var sdkTypeIn220 = body
         sdkTypeIn220["messageVersion"] = "2.2.0"

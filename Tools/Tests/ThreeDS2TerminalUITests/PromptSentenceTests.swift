@@ -134,6 +134,140 @@ struct PromptSentenceTests {
         #expect(all.contains("[y/n]: ") && all.contains("(y/n)") && all.contains(" (type “cancel” to cancel):"))
     }
 
+    /// Screens with every control the plain mode describes: masked and shown entry boxes with the reveal key,
+    /// sections, a warning, consent rows, check boxes and radio buttons, and an HTML page's controls and link. Every
+    /// ACS text and page name is digits and symbols only (so every word is ours).
+    static func controlScreens() throws -> [ChallengeScreen] {
+        let neutral: [String: JSONValue] = [
+            "challengeInfoHeader": .string("№ 1"), "challengeInfoLabel": .string("№ 2"),
+            "challengeInfoText": .string("№ 3"), "submitAuthenticationLabel": .string("№ 4"),
+            "challengeInfoTextIndicator": .string("Y"), "whyInfoLabel": .string("№ 17"),
+            "whyInfoText": .string("№ 18"), "expandInfoLabel": .string("№ 19"), "expandInfoText": .string("№ 20"),
+        ]
+        let box: JSONValue = .object([
+            "challengeDataEntryLabel": .string("№ 2"), "challengeDataEntryMasking": .string("Y"),
+            "challengeDataEntryToggle": .string("Y"),
+        ])
+        let page =
+            "<form action='https://emv3ds/challenge'><input type=checkbox name=c1 checked><input type=checkbox name=c2>"
+            + "<input type=radio name=r value=1 checked><input type=radio name=r value=2>"
+            + "<select name=s><option>№ 21</option></select><input type=password name=pw value=12>"
+            + "<input name=t value=34><button>№ 8</button></form><a href='https://emv3ds/challenge?x=1'>№ 22</a>"
+        return [
+            try screen(
+                neutral.merging([
+                    "acsUiType": .string("01"), "trustListInfoText": .string("№ 11"), "challengeEntryBox": box,
+                ]) { $1 }, version: "2.3.1"),
+            try screen(
+                neutral.merging([
+                    "acsUiType": .string("01"),
+                    "challengeEntryBox": .object([
+                        "challengeDataEntryLabel": .string("№ 2"), "challengeDataEntryMasking": .string("N"),
+                    ]),
+                ]) { $1 }, version: "2.3.1"),
+            try screen(neutral.merging(["acsUiType": .string("02"), "challengeSelectInfo": selectOptions]) { $1 }),
+            try screen(neutral.merging(["acsUiType": .string("03"), "challengeSelectInfo": selectOptions]) { $1 }),
+            try screen(["acsUiType": .string("05"), "acsHTML": .string(Base64.urlEncode(Array(page.utf8)))]),
+        ]
+    }
+
+    /// Two choices of a select screen, their labels digits.
+    static let selectOptions: JSONValue = .array([
+        .object(["q1": .string("№ 5")]), .object(["q2": .string("№ 6")]),
+    ])
+
+    /// Every line plain mode draws for the control screens in a language, in full screen (with the focus word) and
+    /// in line mode, before and after each control is toggled, a code typed and revealed.
+    static func descriptions(_ language: String) throws -> [String] {
+        var lines: [String] = []
+        for screen in try controlScreens() {
+            var form = state(screen, locale: language)
+            for changed in [false, true] {
+                if changed {
+                    _ = form.perform(.setEntry("123"))
+                    for index in form.focusOrder {
+                        _ = form.perform(.focus(index))
+                        switch form.focusedElement {
+                        case .option, .consent, .section, .htmlControl: _ = form.perform(.toggle)
+                        case .textField: _ = form.perform(.toggleReveal)
+                        default: break
+                        }
+                    }
+                    _ = form.perform(.focus(form.focusOrder.first ?? 0))
+                }
+                for interactive in [true, false] {
+                    let renderer = LayoutRenderer(
+                        width: 1000, style: TerminalStyle(depth: .none), plain: true, interactive: interactive)
+                    lines += renderer.lines(form).filter { !$0.contains("Tab") && !$0.isEmpty }
+                }
+            }
+        }
+        return lines
+    }
+
+    /// The words of the English descriptions of controls, which a translated description must not show.
+    static let englishControlWords = [
+        "choice", "button", "link", "section", "field", "text", "checkbox", "radio", "list", "password", "focus",
+        "hidden", "open", "closed", "selected", "characters", "entered", "or", "shows", "hides", "warning",
+    ]
+
+    /// The words of that list a language writes as English does: German's *Link*, French's *focus* and *radio*.
+    static let ownWords: [String: Set<String>] = ["de": ["link"], "fr": ["focus", "radio"]]
+
+    @Test(
+        "every plain description of a control in ar, ja, zh-Hans, de and fr: one sentence of the table, no English word or punctuation",
+        arguments: ["ar", "ja", "zh-Hans", "de", "fr"])
+    func noEnglishInDescriptions(language: String) throws {
+        let lines = try Self.descriptions(language)
+        #expect(lines.count >= 40, "\(language): \(lines.count) lines")
+        let texts = TerminalStrings(language: language)
+        let all = lines.joined(separator: "\n")
+        for line in lines {
+            // The ACS's texts and the page's names aside, and the warning mark `(!)`, a symbol in every language.
+            let ours = line.replacingOccurrences(
+                of: #"№ \d+|https://\S+|\(!\)"#, with: "", options: .regularExpression)
+            for word in Self.englishControlWords where !(Self.ownWords[language] ?? []).contains(word) {
+                #expect(!Self.holds(ours, word: word), "\(language): English \"\(word)\" in \"\(line)\"")
+            }
+            for mark in Self.foreignPunctuation[language] ?? [] {
+                #expect(!ours.contains(mark), "\(language): \"\(mark)\" in \"\(line)\"")
+            }
+            if language == "fr" {
+                // French: a no-break space before every colon.
+                #expect(ours.range(of: "(?<![\u{00A0}\u{202F}]):", options: .regularExpression) == nil, "\(line)")
+            }
+        }
+        // Every description was drawn, each one sentence of the table with the screen's values filled in.
+        let count = { texts.format(.charactersEntered, $0) }
+        let drawn: [String] = [
+            texts[.plainFocus],
+            texts.format(.plainCancelButton, SDKStrings(locale: Locale(identifier: language))[.cancel]),
+            texts.format(.plainSectionClosed, "№ 17"), texts.format(.plainSectionOpen, "№ 19"),
+            texts.format(.plainCheckboxOn, "№ 6"), texts.format(.plainCheckboxOff, "c2"),
+            texts.format(.plainRadioOn, "r=1"), texts.format(.plainRadioOff, "№ 5"),
+            texts.format(.plainList, "s", "№ 21"), texts.format(.plainTextField, "t", "34"),
+            texts.format(.plainLink, "№ 22"), texts.format(.plainButton, "№ 8"),
+            texts.format(.plainEntryHiddenToggle, "№ 2", count(0)),
+            texts.format(.plainEntryToggle, "№ 2", count(3), "123"),
+            texts.format(.plainEntry, "№ 2", count(3), "123"), texts.format(.plainPasswordField, "pw", count(2)),
+            texts.format(.warningLead, SDKStrings(locale: Locale(identifier: language))[.warning]),
+        ]
+        for text in drawn {
+            #expect(all.contains(text), "\(language): \"\(text)\" not drawn in \(all)")
+        }
+    }
+
+    @Test("the English descriptions are found by the same check (it can fail)")
+    func englishDescriptionsFound() throws {
+        let all = try Self.descriptions("en").joined(separator: "\n")
+        for word in ["Choice", "Button", "Link", "Section", "Checkbox", "Radio", "List", "Password", "focus", "hidden"]
+        {
+            #expect(Self.holds(all, word: word), "\(word)")
+        }
+        #expect(all.contains("[focus] ") && all.contains("Button: Cancel (Escape)") && all.contains("(!) Warning: "))
+        #expect(all.contains("Text field: № 2, 3 characters entered: 123, Control-T shows or hides it"), "\(all)")
+    }
+
     @Test("both modes take the table's answer keys (and y/n) alike, in every language", arguments: SDKStrings.languages)
     func sameKeysBothModes(language: String) throws {
         let texts = TerminalStrings(language: language)

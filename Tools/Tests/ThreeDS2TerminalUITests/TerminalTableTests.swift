@@ -96,13 +96,13 @@ struct TerminalTableTests {
     @Test("the independent review's findings on the terminal's texts stay fixed (moved from the SDK's tables)")
     func reviewFindings() {
         let wrong: [(String, TerminalStrings.Key, String)] = [
-            ("vi", .sectionClosed, "đang"), ("nl", .link, "Koppeling"), ("zh-Hans", .keysHelp, "选择"),
+            ("vi", .plainSectionClosed, "đang"), ("nl", .plainLink, "Koppeling"), ("zh-Hans", .keysHelp, "选择"),
             ("zh-Hant", .keysHelp, "選取"), ("zh-Hant-HK", .keysHelp, "選取"),
         ]
         for (language, key, text) in wrong {
             #expect(!TerminalStrings(language: language)[key].contains(text), "\(language) \(key) says \(text)")
         }
-        #expect(TerminalStrings(language: "da")[.sectionOpen] == "åbent", "da: Afsnit is neuter")
+        #expect(TerminalStrings(language: "da")[.plainSectionOpen].hasSuffix("åbent"), "da: Afsnit is neuter")
         for language in ["et", "lv"] {
             for (key, text) in TerminalStrings.tables.entries(language) {
                 #expect(!text.contains("\u{201D}"), "\(language) \(key): ” instead of “")

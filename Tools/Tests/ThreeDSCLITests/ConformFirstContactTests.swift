@@ -124,6 +124,26 @@ struct ConformFirstContactTests {
         Self.expectReportsInert(item, "3DS Server")
     }
 
+    @Test("a 3DS Server's refusal (HTTP 400 with a JSON body) is not audited as an ARes; its 200 answer is")
+    func serverRefusalIsNoARes() async throws {
+        let refusal = Data(#"{"error":"the amount is not a number"}"#.utf8)
+        let ares = Data(#"{"messageType":"ARes","messageVersion":"2.2.0"}"#.utf8)
+        let transport = ScriptedTransport(replies: [
+            .respond(TransportResponse(status: 400, contentType: "application/json", body: Array(refusal))),
+            .respond(TransportResponse(status: 200, contentType: "application/json", body: Array(ares))),
+        ])
+        let log = ServerRoundTripLog()
+        let auditing = ServerAuditingTransport(base: transport, log: log)
+        let request = TransportRequest(
+            method: .post, url: URL(string: "https://127.0.0.1:1/areq")!, body: Array(#"{"a":1}"#.utf8),
+            timeout: .seconds(5), maxResponseBytes: 4096)
+        _ = try await auditing.send(request)
+        #expect(log.checks(version: .v2_2_0, allowsPlainHTTPLoopback: false).isEmpty)
+        _ = try await auditing.send(request)
+        let checks = log.checks(version: .v2_2_0, allowsPlainHTTPLoopback: false)
+        #expect(checks.map(\.name) == ["ARes conforms"] && checks.first?.status == .failed, "\(checks)")
+    }
+
     @Test("a --requestor-exec command's output: a setup failure, reported inert")
     func requestorExecOutput() async throws {
         let directory = scratchDirectory("conform-exec-hostile")

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Crypto
 import Foundation
 import Testing
@@ -52,7 +53,10 @@ struct ConformRulesTests {
         let (lab, pki) = try await SharedLab.cli.get()
         let directory = scratchDirectory("conform-cancel-y")
         let profile = try #require(ACSFaultProfile.all.first { $0.name == "conform-cancel-authenticates" })
-        guard case .object(var card) = ConformTests.card(profile, .v2_2_0) else { return }
+        guard case .object(var card) = ConformTests.card(profile, .v2_2_0) else {
+            Issue.record("the profile's plan card is not a JSON object")
+            return
+        }
         card["suites"] = .array([.string("cancel")])
         let plan = try ConformTests.writePlan([.object(card)], in: directory)
         let run = try await runThreeds(ConformTests.command(lab, pki, plan: plan, output: directory + "/report"))
@@ -80,6 +84,22 @@ struct ConformRulesTests {
             let run = try await runThreeds(["conform", "--plan", path, "--output", directory + "/o"] + server)
             #expect(run.status == 2, "\(run.output)")
             #expect(flattened(run.output).contains(message), "\(run.output)")
+        }
+    }
+
+    @Test("a plan card of a 2.3.1-only UI type (06, 07) with an older version is a plan error, not a run-time FAIL")
+    func planKindNeedsVersion() throws {
+        let directory = scratchDirectory("conform-plan-kind-version")
+        for (kind, version) in [("htmlOutOfBand", "2.2.0"), ("information", "2.1.0")] {
+            let path = directory + "/\(kind).json"
+            let card = #"{"card": "4000000000001000", "version": "\#(version)", "kind": "\#(kind)"}"#
+            try Data(#"{"cards": [\#(card)]}"#.utf8).write(to: URL(fileURLWithPath: path))
+            do {
+                _ = try ConformPlan.read(path)
+                Issue.record("\(kind) with \(version) was accepted")
+            } catch {
+                #expect(readable(error).contains("\"kind\" \(kind) needs version 2.3.1"), "\(readable(error))")
+            }
         }
     }
 
@@ -154,5 +174,30 @@ struct ConformRulesTests {
         #expect(strict.status == 1 && strict.output.contains("cres.challengeSelectInfo.tooMany"), "\(strict.output)")
         let signedOnly = try await runThreeds(["inspect", "audit", jws])
         #expect(signedOnly.status == 1 && signedOnly.output.contains("acsSignedContent.acsURL.notHTTPS"))
+    }
+
+    @Test(
+        "inspect audit: a CRes with a wrong messageType or a member named twice gets its CRes rule; an Erro is refused")
+    func offlineAuditKinds() throws {
+        let directory = scratchDirectory("inspect-audit-kinds")
+        let members: [(String, JSONValue)] = [
+            ("threeDSServerTransID", .string("8a880dc0-d2d2-4067-bcb1-b08d1690b26e")),
+            ("acsTransID", .string("d7c1ee99-9478-44a6-b1f2-391e29c6b340")),
+            ("sdkTransID", .string("b2385523-a66c-4907-ac3c-91848e8c0067")), ("acsCounterAtoS", .string("001")),
+            ("messageType", .string("CReq")), ("messageVersion", .string("2.2.0")),
+            ("challengeCompletionInd", .string("Y")), ("transStatus", .string("Y")),
+        ]
+        let wrongType = directory + "/wrong-type.json"
+        try Data(JSONObject(members).serializedBytes).write(to: URL(fileURLWithPath: wrongType))
+        let command = try InspectAudit.parse([wrongType, "--counter", "1"])
+        #expect(try command.audit(wrongType, sdkKey: nil).map(\.rule) == [.messageTypeNotCRes])
+        let twice = directory + "/twice.json"
+        let text = String(decoding: JSONObject(members).serializedBytes, as: UTF8.self)
+        try Data((text.dropLast() + #","transStatus":"N"}"#).utf8).write(to: URL(fileURLWithPath: twice))
+        #expect(try command.audit(twice, sdkKey: nil).map(\.rule) == [.payloadDuplicateMember])
+        let erro = directory + "/erro.json"
+        try Data(#"{"messageType":"Erro","errorCode":"203"}"#.utf8).write(to: URL(fileURLWithPath: erro))
+        #expect(InspectAudit.kind(of: ["messageType": .string("Erro")]) == .other("Erro"))
+        #expect(throws: CLIError.self) { try command.audit(erro, sdkKey: nil) }
     }
 }

@@ -67,8 +67,8 @@ extension MachineLoadingCLITests {
     @Suite("The TestLab under load")
     struct LabUnderLoadTests {
         /// How many payments run, all at once. Throughput and stress figures (1,000 payments at once, challenges per
-        /// second per core, p99 per exchange, peak memory) are the benchmark package's "TestLab under load" row
-        /// (`Benchmarks/`, `threeds-benchmarks --only "under load"`): in the default suite 1,000 at once beside the
+        /// second per core, p99 per exchange, peak memory) are the benchmarks' "TestLab under load" row
+        /// (`Tools/Benchmarks/`, `threeds-benchmarks --only "under load"`): in the default suite 1,000 at once beside the
         /// rest of the suite on 2 busy cores finished 529 and 729 of 1,000 (issue 43). What stays here is behaviour:
         /// every payment gets exactly one outcome and nothing is left open, at a size a loaded 2-core machine holds.
         static let payments = 40

@@ -35,8 +35,12 @@ struct LocaleCLITests {
             #expect(run.output.contains(strings[key]), "\(locale): \(key) \(strings[key]) missing: \(run.output)")
         }
         let texts = TerminalStrings(for: strings)
-        for key in [TerminalStrings.Key.button, .fieldText, .section] {
-            #expect(run.output.contains(texts[key]), "\(locale): \(key) \(texts[key]) missing: \(run.output)")
+        // The plain descriptions: the cancel button whole, the entry box's and the section's sentences up to the label.
+        let cancelButton = texts.format(.plainCancelButton, strings[.cancel])
+        #expect(run.output.contains(cancelButton), "\(locale): \(cancelButton) missing: \(run.output)")
+        for key in [TerminalStrings.Key.plainEntryHidden, .plainSectionClosed] {
+            let lead = texts[key].components(separatedBy: "%1$@")[0]
+            #expect(run.output.contains(lead), "\(locale): \(key) \(lead) missing: \(run.output)")
         }
         let sdkLines = run.output.split(separator: "\n").map(String.init).filter {
             !others.contains(Self.normalized($0))

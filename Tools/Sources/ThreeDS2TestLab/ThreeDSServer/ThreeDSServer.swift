@@ -83,7 +83,7 @@ extension TestLab {
 
     /// `sdkType` and `defaultSdkType` as the version defines them: in 2.3.1, `sdkType` `01` (the only SDK type the
     /// lab knows; a Split-SDK's `02` needs signed content it does not check) with a `defaultSdkType` object whose
-    /// `sdkVariant` is known and whose `wrappedInd` is `Y` or `N`; in 2.1.0 and 2.2.0, neither field.
+    /// `sdkVariant` is two digits (any range) and whose `wrappedInd` is `Y` or `N`; in 2.1.0 and 2.2.0, neither field.
     static func checkSDKType(_ request: JSONObject, version: MessageVersion) throws(TestLabError) {
         guard version.carriesSDKType else {
             for name in ["sdkType", "defaultSdkType"] where request[name] != nil {
@@ -97,7 +97,7 @@ extension TestLab {
         guard DefaultSDKType(request["defaultSdkType"]) != nil else {
             throw TestLabError(
                 .invalidRequest,
-                "defaultSdkType must be an object with sdkVariant 01 and wrappedInd Y or N when sdkType is 01")
+                "defaultSdkType must be an object with a two-digit sdkVariant and wrappedInd Y or N when sdkType is 01")
         }
     }
 

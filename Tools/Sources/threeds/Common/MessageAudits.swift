@@ -6,7 +6,7 @@ import ThreeDS2Messages
 
 /// The audits of an ARes, its ACS signed content and a plaintext CRes against the rules of
 /// `docs/conformance-rules.md`, written once for `conform`'s live run and the offline audits of saved messages
-/// (`threeds inspect ares`, `inspect cres --plaintext`, `inspect signed-content`).
+/// (`threeds inspect audit`, `inspect signed-content`).
 enum MessageAudits {
     /// An ARes: its status for the version and, for a challenge, the fields the SDK reads.
     static func authenticationResponse(_ object: JSONObject, version: MessageVersion) -> [ConformanceFinding] {

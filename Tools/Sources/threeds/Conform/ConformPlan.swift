@@ -171,6 +171,10 @@ struct ConformPlan {
         guard let kindText = object["kind"]?.stringValue, let kind = Kind(name: kindText) else {
             throw PlanError("\"kind\" must be one of \(kinds)")
         }
+        if case .challenge(let uiType) = kind, !version.defines(uiType) {
+            throw PlanError(
+                "\"kind\" \(kind.name) needs version 2.3.1 (UI type \(uiType.rawValue) is not in \(versionText))")
+        }
         let answers = try answerList(object["answers"], kind: kind)
         var wrong: ScriptedAnswer?
         if let value = object["wrongAnswer"] {

@@ -37,14 +37,18 @@ final class ServerRoundTripLog: Sendable {
     }
 }
 
-/// A transport that hands the 3DS Server round trip to a ``ServerRoundTripLog``.
+/// A transport that hands the 3DS Server round trip to a ``ServerRoundTripLog``: only an answer with a 2xx status,
+/// the same gate the client applies before it reads an ARes. A refusal (`400 {"error": …}`, a 401 or a 500) is the
+/// case's setup failure, which the client reports; audited as an ARes it would blame the ACS for it.
 struct ServerAuditingTransport: ChallengeTransport {
     let base: any ChallengeTransport
     let log: ServerRoundTripLog
 
     func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
         let response = try await base.send(request)
-        log.record(request: request.body, response: response.body)
+        if (200..<300).contains(response.status) {
+            log.record(request: request.body, response: response.body)
+        }
         return response
     }
 }

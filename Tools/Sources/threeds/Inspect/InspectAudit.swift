@@ -63,10 +63,28 @@ struct InspectAudit: AsyncParsableCommand {
         guard text.hasPrefix("{") else {
             return MessageAudits.signedContent(text.filter { !$0.isWhitespace }, sdkKey: sdkKey)
         }
-        let object = try Self.object(in: file, option: "input")
+        let object: JSONObject
+        do {
+            guard case .object(let parsed) = try Self.parser.parse(Array(text.utf8)) else {
+                throw CLIError("input \(file): not a JSON object")
+            }
+            object = parsed
+        } catch let error as JOSEError {
+            // A saved CRes that names a member twice: the finding the SDK makes of it (Erro 204).
+            if error.code == .duplicateMember, text.contains("\"acsCounterAtoS\"") { return [.payload(error)] }
+            throw CLIError("input \(file): not JSON (\(error.message))")
+        }
         let own = (object["messageVersion"]?.stringValue).flatMap { MessageVersion($0) }
         let version = self.version.flatMap { MessageVersion($0) } ?? own ?? .v2_2_0
-        if MessageType(in: object) == .challengeResponse { return cres(object, version: version) }
+        switch Self.kind(of: object) {
+        case .challengeResponse: return cres(object, version: version)
+        case .authenticationResponse: break
+        case .other(let type):
+            let what = type.map { "a " + PeerText.escapedForTerminal(String($0.prefix(40))) + " message" }
+            throw CLIError(
+                "input \(file): \(what ?? "no messageType"), neither an ARes nor a CRes; inspect audit reads a "
+                    + "saved ARes, a plaintext CRes or an ACS signed content")
+        }
         var findings = MessageAudits.authenticationResponse(object, version: version)
         if object["transStatus"] == .string(TransactionStatus.challengeRequired.rawValue),
             let token = object["acsSignedContent"]?.stringValue, !token.isEmpty
@@ -75,6 +93,31 @@ struct InspectAudit: AsyncParsableCommand {
         }
         return findings
     }
+
+    /// What a saved message is.
+    enum SavedMessage: Equatable {
+        case authenticationResponse, challengeResponse
+        /// Neither: its `messageType`, if any.
+        case other(String?)
+    }
+
+    /// What a saved message is: its `messageType` when that says ARes or CRes; otherwise (a type that is missing or
+    /// wrong, which the audit then reports) the members only that message has: a CRes's counter or completion
+    /// indicator, an ARes's DS transaction ID, signed content or status.
+    static func kind(of object: JSONObject) -> SavedMessage {
+        switch MessageType(in: object) {
+        case .challengeResponse?: return .challengeResponse
+        case .authenticationResponse?: return .authenticationResponse
+        default: break
+        }
+        if object["acsCounterAtoS"] != nil || object["challengeCompletionInd"] != nil { return .challengeResponse }
+        if object["dsTransID"] != nil || object["acsSignedContent"] != nil || object["transStatus"] != nil {
+            return .authenticationResponse
+        }
+        return .other(object["messageType"]?.stringValue)
+    }
+
+    static let parser = JSONParser(limits: .init(maxBytes: 1 << 20, maxDepth: 16))
 
     /// A plaintext CRes against its own identifiers, the version and the counter.
     func cres(_ object: JSONObject, version: MessageVersion) -> [ConformanceFinding] {

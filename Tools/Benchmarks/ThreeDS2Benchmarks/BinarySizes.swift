@@ -3,7 +3,7 @@ import Foundation
 /// What an app carries: the stripped size of the example app (core only) beside the CLI (core, NIO transport,
 /// libxml2 reader, terminal UI, TestLab), built in the same mode as this executable.
 enum BinarySizes {
-    /// The root package's folder (this file is in `Benchmarks/Sources/ThreeDS2Benchmarks/`).
+    /// The root package's folder (this file is in `Tools/Benchmarks/ThreeDS2Benchmarks/`).
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 

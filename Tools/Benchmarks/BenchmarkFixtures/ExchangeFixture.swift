@@ -1,19 +1,23 @@
 import Crypto
 import Foundation
-package import ThreeDS2ACSKit
-package import ThreeDS2JOSE
-package import ThreeDS2Messages
+public import ThreeDS2ACSKit
+public import ThreeDS2JOSE
+public import ThreeDS2Messages
 
 /// The challenge messages of one transaction: its identifiers, the SDK's CReq builder and the CRes an ACS sends with
 /// the code screen, sealed under the fixtures' channel key.
-package struct ExchangeFixture: Sendable {
-    package let identifiers: TransactionIdentifiers
-    package let builder: ChallengeRequestBuilder
+public struct ExchangeFixture: Sendable {
+    /// The transaction's four identifiers.
+    public let identifiers: TransactionIdentifiers
+    /// The SDK's CReq builder for the transaction.
+    public let builder: ChallengeRequestBuilder
     /// The CRes of the code screen (counter 1), as an object and as its compact JWE bytes.
-    package let cresObject: JSONObject
-    package let cresBytes: [UInt8]
+    public let cresObject: JSONObject
+    /// The same CRes sealed, as compact JWE bytes.
+    public let cresBytes: [UInt8]
 
-    package init(_ fixtures: Fixtures) throws {
+    /// Builds the identifiers and the builder, and seals the code-screen CRes.
+    public init(_ fixtures: Fixtures) throws {
         identifiers = TransactionIdentifiers(
             threeDSServerTransID: "8a880dc0-d2d2-4067-bcb1-b08d1690b26e", acsTransID: fixtures.acsTransID,
             sdkTransID: "b2385523-a66c-4907-ac3c-91848e8c0067")
@@ -24,7 +28,7 @@ package struct ExchangeFixture: Sendable {
     }
 
     /// The CRes with the code screen (2.2.0), as the typed builder writes it.
-    package static func codeScreen(_ identifiers: TransactionIdentifiers, acsCounter: Int) -> ChallengeResponseBuilder {
+    public static func codeScreen(_ identifiers: TransactionIdentifiers, acsCounter: Int) -> ChallengeResponseBuilder {
         var screen = ChallengeScreen(uiType: .text, messageVersion: .v2_2_0)
         screen.header = "Confirm your payment"
         screen.infoText = "We sent a one-time code to your phone ending in 12.\nEnter it below."
@@ -38,7 +42,7 @@ package struct ExchangeFixture: Sendable {
     }
 
     /// A CRes as the ACS sends it: the compact JWE (A128CBC-HS256 under the channel key) as HTTP body bytes.
-    package static func seal(_ cres: JSONObject, _ fixtures: Fixtures) throws -> [UInt8] {
+    public static func seal(_ cres: JSONObject, _ fixtures: Fixtures) throws -> [UInt8] {
         Array(
             try JWE.encrypt(
                 cres.serializedBytes, to: .direct(fixtures.channelKey), encryption: .a128cbcHS256,
@@ -47,13 +51,13 @@ package struct ExchangeFixture: Sendable {
     }
 
     /// What the SDK expects of the CRes answering CReq `counter`.
-    package func expectation(acsCounter counter: Int) -> ChallengeResponseExpectation {
+    public func expectation(acsCounter counter: Int) -> ChallengeResponseExpectation {
         ChallengeResponseExpectation(identifiers: identifiers, messageVersion: .v2_2_0, acsCounter: counter)
     }
 
     /// The SDK's side of one exchange: CReq `counter` built and encrypted, then `cres` decrypted, parsed and
     /// validated against `expectation`.
-    package func exchange(
+    public func exchange(
         counter: Int, answer: ChallengeAnswer?, cres: [UInt8], expecting expectation: ChallengeResponseExpectation,
         encrypter: JWE.DirectEncrypter, decrypter: JWE.DirectDecrypter
     ) throws {
@@ -68,7 +72,7 @@ package struct ExchangeFixture: Sendable {
     }
 
     /// The SDK's channel for the exchange: A128CBC-HS256 under the fixtures' channel key, both ways.
-    package static func channel(_ fixtures: Fixtures) throws -> (JWE.DirectEncrypter, JWE.DirectDecrypter) {
+    public static func channel(_ fixtures: Fixtures) throws -> (JWE.DirectEncrypter, JWE.DirectDecrypter) {
         let encrypter = try JWE.DirectEncrypter(
             key: fixtures.channelKey, encryption: .a128cbcHS256, keyID: fixtures.acsTransID)
         let decrypter = try JWE.DirectDecrypter(

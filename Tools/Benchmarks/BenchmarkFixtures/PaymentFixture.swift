@@ -1,7 +1,7 @@
 import Crypto
-package import Foundation
+public import Foundation
 import ThreeDS2ACSKit
-package import ThreeDS2JOSE
+public import ThreeDS2JOSE
 import ThreeDS2Messages
 
 /// The client side of one whole payment, without the network: the ephemeral key and its JWK, the device data
@@ -10,16 +10,22 @@ import ThreeDS2Messages
 /// CRes). The CRes are encrypted once under the fixtures' channel keys (a fresh key per payment would need an ACS in
 /// the loop); the derivation still runs every payment. The floor is the sum of the bare primitives of the same steps,
 /// as in the rows before. The independent peer (`--peer`) does the same steps.
-package struct PaymentFixture: Sendable {
-    package let fixtures: Fixtures
-    package let exchange: ExchangeFixture
-    package let signedContent: SignedContentCase
+public struct PaymentFixture: Sendable {
+    /// The keys, PKI and channel keys the payment uses.
+    public let fixtures: Fixtures
+    /// The transaction's identifiers and CReq builder.
+    public let exchange: ExchangeFixture
+    /// The ACS signed content the payment checks (PS256).
+    public let signedContent: SignedContentCase
     /// The two CReq (the first, then the answer) and the two CRes (the code screen, then the final one).
-    package let requests: [JSONObject]
-    package let cres: [[UInt8]]
-    package let cresParts: [(iv: [UInt8], ciphertext: Data)]
+    public let requests: [JSONObject]
+    /// The two CRes as compact JWE bytes.
+    public let cres: [[UInt8]]
+    /// The two CRes cut into IV and ciphertext, for the floor.
+    public let cresParts: [(iv: [UInt8], ciphertext: Data)]
 
-    package init(_ fixtures: Fixtures, exchange: ExchangeFixture, signedContent: SignedContentCase) throws {
+    /// Builds the two CReq and seals the two CRes under the fixtures' channel keys.
+    public init(_ fixtures: Fixtures, exchange: ExchangeFixture, signedContent: SignedContentCase) throws {
         self.fixtures = fixtures
         self.exchange = exchange
         self.signedContent = signedContent
@@ -37,7 +43,7 @@ package struct PaymentFixture: Sendable {
     }
 
     /// The SDK's steps for one payment, through the same components the SDK runs.
-    package func client() async throws {
+    public func client() async throws {
         let key = P256.KeyAgreement.PrivateKey.ephemeral()
         blackHole(P256PublicJWK(key.publicKey).jsonString)
         blackHole(
@@ -64,7 +70,7 @@ package struct PaymentFixture: Sendable {
     }
 
     /// The bare primitives of the same steps.
-    package func floor() async throws {
+    public func floor() async throws {
         try fixtures.keyGenerationFloor()
         try fixtures.deviceDataRSAFloor()
         try await signedContent.floor()

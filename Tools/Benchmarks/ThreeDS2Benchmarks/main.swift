@@ -2,7 +2,7 @@
 // operations it is built from, measured in the same run, interleaved, and reported as a ratio; then whole
 // challenges, the client's cost against an independent peer, the TestLab under load and the binary sizes.
 //
-//   swift run --package-path Benchmarks -c release threeds-benchmarks [--quick] [--only TEXT] [--peer PYTHON]
+//   swift run --package-path Tools -c release threeds-benchmarks [--quick] [--only TEXT] [--peer PYTHON]
 //
 // The goal is a ratio of at most 1.3 for every composite. The floor is what any implementation must do (the key
 // operations, the cipher and MAC over the same bytes, the certificate parsing and path validation); the composite
