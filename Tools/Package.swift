@@ -133,7 +133,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MinimalCheckoutTests",
-            dependencies: ["MinimalCheckout", sdk, sdkTesting, "ThreeDS2TestLab"],
+            dependencies: ["MinimalCheckout", sdk, sdkTesting, "ThreeDS2TestLab", clocks],
             path: "Examples/MinimalCheckout/Tests/MinimalCheckoutTests"
         ),
         // The benchmarks (Benchmarks/README.md): `threeds-benchmarks`, each composite operation of the SDK against the

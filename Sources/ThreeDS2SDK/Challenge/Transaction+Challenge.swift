@@ -95,11 +95,14 @@ extension Transaction {
             acsReferenceNumber: parameters.acsRefNumber, acsSignedContent: parameters.acsSignedContent)
         if let finding = fields.firstViolationAsChallengeParameters() { throw .invalidInput(finding.rawExplanation) }
         if let text = parameters.threeDSRequestorAppURL {
-            let url = try RequestorAppURL(text)
-            try url.check(for: messageVersion)
-            if let given = state.withLock({ $0.requestorAppURL }), given != url {
-                throw .invalidInput(
-                    "the challenge parameters name another 3DS Requestor App URL than the one given with the AReq")
+            if let given = state.withLock({ $0.requestorAppURL }) {
+                // The backend may echo the URL as the app wrote it or as a CReq carries it.
+                guard text == given.text || text == given.text(forTransaction: sdkTransactionID) else {
+                    throw .invalidInput(
+                        "the challenge parameters name another 3DS Requestor App URL than the one given with the AReq")
+                }
+            } else {
+                try RequestorAppURL(text).check(for: messageVersion)
             }
         }
         let refusal: String? = state.withLock { state in
@@ -113,6 +116,8 @@ extension Transaction {
             }
         }
         if let refusal { throw .runtime(refusal) }
+        // Known as running before any CReq carries the app URL, so a link that comes back finds it live.
+        context.liveChallenges.add(self)
     }
 
     private func runChallenge<C: Clock>(
@@ -159,10 +164,11 @@ extension Transaction {
         setup.oobAppURLIndicator =
             !context.configuration.opensOOBApps
             ? .notSupportedByRequestor : canOpenApps ? .supported : .notSupportedByDevice
-        // The app URL given once (with the AReq, or in the parameters), for every CReq.
+        // The app URL given once (with the AReq, or in the parameters), for every CReq: with the AReq, as sent, its
+        // transaction ID written in where the app marked it.
         var parameters = parameters
-        if parameters.threeDSRequestorAppURL == nil {
-            parameters.threeDSRequestorAppURL = state.withLock { $0.requestorAppURL?.text }
+        if let given = state.withLock({ $0.requestorAppURL }) {
+            parameters.threeDSRequestorAppURL = given.text(forTransaction: sdkTransactionID)
         }
         let prepared = try await setup.prepare(parameters, ephemeralKey: privateKey)
         var session = ChallengeSession(

@@ -84,39 +84,134 @@ extension ThreeDS2Service {
         transport: any ChallengeTransport = URLSessionTransport(), clock: C,
         requestor: @escaping @Sendable (AuthenticationRequest) async throws -> RequestorResult
     ) async -> AuthenticationOutcome where C.Duration == Duration {
+        await run(
+            Payment(
+                directoryServerID: directoryServerID, messageVersion: messageVersion,
+                requestorAppURL: requestorAppURL, presenter: presenter, progress: progress,
+                challengeTimeout: challengeTimeout, requestorTimeout: requestorTimeout, transport: transport),
+            clock: clock, requestor: requestor
+        ).outcome
+    }
+
+    /// Authenticates in one call, as
+    /// ``authenticate(directoryServerID:messageVersion:requestorAppURL:presenter:progress:challengeTimeout:requestorTimeout:transport:clock:requestor:)``
+    /// does, then, after a challenge, asks the app's backend for the authoritative result with `confirmation` and
+    /// returns it beside the SDK's outcome. The final CRes is informational for the app; the result the ACS's Results
+    /// Request (RReq) gave the backend's 3DS Server decides.
+    ///
+    /// `confirmation` runs once, after the challenge ended (completed, cancelled, timed out or failed: the ACS may
+    /// still have sent its Results Request), with the transaction's IDs, under `requestorTimeout`; it is not called for
+    /// a frictionless payment (its ARes status is already the backend's) nor when the payment failed before its
+    /// challenge (``Confirmation/notAsked``). Its error or timeout is ``Confirmation/failed(_:)``. The app receives a
+    /// status only: the authentication value and the ECI stay with the backend.
+    ///
+    /// - Parameters:
+    ///   - directoryServerID: A configured directory server.
+    ///   - messageVersion: The message version; the highest when `nil`.
+    ///   - requestorAppURL: The 3DS Requestor App URL (see the other form).
+    ///   - presenter: Shows the challenge screens.
+    ///   - progress: The processing indicator; the presenter when it is one and `nil` is given.
+    ///   - challengeTimeout: The challenge's overall timeout (at least five minutes).
+    ///   - requestorTimeout: How long each backend call may take.
+    ///   - transport: How the ACS is reached.
+    ///   - clock: The clock the timers run on (a test clock in tests).
+    ///   - requestor: The app's backend call for the AReq.
+    ///   - confirmation: The app's backend call for the result.
+    /// - Returns: The SDK's outcome and the backend's confirmation.
+    public func authenticate<C: Clock>(
+        directoryServerID: DirectoryServerID, messageVersion: MessageVersion? = nil,
+        requestorAppURL: RequestorAppURL? = nil, presenter: any ChallengePresenter,
+        progress: (any ProgressIndicator)? = nil,
+        challengeTimeout: Duration = .seconds(5 * 60), requestorTimeout: Duration = .seconds(30),
+        transport: any ChallengeTransport = URLSessionTransport(), clock: C,
+        requestor: @escaping @Sendable (AuthenticationRequest) async throws -> RequestorResult,
+        confirmation: @escaping @Sendable (ConfirmationRequest) async throws -> BackendResult
+    ) async -> ConfirmedOutcome where C.Duration == Duration {
+        let (outcome, request) = await run(
+            Payment(
+                directoryServerID: directoryServerID, messageVersion: messageVersion,
+                requestorAppURL: requestorAppURL, presenter: presenter, progress: progress,
+                challengeTimeout: challengeTimeout, requestorTimeout: requestorTimeout, transport: transport),
+            clock: clock, requestor: requestor)
+        guard let request else { return ConfirmedOutcome(outcome: outcome, confirmation: .notAsked) }
+        let answer = await Race.first(clock: clock, until: clock.now.advanced(by: requestorTimeout)) {
+            do {
+                return Result<BackendResult, any Error>.success(try await confirmation(request))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let confirmed: Confirmation =
+            switch answer {
+            case .finished(.success(.status(let status))): .confirmed(status)
+            case .finished(.success(.pending)): .pending
+            case .finished(.failure(let error)):
+                .failed(.runtime("the confirmation call failed: \(humanReadable(error))", underlying: error))
+            case .timedOut: .failed(.runtime("the confirmation call did not answer within \(requestorTimeout)"))
+            case .cancelled: .failed(.runtime("the confirmation call was cancelled"))
+            }
+        return ConfirmedOutcome(outcome: outcome, confirmation: confirmed)
+    }
+
+    /// What one payment is given, beside its clock and backend call.
+    private struct Payment {
+        let directoryServerID: DirectoryServerID
+        let messageVersion: MessageVersion?
+        let requestorAppURL: RequestorAppURL?
+        let presenter: any ChallengePresenter
+        let progress: (any ProgressIndicator)?
+        let challengeTimeout: Duration
+        let requestorTimeout: Duration
+        let transport: any ChallengeTransport
+    }
+
+    /// One payment: the outcome, and the request for its confirmation when a challenge ran.
+    private func run<C: Clock>(
+        _ payment: Payment, clock: C,
+        requestor: @escaping @Sendable (AuthenticationRequest) async throws -> RequestorResult
+    ) async -> (outcome: AuthenticationOutcome, confirmation: ConfirmationRequest?) where C.Duration == Duration {
         let transaction: Transaction
         let request: AuthenticationRequest
         do throws(ThreeDS2Error) {
-            transaction = try createTransaction(directoryServerID: directoryServerID, messageVersion: messageVersion)
+            transaction = try createTransaction(
+                directoryServerID: payment.directoryServerID, messageVersion: payment.messageVersion)
             request = try transaction.authenticationRequest(
-                presenter: presenter, challengeTimeout: challengeTimeout, requestorAppURL: requestorAppURL)
+                presenter: payment.presenter, challengeTimeout: payment.challengeTimeout,
+                requestorAppURL: payment.requestorAppURL)
         } catch {
-            return .failed(error)
+            return (.failed(error), nil)
         }
         defer { transaction.close() }
-        let indicator = progress ?? (presenter as? any ProgressIndicator)
+        let indicator = payment.progress ?? (payment.presenter as? any ProgressIndicator)
         // Drawn as the challenge will be: the transaction's presentation with the presenter's overrides.
-        let presentation = transaction.presentationSettings.applying(presenter.presentationOverrides)
+        let presentation = transaction.presentationSettings.applying(payment.presenter.presentationOverrides)
         let dialog = indicator.map {
             ProgressDialog(
                 indicator: $0, clock: clock, scheme: transaction.processingScheme, presentation: presentation)
         }
         let result: RequestorResult
-        switch await askBackend(request, dialog: dialog, requestorTimeout: requestorTimeout, clock: clock, requestor) {
+        switch await askBackend(
+            request, dialog: dialog, requestorTimeout: payment.requestorTimeout, clock: clock, requestor)
+        {
         case .answer(let answer): result = answer
-        case .ended(let outcome): return outcome
+        case .ended(let outcome): return (outcome, nil)
         }
         switch result {
         case .frictionless(let status):
-            return .frictionless(transStatus: status)
+            return (.frictionless(transStatus: status), nil)
         case .challenge(let parameters):
             do throws(ThreeDS2Error) {
-                return .challenged(
-                    try await transaction.challenge(
-                        parameters, presenter: presenter, timeout: challengeTimeout, transport: transport, clock: clock)
+                let outcome = try await transaction.challenge(
+                    parameters, presenter: payment.presenter, timeout: payment.challengeTimeout,
+                    transport: payment.transport, clock: clock)
+                return (
+                    .challenged(outcome),
+                    ConfirmationRequest(
+                        sdkTransactionID: transaction.sdkTransactionID,
+                        threeDSServerTransactionID: parameters.threeDSServerTransactionID)
                 )
             } catch {
-                return .failed(error)
+                return (.failed(error), nil)
             }
         }
     }
@@ -176,6 +271,26 @@ extension ThreeDS2Service {
             presenter: presenter,
             progress: progress, challengeTimeout: challengeTimeout, requestorTimeout: requestorTimeout,
             transport: transport, clock: ContinuousClock(), requestor: requestor)
+    }
+}
+
+extension ThreeDS2Service {
+    /// ``authenticate(directoryServerID:messageVersion:requestorAppURL:presenter:progress:challengeTimeout:requestorTimeout:transport:clock:requestor:confirmation:)``
+    /// on the continuous clock.
+    public func authenticate(
+        directoryServerID: DirectoryServerID, messageVersion: MessageVersion? = nil,
+        requestorAppURL: RequestorAppURL? = nil, presenter: any ChallengePresenter,
+        progress: (any ProgressIndicator)? = nil,
+        challengeTimeout: Duration = .seconds(5 * 60), requestorTimeout: Duration = .seconds(30),
+        transport: any ChallengeTransport = URLSessionTransport(),
+        requestor: @escaping @Sendable (AuthenticationRequest) async throws -> RequestorResult,
+        confirmation: @escaping @Sendable (ConfirmationRequest) async throws -> BackendResult
+    ) async -> ConfirmedOutcome {
+        await authenticate(
+            directoryServerID: directoryServerID, messageVersion: messageVersion, requestorAppURL: requestorAppURL,
+            presenter: presenter, progress: progress, challengeTimeout: challengeTimeout,
+            requestorTimeout: requestorTimeout, transport: transport, clock: ContinuousClock(), requestor: requestor,
+            confirmation: confirmation)
     }
 }
 

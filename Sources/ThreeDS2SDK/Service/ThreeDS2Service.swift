@@ -15,6 +15,8 @@ struct ServiceContext: Sendable {
     let clientListener: (any ClientEventListener)?
     let securityListener: (any SecurityEventListener)?
     let warningsBox: WarningsBox
+    /// The service's running challenges, for a returning link.
+    let liveChallenges: LiveChallenges
 
     var warnings: [Warning] { warningsBox.value.withLock { $0 } }
 
@@ -63,6 +65,9 @@ public final class ThreeDS2Service: Sendable {
     /// The executable's hash for SW02: computed once for the service's life (an app's one service: once per
     /// process), off the calling thread.
     let executableDigest = ExecutableDigest()
+    /// The challenges running in this process, for ``returnedTransaction(from:requestorAppURL:)``: the service's
+    /// own, so that a link is answered before `initialize` and after `cleanup` too.
+    let liveChallenges = LiveChallenges()
 
     /// Creates an uninitialised service.
     ///
@@ -136,7 +141,7 @@ public final class ThreeDS2Service: Sendable {
                 enabled: configuration.enabledParameters),
             checks: checks,
             logger: logger, clientListener: clientListener, securityListener: securityListener,
-            warningsBox: WarningsBox(checks.run()))
+            warningsBox: WarningsBox(checks.run()), liveChallenges: liveChallenges)
         let result: Result<ServiceContext, ThreeDS2Error> = state.withLock { current in
             guard current == nil else { return .failure(Self.alreadyInitialized) }
             current = prepared

@@ -184,6 +184,7 @@ public final class Transaction: Sendable {
             }
         // A challenge still running ends as cancelled.
         running?.cancel()
+        context.liveChallenges.remove(sdkTransactionID)
         if wasOpen { context.emit(.transactionClosed(sdkTransactionID: sdkTransactionID)) }
     }
 }

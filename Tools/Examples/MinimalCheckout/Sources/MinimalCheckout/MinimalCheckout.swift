@@ -18,6 +18,8 @@ public struct MinimalCheckout<C: Clock>: Sendable where C.Duration == Duration {
     /// The clock the SDK's timers run on (the 10-second wait for each CRes, the challenge's five minutes): the
     /// continuous clock in the app, a test clock in its tests.
     public let clock: C
+    /// The app's 3DS Requestor App URL, where the bank's app sends the cardholder back; `nil` for none.
+    public let requestorAppURL: RequestorAppURL?
 
     /// Creates a checkout and initializes the SDK for it, once.
     ///
@@ -25,10 +27,15 @@ public struct MinimalCheckout<C: Clock>: Sendable where C.Duration == Duration {
     ///   - backend: The backend's base URL.
     ///   - configuration: The SDK configuration (directory servers, reference number).
     ///   - clock: The clock for the SDK's timers; a test passes one it moves itself.
+    ///   - requestorAppURL: The app's 3DS Requestor App URL, for ``payConfirmed(cardNumber:directoryServerID:presenter:)``
+    ///     and ``handle(_:)``.
     /// - Throws: ``ThreeDS2Error`` when the configuration is refused.
-    public init(backend: URL, configuration: ConfigParameters, clock: C) throws(ThreeDS2Error) {
+    public init(
+        backend: URL, configuration: ConfigParameters, clock: C, requestorAppURL: RequestorAppURL? = nil
+    ) throws(ThreeDS2Error) {
         self.backend = backend
         self.clock = clock
+        self.requestorAppURL = requestorAppURL
         service = ThreeDS2Service()
         try service.initialize(configParameters: configuration)
     }
@@ -62,7 +69,7 @@ public struct MinimalCheckout<C: Clock>: Sendable where C.Duration == Duration {
             directoryServerID: directoryServerID, presenter: CodePresenter(code: code),
             transport: URLSessionTransport(), clock: clock
         ) { request in
-            let answer = try await ask(request, cardNumber: cardNumber, amount: amount, currency: currency)
+            let answer = try await authenticate(request, cardNumber: cardNumber, amount: amount, currency: currency)
             do {
                 return try JSONDecoder().decode(RequestorResult.self, from: answer)
             } catch {
@@ -80,7 +87,7 @@ public struct MinimalCheckout<C: Clock>: Sendable where C.Duration == Duration {
     }
 
     /// The backend call: the AReq fields and the purchase as JSON; the answer in ARes field names.
-    private func ask(
+    func authenticate(
         _ areq: AuthenticationRequest, cardNumber: String, amount: String, currency: String
     ) async throws -> Data {
         var request = URLRequest(url: backend.appendingPathComponent("3ds/authenticate"))
@@ -105,9 +112,13 @@ extension MinimalCheckout where C == ContinuousClock {
     /// - Parameters:
     ///   - backend: The backend's base URL.
     ///   - configuration: The SDK configuration (directory servers, reference number).
+    ///   - requestorAppURL: The app's 3DS Requestor App URL; `nil` for none.
     /// - Throws: ``ThreeDS2Error`` when the configuration is refused.
-    public init(backend: URL, configuration: ConfigParameters) throws(ThreeDS2Error) {
-        try self.init(backend: backend, configuration: configuration, clock: ContinuousClock())
+    public init(
+        backend: URL, configuration: ConfigParameters, requestorAppURL: RequestorAppURL? = nil
+    ) throws(ThreeDS2Error) {
+        try self.init(
+            backend: backend, configuration: configuration, clock: ContinuousClock(), requestorAppURL: requestorAppURL)
     }
 }
 
