@@ -181,7 +181,8 @@ let package = Package(
         .testTarget(
             name: "ThreeDS2TestLabTests",
             dependencies: [
-                "ThreeDS2TestSupport", "ThreeDS2TestLab", "ThreeDS2NIOTransport", sdk, sdkTesting, jose, messages, html,
+                "ThreeDS2TestSupport", "ThreeDS2TestLab", "ThreeDS2NIOTransport", sdk, sdkTesting, jose, messages,
+                acsKit, html,
             ]
         ),
         // The `threeds` executable, run as a process (and through tmux) against TestLabs, and in process

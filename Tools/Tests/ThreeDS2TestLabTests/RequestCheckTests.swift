@@ -1,4 +1,5 @@
 import Testing
+import ThreeDS2ACSKit
 import ThreeDS2JOSE
 import ThreeDS2Messages
 

@@ -117,17 +117,17 @@ extension AccessControlServer {
     }
 
     /// Notes the cardholder's answer to the trust question, when a CReq carries it.
-    func noteTrustAnswer(_ request: JSONObject, challenge: inout Challenge) {
-        guard let question = challenge.record.messageVersion.trustQuestion,
-            let answer = YesNoIndicator(request[question.entryField])
-        else { return }
+    func noteTrustAnswer(_ request: ReceivedChallengeRequest, challenge: inout Challenge) {
+        guard challenge.record.messageVersion.trustQuestion != nil, let answer = request.trustAnswer else { return }
         challenge.trustAnswer = answer.isYes ? .listed : .notListed
     }
 
     /// The next content: the bank's decision ends the challenge at the next CReq (a cancel still cancels);
     /// otherwise the scenario's script.
-    func challengeContent(to request: JSONObject, challenge: inout Challenge) -> ChallengeResponseBuilder.Content {
-        if let decision = challenge.bankDecision, request["challengeCancel"] == nil, challenge.step > 1 {
+    func challengeContent(to request: ReceivedChallengeRequest, challenge: inout Challenge)
+        -> ChallengeResponseBuilder.Content
+    {
+        if let decision = challenge.bankDecision, request.action?.isCancel != true, challenge.step > 1 {
             return .final(decision)
         }
         return ScenarioScript.response(to: request, challenge: &challenge, imageBase: imageBase)

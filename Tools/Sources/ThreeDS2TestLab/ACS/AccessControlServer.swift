@@ -221,7 +221,7 @@ actor AccessControlServer {
             challenge.record.finalStatus = status.rawValue
             challenge.finished = true
             // The RReq goes before the final CRes (results reference section 1).
-            let cancelled = request["challengeCancel"] != nil
+            let cancelled = request.action?.isCancel == true
             sendResults(&challenge, ending: .final(status, cancelled: cancelled))
         }
         // The fault profile's hook (`threeds conform`'s tests): its patches, through the builder's raw-patch step.

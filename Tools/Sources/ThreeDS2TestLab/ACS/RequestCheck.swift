@@ -1,3 +1,4 @@
+package import ThreeDS2ACSKit
 package import ThreeDS2JOSE
 package import ThreeDS2Messages
 

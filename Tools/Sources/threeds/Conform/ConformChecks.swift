@@ -1,4 +1,5 @@
 import Foundation
+import ThreeDS2ACSKit
 import ThreeDS2JOSE
 import ThreeDS2Messages
 import ThreeDS2SDK

@@ -1,4 +1,5 @@
 import Foundation
+import ThreeDS2ACSKit
 import ThreeDS2JOSE
 import ThreeDS2Messages
 @_spi(ThreeDS2Tools) import ThreeDS2SDK

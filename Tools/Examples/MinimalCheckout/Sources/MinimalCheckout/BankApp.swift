@@ -34,7 +34,7 @@ extension MinimalCheckout {
     ) async -> ConfirmedOutcome {
         await service.authenticate(
             directoryServerID: directoryServerID, requestorAppURL: requestorAppURL, presenter: presenter,
-            transport: URLSessionTransport()
+            transport: URLSessionTransport(), clock: clock
         ) { request in
             let answer = try await authenticate(request, cardNumber: cardNumber, amount: "1999", currency: "978")
             return try JSONDecoder().decode(RequestorResult.self, from: answer)

@@ -44,7 +44,7 @@ func describe(_ result: ConfirmedOutcome) -> String {
 }
 
 /// What the command prints for a link that opened the app.
-func describe(_ result: MinimalCheckout.Return) -> String {
+func describe(_ result: MinimalCheckout<ContinuousClock>.Return) -> String {
     switch result {
     case .live(let id): "live \(id): the payment goes on"
     case .result(let id, .status(let status)): "gone \(id): backend transStatus \(status)"

@@ -1,4 +1,5 @@
 public import ThreeDS2JOSE
+public import ThreeDS2Messages
 
 /// A CReq as its receiver reads it (an ACS, `threeds conform` and `threeds inspect` reading the CReqs they saved):
 /// every field in its type, read once, bounded, and checked against the rules of the message's own version that need
