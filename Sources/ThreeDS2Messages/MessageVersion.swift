@@ -76,6 +76,10 @@ public struct MessageVersion: Sendable, Hashable, Comparable, CustomStringConver
     /// Whether a CReq may say the cardholder submitted nothing (`challengeNoEntry`, from 2.2.0).
     public var allowsNoEntry: Bool { isAtLeast2_2 }
 
+    /// Whether a CRes may carry `challengeAddInfo`, the out-of-band screen's text for the cardholder's return (from
+    /// 2.2.0).
+    public var definesChallengeAddInfo: Bool { isAtLeast2_2 }
+
     /// Whether CReqs carry `threeDSRequestorAppURL` (from 2.2.0).
     public var carriesRequestorAppURL: Bool { isAtLeast2_2 }
 

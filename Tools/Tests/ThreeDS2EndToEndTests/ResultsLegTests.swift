@@ -33,7 +33,7 @@ struct ResultsCase: Sendable, CustomStringConvertible {
             name: "cancelled", scenario: .text, answers: [.cancel], status: .notAuthenticated, hasFinalCRes: true,
             cancel: { _ in "01" }),
         ResultsCase(
-            name: "single select", scenario: .singleSelect, answers: [.select(["email"])], status: .authenticated,
+            name: "single select", scenario: .singleSelect, answers: [.select(["mail"])], status: .authenticated,
             hasFinalCRes: true, cancel: { _ in nil }),
         ResultsCase(
             name: "out of band", scenario: .outOfBand, answers: [.continue()], status: .authenticated,

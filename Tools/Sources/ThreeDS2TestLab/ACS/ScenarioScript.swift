@@ -139,7 +139,10 @@ enum ScenarioScript {
         screen.header = "Approve in your banking app"
         screen.infoText = "We sent a request to your banking app.\nApprove it, then come back and continue."
         screen.oobContinueLabel = "I have approved"
-        screen.additionalInfo = "Welcome back. Press continue to finish."
+        // `challengeAddInfo` arrived with 2.2.0: a 2.1.0 CRes does not carry it (`cres.field.notInVersion`).
+        if challenge.record.messageVersion.definesChallengeAddInfo {
+            screen.additionalInfo = "Welcome back. Press continue to finish."
+        }
         if challenge.opensOOBApps {
             screen.oobAppURL = bankAppURL
             screen.oobAppLabel = bankAppLabel
