@@ -6,11 +6,11 @@ public import ThreeDS2Messages
 /// no screen to apply (2.3.1: v231-reference §1 and its Table 1.1; 2.1.0 and 2.2.0: protocol reference §2).
 ///
 /// What depends on the screen the CReq answers (which action a UI type allows, whether a consent question was
-/// asked) is the receiver's to check; ``ChallengeRequestBuilder`` is the writing side.
+/// asked) is the receiver's to check; `ChallengeRequestBuilder` is the writing side.
 public struct ReceivedChallengeRequest: Sendable, Hashable {
     /// The one cardholder action a CReq states after the first.
     public enum Action: Sendable, Hashable {
-        /// `challengeCancel`, with its code (the SDK sends ``ChallengeCancelIndicator/cardholderCancelled``).
+        /// `challengeCancel`, with its code (the SDK sends `ChallengeCancelIndicator.cardholderCancelled`).
         case cancel(ChallengeCancelIndicator)
         /// `challengeDataEntry` (a code, or the comma-separated keys of the options chosen), with the second entry
         /// box's `challengeDataEntryTwo` (2.3.1) when sent.
@@ -35,7 +35,7 @@ public struct ReceivedChallengeRequest: Sendable, Hashable {
         }
     }
 
-    /// The message version the CReq states (one of ``MessageVersion/supported``).
+    /// The message version the CReq states (one of `MessageVersion.supported`).
     public let messageVersion: MessageVersion
     /// The three transaction IDs, each a UUID.
     public let identifiers: TransactionIdentifiers
@@ -53,8 +53,8 @@ public struct ReceivedChallengeRequest: Sendable, Hashable {
     public let trustAnswer: YesNoIndicator?
     /// `deviceBindingDataEntry` (2.3.1), when sent.
     public let deviceBindingAnswer: YesNoIndicator?
-    /// `messageExtension`'s entries (1 to ``MessageVersion/maxMessageExtensions`` objects), when sent; what each
-    /// says is its reader's (``Bridging/read(_:)``).
+    /// `messageExtension`'s entries (1 to `MessageVersion.maxMessageExtensions` objects), when sent; what each
+    /// says is its reader's (`Bridging.read(_:)`).
     public let messageExtension: [JSONObject]?
 
     /// Whether it is the first CReq of a challenge: one that states no action.
@@ -63,7 +63,7 @@ public struct ReceivedChallengeRequest: Sendable, Hashable {
     /// Reads a decrypted CReq.
     ///
     /// - Parameter object: The CReq's JSON object.
-    /// - Throws: ``ProtocolViolation`` naming the first field that breaks a rule: 101 when it is not a CReq, 102
+    /// - Throws: `ProtocolViolation` naming the first field that breaks a rule: 101 when it is not a CReq, 102
     ///   for a message version this SDK does not know, 201 for a required field missing, 203 for a field of the
     ///   wrong type, length or value, or one its version does not define, or two actions, 207 for a reserved
     ///   `oobAppURLInd`.
