@@ -10,16 +10,8 @@ import ThreeDS2SDKTesting
 /// returning link handed to the SDK (live, gone, unidentified, not ours), and the one-call API's confirmation step.
 @Suite("The return link: the app URL marked, the transaction found live or gone", .timeLimit(.minutes(5)))
 struct ReturnLinkTests {
-    /// Answers every screen with a code; opens the bank's app when asked (so 2.2.0 announces Bridging).
-    struct CodePresenter: ChallengePresenter {
-        let code: String
-        var oobAppOpener: (any OOBAppOpener)? { FixedOOBAppOpener(result: .opened) }
-        func present(_ form: ChallengeFormState) async -> ChallengeAnswer {
-            var form = form
-            _ = form.perform(.type(code))
-            return form.perform(.submit())?.answer ?? ChallengeAnswer(.cancel)
-        }
-    }
+    /// Answers every screen with a code; opens the bank's app when asked (the app-link suite's presenter).
+    typealias CodePresenter = AppAPIThirdPassTests.CodePresenter
 
     static let placeholderURL = "https://shop.example/3ds/{sdkTransID}/back"
     static let id = "0f8fad5b-d9cb-469f-a165-70867728950e"
