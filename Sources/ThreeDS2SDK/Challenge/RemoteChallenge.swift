@@ -174,3 +174,25 @@ public import ThreeDS2Messages
         return try resolved.encryptDeviceData(json)
     }
 }
+
+extension AuthenticationRequestParameters {
+    /// The AReq parameters of a Split-SDK transaction: the client's ephemeral key and the device data the server
+    /// encrypted for the DS from what the client reported (``SplitDirectoryServer/encryptDeviceData(_:)``). The
+    /// server adds the split fields with ``AuthenticationRequest/splitSDK(type:serverID:timestamp:key:certificateChain:)``.
+    ///
+    /// - Parameters:
+    ///   - sdkTransactionID: The transaction's `sdkTransID`.
+    ///   - deviceData: The encrypted device data.
+    ///   - clientEphemeralPublicKey: The client's ephemeral public key.
+    ///   - sdkAppID: The SDK App ID.
+    ///   - sdkReferenceNumber: The SDK reference number.
+    ///   - messageVersion: The transaction's version.
+    @_spi(ThreeDS2SplitServer) public init(
+        splitTransactionID sdkTransactionID: String, deviceData: String, clientEphemeralPublicKey: P256PublicJWK,
+        sdkAppID: String, sdkReferenceNumber: String, messageVersion: MessageVersion
+    ) {
+        self.init(
+            sdkTransactionID: sdkTransactionID, deviceData: deviceData, ephemeralPublicKey: clientEphemeralPublicKey,
+            sdkAppID: sdkAppID, sdkReferenceNumber: sdkReferenceNumber, messageVersion: messageVersion)
+    }
+}
