@@ -205,7 +205,7 @@ struct Pay: AsyncParsableCommand {
                 json: screen.json)
         } catch {
             let result = PaymentResult(
-                flow: .none, outcome: "runtimeError", sdkTransID: "",
+                flow: .none, outcome: .runtimeError, sdkTransID: "",
                 runtimeError: ("setup", payment.describe(error)))
             code = emit(result, json: screen.json)
         }
