@@ -260,6 +260,6 @@ struct Pay: AsyncParsableCommand {
         let opener: any OOBAppOpener =
             oobAppCommand.map { CommandOOBAppOpener(command: $0, timeLimit: .seconds(300)) }
             ?? HandOverOOBAppOpener()
-        return screen.presenter(images: images, oobAppOpener: opener, input: input)
+        return screen.presenter(images: images, oobAppOpener: opener, input: input, verbose: payment.verbose)
     }
 }

@@ -272,6 +272,14 @@ struct PayFlow {
         for line in lines where shownFindings.withLock({ $0.insert(line).inserted }) { show(line) }
     }
 
+    /// The CLI's logger for the SDK's and the presenter's own warnings: on standard error, quiet (errors only)
+    /// unless `--verbose`, each warning the SDK makes once shown only once.
+    static func diagnostics(_ label: String, verbose: Bool) -> Logger {
+        var logger = Logger(label: label) { ShownWarningsFilter(base: StreamLogHandler.standardError(label: $0)) }
+        logger.logLevel = verbose ? .debug : .error
+        return logger
+    }
+
     /// A service initialized with `configuration`, the look per appearance and the locale, as at an app's launch;
     /// the SDK logs at debug level with `verbose`, errors only otherwise: the warnings it would log (a customization's
     /// contrast, security findings, certificates ending) the CLI shows once, in its own words, on the screen or the
@@ -280,11 +288,7 @@ struct PayFlow {
         _ configuration: ConfigParameters, verbose: Bool,
         uiCustomizations: [UiCustomizationType: UiCustomization] = demoCustomizations, locale: Locale? = nil
     ) throws -> ThreeDS2Service {
-        var logger = Logger(label: "threeds2.sdk") {
-            ShownWarningsFilter(base: StreamLogHandler.standardError(label: $0))
-        }
-        logger.logLevel = verbose ? .debug : .error
-        let service = ThreeDS2Service(logger: logger)
+        let service = ThreeDS2Service(logger: diagnostics("threeds2.sdk", verbose: verbose))
         try service.initialize(
             configParameters: configuration, locale: locale ?? Locale(identifier: "en_US"),
             uiCustomizations: uiCustomizations)
@@ -388,7 +392,7 @@ struct PayFlow {
     /// A challenge's outcome as the CLI reports it: the status, the error, and why a cancel happened when the input
     /// ended or an answers file did not fit the screen.
     private func result(of outcome: ChallengeOutcome, sdkTransID: String) -> PaymentResult {
-        var result = PaymentResult(flow: .challenge, outcome: Outcome(outcome), sdkTransID: sdkTransID)
+        var result = PaymentResult(flow: .challenge, outcome: PaymentResult.Outcome(outcome), sdkTransID: sdkTransID)
         result.challengeOutcome = outcome
         switch outcome {
         case .completed(let status): result.transStatus = status
