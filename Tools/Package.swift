@@ -63,6 +63,8 @@ let package = Package(
         .package(name: "ThreeDS2", path: ".."),
         // The AsyncHTTPClient transport, a package of its own (the Split-SDK Server uses it too).
         .package(name: "ThreeDS2NIOTransport", path: "../Packages/ThreeDS2NIOTransport"),
+        // The Split-SDK Server, whose tests stand on the TestLab.
+        .package(name: "ThreeDS2SplitSDK", path: "../SplitSDK"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
@@ -194,6 +196,16 @@ let package = Package(
                 // A command parsed in process, as `threeds` parses it.
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // The Split-SDK Server driven by a second implementation of the client's protocol in Swift, against the TestLab.
+        .testTarget(
+            name: "ThreeDS2SplitSDKTests",
+            dependencies: [
+                "ThreeDS2TestSupport", "ThreeDS2TestLab", nioTransport, sdk, sdkTesting, jose, messages, clocks,
+                logging,
+                .product(name: "ThreeDS2SplitServer", package: "ThreeDS2SplitSDK"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ] + cryptography + nioHTTP
         ),
         // Integration: the SDK and its adapters end to end against the TestLab over real HTTP(S) on loopback.
         .testTarget(

@@ -25,6 +25,8 @@ public enum FormJSON {
             "direction": .string(layout.strings.isRightToLeft ? "rtl" : "ltr"),
             "elements": .array(layout.elements.enumerated().map { element($1, index: $0, in: form) }),
             "focus": .number("\(form.focus)"),
+            // Why the client's last action was not sent (the core's note, in the session's language), if it was not.
+            "note": form.note.map(JSONValue.string) ?? .null,
             "style": .object(style(layout.style)),
         ]
     }
@@ -45,7 +47,9 @@ public enum FormJSON {
         case .textField(let box, let entry):
             object = entryBox(entry, box: box, strings: form.layout.strings)
         case .option(let key, let label, let multiple):
-            object = ["kind": .string("option"), "key": .string(key), "label": .string(label), "multiple": .bool(multiple)]
+            object = [
+                "kind": .string("option"), "key": .string(key), "label": .string(label), "multiple": .bool(multiple),
+            ]
         case .button(let type, let label):
             object = ["kind": .string("button"), "type": .string(type.rawValue), "label": .string(label)]
             object["action"] = action(for: type).map(JSONValue.string) ?? .null
@@ -86,7 +90,9 @@ public enum FormJSON {
             "kind": .string("entry"), "box": .number("\(box)"), "label": .string(entry.label),
             "masked": .bool(entry.isMasked), "revealToggle": .bool(entry.offersRevealToggle),
             "keyboard": .string(entry.keyboard == .numeric ? "numeric" : "text"),
-            "autofill": entry.autofill.map { .string($0 == .smsOneTimeCode ? "one-time-code" : "current-password") }
+            "autofill": entry.autofill.map {
+                JSONValue.string($0 == .smsOneTimeCode ? "one-time-code" : "current-password")
+            }
                 ?? .null,
             "rules": .object(EntryRules(entry).json(strings: strings)),
         ]

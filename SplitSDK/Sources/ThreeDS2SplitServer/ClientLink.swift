@@ -1,0 +1,151 @@
+import Foundation
+import ThreeDS2JOSE
+@_spi(ThreeDS2SplitServer) import ThreeDS2SDK
+
+/// The meeting point of one session's challenge (the core's session, on the server) and its client (HTTP calls):
+/// the session publishes each step and waits for the client's input that answers it; each client call hands its
+/// input over and takes the next step, waiting at most the long-poll bound for one.
+actor ClientLink {
+    /// What the session waits for.
+    enum Expected: Sendable, Hashable {
+        /// A `next` after the `keys` step: the client derived the channel keys.
+        case keysDerived
+        /// An `answer` to this screen.
+        case answer(screen: Int)
+        /// A `creq` of this exchange.
+        case creq(exchange: Int)
+        /// A `cres` of this exchange.
+        case cres(exchange: Int)
+    }
+
+    /// What the client sent.
+    enum Input: Sendable {
+        case next
+        case answer(screen: Int, action: String)
+        case creq(exchange: Int, jwe: [UInt8])
+        case cres(exchange: Int, RemoteOpening)
+
+        var answers: Expected? {
+            switch self {
+            case .next: .keysDerived
+            case .answer(let screen, _): .answer(screen: screen)
+            case .creq(let exchange, _): .creq(exchange: exchange)
+            case .cres(let exchange, _): .cres(exchange: exchange)
+            }
+        }
+    }
+
+    private var step: JSONObject = ["step": .string("wait")]
+    private var sequence = 0
+    private var delivered = 0
+    /// Whether the client has been handed the `keys` step (only then does a `next` say it derived the keys).
+    private var keysHandedOut = false
+    /// Whether a `next` after the `keys` step came before the session waited for it.
+    private var keysAcknowledged = false
+    private var pending: (expected: Expected, continuation: CheckedContinuation<Input?, Never>)?
+    private var watchers: [UUID: CheckedContinuation<Void, Never>] = [:]
+    /// The form on show, for the `fill` of the next CReq.
+    private(set) var form: ChallengeFormState?
+    private(set) var screen = 0
+    private(set) var exchange = 0
+
+    // MARK: The session's side
+
+    /// Makes `step` the client's next step and wakes every call waiting for one.
+    func publish(_ step: JSONObject) {
+        sequence += 1
+        self.step = step
+        let waiting = watchers
+        watchers = [:]
+        for continuation in waiting.values { continuation.resume() }
+    }
+
+    /// Publishes a screen's `present` step and returns its number.
+    func present(_ form: ChallengeFormState) -> Int {
+        screen += 1
+        self.form = form
+        publish(["step": .string("present"), "screen": .number("\(screen)"), "form": .object(FormJSON.form(form))])
+        return screen
+    }
+
+    /// Starts the next CReq/CRes exchange and returns its number.
+    func nextExchange() -> Int {
+        exchange += 1
+        return exchange
+    }
+
+    /// Waits for the client's input answering `expected`; `nil` when the waiting task is cancelled (a timer won).
+    func input(_ expected: Expected) async -> Input? {
+        if expected == .keysDerived, keysAcknowledged { return .next }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                if Task.isCancelled {
+                    continuation.resume(returning: nil)
+                    return
+                }
+                pending?.continuation.resume(returning: nil)
+                pending = (expected, continuation)
+            }
+        } onCancel: {
+            Task { await self.dropPending(expected) }
+        }
+    }
+
+    private func dropPending(_ expected: Expected) {
+        guard let waiting = pending, waiting.expected == expected else { return }
+        pending = nil
+        waiting.continuation.resume(returning: nil)
+    }
+
+    // MARK: The client's side
+
+    /// Hands an input to the waiting session; a `next` that answers nothing is only a poll.
+    func take(_ input: Input) throws(SplitHTTPError) {
+        let early = isWaiting(for: .keysDerived) && !keysHandedOut
+        guard let waiting = pending, waiting.expected == input.answers, !early else {
+            if case .next = input, keysHandedOut { keysAcknowledged = true }
+            if case .next = input { return }
+            throw .conflict("this input answers no pending step")
+        }
+        pending = nil
+        waiting.continuation.resume(returning: input)
+    }
+
+    /// The next step not yet handed out, waiting for one at most `bound` (then `wait`).
+    func nextStep(within bound: Duration, sleep: @escaping @Sendable (Duration) async throws -> Void) async
+        -> JSONObject
+    {
+        if sequence > delivered { return handOut() }
+        let id = UUID()
+        let timer = Task {
+            try? await sleep(bound)
+            self.wake(id)
+        }
+        await withCheckedContinuation { watchers[id] = $0 }
+        timer.cancel()
+        return sequence > delivered ? handOut() : ["step": .string("wait")]
+    }
+
+    private func handOut() -> JSONObject {
+        delivered = sequence
+        if step["step"] == .string("keys") { keysHandedOut = true }
+        return step
+    }
+
+    private func isWaiting(for expected: Expected) -> Bool { pending?.expected == expected }
+
+    private func wake(_ id: UUID) {
+        watchers.removeValue(forKey: id)?.resume()
+    }
+
+    /// The step held, as text (what a test searches).
+    func dump() -> String { step.serialized }
+
+    /// Ends the link: every waiting call returns.
+    func close() {
+        pending?.continuation.resume(returning: nil)
+        pending = nil
+        for continuation in watchers.values { continuation.resume() }
+        watchers = [:]
+    }
+}

@@ -1,0 +1,48 @@
+public import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+
+extension SplitServer {
+    /// A running listener.
+    public struct Running: Sendable {
+        /// `http://host:port`, the address it listens on.
+        public let baseURL: URL
+        let task: Task<Void, any Error>
+
+        /// Stops the listener and waits for it.
+        public func stop() async {
+            task.cancel()
+            _ = await task.result
+        }
+    }
+
+    /// Listens over plain HTTP/1.1 (behind a TLS-terminating proxy in production; on loopback in tests) and returns
+    /// once it does.
+    ///
+    /// - Parameters:
+    ///   - host: The address to bind.
+    ///   - port: The port; 0 picks a free one.
+    /// - Returns: The running listener.
+    /// - Throws: ``SplitServerError`` when it cannot listen.
+    public func start(host: String = "127.0.0.1", port: Int = 0) async throws(SplitServerError) -> Running {
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let app = Application(
+            router: router(), configuration: .init(address: .hostname(host, port: port), serverName: "ThreeDS2Split"),
+            onServerRunning: { channel in
+                continuation.yield(channel.localAddress?.port ?? 0)
+                continuation.finish()
+            }, logger: context.logger)
+        let task = Task {
+            defer { continuation.finish() }
+            try await app.runService(gracefulShutdownSignals: [])
+        }
+        var iterator = ports.makeAsyncIterator()
+        guard let bound = await iterator.next(), bound > 0, let url = URL(string: "http://\(host):\(bound)") else {
+            task.cancel()
+            throw SplitServerError("the Split-SDK Server could not listen on \(host):\(port)")
+        }
+        listening(at: url)
+        return Running(baseURL: url, task: task)
+    }
+}

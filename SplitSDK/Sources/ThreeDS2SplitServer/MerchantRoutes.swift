@@ -1,0 +1,115 @@
+import Foundation
+import Hummingbird
+import Logging
+import ThreeDS2JOSE
+import ThreeDS2Messages
+@_spi(ThreeDS2SplitServer) import ThreeDS2SDK
+
+/// The merchant interface (`/merchant/v1/*`, server to server, the merchant's API key).
+struct MerchantRoutes: Sendable {
+    let context: ServerContext
+    let store: SessionStore
+    let baseURL: @Sendable () -> URL
+
+    /// The bound of every merchant body.
+    static let bodyLimit = 16 * 1024
+
+    func add(to router: Router<BasicRequestContext>) {
+        router.post("merchant/v1/sessions") { request, _ in
+            await answer { () async throws(SplitHTTPError) -> Response in try await create(request) }
+        }
+        router.get("merchant/v1/sessions/:id/authentication-request-parameters") { request, routing in
+            await answer { () async throws(SplitHTTPError) -> Response in
+                let session = try await authorized(request, id: routing.parameters.get("id"))
+                return HTTPIO.json(try await session.parameters())
+            }
+        }
+        router.post("merchant/v1/sessions/:id/challenge") { request, routing in
+            await answer { () async throws(SplitHTTPError) -> Response in
+                let session = try await authorized(request, id: routing.parameters.get("id"))
+                let parameters = try Self.challengeParameters(try await HTTPIO.object(request, limit: Self.bodyLimit))
+                try await session.challenge(parameters, context: context)
+                return HTTPIO.json([:], status: .accepted)
+            }
+        }
+        router.get("merchant/v1/sessions/:id") { request, routing in
+            await answer { () async throws(SplitHTTPError) -> Response in
+                let session = try await authorized(request, id: routing.parameters.get("id"))
+                return HTTPIO.json(await session.status())
+            }
+        }
+    }
+
+    private func answer(_ body: () async throws(SplitHTTPError) -> Response) async -> Response {
+        do {
+            return try await body()
+        } catch {
+            return HTTPIO.error(error)
+        }
+    }
+
+    /// The merchant's key checked (constant time), then the session.
+    private func authorized(_ request: Request, id: String?) async throws(SplitHTTPError) -> SplitSession {
+        try checkKey(request)
+        guard let id, let session = await store.session(id: id) else { throw .notFound("no such session") }
+        return session
+    }
+
+    private func checkKey(_ request: Request) throws(SplitHTTPError) {
+        let key = try HTTPIO.bearer(request)
+        guard Secrets.equal(key, context.configuration.merchantAPIKey) else { throw .unauthorized("wrong API key") }
+    }
+
+    /// `POST /merchant/v1/sessions`.
+    private func create(_ request: Request) async throws(SplitHTTPError) -> Response {
+        try checkKey(request)
+        let body = try await HTTPIO.object(request, limit: Self.bodyLimit)
+        let dsID = body["directoryServerID"]?.stringValue ?? ""
+        guard let served = context.directoryServers[dsID] else {
+            throw .refused("directoryServerID names no directory server this server serves")
+        }
+        guard let version = MessageVersion(body["messageVersion"]?.stringValue ?? ""), version == .v2_3_1
+        else { throw .refused("messageVersion must be 2.3.1 (the split fields exist in 2.3.1 only)") }
+        let presentation = try Self.presentation(body)
+        let session = SplitSession(
+            id: UUID().uuidString.lowercased(), served: served, messageVersion: version, presentation: presentation,
+            requestorAppURL: body["threeDSRequestorAppURL"]?.stringValue)
+        let token = Secrets.token(prefix: "mct_")
+        guard await store.add(session, merchantToken: token) else {
+            throw SplitHTTPError(.serviceUnavailable, "full", "the server holds as many sessions as it may")
+        }
+        context.logger.info("session created", metadata: ["session": "\(session.id)"])
+        let frame = baseURL().appendingPathComponent("client/v1/frame.html")
+        return HTTPIO.json(
+            [
+                "sessionID": .string(session.id), "clientToken": .string(token),
+                "clientURL": .string(frame.absoluteString),
+            ], status: .created)
+    }
+
+    /// The session's texts (its locale) and look (the UI customization JSON), as the SDK reads them.
+    static func presentation(_ body: JSONObject) throws(SplitHTTPError) -> PresentationSettings {
+        let locale = Locale(identifier: String((body["locale"]?.stringValue ?? "en").prefix(35)))
+        var customizations: [UiCustomizationType: UiCustomization] = [:]
+        if let customization = body["uiCustomization"] {
+            do {
+                customizations = try UiCustomization.appearances(fromJSON: customization.serializedBytes)
+            } catch {
+                throw .refused("uiCustomization: \(error.message)")
+            }
+        }
+        return PresentationSettings(uiCustomizations: customizations, strings: SDKStrings(locale: locale))
+    }
+
+    /// The ARes's challenge parameters from the body.
+    static func challengeParameters(_ body: JSONObject) throws(SplitHTTPError) -> ChallengeParameters {
+        func field(_ name: String) throws(SplitHTTPError) -> String {
+            guard let value = body[name]?.stringValue, !value.isEmpty else { throw .badRequest("\(name) is missing") }
+            return value
+        }
+        return ChallengeParameters(
+            threeDSServerTransactionID: try field("threeDSServerTransID"), acsTransactionID: try field("acsTransID"),
+            acsRefNumber: try field("acsReferenceNumber"), acsSignedContent: try field("acsSignedContent"),
+            threeDSRequestorAppURL: body["threeDSRequestorAppURL"]?.stringValue)
+    }
+}

@@ -1,0 +1,132 @@
+import Crypto
+import Foundation
+import NIOHTTP1
+import ThreeDS2JOSE
+import ThreeDS2Messages
+
+/// The client's role in Swift: a second, real implementation of the client protocol of docs/split-sdk.md (not a
+/// mock). It makes the ephemeral P-256 key, derives the channel keys with `ChannelKeys` when told the ACS's key,
+/// fills the entries it holds into each CReq, encrypts each CReq and decrypts each CRes with ThreeDS2JOSE, and
+/// posts what the steps ask. The entries never leave it but inside a JWE.
+actor SwiftSplitClient {
+    let fixture: SplitFixture
+    private let key = P256.KeyAgreement.PrivateKey()
+    private(set) var token = ""
+    private(set) var texts: JSONObject = [:]
+    private var keys: ChannelKeys?
+    private var acsTransID = ""
+    /// The values the cardholder typed, by entry box.
+    var entries: [Int: String] = [:]
+    /// Every step received, in order.
+    private(set) var steps: [JSONObject] = []
+
+    init(fixture: SplitFixture) { self.fixture = fixture }
+
+    /// The client's ephemeral public key, as the AReq should carry it.
+    var publicKey: P256PublicJWK { P256PublicJWK(key.publicKey) }
+
+    func type(_ value: String, box: Int = 0) { entries[box] = value }
+
+    /// `start` with the merchant's one-time token; returns the HTTP answer.
+    func start(merchantToken: String) async throws -> HTTPAnswer {
+        let answer = try await HTTP.send(
+            .POST, fixture.url("client/v1/start"), token: merchantToken,
+            body: [
+                "sdkEphemPubKey": .object(P256PublicJWK(key.publicKey).jsonObject),
+                "deviceInfo": .object(["C001": .string("Browser"), "C017": .string("en-GB")]),
+            ])
+        if answer.status == 200 {
+            token = answer.json["clientToken"]?.stringValue ?? ""
+            if case .object(let texts)? = answer.json["texts"] { self.texts = texts }
+        }
+        return answer
+    }
+
+    /// Polls `next` and follows the steps until one needs the cardholder (`present`) or ends (`finished`).
+    func run() async throws -> JSONObject {
+        try await follow(try await post("client/v1/next", [:]))
+    }
+
+    /// Answers the screen on show with an action (never an entry), then follows the steps.
+    func answer(_ action: String) async throws -> JSONObject {
+        guard let screen = steps.last?["screen"] else { throw SplitTestError("no screen on show") }
+        return try await follow(try await post("client/v1/answer", ["screen": screen, "action": .string(action)]))
+    }
+
+    /// A call with the client token; the step it answered.
+    func post(_ path: String, _ body: JSONObject) async throws -> JSONObject {
+        let answer = try await HTTP.send(.POST, fixture.url(path), token: token, body: body)
+        guard answer.status == 200 else {
+            throw SplitTestError("\(path) answered \(answer.status): \(String(decoding: answer.bytes, as: UTF8.self))")
+        }
+        return answer.json
+    }
+
+    /// Carries out the steps the client does alone (keys, encrypt, decrypt, wait).
+    func follow(_ first: JSONObject) async throws -> JSONObject {
+        var step = first
+        while true {
+            steps.append(step)
+            switch step["step"]?.stringValue {
+            case "keys":
+                try derive(step)
+                step = try await post("client/v1/next", [:])
+            case "encrypt": step = try await post("client/v1/creq", try encrypt(step))
+            case "decrypt": step = try await post("client/v1/cres", try decrypt(step))
+            case "wait", "progress": step = try await post("client/v1/next", [:])
+            default: return step
+            }
+        }
+    }
+
+    /// ECDH with the ACS's key and the Concat KDF (PartyVInfo the SDK reference number), as `ChannelKeys`.
+    private func derive(_ step: JSONObject) throws {
+        guard case .object(let jwk)? = step["acsEphemPubKey"],
+            let reference = step["sdkReferenceNumber"]?.stringValue, let acs = step["acsTransID"]?.stringValue
+        else { throw SplitTestError("a keys step without its members") }
+        let acsKey = try P256PublicJWK(jsonObject: jwk)
+        var secret = try key.sharedSecretFromKeyAgreement(with: acsKey.keyAgreementKey).withUnsafeBytes { Array($0) }
+        keys = ChannelKeys(sharedSecret: secret, sdkReferenceNumber: reference)
+        secret = Array(repeating: 0, count: secret.count)
+        acsTransID = acs
+    }
+
+    /// Fills the CReq with the entries it holds (checked against the rules) and encrypts it with the counter's IV.
+    private func encrypt(_ step: JSONObject) throws -> JSONObject {
+        guard let keys, case .object(var creq)? = step["creq"], let counterText = step["counter"]?.stringValue,
+            let counter = Int(counterText), case .array(let fill)? = step["fill"]
+        else { throw SplitTestError("an encrypt step without its members") }
+        for case .object(let item) in fill {
+            guard let member = item["member"]?.stringValue, case .number(let boxText)? = item["box"],
+                let box = Int(boxText), let value = entries[box], !value.isEmpty
+            else { throw SplitTestError("nothing to fill") }
+            if case .object(let rules)? = item["rules"], case .number(let max)? = rules["maxLength"],
+                value.count > Int(max) ?? 0
+            {
+                throw SplitTestError("the entry breaks the rules")
+            }
+            creq[member] = .string(value)
+        }
+        let encrypter = try JWE.DirectEncrypter(
+            key: keys.sdkToACS(.a128cbcHS256), encryption: .a128cbcHS256, keyID: acsTransID)
+        let jwe = try encrypter.encrypt(
+            creq.serializedBytes, iv: ChannelKeys.counterIV(counter, encryption: .a128cbcHS256, fromSDK: true))
+        return ["exchange": step["exchange"] ?? .null, "jwe": .string(jwe)]
+    }
+
+    /// Decrypts the ACS's answer with the ACS→SDK key (kid held to acsTransID) and forwards the JSON object.
+    private func decrypt(_ step: JSONObject) throws -> JSONObject {
+        guard let keys, let jwe = step["jwe"]?.stringValue else { throw SplitTestError("a decrypt step without jwe") }
+        let exchange = step["exchange"] ?? .null
+        let plaintext: [UInt8]
+        do {
+            plaintext = try keys.decrypt(jwe, fromSDK: false, acsTransID: acsTransID).plaintext
+        } catch {
+            return ["exchange": exchange, "error": .object(["kind": .string("decryption"), "detail": .string("")])]
+        }
+        guard case .object(let cres)? = try? JSONParser().parse(plaintext) else {
+            return ["exchange": exchange, "error": .object(["kind": .string("json"), "detail": .string("")])]
+        }
+        return ["exchange": exchange, "cres": .object(cres)]
+    }
+}
