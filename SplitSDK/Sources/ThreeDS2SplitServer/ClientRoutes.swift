@@ -20,7 +20,9 @@ struct ClientRoutes: Sendable {
     static let cresBody = 640 * 1024
 
     func add(to router: Router<BasicRequestContext>) {
-        router.on("client/v1/:call", method: .options) { request, _ in preflight(request) }
+        for call in ["start", "next", "answer", "creq", "cres"] {
+            router.on("client/v1/\(call)", method: .options) { request, _ in preflight(request) }
+        }
         router.post("client/v1/start") { request, _ in
             await answer(request) { () async throws(SplitHTTPError) -> Response in try await start(request) }
         }
