@@ -41,6 +41,9 @@ public struct ProtocolErrorCode: RawRepresentable, Hashable, Sendable, CustomStr
     /// 305: Transaction Data Not Valid (an ACS refuses the transaction's data, for example the card). The SDK never
     /// sends it, so it has no ``standardDescription``: an Erro carries its own.
     public static let transactionDataNotValid = ProtocolErrorCode(rawValue: "305")
+    /// 308: Split-SDK Server Signed Content could not be verified (2.3.1; a directory server's answer to a Split-SDK
+    /// AReq). The SDK never sends it, so it has no ``standardDescription``.
+    public static let splitSDKSignedContentNotVerified = ProtocolErrorCode(rawValue: "308")
 
     private static let standardDescriptions: [ProtocolErrorCode: String] = [
         .messageReceivedInvalid: "Message Received Invalid",

@@ -138,6 +138,9 @@ actor ClientLink {
         watchers.removeValue(forKey: id)?.resume()
     }
 
+    /// Whether a step is waiting to be handed out (the `finished` step of a session that ended between two calls).
+    var hasUndelivered: Bool { sequence > delivered }
+
     /// The step held, as text (what a test searches).
     func dump() -> String { step.serialized }
 

@@ -125,11 +125,13 @@ struct ClientRoutes: Sendable {
         ])
     }
 
-    /// The session of a client token; 410 once it has ended.
+    /// The session of a client token; 410 once it has ended and its `finished` step was handed out.
     private func clientSession(_ request: Request) async throws(SplitHTTPError) -> SplitSession {
         let (session, kind) = try await store.session(token: try HTTPIO.bearer(request))
         guard kind == .client else { throw .unauthorized("a client token is required") }
-        if await session.state == .finished { throw .gone("the session has ended") }
+        if await session.state == .finished, await !session.link.hasUndelivered {
+            throw .gone("the session has ended")
+        }
         return session
     }
 

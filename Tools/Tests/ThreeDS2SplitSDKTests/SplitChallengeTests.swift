@@ -81,7 +81,7 @@ struct SplitChallengeTests {
         let content = try SDKServerSignedContent.verify(
             try #require(areq["sdkServerSignedContent"]?.stringValue), registeredCertificate: { _ in certificate })
         #expect(content.sdkTransactionID == areq["sdkTransID"]?.stringValue)
-        #expect(content.serverID.rawValue == "SPLIT-TEST-1")
+        #expect(content.serverID == TestLab.splitSDKServerID)
         #expect(areq["sdkSignatureTimestamp"]?.stringValue == content.signatureTimestamp.text)
     }
 

@@ -75,9 +75,8 @@ struct SplitFixture: Sendable {
     }
 
     static func configuration(_ lab: TestLab) throws -> SplitServerConfiguration {
-        let root = try CertificateAuthority.makeRoot(commonName: "Split Server Root", key: .makeP256())
-        let signer = try CertificateAuthority.issue(
-            commonName: "Split Server", key: .makeP256(), role: .signer, issuer: root)
+        // The Split-SDK Server identity the lab's DS registers (TestLab.splitSDKServerID).
+        let signer = lab.pki.splitSDKServer
         guard case .p256(let key) = signer.privateKey else { throw SplitTestError("the signer's key is not P-256") }
         let directoryServer = DirectoryServer(
             scheme: TestLab.rsaDirectoryServer,
@@ -87,7 +86,8 @@ struct SplitFixture: Sendable {
             merchantAPIKey: apiKey, merchantOrigin: merchantOrigin,
             directoryServers: [
                 .init(
-                    directoryServer: directoryServer, splitSDKServerID: "SPLIT-TEST-1", signingKey: key,
+                    directoryServer: directoryServer, splitSDKServerID: TestLab.splitSDKServerID.rawValue,
+                    signingKey: key,
                     certificateChain: [signer.certificate])
             ],
             variant: SDKVariant(rawValue: "80"), sdkReferenceNumber: TestLab.exampleSDKReferenceNumber)
@@ -143,7 +143,7 @@ struct SplitFixture: Sendable {
     /// Whether the lab's 3DS Server and DS take a Split-SDK AReq (`sdkType` `02`) and check its split fields (issue
     /// 49's TestLab part, branch i49l). Until they do, the tests send the lab the server's AReq as a Default-SDK's:
     /// the split fields are checked by this suite (`splitFields`), not by the lab.
-    static let labTakesSplitAReq = false
+    static let labTakesSplitAReq = true
 
     /// The AReq as the lab takes it (see ``labTakesSplitAReq``).
     static func forLab(_ areq: JSONObject) -> JSONObject {

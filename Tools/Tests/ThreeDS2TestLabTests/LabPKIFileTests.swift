@@ -37,7 +37,7 @@ struct LabPKIFileTests {
         #expect(try mode(pki) == 0o700)
         let names = try FileManager.default.contentsOfDirectory(atPath: pki)
         let keys = names.filter(LabPKI.isPrivateKeyFile)
-        #expect(Set(keys) == ["ds-decryption-rsa-key.pem", "ds-decryption-ec-key.pem"])
+        #expect(Set(keys) == ["ds-decryption-rsa-key.pem", "ds-decryption-ec-key.pem", "split-sdk-server-key.pem"])
         for name in names {
             let expected = keys.contains(name) ? 0o600 : 0o644
             #expect(try mode("\(pki)/\(name)") == expected, "\(name)")

@@ -205,6 +205,9 @@ extension ACSFaultProfile {
                 })),
         // 39: the ACS sends its RReq twice; the second is refused (312 in 2.3.1, 301 before).
         ACSFaultProfile(39, "results-duplicate", .text, [:], duplicatesResults: true),
+        // The DS on a Split-SDK AReq (2.3.1): Erro 308 as if the signature failed, or the server were unknown.
+        ACSFaultProfile(40, "split-bad-signature", .text, [:], splitFault: .badSignature),
+        ACSFaultProfile(41, "split-unknown-server", .text, [:], splitFault: .unknownServer),
     ]
 
     private static func results(_ patch: RawPatch) -> ACSFaultPatch {

@@ -65,6 +65,8 @@ public struct ACSFaultProfile: Sendable, Hashable, CustomStringConvertible {
     /// Whether the ACS sends its RReq twice (the duplicate-results fault: the second is answered with Erro 312 in
     /// 2.3.1, 301 before).
     public let duplicatesResults: Bool
+    /// The lab's DS fault for a Split-SDK AReq on this card (a Default-SDK AReq runs the scenario unchanged).
+    public let splitFault: SplitSDKFault?
 
     /// Whether the profile plants a rule the SDK tolerates, which `threeds conform` reports only with `--strict`.
     public var needsStrict: Bool {
@@ -100,8 +102,10 @@ public struct ACSFaultProfile: Sendable, Hashable, CustomStringConvertible {
 
     init(
         _ index: Int, _ name: String, _ scenario: Scenario, _ patches: [MessageVersion: [ACSFaultPatch]],
-        raw: [MessageVersion: ACSRawFault] = [:], withoutAppOpener: Bool = false, duplicatesResults: Bool = false
+        raw: [MessageVersion: ACSRawFault] = [:], withoutAppOpener: Bool = false, duplicatesResults: Bool = false,
+        splitFault: SplitSDKFault? = nil
     ) {
+        self.splitFault = splitFault
         self.duplicatesResults = duplicatesResults
         self.index = index
         self.name = name

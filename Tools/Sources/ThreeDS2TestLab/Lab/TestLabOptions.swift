@@ -1,5 +1,7 @@
 public import Foundation
 public import ThreeDS2JOSE
+public import ThreeDS2Messages
+public import X509
 
 /// How a TestLab runs.
 public struct TestLabOptions: Sendable {
@@ -55,6 +57,13 @@ public struct TestLabOptions: Sendable {
     public var acsTimeout: Duration
     /// The clock of the ACS's timeout (a test clock in tests).
     public var clock: any Clock<Duration>
+    /// Split-SDK Servers the lab's DS registers besides its own (``TestLab/splitSDKServerID`` with
+    /// ``LabPKI/splitSDKServer``): each ID with the certificate whose key verifies its SDK Server Signed Content. An
+    /// entry with the lab's own ID replaces the lab's certificate.
+    public var splitSDKServers: [SplitSDKServerID: Certificate]
+    /// How far the SDK Signature Timestamp in a Split-SDK AReq's signed content may be from the DS's time (the wall
+    /// clock), earlier or later; beyond it the DS answers Erro 308.
+    public var splitSignatureWindow: Duration
 
     /// Creates options.
     public init(
@@ -63,8 +72,11 @@ public struct TestLabOptions: Sendable {
         slowResponseDelay: Duration = .seconds(11), pkiDirectory: URL? = nil, upperCaseTransactionIDs: Bool = false,
         logsRequests: Bool = false, maxTransactions: Int = 10_000, transactionLifetime: Duration = .seconds(65 * 60),
         resultsTiming: ResultsTiming = .afterFinalRequest, acsTimeout: Duration = .seconds(10 * 60),
-        clock: any Clock<Duration> = ContinuousClock()
+        clock: any Clock<Duration> = ContinuousClock(), splitSDKServers: [SplitSDKServerID: Certificate] = [:],
+        splitSignatureWindow: Duration = .seconds(5 * 60)
     ) {
+        self.splitSDKServers = splitSDKServers
+        self.splitSignatureWindow = splitSignatureWindow
         self.resultsTiming = resultsTiming
         self.acsTimeout = acsTimeout
         self.clock = clock

@@ -24,6 +24,9 @@ public struct LabPKI: Sendable {
     public let tlsRoot: IssuedCertificate
     /// The TLS server certificate for 127.0.0.1 and localhost.
     public let tlsServer: IssuedCertificate
+    /// The lab's own Split-SDK Server identity: a P-256 signing key and its certificate, which the lab's DS registers
+    /// as ``TestLab/splitSDKServerID`` (a Split-SDK Server under test signs its SDK Server Signed Content with it).
+    public let splitSDKServer: IssuedCertificate
 
     /// Makes a fresh PKI.
     ///
@@ -52,7 +55,9 @@ public struct LabPKI: Sendable {
             tlsServer: try CertificateAuthority.issue(
                 commonName: "127.0.0.1", key: .makeP256(),
                 role: .tlsServer(ipAddresses: Array(Set(["127.0.0.1", host])).sorted(), dnsNames: ["localhost"]),
-                issuer: tlsRoot))
+                issuer: tlsRoot),
+            splitSDKServer: try CertificateAuthority.issue(
+                commonName: "ThreeDS2 TestLab Split-SDK Server", key: .makeP256(), role: .signer, issuer: dsRoot))
     }
 
     /// The files a client needs, by name: the PEM files and the trust bundle that references them.
@@ -66,6 +71,9 @@ public struct LabPKI: Sendable {
                 // The test directory server's private keys, for `threeds inspect device-data` (never a real DS's).
                 "ds-decryption-rsa-key.pem": dsEncryptionRSA.privateKey.pemRepresentation,
                 "ds-decryption-ec-key.pem": dsEncryptionEC.privateKey.pemRepresentation,
+                // The lab's Split-SDK Server identity, registered with the lab's DS (a test server's, never a real one).
+                "split-sdk-server.pem": try splitSDKServer.certificatePEM,
+                "split-sdk-server-key.pem": splitSDKServer.privateKey.pemRepresentation,
             ]
             files[TrustBundle.fileName] = try trustBundle.json(referencing: files)
             return files

@@ -54,6 +54,13 @@ extension TestLab {
             return Self.json(response)
         } catch let error as TestLabError {
             return Self.json(["error": .string(error.message)], status: .badRequest)
+        } catch let refusal as DirectoryServerRefusal {
+            let erro = refusal.erro(version: .v2_3_1).json
+            return Self.json(
+                [
+                    "error": .string("the directory server answered Erro 308: \(refusal.explanation)"),
+                    "erro": .object(erro),
+                ], status: .badRequest)
         } catch let error as any CodedError {
             // A person reads this answer: the code and message, not where the lab raised them.
             return Self.json(["error": .string("\(error.code): \(error.message)")], status: .badRequest)
@@ -81,18 +88,28 @@ extension TestLab {
         }
     }
 
-    /// `sdkType` and `defaultSdkType` as the version defines them: in 2.3.1, `sdkType` `01` (the only SDK type the
-    /// lab knows; a Split-SDK's `02` needs signed content it does not check) with a `defaultSdkType` object whose
-    /// `sdkVariant` is two digits (any range) and whose `wrappedInd` is `Y` or `N`; in 2.1.0 and 2.2.0, neither field.
+    /// `sdkType` and its objects as the version defines them: in 2.3.1, `sdkType` `01` (Default-SDK) with a
+    /// `defaultSdkType` object whose `sdkVariant` is two digits (any range) and whose `wrappedInd` is `Y` or `N`, or
+    /// `02` (Split-SDK) with `splitSdkType` and `sdkServerSignedContent` (``checkSplitShape(_:)``; the DS verifies the
+    /// content, ``verifySplitSDK(_:_:fault:)``); in 2.1.0 and 2.2.0, none of the 2.3.1 SDK type fields.
     static func checkSDKType(_ request: JSONObject, version: MessageVersion) throws(TestLabError) {
         guard version.carriesSDKType else {
-            for name in ["sdkType", "defaultSdkType"] where request[name] != nil {
+            for name in [
+                "sdkType", "defaultSdkType", "splitSdkType", "sdkServerSignedContent", "sdkSignatureTimestamp",
+            ]
+            where request[name] != nil {
                 throw TestLabError(.invalidRequest, "\(name) is a 2.3.1 field; a \(version) AReq cannot carry it")
             }
             return
         }
-        guard let text = request["sdkType"]?.stringValue, SDKType(rawValue: text) == .defaultSDK else {
-            throw TestLabError(.invalidRequest, "sdkType must be 01 (Default-SDK) in a \(version) AReq")
+        let type = request["sdkType"]?.stringValue.map(SDKType.init(rawValue:))
+        if type == .splitSDK { return try checkSplitShape(request) }
+        for name in ["splitSdkType", "sdkServerSignedContent", "sdkSignatureTimestamp"] where request[name] != nil {
+            throw TestLabError(.invalidRequest, "\(name) goes with a Split-SDK's sdkType 02 only")
+        }
+        guard type == .defaultSDK else {
+            throw TestLabError(
+                .invalidRequest, "sdkType must be 01 (Default-SDK) or 02 (Split-SDK) in a \(version) AReq")
         }
         guard DefaultSDKType(request["defaultSdkType"]) != nil else {
             throw TestLabError(
@@ -119,6 +136,13 @@ extension TestLab {
         let checked = try Self.check(request)
         let (dsID, deviceData) = try decryptDeviceData(checked.encryptedDeviceData)
         let faultProfile = ACSFaultProfile(cardNumber: checked.cardNumber)
+        do {
+            try verifySplitSDK(request, checked, fault: faultProfile?.splitFault)
+        } catch {
+            var refusal = error
+            refusal.sdkTransID = checked.sdkTransID
+            throw refusal
+        }
         let scenario = faultProfile?.scenario ?? Scenario(cardNumber: checked.cardNumber) ?? .frictionlessN
         let identifiers = TransactionIdentifiers(
             threeDSServerTransID: newTransactionID(), acsTransID: newTransactionID(), sdkTransID: checked.sdkTransID)
