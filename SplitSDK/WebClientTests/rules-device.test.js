@@ -4,18 +4,17 @@ import assert from 'node:assert/strict';
 import { characterCount, checkEntry } from '../Sources/ThreeDS2SplitServer/WebClient/rules.js';
 import { browserDeviceData, localeTag, screenResolution, timeZoneOffset } from '../Sources/ThreeDS2SplitServer/WebClient/device.js';
 
-test('entry rules: length in characters as Swift counts them, UTF-8 bytes within 45, digits, required, unknown', () => {
+test('entry rules: length in characters as Swift counts them, UTF-8 bytes within 45, never empty, nothing unknown', () => {
   assert.equal(characterCount('e\u0301👍🏽'), 2);
-  assert.equal(checkEntry('123456', { maxLength: 6, digitsOnly: true, required: true }), null);
+  assert.equal(checkEntry('123456', { maxLength: 6, maxBytes: 45, tooLongNote: 'n' }), null);
   assert.deepEqual(checkEntry('1234567', { maxLength: 6 }), { rule: 'maxLength', limit: 6 });
   assert.equal(checkEntry('e\u0301e\u0301', { maxLength: 2 }), null);
-  assert.deepEqual(checkEntry('12 4', { digitsOnly: true }), { rule: 'digitsOnly' });
-  assert.deepEqual(checkEntry('١٢٣', { digitsOnly: true }), { rule: 'digitsOnly' });
-  assert.deepEqual(checkEntry('', { required: true }), { rule: 'required' });
-  assert.equal(checkEntry('', { required: false }), null);
+  assert.deepEqual(checkEntry('', {}), { rule: 'empty' });
+  assert.equal(checkEntry('', {}, { allowEmpty: true }), null);
   assert.deepEqual(checkEntry('é'.repeat(23), {}), { rule: 'maxBytes', limit: 45 });
   assert.deepEqual(checkEntry('a'.repeat(46), { maxBytes: 100 }), { rule: 'maxBytes', limit: 45 });
-  assert.deepEqual(checkEntry('1', { pattern: '.*' }), { rule: 'unknownRule', name: 'pattern' });
+  assert.deepEqual(checkEntry('abc', { maxBytes: 2 }), { rule: 'maxBytes', limit: 2 });
+  assert.deepEqual(checkEntry('1', { digitsOnly: true }), { rule: 'unknownRule', name: 'digitsOnly' });
   assert.deepEqual(checkEntry(7, {}), { rule: 'notText' });
 });
 

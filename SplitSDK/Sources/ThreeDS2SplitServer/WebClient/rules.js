@@ -1,12 +1,12 @@
-// The answer rules the server sends with a screen and with each CReq to fill (the SDK's form state: entry length in
-// characters and in UTF-8 bytes, the numeric keyboard, whether an empty answer may be sent), checked in the frame on
-// values the server never sees. An unknown rule is refused rather than ignored: the client checks what the server
-// asks, or stops.
+// The answer rules the server sends with each entry box of a screen and with each CReq member to fill (the core's
+// form state, docs/split-sdk.md: `maxLength` characters, `maxBytes` UTF-8 bytes, the note `tooLongNote`), checked
+// in the frame on values the server never sees. An empty value is never filled in (the answer is then `submitEmpty`).
+// An unknown rule is refused rather than ignored: the client checks what the server asks, or stops.
 
 /** The longest entry the SDK sends, in UTF-8 bytes (ChallengeFormState.maxEntryLength, `challengeDataEntry` 45). */
 export const MAX_ENTRY_BYTES = 45;
 
-const KNOWN_RULES = new Set(['maxLength', 'maxBytes', 'digitsOnly', 'required']);
+const KNOWN_RULES = new Set(['maxLength', 'maxBytes', 'tooLongNote']);
 const segmenter = typeof Intl.Segmenter === 'function' ? new Intl.Segmenter(undefined, { granularity: 'grapheme' }) : null;
 
 /**
@@ -26,21 +26,22 @@ export function characterCount(text) {
 /**
  * Checks one entry against its rules.
  * @param {string} value What the cardholder entered.
- * @param {{maxLength?: number, maxBytes?: number, digitsOnly?: boolean, required?: boolean}} rules
- * @returns {{rule: string, limit?: number} | null} The first rule the value breaks, or null when it keeps them all.
- *   `rule` is `unknownRule` (with `name`) for a rule this client does not know.
+ * @param {{maxLength?: number, maxBytes?: number, tooLongNote?: string}} rules
+ * @param {{allowEmpty?: boolean}} [options] `allowEmpty` when checking a screen's boxes before the answer (an empty
+ *   box is the form's business there); a value to fill is never empty.
+ * @returns {{rule: string, limit?: number, name?: string} | null} The first rule the value breaks (`empty`,
+ *   `maxBytes`, `maxLength`, or `unknownRule` with its `name`), or null when it keeps them all.
  */
-export function checkEntry(value, rules) {
+export function checkEntry(value, rules, { allowEmpty = false } = {}) {
   if (typeof value !== 'string') return { rule: 'notText' };
   if (rules === null || typeof rules !== 'object') return { rule: 'unknownRule', name: String(rules) };
   const unknown = Object.keys(rules).find((name) => !KNOWN_RULES.has(name));
   if (unknown !== undefined) return { rule: 'unknownRule', name: unknown };
-  const maxBytes = Math.min(rules.maxBytes ?? MAX_ENTRY_BYTES, MAX_ENTRY_BYTES);
+  if (value.length === 0) return allowEmpty ? null : { rule: 'empty' };
+  const maxBytes = Math.min(Number.isInteger(rules.maxBytes) ? rules.maxBytes : MAX_ENTRY_BYTES, MAX_ENTRY_BYTES);
   if (new TextEncoder().encode(value).length > maxBytes) return { rule: 'maxBytes', limit: maxBytes };
   if (Number.isInteger(rules.maxLength) && characterCount(value) > rules.maxLength) {
     return { rule: 'maxLength', limit: rules.maxLength };
   }
-  if (rules.required === true && value.length === 0) return { rule: 'required' };
-  if (rules.digitsOnly === true && !/^[0-9]*$/.test(value)) return { rule: 'digitsOnly' };
   return null;
 }

@@ -13,6 +13,12 @@ export const MAX_ANSWER_BYTES = 1 << 20;
 /** The most steps one challenge may take (a server that answers `wait` at once forever is stopped). */
 export const MAX_STEPS = 2_000;
 
+/** The counter of an `encrypt` step (`"001"`, or 1) as a number 0…255, or null. */
+function counterValue(counter) {
+  if (typeof counter === 'string' && /^[0-9]{3}$/.test(counter)) return Number(counter) <= 255 ? Number(counter) : null;
+  return Number.isInteger(counter) && counter >= 0 && counter <= 255 ? counter : null;
+}
+
 /** A failure that ends the session: the view shows an error and the merchant's page gets `failed` with `reason`. */
 export class SessionError extends Error {
   /**
@@ -74,6 +80,7 @@ export class SplitSession {
         throw new SessionError('protocol', 'start answered without a client token');
       }
       this.token = started.clientToken;
+      this.view.useTexts?.(started.texts);
       this.emit({ event: 'started' });
       return await this.follow(started.step);
     } catch (error) {
@@ -134,52 +141,90 @@ export class SplitSession {
     }
   }
 
-  async present(step, note) {
+  /**
+   * Draws a screen and posts the cardholder's action (never an entry). A submit whose entries break their box's
+   * rules is not posted: the screen is drawn again with the note.
+   */
+  async present(step) {
     this.lastPresent = step;
     if (!this.shown) {
       this.shown = true;
       this.emit({ event: 'challengeShown' });
     }
-    const answer = await this.view.present(step.screen, step.form, note);
+    let note = null;
+    for (;;) {
+      const answer = await this.view.present(step.screen, step.form, note);
+      this.hold(answer.values);
+      note = answer.action === 'submit' ? this.checkScreen(step.form) : null;
+      if (!note) return this.post('answer', { screen: step.screen, action: answer.action });
+      this.clearEntries();
+    }
+  }
+
+  /** Keeps the entries of one answer (by form element id), replacing the previous ones. */
+  hold(values) {
     this.clearEntries();
-    for (const [id, value] of Object.entries(answer.values ?? {})) this.held.set(id, value);
-    return this.post('answer', { screen: step.screen, action: answer.action });
+    for (const [id, value] of Object.entries(values ?? {})) if (typeof value === 'string') this.held.set(id, value);
+  }
+
+  /** The first entry box of `form` whose value breaks its rules, as a note for the view; null when none does. */
+  checkScreen(form) {
+    for (const element of Array.isArray(form?.elements) ? form.elements : []) {
+      if (element?.kind !== 'entry') continue;
+      const broken = checkEntry(this.held.get(element.id) ?? '', element.rules ?? {}, { allowEmpty: true });
+      if (broken?.rule === 'unknownRule') throw new SessionError('protocol', `unknown answer rule "${broken.name}"`);
+      if (broken) return { ...broken, element: element.id, text: element.rules?.tooLongNote };
+    }
+    return null;
+  }
+
+  /** The first `fill` entry whose held value breaks its rules, as a note; null when all keep them. */
+  checkFill(fill) {
+    for (const { member, from, rules } of fill) {
+      if (typeof member !== 'string' || typeof from !== 'string') throw new SessionError('protocol', 'a fill entry without member or from');
+      const broken = checkEntry(this.held.get(from) ?? '', rules ?? {});
+      if (broken?.rule === 'unknownRule') throw new SessionError('protocol', `unknown answer rule "${broken.name}"`);
+      if (broken) return { ...broken, element: from, text: rules?.tooLongNote };
+    }
+    return null;
   }
 
   /**
    * Fills the CReq with the held entries (each checked against its rules), encrypts it under the counter IV and
    * posts the JWE; the entries are cleared whatever happens. A value that breaks a rule is not sent: the screen is
-   * shown again with the rule, and the cardholder answers again.
+   * drawn again with the note, and the next submit fills this same CReq (another action is posted as the answer).
    */
   async encrypt(step) {
     if (!this.channel) throw new SessionError('protocol', 'encrypt before keys');
-    const creq = step.creq;
-    if (creq === null || typeof creq !== 'object' || Array.isArray(creq) || !Array.isArray(step.fill)) {
+    const { creq, fill } = step;
+    if (creq === null || typeof creq !== 'object' || Array.isArray(creq) || !Array.isArray(fill)) {
       throw new SessionError('protocol', 'encrypt without a CReq or its fill list');
     }
-    if (creq.sdkCounterStoA !== String(step.counter).padStart(3, '0')) {
+    const counter = counterValue(step.counter);
+    if (counter === null || creq.sdkCounterStoA !== String(counter).padStart(3, '0')) {
       throw new SessionError('protocol', `the CReq's sdkCounterStoA is not the step's counter ${step.counter}`);
+    }
+    for (let note = this.checkFill(fill); note; note = this.checkFill(fill)) {
+      if (!this.lastPresent) throw new SessionError('protocol', `an entry to fill breaks the rule ${note.rule}`);
+      const answer = await this.view.present(this.lastPresent.screen, this.lastPresent.form, note);
+      this.hold(answer.values);
+      if (answer.action !== 'submit') return this.post('answer', { screen: this.lastPresent.screen, action: answer.action });
     }
     let plaintext;
     try {
-      for (const { member, from, rules } of step.fill) {
-        if (typeof member !== 'string' || member in creq) throw new SessionError('protocol', `cannot fill "${member}"`);
-        const value = this.held.get(from) ?? '';
-        const broken = checkEntry(value, rules ?? {});
-        if (broken?.rule === 'unknownRule') throw new SessionError('protocol', `unknown answer rule "${broken.name}"`);
-        if (broken && this.lastPresent) return this.present(this.lastPresent, broken);
-        if (broken) throw new SessionError('protocol', `an entry breaks the rule ${broken.rule}`);
-        creq[member] = value;
+      for (const { member, from } of fill) {
+        if (member in creq) throw new SessionError('protocol', `cannot fill "${member}": the CReq has it`);
+        creq[member] = this.held.get(from);
       }
       plaintext = utf8(JSON.stringify(creq));
-      const jwe = await this.channel.encrypt(plaintext, step.counter, step.encryption);
+      const jwe = await this.channel.encrypt(plaintext, counter, step.encryption);
       return await this.post('creq', { exchange: step.exchange, jwe });
     } catch (error) {
       if (error instanceof ChannelError) throw new SessionError('protocol', error.message);
       throw error;
     } finally {
       plaintext?.fill(0);
-      for (const { member } of step.fill) if (typeof member === 'string') delete creq[member];
+      for (const { member } of fill) delete creq[member];
       this.clearEntries();
     }
   }

@@ -9,17 +9,9 @@
 export * from './steps-honest.js';
 import { SplitSession as HonestSession } from './steps-honest.js';
 
-/** The honest session, except that the answer to a screen sends the entries to the server too. */
+/** The honest session, except that each `answer` POST also carries the entries the frame holds, in plaintext. */
 export class SplitSession extends HonestSession {
-  async present(step, note) {
-    this.lastPresent = step;
-    if (!this.shown) {
-      this.shown = true;
-      this.emit({ event: 'challengeShown' });
-    }
-    const answer = await this.view.present(step.screen, step.form, note);
-    this.clearEntries();
-    for (const [id, value] of Object.entries(answer.values ?? {})) this.held.set(id, value);
-    return this.post('answer', { screen: step.screen, action: answer.action, values: answer.values ?? {} });
+  post(name, body) {
+    return super.post(name, name === 'answer' ? { ...body, values: Object.fromEntries(this.held) } : body);
   }
 }
