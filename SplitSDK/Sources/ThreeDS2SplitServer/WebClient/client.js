@@ -34,9 +34,9 @@ export function merchantOrigin(win) {
  * Wires the frame: says `ready` to the merchant's page, waits for its start message with the client token, then runs
  * the challenge.
  * @param {Window} win The frame's window.
+ * @param {{view?: object}} [options] The view (ui.js's ChallengeView on `#challenge` unless given: tests).
  */
-export function startFrame(win) {
-  const view = new ChallengeView(win.document.getElementById('challenge'));
+export function startFrame(win, { view = new ChallengeView(win.document.getElementById('challenge')) } = {}) {
   const origin = merchantOrigin(win);
   const parent = win.parent;
   if (!origin || !parent || parent === win) {
