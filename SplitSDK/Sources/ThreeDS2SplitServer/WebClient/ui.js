@@ -220,6 +220,10 @@ export class ChallengeView {
     });
     const inputs = [];
     let focusTarget;
+    if (typeof form.note === 'string' && form.note.length > 0) {
+      // The core's note on this screen (why the last action was not taken), announced.
+      node.append(this.el('p', { class: 'note screen-note', role: 'alert', text: form.note }));
+    }
     const elements = Array.isArray(form.elements) ? form.elements : [];
     elements.forEach((element, index) => {
       const drawn = this.drawElement(element, style, inputs, note);
