@@ -70,6 +70,8 @@ test('a text challenge: the code leaves the frame only inside the JWE, the token
     ['Bearer merchant-token-1', ...Array(server.requests.length - 1).fill('Bearer client-token-2')]);
   assert.deepEqual(JSON.parse(server.requests.find((r) => r.path === '/client/v1/answer').body), { screen: 1, action: 'submit' });
   assert.equal(session.held.size, 0, 'entries cleared');
+  assert.equal(session.channel, undefined, 'channel keys dropped');
+  assert.equal(session.privateKey, undefined, 'private key dropped');
   assert.deepEqual(view.calls.at(-1), ['finished', { kind: 'completed', transStatus: 'Y' }]);
 });
 

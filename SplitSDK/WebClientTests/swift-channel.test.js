@@ -25,7 +25,7 @@ function startACS() {
   };
 }
 
-test('a CRes the Swift ACS channel encrypts is decrypted by the client; a CReq the client encrypts, by the ACS', async () => {
+test('a CRes the Swift ACS channel encrypts is decrypted by the client; a CReq the client encrypts, by the ACS', { timeout: 60_000 }, async () => {
   const acs = startACS();
   const acsTransID = 'd7c1ee99-9478-44a6-b1f2-391e29c6b340';
   const sdkReferenceNumber = '3DS_LOA_SDK_SPLIT_TEST_0001';

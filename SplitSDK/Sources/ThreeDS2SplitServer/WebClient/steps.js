@@ -85,7 +85,7 @@ export class SplitSession {
       return await this.follow(started.step);
     } catch (error) {
       const reason = error instanceof SessionError ? error.reason : 'protocol';
-      this.clearEntries();
+      this.forgetKeys();
       this.view.showError(reason);
       this.emit({ event: 'failed', reason: `${reason}: ${error.message}` });
       return null;
@@ -242,8 +242,7 @@ export class SplitSession {
   }
 
   finish(step) {
-    this.clearEntries();
-    this.channel = undefined;
+    this.forgetKeys();
     this.view.showFinished(step.outcome);
     this.emit({ event: 'finished', outcome: step.outcome });
     return step.outcome;
@@ -251,6 +250,13 @@ export class SplitSession {
 
   clearEntries() {
     this.held.clear();
+  }
+
+  /** Drops the entries and every key of the session (the challenge is over). */
+  forgetKeys() {
+    this.clearEntries();
+    this.channel = undefined;
+    this.privateKey = undefined;
   }
 
   /**
