@@ -10,9 +10,10 @@ import { A128GCM, deriveChannel, generateEphemeralKeyPair } from '../Sources/Thr
 const tool = process.env.JOSE_INTEROP;
 const utf8 = (text) => new TextEncoder().encode(text);
 
-function startACS() {
+function startACS(t) {
   assert.ok(tool, 'JOSE_INTEROP must name the jose-interop binary (scripts/test-web-client.sh builds it and sets it)');
   const child = spawn(tool, ['web-channel'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  t.after(() => child.kill()); // a failed assertion must not leave the tool waiting on its input
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   return {
     async ask(line) {
@@ -25,8 +26,8 @@ function startACS() {
   };
 }
 
-test('a CRes the Swift ACS channel encrypts is decrypted by the client; a CReq the client encrypts, by the ACS', { timeout: 60_000 }, async () => {
-  const acs = startACS();
+test('a CRes the Swift ACS channel encrypts is decrypted by the client; a CReq the client encrypts, by the ACS', { timeout: 60_000 }, async (t) => {
+  const acs = startACS(t);
   const acsTransID = 'd7c1ee99-9478-44a6-b1f2-391e29c6b340';
   const sdkReferenceNumber = '3DS_LOA_SDK_SPLIT_TEST_0001';
   const { privateKey, publicJwk } = await generateEphemeralKeyPair();
