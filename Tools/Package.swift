@@ -117,7 +117,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "jose-interop",
-            dependencies: [jose, messages, sdk, "ThreeDS2TestLab"] + cryptography,
+            dependencies: [jose, messages, sdk, acsKit, "ThreeDS2TestLab"] + cryptography,
             path: "Interop/JOSEInteropTool"
         ),
         // The example app: links only the core (checked by scripts/check-core-dependencies.py). It lives here, not

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Every test in the repository, in one line: the SDK package's tests (this folder), then the tools package's
 # (Tools/: the TestLab, the `threeds` CLI, the terminal presenter, the NIO transport, the example and the end-to-end
-# tests). Extra arguments go to both `swift test` runs (for example `--filter Demo`). Fuzzing and benchmarks have
-# their own steps in `.ci/run`.
+# tests), then the Split-SDK web client's node tests (scripts/test-web-client.sh; node 20 or later). Extra arguments
+# go to both `swift test` runs (for example `--filter Demo`). Fuzzing and benchmarks have their own steps in `.ci/run`.
 #
 # Linux needs libxml2-dev, zlib1g-dev and pkg-config to build, and tmux for the terminal tests; when one is missing
 # and this runs as root, it is installed first (as `.ci/run` does).
@@ -30,3 +30,7 @@ echo "== the SDK package (swift test)"
 swift test "$@"
 echo "== the tools package (swift test --package-path Tools)"
 swift test --package-path Tools "$@"
+echo "== the Split-SDK web client (node --test, scripts/test-web-client.sh)"
+command -v node >/dev/null 2>&1 || { echo "node is missing: the web client's tests need node 20 or later" >&2; exit 1; }
+swift build --package-path Tools --product jose-interop
+bash scripts/test-web-client.sh "$(swift build --package-path Tools --show-bin-path)/jose-interop"

@@ -5,7 +5,9 @@
 //   jose-interop produce MATERIAL.json OUT.json
 //       encrypts and signs with every alg/enc combination to the peer's keys, for the peer to check;
 //   jose-interop flows MATERIAL.json FLOWS.json OUT.json
-//       answers the peer's encrypted CRes as the SDK does and encrypts the CReqs (ChallengeFlows.swift).
+//       answers the peer's encrypted CRes as the SDK does and encrypts the CReqs (ChallengeFlows.swift);
+//   jose-interop web-channel
+//       the ACS end of a channel with the web client's JavaScript, over stdin and stdout (WebChannel.swift).
 //
 // MATERIAL.json holds the keys and certificates the peer generated (PEM and hex), so that neither side trusts
 // anything the other side computed.
@@ -202,11 +204,12 @@ do {
         try await consume(materialPath: arguments[2], casesPath: arguments[3], resultsPath: arguments[4])
     case (4, "produce"): try produce(materialPath: arguments[2], outPath: arguments[3])
     case (5, "flows"): try await flows(materialPath: arguments[2], flowsPath: arguments[3], outPath: arguments[4])
+    case (2, "web-channel"): try webChannel()
     default:
         FileHandle.standardError.write(
             Data(
-                "usage: jose-interop consume MATERIAL CASES RESULTS | produce MATERIAL OUT | flows MATERIAL FLOWS OUT\n"
-                    .utf8))
+                ("usage: jose-interop consume MATERIAL CASES RESULTS | produce MATERIAL OUT | flows MATERIAL FLOWS OUT"
+                    + " | web-channel\n").utf8))
         exit(2)
     }
 } catch {
