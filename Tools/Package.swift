@@ -196,6 +196,23 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Headless Chromium for tests: Debian's chromium driven over WebDriver (Debian's chromedriver, by path, as a
+        // child process), and a static site for test pages. Nothing downloads a browser or a driver.
+        .target(
+            name: "ThreeDS2BrowserSupport",
+            dependencies: [
+                jose, logging,
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ] + nioHTTP,
+            path: "Tests/ThreeDS2BrowserSupport"
+        ),
+        .testTarget(
+            name: "ThreeDS2BrowserSupportTests",
+            dependencies: ["ThreeDS2BrowserSupport", jose]
+        ),
         // Integration: the SDK and its adapters end to end against the TestLab over real HTTP(S) on loopback.
         .testTarget(
             name: "ThreeDS2EndToEndTests",
