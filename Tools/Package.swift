@@ -39,6 +39,9 @@ let nioHTTP: [Target.Dependency] = [
     .product(name: "NIOSSL", package: "swift-nio-ssl"),
 ]
 
+/// The AsyncHTTPClient transport, from its own package (Packages/ThreeDS2NIOTransport).
+let nioTransport = Target.Dependency.product(name: "ThreeDS2NIOTransport", package: "ThreeDS2NIOTransport")
+
 let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
 let clocks = Target.Dependency.product(name: "Clocks", package: "swift-clocks")
 
@@ -49,8 +52,6 @@ let package = Package(
     // Testers use Macs: the tools build for macOS 13, the SDK's own floor.
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
-        // For servers and tools on Linux that need extra trusted roots (URLSession there cannot take them).
-        .library(name: "ThreeDS2NIOTransport", targets: ["ThreeDS2NIOTransport"]),
         .library(name: "ThreeDS2TerminalUI", targets: ["ThreeDS2TerminalUI"]),
         .library(name: "ThreeDS2TestLab", targets: ["ThreeDS2TestLab"]),
         .executable(name: "threeds", targets: ["threeds"]),
@@ -60,6 +61,8 @@ let package = Package(
     ],
     dependencies: [
         .package(name: "ThreeDS2", path: ".."),
+        // The AsyncHTTPClient transport, a package of its own (the Split-SDK Server uses it too).
+        .package(name: "ThreeDS2NIOTransport", path: "../Packages/ThreeDS2NIOTransport"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
@@ -74,10 +77,6 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
     ],
     targets: [
-        .target(
-            name: "ThreeDS2NIOTransport",
-            dependencies: [sdk, .product(name: "AsyncHTTPClient", package: "async-http-client")] + nioHTTP
-        ),
         // zlib, for the compressed histograms of HdrHistogram logs (`threeds load --histogram-log`).
         .systemLibrary(
             name: "CZlib",
@@ -92,7 +91,7 @@ let package = Package(
         .target(
             name: "ThreeDS2TestLab",
             dependencies: [
-                jose, sdk, sdkTesting, messages, acsKit, html, "ThreeDS2NIOTransport",
+                jose, sdk, sdkTesting, messages, acsKit, html, nioTransport,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -108,7 +107,7 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
-                sdk, jose, messages, acsKit, "ThreeDS2NIOTransport", "ThreeDS2TerminalUI", "ThreeDS2TestLab", "CZlib",
+                sdk, jose, messages, acsKit, nioTransport, "ThreeDS2TerminalUI", "ThreeDS2TestLab", "CZlib",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 logging,
@@ -149,7 +148,7 @@ let package = Package(
         .executableTarget(
             name: "threeds-benchmarks",
             dependencies: [
-                "BenchmarkFixtures", jose, messages, acsKit, sdk, "ThreeDS2TestLab", "ThreeDS2NIOTransport", logging,
+                "BenchmarkFixtures", jose, messages, acsKit, sdk, "ThreeDS2TestLab", nioTransport, logging,
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ] + cryptography,
             path: "Benchmarks/ThreeDS2Benchmarks"
@@ -164,13 +163,13 @@ let package = Package(
         // hold its peak memory to a bound without the noise of tests running beside them.
         .executableTarget(
             name: "hostile-transport-probe",
-            dependencies: [sdk, sdkTesting, "ThreeDS2NIOTransport", "ThreeDS2TestLab", "ThreeDS2TestSupport"],
+            dependencies: [sdk, sdkTesting, nioTransport, "ThreeDS2TestLab", "ThreeDS2TestSupport"],
             path: "Tests/HostileTransportProbe"
         ),
         .testTarget(
             name: "ThreeDS2NIOTransportTests",
             dependencies: [
-                "ThreeDS2NIOTransport", sdk, sdkTesting, "ThreeDS2TestSupport",
+                nioTransport, sdk, sdkTesting, "ThreeDS2TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ] + nioHTTP
         ),
@@ -181,7 +180,7 @@ let package = Package(
         .testTarget(
             name: "ThreeDS2TestLabTests",
             dependencies: [
-                "ThreeDS2TestSupport", "ThreeDS2TestLab", "ThreeDS2NIOTransport", sdk, sdkTesting, jose, messages,
+                "ThreeDS2TestSupport", "ThreeDS2TestLab", nioTransport, sdk, sdkTesting, jose, messages,
                 acsKit, html,
             ]
         ),
@@ -190,7 +189,7 @@ let package = Package(
         .testTarget(
             name: "ThreeDSCLITests",
             dependencies: [
-                "ThreeDS2TestSupport", "ThreeDS2TestLab", "ThreeDS2NIOTransport", "threeds", "ThreeDS2TerminalUI", sdk,
+                "ThreeDS2TestSupport", "ThreeDS2TestLab", nioTransport, "threeds", "ThreeDS2TerminalUI", sdk,
                 sdkTesting, messages, jose, clocks,
                 // A command parsed in process, as `threeds` parses it.
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -217,7 +216,7 @@ let package = Package(
         .testTarget(
             name: "ThreeDS2EndToEndTests",
             dependencies: [
-                "ThreeDS2TestSupport", "ThreeDS2NIOTransport", "ThreeDS2TestLab", sdk, sdkTesting, html, jose,
+                "ThreeDS2TestSupport", nioTransport, "ThreeDS2TestLab", sdk, sdkTesting, html, jose,
                 messages, clocks, logging,
             ]
         ),
