@@ -11,10 +11,16 @@ public enum LeakSearch {
         /// Its bytes (a code's UTF-8, a key's bytes).
         public var bytes: [UInt8]
 
+        /// Whether a raw occurrence counts only where no letter or digit stands right before or after it: for a short
+        /// code of digits, which a longer run of digits or hex (a timestamp, an identifier) holds by chance now and
+        /// then, while a program that leaks the code writes it as a value of its own (`"737412"`, `=737412&`).
+        public var wordBounded: Bool
+
         /// A secret.
-        public init(_ name: String, _ bytes: [UInt8]) {
+        public init(_ name: String, _ bytes: [UInt8], wordBounded: Bool = false) {
             self.name = name
             self.bytes = bytes
+            self.wordBounded = wordBounded
         }
     }
 
@@ -77,14 +83,25 @@ public enum LeakSearch {
                 for haystack in haystacks {
                     var start = haystack.bytes.startIndex
                     while let range = haystack.bytes[start...].firstRange(of: needle) {
+                        defer { start = range.upperBound }
+                        if secret.wordBounded, needle == secret.bytes, !isBounded(range, in: haystack.bytes) { continue }
                         findings.append(
                             Finding(secret: secret.name, form: form, haystack: haystack.name, offset: range.lowerBound))
-                        start = range.upperBound
                     }
                 }
             }
         }
         return findings
+    }
+
+    /// Whether no letter or digit touches the range.
+    private static func isBounded(_ range: Range<Int>, in bytes: [UInt8]) -> Bool {
+        func isWord(_ index: Int) -> Bool {
+            guard bytes.indices.contains(index) else { return false }
+            let byte = bytes[index]
+            return (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+        }
+        return !isWord(range.lowerBound - 1) && !isWord(range.upperBound)
     }
 
     /// The base64 characters that encode `bytes` wherever they stand in a longer text at `shift` bytes past a 3-byte

@@ -40,6 +40,17 @@ struct LeakSearchTests {
         #expect(Self.found(Array("a/b\"c".utf8), in: Array("{\"v\":\"a\\/b\\\"c\"}".utf8)) == ["JSON-escaped"])
     }
 
+    @Test("a word-bounded code counts as a value of its own, not inside a longer run of digits or hex")
+    func wordBounded() {
+        let code = LeakSearch.Secret("code", Array("737412".utf8), wordBounded: true)
+        func count(_ text: String) -> Int { LeakSearch.search([code], in: [.init("t", Array(text.utf8))]).count }
+        #expect(count("{\"e4\":\"737412\"}") == 1)
+        #expect(count("challengeDataEntry=737412&x") == 1)
+        #expect(count("737412") == 1)
+        #expect(count("ts 20737412101010 id a737412f-11") == 0)
+        #expect(count("NzM3NDEy") == 1)
+    }
+
     @Test("nothing is found in text without the secret, nor in a text with a neighbour of it")
     func noFalseFinding() {
         var neighbour = Self.key
