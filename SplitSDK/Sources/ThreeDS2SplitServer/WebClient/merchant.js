@@ -1,0 +1,67 @@
+// For the merchant's page: makes the challenge frame and talks to it by postMessage only, to and from the frame's
+// origin. The page never sees what the cardholder types: the frame draws the challenge and encrypts the answers.
+//
+//   import { openChallengeFrame } from 'https://sdk-server.example/client/v1/merchant.js';
+//   const challenge = openChallengeFrame({
+//     container: document.getElementById('challenge'),
+//     clientURL, clientToken,            // from the merchant backend's POST /merchant/v1/sessions
+//     onEvent: (event) => { if (event.event === 'finished') challenge.close(); },
+//   });
+
+/** What the frame posts (`type`), and the events it names. */
+export const EVENT_TYPE = 'threeds-split-event';
+/** What the page posts to start the frame. */
+export const START_TYPE = 'threeds-split-start';
+
+/**
+ * Opens the challenge frame in `container` and starts it with the session's client token once it says `ready`.
+ * Messages from any other origin or window are ignored; the token is posted to the frame's origin only, once.
+ * @param {object} options
+ * @param {HTMLElement} options.container Where the frame goes.
+ * @param {string} options.clientURL The frame page (`clientURL` of the session; HTTPS, no token in it).
+ * @param {string} options.clientToken The session's client token (sent by postMessage, never in a URL).
+ * @param {string} [options.locale] The cardholder's language (BCP 47), when the page knows it.
+ * @param {(event: {event: string, outcome?: object, reason?: string}) => void} [options.onEvent] Called for each
+ *   event of the frame: `ready`, `started`, `challengeShown`, `finished` (with `outcome`), `failed` (with `reason`).
+ * @param {string} [options.title] The frame's accessible title.
+ * @param {Window} [options.window] The page's window (tests).
+ * @returns {{frame: HTMLIFrameElement, close: () => void}}
+ */
+export function openChallengeFrame({ container, clientURL, clientToken, locale, onEvent = () => {}, title = 'Payment authentication',
+  window: page = globalThis }) {
+  const url = new URL(clientURL, page.location?.href);
+  const frameOrigin = url.origin;
+  const frame = page.document.createElement('iframe');
+  frame.src = url.href;
+  frame.title = title;
+  frame.setAttribute('sandbox', 'allow-scripts allow-same-origin allow-forms');
+  frame.setAttribute('referrerpolicy', 'no-referrer');
+  frame.style.border = '0';
+  frame.style.width = '100%';
+  frame.style.minHeight = '480px';
+  let started = false;
+  const listener = (message) => {
+    if (message.origin !== frameOrigin || message.source !== frame.contentWindow) return;
+    const data = message.data;
+    if (data === null || typeof data !== 'object' || data.type !== EVENT_TYPE || typeof data.event !== 'string') return;
+    if (data.event === 'ready' && !started) {
+      started = true;
+      const start = { type: START_TYPE, clientToken };
+      if (locale) start.locale = locale;
+      frame.contentWindow.postMessage(start, frameOrigin);
+    }
+    const event = { event: data.event };
+    if (data.outcome !== undefined) event.outcome = data.outcome;
+    if (typeof data.reason === 'string') event.reason = data.reason;
+    onEvent(event);
+  };
+  page.addEventListener('message', listener);
+  container.appendChild(frame);
+  return {
+    frame,
+    close() {
+      page.removeEventListener('message', listener);
+      frame.remove();
+    },
+  };
+}

@@ -1,0 +1,347 @@
+// The frame's view: draws the text screen (UI 01) from the `present` step's form (docs/split-sdk.md, "The form"),
+// the processing view, the outcome and error views, with the UI customization the server resolved and the texts of
+// the session's language (right to left through `dir`). Text only through textContent, style only through the CSSOM
+// (the frame's CSP allows no inline style or script). Keyboard: Enter submits (a real form), Escape cancels, the focus
+// follows the form's order and starts where the form says. Every control has a label for screen readers; notes and
+// status changes are announced (aria-live).
+
+/** The texts shown before the server has sent the session's (a refusal to start), in English. */
+export const FALLBACK_TEXTS = Object.freeze({
+  secureCheckout: 'Secure checkout', cancel: 'Cancel', processing: 'Processing…',
+  genericError: 'Something went wrong. Please try again.',
+  unavailable: 'This browser cannot protect your answers on this page (it needs WebCrypto on a secure connection), so the authentication cannot start.',
+  timedOut: 'The time for this authentication has run out.', cancelled: 'The authentication was cancelled.',
+  completed: 'Authentication complete.', outcomeNotAuthenticated: 'The authentication was not successful.',
+  outcomeBankError: 'Your bank could not complete the authentication.', outcomeConnectionFailed: 'The connection failed.',
+  noteCannotSend: 'This answer cannot be sent.', showMore: 'Show more', showLess: 'Show less', warning: 'Warning', codeField: 'Code',
+});
+
+/**
+ * Which text an outcome of `finished` is drawn with.
+ * @param {{kind: string, transStatus?: string}} outcome
+ * @returns {string} A key of the texts.
+ */
+export function outcomeTextKey(outcome) {
+  switch (outcome?.kind) {
+    case 'completed': return outcome.transStatus === 'Y' ? 'completed' : 'outcomeNotAuthenticated';
+    case 'cancelled': return 'cancelled';
+    case 'timedOut': return 'timedOut';
+    case 'protocolError': return 'outcomeBankError';
+    default: return 'genericError';
+  }
+}
+
+/**
+ * A colour of the resolved style (`#RRGGBB` or `#AARRGGBB`) as CSS, or undefined for anything else.
+ * @param {unknown} value
+ * @returns {string | undefined}
+ */
+export function cssColor(value) {
+  if (typeof value !== 'string') return undefined;
+  if (/^#[0-9A-Fa-f]{6}$/.test(value)) return value;
+  const argb = /^#([0-9A-Fa-f]{2})([0-9A-Fa-f]{6})$/.exec(value);
+  if (!argb) return undefined;
+  const [r, g, b] = [0, 2, 4].map((i) => parseInt(argb[2].slice(i, i + 2), 16));
+  return `rgba(${r}, ${g}, ${b}, ${(parseInt(argb[1], 16) / 255).toFixed(3)})`;
+}
+
+/**
+ * The action a press of the submit button answers: `submitEmpty` when every entry box is empty (the core's form
+ * state then decides whether the screen allows it), else `submit`.
+ * @param {Object<string, string>} values The entries by element id.
+ * @returns {'submit' | 'submitEmpty'}
+ */
+export function submitAction(values) {
+  return Object.values(values).some((value) => value.length > 0) ? 'submit' : 'submitEmpty';
+}
+
+const number = (value) => (Number.isFinite(value) && value >= 0 && value < 1000 ? value : undefined);
+
+function applyText(node, text) {
+  if (!text || typeof text !== 'object') return;
+  const color = cssColor(text.color);
+  if (color) node.style.color = color;
+  if (number(text.fontSize) !== undefined) node.style.fontSize = `${text.fontSize}px`;
+  if (typeof text.fontName === 'string' && /^[\w .-]{1,64}$/.test(text.fontName)) node.style.fontFamily = `"${text.fontName}", system-ui, sans-serif`;
+  if (text.bold === true) node.style.fontWeight = '700';
+  if (['left', 'center', 'right'].includes(text.alignment)) {
+    node.style.textAlign = { left: 'start', center: 'center', right: 'end' }[text.alignment];
+  }
+}
+
+function applyBox(node, box) {
+  if (!box || typeof box !== 'object') return;
+  applyText(node, box.text);
+  const background = cssColor(box.backgroundColor);
+  if (background) node.style.backgroundColor = background;
+  const border = cssColor(box.borderColor);
+  if (border) node.style.borderColor = border;
+  if (number(box.borderWidth) !== undefined) node.style.borderWidth = `${box.borderWidth}px`;
+  if (number(box.cornerRadius) !== undefined) node.style.borderRadius = `${box.cornerRadius}px`;
+  if (number(box.height) !== undefined) node.style.minHeight = `${box.height}px`;
+  const padding = box.padding;
+  if (padding && typeof padding === 'object') {
+    for (const [side, property] of [['start', 'paddingInlineStart'], ['end', 'paddingInlineEnd'], ['top', 'paddingTop'], ['bottom', 'paddingBottom']]) {
+      if (number(padding[side]) !== undefined) node.style[property] = `${padding[side]}px`;
+    }
+  }
+}
+
+/** The view of the frame: one instance drawn into one root element. */
+export class ChallengeView {
+  /**
+   * @param {HTMLElement} root The element the view draws into (its contents are replaced).
+   * @param {Document} [doc]
+   */
+  constructor(root, doc = root.ownerDocument) {
+    this.root = root;
+    this.doc = doc;
+    this.texts = { ...FALLBACK_TEXTS };
+    this.pending = null;
+    doc.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape' && this.pending) {
+        event.preventDefault();
+        this.act('cancel');
+      }
+    });
+  }
+
+  /**
+   * Takes the session's texts from `start` ({language, direction, texts, style}).
+   * @param {{language?: string, direction?: string, texts?: Object<string, string>, style?: object}} texts
+   */
+  useTexts(texts) {
+    if (!texts || typeof texts !== 'object') return;
+    for (const [key, value] of Object.entries(texts.texts ?? {})) if (typeof value === 'string') this.texts[key] = value;
+    this.language = typeof texts.language === 'string' ? texts.language : undefined;
+    this.direction = texts.direction === 'rtl' ? 'rtl' : 'ltr';
+    this.style = texts.style && typeof texts.style === 'object' ? texts.style : undefined;
+  }
+
+  el(tag, props = {}, ...children) {
+    const node = this.doc.createElement(tag);
+    for (const [name, value] of Object.entries(props)) {
+      if (value === undefined || value === null) continue;
+      if (name === 'text') node.textContent = value;
+      else if (name === 'class') node.className = value;
+      else node.setAttribute(name, value);
+    }
+    for (const child of children) if (child) node.append(child);
+    return node;
+  }
+
+  frame(language, direction, style, ...children) {
+    this.root.replaceChildren(...children);
+    if (language) this.root.lang = language;
+    this.root.dir = direction === 'rtl' ? 'rtl' : 'ltr';
+    const background = cssColor(style?.screenBackground);
+    this.root.style.backgroundColor = background ?? '';
+  }
+
+  /** Draws the processing view (announced to screen readers). */
+  showProgress() {
+    this.answer(null);
+    const progress = this.style?.progress;
+    const spinner = this.el('div', { class: 'spinner', 'aria-hidden': 'true' });
+    const indicator = cssColor(progress?.indicatorColor);
+    if (indicator) spinner.style.borderTopColor = indicator;
+    const label = this.el('p', { text: this.texts.processing });
+    applyText(label, progress?.text);
+    const view = this.el('div', { class: 'progress', role: 'status', 'aria-live': 'polite' }, spinner, label);
+    applyBox(view, { backgroundColor: progress?.backgroundColor });
+    this.frame(this.language, this.direction, this.style, view);
+  }
+
+  /**
+   * Draws the outcome of `finished` (the timeout has its own text).
+   * @param {{kind: string, transStatus?: string}} outcome
+   */
+  showFinished(outcome) {
+    this.showMessage(this.texts[outcomeTextKey(outcome)] ?? this.texts.genericError, outcome?.kind === 'completed' && outcome.transStatus === 'Y' ? 'done' : 'ended');
+  }
+
+  /**
+   * Draws an error that ended the session.
+   * @param {string} reason `unavailable`, `timeout`, `server` or `protocol`.
+   */
+  showError(reason) {
+    this.showMessage(reason === 'unavailable' ? this.texts.unavailable : this.texts.genericError, 'error');
+  }
+
+  showMessage(text, kind) {
+    this.answer(null);
+    const message = this.el('p', { class: `message ${kind}`, role: kind === 'error' ? 'alert' : 'status', tabindex: '-1', text });
+    this.frame(this.language, this.direction, this.style, message);
+    message.focus();
+  }
+
+  answer(action, values) {
+    const pending = this.pending;
+    this.pending = null;
+    if (pending && action) pending({ action, values });
+  }
+
+  /**
+   * Draws a screen and resolves with the cardholder's action and the entries by element id; the inputs are
+   * emptied as soon as they are read.
+   * @param {number} screen
+   * @param {object} form The `present` step's form.
+   * @param {{rule: string, element?: string, text?: string} | null} [note] Why the last answer was not sent.
+   * @returns {Promise<{action: string, values: Object<string, string>}>}
+   */
+  present(screen, form, note) {
+    this.answer(null);
+    const { node, inputs, focusTarget } = this.drawForm(form, note);
+    this.frame(form.language ?? this.language, form.direction ?? this.direction, form.style, node);
+    const noted = note ? inputs.find((input) => input.dataset.element === note.element) : undefined;
+    (noted ?? focusTarget)?.focus();
+    return new Promise((resolve) => {
+      this.pending = resolve;
+      this.collect = () => {
+        const values = Object.fromEntries(inputs.map((input) => [input.dataset.element, input.value]));
+        for (const input of inputs) input.value = '';
+        return values;
+      };
+    });
+  }
+
+  act(action) {
+    if (!this.pending) return;
+    const values = this.collect();
+    this.answer(action === 'submit' ? submitAction(values) : action, action === 'submit' ? values : {});
+  }
+
+  drawForm(form, note) {
+    const style = form.style ?? {};
+    const node = this.el('form', { class: 'screen', novalidate: '' });
+    node.addEventListener('submit', (event) => {
+      event.preventDefault();
+      this.act('submit');
+    });
+    const inputs = [];
+    let focusTarget;
+    if (typeof form.note === 'string' && form.note.length > 0) {
+      // The core's note on this screen (why the last action was not taken), announced.
+      node.append(this.el('p', { class: 'note screen-note', role: 'alert', text: form.note }));
+    }
+    const elements = Array.isArray(form.elements) ? form.elements : [];
+    elements.forEach((element, index) => {
+      const drawn = this.drawElement(element, style, inputs, note);
+      if (!drawn) return;
+      node.append(drawn.node);
+      if (index === form.focus || (!focusTarget && drawn.focusable)) focusTarget = drawn.focusable ?? focusTarget;
+    });
+    return { node, inputs, focusTarget };
+  }
+
+  drawElement(element, style, inputs, note) {
+    switch (element?.kind) {
+      case 'toolbar': return this.drawToolbar(element, style);
+      case 'images': return this.drawImages(element);
+      case 'heading': {
+        const heading = this.el('h2', { text: element.text });
+        applyText(heading, style.labels?.INFO_HEADER);
+        return { node: heading };
+      }
+      case 'text': return { node: this.drawText(element, style.labels?.INFO_TEXT) };
+      case 'entry': return this.drawEntry(element, style, inputs, note);
+      case 'button': return this.drawButton(element, style);
+      case 'section': return this.drawSection(element, style);
+      default: return null; // the other UI types' elements come with the second part
+    }
+  }
+
+  drawToolbar(element, style) {
+    const title = this.el('h1', { text: element.title ?? this.texts.secureCheckout });
+    applyText(title, style.toolbar?.text);
+    const cancel = this.el('button', { type: 'button', class: 'cancel', text: element.cancelLabel ?? this.texts.cancel });
+    applyText(cancel, style.toolbar?.text);
+    cancel.addEventListener('click', () => this.act('cancel'));
+    const bar = this.el('header', { class: 'toolbar' }, title, cancel);
+    const background = cssColor(style.toolbar?.backgroundColor);
+    if (background) bar.style.backgroundColor = background;
+    return { node: bar, focusable: cancel };
+  }
+
+  drawImages(element) {
+    const row = this.el('div', { class: 'images' });
+    for (const image of [element.issuer, element.paymentSystem]) {
+      if (!image || typeof image.url !== 'string') continue;
+      // The frame's CSP loads images from its own origin or data: only; another origin's logo is left out.
+      const url = new URL(image.url, this.doc.baseURI);
+      if (url.protocol !== 'data:' && url.origin !== new URL(this.doc.baseURI).origin) continue;
+      row.append(this.el('img', { src: url.href, alt: image.alt ?? '' }));
+    }
+    return row.childElementCount ? { node: row } : null;
+  }
+
+  drawText(element, textStyle) {
+    const paragraph = this.el('p', { class: 'info' });
+    if (element.warning) {
+      paragraph.append(this.el('span', { class: 'warning', role: 'img', 'aria-label': element.warningLabel ?? this.texts.warning, text: '⚠' }), ' ');
+    }
+    for (const run of Array.isArray(element.runs) ? element.runs : []) {
+      const lines = String(run.text ?? '').split('\n');
+      lines.forEach((line, i) => {
+        if (i > 0) paragraph.append(this.el('br'));
+        paragraph.append(run.bold ? this.el('strong', { text: line }) : this.doc.createTextNode(line));
+      });
+    }
+    applyText(paragraph, textStyle);
+    return paragraph;
+  }
+
+  drawEntry(element, style, inputs, note) {
+    const second = element.box === 1;
+    const id = `input-${element.id}`;
+    const label = this.el('label', { for: id, text: element.label ?? this.texts.codeField });
+    applyText(label, style.labels?.[second ? 'DATA_ENTRY_LABEL_2' : 'DATA_ENTRY_LABEL']);
+    const noteID = `note-${element.id}`;
+    const input = this.el('input', {
+      id, name: id, type: element.masked ? 'password' : 'text', inputmode: element.keyboard === 'numeric' ? 'numeric' : 'text',
+      autocomplete: element.autofill ?? 'off', autocapitalize: 'off', spellcheck: 'false', dir: 'auto',
+      'aria-describedby': noteID,
+    });
+    input.dataset.element = element.id;
+    applyBox(input, second ? style.textBoxTwo : style.textBox);
+    inputs.push(input);
+    const noteNode = this.el('p', { id: noteID, class: 'note', 'aria-live': 'assertive' });
+    if (note && note.element === element.id) {
+      noteNode.textContent = note.text ?? this.texts.noteCannotSend;
+      input.setAttribute('aria-invalid', 'true');
+    }
+    const field = this.el('div', { class: 'entry' }, label, input);
+    if (element.revealToggle && element.masked) field.append(this.drawReveal(input, label.textContent));
+    field.append(noteNode);
+    return { node: field, focusable: input };
+  }
+
+  // The reveal toggle, as the SDK's SwiftUI presenter draws it: an eye, labelled with the code field's name, its
+  // state in aria-pressed.
+  drawReveal(input, label) {
+    const toggle = this.el('button', { type: 'button', class: 'reveal', 'aria-pressed': 'false', 'aria-controls': input.id, 'aria-label': label, text: '👁' });
+    toggle.addEventListener('click', () => {
+      const shown = input.type === 'password';
+      input.type = shown ? 'text' : 'password';
+      toggle.setAttribute('aria-pressed', String(shown));
+      input.focus();
+    });
+    return toggle;
+  }
+
+  drawButton(element, style) {
+    if (typeof element.action !== 'string') return null; // an action this client does not offer
+    const submit = element.action === 'submit';
+    const button = this.el('button', { type: submit ? 'submit' : 'button', class: `action ${String(element.type).toLowerCase()}`, text: element.label });
+    applyBox(button, style.buttons?.[element.type]);
+    if (!submit) button.addEventListener('click', () => this.act(element.action));
+    return { node: button, focusable: button };
+  }
+
+  drawSection(element, style) {
+    const summary = this.el('summary', { text: element.label });
+    applyText(summary, style.labels?.EXPANDABLE_INFO);
+    const body = this.drawText(element, style.labels?.EXPANDABLE_INFO_TEXT);
+    return { node: this.el('details', { class: 'section' }, summary, body), focusable: summary };
+  }
+}
