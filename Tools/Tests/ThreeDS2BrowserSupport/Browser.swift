@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Headless Chromium for one test: Debian's browser driven through Debian's `chromedriver`, always closed.
 public enum Browser {

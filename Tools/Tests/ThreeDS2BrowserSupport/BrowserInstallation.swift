@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where the browser and its WebDriver server are: Debian's `chromium` and `chromium-driver` packages, by path.
 ///

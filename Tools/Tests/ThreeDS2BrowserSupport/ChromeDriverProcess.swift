@@ -2,9 +2,9 @@ import Foundation
 import NIOConcurrencyHelpers
 
 #if canImport(Glibc)
-    import Glibc
+    public import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+    public import Darwin
 #endif
 
 /// A `chromedriver` child process listening on a free loopback port that it chose itself (`--port=0`).
@@ -76,6 +76,29 @@ public final class ChromeDriverProcess: Sendable {
         kill(-pid, SIGKILL)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        // SIGKILL takes effect asynchronously: wait (at most 5 s) until no process of the group is still alive.
+        for _ in 0..<250 where !Self.liveProcesses(inGroup: pid).isEmpty {
+            usleep(20_000)
+        }
+    }
+
+    /// The IDs of the live processes (zombies aside: init reaps the browser's) in a process group, from `/proc`;
+    /// empty where there is no `/proc`.
+    ///
+    /// - Parameter group: The process group's ID.
+    /// - Returns: The processes' IDs.
+    public static func liveProcesses(inGroup group: pid_t) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> pid_t? in
+            guard let pid = pid_t(entry),
+                let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return nil }
+            // After "pid (name) ": state, parent, process group.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 2, fields[0] != "Z", pid_t(fields[2]) == group else { return nil }
+            return pid
+        }
     }
 
     deinit { stop() }

@@ -70,7 +70,11 @@ public enum LeakSearch {
         forms.append(("JSON-escaped", jsonEscaped(bytes)))
         let everyCharacter = bytes.map { String(format: "\\u%04x", $0) }.joined()
         forms.append(("JSON \\u-escaped", Array(everyCharacter.utf8)))
-        forms.append(("JSON \\u-escaped, upper-case hex", Array(everyCharacter.uppercased().replacingOccurrences(of: "\\U", with: "\\u").utf8)))
+        forms.append(
+            (
+                "JSON \\u-escaped, upper-case hex",
+                Array(everyCharacter.uppercased().replacingOccurrences(of: "\\U", with: "\\u").utf8)
+            ))
         var seen = Set<[UInt8]>()
         return forms.filter { $0.1.count >= 4 && seen.insert($0.1).inserted }
     }
@@ -84,7 +88,9 @@ public enum LeakSearch {
                     var start = haystack.bytes.startIndex
                     while let range = haystack.bytes[start...].firstRange(of: needle) {
                         defer { start = range.upperBound }
-                        if secret.wordBounded, needle == secret.bytes, !isBounded(range, in: haystack.bytes) { continue }
+                        if secret.wordBounded, needle == secret.bytes, !isBounded(range, in: haystack.bytes) {
+                            continue
+                        }
                         findings.append(
                             Finding(secret: secret.name, form: form, haystack: haystack.name, offset: range.lowerBound))
                     }

@@ -1,8 +1,8 @@
 import AsyncHTTPClient
-import Foundation
+public import Foundation
 import NIOCore
 import NIOHTTP1
-import ThreeDS2JOSE
+public import ThreeDS2JOSE
 
 /// An element of the page, as the WebDriver protocol names it.
 public struct WebElement: Sendable, Hashable {
@@ -49,6 +49,7 @@ public struct WebDriverSession: Sendable {
             "--no-first-run", "--no-default-browser-check", "--disable-background-networking", "--disable-sync",
             "--disable-component-update", "--disable-default-apps", "--metrics-recording-only",
             "--disable-features=Translate,OptimizationHints,MediaRouter", "--force-device-scale-factor=1",
+            "--disable-crash-reporter", "--disable-breakpad",
         ]
         let options: JSONObject = [
             "binary": .string(installation.chromium), "args": .array(arguments.map(JSONValue.string)),
@@ -82,14 +83,16 @@ public struct WebDriverSession: Sendable {
     /// The first element the CSS selector matches in the current frame.
     public func element(_ selector: String) async throws -> WebElement {
         let value = try await command(
-            "POST", "/element", ["using": .string("css selector"), "value": .string(selector)], name: "find \(selector)")
+            "POST", "/element", ["using": .string("css selector"), "value": .string(selector)], name: "find \(selector)"
+        )
         return try Self.element(in: value, command: selector)
     }
 
     /// Every element the CSS selector matches in the current frame.
     public func elements(_ selector: String) async throws -> [WebElement] {
         let value = try await command(
-            "POST", "/elements", ["using": .string("css selector"), "value": .string(selector)], name: "find all \(selector)")
+            "POST", "/elements", ["using": .string("css selector"), "value": .string(selector)],
+            name: "find all \(selector)")
         return try (value.arrayValue ?? []).map { try Self.element(in: $0, command: selector) }
     }
 

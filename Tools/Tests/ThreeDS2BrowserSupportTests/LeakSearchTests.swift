@@ -29,13 +29,18 @@ struct LeakSearchTests {
         let hex = Self.key.map { String(format: "%02x", $0) }.joined()
         #expect(Self.found(Self.key, in: Array("key=\(hex)".utf8)) == ["hex"])
         #expect(Self.found(Self.key, in: Array("key=\(hex.uppercased())".utf8)) == ["HEX"])
-        let percent = Self.key.map { String(format: "%%%02X", $0) }.joined()
+        // As encodeURIComponent writes it: unreserved characters as they are, every other byte as %XX.
+        let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
+        let percent = Self.key.map {
+            unreserved.contains($0) ? String(UnicodeScalar($0)) : String(format: "%%%02X", $0)
+        }.joined()
         #expect(Self.found(Self.key, in: Array("a=\(percent)&b".utf8)).contains("URL-encoded"))
         #expect(Self.found(Self.key, in: Array("xx".utf8) + Self.key + Array("yy".utf8)) == ["raw"])
         let code = Array("736912".utf8)
-        #expect(Self.found(code, in: Array("{\"otp\":\"\\u0037\\u0033\\u0036\\u0039\\u0031\\u0032\"}".utf8)) == [
-            "JSON \\u-escaped"
-        ])
+        #expect(
+            Self.found(code, in: Array("{\"otp\":\"\\u0037\\u0033\\u0036\\u0039\\u0031\\u0032\"}".utf8)) == [
+                "JSON \\u-escaped"
+            ])
         #expect(Self.found(code, in: Array("challengeDataEntry=736912".utf8)).contains("raw"))
         #expect(Self.found(Array("a/b\"c".utf8), in: Array("{\"v\":\"a\\/b\\\"c\"}".utf8)) == ["JSON-escaped"])
     }

@@ -33,7 +33,8 @@ struct MerchantBackend: Sendable {
         let (status, answer) = try await call("POST", "/merchant/v1/sessions", body)
         try #require(status == 201, "create session: HTTP \(status) \(answer.serialized)")
         return Session(
-            id: try #require(answer["sessionID"]?.stringValue), clientToken: try #require(answer["clientToken"]?.stringValue),
+            id: try #require(answer["sessionID"]?.stringValue),
+            clientToken: try #require(answer["clientToken"]?.stringValue),
             clientURL: try #require(answer["clientURL"]?.stringValue))
     }
 

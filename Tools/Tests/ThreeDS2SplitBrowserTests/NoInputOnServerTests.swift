@@ -57,7 +57,8 @@ struct NoInputOnServerTests {
             ]
             let haystacks = try await rig.everythingTheServerSaw()
             return Evidence(
-                findings: LeakSearch.search(secrets, in: haystacks), recordedBytes: haystacks.map(\.bytes.count)
+                findings: LeakSearch.search(secrets, in: haystacks),
+                recordedBytes: haystacks.map(\.bytes.count)
                     .reduce(0, +), code: code)
         }
     }
