@@ -56,7 +56,9 @@ let package = Package(
         ),
         .target(
             name: "ThreeDS2Messages",
-            dependencies: ["ThreeDS2JOSE", .product(name: "Crypto", package: "swift-crypto")]
+            // X509 and the RSA extras for the Split-SDK's signed content (signed with a certificate, verified with a
+            // registered one); all already in the core's graph through ThreeDS2JOSE.
+            dependencies: ["ThreeDS2JOSE"] + cryptography
         ),
         // The ACS side and the tools' side of the messages: the ACS's channel end, the ARes and CRes builders, raw
         // patches, the client's ARes rules; later the RReq/RRes results and the Split-SDK server types. On the messages
@@ -125,7 +127,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ThreeDS2MessagesTests",
-            dependencies: ["ThreeDS2Messages", "ThreeDS2JOSE", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["ThreeDS2Messages", "ThreeDS2JOSE", "ThreeDS2SDKTesting"] + cryptography
         ),
         .testTarget(
             name: "ThreeDS2ACSKitTests",

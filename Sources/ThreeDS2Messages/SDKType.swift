@@ -25,26 +25,34 @@ public struct SDKType: ProtocolCode {
     public var isWellFormed: Bool { isTwoDigits(rawValue) }
 }
 
+/// The 2.3.1 `sdkVariant` code, shared by `defaultSdkType` and `splitSdkType`: how the SDK is built. An open
+/// struct over the code as sent: `02`–`79` are reserved for EMVCo, `80`–`99` for directory servers, and a reader keeps
+/// a value it does not know.
+///
+/// Only `01` (Native) is public, in both objects [confidence H]; no public source gives the codes of the Split-SDK's
+/// Shell and Browser variants, so none is declared here: a Split-SDK Server that declares one takes it from its
+/// configuration (``init(rawValue:)``).
+public struct SDKVariant: ProtocolCode {
+    /// The two digits as sent.
+    public let rawValue: String
+
+    /// A code as sent, known or not.
+    ///
+    /// - Parameter rawValue: The two digits.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// `01`: native code embedded in the app (this SDK; a Split-SDK whose client is native code).
+    public static let native = SDKVariant(rawValue: "01")
+
+    /// Whether the value has the shape of a code: two ASCII digits.
+    public var isWellFormed: Bool { isTwoDigits(rawValue) }
+}
+
 /// The 2.3.1 AReq's `defaultSdkType` object, required when `sdkType` is `01` (Default-SDK): the SDK's variant and
 /// whether it is wrapped in a cross-platform framework.
 public struct DefaultSDKType: Sendable, Hashable {
-    /// `sdkVariant`: how the SDK is built. An open struct over the code as sent: `02`–`79` are reserved for EMVCo,
-    /// `80`–`99` for directory servers, and a reader keeps a value it does not know.
-    public struct Variant: ProtocolCode {
-        /// The two digits as sent.
-        public let rawValue: String
-
-        /// A code as sent, known or not.
-        ///
-        /// - Parameter rawValue: The two digits.
-        public init(rawValue: String) { self.rawValue = rawValue }
-
-        /// `01`: native code embedded in the app (this SDK).
-        public static let native = Variant(rawValue: "01")
-
-        /// Whether the value has the shape of a code: two ASCII digits.
-        public var isWellFormed: Bool { isTwoDigits(rawValue) }
-    }
+    /// `sdkVariant`: how the SDK is built; the code space ``SplitSDKType`` shares (``SDKVariant``).
+    public typealias Variant = SDKVariant
 
     /// `sdkVariant`.
     public var variant: Variant
@@ -82,6 +90,6 @@ public struct DefaultSDKType: Sendable, Hashable {
 }
 
 /// Two ASCII digits: the shape of the 2.3.1 SDK type codes.
-private func isTwoDigits(_ text: String) -> Bool {
+func isTwoDigits(_ text: String) -> Bool {
     text.utf8.count == 2 && text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
 }

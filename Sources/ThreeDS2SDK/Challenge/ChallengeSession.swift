@@ -35,6 +35,9 @@ struct ChallengeSession<C: Clock> where C.Duration == Duration {
     var presentation = PresentationSettings()
     /// Where the machine's trace goes when the challenge ends (tools only; ``ChallengeTrace``).
     var traceLog: (any ChallengeTraceLog)?
+    /// The Split-SDK's client, when it holds the channel keys (the machine's channel end is then remote): it
+    /// encrypts each CReq and decrypts each answer, under the same timers as the exchange.
+    var remote: (any RemoteChallengeChannel)?
 
     static var requestContentType: String { "application/jose; charset=UTF-8" }
     static var errorContentType: String { "application/json; charset=UTF-8" }
@@ -51,6 +54,8 @@ struct ChallengeSession<C: Clock> where C.Duration == Duration {
                 pending += machine.handle(await present(screen, until: deadline))
             case .sendError(let post):
                 await postError(post)
+            case .decrypt(let body):
+                pending += machine.handle(await opened(body, overallDeadline: deadline))
             case .finish(let outcome):
                 if let trace = machine.trace { traceLog?.record(trace) }
                 emit(.challengeFinished(sdkTransactionID: machine.identifiers.sdkTransID, outcome: outcome))
@@ -71,8 +76,14 @@ struct ChallengeSession<C: Clock> where C.Duration == Duration {
         let responseDeadline = clock.now.advanced(by: sent.responseTimeout)
         let overallFirst = deadline < responseDeadline
         let timerEnd = overallFirst ? deadline : responseDeadline
+        let body: [UInt8]
+        switch await sealed(sent, until: timerEnd) {
+        case .finished(let sealed): body = sealed
+        case .timedOut: return overallFirst ? .overallTimedOut : .responseTimedOut
+        case .cancelled: return .appCancelled
+        }
         let request = TransportRequest(
-            method: .post, url: acsURL, contentType: Self.requestContentType, body: sent.body,
+            method: .post, url: acsURL, contentType: Self.requestContentType, body: body,
             timeout: clock.now.duration(to: timerEnd), maxResponseBytes: ChallengeStateMachine.maxResponseBytes)
         let result: Race.Result<Result<TransportResponse, TransportError>>
         if Task.isCancelled, !sent.isCancel {
@@ -96,6 +107,42 @@ struct ChallengeSession<C: Clock> where C.Duration == Duration {
         case .finished(.success(let response)):
             emit(.challengeResponseReceived(sdkTransactionID: machine.identifiers.sdkTransID))
             return .responseReceived(response)
+        }
+    }
+
+    /// The CReq's body: the machine's JWE in process; the remote client's, raced against the exchange's timers.
+    private func sealed(_ sent: ChallengeStateMachine.SentRequest, until end: C.Instant) async -> Race.Result<[UInt8]> {
+        guard let remote else { return .finished(sent.body) }
+        let request = RemoteChallengeRequest(
+            counter: sent.counter, request: sent.request, fill: sent.fill, isCancel: sent.isCancel)
+        if sent.isCancel, Task.isCancelled {
+            // The app's cancel is still told to the ACS (as in `send`): the client encrypts it, raced in a task of
+            // its own, since the challenge's task is cancelled.
+            let clock = self.clock
+            return await Task { await Race.first(clock: clock, until: end) { await remote.encrypt(request) } }.value
+        }
+        return await Race.first(clock: clock, until: end) { await remote.encrypt(request) }
+    }
+
+    /// Remote channel: the client decrypts an answer of the ACS, within the response timer (counted again from now)
+    /// and the overall timer; returns what it read, as the machine's event.
+    private func opened(_ body: [UInt8], overallDeadline deadline: C.Instant) async -> ChallengeStateMachine.Event {
+        guard let remote else {
+            return .transportFailed(TransportError(.other, "no remote channel for an encrypted answer"))
+        }
+        let responseDeadline = clock.now.advanced(by: ChallengeStateMachine.responseTimeout)
+        let overallFirst = deadline < responseDeadline
+        let result = await Race.first(clock: clock, until: overallFirst ? deadline : responseDeadline) {
+            await remote.decrypt(body)
+        }
+        switch result {
+        case .timedOut: return overallFirst ? .overallTimedOut : .responseTimedOut
+        case .cancelled: return .appCancelled
+        case .finished(.message(let object)): return .messageReceived(object)
+        case .finished(.undecryptable(let detail)):
+            return .responseUnreadable(ConformanceFinding.channel(JOSEError(.decryptionFailed, detail)).violation())
+        case .finished(.notJSON):
+            return .responseUnreadable(ConformanceFinding.payload(nil).violation())
         }
     }
 

@@ -24,8 +24,16 @@ struct ChallengeSetup: Sendable {
         let machine: ChallengeStateMachine
     }
 
-    func prepare(_ parameters: ChallengeParameters, ephemeralKey: P256.KeyAgreement.PrivateKey)
-        async throws(ChallengeFailure) -> Prepared
+    /// What the checks before the first CReq found: the ACS URL and the signed content naming the expected key.
+    struct Verified: Sendable {
+        let acsURL: URL
+        let content: ACSSignedContent
+    }
+
+    /// The checks both channel ends share: the ACS signed content against the directory server's roots, the ACS URL,
+    /// and that the content names the SDK's ephemeral key (the client's, in a Split-SDK).
+    func verify(_ parameters: ChallengeParameters, sdkEphemeralPublicKey: P256PublicJWK)
+        async throws(ChallengeFailure) -> Verified
     {
         let verified: X5CVerifier.Verified
         do {
@@ -49,9 +57,17 @@ struct ChallengeSetup: Sendable {
             throw ChallengeFailure(
                 .acsURL, "the channel key is saved only for an ACS on loopback; the ACS URL's host is not")
         }
-        if let finding = content.sdkKeyFinding(expected: P256PublicJWK(ephemeralKey.publicKey)) {
+        if let finding = content.sdkKeyFinding(expected: sdkEphemeralPublicKey) {
             throw ChallengeFailure(.signedContent, finding.rawExplanation)
         }
+        return Verified(acsURL: acsURL, content: content)
+    }
+
+    func prepare(_ parameters: ChallengeParameters, ephemeralKey: P256.KeyAgreement.PrivateKey)
+        async throws(ChallengeFailure) -> Prepared
+    {
+        let checked = try await verify(parameters, sdkEphemeralPublicKey: P256PublicJWK(ephemeralKey.publicKey))
+        let (acsURL, content) = (checked.acsURL, checked.content)
         var secret: [UInt8]
         do {
             secret = try ephemeralKey.sharedSecretFromKeyAgreement(with: content.acsEphemeralPublicKey.keyAgreementKey)
@@ -62,11 +78,7 @@ struct ChallengeSetup: Sendable {
         }
         // The channel keys are SymmetricKeys from here on; the raw secret goes now.
         defer { Wipe.zero(&secret) }
-        // Transaction IDs are opaque: sent back exactly as the 3DS Server and ACS wrote them (an ACS that writes
-        // upper-case UUIDs looks them up, and the JWE kid, byte for byte).
-        let identifiers = TransactionIdentifiers(
-            threeDSServerTransID: parameters.threeDSServerTransactionID,
-            acsTransID: parameters.acsTransactionID, sdkTransID: sdkTransactionID)
+        let identifiers = identifiers(parameters)
         let keys = ChannelKeys(sharedSecret: secret, sdkReferenceNumber: sdkReferenceNumber)
         let channel: SecureChannel
         do {
@@ -78,10 +90,22 @@ struct ChallengeSetup: Sendable {
         }
         keyLog?.record(
             ChannelKeyEntry(identifiers: identifiers, messageVersion: messageVersion, derivedKey: keys.derivedKey))
-        let builder = ChallengeRequestBuilder(
-            identifiers: identifiers, messageVersion: messageVersion,
+        return Prepared(acsURL: acsURL, machine: ChallengeStateMachine(builder: builder(parameters), channel: channel))
+    }
+
+    /// The transaction's identifiers. Transaction IDs are opaque: sent back exactly as the 3DS Server and ACS wrote
+    /// them (an ACS that writes upper-case UUIDs looks them up, and the JWE kid, byte for byte).
+    func identifiers(_ parameters: ChallengeParameters) -> TransactionIdentifiers {
+        TransactionIdentifiers(
+            threeDSServerTransID: parameters.threeDSServerTransactionID,
+            acsTransID: parameters.acsTransactionID, sdkTransID: sdkTransactionID)
+    }
+
+    /// The CReq builder of the transaction.
+    func builder(_ parameters: ChallengeParameters) -> ChallengeRequestBuilder {
+        ChallengeRequestBuilder(
+            identifiers: identifiers(parameters), messageVersion: messageVersion,
             requestorAppURL: parameters.threeDSRequestorAppURL, oobAppURLIndicator: oobAppURLIndicator)
-        return Prepared(acsURL: acsURL, machine: ChallengeStateMachine(builder: builder, channel: channel))
     }
 
     /// The ACS URL when it may be used: absolute https, or plain http on loopback when the configuration allows it

@@ -45,6 +45,17 @@ struct ChallengeStateMachine: Sendable {
         case sendError(ErrorPost)
         /// End the challenge with this outcome.
         case finish(ChallengeOutcome)
+        /// Remote channel only: have the client decrypt this answer of the ACS (a compact JWE) and feed back what it
+        /// read (``Event/messageReceived(_:)``) or why it could not (``Event/responseUnreadable(_:)``), under the
+        /// same timers as the exchange.
+        case decrypt([UInt8])
+    }
+
+    /// Which end holds the channel keys: this process (the Default-SDK's ``SecureChannel``), or the Split-SDK's
+    /// client, which fills the entries into each CReq, encrypts it and decrypts each answer (``RemoteChallengeChannel``).
+    enum ChannelEnd: Sendable {
+        case inProcess(SecureChannel)
+        case remote
     }
 
     /// Everything the shell needs to post one CReq.
@@ -60,6 +71,9 @@ struct ChallengeStateMachine: Sendable {
         /// Whether this CReq cancels the challenge (`challengeCancel`): one the app's cancel sends is still posted,
         /// where an ordinary CReq is not.
         let isCancel: Bool
+        /// Remote channel only: the members the client fills in (entries never leave the client), and the `body` is
+        /// empty: the client encrypts ``request`` with them.
+        var fill: [RemoteFill] = []
     }
 
     /// Everything the shell needs to post one Erro.
@@ -88,7 +102,7 @@ struct ChallengeStateMachine: Sendable {
     /// The screen on show (or last shown): the next CReq answers it.
     private var screen: ChallengeScreen?
     private(set) var builder: ChallengeRequestBuilder
-    private let channel: SecureChannel
+    private let channel: ChannelEnd
     /// What the AReq's `deviceRenderOptions` announced (every UI type of the version until the session sets them): a
     /// screen of a UI type they leave out is refused with Erro 203 (`acsUiType`).
     var renderOptions: DeviceRenderOptions
@@ -100,8 +114,12 @@ struct ChallengeStateMachine: Sendable {
     var onImpossibleEvent: @Sendable (String) -> Void = { message in assertionFailure(message) }
 
     init(builder: ChallengeRequestBuilder, channel: SecureChannel) {
+        self.init(builder: builder, end: .inProcess(channel))
+    }
+
+    init(builder: ChallengeRequestBuilder, end: ChannelEnd) {
         self.builder = builder
-        self.channel = channel
+        self.channel = end
         renderOptions = .all(for: builder.messageVersion)
     }
 
@@ -124,6 +142,12 @@ struct ChallengeStateMachine: Sendable {
         case .awaitingResponse:
             switch event {
             case .responseReceived(let response):
+                // The remote channel's client decrypts; everything else is read here, as in process.
+                if case .remote = channel, (200..<300).contains(response.status),
+                    case .encrypted = ChallengeChannelBody(response.body)
+                {
+                    return [.decrypt(response.body)]
+                }
                 let event = interpret(response)
                 return handle(event)
             case .messageReceived(let object): return receive(object)
@@ -220,6 +244,10 @@ struct ChallengeStateMachine: Sendable {
         case .encrypted where !success:
             return .transportFailed(TransportError(.other, "HTTP \(response.status) from the ACS"))
         case .encrypted:
+            // The remote channel's answers were handed to the client before reaching here (`handle`).
+            guard case .inProcess(let channel) = channel else {
+                return .responseUnreadable(ConformanceFinding.channel(JOSEError(.decryptionFailed, "")).violation())
+            }
             do {
                 return .messageReceived(try channel.decrypt(response.body))
             } catch {
@@ -300,27 +328,35 @@ struct ChallengeStateMachine: Sendable {
                 .runtimeError(
                     ChallengeFailure(.counter, "sdkCounterStoA would wrap past 255; the challenge cannot go on")))
         }
-        let request: JSONObject
+        var request: JSONObject
         do {
             request = try builder.request(counter: sdkCounter, answer: answer, answering: answer == nil ? nil : screen)
         } catch {
             return finish(.runtimeError(ChallengeFailure(.invalidEntry, error.explanation, underlying: error)))
         }
         let body: [UInt8]
-        do {
-            body = try channel.encrypt(request, counter: sdkCounter)
-        } catch {
-            return finish(
-                .runtimeError(
-                    ChallengeFailure(
-                        .encryption, "the CReq could not be encrypted: \(humanReadable(error))", underlying: error))
-            )
+        var fill: [RemoteFill] = []
+        switch channel {
+        case .inProcess(let channel):
+            do {
+                body = try channel.encrypt(request, counter: sdkCounter)
+            } catch {
+                return finish(
+                    .runtimeError(
+                        ChallengeFailure(
+                            .encryption, "the CReq could not be encrypted: \(humanReadable(error))", underlying: error)
+                    ))
+            }
+        case .remote:
+            // The client fills the entries and encrypts: the CReq leaves here without them.
+            fill = RemoteFill.strip(&request)
+            body = []
         }
         let isCancel = answer?.action == .cancel
         trace?.sent(request)
         let sent = SentRequest(
             request: request, counter: sdkCounter, body: body, responseTimeout: Self.responseTimeout,
-            isCancel: isCancel)
+            isCancel: isCancel, fill: fill)
         sdkCounter += 1
         phase = isCancel ? .awaitingCancelResponse : .awaitingResponse
         return [.send(sent)]

@@ -41,6 +41,22 @@ struct ResolvedDirectoryServer: Sendable {
         deviceDataEncryption = server.deviceDataEncryption
         expiryWarning = report.warning
     }
+
+    /// The device data (`sdkEncData`) encrypted to this directory server: RSA-OAEP-256 or ECDH-ES (PartyVInfo the
+    /// directory server's ID) with its content encryption and key ID. The Default-SDK's transaction and the Split-SDK
+    /// Server encrypt through this one function.
+    func encryptDeviceData(_ json: String) throws(ThreeDS2Error) -> String {
+        let recipient: JWERecipient
+        switch encryptionKey {
+        case .rsa(let der): recipient = .rsaOAEP256(publicKeyDER: der)
+        case .p256(let key): recipient = .ecdhES(key, derivation: .emvco(partyVInfo: id.rawValue))
+        }
+        do {
+            return try JWE.encrypt(Array(json.utf8), to: recipient, encryption: deviceDataEncryption, keyID: keyID)
+        } catch {
+            throw .runtime("device data could not be encrypted to directory server \(id)", underlying: error)
+        }
+    }
 }
 
 /// Reading one or more PEM certificates from one text.

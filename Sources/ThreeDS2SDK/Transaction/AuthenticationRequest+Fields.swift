@@ -6,7 +6,7 @@ extension AuthenticationRequest {
     public static let sdkFieldNames: Set<String> = [
         "messageVersion", "deviceChannel", "sdkTransID", "sdkAppID", "sdkReferenceNumber", "sdkEncData",
         "sdkEphemPubKey", "sdkMaxTimeout", "deviceRenderOptions", "sdkType", "defaultSdkType",
-        "threeDSRequestorAppURL",
+        "splitSdkType", "sdkServerSignedContent", "sdkSignatureTimestamp", "threeDSRequestorAppURL",
     ]
 
     /// Adds a field the app owns (the purchase, the account, the 3DS Requestor's fields) to this AReq, so the value
@@ -71,6 +71,9 @@ extension AuthenticationRequest {
         ])
         if let sdkType { object["sdkType"] = sdkType.json }
         if let defaultSDKType { object["defaultSdkType"] = .object(defaultSDKType.json) }
+        if let splitSDKType { object["splitSdkType"] = .object(splitSDKType.json) }
+        if let sdkServerSignedContent { object["sdkServerSignedContent"] = .string(sdkServerSignedContent) }
+        if let sdkSignatureTimestamp { object["sdkSignatureTimestamp"] = .string(sdkSignatureTimestamp.text) }
         for (name, value) in additionalFields.members { object[name] = value }
         return object
     }

@@ -74,7 +74,9 @@ public struct DeviceRenderOptions: Sendable, Hashable, Encodable {
 /// The ephemeral key is a JSON object (a JWK), never JSON text in a string; the device channel is app (`01`);
 /// `sdkMaxTimeout` is the challenge timeout in whole minutes (two digits, at least `05`); the render options come
 /// from the presenter that will show the challenge; a 2.3.1 AReq says `sdkType` `01` (Default-SDK) with its
-/// `defaultSdkType` (native, not wrapped), which 2.1.0 and 2.2.0 AReqs never carry.
+/// `defaultSdkType` (native, not wrapped), which 2.1.0 and 2.2.0 AReqs never carry. A Split-SDK Server builds its
+/// 2.3.1 AReq parameters from the same value with ``splitSDK(type:signedContent:signatureTimestamp:)``: `sdkType` `02`,
+/// `splitSdkType`, `sdkServerSignedContent` and optionally `sdkSignatureTimestamp`, and no `defaultSdkType`.
 public struct AuthenticationRequest: Sendable, Hashable, Encodable {
     /// `messageVersion`.
     public var messageVersion: MessageVersion
@@ -99,6 +101,13 @@ public struct AuthenticationRequest: Sendable, Hashable, Encodable {
     /// `defaultSdkType`: sent with `sdkType` `01` (2.3.1 only). An app built with a cross-platform framework sets
     /// its `wrapped` (`wrappedInd` `Y`).
     public var defaultSDKType: DefaultSDKType?
+    /// `splitSdkType` (2.3.1, Split-SDK only): set by ``splitSDK(type:signedContent:signatureTimestamp:)``.
+    public internal(set) var splitSDKType: SplitSDKType? = nil
+    /// `sdkServerSignedContent` (2.3.1, Split-SDK only): the compact JWS the Split-SDK Server made
+    /// (``SDKServerSignedContent``).
+    public internal(set) var sdkServerSignedContent: String? = nil
+    /// `sdkSignatureTimestamp` (2.3.1, Split-SDK only, optional): when the server signed.
+    public internal(set) var sdkSignatureTimestamp: SDKSignatureTimestamp? = nil
     /// The fields the app added (``addField(_:_:)``): its purchase, account and 3DS Requestor fields, sent after the
     /// SDK's, in the order added.
     public internal(set) var additionalFields: JSONObject = [:]
@@ -120,6 +129,8 @@ public struct AuthenticationRequest: Sendable, Hashable, Encodable {
         case sdkEphemeralPublicKey = "sdkEphemPubKey"
         case sdkMaxTimeout, deviceRenderOptions, sdkType
         case defaultSDKType = "defaultSdkType"
+        case splitSDKType = "splitSdkType"
+        case sdkServerSignedContent, sdkSignatureTimestamp
     }
 
     /// Encodes the AReq fields under their protocol names.
@@ -141,6 +152,11 @@ public struct AuthenticationRequest: Sendable, Hashable, Encodable {
         if let defaultSDKType {
             try container.encode(EncodableJSON(.object(defaultSDKType.json)), forKey: .defaultSDKType)
         }
+        if let splitSDKType {
+            try container.encode(EncodableJSON(.object(splitSDKType.json)), forKey: .splitSDKType)
+        }
+        try container.encodeIfPresent(sdkServerSignedContent, forKey: .sdkServerSignedContent)
+        try container.encodeIfPresent(sdkSignatureTimestamp?.text, forKey: .sdkSignatureTimestamp)
         var added = encoder.container(keyedBy: FieldName.self)
         for (name, value) in additionalFields.members {
             try added.encode(EncodableJSON(value), forKey: FieldName(name))

@@ -144,20 +144,7 @@ public final class Transaction: Sendable {
             throw .runtime(
                 "device information of \(json.count) characters exceeds \(DeviceInformation.maxJSONCharacters)")
         }
-        let recipient: JWERecipient
-        switch directoryServer.encryptionKey {
-        case .rsa(let der): recipient = .rsaOAEP256(publicKeyDER: der)
-        case .p256(let key): recipient = .ecdhES(key, derivation: .emvco(partyVInfo: directoryServer.id.rawValue))
-        }
-        let deviceData: String
-        do {
-            deviceData = try JWE.encrypt(
-                Array(json.utf8), to: recipient, encryption: directoryServer.deviceDataEncryption,
-                keyID: directoryServer.keyID)
-        } catch {
-            throw .runtime(
-                "device data could not be encrypted to directory server \(directoryServer.id)", underlying: error)
-        }
+        let deviceData = try directoryServer.encryptDeviceData(json)
         context.logger.debug(
             "device data encrypted",
             metadata: [

@@ -1,0 +1,198 @@
+public import Foundation
+public import Logging
+public import ThreeDS2JOSE
+public import ThreeDS2Messages
+
+/// A member of a CReq the Split-SDK's client fills in: an entry never leaves the client, so the remote channel's
+/// CReqs go out without them and name each one here (docs/split-sdk.md, the `encrypt` step's `fill`).
+@_spi(ThreeDS2SplitServer) public struct RemoteFill: Sendable, Hashable {
+    /// The CReq member (`challengeDataEntry`, `challengeDataEntryTwo`, `challengeHTMLDataEntry`).
+    public let member: String
+    /// The entry box of the screen answered whose value it takes (0 or 1).
+    public let box: Int
+
+    /// The entry members and their boxes, in the order a CReq carries them.
+    static let members: [(member: String, box: Int)] = [
+        ("challengeDataEntry", 0), ("challengeDataEntryTwo", 1), ("challengeHTMLDataEntry", 0),
+    ]
+
+    /// Removes every entry member from a CReq the builder made (``ChallengeRequestBuilder/entryFields``) and names
+    /// what was removed: the client puts the cardholder's own values there.
+    static func strip(_ request: inout JSONObject) -> [RemoteFill] {
+        var fill: [RemoteFill] = []
+        for (member, box) in members where request[member] != nil {
+            request[member] = nil
+            fill.append(RemoteFill(member: member, box: box))
+        }
+        return fill
+    }
+}
+
+/// One CReq for the remote client to complete and encrypt.
+@_spi(ThreeDS2SplitServer) public struct RemoteChallengeRequest: Sendable, Hashable {
+    /// `sdkCounterStoA`: the IV's counter.
+    public let counter: Int
+    /// The CReq without entry values.
+    public let request: JSONObject
+    /// What the client fills in.
+    public let fill: [RemoteFill]
+    /// Whether it cancels the challenge.
+    public let isCancel: Bool
+}
+
+/// What the remote client read from an answer of the ACS.
+@_spi(ThreeDS2SplitServer) public enum RemoteOpening: Sendable, Hashable {
+    /// The decrypted JSON object (a CRes, or an Erro), validated by the core as any CRes.
+    case message(JSONObject)
+    /// The JWE did not decrypt under the channel keys (a 302, as in process).
+    case undecryptable(String)
+    /// The plaintext was not one JSON object (a 101, as in process).
+    case notJSON(String)
+}
+
+/// The Split-SDK's client end of the challenge channel, as the server reaches it: the core's session hands it each
+/// CReq to fill and encrypt and each encrypted answer to decrypt, and races both against the exchange's timers.
+@_spi(ThreeDS2SplitServer) public protocol RemoteChallengeChannel: Sendable {
+    /// The compact JWE of the CReq, completed by the client; returns when the client posted it (the session's
+    /// timers bound the wait).
+    ///
+    /// - Parameter request: The CReq without entries.
+    /// - Returns: The JWE's bytes.
+    func encrypt(_ request: RemoteChallengeRequest) async -> [UInt8]
+
+    /// What the client read from an encrypted answer of the ACS.
+    ///
+    /// - Parameter body: The compact JWE as the ACS sent it.
+    /// - Returns: The message, or why it could not be read.
+    func decrypt(_ body: [UInt8]) async -> RemoteOpening
+}
+
+/// The challenge of a Split-SDK Server: the core's checks before the first CReq, then the core's session and state
+/// machine with the remote channel end. Nothing here holds a channel key.
+@_spi(ThreeDS2SplitServer) public struct RemoteChallenge: Sendable {
+    /// What the checks before the first CReq found.
+    public struct Verified: Sendable {
+        /// The ACS URL, checked.
+        public let acsURL: URL
+        /// The ACS's ephemeral key from the signed content the directory server's roots verified.
+        public let acsEphemeralPublicKey: P256PublicJWK
+    }
+
+    let setup: ChallengeSetup
+
+    /// A challenge of one transaction.
+    ///
+    /// - Parameters:
+    ///   - directoryServer: The directory server of the transaction (its roots verify the ACS signed content).
+    ///   - sdkReferenceNumber: The SDK reference number (the Split-SDK Server's).
+    ///   - sdkTransactionID: The transaction's `sdkTransID`.
+    ///   - messageVersion: The transaction's version.
+    ///   - allowsPlainHTTPLoopback: Whether an ACS on loopback may be plain http (tests and the TestLab).
+    public init(
+        directoryServer: SplitDirectoryServer, sdkReferenceNumber: String, sdkTransactionID: String,
+        messageVersion: MessageVersion, allowsPlainHTTPLoopback: Bool
+    ) {
+        setup = ChallengeSetup(
+            directoryServerRoots: directoryServer.resolved.roots, sdkReferenceNumber: sdkReferenceNumber,
+            sdkTransactionID: sdkTransactionID, messageVersion: messageVersion,
+            allowsPlainHTTPLoopback: allowsPlainHTTPLoopback)
+    }
+
+    /// The core's checks: the ACS signed content against the directory server's roots, the ACS URL, and that the
+    /// content names the client's ephemeral key.
+    ///
+    /// - Parameters:
+    ///   - parameters: From the ARes.
+    ///   - clientEphemeralPublicKey: The client's key, as the AReq carried it.
+    /// - Returns: The ACS URL and ephemeral key.
+    /// - Throws: ``ChallengeFailure`` as the Default-SDK throws it.
+    public func verify(_ parameters: ChallengeParameters, clientEphemeralPublicKey: P256PublicJWK)
+        async throws(ChallengeFailure) -> Verified
+    {
+        let verified = try await setup.verify(parameters, sdkEphemeralPublicKey: clientEphemeralPublicKey)
+        return Verified(acsURL: verified.acsURL, acsEphemeralPublicKey: verified.content.acsEphemeralPublicKey)
+    }
+
+    /// Runs the challenge: the core's session and state machine, the client holding the channel.
+    ///
+    /// - Parameters:
+    ///   - verified: What ``verify(_:clientEphemeralPublicKey:)`` returned.
+    ///   - parameters: From the ARes.
+    ///   - client: The remote channel end.
+    ///   - presenter: Shows the screens (the server hands each form state to the client).
+    ///   - presentation: What the forms are built from (the session's texts and customization).
+    ///   - renderOptions: What the AReq announced.
+    ///   - transport: How the ACS is reached.
+    ///   - timeout: The overall timer, at least five minutes.
+    ///   - clock: The timers' clock.
+    ///   - logger: The server's logger (the core logs no challenge data).
+    /// - Returns: The outcome (informational, as the Default-SDK's).
+    public func run<C: Clock>(
+        _ verified: Verified, parameters: ChallengeParameters, client: any RemoteChallengeChannel,
+        presenter: any ChallengePresenter, presentation: PresentationSettings, renderOptions: DeviceRenderOptions,
+        transport: any ChallengeTransport, timeout: Duration, clock: C, logger: Logger
+    ) async -> ChallengeOutcome where C.Duration == Duration {
+        var machine = ChallengeStateMachine(builder: setup.builder(parameters), end: .remote)
+        machine.renderOptions = renderOptions
+        var session = ChallengeSession(
+            acsURL: verified.acsURL, machine: machine, presenter: presenter, transport: transport, clock: clock,
+            logger: logger, emit: { _ in })
+        session.presentation = presentation
+        session.remote = client
+        let outcome = await session.run(timeout: max(timeout, Transaction.minimumChallengeTimeout))
+        await presenter.dismiss(outcome: outcome)
+        return outcome
+    }
+}
+
+/// A directory server as the Split-SDK Server uses it: its roots verify ACS signed content and its key encrypts the
+/// device data the client reported, with the Default-SDK's checks and encryption.
+@_spi(ThreeDS2SplitServer) public struct SplitDirectoryServer: Sendable {
+    let resolved: ResolvedDirectoryServer
+
+    /// Checks a directory server as `initialize` does.
+    ///
+    /// - Parameter server: The directory server's configuration.
+    /// - Throws: ``ThreeDS2Error`` as `initialize` throws it.
+    public init(_ server: DirectoryServer) throws(ThreeDS2Error) {
+        resolved = try ResolvedDirectoryServer(server)
+    }
+
+    /// The directory server's ID.
+    public var id: DirectoryServerID { resolved.id }
+
+    /// Device data (`sdkEncData`) encrypted to the directory server, as the Default-SDK encrypts its own.
+    ///
+    /// - Parameter json: The device data's JSON text.
+    /// - Returns: The compact JWE.
+    /// - Throws: ``ThreeDS2Error`` when the text is too long or encryption fails.
+    public func encryptDeviceData(_ json: String) throws(ThreeDS2Error) -> String {
+        guard json.count < DeviceInformation.maxJSONCharacters else {
+            throw .runtime(
+                "device information of \(json.count) characters exceeds \(DeviceInformation.maxJSONCharacters)")
+        }
+        return try resolved.encryptDeviceData(json)
+    }
+}
+
+extension AuthenticationRequestParameters {
+    /// The AReq parameters of a Split-SDK transaction: the client's ephemeral key and the device data the server
+    /// encrypted for the DS from what the client reported (``SplitDirectoryServer/encryptDeviceData(_:)``). The
+    /// server adds the split fields with ``AuthenticationRequest/splitSDK(type:serverID:timestamp:key:certificateChain:)``.
+    ///
+    /// - Parameters:
+    ///   - sdkTransactionID: The transaction's `sdkTransID`.
+    ///   - deviceData: The encrypted device data.
+    ///   - clientEphemeralPublicKey: The client's ephemeral public key.
+    ///   - sdkAppID: The SDK App ID.
+    ///   - sdkReferenceNumber: The SDK reference number.
+    ///   - messageVersion: The transaction's version.
+    @_spi(ThreeDS2SplitServer) public init(
+        splitTransactionID sdkTransactionID: String, deviceData: String, clientEphemeralPublicKey: P256PublicJWK,
+        sdkAppID: String, sdkReferenceNumber: String, messageVersion: MessageVersion
+    ) {
+        self.init(
+            sdkTransactionID: sdkTransactionID, deviceData: deviceData, ephemeralPublicKey: clientEphemeralPublicKey,
+            sdkAppID: sdkAppID, sdkReferenceNumber: sdkReferenceNumber, messageVersion: messageVersion)
+    }
+}

@@ -1,0 +1,86 @@
+import Testing
+import ThreeDS2JOSE
+import ThreeDS2Messages
+
+@_spi(ThreeDS2SplitServer) @testable import ThreeDS2SDK
+
+private let identifiers = TransactionIdentifiers(
+    threeDSServerTransID: "8a880dc0-d2d2-4067-bcb1-b08d1690b26e", acsTransID: "d7c1ee99-9478-44a6-b1f2-391e29c6b340",
+    sdkTransID: "b2385523-a66c-4907-ac3c-91848e8c0067")
+
+private func remoteMachine() -> ChallengeStateMachine {
+    ChallengeStateMachine(
+        builder: ChallengeRequestBuilder(identifiers: identifiers, messageVersion: .v2_3_1, requestorAppURL: nil),
+        end: .remote)
+}
+
+private func textScreenCRes() -> JSONObject {
+    var object: JSONObject = [
+        "threeDSServerTransID": .string(identifiers.threeDSServerTransID),
+        "acsTransID": .string(identifiers.acsTransID), "sdkTransID": .string(identifiers.sdkTransID),
+        "acsCounterAtoS": .string("000"), "messageType": .string("CRes"), "messageVersion": .string("2.3.1"),
+        "challengeCompletionInd": .string("N"), "acsUiType": .string("01"), "challengeInfoHeader": .string("H"),
+        "challengeInfoText": .string("T"), "submitAuthenticationLabel": .string("S"),
+    ]
+    object["challengeEntryBox"] = .object(["challengeDataEntryLabel": .string("Code")])
+    return object
+}
+
+/// The core's channel seam, remote end (the Split-SDK): the same state machine, whose CReqs leave without entries
+/// and whose encrypted answers go to the client.
+@Suite("Remote channel end")
+struct RemoteChannelTests {
+    @Test("the first CReq leaves unencrypted for the client to encrypt, with nothing to fill")
+    func firstRequest() throws {
+        var machine = remoteMachine()
+        guard case .send(let sent)? = machine.handle(.start).first else {
+            Issue.record("no CReq")
+            return
+        }
+        #expect(sent.body.isEmpty)
+        #expect(sent.fill.isEmpty)
+        #expect(sent.request["sdkCounterStoA"] == .string("000"))
+    }
+
+    @Test("an encrypted answer is handed to the client to decrypt; what it reads is validated as any CRes")
+    func encryptedAnswerGoesToTheClient() throws {
+        var machine = remoteMachine()
+        _ = machine.handle(.start)
+        let body = Array("eyJhbGciOiJkaXIifQ..AAAA.BBBB.CCCC".utf8)
+        let actions = machine.handle(
+            .responseReceived(TransportResponse(status: 200, contentType: "application/jose", body: body)))
+        #expect(actions == [.decrypt(body)])
+        guard case .present(let screen)? = machine.handle(.messageReceived(textScreenCRes())).first else {
+            Issue.record("no screen")
+            return
+        }
+        #expect(screen.uiType == .text)
+    }
+
+    @Test("the cardholder's code never enters the CReq: the member is named for the client to fill")
+    func entriesAreFilledByTheClient() throws {
+        var machine = remoteMachine()
+        _ = machine.handle(.start)
+        _ = machine.handle(.messageReceived(textScreenCRes()))
+        guard case .send(let sent)? = machine.handle(.answered(ChallengeAnswer(.submitText("0")))).first else {
+            Issue.record("no CReq")
+            return
+        }
+        #expect(sent.request["challengeDataEntry"] == nil)
+        #expect(sent.fill == [RemoteFill(member: "challengeDataEntry", box: 0)])
+        #expect(sent.body.isEmpty)
+    }
+
+    @Test("a CRes the client could not decrypt is the ACS's 302, with the Erro to the ACS, as in process")
+    func undecryptable() throws {
+        var machine = remoteMachine()
+        _ = machine.handle(.start)
+        let violation = ConformanceFinding.channel(JOSEError(.decryptionFailed, "tag")).violation()
+        let actions = machine.handle(.responseUnreadable(violation))
+        guard case .sendError(let post)? = actions.first else {
+            Issue.record("no Erro")
+            return
+        }
+        #expect(post.message.errorCode.rawValue == "302")
+    }
+}
