@@ -156,6 +156,35 @@ struct ReturnLinkTests {
         #expect(service.returnedTransaction(from: queried, requestorAppURL: query) == .gone(sdkTransactionID: Self.id))
     }
 
+    @Test("hostile text in a returning link never becomes a transaction ID: controls, bidi, paths, doubled IDs")
+    func hostileLinks() throws {
+        let service = ThreeDS2Service()
+        let placeholder = try RequestorAppURL(Self.placeholderURL, transactionID: .sdkTransIDPlaceholder)
+        let query = try RequestorAppURL("https://shop.example/3ds/return", transactionID: .queryItem("transID"))
+        let upper = Self.id.uppercased()
+        let hostile: [(String, RequestorAppURL)] = [
+            ("https://shop.example/3ds/\(Self.id)%0A/back", placeholder),
+            ("https://shop.example/3ds/%0A\(Self.id.dropFirst())/back", placeholder),
+            ("https://shop.example/3ds/\(Self.id)%E2%80%AE/back", placeholder),
+            ("https://shop.example/3ds/..%2F\(Self.id.dropFirst(3))/back", placeholder),
+            ("https://shop.example/3ds/\(Self.id)%00/back", placeholder),
+            ("https://shop.example/3ds/return?transID=\(Self.id)%0D%0AX-Forged:%201", query),
+            ("https://shop.example/3ds/return?transID=\(Self.id)&transID=\(Self.id)", query),
+            ("https://shop.example/3ds/return?transID=%7B\(Self.id.dropFirst(2))%7D", query),
+            ("https://shop.example/3ds/return?transID=\(Self.id.replacingOccurrences(of: "-", with: ""))0000", query),
+            ("https://shop.example/3ds/return?transID=\(String(Self.id.dropLast()))%E2%80%8B", query),
+        ]
+        for (link, url) in hostile {
+            let result = service.returnedTransaction(from: URL(string: link)!, requestorAppURL: url)
+            // Not the app's link at all, or the app's link without an ID it can trust: never a transaction named.
+            #expect(result == .notRequestorAppURL || result == .unidentified, "\(link): \(result)")
+        }
+        // The same ID in upper case is the transaction's, returned as the SDK writes it (lower case), never as sent.
+        let shouted = service.returnedTransaction(
+            from: URL(string: "https://shop.example/3ds/return?transID=\(upper)")!, requestorAppURL: query)
+        #expect(shouted == .gone(sdkTransactionID: Self.id), "\(shouted)")
+    }
+
     @Test("links that are not the app URL, or whose ID slot holds no ID, are not the SDK's")
     func notOurs() throws {
         let service = ThreeDS2Service()

@@ -1,5 +1,5 @@
 public import Foundation
-import Logging
+public import Logging
 import ThreeDS2HTML
 public import ThreeDS2Messages
 @_spi(ThreeDS2Tools) public import ThreeDS2SDK
@@ -81,11 +81,14 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
     ///   - input: The file descriptor keys and lines are read from: standard input by default, or the controlling
     ///     terminal (see ``openControllingTerminal()``) when standard input held something else, such as the card.
     ///   - hint: A line of help shown on every screen (the last row in full screen); none when `nil`.
+    ///   - diagnostics: Where the one warning about a missing resource folder goes (standard error at the logger's
+    ///     default level unless given; the CLI passes its SDK logger, quiet without `--verbose`).
     public init(
         mode: Mode, customization: UiCustomization? = nil, strings: SDKStrings? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment, imageLoader: ChallengeImageLoader? = nil,
         oobAppOpener: (any OOBAppOpener)? = nil, appearance: ImageAppearance = .default,
-        outputIsTerminal: Bool? = nil, input: Int32 = STDIN_FILENO, hint: String? = nil
+        outputIsTerminal: Bool? = nil, input: Int32 = STDIN_FILENO, hint: String? = nil,
+        diagnostics: Logger = Logger(label: "threeds2.terminal") { StreamLogHandler.standardError(label: $0) }
     ) {
         let outputIsTerminal = outputIsTerminal ?? (TerminalIO.screen >= 0)
         self.input = input
@@ -100,8 +103,8 @@ public final class TerminalPresenter: ChallengePresenter, ProgressIndicator {
         self.environment = environment
         self.lineDepth = self.mode == .plain ? .none : OutputGeometry.colorDepth(of: output, environment: environment)
         self.inlineImages = environment["TERM_PROGRAM"] == "iTerm.app"
-        // One warning a process, on standard error (never among the screen's lines), when its texts are missing.
-        TerminalStrings.warnIfMissing(Logger(label: "threeds2.terminal") { StreamLogHandler.standardError(label: $0) })
+        // One warning a process, to `diagnostics` (never among the screen's lines), when its texts are missing.
+        TerminalStrings.warnIfMissing(diagnostics)
     }
 
     /// Opens the controlling terminal (`/dev/tty`) for reading, as password prompts do when standard input is taken.

@@ -32,6 +32,7 @@ func flattened(_ output: String) -> String {
 let threedsCommands: [[String]] = [
     [], ["pay"], ["load"], ["load", "run"], ["load", "merge"], ["testlab"], ["demo"], ["inspect"],
     ["inspect", "signed-content"], ["inspect", "device-data"], ["inspect", "creq"], ["inspect", "cres"],
+    ["inspect", "audit"],
     ["ds", "check"], ["conform"],
 ]
 

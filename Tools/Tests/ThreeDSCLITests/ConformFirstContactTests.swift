@@ -104,7 +104,7 @@ struct ConformFirstContactTests {
                 "messageType": .string("Erro"), "errorCode": .string("203"), "errorComponent": .string("A"),
                 "errorDescription": .string(Self.hostile), "errorDetail": .string(Self.hostile),
             ])
-        var payment = PaymentResult(flow: .challenge, outcome: "protocolError", sdkTransID: "x")
+        var payment = PaymentResult(flow: .challenge, outcome: .protocolError, sdkTransID: "x")
         payment.error = erro
         payment.challengeOutcome = .protocolError(erro)
         // pay's line: a line break would print a forged "Challenge completed: transStatus Y" of the ACS's.
@@ -117,7 +117,7 @@ struct ConformFirstContactTests {
     @Test("a 3DS Server's error member: a setup failure, reported inert")
     func serverErrorMember() {
         let payment = PaymentResult(
-            flow: .none, outcome: "runtimeError", sdkTransID: "",
+            flow: .none, outcome: .runtimeError, sdkTransID: "",
             runtimeError: ("setup", "the 3DS Server refused the request: " + Self.hostile))
         let item = Self.conformCase(payment)
         #expect(item.checks.map(\.status) == [.error])
@@ -159,7 +159,7 @@ struct ConformFirstContactTests {
         }
         #expect(message.contains("onerror"), "\(message)")
         let payment = PaymentResult(
-            flow: .none, outcome: "runtimeError", sdkTransID: "", runtimeError: ("setup", message))
+            flow: .none, outcome: .runtimeError, sdkTransID: "", runtimeError: ("setup", message))
         // The command's output is quoted cut short: the letters at its end may be cut.
         Self.expectReportsInert(Self.conformCase(payment), "requestor-exec", keepsLetters: false)
     }
@@ -173,7 +173,7 @@ struct ConformFirstContactTests {
         // Refused (HTTP 500): the check fails, and its message, with the header, is in every report.
         let post = ConformExchangeLog.Exchange(
             url: url, request: erro, response: Array("x".utf8), status: 500, contentType: Self.hostileHeader)
-        var payment = PaymentResult(flow: .challenge, outcome: "timedout", sdkTransID: "x")
+        var payment = PaymentResult(flow: .challenge, outcome: .timedOut, sdkTransID: "x")
         payment.challengeOutcome = .timedOut
         let item = Self.conformCase(payment, suite: .timeout, posts: [post])
         #expect(item.checks.last?.message.contains("onerror") == true, "\(item.checks.map(\.message))")
@@ -185,7 +185,7 @@ struct ConformFirstContactTests {
         let reason =
             "cannot reach the 3DS Server (nothing answered there: is the server running on that address and port?)"
         let payment = PaymentResult(
-            flow: .none, outcome: "runtimeError", sdkTransID: "", runtimeError: ("setup", reason))
+            flow: .none, outcome: .runtimeError, sdkTransID: "", runtimeError: ("setup", reason))
         let cases = [Self.conformCase(payment), Self.conformCase(payment, suite: .wrong)]
         let result = ConformResult(server: "https://127.0.0.1:9", cases: cases)
         #expect(!result.broken && result.exitStatus == ExitStatus.setup)

@@ -27,6 +27,10 @@ struct ConformOffLoopbackTests {
         #expect(saved.contains { $0.hasSuffix("cres-2.jwe") }, "\(saved)")
         // No channel key left the SDK: none saved, none asked for.
         #expect(!saved.contains { $0.hasSuffix("keys.json") }, "\(saved)")
+        // The results leg was asked at the same address: every challenge case has the RReq's result, none pending.
+        let results = (report["cases"]?.arrayValue ?? []).compactMap { $0.objectValue?["result"]?.stringValue }
+        #expect(results.count >= 2, "\(report.serialized)")
+        #expect(results.allSatisfy { $0.hasPrefix("Result (") && $0.contains("transStatus") }, "\(results)")
     }
 
     @Test("a conformant TestLab ACS at 127.0.0.2 passes, no channel key exported")

@@ -176,6 +176,40 @@ struct ConformRulesTests {
         #expect(signedOnly.status == 1 && signedOnly.output.contains("acsSignedContent.acsURL.notHTTPS"))
     }
 
+    @Test("inspect audit: --counter and --version are what the CRes is held to; --areq names the key; their refusals")
+    func offlineAuditOptions() async throws {
+        let directory = scratchDirectory("inspect-audit-options")
+        let cres = directory + "/cres.json"
+        try Data(
+            JSONObject([
+                ("threeDSServerTransID", .string("8a880dc0-d2d2-4067-bcb1-b08d1690b26e")),
+                ("acsTransID", .string("d7c1ee99-9478-44a6-b1f2-391e29c6b340")),
+                ("sdkTransID", .string("b2385523-a66c-4907-ac3c-91848e8c0067")), ("acsCounterAtoS", .string("001")),
+                ("messageType", .string("CRes")), ("messageVersion", .string("2.2.0")),
+                ("challengeCompletionInd", .string("Y")), ("transStatus", .string("Y")),
+            ]).serializedBytes
+        ).write(to: URL(fileURLWithPath: cres))
+        // The CRes's own counter and version by default; what the options say when given.
+        #expect(try InspectAudit.parse([cres]).audit(cres, sdkKey: nil).isEmpty)
+        #expect(try InspectAudit.parse([cres, "--counter", "1"]).audit(cres, sdkKey: nil).isEmpty)
+        let counter = try InspectAudit.parse([cres, "--counter", "0"]).audit(cres, sdkKey: nil).map(\.rule)
+        #expect(counter == [.counterMismatch], "\(counter)")
+        let version = try InspectAudit.parse([cres, "--version", "2.3.1"]).audit(cres, sdkKey: nil).map(\.rule)
+        #expect(version.contains(.messageVersionMismatch), "\(version)")
+        // Usage errors: exit 2, naming the option.
+        let noKey = directory + "/areq.json"
+        try Data(#"{"messageType":"AReq"}"#.utf8).write(to: URL(fileURLWithPath: noKey))
+        let refusals: [([String], String)] = [
+            (["--version", "9.9.9"], "--version must be 2.1.0, 2.2.0 or 2.3.1"),
+            (["--counter", "256"], "--counter must be"),
+            (["--areq", directory + "/none.json"], "no such file"), (["--areq", noKey], "carries no sdkEphemPubKey"),
+        ]
+        for (options, message) in refusals {
+            let run = try await runThreeds(["inspect", "audit", cres] + options)
+            #expect(run.status == 2 && flattened(run.output).contains(message), "\(options): \(run.output)")
+        }
+    }
+
     @Test(
         "inspect audit: a CRes with a wrong messageType or a member named twice gets its CRes rule; an Erro is refused")
     func offlineAuditKinds() throws {

@@ -109,7 +109,7 @@ struct ConformTimeoutTests {
             ]).serializedBytes
         }
         func checks(_ outcome: ChallengeOutcome, _ posts: [ConformExchangeLog.Exchange]) -> [ConformCheck.Status] {
-            var payment = PaymentResult(flow: .challenge, outcome: outcome.name, sdkTransID: "x")
+            var payment = PaymentResult(flow: .challenge, outcome: .init(outcome), sdkTransID: "x")
             payment.challengeOutcome = outcome
             return ConformChecks(card: card, payment: payment, exchanges: [], problems: [], errorPosts: posts)
                 .checks(.timeout).map(\.status)

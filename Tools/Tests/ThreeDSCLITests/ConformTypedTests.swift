@@ -38,14 +38,14 @@ struct ConformTypedTests {
 
     @Test("the flow is an enum; --json writes its name")
     func flow() {
-        let payment = PaymentResult(flow: .frictionless, outcome: "frictionless", sdkTransID: "x")
+        let payment = PaymentResult(flow: .frictionless, outcome: .frictionless, sdkTransID: "x")
         #expect(payment.json["flow"] == .string("frictionless"))
         #expect(PaymentResult.Flow(rawValue: "challenge") == .challenge)
     }
 
     @Test("the behaviour checks read the CRes the messages layer read: UI type, resend screen, final status")
     func typedReads() {
-        var payment = PaymentResult(flow: .challenge, outcome: "completed", sdkTransID: "x")
+        var payment = PaymentResult(flow: .challenge, outcome: .completed, sdkTransID: "x")
         payment.challengeOutcome = .completed(transStatus: .authenticated)
         let exchanges = [
             Self.exchange(1, Self.screen(.text)), Self.exchange(2, Self.screen(.text, text: "Code sent again")),

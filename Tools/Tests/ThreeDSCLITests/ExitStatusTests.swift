@@ -24,7 +24,8 @@ struct ExitStatusTests {
         let commands: [[String]] = [
             ["ds", "check", missing], ["load", "merge", missing], ["inspect", "creq", missing],
             ["inspect", "cres", missing], ["inspect", "signed-content", missing, "--ds-root", missing],
-            ["inspect", "device-data", missing, "--ds-key", missing],
+            ["inspect", "device-data", missing, "--ds-key", missing], ["inspect", "audit", missing],
+            ["inspect", "signed-content", missing, "--ds-root", missing, "--areq", missing],
             [
                 "pay", "--server", "https://127.0.0.1:1", "--ds-id", "F055545342", "--ds-cert", missing, "--ds-root",
                 missing, "--card", "4000000000001000", "--amount", "1", "--currency", "978",

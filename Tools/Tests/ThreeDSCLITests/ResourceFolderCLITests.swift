@@ -46,4 +46,16 @@ struct ResourceFolderCLITests {
         let named = flattened(output).components(separatedBy: "ThreeDS2Tools_ThreeDS2TerminalUI.resources on Linux")
         #expect(named.count == 2, "warned once: \(output.suffix(2_000))")
     }
+
+    /// Without `--verbose` neither folder is named: the warnings go to the CLI's diagnostics logger, quiet by default,
+    /// as the manual says (review L3); the challenge still completes in English.
+    @Test("demo --line from a copy without --verbose completes and names no folder")
+    func copiedBinaryQuiet() async throws {
+        let (_, output) = try await ThreedsRun(
+            ["demo", "--line", "--locale", "de"], input: "123456\n", launcher: .shell(Self.script)
+        ).exit()
+        #expect(output.contains("EXIT=0"), "\(output.suffix(2_000))")
+        #expect(output.contains("Challenge completed"), "\(output.suffix(2_000))")
+        #expect(!output.contains(".resources on Linux"), "\(output.suffix(2_000))")
+    }
 }

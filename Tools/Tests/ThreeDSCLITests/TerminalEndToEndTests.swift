@@ -53,14 +53,15 @@ struct TmuxSession {
     }
 
     /// Waits until the screen contains `text`, or until the run ends without it (`EXIT=` on the screen); the time given
-    /// (two minutes unless told) is only a backstop for a run that hangs.
-    func wait(for text: String, seconds: Int = 120) async throws -> String {
+    /// (five minutes unless told: a loaded 2-core machine once took over two to reach a screen) is only a backstop for a
+    /// run that hangs.
+    func wait(for text: String, seconds: Int = 300) async throws -> String {
         try await wait(until: "\"\(text)\"", seconds: seconds) { $0.contains(text) }
     }
 
     /// Waits until the screen contains `text` at least `count` times (a question asked again, the next one), or until
     /// the run ends without; the time is a backstop.
-    func wait(for text: String, count: Int, seconds: Int = 120) async throws -> String {
+    func wait(for text: String, count: Int, seconds: Int = 300) async throws -> String {
         try await wait(until: "\(count) times \"\(text)\"", seconds: seconds) {
             $0.components(separatedBy: text).count > count
         }

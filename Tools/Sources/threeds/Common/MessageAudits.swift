@@ -39,8 +39,9 @@ enum MessageAudits {
         return try? P256PublicJWK(jsonValue: value)
     }
 
-    /// What a check says of the findings of one message.
-    static func check(_ name: String, _ findings: [ConformanceFinding]) -> ConformCheck {
+    /// What a check says of the findings of one message: the check "`subject` conforms".
+    static func check(_ subject: String, _ findings: [ConformanceFinding]) -> ConformCheck {
+        let name = "\(subject) conforms"
         var seen: Set<ConformanceRule> = []
         let rules = findings.map(\.rule).filter { seen.insert($0).inserted }
         var check = ConformCheck.expect(
@@ -50,6 +51,7 @@ enum MessageAudits {
                 : "\(findings.count) violation\(findings.count == 1 ? "" : "s"): "
                     + rules.map(\.rawValue).joined(separator: ", "))
         check.findings = findings
+        check.subject = subject
         return check
     }
 }

@@ -33,14 +33,16 @@ struct ScreenOptions: ParsableArguments {
         if let warning = InputCheck.localeWarning(locale) { warn(warning) }
     }
 
-    /// The terminal presenter these options ask for: plain, line by line, or full screen when the input is a terminal.
+    /// The terminal presenter these options ask for: plain, line by line, or full screen when the input is a terminal;
+    /// its warning about a missing resource folder shows only with `--verbose`, as the SDK's does.
     func presenter(
         images: HTTPClientTransport, oobAppOpener: (any OOBAppOpener)? = HandOverOOBAppOpener(),
-        input: Int32 = STDIN_FILENO, hint: String? = nil
+        input: Int32 = STDIN_FILENO, hint: String? = nil, verbose: Bool
     ) -> TerminalPresenter {
         let mode: TerminalPresenter.Mode = plain ? .plain : (line || isatty(input) == 0 ? .line : .fullScreen)
         return TerminalPresenter(
             mode: mode, imageLoader: ChallengeImageLoader(transport: images), oobAppOpener: oobAppOpener,
-            appearance: appearance.imageAppearance, input: input, hint: hint)
+            appearance: appearance.imageAppearance, input: input, hint: hint,
+            diagnostics: PayFlow.diagnostics("threeds2.terminal", verbose: verbose))
     }
 }

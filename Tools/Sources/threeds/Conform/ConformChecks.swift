@@ -133,7 +133,7 @@ struct ConformChecks {
                     : "no challengeCancel was sent"),
             // A cardholder who cancelled was not authenticated: the final CRes may not say Y.
             .expect(
-                !(cancelled && final && status == TransactionStatus.authenticated.rawValue),
+                !(cancelled && finalStatus == .authenticated),
                 "challengeCancel is not answered with transStatus Y",
                 cancelled && final ? "final CRes, transStatus \(status)" : "no final CRes to challengeCancel"),
         ]

@@ -20,6 +20,8 @@ struct ConformCheck {
     var findings: [ConformanceFinding] = []
     /// For a CRes check, its number in the challenge.
     var exchange: Int?
+    /// For a message's audit, the message it audits (`ARes`, `ACS signed content`): what a check it blocks names.
+    var subject: String?
 
     static func passed(_ name: String, _ message: String) -> ConformCheck {
         ConformCheck(name: name, status: .passed, message: message)

@@ -171,7 +171,7 @@ struct ConformRunner: Sendable {
             if !capture.failed.isEmpty { saved = nil }
         } catch {
             payment = PaymentResult(
-                flow: .none, outcome: "runtimeError", sdkTransID: "", runtimeError: ("setup", describe(error)))
+                flow: .none, outcome: .runtimeError, sdkTransID: "", runtimeError: ("setup", describe(error)))
         }
         if saveKey(log, folder: folder) { keysSaved.withLock { $0 += 1 } }
         let exchanges = log.decoded(strict: strict)
@@ -186,7 +186,7 @@ struct ConformRunner: Sendable {
         if !blockers.isEmpty {
             let reason =
                 "blocked: "
-                + blockers.map { $0.exchange.map { "CRes \($0)" } ?? $0.name.replacing(" conforms", with: "") }
+                + blockers.map { $0.exchange.map { "CRes \($0)" } ?? $0.subject ?? $0.name }
                 .joined(separator: ", ") + " broke the rules reported"
             behaviour = behaviour.map { .skipped($0.name, reason) }
         }

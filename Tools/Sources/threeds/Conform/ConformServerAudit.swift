@@ -21,14 +21,14 @@ final class ServerRoundTripLog: Sendable {
         guard let trip = roundTrip, let ares = trip.response else { return [] }
         let request = trip.request
         var checks = [
-            MessageAudits.check("ARes conforms", MessageAudits.authenticationResponse(ares, version: version))
+            MessageAudits.check("ARes", MessageAudits.authenticationResponse(ares, version: version))
         ]
-        if ares["transStatus"] == .string(TransactionStatus.challengeRequired.rawValue),
+        if ares["transStatus"]?.stringValue.map(TransactionStatus.init(rawValue:)) == .challengeRequired,
             let token = ares["acsSignedContent"]?.stringValue, !token.isEmpty
         {
             checks.append(
                 MessageAudits.check(
-                    "ACS signed content conforms",
+                    "ACS signed content",
                     MessageAudits.signedContent(
                         token, sdkKey: MessageAudits.sdkKey(inAReq: request),
                         allowsPlainHTTPLoopback: allowsPlainHTTPLoopback)))

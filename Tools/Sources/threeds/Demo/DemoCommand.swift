@@ -133,7 +133,7 @@ struct Demo: AsyncParsableCommand {
                 ? ScriptedPresenter(answers: answers, htmlReader: LibXML2FormReader())
                 : screen.presenter(
                     images: transport,
-                    hint: Self.hint(for: Scenario(cardNumber: card))),
+                    hint: Self.hint(for: Scenario(cardNumber: card)), verbose: verbose),
             transport: transport,
             verbose: verbose, uiCustomizations: try screen.uiCustomizations(),
             locale: screen.sdkLocale)

@@ -42,7 +42,13 @@ struct InspectAudit: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let sdkKey = try areq.map { MessageAudits.sdkKey(inAReq: try Self.object(in: $0, option: "--areq")) } ?? nil
+        // As `inspect signed-content --areq`: an AReq without the SDK's key is a usage error, not an audit without it.
+        let sdkKey = try areq.map { path in
+            guard let key = MessageAudits.sdkKey(inAReq: try Self.object(in: path, option: "--areq")) else {
+                throw CLIError("--areq \(path): carries no sdkEphemPubKey that is a P-256 JWK")
+            }
+            return key
+        }
         var broken = false
         for file in files {
             let findings = try audit(file, sdkKey: sdkKey)
@@ -86,7 +92,7 @@ struct InspectAudit: AsyncParsableCommand {
                     + "saved ARes, a plaintext CRes or an ACS signed content")
         }
         var findings = MessageAudits.authenticationResponse(object, version: version)
-        if object["transStatus"] == .string(TransactionStatus.challengeRequired.rawValue),
+        if object["transStatus"]?.stringValue.map(TransactionStatus.init(rawValue:)) == .challengeRequired,
             let token = object["acsSignedContent"]?.stringValue, !token.isEmpty
         {
             findings += MessageAudits.signedContent(token, sdkKey: sdkKey)

@@ -159,7 +159,7 @@ struct LoadRun: AsyncParsableCommand {
                 return result
             } catch {
                 return PaymentResult(
-                    flow: .none, outcome: "runtimeError", sdkTransID: "",
+                    flow: .none, outcome: .runtimeError, sdkTransID: "",
                     runtimeError: ("setup", options.describe(error)))
             }
         }

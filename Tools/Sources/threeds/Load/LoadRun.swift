@@ -20,9 +20,9 @@ extension PaymentResult {
     /// The outcome kind a load report counts: `completed Y`, `frictionless N`, `protocolError 203`, `cancelled`, …
     var kind: String {
         switch outcome {
-        case "frictionless", "completed": "\(outcome) \(transStatus?.rawValue ?? "?")"
-        case "protocolError": "protocolError \(error?.errorCode.rawValue ?? "?")"
-        default: outcome
+        case .frictionless, .completed: "\(outcome.rawValue) \(transStatus?.rawValue ?? "?")"
+        case .protocolError: "protocolError \(error?.errorCode.rawValue ?? "?")"
+        case .cancelled, .timedOut, .runtimeError: outcome.rawValue
         }
     }
 

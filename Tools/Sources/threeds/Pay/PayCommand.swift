@@ -205,7 +205,7 @@ struct Pay: AsyncParsableCommand {
                 json: screen.json)
         } catch {
             let result = PaymentResult(
-                flow: .none, outcome: "runtimeError", sdkTransID: "",
+                flow: .none, outcome: .runtimeError, sdkTransID: "",
                 runtimeError: ("setup", payment.describe(error)))
             code = emit(result, json: screen.json)
         }
@@ -260,6 +260,6 @@ struct Pay: AsyncParsableCommand {
         let opener: any OOBAppOpener =
             oobAppCommand.map { CommandOOBAppOpener(command: $0, timeLimit: .seconds(300)) }
             ?? HandOverOOBAppOpener()
-        return screen.presenter(images: images, oobAppOpener: opener, input: input)
+        return screen.presenter(images: images, oobAppOpener: opener, input: input, verbose: payment.verbose)
     }
 }

@@ -19,8 +19,35 @@ struct PaymentResult {
         case challenge
     }
 
+    /// How the payment ended, as `--json` names it (the EMVCo receiver's names for a challenge's outcomes).
+    enum Outcome: String {
+        /// The ARes ended the payment.
+        case frictionless
+        /// The final CRes ended the challenge.
+        case completed
+        /// The cardholder, the app or the end of the input cancelled the challenge.
+        case cancelled
+        /// A challenge timer expired (the EMVCo receiver's `timedout`).
+        case timedOut = "timedout"
+        /// An Erro ended the challenge.
+        case protocolError
+        /// The payment could not go on (setup, transport, an answers file that does not fit).
+        case runtimeError
+
+        /// A challenge's outcome, by its kind.
+        init(_ outcome: ChallengeOutcome) {
+            switch outcome {
+            case .completed: self = .completed
+            case .cancelled: self = .cancelled
+            case .timedOut: self = .timedOut
+            case .protocolError: self = .protocolError
+            case .runtimeError: self = .runtimeError
+            }
+        }
+    }
+
     var flow: Flow
-    var outcome: String
+    var outcome: Outcome
     var transStatus: TransactionStatus?
     var sdkTransID: String
     var error: ErrorMessage?
@@ -69,7 +96,7 @@ struct PaymentResult {
     }
 
     var json: JSONObject {
-        var object: JSONObject = ["flow": .string(flow.rawValue), "outcome": .string(outcome)]
+        var object: JSONObject = ["flow": .string(flow.rawValue), "outcome": .string(outcome.rawValue)]
         if let transStatus { object["transStatus"] = .string(transStatus.rawValue) }
         object["sdkTransID"] = .string(sdkTransID)
         if let error {
@@ -101,17 +128,17 @@ struct PaymentResult {
     /// included (no one answered: a script or CI job that forgot `--ui auto` must not pass).
     var exitCode: Int32 {
         guard cancelReason == nil else { return 1 }
-        return ["frictionless", "completed", "cancelled"].contains(outcome) ? 0 : 1
+        return [.frictionless, .completed, .cancelled].contains(outcome) ? 0 : 1
     }
 
     var summary: String {
         switch outcome {
-        case "frictionless": "Frictionless: transStatus \(transStatus?.rawValue ?? "?")"
-        case "completed": "Challenge completed: transStatus \(transStatus?.rawValue ?? "?")"
-        case "cancelled": cancelReason.map { "Challenge cancelled: \($0)" } ?? "Challenge cancelled by the cardholder"
-        case "timedout": "Challenge timed out"
-        case "protocolError": Self.protocolErrorText(error)
-        default: "Runtime error: \(runtimeError?.message ?? "unknown")"
+        case .frictionless: "Frictionless: transStatus \(transStatus?.rawValue ?? "?")"
+        case .completed: "Challenge completed: transStatus \(transStatus?.rawValue ?? "?")"
+        case .cancelled: cancelReason.map { "Challenge cancelled: \($0)" } ?? "Challenge cancelled by the cardholder"
+        case .timedOut: "Challenge timed out"
+        case .protocolError: Self.protocolErrorText(error)
+        case .runtimeError: "Runtime error: \(runtimeError?.message ?? "unknown")"
         }
     }
 }
@@ -245,6 +272,14 @@ struct PayFlow {
         for line in lines where shownFindings.withLock({ $0.insert(line).inserted }) { show(line) }
     }
 
+    /// The CLI's logger for the SDK's and the presenter's own warnings: on standard error, quiet (errors only)
+    /// unless `--verbose`, each warning the SDK makes once shown only once.
+    static func diagnostics(_ label: String, verbose: Bool) -> Logger {
+        var logger = Logger(label: label) { ShownWarningsFilter(base: StreamLogHandler.standardError(label: $0)) }
+        logger.logLevel = verbose ? .debug : .error
+        return logger
+    }
+
     /// A service initialized with `configuration`, the look per appearance and the locale, as at an app's launch;
     /// the SDK logs at debug level with `verbose`, errors only otherwise: the warnings it would log (a customization's
     /// contrast, security findings, certificates ending) the CLI shows once, in its own words, on the screen or the
@@ -253,11 +288,7 @@ struct PayFlow {
         _ configuration: ConfigParameters, verbose: Bool,
         uiCustomizations: [UiCustomizationType: UiCustomization] = demoCustomizations, locale: Locale? = nil
     ) throws -> ThreeDS2Service {
-        var logger = Logger(label: "threeds2.sdk") {
-            ShownWarningsFilter(base: StreamLogHandler.standardError(label: $0))
-        }
-        logger.logLevel = verbose ? .debug : .error
-        let service = ThreeDS2Service(logger: logger)
+        let service = ThreeDS2Service(logger: diagnostics("threeds2.sdk", verbose: verbose))
         try service.initialize(
             configParameters: configuration, locale: locale ?? Locale(identifier: "en_US"),
             uiCustomizations: uiCustomizations)
@@ -294,7 +325,7 @@ struct PayFlow {
         progress("3DS Server answered transStatus \(response.transStatus)")
         guard let challenge = response.challengeParameters else {
             return PaymentResult(
-                flow: .frictionless, outcome: "frictionless", transStatus: response.transStatus,
+                flow: .frictionless, outcome: .frictionless, transStatus: response.transStatus,
                 sdkTransID: parameters.sdkTransactionID)
         }
         let challenged = clock.now
@@ -361,7 +392,7 @@ struct PayFlow {
     /// A challenge's outcome as the CLI reports it: the status, the error, and why a cancel happened when the input
     /// ended or an answers file did not fit the screen.
     private func result(of outcome: ChallengeOutcome, sdkTransID: String) -> PaymentResult {
-        var result = PaymentResult(flow: .challenge, outcome: outcome.name, sdkTransID: sdkTransID)
+        var result = PaymentResult(flow: .challenge, outcome: PaymentResult.Outcome(outcome), sdkTransID: sdkTransID)
         result.challengeOutcome = outcome
         switch outcome {
         case .completed(let status): result.transStatus = status
@@ -378,7 +409,7 @@ struct PayFlow {
         }
         // A script that did not fit its screen cancelled only because it had to: that is the script's error.
         if let scripted = presenter as? ScriptedPresenter, let problem = scripted.problems.first {
-            result.outcome = "runtimeError"
+            result.outcome = .runtimeError
             result.runtimeError = ("answers", "the answers file does not fit the challenge: \(problem)")
         }
         return result
