@@ -5,6 +5,7 @@ import NIOHTTP1
 import Testing
 import ThreeDS2JOSE
 import ThreeDS2Messages
+import ThreeDS2NIOTransport
 import ThreeDS2SDK
 import ThreeDS2TestLab
 

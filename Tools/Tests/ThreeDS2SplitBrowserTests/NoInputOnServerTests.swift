@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import ThreeDS2BrowserSupport
 import ThreeDS2JOSE
-import ThreeDS2TestLab
+import ThreeDS2SDK
+@_spi(ThreeDS2Tools) import ThreeDS2TestLab
 
 /// The cardholder's inputs and the channel keys never reach the Split-SDK Server: a code unique to the run is typed in
 /// the frame, every byte between the browser and the server is recorded (a TCP relay between them), the server's logs

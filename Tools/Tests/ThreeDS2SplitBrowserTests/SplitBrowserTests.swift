@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ThreeDS2BrowserSupport
 import ThreeDS2JOSE
+import ThreeDS2SDK
 import ThreeDS2TestLab
 
 /// A 2.3.1 text challenge through the Split-SDK Server with the web client in Debian's headless Chromium: the

@@ -4,6 +4,7 @@ import Logging
 import Testing
 import ThreeDS2BrowserSupport
 import ThreeDS2JOSE
+import ThreeDS2SDK
 import ThreeDS2SDKTesting
 @_spi(ThreeDS2Tools) import ThreeDS2TestLab
 
