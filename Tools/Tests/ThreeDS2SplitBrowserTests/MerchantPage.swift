@@ -45,7 +45,12 @@ struct ChallengeBrowser {
     /// Opens the checkout page and starts the frame with the session's client URL and token.
     func open(checkoutURL: String, clientURL: String, clientToken: String) async throws {
         try await browser.navigate(to: checkoutURL)
-        try await browser.waitUntil("window.merchantReady === true")
+        do {
+            try await browser.waitUntil("window.merchantReady === true")
+        } catch BrowserError.timedOut {
+            let console = (try? await browser.consoleLog()) ?? []
+            throw BrowserTestError("the checkout page never became ready; the browser's console: \(console)")
+        }
         try await browser.execute(
             "return window.startChallenge(arguments[0], arguments[1])",
             arguments: [.string(clientURL), .string(clientToken)])
