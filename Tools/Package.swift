@@ -77,6 +77,8 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.1.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
+        // Hummingbird's header types, named by the browser tests' static site (already in Hummingbird's graph).
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         // zlib, for the compressed histograms of HdrHistogram logs (`threeds load --histogram-log`).
@@ -206,6 +208,34 @@ let package = Package(
                 .product(name: "ThreeDS2SplitServer", package: "ThreeDS2SplitSDK"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ] + cryptography + nioHTTP
+        ),
+        // Headless Chromium for tests: Debian's chromium driven over WebDriver (Debian's chromedriver, by path, as a
+        // child process), and a static site for test pages. Nothing downloads a browser or a driver.
+        .target(
+            name: "ThreeDS2BrowserSupport",
+            dependencies: [
+                jose, logging,
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ] + nioHTTP,
+            path: "Tests/ThreeDS2BrowserSupport"
+        ),
+        .testTarget(
+            name: "ThreeDS2BrowserSupportTests",
+            dependencies: ["ThreeDS2BrowserSupport", jose]
+        ),
+        .testTarget(
+            name: "ThreeDS2SplitBrowserTests",
+            dependencies: [
+                "ThreeDS2BrowserSupport", "ThreeDS2TestLab", nioTransport, sdk, sdkTesting, jose, messages, clocks,
+                logging,
+                .product(name: "ThreeDS2SplitServer", package: "ThreeDS2SplitSDK"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ] + cryptography + nioHTTP,
+            exclude: ["Fixtures"]
         ),
         // Integration: the SDK and its adapters end to end against the TestLab over real HTTP(S) on loopback.
         .testTarget(

@@ -4,14 +4,16 @@
 # tests), then the Split-SDK web client's node tests (scripts/test-web-client.sh; node 20 or later). Extra arguments
 # go to both `swift test` runs (for example `--filter Demo`). Fuzzing and benchmarks have their own steps in `.ci/run`.
 #
-# Linux needs libxml2-dev, zlib1g-dev and pkg-config to build, and tmux for the terminal tests; when one is missing
-# and this runs as root, it is installed first (as `.ci/run` does).
+# Linux needs libxml2-dev, zlib1g-dev and pkg-config to build, tmux for the terminal tests, and Debian's chromium and
+# chromium-driver for the Split-SDK's browser tests (headless Chromium driven over WebDriver; nothing downloads a
+# browser or a driver); when one is missing and this runs as root, it is installed first (as `.ci/run` does). When it
+# is missing and this does not run as root, this stops and names it: the browser tests never skip.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need=()
 if command -v dpkg >/dev/null 2>&1; then
-    for package in libxml2-dev zlib1g-dev pkg-config; do
+    for package in libxml2-dev zlib1g-dev pkg-config chromium chromium-driver; do
         dpkg -s "$package" >/dev/null 2>&1 || need+=("$package")
     done
     command -v tmux >/dev/null 2>&1 || need+=(tmux)

@@ -27,6 +27,9 @@ public struct ACSChannel: Sendable {
     /// The ACS's ephemeral public key, for the signed content.
     public let acsEphemeralPublicKey: P256.KeyAgreement.PublicKey
     private let keys: ChannelKeys
+    /// The channel's keys, for a test that must know them: the Split-SDK's leak test searches what crossed the client
+    /// and the server for them (tools-only SPI).
+    @_spi(ThreeDS2Tools) public var channelKeysForTests: ChannelKeys { keys }
     /// The `sdkCounterStoA` the next CReq must carry.
     public private(set) var sdkCounter = 0
     /// The `acsCounterAtoS` of the next CRes.

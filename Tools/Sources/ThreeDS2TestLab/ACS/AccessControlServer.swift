@@ -1,8 +1,8 @@
 import Crypto
 import Foundation
-import ThreeDS2ACSKit
+@_spi(ThreeDS2Tools) import ThreeDS2ACSKit
 public import ThreeDS2JOSE
-public import ThreeDS2Messages
+@_spi(ThreeDS2Tools) public import ThreeDS2Messages
 
 /// What the TestLab ACS saw of one challenge: every CReq decrypted, their JWE headers, the Erros the SDK sent.
 public struct ACSRecord: Sendable {
@@ -128,6 +128,11 @@ actor AccessControlServer {
 
     /// Transaction IDs are looked up exactly as issued: an SDK that changes their case is not recognised.
     func record(_ acsTransID: String) -> ACSRecord? { challenges[acsTransID]?.record }
+
+    /// The channel's derived key (tests only, through ``TestLab/channelKeyForTests(acsTransID:)``).
+    func channelKey(_ acsTransID: String) -> [UInt8]? {
+        challenges[acsTransID]?.channel.channelKeysForTests.derivedKey.withUnsafeBytes { Array($0) }
+    }
 
     func handle(body: [UInt8], contentType: String?) -> ACSReply {
         // Read by its bytes as the SDK reads the ACS's answers (``ChallengeChannelBody``), whatever its label: plain

@@ -106,6 +106,13 @@ public final class TestLab: Sendable {
     /// What the ACS saw of a challenge.
     public func acsRecord(acsTransID: String) async -> ACSRecord? { await acs.record(acsTransID) }
 
+    /// The 32-byte key the ACS derived for a challenge's channel (the Concat KDF's output; each direction's keys are it
+    /// or its halves), for tests that search a Split-SDK's traffic, logs and state for it; `nil` for an unknown
+    /// challenge.
+    @_spi(ThreeDS2Tools) public func channelKeyForTests(acsTransID: String) async -> [UInt8]? {
+        await acs.channelKey(acsTransID)
+    }
+
     /// The authentication requests received, oldest first: at most ``TestLabOptions/maxTransactions`` of them, none
     /// older than ``TestLabOptions/transactionLifetime``.
     public var authentications: [AuthenticationRecord] { records.all }
