@@ -23,7 +23,8 @@ test('the leaking build sends the entry in the answer POST, in plaintext', async
   const acs = await acsEnd('REF', 'acs-1');
   const steps = [{ step: 'keys', acsEphemPubKey: acs.publicJwk, sdkReferenceNumber: 'REF', acsTransID: 'acs-1' },
     { step: 'present', screen: 1, form: {} }, { step: 'finished', outcome: { kind: 'cancelled' } }];
-  const server = fakeServer((path) => (path.endsWith('/start') ? { clientToken: 't', step: steps.shift() } : steps.shift()));
+  const server = fakeServer((path) => (path.endsWith('/status') ? { status: 404 }
+    : path.endsWith('/start') ? { clientToken: 't', step: steps.shift() } : steps.shift()));
   const view = scriptedView([{ action: 'submit', values: { e4: 'LEAK-314159' } }]);
   await new SplitSession({ view, emit: () => {}, baseURL: 'https://s.example/client/v1/', fetch: server.fetch, clock: new TestClock(), env: secureEnv })
     .run('m', {});

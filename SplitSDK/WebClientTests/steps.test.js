@@ -164,10 +164,46 @@ test('an unknown step, an unknown rule, a refused token and a wrong counter each
     const acs = await acsEnd(SDK_REF, ACS_TRANS_ID);
     const steps = [{ step: 'keys', acsEphemPubKey: acs.publicJwk, sdkReferenceNumber: SDK_REF, acsTransID: ACS_TRANS_ID },
       { step: 'present', screen: 1, form }, { step: 'encrypt', exchange: 0, encryption: 'A128CBC-HS256', ...encrypt }];
-    const server = fakeServer((path) => (path.endsWith('/start') ? { clientToken: 't', step: steps.shift() } : steps.shift()));
+    // `status` (the end watch while the screen is up) hands out no step: this server cannot answer it.
+    const server = fakeServer((path) => (path.endsWith('/status') ? { status: 404 }
+      : path.endsWith('/start') ? { clientToken: 't', step: steps.shift() } : steps.shift()));
     const events = [];
     await new SplitSession({ view: scriptedView([{ action: 'submit', values: { e4: '1' } }]), emit: (e) => events.push(e), baseURL: BASE, fetch: server.fetch, clock: new TestClock(), env: secureEnv }).run('m', {});
     assert.match(events.at(-1).reason, pattern);
     assert.ok(server.requests.every((r) => !r.path.endsWith('/creq')));
   }
+});
+
+test('an end on the server while the screen is up (its overall timer) is shown at once, without an answer', async () => {
+  const acs = await acsEnd(SDK_REF, ACS_TRANS_ID);
+  let ended = false;
+  const server = fakeServer(async (path) => {
+    switch (path) {
+      case '/client/v1/start':
+        return { clientToken: 'client-token-2', step: { step: 'wait' } };
+      case '/client/v1/next':
+        if (ended) return { step: 'finished', outcome: { kind: 'timedOut' } };
+        return { step: 'present', screen: 1, form };
+      case '/client/v1/status':
+        ended = true;
+        return { ended: true };
+      default:
+        return { status: 404 };
+    }
+  });
+  void acs;
+  const calls = [];
+  const view = {
+    calls,
+    showProgress: () => calls.push(['progress']),
+    // The cardholder never answers.
+    present: (screen) => { calls.push(['present', screen]); return new Promise(() => {}); },
+    showFinished: (outcome) => calls.push(['finished', outcome]),
+    showError: (reason) => calls.push(['error', reason]),
+  };
+  const session = new SplitSession({ view, emit: () => {}, baseURL: BASE, fetch: server.fetch, clock: new TestClock(), env: secureEnv });
+  const outcome = await session.run('merchant-token-1', {});
+  assert.deepEqual(outcome, { kind: 'timedOut' });
+  assert.deepEqual(calls.at(-1), ['finished', { kind: 'timedOut' }]);
+  assert.ok(!server.requests.some((r) => r.path === '/client/v1/answer'), 'no answer was posted');
 });

@@ -126,6 +126,19 @@ actor ClientLink {
         return sequence > delivered ? handOut() : ["step": .string("wait")]
     }
 
+    /// Waits at most `bound` for a step not yet handed out, without handing it out (the client's `status` watch while a
+    /// screen is up: it must never take the step its `answer` or `next` will get).
+    func awaitUndelivered(within bound: Duration, sleep: @escaping @Sendable (Duration) async throws -> Void) async {
+        if sequence > delivered { return }
+        let id = UUID()
+        let timer = Task {
+            try? await sleep(bound)
+            self.wake(id)
+        }
+        await withCheckedContinuation { watchers[id] = $0 }
+        timer.cancel()
+    }
+
     private func handOut() -> JSONObject {
         delivered = sequence
         if step["step"] == .string("keys") { keysHandedOut = true }

@@ -20,7 +20,7 @@ struct ClientRoutes: Sendable {
     static let cresBody = 640 * 1024
 
     func add(to router: Router<BasicRequestContext>) {
-        for call in ["start", "next", "answer", "creq", "cres"] {
+        for call in ["start", "next", "status", "answer", "creq", "cres"] {
             router.on("client/v1/\(call)", method: .options) { request, _ in preflight(request) }
         }
         router.post("client/v1/start") { request, _ in
@@ -31,6 +31,18 @@ struct ClientRoutes: Sendable {
                 let session = try await clientSession(request)
                 _ = try await HTTPIO.object(request, limit: Self.smallBody)
                 return try await step(after: .next, in: session)
+            }
+        }
+        // While a screen is up: whether the challenge ended on the server (its overall timer), as a long-poll that
+        // hands out no step.
+        router.post("client/v1/status") { request, _ in
+            await answer(request) { () async throws(SplitHTTPError) -> Response in
+                let session = try await clientSession(request)
+                _ = try await HTTPIO.object(request, limit: Self.smallBody)
+                if await session.state != .finished {
+                    await session.link.awaitUndelivered(within: ServerContext.longPoll, sleep: context.clock.sleep)
+                }
+                return HTTPIO.json(["ended": .bool(await session.state == .finished)])
             }
         }
         router.post("client/v1/answer") { request, _ in

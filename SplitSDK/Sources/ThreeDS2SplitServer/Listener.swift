@@ -9,9 +9,12 @@ extension SplitServer {
         /// `http://host:port`, the address it listens on.
         public let baseURL: URL
         let task: Task<Void, any Error>
+        /// Ends the sessions' waits before the listener stops (its graceful shutdown waits for every open call).
+        let closeSessions: @Sendable () async -> Void
 
-        /// Stops the listener and waits for it.
+        /// Stops the listener and waits for it: the sessions' waiting calls (long-polls) answer first.
         public func stop() async {
+            await closeSessions()
             task.cancel()
             _ = await task.result
         }
@@ -43,6 +46,7 @@ extension SplitServer {
             throw SplitServerError("the Split-SDK Server could not listen on \(host):\(port)")
         }
         listening(at: url)
-        return Running(baseURL: url, task: task)
+        let store = self.store
+        return Running(baseURL: url, task: task, closeSessions: { await store.closeAll() })
     }
 }

@@ -80,6 +80,12 @@ actor SessionStore {
         }
     }
 
+    /// Ends every session's task and wakes every call waiting on one (the server is stopping: a long-poll on the
+    /// server's clock must not hold the listener's shutdown, least of all on a test clock nobody advances).
+    func closeAll() async {
+        for entry in sessions.values { await entry.session.cancel() }
+    }
+
     /// Everything the store holds, as text: what a test searches for data that must never be here.
     func dump() async -> String {
         var lines: [String] = []

@@ -40,6 +40,11 @@ public final class SplitServer: Sendable {
         {
             throw SplitServerError(refusal)
         }
+        guard Self.isOrigin(configuration.merchantOrigin) else {
+            throw SplitServerError(
+                "the merchant origin must be an origin (scheme://host or scheme://host:port, https or loopback http, "
+                    + "no path), got \"\(configuration.merchantOrigin.prefix(80))\"")
+        }
         guard configuration.merchantAPIKey.utf8.count >= 16 else {
             throw SplitServerError("the merchant API key must be at least 16 characters")
         }
@@ -111,6 +116,25 @@ final class LockedURL: @unchecked Sendable {
             lock.lock()
             defer { lock.unlock() }
             stored = newValue
+        }
+    }
+}
+
+extension SplitServer {
+    /// Whether `text` is a web origin the server may name in its content security policy, the frame page and its
+    /// CORS answers: `https://host[:port]`, or `http://` on a loopback host (tests, local development), exactly as a
+    /// browser serializes it (lower case, no path, no trailing slash), nothing a header or a policy could split on.
+    static func isOrigin(_ text: String) -> Bool {
+        guard text.utf8.count <= 253 + 16, text == text.lowercased(),
+            text.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ";") && $0 != UInt8(ascii: ",") }),
+            let components = URLComponents(string: text), let scheme = components.scheme, let host = components.host,
+            !host.isEmpty, components.path.isEmpty, components.query == nil, components.fragment == nil,
+            components.user == nil, components.password == nil
+        else { return false }
+        switch scheme {
+        case "https": return true
+        case "http": return host == "localhost" || host.hasPrefix("127.") || host == "[::1]"
+        default: return false
         }
     }
 }

@@ -56,20 +56,49 @@ struct StaticFiles: Sendable {
             + "frame-ancestors \(merchantOrigin)"
     }
 
+    /// The frame page's empty `threeds-merchant-origin` meta element, which the server fills with the configured
+    /// origin: the frame then accepts the start message from that origin only, in every browser (without it the client
+    /// falls back on `location.ancestorOrigins`, which Firefox lacks).
+    static let emptyOriginMeta = #"<meta name="threeds-merchant-origin" content="">"#
+
+    /// The files as served: the frame page with the merchant's origin filled in (HTML-escaped; the configuration
+    /// checked it is an origin), every other file as read.
+    func filled(merchantOrigin: String) -> [String: File] {
+        var files = self.files
+        if let frame = files["frame.html"] {
+            let escaped = merchantOrigin.replacingOccurrences(of: "&", with: "&amp;")
+                .replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "<", with: "&lt;")
+            let text = String(decoding: frame.bytes, as: UTF8.self).replacingOccurrences(
+                of: Self.emptyOriginMeta, with: #"<meta name="threeds-merchant-origin" content=""# + escaped + #"">"#)
+            files["frame.html"] = File(bytes: Array(text.utf8), contentType: frame.contentType)
+        }
+        return files
+    }
+
+    /// The headers of one file. `merchant.js` is loaded by the merchant's page, another origin, as a module: it gets
+    /// `Access-Control-Allow-Origin` for that origin alone (a module script is fetched in CORS mode).
+    static func headers(for name: String, _ file: File, policy: String, merchantOrigin: String) -> HTTPFields {
+        var headers: HTTPFields = [
+            .contentType: file.contentType, .init("X-Content-Type-Options")!: "nosniff",
+            .init("Content-Security-Policy")!: policy, .cacheControl: "no-cache",
+            .init("Referrer-Policy")!: "no-referrer",
+        ]
+        if name == "merchant.js" {
+            headers[.accessControlAllowOrigin] = merchantOrigin
+            headers[.vary] = "Origin"
+        }
+        return headers
+    }
+
     func add(to router: Router<BasicRequestContext>, merchantOrigin: String) {
-        let files = self.files
+        let files = filled(merchantOrigin: merchantOrigin)
         let policy = Self.policy(merchantOrigin: merchantOrigin)
         router.get("client/v1/:file") { _, context -> Response in
             guard let name = context.parameters.get("file"), let file = files[name] else {
                 return Response(status: .notFound, headers: [.init("X-Content-Type-Options")!: "nosniff"])
             }
             return Response(
-                status: .ok,
-                headers: [
-                    .contentType: file.contentType, .init("X-Content-Type-Options")!: "nosniff",
-                    .init("Content-Security-Policy")!: policy, .cacheControl: "no-cache",
-                    .init("Referrer-Policy")!: "no-referrer",
-                ],
+                status: .ok, headers: Self.headers(for: name, file, policy: policy, merchantOrigin: merchantOrigin),
                 body: .init(byteBuffer: ByteBuffer(bytes: file.bytes)))
         }
     }

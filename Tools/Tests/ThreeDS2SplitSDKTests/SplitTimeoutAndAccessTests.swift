@@ -133,4 +133,48 @@ struct SplitTimeoutAndAccessTests {
                 logger: .init(label: "t"))
         }
     }
+
+    @Test("a merchant origin the policy and headers could not carry is refused at startup")
+    func originRefusals() async throws {
+        let lab = try await LabPool.shared.lab(TestLabOptions())
+        var configuration = try SplitFixture.configuration(lab)
+        for origin in [
+            "", "shop.example", "https://shop.example/", "https://shop.example/pay", "https://SHOP.example",
+            "http://shop.example", "https://shop.example; script-src *", "https://a.example, https://b.example",
+            "ftp://shop.example", "https://user@shop.example",
+        ] {
+            configuration.merchantOrigin = origin
+            #expect(throws: SplitServerError.self, "\(origin)") {
+                try SplitServer(
+                    configuration: configuration, transport: try lab.makeTransport(), clock: .continuous,
+                    logger: .init(label: "t"))
+            }
+        }
+        for origin in [
+            "https://shop.example", "https://shop.example:8443", "http://127.0.0.2:9000", "http://localhost",
+        ] {
+            configuration.merchantOrigin = origin
+            #expect(throws: Never.self, "\(origin)") {
+                _ = try SplitServer(
+                    configuration: configuration, transport: try lab.makeTransport(), clock: .continuous,
+                    logger: .init(label: "t"))
+            }
+        }
+    }
+
+    @Test("the frame page names the merchant's origin; merchant.js alone is readable from that origin")
+    func servedFiles() async throws {
+        let fixture = try await SplitFixture.start()
+        defer { Task { await fixture.stop() } }
+        let frame = try await HTTP.send(.GET, fixture.url("client/v1/frame.html"))
+        let page = String(decoding: frame.bytes, as: UTF8.self)
+        #expect(page.contains(#"<meta name="threeds-merchant-origin" content="\#(SplitFixture.merchantOrigin)">"#))
+        #expect(frame.headers["Content-Security-Policy"].first?.hasSuffix(SplitFixture.merchantOrigin) == true)
+        #expect(frame.headers["Access-Control-Allow-Origin"].isEmpty)
+        let script = try await HTTP.send(.GET, fixture.url("client/v1/merchant.js"))
+        #expect(script.status == 200)
+        #expect(script.headers["Access-Control-Allow-Origin"] == [SplitFixture.merchantOrigin])
+        let channel = try await HTTP.send(.GET, fixture.url("client/v1/channel.js"))
+        #expect(channel.status == 200 && channel.headers["Access-Control-Allow-Origin"].isEmpty)
+    }
 }

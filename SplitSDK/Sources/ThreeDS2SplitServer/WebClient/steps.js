@@ -152,13 +152,55 @@ export class SplitSession {
       this.emit({ event: 'challengeShown' });
     }
     let note = null;
-    for (;;) {
-      const answer = await this.view.present(step.screen, step.form, note);
-      this.hold(answer.values);
-      note = answer.action === 'submit' ? this.checkScreen(step.form) : null;
-      if (!note) return this.post('answer', { screen: step.screen, action: answer.action });
-      this.clearEntries();
+    const watcher = this.watchEnd();
+    try {
+      for (;;) {
+        const raced = await Promise.race([
+          this.view.present(step.screen, step.form, note).then((answer) => ({ answer })),
+          watcher.ended.then(() => ({ ended: true })),
+        ]);
+        // The server ended the challenge while the screen was up (its overall timer): take its `finished` step.
+        if (raced.ended) return this.post('next', {});
+        const { answer } = raced;
+        this.hold(answer.values);
+        note = answer.action === 'submit' ? this.checkScreen(step.form) : null;
+        if (!note) {
+          watcher.stop();
+          return this.post('answer', { screen: step.screen, action: answer.action });
+        }
+        this.clearEntries();
+      }
+    } finally {
+      watcher.stop();
     }
+  }
+
+  /**
+   * While a screen is up, asks the server (`status`, a long-poll that hands out no step) whether the challenge has
+   * ended, so that an end the cardholder did not cause (the overall timer on the server) is shown at once. `ended`
+   * resolves when the server says so; it never resolves once stopped or when the server cannot be asked (the next
+   * action then learns of the end).
+   * @returns {{ended: Promise<void>, stop: () => void}}
+   */
+  watchEnd() {
+    let stopped = false;
+    const never = new Promise(() => {});
+    const ended = (async () => {
+      while (!stopped) {
+        let answer;
+        try {
+          answer = await this.post('status', {});
+        } catch (error) {
+          // The client's own bound on a long-poll is no failure: ask again; anything else ends the watch.
+          if (error instanceof SessionError && error.reason === 'timeout') continue;
+          return never;
+        }
+        if (stopped) return never;
+        if (answer?.ended === true) return undefined;
+      }
+      return never;
+    })();
+    return { ended, stop: () => { stopped = true; } };
   }
 
   /** Keeps the entries of one answer (by form element id), replacing the previous ones. */
