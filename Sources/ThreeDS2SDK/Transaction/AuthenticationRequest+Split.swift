@@ -13,11 +13,11 @@ extension AuthenticationRequest {
     ///
     /// - Parameters:
     ///   - type: The Split-SDK's variant and whether its client is Limited.
-    ///   - signedContent: The compact JWS the server signed for this AReq (``SDKServerSignedContent``).
+    ///   - signedContent: The compact JWS the server signed for this AReq (`SDKServerSignedContent`).
     ///   - signatureTimestamp: The timestamp in the signed content, to send beside it; `nil` leaves it out.
     /// - Returns: The Split-SDK AReq parameters.
     /// - Throws: ``ThreeDS2Error`` with code `invalidInput` for a version before 2.3.1, an empty signed content or
-    ///   one longer than ``SDKServerSignedContent/maxCompactLength``.
+    ///   one longer than `SDKServerSignedContent.maxCompactLength`.
     public func splitSDK(
         type: SplitSDKType, signedContent: String, signatureTimestamp: SDKSignatureTimestamp? = nil
     ) throws(ThreeDS2Error) -> AuthenticationRequest {
@@ -51,7 +51,7 @@ extension AuthenticationRequest {
     ///   - certificateChain: The server's certificate first (the one the directory server registered).
     /// - Returns: The Split-SDK AReq parameters.
     /// - Throws: ``ThreeDS2Error`` with code `invalidInput` as ``splitSDK(type:signedContent:signatureTimestamp:)``
-    ///   does, or when the content cannot be made or signed (its ``SDKServerSignedContentError`` underlying).
+    ///   does, or when the content cannot be made or signed (its `SDKServerSignedContentError` underlying).
     public func splitSDK(
         type: SplitSDKType, serverID: SplitSDKServerID, timestamp: SDKSignatureTimestamp,
         key: P256.Signing.PrivateKey, certificateChain: [Certificate]
