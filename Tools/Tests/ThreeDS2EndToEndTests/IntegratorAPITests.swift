@@ -153,9 +153,10 @@ struct IntegratorAPITests {
         var noSDKType = body
         noSDKType["sdkType"] = nil
         variants.append(("sdkType must be 01", noSDKType))
+        // A Split-SDK's 02 (issue 49) needs the split fields: without them the lab names the first missing one.
         var splitSDK = body
         splitSDK["sdkType"] = "02"
-        variants.append(("sdkType must be 01", splitSDK))
+        variants.append(("splitSdkType must be an object", splitSDK))
         var noDefaultType = body
         noDefaultType["defaultSdkType"] = nil
         variants.append(("defaultSdkType must be an object", noDefaultType))
