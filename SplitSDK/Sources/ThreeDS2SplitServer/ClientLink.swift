@@ -115,14 +115,7 @@ actor ClientLink {
     func nextStep(within bound: Duration, sleep: @escaping @Sendable (Duration) async throws -> Void) async
         -> JSONObject
     {
-        if sequence > delivered { return handOut() }
-        let id = UUID()
-        let timer = Task {
-            try? await sleep(bound)
-            self.wake(id)
-        }
-        await withCheckedContinuation { watchers[id] = $0 }
-        timer.cancel()
+        await awaitUndelivered(within: bound, sleep: sleep)
         return sequence > delivered ? handOut() : ["step": .string("wait")]
     }
 

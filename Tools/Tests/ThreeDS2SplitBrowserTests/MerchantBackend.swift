@@ -47,7 +47,7 @@ struct MerchantBackend: Sendable {
         try #require(status == 200, "AReq parameters: HTTP \(status) \(parameters.serialized)")
         #expect(parameters["sdkType"]?.stringValue == "02")
         #expect(parameters["splitSdkType"]?.objectValue?["limitedInd"]?.stringValue == "N")
-        var request = Self.forLab(parameters)
+        var request = parameters
         for (name, value) in Purchase(cardNumber: scenario.cardNumber, amount: "1999", currency: "978").fields.members {
             request[name] = value
         }
@@ -70,20 +70,6 @@ struct MerchantBackend: Sendable {
         let (posted, answer) = try await call("POST", "/merchant/v1/sessions/\(session.id)/challenge", body)
         try #require(posted == 202, "challenge: HTTP \(posted) \(answer.serialized)")
         return challenge
-    }
-
-    /// Whether the lab's 3DS Server and DS take a Split-SDK AReq (`sdkType` `02`) and check its split fields (issue
-    /// 49's TestLab part, branch i49l). Until they do, the AReq goes to the lab as a Default-SDK's (as
-    /// ThreeDS2SplitSDKTests send it): the split fields are checked above and by that suite, not by the lab.
-    static let labTakesSplitAReq = false
-
-    static func forLab(_ areq: JSONObject) -> JSONObject {
-        guard !labTakesSplitAReq else { return areq }
-        var converted = areq
-        for name in ["splitSdkType", "sdkServerSignedContent", "sdkSignatureTimestamp"] { converted[name] = nil }
-        converted["sdkType"] = .string("01")
-        converted["defaultSdkType"] = .object(["sdkVariant": .string("01"), "wrappedInd": .string("N")])
-        return converted
     }
 
     /// `GET /merchant/v1/sessions/{id}`.

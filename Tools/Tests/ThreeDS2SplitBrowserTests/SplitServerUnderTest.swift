@@ -30,9 +30,9 @@ struct SplitServerUnderTest: Sendable {
     static func start(lab: TestLab, publicURL: String, merchantOrigin: String, webClient: URL) async throws
         -> SplitServerUnderTest
     {
-        let root = try CertificateAuthority.makeRoot(commonName: "Split Server Root", key: .makeP256())
-        let signer = try CertificateAuthority.issue(
-            commonName: "Split Server", key: .makeP256(), role: .signer, issuer: root)
+        // The Split-SDK Server identity the lab's DS registers (TestLab.splitSDKServerID): the lab checks the split
+        // AReq's signed content against it.
+        let signer = lab.pki.splitSDKServer
         guard case .p256(let key) = signer.privateKey else { throw BrowserTestError("the signer's key is not P-256") }
         let directoryServer = DirectoryServer(
             scheme: TestLab.rsaDirectoryServer,
@@ -42,7 +42,8 @@ struct SplitServerUnderTest: Sendable {
             merchantAPIKey: apiKey, merchantOrigin: merchantOrigin,
             directoryServers: [
                 .init(
-                    directoryServer: directoryServer, splitSDKServerID: "SPLIT-BROWSER-1", signingKey: key,
+                    directoryServer: directoryServer, splitSDKServerID: TestLab.splitSDKServerID.rawValue,
+                    signingKey: key,
                     certificateChain: [signer.certificate])
             ],
             // A code of no public meaning (the Browser variant's is not public): configuration, never a claim.

@@ -123,7 +123,7 @@ struct SplitFixture: Sendable {
         let parameters = try await HTTP.send(
             .GET, url("merchant/v1/sessions/\(session)/authentication-request-parameters"), token: Self.apiKey)
         #expect(parameters.status == 200)
-        var areq = Self.forLab(parameters.json)
+        var areq = parameters.json
         let purchase = Purchase(cardNumber: scenario.cardNumber, amount: "1999", currency: "978")
         for member in purchase.fields.members { areq[member.name] = member.value }
         let answer = try await transport.post(
@@ -138,21 +138,6 @@ struct SplitFixture: Sendable {
         }
         return try await HTTP.send(
             .POST, url("merchant/v1/sessions/\(session)/challenge"), token: Self.apiKey, body: challenge)
-    }
-
-    /// Whether the lab's 3DS Server and DS take a Split-SDK AReq (`sdkType` `02`) and check its split fields (issue
-    /// 49's TestLab part, branch i49l). Until they do, the tests send the lab the server's AReq as a Default-SDK's:
-    /// the split fields are checked by this suite (`splitFields`), not by the lab.
-    static let labTakesSplitAReq = true
-
-    /// The AReq as the lab takes it (see ``labTakesSplitAReq``).
-    static func forLab(_ areq: JSONObject) -> JSONObject {
-        guard !labTakesSplitAReq else { return areq }
-        var converted = areq
-        for name in ["splitSdkType", "sdkServerSignedContent", "sdkSignatureTimestamp"] { converted[name] = nil }
-        converted["sdkType"] = .string("01")
-        converted["defaultSdkType"] = .object(["sdkVariant": .string("01"), "wrappedInd": .string("N")])
-        return converted
     }
 
     /// The merchant's view of a session.
