@@ -42,6 +42,30 @@ public final class ChromeDriverProcess: Sendable {
     public static func start(_ installation: BrowserInstallation, startLimit: Duration = .seconds(60)) async throws
         -> ChromeDriverProcess
     {
+        // Asked for port 0, the driver takes a free port for one address family and then binds the other family to the
+        // same number, which another process may hold (seen with parallel tests: "bind() failed: Address already in
+        // use … IPv4 port not available"). That is a lost race, not a broken driver: start again, a few times.
+        var attempt = 1
+        while true {
+            do {
+                return try await startOnce(installation, startLimit: startLimit)
+            } catch BrowserError.driverDidNotStart(let printed) where attempt < 5 && isPortRace(printed) {
+                attempt += 1
+            }
+        }
+    }
+
+    /// Whether the driver's output says that it lost the race for the port it chose.
+    ///
+    /// - Parameter printed: What the driver printed before it exited.
+    /// - Returns: True for a lost race (start again), false for any other failure.
+    public static func isPortRace(_ printed: String) -> Bool {
+        printed.contains("port not available") || printed.contains("Address already in use")
+    }
+
+    private static func startOnce(_ installation: BrowserInstallation, startLimit: Duration) async throws
+        -> ChromeDriverProcess
+    {
         let (pid, readEnd) = try spawn(installation.chromedriver, arguments: ["--port=0", "--log-level=WARNING"])
         let drain = OutputDrain(fd: readEnd)
         let port: Int

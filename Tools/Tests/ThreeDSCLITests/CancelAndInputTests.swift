@@ -31,7 +31,7 @@ extension MachineLoadingCLITests {
                 let run = try await terminalRun(.text, environment: mode.environment, extra: mode.extra, lab: .cancel) {
                     session in
                     _ = try await session.wait(for: "to cancel):")
-                    try session.keys("Escape", "Enter")
+                    try await session.keys("Escape", "Enter")
                 }
                 #expect(run.screen.contains(#""outcome":"cancelled""#) && run.screen.contains("EXIT=0"), "\(mode.name)")
                 #expect(run.requests.last?["challengeCancel"] == .string("01"), "\(mode.name)")
@@ -45,7 +45,7 @@ extension MachineLoadingCLITests {
                 let run = try await terminalRun(.html, environment: mode.environment, extra: mode.extra, lab: .cancel) {
                     session in
                     _ = try await session.wait(for: "to cancel):")
-                    try session.keys("123456", "Enter")
+                    try await session.keys("123456", "Enter")
                 }
                 // Line mode never clears the screen: an echoed code would still be on it.
                 #expect(run.screen.contains(#""outcome":"completed""#), "\(mode.name): \(run.screen)")
@@ -59,7 +59,7 @@ extension MachineLoadingCLITests {
                 let run = try await terminalRun(.text, environment: mode.environment, extra: mode.extra, lab: .cancel) {
                     session in
                     _ = try await session.wait(for: "to cancel):")
-                    try session.keys("C-c")
+                    try await session.keys("C-c")
                 }
                 #expect(run.screen.contains(#""outcome":"cancelled""#) && run.screen.contains("EXIT=0"), "\(mode.name)")
                 #expect(run.requests.last?["challengeCancel"] == .string("01"), "\(mode.name)")
@@ -70,9 +70,9 @@ extension MachineLoadingCLITests {
         func controlCOnConsent() async throws {
             let run = try await terminalRun(.consents, version: "2.3.1", extra: "--line", lab: .cancel) { session in
                 _ = try await session.wait(for: "to cancel):")
-                try session.keys("123456", "Enter")
+                try await session.keys("123456", "Enter")
                 _ = try await session.wait(for: "[y/n]")
-                try session.keys("C-c")
+                try await session.keys("C-c")
             }
             #expect(run.screen.contains(#""outcome":"cancelled""#) && run.screen.contains("EXIT=0"))
             #expect(run.requests.last?["challengeCancel"] == .string("01"))
@@ -85,13 +85,13 @@ extension MachineLoadingCLITests {
                     .text, version: "2.2.0", environment: mode.environment, extra: mode.extra, lab: .cancel
                 ) { session in
                     _ = try await session.wait(for: "to cancel):")
-                    try session.keys("Enter")
+                    try await session.keys("Enter")
                     // Asked again: the code goes to the second question, not to the first.
                     _ = try await session.wait(for: "to cancel):", count: 2)
-                    try session.keys("123456", "Enter")
+                    try await session.keys("123456", "Enter")
                     // 2.2.0 asks the whitelisting question after the code; Enter leaves it unanswered (N).
                     _ = try await session.wait(for: "[y/n]")
-                    try session.keys("Enter")
+                    try await session.keys("Enter")
                 }
                 #expect(run.screen.contains(#""transStatus":"Y""#), "\(mode.name): \(run.screen)")
                 #expect(run.screen.components(separatedBy: "to cancel):").count == 3, "asked twice: \(run.screen)")
@@ -100,9 +100,9 @@ extension MachineLoadingCLITests {
             }
             let full = try await terminalRun(.text, version: "2.2.0", lab: .cancel) { session in
                 _ = try await session.wait(for: "One-time code: [_]")
-                try session.keys("Enter")
+                try await session.keys("Enter")
                 _ = try await session.wait(for: "(!) Code entry")
-                try session.keys("123456", "Enter")
+                try await session.keys("123456", "Enter")
             }
             #expect(full.screen.contains(#""transStatus":"Y""#))
             #expect(full.requests.count == 2 && full.requests.allSatisfy { $0["challengeNoEntry"] == nil })
@@ -114,13 +114,13 @@ extension MachineLoadingCLITests {
             let before = lab.authentications.count
             let session = TmuxSession()
             defer { session.stop() }
-            try session.start(
+            try await session.start(
                 "echo \(Scenario.text.cardNumber) | \(TmuxSession.binary) pay --server \(lab.baseURL) "
                     + "--ds-id \(TestLab.rsaDirectoryServerID) --ds-cert \(pki)/ds-encryption-rsa.pem "
                     + "--ds-root \(pki)/ds-root.pem --tls-root \(pki)/tls-root.pem --card-file - --amount 1999 "
                     + "--currency 978 --message-version 2.1.0 --json")
             _ = try await session.wait(for: "One-time code: [_]")
-            try session.keys("123456", "Enter")
+            try await session.keys("123456", "Enter")
             let screen = try await session.wait(for: "EXIT=")
             #expect(screen.contains(#""outcome":"completed""#) && screen.contains("EXIT=0"), "\(screen)")
             #expect(!screen.contains("cancelled by the cardholder"))
@@ -138,7 +138,7 @@ extension MachineLoadingCLITests {
             let before = lab.authentications.count
             let session = TmuxSession()
             defer { session.stop() }
-            try session.start(
+            try await session.start(
                 "\(TmuxSession.binary) pay --server \(lab.baseURL) --ds-id \(TestLab.rsaDirectoryServerID) "
                     + "--ds-cert \(pki)/ds-encryption-rsa.pem --ds-root \(pki)/ds-root.pem "
                     + "--tls-root \(pki)/tls-root.pem --card-file - --amount 1999 --currency 978 --json")
@@ -146,10 +146,10 @@ extension MachineLoadingCLITests {
             let written = stride(from: 0, to: card.count, by: 4).map {
                 String(card.dropFirst($0).prefix(4))
             }.joined(separator: " ")
-            try session.keys(written, "Enter")
+            try await session.keys(written, "Enter")
             let screen = try await session.wait(for: "EXIT=")
             #expect(screen.contains(#""outcome":"frictionless""#) && screen.contains("EXIT=0"), "\(screen)")
-            let scrollback = try session.tmux(["capture-pane", "-p", "-S", "-", "-t", "0"])
+            let scrollback = try await session.tmux(["capture-pane", "-p", "-S", "-", "-t", "0"])
             #expect(
                 !scrollback.contains(written) && !scrollback.contains(card), "the number was echoed:\n\(scrollback)")
             #expect(
@@ -182,7 +182,7 @@ extension MachineLoadingCLITests {
             let command = "--oob-app-command 'printf \"%s\\n\" \"$#\" \"$@\" > \(file)'"
             let run = try await terminalRun(.outOfBand, version: "2.3.1", extra: command, lab: .cancel) { session in
                 _ = try await session.wait(for: "< Open banking app >")
-                try session.keys("Enter")
+                try await session.keys("Enter")
             }
             let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").map(String.init)
             #expect(lines.count == 2 && lines.first == "1", "one argument: \(lines)")
@@ -194,7 +194,7 @@ extension MachineLoadingCLITests {
                 .outOfBand, version: "2.3.1", extra: "--oob-app-command 'sleep 1'", lab: .cancel
             ) { session in
                 _ = try await session.wait(for: "< Open banking app >")
-                try session.keys("Enter")
+                try await session.keys("Enter")
             }
             #expect(sleeping.requests.last?["oobContinue"] == .string("02"), "\(sleeping.screen)")
             #expect(!sleeping.screen.contains("could not be opened"))
@@ -219,16 +219,16 @@ extension MachineLoadingCLITests {
         func consentSlip() async throws {
             let run = try await terminalRun(.consents, version: "2.3.1", extra: "--line") { session in
                 _ = try await session.wait(for: "to cancel):")
-                try session.keys("123456", "Enter")
+                try await session.keys("123456", "Enter")
                 _ = try await session.wait(for: "[y/n]")
-                try session.keys("maybe", "Enter")
+                try await session.keys("maybe", "Enter")
                 // The same question again, not the next one.
                 let screen = try await session.wait(for: "maybe")
                 #expect(screen.components(separatedBy: "[y/n]").count >= 3, "\(screen)")
-                try session.keys("y", "Enter")
+                try await session.keys("y", "Enter")
                 // The next question (device binding) is on screen before it is answered.
                 _ = try await session.wait(for: "[y/n]", count: screen.components(separatedBy: "[y/n]").count)
-                try session.keys("n", "Enter")
+                try await session.keys("n", "Enter")
             }
             #expect(run.requests.last?["challengeDataEntry"] == .string("123456"))
             #expect(run.requests.last?["trustListDataEntry"] == .string("Y"), "\(run.screen)")

@@ -92,17 +92,17 @@ struct FirstUseMessagesTests {
     func demoHints() async throws {
         let session = TmuxSession()
         defer { session.stop() }
-        try session.start("\(TmuxSession.binary) demo")
+        try await session.start("\(TmuxSession.binary) demo")
         let screen = try await session.wait(for: "One-time code: [_]")
         #expect(screen.contains("The one-time code is 123456"), "the hint is on the challenge screen: \(screen)")
-        try session.keys("Escape")
+        try await session.keys("Escape")
         _ = try await session.wait(for: "EXIT=0")
         let oob = TmuxSession()
         defer { oob.stop() }
-        try oob.start("\(TmuxSession.binary) demo --card outOfBand")
+        try await oob.start("\(TmuxSession.binary) demo --card outOfBand")
         let oobScreen = try await oob.wait(for: "< I have approved >")
         #expect(oobScreen.contains("Press “I have approved”") && !oobScreen.contains("Press continue"), "\(oobScreen)")
-        try oob.keys("Escape")
+        try await oob.keys("Escape")
         let frictionless = try await runThreeds(["demo", "--card", "frictionlessY"])
         #expect(frictionless.status == 0 && !frictionless.output.contains("123456"), "\(frictionless.output)")
         let slow = try await runThreeds(["demo", "--card", "faultSlow", "--json"], input: "")

@@ -70,11 +70,11 @@ extension MachineLoadingCLITests {
             let run = try await terminalRun(.consents, version: "2.3.1", extra: "--line --locale de_DE") { session in
                 let screen = try await session.wait(for: "(zum Abbrechen „abbrechen“ eingeben):")
                 #expect(screen.contains(german[.secureCheckout]) && !screen.contains("to cancel"), "\(screen)")
-                try session.keys("123456", "Enter")
+                try await session.keys("123456", "Enter")
                 _ = try await session.wait(for: "[j/n]")
-                try session.keys("j", "Enter")
+                try await session.keys("j", "Enter")
                 _ = try await session.wait(for: "[j/n]:")
-                try session.keys("n", "Enter")
+                try await session.keys("n", "Enter")
             }
             #expect(run.requests.last?["challengeDataEntry"] == .string("123456"))
             #expect(run.requests.last?["trustListDataEntry"] == .string("Y"), "'j' is yes in German")
@@ -87,7 +87,7 @@ extension MachineLoadingCLITests {
                 let screen = try await session.wait(for: String(TerminalStrings(for: arabic)[.keysHelp].prefix(12)))
                 #expect(screen.contains(arabic[.secureCheckout]) && screen.contains("[\(arabic[.cancel]): Esc]"))
                 #expect(!screen.contains("Secure checkout") && !screen.contains("Esc cancel"), "\(screen)")
-                try session.keys("Escape")
+                try await session.keys("Escape")
             }
             #expect(run.screen.contains(#""outcome":"cancelled""#), "\(run.screen)")
         }

@@ -162,16 +162,16 @@ extension MachineLoadingCLITests {
             defer { session.stop() }
             // `swift run --package-path Tools threeds …` as the README writes it runs the built tool; `scripts/test.sh`
             // is this test suite itself.
-            try session.tmux(
+            try await session.tmux(
                 [
                     "new-session", "-d", "-x", "120", "-y", "50", "-c", directory,
                     "env PATH=\(bin):$PATH TERM=xterm-256color PS1='$ ' bash --norc --noprofile",
                 ], capture: false)
-            try session.keys(
+            try await session.keys(
                 "-l",
                 "swift() { if [ \"$1 $2 $3 $4\" = 'run --package-path Tools threeds' ]; then shift 4; threeds \"$@\"; fi; }"
             )
-            try session.keys("Enter")
+            try await session.keys("Enter")
             var ran: [String] = []
             var seen: Set<String> = []
             for (index, written) in commands.enumerated() where seen.insert(written).inserted {
@@ -184,11 +184,11 @@ extension MachineLoadingCLITests {
                     continue
                 }
                 let command = written.replacingOccurrences(of: "8443", with: "\(port)")
-                try session.tmux(["clear-history", "-t", "0"], capture: false)
-                try session.keys("C-l")
+                try await session.tmux(["clear-history", "-t", "0"], capture: false)
+                try await session.keys("C-l")
                 let separator = command.hasSuffix("&") ? " " : "; "
-                try session.keys("-l", command + separator + "echo \"DO\"\"NE-\(index) status=$?\"")
-                try session.keys("Enter")
+                try await session.keys("-l", command + separator + "echo \"DO\"\"NE-\(index) status=$?\"")
+                try await session.keys("Enter")
                 if command.contains("threeds testlab") && command.hasSuffix("&") {
                     _ = try await session.wait(for: "Press Ctrl-C to stop.", seconds: 120)
                     ran.append(written)
@@ -196,7 +196,7 @@ extension MachineLoadingCLITests {
                 }
                 if ReadmeCommands.isInteractive(command) {
                     _ = try await session.wait(for: "One-time code", seconds: 120)
-                    try session.keys("123456", "Enter")
+                    try await session.keys("123456", "Enter")
                 }
                 let screen = try await session.wait(for: "DONE-\(index) status=", seconds: 300)
                 #expect(screen.contains("DONE-\(index) status=0"), "\(written)\n\(screen)")
@@ -212,8 +212,8 @@ extension MachineLoadingCLITests {
                 }
                 ran.append(written)
             }
-            try session.keys("-l", "kill %1")
-            try session.keys("Enter")
+            try await session.keys("-l", "kill %1")
+            try await session.keys("Enter")
             // The README's demo, its testlab, pay (terminal and --requestor-exec), load and the four inspect commands,
             // with the help examples.
             #expect(ran.count >= 12, "\(ran)")
@@ -248,9 +248,9 @@ extension MachineLoadingCLITests {
                 .replacingOccurrences(of: "testlab-pki/", with: "\(pki)/")
             let session = TmuxSession()
             defer { session.stop() }
-            try session.start(command)
+            try await session.start(command)
             _ = try await session.wait(for: "One-time code")
-            try session.keys("123456", "Enter")
+            try await session.keys("123456", "Enter")
             let screen = try await session.wait(for: "EXIT=")
             #expect(screen.contains("Challenge completed: transStatus Y") && screen.contains("EXIT=0"), "\(screen)")
         }

@@ -21,35 +21,54 @@ struct TmuxSession {
 
     /// Runs a tmux client command through `system()`, which waits for the client itself (tmux's server forks away
     /// from it, and Foundation's Process has been seen to miss that exit). Output goes through a temporary file.
+    ///
+    /// The call runs on a thread of its own, never on a cooperative thread (a blocked one starves the timers every
+    /// test's backstop needs: the 2-core machine has two), and `timeout` ends a client that does not finish in
+    /// 30 seconds, so a hung tmux fails the test instead of holding the whole run.
     @discardableResult
-    func tmux(_ arguments: [String], capture: Bool = true) throws -> String {
-        let quoted = (["tmux", "-L", socket] + arguments).map {
+    func tmux(_ arguments: [String], capture: Bool = true) async throws -> String {
+        let socket = socket
+        return try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(with: Result { try Self.tmuxBlocking(socket, arguments, capture: capture) })
+            }
+            thread.name = "tmux client"
+            thread.start()
+        }
+    }
+
+    private static func tmuxBlocking(_ socket: String, _ arguments: [String], capture: Bool) throws -> String {
+        let quoted = (["timeout", "-k", "5", "30", "tmux", "-L", socket] + arguments).map {
             "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'"
         }
         let output = scratchDirectory("tmux") + "/output.txt"
         let status = system(
             quoted.joined(separator: " ") + (capture ? " > '\(output)'" : " > /dev/null") + " 2>/dev/null < /dev/null")
         guard status == 0 else {
-            throw TestLabError(.failed, "tmux \(arguments.first ?? "") failed with status \(status)")
+            // timeout's own status (124, or 137 after its kill) says the client hung rather than failed.
+            let hung = status != -1 && [124, 137].contains((status >> 8) & 0xFF)
+            throw TestLabError(
+                .failed,
+                "tmux \(arguments.first ?? "") " + (hung ? "did not finish in 30 s" : "failed with status \(status)"))
         }
+        defer { try? FileManager.default.removeItem(atPath: (output as NSString).deletingLastPathComponent) }
         guard capture else { return "" }
-        defer { try? FileManager.default.removeItem(atPath: output) }
         return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
     }
 
-    func start(_ command: String, environment: String = "TERM=xterm-256color") throws {
-        try tmux(
+    func start(_ command: String, environment: String = "TERM=xterm-256color") async throws {
+        try await tmux(
             ["new-session", "-d", "-x", "100", "-y", "40", "env \(environment) \(command); echo EXIT=$?; sleep 120"],
             capture: false)
     }
 
-    func keys(_ keys: String...) throws { try tmux(["send-keys", "-t", "0"] + keys, capture: false) }
+    func keys(_ keys: String...) async throws { try await tmux(["send-keys", "-t", "0"] + keys, capture: false) }
 
-    func screen() throws -> String { try tmux(["capture-pane", "-p", "-t", "0"]) }
+    func screen() async throws -> String { try await tmux(["capture-pane", "-p", "-t", "0"]) }
 
     /// A tmux format value of the pane (`#{alternate_on}`, `#{cursor_flag}`, `#{pane_pid}`).
-    func format(_ format: String) throws -> String {
-        try tmux(["display-message", "-p", "-t", "0", format]).trimmingCharacters(in: .whitespacesAndNewlines)
+    func format(_ format: String) async throws -> String {
+        try await tmux(["display-message", "-p", "-t", "0", format]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Waits until the screen contains `text`, or until the run ends without it (`EXIT=` on the screen); the time given
@@ -72,17 +91,19 @@ struct TmuxSession {
     private func wait(until what: String, seconds: Int, _ shown: (String) -> Bool) async throws -> String {
         let deadline = ContinuousClock.now.advanced(by: .seconds(seconds))
         while ContinuousClock.now < deadline {
-            let current = try screen()
+            let current = try await screen()
             if shown(current) { return current }
             if current.contains("EXIT=") {
                 throw TestLabError(.failed, "the run ended before \(what); the screen shows:\n\(current)")
             }
             try await Task.sleep(for: .milliseconds(50))
         }
-        throw TestLabError(.failed, "timed out waiting for \(what); the screen shows:\n\(try screen())")
+        let last = try await screen()
+        throw TestLabError(.failed, "timed out waiting for \(what); the screen shows:\n\(last)")
     }
 
-    func stop() { _ = try? tmux(["kill-server"], capture: false) }
+    /// Ends the session's tmux server (a `defer` calls it, so it blocks, at most 35 s).
+    func stop() { _ = try? Self.tmuxBlocking(socket, ["kill-server"], capture: false) }
 }
 
 /// A lab shared by the tests of one kind, and the directory of its PEM files.
@@ -135,7 +156,7 @@ func terminalRun(
     let before = lab.authentications.count
     let session = TmuxSession()
     defer { session.stop() }
-    try session.start(
+    try await session.start(
         try payCommand(lab: lab, pki: pki, card: scenario.cardNumber, version: version, extra: extra),
         environment: environment)
     try await interact(session)
@@ -152,10 +173,10 @@ extension MachineLoadingCLITests {
         func text() async throws {
             let run = try await terminalRun(.text) { session in
                 _ = try await session.wait(for: "One-time code: [_]")
-                try session.keys("123456")
+                try await session.keys("123456")
                 let masked = try await session.wait(for: "[••••••_]")
                 #expect(!masked.contains("123456"))
-                try session.keys("Enter")
+                try await session.keys("Enter")
             }
             #expect(run.screen.contains("\"outcome\":\"completed\"") && run.screen.contains("EXIT=0"))
             #expect(run.requests.last?["challengeDataEntry"] == .string("123456"))
@@ -166,7 +187,7 @@ extension MachineLoadingCLITests {
             let file = scratchDirectory("redirect") + "/out.txt"
             let run = try await terminalRun(.text, extra: "> \(file)") { session in
                 _ = try await session.wait(for: "One-time code: [_]")
-                try session.keys("123456", "Enter")
+                try await session.keys("123456", "Enter")
             }
             #expect(run.requests.last?["challengeDataEntry"] == .string("123456"))
             let written = try String(contentsOfFile: file, encoding: .utf8)
@@ -179,8 +200,8 @@ extension MachineLoadingCLITests {
             for (name, number) in [("TERM", 15), ("HUP", 1)] {
                 _ = try await terminalRun(.text) { session in
                     _ = try await session.wait(for: "One-time code: [_]")
-                    #expect(try session.format("#{alternate_on}") == "1", "the challenge is on the alternate screen")
-                    let pid = try session.format("#{pane_pid}")
+                    #expect(try await session.format("#{alternate_on}") == "1", "the challenge is on the alternate screen")
+                    let pid = try await session.format("#{pane_pid}")
                     // The pane runs a shell; threeds is its child.
                     let kill = Process()
                     kill.executableURL = URL(fileURLWithPath: "/usr/bin/pkill")
@@ -188,8 +209,8 @@ extension MachineLoadingCLITests {
                     try kill.run()
                     kill.waitUntilExit()
                     _ = try await session.wait(for: "EXIT=\(128 + number)")
-                    #expect(try session.format("#{alternate_on}") == "0", "SIG\(name): back on the main screen")
-                    #expect(try session.format("#{cursor_flag}") == "1", "SIG\(name): the cursor is visible")
+                    #expect(try await session.format("#{alternate_on}") == "0", "SIG\(name): back on the main screen")
+                    #expect(try await session.format("#{cursor_flag}") == "1", "SIG\(name): the cursor is visible")
                 }
             }
         }
@@ -198,10 +219,10 @@ extension MachineLoadingCLITests {
         func typeAheadDuringProcessing() async throws {
             let run = try await terminalRun(.text) { session in
                 _ = try await session.wait(for: "Processing…")
-                try session.keys("zq9")
+                try await session.keys("zq9")
                 let screen = try await session.wait(for: "One-time code: [_]")
                 #expect(!screen.contains("zq9"))
-                try session.keys("123456", "Enter")
+                try await session.keys("123456", "Enter")
             }
             #expect(run.requests.last?["challengeDataEntry"] == .string("123456"))
             #expect(!run.screen.contains("zq9"), "nothing was echoed on the main screen")
@@ -211,9 +232,9 @@ extension MachineLoadingCLITests {
         func resend() async throws {
             let run = try await terminalRun(.text) { session in
                 _ = try await session.wait(for: "One-time code: [_]")
-                try session.keys("Tab", "Tab", "Enter")
+                try await session.keys("Tab", "Tab", "Enter")
                 _ = try await session.wait(for: "A new code was sent")
-                try session.keys("123456", "Enter")
+                try await session.keys("123456", "Enter")
             }
             #expect(run.screen.contains("\"transStatus\":\"Y\""))
             #expect(run.requests.map { $0["resendChallenge"]?.stringValue } == [nil, "Y", nil])
@@ -223,7 +244,7 @@ extension MachineLoadingCLITests {
         func cancel() async throws {
             let run = try await terminalRun(.text) { session in
                 _ = try await session.wait(for: "One-time code")
-                try session.keys("Escape")
+                try await session.keys("Escape")
             }
             #expect(run.screen.contains("\"outcome\":\"cancelled\"") && run.screen.contains("EXIT=0"))
             #expect(run.requests.last?["challengeCancel"] == .string("01"))
@@ -233,7 +254,7 @@ extension MachineLoadingCLITests {
         func controlC() async throws {
             let run = try await terminalRun(.text) { session in
                 _ = try await session.wait(for: "One-time code")
-                try session.keys("C-c")
+                try await session.keys("C-c")
             }
             #expect(run.requests.last?["challengeCancel"] == .string("01"))
         }
@@ -242,7 +263,7 @@ extension MachineLoadingCLITests {
         func singleSelect() async throws {
             let run = try await terminalRun(.singleSelect) { session in
                 _ = try await session.wait(for: "( ) Email")
-                try session.keys("Down", "Enter")
+                try await session.keys("Down", "Enter")
             }
             #expect(run.requests.last?["challengeDataEntry"] == .string("mail"))
             #expect(run.screen.contains("\"transStatus\":\"Y\""))
@@ -252,9 +273,9 @@ extension MachineLoadingCLITests {
         func multiSelect() async throws {
             let run = try await terminalRun(.multiSelect) { session in
                 _ = try await session.wait(for: "[ ] Groceries")
-                try session.keys("Space", "Down", "Down", "Space")
+                try await session.keys("Space", "Down", "Down", "Space")
                 _ = try await session.wait(for: "[x] Groceries")
-                try session.keys("Tab", "Enter")
+                try await session.keys("Tab", "Enter")
             }
             #expect(run.requests.last?["challengeDataEntry"] == .string("q1,q3"))
         }
@@ -263,9 +284,9 @@ extension MachineLoadingCLITests {
         func outOfBand() async throws {
             let run = try await terminalRun(.outOfBand, version: "2.3.1") { session in
                 _ = try await session.wait(for: "< Open banking app >")
-                try session.keys("Enter")
+                try await session.keys("Enter")
                 _ = try await session.wait(for: "https://bank.testlab.example/approve")
-                try session.keys("Tab", "Enter")
+                try await session.keys("Tab", "Enter")
             }
             #expect(run.requests.first?["oobAppURLInd"] == .string("01"))
             #expect(run.requests.last?["oobContinue"] == .string("01") && run.requests.last?["oobAppStatus"] == nil)
@@ -276,7 +297,7 @@ extension MachineLoadingCLITests {
         func outOfBandAppReturns() async throws {
             let run = try await terminalRun(.outOfBand, version: "2.3.1", extra: "--oob-app-command true") { session in
                 _ = try await session.wait(for: "< Open banking app >")
-                try session.keys("Enter")
+                try await session.keys("Enter")
             }
             #expect(run.requests.last?["oobContinue"] == .string("02"))
             #expect(run.screen.contains("\"transStatus\":\"Y\""))
@@ -286,9 +307,9 @@ extension MachineLoadingCLITests {
         func outOfBandAppFails() async throws {
             let run = try await terminalRun(.outOfBand, version: "2.3.1", extra: "--oob-app-command false") { session in
                 _ = try await session.wait(for: "< Open banking app >")
-                try session.keys("Enter")
+                try await session.keys("Enter")
                 _ = try await session.wait(for: "could not be opened")
-                try session.keys("Tab", "Enter")
+                try await session.keys("Tab", "Enter")
             }
             #expect(run.requests.last?["oobContinue"] == .string("01"))
             #expect(run.requests.last?["oobAppStatus"] == .string("01"))
@@ -299,7 +320,7 @@ extension MachineLoadingCLITests {
             let run = try await terminalRun(.outOfBand, version: "2.3.1", extra: "--no-oob-app") { session in
                 let screen = try await session.wait(for: "< I have approved >")
                 #expect(!screen.contains("Open banking app"))
-                try session.keys("Enter")
+                try await session.keys("Enter")
             }
             #expect(run.requests.allSatisfy { $0["oobAppURLInd"] == .string("03") })
             #expect(run.requests.last?["oobContinue"] == .string("01"))
@@ -309,12 +330,12 @@ extension MachineLoadingCLITests {
         func twoEntryBoxes() async throws {
             let run = try await terminalRun(.twoEntryBoxes, version: "2.3.1") { session in
                 _ = try await session.wait(for: "Year of birth")
-                try session.keys("123456")
+                try await session.keys("123456")
                 let masked = try await session.wait(for: "[••••••_]")
                 #expect(!masked.contains("123456"))
-                try session.keys("C-t")
+                try await session.keys("C-t")
                 _ = try await session.wait(for: "[123456_]")
-                try session.keys("Tab", "1990", "Enter")
+                try await session.keys("Tab", "1990", "Enter")
             }
             #expect(run.requests.last?["challengeDataEntry"] == .string("123456"))
             #expect(run.requests.last?["challengeDataEntryTwo"] == .string("1990"))
@@ -325,12 +346,12 @@ extension MachineLoadingCLITests {
         func twoEntryBoxesLine() async throws {
             let run = try await terminalRun(.twoEntryBoxes, version: "2.3.1", extra: "--line") { session in
                 _ = try await session.wait(for: "to cancel):")
-                try session.keys("123456", "Enter")
+                try await session.keys("123456", "Enter")
                 // The prompt, unindented (the drawn box above reads "  Year of birth: []").
                 _ = try await session.wait(for: "\nYear of birth:")
-                try session.keys("1990", "Enter")
+                try await session.keys("1990", "Enter")
                 _ = try await session.wait(for: "[y/n]:")
-                try session.keys("n", "Enter")
+                try await session.keys("n", "Enter")
             }
             #expect(run.requests.last?["challengeDataEntry"] == .string("123456"))
             #expect(run.requests.last?["challengeDataEntryTwo"] == .string("1990"))
@@ -345,15 +366,15 @@ extension MachineLoadingCLITests {
                 let verify = try #require(screen.range(of: "< Verify >"))
                 #expect(
                     trust.lowerBound < verify.lowerBound, "togglePositionInd 01 puts the consents above the buttons")
-                try session.keys("123456", "Tab", "y", "Tab", "n", "Tab", "Enter")
+                try await session.keys("123456", "Tab", "y", "Tab", "n", "Tab", "Enter")
             }
             #expect(consents.requests.last?["trustListDataEntry"] == .string("Y"))
             #expect(consents.requests.last?["deviceBindingDataEntry"] == .string("N"))
             let additional = try await terminalRun(.additionalCode, version: "2.3.1") { session in
                 _ = try await session.wait(for: "< Use my banking app instead >")
-                try session.keys("Tab", "Tab", "Tab", "Enter")
+                try await session.keys("Tab", "Tab", "Tab", "Enter")
                 _ = try await session.wait(for: "< I have approved >")
-                try session.keys("Tab", "Enter")
+                try await session.keys("Tab", "Enter")
             }
             #expect(additional.requests.map { $0["challengeAddCode"]?.stringValue } == [nil, "Y", nil])
             #expect(additional.screen.contains("\"transStatus\":\"Y\""))
@@ -364,7 +385,7 @@ extension MachineLoadingCLITests {
             let run = try await terminalRun(.html) { session in
                 let page = try await session.wait(for: "< Verify >")
                 #expect(!page.contains("scripts never run"))
-                try session.keys("123456", "Tab", "Space", "Tab", "Enter")
+                try await session.keys("123456", "Tab", "Space", "Tab", "Enter")
             }
             let data = run.requests.last?["challengeHTMLDataEntry"]?.stringValue ?? ""
             #expect(data.hasSuffix("&otp=123456&remember=yes&action=verify"))
@@ -375,9 +396,9 @@ extension MachineLoadingCLITests {
         func information() async throws {
             let run = try await terminalRun(.information, version: "2.3.1") { session in
                 _ = try await session.wait(for: "Before you continue")
-                try session.keys("Enter")
+                try await session.keys("Enter")
                 _ = try await session.wait(for: "One-time code: [_]")
-                try session.keys("123456", "Enter")
+                try await session.keys("123456", "Enter")
             }
             #expect(run.requests.map { $0["infoContinueIndicator"] } == [nil, .bool(true), nil])
             #expect(run.screen.contains("\"transStatus\":\"Y\""))
@@ -390,7 +411,7 @@ extension MachineLoadingCLITests {
                 #expect(
                     screen.contains("Text field: One-time code") && screen.contains("Button: Verify")
                         && !screen.contains("\u{1B}["))
-                try session.keys("123456", "Enter")
+                try await session.keys("123456", "Enter")
             }
             #expect(run.requests.last?["challengeDataEntry"] == .string("123456"))
             #expect(run.screen.contains("EXIT=0"))
@@ -401,10 +422,10 @@ extension MachineLoadingCLITests {
             let run = try await terminalRun(.text) { session in
                 let wide = try await session.wait(for: "One-time code: [_]")
                 #expect(wide.split(separator: "\n").first.map { $0.count > 90 } == true)
-                try session.tmux(["resize-window", "-t", "0", "-x", "50", "-y", "30"], capture: false)
+                try await session.tmux(["resize-window", "-t", "0", "-x", "50", "-y", "30"], capture: false)
                 let narrow = try await session.wait(for: "──────────────────────────────────────────────────\n")
                 #expect(narrow.split(separator: "\n").first.map { $0.count <= 50 } == true)
-                try session.keys("123456", "Enter")
+                try await session.keys("123456", "Enter")
             }
             #expect(run.screen.contains("Challenge completed: transStatus Y"))
         }
@@ -415,16 +436,16 @@ extension MachineLoadingCLITests {
                 .text, environment: "-u NO_COLOR TERM=xterm-256color COLORTERM=truecolor", extra: "--appearance dark"
             ) { session in
                 _ = try await session.wait(for: "One-time code")
-                let colored = try session.tmux(["capture-pane", "-p", "-e", "-t", "0"])
+                let colored = try await session.tmux(["capture-pane", "-p", "-e", "-t", "0"])
                 #expect(colored.contains("48;2;30;30;46"), "\(colored.prefix(300).debugDescription)")
-                try session.keys("Escape")
+                try await session.keys("Escape")
             }
             #expect(dark.screen.contains("cancelled"))
             let plain = try await terminalRun(.text, environment: "TERM=xterm-256color NO_COLOR=1") { session in
                 _ = try await session.wait(for: "One-time code")
-                let colored = try session.tmux(["capture-pane", "-p", "-e", "-t", "0"])
+                let colored = try await session.tmux(["capture-pane", "-p", "-e", "-t", "0"])
                 #expect(!colored.contains("48;2;") && !colored.contains("38;5;"))
-                try session.keys("Escape")
+                try await session.keys("Escape")
             }
             #expect(plain.screen.contains("cancelled"))
         }
@@ -433,7 +454,7 @@ extension MachineLoadingCLITests {
         func german() async throws {
             let run = try await terminalRun(.text, extra: "--locale de_DE") { session in
                 _ = try await session.wait(for: "[Abbrechen: Esc]")
-                try session.keys("Escape")
+                try await session.keys("Escape")
             }
             #expect(run.screen.contains("\"outcome\":\"cancelled\""))
         }
