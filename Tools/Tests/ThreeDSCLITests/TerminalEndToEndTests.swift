@@ -200,7 +200,8 @@ extension MachineLoadingCLITests {
             for (name, number) in [("TERM", 15), ("HUP", 1)] {
                 _ = try await terminalRun(.text) { session in
                     _ = try await session.wait(for: "One-time code: [_]")
-                    #expect(try await session.format("#{alternate_on}") == "1", "the challenge is on the alternate screen")
+                    #expect(
+                        try await session.format("#{alternate_on}") == "1", "the challenge is on the alternate screen")
                     let pid = try await session.format("#{pane_pid}")
                     // The pane runs a shell; threeds is its child.
                     let kill = Process()
