@@ -56,16 +56,15 @@ let package = Package(
         ),
         .target(
             name: "ThreeDS2Messages",
-            // X509 and the RSA extras for the Split-SDK's signed content (signed with a certificate, verified with a
-            // registered one); all already in the core's graph through ThreeDS2JOSE.
-            dependencies: ["ThreeDS2JOSE"] + cryptography
+            dependencies: ["ThreeDS2JOSE", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // The ACS side and the tools' side of the messages: the ACS's channel end, the ARes and CRes builders, raw
-        // patches, the client's ARes rules; later the RReq/RRes results and the Split-SDK server types. On the messages
-        // only: the core an app links never imports it.
+        // patches, the client's ARes rules, the Split-SDK Server's signed content (signed with a certificate: X509 and
+        // the RSA extras, verified with a registered one). On the messages only: the core an app links never imports
+        // it.
         .target(
             name: "ThreeDS2ACSKit",
-            dependencies: ["ThreeDS2JOSE", "ThreeDS2Messages", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["ThreeDS2JOSE", "ThreeDS2Messages"] + cryptography
         ),
         // The core an app links: Foundation, swift-crypto, swift-certificates, swift-asn1 and swift-log only
         // (checked by scripts/check-core-dependencies.py).
@@ -132,8 +131,8 @@ let package = Package(
         .testTarget(
             name: "ThreeDS2ACSKitTests",
             dependencies: [
-                "ThreeDS2ACSKit", "ThreeDS2Messages", "ThreeDS2JOSE", .product(name: "Crypto", package: "swift-crypto"),
-            ]
+                "ThreeDS2ACSKit", "ThreeDS2Messages", "ThreeDS2JOSE", "ThreeDS2SDKTesting",
+            ] + cryptography
         ),
         .testTarget(
             name: "ThreeDS2SDKTests",

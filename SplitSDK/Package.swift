@@ -27,6 +27,8 @@ let package = Package(
             dependencies: [
                 .product(name: "ThreeDS2SDK", package: "ThreeDS2"),
                 .product(name: "ThreeDS2Messages", package: "ThreeDS2"),
+                // The Split-SDK Server's signed content (server-side: never in an app's vocabulary).
+                .product(name: "ThreeDS2ACSKit", package: "ThreeDS2"),
                 .product(name: "ThreeDS2JOSE", package: "ThreeDS2"),
                 .product(name: "ThreeDS2NIOTransport", package: "ThreeDS2NIOTransport"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -203,7 +203,7 @@ let package = Package(
         .testTarget(
             name: "ThreeDS2SplitSDKTests",
             dependencies: [
-                "ThreeDS2TestSupport", "ThreeDS2TestLab", nioTransport, sdk, sdkTesting, jose, messages, clocks,
+                "ThreeDS2TestSupport", "ThreeDS2TestLab", nioTransport, sdk, sdkTesting, jose, messages, acsKit, clocks,
                 logging,
                 .product(name: "ThreeDS2SplitServer", package: "ThreeDS2SplitSDK"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -125,3 +125,11 @@ public struct SDKSignatureTimestamp: Sendable, Hashable, Comparable, CustomStrin
         return calendar
     }()
 }
+
+/// The bound of `sdkServerSignedContent` (2.3.1, Split-SDK), the compact JWS a Split-SDK Server signs for an AReq:
+/// at most 4,000 characters [confidence H]. The messages layer knows only the bound the AReq element has; making and
+/// verifying the content is server-side (`SDKServerSignedContent` in ThreeDS2ACSKit).
+public enum SplitSDKSignedContentBound {
+    /// The longest `sdkServerSignedContent`: 4,000 characters.
+    public static let maxLength = 4000
+}

@@ -1,11 +1,10 @@
-import Crypto
 import Foundation
 import Testing
+import ThreeDS2ACSKit
 import ThreeDS2JOSE
 import ThreeDS2Messages
 import ThreeDS2SDK
 import ThreeDS2SDKTesting
-import X509
 
 /// The AReq parameters a Split-SDK Server sends: the same value as the Default-SDK's, with the split fields.
 @Suite("The AReq's Split-SDK fields")
@@ -27,9 +26,13 @@ struct SplitAuthenticationRequestTests {
         guard case .p256(let key) = server.privateKey else { throw CancellationError() }
         let stamp = try #require(SDKSignatureTimestamp(text: "20261128080000"))
         let id = try #require(SplitSDKServerID("LAB-SPLIT-1"))
+        // Signed server-side (the ACS kit); the SDK's AReq only carries the compact string.
+        let signed = try SDKServerSignedContent(
+            sdkReferenceNumber: areq.sdkReferenceNumber, signatureTimestamp: stamp,
+            sdkTransactionID: areq.sdkTransactionID, serverID: id
+        ).sign(key: key, certificateChain: [server.certificate])
         let split = try areq.splitSDK(
-            type: SplitSDKType(variant: .native, isLimited: false), serverID: id, timestamp: stamp, key: key,
-            certificateChain: [server.certificate])
+            type: SplitSDKType(variant: .native, isLimited: false), signedContent: signed, signatureTimestamp: stamp)
         let object = split.json
         #expect(object["sdkType"] == .string("02") && object["defaultSdkType"] == nil)
         #expect(object["splitSdkType"] == .object(["sdkVariant": .string("01"), "limitedInd": .string("N")]))
@@ -85,13 +88,5 @@ struct SplitAuthenticationRequestTests {
         #expect(
             try areq.splitSDK(type: type, signedContent: String(repeating: "a", count: 4000)).json["sdkType"]
                 == .string("02"))
-        let root = try CertificateAuthority.makeRoot(commonName: "Split CA", key: .makeP256())
-        let other = try CertificateAuthority.issue(commonName: "Other", key: .makeP256(), role: .signer, issuer: root)
-        #expect(throws: ThreeDS2Error.self) {
-            try areq.splitSDK(
-                type: type, serverID: try #require(SplitSDKServerID("S")),
-                timestamp: SDKSignatureTimestamp(Date()), key: P256.Signing.PrivateKey(),
-                certificateChain: [other.certificate])
-        }
     }
 }

@@ -104,7 +104,7 @@ public struct AuthenticationRequest: Sendable, Hashable, Encodable {
     /// `splitSdkType` (2.3.1, Split-SDK only): set by ``splitSDK(type:signedContent:signatureTimestamp:)``.
     public internal(set) var splitSDKType: SplitSDKType? = nil
     /// `sdkServerSignedContent` (2.3.1, Split-SDK only): the compact JWS the Split-SDK Server made
-    /// (`SDKServerSignedContent`).
+    /// (`SDKServerSignedContent` of ThreeDS2ACSKit; the SDK only carries it).
     public internal(set) var sdkServerSignedContent: String? = nil
     /// `sdkSignatureTimestamp` (2.3.1, Split-SDK only, optional): when the server signed.
     public internal(set) var sdkSignatureTimestamp: SDKSignatureTimestamp? = nil

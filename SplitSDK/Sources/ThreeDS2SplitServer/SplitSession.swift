@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ThreeDS2ACSKit
 import ThreeDS2JOSE
 import ThreeDS2Messages
 @_spi(ThreeDS2SplitServer) import ThreeDS2SDK
@@ -48,20 +49,30 @@ actor SplitSession {
         guard let serverID = SplitSDKServerID(entry.splitSDKServerID) else {
             throw .internalError("the Split-SDK Server ID is not valid")
         }
-        do {
+        do throws(ThreeDS2Error) {
             let encrypted = try served.directoryServer.encryptDeviceData(deviceData.json)
             let parameters = AuthenticationRequestParameters(
                 splitTransactionID: transID, deviceData: encrypted, clientEphemeralPublicKey: clientKey,
                 sdkAppID: UUID().uuidString.lowercased(), sdkReferenceNumber: configuration.sdkReferenceNumber,
                 messageVersion: messageVersion)
-            let request = try parameters.authenticationRequest(
+            let request = parameters.authenticationRequest(
                 challengeTimeout: configuration.challengeTimeout,
                 renderOptions: RemotePresenter(link: link).renderOptions(for: messageVersion)
-            ).splitSDK(
-                type: SplitSDKType(variant: configuration.variant, isLimited: false), serverID: serverID,
-                timestamp: SDKSignatureTimestamp(Date()), key: entry.signingKey,
-                certificateChain: entry.certificateChain)
-            authenticationRequest = request.json
+            )
+            let timestamp = SDKSignatureTimestamp(Date())
+            let signedContent: String
+            do {
+                signedContent = try SDKServerSignedContent(
+                    sdkReferenceNumber: request.sdkReferenceNumber, signatureTimestamp: timestamp,
+                    sdkTransactionID: request.sdkTransactionID, serverID: serverID
+                ).sign(key: entry.signingKey, certificateChain: entry.certificateChain)
+            } catch {
+                throw ThreeDS2Error(.invalidInput, "the SDK Server Signed Content: \(error.message)", underlying: error)
+            }
+            authenticationRequest = try request.splitSDK(
+                type: SplitSDKType(variant: configuration.variant, isLimited: false), signedContent: signedContent,
+                signatureTimestamp: timestamp
+            ).json
         } catch {
             throw .refused("the AReq parameters could not be made: \(error.message)")
         }

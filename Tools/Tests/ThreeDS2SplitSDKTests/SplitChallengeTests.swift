@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOHTTP1
 import Testing
+import ThreeDS2ACSKit
 import ThreeDS2JOSE
 import ThreeDS2Messages
 import ThreeDS2SDK

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Testing
+import ThreeDS2ACSKit
 import ThreeDS2JOSE
 import ThreeDS2Messages
 import ThreeDS2SDK
@@ -46,9 +47,12 @@ struct SplitSDKDirectoryServerTests {
     ) throws -> AuthenticationRequest {
         let server = identity ?? lab.pki.splitSDKServer
         guard case .p256(let key) = server.privateKey else { throw CancellationError() }
-        return try areq.splitSDK(
-            type: type, serverID: id, timestamp: SDKSignatureTimestamp(date), key: key,
-            certificateChain: [server.certificate])
+        let timestamp = SDKSignatureTimestamp(date)
+        let signed = try SDKServerSignedContent(
+            sdkReferenceNumber: areq.sdkReferenceNumber, signatureTimestamp: timestamp,
+            sdkTransactionID: areq.sdkTransactionID, serverID: id
+        ).sign(key: key, certificateChain: [server.certificate])
+        return try areq.splitSDK(type: type, signedContent: signed, signatureTimestamp: timestamp)
     }
 
     /// The lab's answer to an AReq: the ARes, or the refusal (a 3DS Server error or the DS's 308).

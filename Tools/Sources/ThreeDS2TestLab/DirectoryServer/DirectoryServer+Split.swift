@@ -1,4 +1,5 @@
 import Foundation
+import ThreeDS2ACSKit
 import ThreeDS2JOSE
 public import ThreeDS2Messages
 public import X509

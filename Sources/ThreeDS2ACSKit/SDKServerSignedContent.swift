@@ -2,12 +2,16 @@ public import Crypto
 import Foundation
 import SwiftASN1
 public import ThreeDS2JOSE
+public import ThreeDS2Messages
 public import X509
 import _CryptoExtras
 
 /// The SDK Server Signed Content (`sdkServerSignedContent`, 2.3.1): the JWS a Split-SDK Server makes for each AReq
 /// it builds, which the directory server verifies with the certificate of the Split-SDK Server it registered (error
 /// 308 when it cannot).
+///
+/// Server-side: a Split-SDK Server signs it and a directory server (the TestLab's) verifies it; an app's SDK only
+/// carries the compact string it is given, so the type lives here, out of the app's vocabulary.
 ///
 /// What is public and what is this SDK's choice:
 /// - the body holds the SDK Reference Number, the SDK Signature Timestamp, the SDK Transaction ID and the Split-SDK
@@ -18,8 +22,9 @@ import _CryptoExtras
 ///   certificate in `x5c`, as an ACS signs its signed content, and accepts ES256 or PS256 when it verifies
 ///   [confidence L, our choice].
 public struct SDKServerSignedContent: Sendable, Hashable {
-    /// The longest compact JWS made or accepted: 4,000 characters.
-    public static let maxCompactLength = 4000
+    /// The longest compact JWS made or accepted: 4,000 characters, the AReq element's bound
+    /// (`SplitSDKSignedContentBound.maxLength` of the messages layer).
+    public static let maxCompactLength = SplitSDKSignedContentBound.maxLength
     /// The longest SDK Reference Number: 32 characters, as the AReq's element.
     public static let maxReferenceNumberLength = 32
 
