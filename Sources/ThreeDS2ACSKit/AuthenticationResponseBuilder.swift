@@ -50,6 +50,12 @@ public struct AuthenticationResponseBuilder: RawPatchable {
     public var acsSignedContent: String?
     /// `acsRenderingType`.
     public var renderingType: RenderingType?
+    /// `acsDecConInd` `Y` (2.2.0 and later): the ACS confirms a decoupled authentication (sent with `transStatus`
+    /// `D`).
+    public var confirmsDecoupled = false
+    /// `cardholderInfo` (2.2.0 and later): a text for the cardholder, such as where to approve a decoupled
+    /// authentication.
+    public var cardholderInfo: String?
     /// The raw patches, in order (`patched(_:)` adds one).
     public var rawPatches: [RawPatch] = []
 
@@ -104,6 +110,8 @@ public struct AuthenticationResponseBuilder: RawPatchable {
                 "acsUiTemplate": .string(renderingType.template.rawValue),
             ])
         }
+        if confirmsDecoupled, messageVersion != .v2_1_0 { object["acsDecConInd"] = .string("Y") }
+        if let cardholderInfo, messageVersion != .v2_1_0 { object["cardholderInfo"] = .string(cardholderInfo) }
         return rawPatches.applied(to: object)
     }
 

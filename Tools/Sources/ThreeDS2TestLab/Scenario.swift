@@ -4,7 +4,7 @@ public import ThreeDS2Messages
 public enum Scenario: String, Sendable, Hashable, CaseIterable {
     case frictionlessY, frictionlessN, frictionlessA, frictionlessU, frictionlessR
     case text, singleSelect, multiSelect, outOfBand, html, information
-    case twoEntryBoxes, additionalCode, consents, htmlOutOfBand, bridging
+    case twoEntryBoxes, additionalCode, consents, htmlOutOfBand, bridging, decoupled
     case faultBadTag, faultWrongCounter, faultWrongTransactionID, faultMissingField, faultCriticalExtension, faultErro,
         faultSlow
 
@@ -27,6 +27,7 @@ public enum Scenario: String, Sendable, Hashable, CaseIterable {
         case .consents: "4000000000002083"
         case .htmlOutOfBand: "4000000000002091"
         case .bridging: "5200000000002102"
+        case .decoupled: "4000000000003006"
         case .faultBadTag: "4000000000009001"
         case .faultWrongCounter: "4000000000009019"
         case .faultWrongTransactionID: "4000000000009027"
@@ -91,6 +92,8 @@ public enum Scenario: String, Sendable, Hashable, CaseIterable {
             "2.3.1 HTML out of band (UI 06): the page's \"I have approved\" button → Y (oobContinue 01 with the form data); with an app link, back from the app → Y (oobContinue 02 alone) (older versions: HTML form)"
         case .bridging:
             "Mastercard-like 2.2.0 out of band with the Bridging extension: when the first CReq announces it, the CRes links the bank's app in it; back from the app → Y (oobContinue true, Bridging oobContinue 02); a failed open or continue → Y (2.3.1: as out of band)"
+        case .decoupled:
+            "decoupled (2.2.0 and later): ARes transStatus D with acsDecConInd Y, no challenge; the bank's app approves after 2 s (or POST /acs/oob-decision decides) and the RReq brings Y, decoupled (older versions: text code)"
         case .faultBadTag: "fault: the first CRes has a flipped tag bit (SDK sends Erro 302)"
         case .faultWrongCounter: "fault: the first CRes has acsCounterAtoS 007 (SDK sends Erro 302)"
         case .faultWrongTransactionID: "fault: the first CRes has another sdkTransID (SDK sends Erro 301)"
@@ -113,6 +116,8 @@ public enum Scenario: String, Sendable, Hashable, CaseIterable {
         case protocolError(ProtocolErrorCode)
         /// The SDK's CRes timer fires (Erro 402 sent, the outcome timed out).
         case timedOut
+        /// No challenge: the ARes says `D` (decoupled), and the results leg brings this status.
+        case decoupled(TransactionStatus)
 
         /// The outcome in words.
         public var description: String {
@@ -121,6 +126,7 @@ public enum Scenario: String, Sendable, Hashable, CaseIterable {
             case .completed(let status): "challenge completed \(status)"
             case .protocolError(let code): "protocol error \(code)"
             case .timedOut: "timed out"
+            case .decoupled(let status): "decoupled, result \(status)"
             }
         }
     }
@@ -135,7 +141,25 @@ public enum Scenario: String, Sendable, Hashable, CaseIterable {
         case .faultCriticalExtension: return .protocolError(.criticalExtensionNotRecognised)
         case .faultErro: return .protocolError(.transactionDataNotValid)
         case .faultSlow: return .timedOut
+        case .decoupled: return .decoupled(.authenticated)
         default: return .completed(.authenticated)
         }
+    }
+
+    /// How the scenario ends in a message version: as ``expectedOutcome`` says, but a decoupled card before 2.2.0
+    /// (which has no decoupled authentication) is the text challenge.
+    ///
+    /// - Parameter version: The transaction's message version.
+    /// - Returns: The expected outcome.
+    public func expectedOutcome(in version: MessageVersion) -> ExpectedOutcome {
+        self == .decoupled && !isDecoupled(in: version) ? .completed(.authenticated) : expectedOutcome
+    }
+
+    /// Whether the ACS answers the card with a decoupled authentication in a version (the decoupled card from 2.2.0).
+    ///
+    /// - Parameter version: The transaction's message version.
+    /// - Returns: True when the ARes says `D`.
+    public func isDecoupled(in version: MessageVersion) -> Bool {
+        self == .decoupled && version != .v2_1_0
     }
 }

@@ -20,6 +20,8 @@ extension AccessControlServer {
         case sdkError(JSONObject)
         /// No CReq came within the ACS's timeout (the first, when `firstRequest`).
         case timedOut(firstRequest: Bool)
+        /// The bank's app decided a decoupled authentication.
+        case decoupled(TransactionStatus)
     }
 
     /// What the bank's app decision did.
@@ -88,6 +90,10 @@ extension AccessControlServer {
         case .timedOut(let firstRequest):
             reason = .timedOutAtACS
             cancel = firstRequest ? ChallengeCancelIndicator.firstRequestNotReceived : .timedOutAtACS
+        case .decoupled(let decision):
+            status = decision
+            reason = .authenticationFailed
+            method = .decoupled
         }
         var builder = ResultsRequestBuilder(
             messageVersion: version, identifiers: challenge.identifiers, dsTransID: challenge.dsTransID,
@@ -101,6 +107,8 @@ extension AccessControlServer {
                 .base64EncodedString()
             builder.eci = "05"
         }
+        // A decoupled authentication showed no screen: the builder leaves out the rendering type and the counter.
+        builder.isDecoupled = challenge.isDecoupled
         builder.renderingType = .init(interface: scenario == .html ? .html : .native, template: scenario.template)
         builder.interactionCounter = max(0, challenge.record.requests.count - 1)
         builder.trustList = challenge.trustAnswer.map { (status: $0, source: TrustListStatusSource.acs) }
@@ -134,15 +142,45 @@ extension AccessControlServer {
     }
 
     /// The bank's app decides a challenge: behaviour A sends the RReq at once; B keeps the decision for the final
-    /// CRes (the RReq goes with it, or on the ACS's timeout).
+    /// CRes (the RReq goes with it, or on the ACS's timeout). A decoupled authentication, which no CReq follows, ends
+    /// with its RReq at once in either behaviour.
     func decide(acsTransID: String, approved: Bool) -> DecisionOutcome {
         guard var challenge = challenges[acsTransID] else { return .unknown }
         guard !challenge.finished, !challenge.resultsSent else { return .finished }
         let decision: TransactionStatus = approved ? .authenticated : .notAuthenticated
+        if challenge.isDecoupled {
+            challenge.finished = true
+            sendResults(&challenge, ending: .decoupled(decision))
+            challenges[acsTransID] = challenge
+            return .recorded(resultsSent: true)
+        }
         challenge.bankDecision = decision
         if options.resultsTiming == .onApproval { sendResults(&challenge, ending: .bankDecision(decision)) }
         challenges[acsTransID] = challenge
         return .recorded(resultsSent: challenge.resultsSent)
+    }
+
+    /// Registers a decoupled authentication (the ARes says `D`): kept as a challenge for its record and its RReq,
+    /// with no CReq timer; the bank's app approves it after ``TestLabOptions/decoupledApproval`` on the options'
+    /// clock, unless a decision through ``decide(acsTransID:approved:)`` came first.
+    func registerDecoupled(
+        identifiers: TransactionIdentifiers, messageVersion: MessageVersion, sdkEphemeralKey: P256PublicJWK,
+        sdkReferenceNumber: String, faultProfile: ACSFaultProfile?, dsTransID: String
+    ) throws {
+        _ = try register(
+            identifiers: identifiers, scenario: .decoupled, messageVersion: messageVersion,
+            sdkEphemeralKey: sdkEphemeralKey, sdkReferenceNumber: sdkReferenceNumber, faultProfile: faultProfile,
+            dsTransID: dsTransID)
+        let id = identifiers.acsTransID
+        guard var challenge = challenges[id] else { return }
+        challenge.timer?.cancel()
+        challenge.isDecoupled = true
+        let (clock, delay) = (options.clock, options.decoupledApproval)
+        challenge.timer = Task { [weak self] in
+            do { try await clock.sleep(for: delay) } catch { return }
+            _ = await self?.decide(acsTransID: id, approved: true)
+        }
+        challenges[id] = challenge
     }
 
     /// Starts (or restarts) the ACS's wait for the next CReq, on the options' clock.

@@ -75,6 +75,9 @@ actor AccessControlServer {
         var bankDecision: TransactionStatus?
         /// The cardholder's answer to the trust question, for the RReq.
         var trustAnswer: TrustListStatus?
+        /// Whether this is a decoupled authentication (ARes `D`): no CReq comes; the bank's app decides, and the RReq
+        /// says decoupled.
+        var isDecoupled = false
         /// Whether the RReq was sent.
         var resultsSent = false
         /// The ACS's timeout: the running timer and its generation (a newer one replaces it).

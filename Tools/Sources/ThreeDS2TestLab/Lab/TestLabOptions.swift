@@ -55,8 +55,11 @@ public struct TestLabOptions: Sendable {
     /// How long the ACS waits for a CReq (the first, or the next after a screen) before it ends the challenge with a
     /// timeout RReq (`challengeCancel` `05` or `04`).
     public var acsTimeout: Duration
-    /// The clock of the ACS's timeout (a test clock in tests).
+    /// The clock of the ACS's timeout and of the decoupled approval (a test clock in tests).
     public var clock: any Clock<Duration>
+    /// How long the bank's app takes to approve the decoupled card's authentication on its own (2 s unless told); a
+    /// decision through `POST /acs/oob-decision` before then decides instead.
+    public var decoupledApproval: Duration
     /// Split-SDK Servers the lab's DS registers besides its own (``TestLab/splitSDKServerID`` with
     /// ``LabPKI/splitSDKServer``): each ID with the certificate whose key verifies its SDK Server Signed Content. An
     /// entry with the lab's own ID replaces the lab's certificate.
@@ -73,8 +76,9 @@ public struct TestLabOptions: Sendable {
         logsRequests: Bool = false, maxTransactions: Int = 10_000, transactionLifetime: Duration = .seconds(65 * 60),
         resultsTiming: ResultsTiming = .afterFinalRequest, acsTimeout: Duration = .seconds(10 * 60),
         clock: any Clock<Duration> = ContinuousClock(), splitSDKServers: [SplitSDKServerID: Certificate] = [:],
-        splitSignatureWindow: Duration = .seconds(5 * 60)
+        splitSignatureWindow: Duration = .seconds(5 * 60), decoupledApproval: Duration = .seconds(2)
     ) {
+        self.decoupledApproval = decoupledApproval
         self.splitSDKServers = splitSDKServers
         self.splitSignatureWindow = splitSignatureWindow
         self.resultsTiming = resultsTiming

@@ -151,6 +151,9 @@ extension TestLab {
         if let status = scenario.frictionlessStatus {
             ares = AuthenticationResponseBuilder(
                 messageVersion: checked.version, identifiers: identifiers, transStatus: status)
+        } else if scenario.isDecoupled(in: checked.version) {
+            ares = try await decoupledResponse(
+                checked, identifiers: identifiers, faultProfile: faultProfile, dsTransID: dsTransID)
         } else {
             ares = try await challengeResponse(
                 checked, identifiers: identifiers, scenario: scenario, faultProfile: faultProfile, dsTransID: dsTransID)
@@ -209,6 +212,26 @@ extension TestLab {
         return CheckedRequest(
             version: version, sdkTransID: sdkTransID, sdkReferenceNumber: reference, cardNumber: card,
             sdkKey: try P256PublicJWK(jsonObject: keyObject), encryptedDeviceData: try field("sdkEncData"))
+    }
+
+    /// A decoupled ARes (2.2.0 and later): `transStatus` `D`, `acsDecConInd` `Y` and where to approve; the ACS keeps
+    /// the authentication until the bank's app decides, then sends its RReq.
+    ///
+    /// The lab answers `D` for its decoupled card whether or not the AReq asked for decoupled authentication
+    /// (`threeDSRequestorDecReqInd`): an SDK's AReq does not carry the requestor's preference, which a 3DS Server
+    /// adds, and the card stands for an ACS that authenticates this cardholder only so.
+    func decoupledResponse(
+        _ request: CheckedRequest, identifiers: TransactionIdentifiers, faultProfile: ACSFaultProfile?,
+        dsTransID: String
+    ) async throws -> AuthenticationResponseBuilder {
+        try await acs.registerDecoupled(
+            identifiers: identifiers, messageVersion: request.version, sdkEphemeralKey: request.sdkKey,
+            sdkReferenceNumber: request.sdkReferenceNumber, faultProfile: faultProfile, dsTransID: dsTransID)
+        var ares = AuthenticationResponseBuilder(
+            messageVersion: request.version, identifiers: identifiers, transStatus: .decoupled)
+        ares.confirmsDecoupled = true
+        ares.cardholderInfo = "Approve this purchase in your bank's app."
+        return ares
     }
 
     /// A challenge ARes: the ACS opens the channel, and its signer signs the content with the channel's key.

@@ -105,7 +105,8 @@ struct Demo: AsyncParsableCommand {
             let (_, result) = try await pay(
                 lab: lab, card: scenario.cardNumber,
                 answers: Self.happyPath(scenario, messageVersion: messageVersion), scenario: scenario)
-            let expected = scenario.expectedOutcome
+            // The SDK's default version, as the happy path takes it, when --message-version is not given.
+            let expected = scenario.expectedOutcome(in: messageVersion.flatMap { MessageVersion($0) } ?? .v2_3_1)
             if result.matches(expected) {
                 print("  as expected (\(expected))")
             } else {
@@ -156,7 +157,7 @@ struct Demo: AsyncParsableCommand {
     /// screen will show (frictionless cards, other card numbers, a faulty ACS that never shows one).
     static func hint(for scenario: Scenario?) -> String? {
         switch scenario {
-        case .text?, .information?, .consents?:
+        case .text?, .information?, .consents?, .decoupled?:
             "The one-time code is 123456 (a wrong one shows the screen again). Esc cancels."
         case .twoEntryBoxes?: "The code is 123456, then the year of birth 1990 in the second box."
         case .singleSelect?: "Choose either option and submit."

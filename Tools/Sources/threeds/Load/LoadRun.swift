@@ -29,7 +29,7 @@ extension PaymentResult {
     /// The result kind a load report counts after a challenge: `RReq Y`, `pending`, `not asked`; `nil` without a
     /// challenge.
     var resultKind: String? {
-        guard flow == .challenge, challengeOutcome != nil else { return nil }
+        guard hasResultsLeg, challengeOutcome != nil || transStatus == .decoupled else { return nil }
         if resultProblem != nil { return "not asked" }
         guard let authoritative else { return "unknown to the 3DS Server" }
         return authoritative.transStatus.map { "\(authoritative.source) \($0)" } ?? "pending"

@@ -65,10 +65,14 @@ struct PaymentResult {
     /// Why the result could not be asked, when it could not.
     var resultProblem: String?
 
-    /// After a challenge: the 3DS Server's result (the RReq) next to the CRes status, and a line flagging a
-    /// disagreement; nothing without a challenge (the ARes is the result).
+    /// Whether the 3DS Server's result comes from an RReq: after a challenge, and after a decoupled ARes (`D`); a
+    /// frictionless ARes is its own result.
+    var hasResultsLeg: Bool { flow == .challenge || (flow == .frictionless && transStatus == .decoupled) }
+
+    /// After a challenge or a decoupled ARes: the 3DS Server's result (the RReq) next to the CRes status, and a line
+    /// flagging a disagreement; nothing without either (the ARes is the result).
     var resultLines: [String] {
-        guard flow == .challenge, runtimeError == nil || challengeOutcome != nil else { return [] }
+        guard hasResultsLeg, runtimeError == nil || challengeOutcome != nil else { return [] }
         if let resultProblem { return ["Result: not asked (\(resultProblem))"] }
         guard let authoritative else { return ["Result: the 3DS Server does not know this transaction"] }
         var lines = [authoritative.line]
@@ -92,6 +96,9 @@ struct PaymentResult {
             return erro.errorCode == code
         case .timedOut:
             return challengeOutcome == .timedOut
+        case .decoupled(let status):
+            return challengeOutcome == nil && runtimeError == nil && transStatus == .decoupled
+                && authoritative?.transStatus == status
         }
     }
 
@@ -133,6 +140,8 @@ struct PaymentResult {
 
     var summary: String {
         switch outcome {
+        case .frictionless where transStatus == .decoupled:
+            "Decoupled: transStatus D, the cardholder approves in the bank's app"
         case .frictionless: "Frictionless: transStatus \(transStatus?.rawValue ?? "?")"
         case .completed: "Challenge completed: transStatus \(transStatus?.rawValue ?? "?")"
         case .cancelled: cancelReason.map { "Challenge cancelled: \($0)" } ?? "Challenge cancelled by the cardholder"
@@ -324,9 +333,12 @@ struct PayFlow {
         observer?.observe(.server, asked.duration(to: clock.now))
         progress("3DS Server answered transStatus \(response.transStatus)")
         guard let challenge = response.challengeParameters else {
-            return PaymentResult(
+            var result = PaymentResult(
                 flow: .frictionless, outcome: .frictionless, transStatus: response.transStatus,
                 sdkTransID: parameters.sdkTransactionID)
+            // Decoupled: no challenge, and the outcome comes through the results leg once the bank's app decides.
+            if result.hasResultsLeg { await askResult(into: &result) }
+            return result
         }
         let challenged = clock.now
         var channel: any ChallengeTransport = transport
