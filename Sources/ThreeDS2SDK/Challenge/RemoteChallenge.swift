@@ -178,7 +178,8 @@ public import ThreeDS2Messages
 extension AuthenticationRequestParameters {
     /// The AReq parameters of a Split-SDK transaction: the client's ephemeral key and the device data the server
     /// encrypted for the DS from what the client reported (``SplitDirectoryServer/encryptDeviceData(_:)``). The
-    /// server adds the split fields with ``AuthenticationRequest/splitSDK(type:serverID:timestamp:key:certificateChain:)``.
+    /// server signs its SDK Server Signed Content (`SDKServerSignedContent` of ThreeDS2ACSKit) and adds the split
+    /// fields with ``AuthenticationRequest/splitSDK(type:signedContent:signatureTimestamp:)``.
     ///
     /// - Parameters:
     ///   - sdkTransactionID: The transaction's `sdkTransID`.
