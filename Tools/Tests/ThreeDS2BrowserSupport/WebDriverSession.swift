@@ -139,7 +139,19 @@ public struct WebDriverSession: Sendable {
     ///
     /// The expression is part of the injected script (no `eval`), so it runs under a page's content security policy.
     @discardableResult
-    public func waitUntil(_ expression: String, limit: Duration = .seconds(20)) async throws -> JSONValue {
+    public func waitUntil(_ expression: String, limit: Duration = .seconds(300)) async throws -> JSONValue {
+        // One wait inside the browser lasts at most 20 s (the session's script timeout is 60 s, a command's HTTP
+        // timeout 90 s); a longer limit is several of them, one after another, until it is met or the limit passes.
+        let deadline = ContinuousClock.now.advanced(by: limit)
+        repeat {
+            let left = max(ContinuousClock.now.duration(to: deadline), .zero)
+            if let value = try await waitOnce(expression, limit: min(left, .seconds(20))) { return value }
+        } while ContinuousClock.now < deadline
+        throw BrowserError.timedOut("\(expression) within \(limit)")
+    }
+
+    /// One wait inside the browser: the expression's value once truthy, `nil` when `limit` passed first.
+    private func waitOnce(_ expression: String, limit: Duration) async throws -> JSONValue? {
         let milliseconds = limit.components.seconds * 1000 + limit.components.attoseconds / 1_000_000_000_000_000
         let script = """
             const done = arguments[arguments.length - 1];
@@ -155,9 +167,7 @@ public struct WebDriverSession: Sendable {
             """
         let value = try await command(
             "POST", "/execute/async", ["script": .string(script), "args": .array([])], name: "wait until")
-        guard let object = value.objectValue, object["met"]?.boolValue == true else {
-            throw BrowserError.timedOut("\(expression) within \(limit)")
-        }
+        guard let object = value.objectValue, object["met"]?.boolValue == true else { return nil }
         return object["value"] ?? .null
     }
 

@@ -47,8 +47,9 @@ struct ChallengeFrame {
         try await browser.click(browser.element(Self.button(action)))
     }
 
-    /// Waits until the frame's visible text holds `text`.
-    func waitForText(_ text: String, limit: Duration = .seconds(30)) async throws {
+    /// Waits until the frame's visible text holds `text`; the limit is a backstop for a run that hangs (a loaded 2-core
+    /// machine, several browsers starting at once, took over 30 s to show a first screen).
+    func waitForText(_ text: String, limit: Duration = .seconds(300)) async throws {
         try await page.enterFrame()
         let quoted = JSONValue.string(text).serialized
         do {
@@ -63,7 +64,9 @@ struct ChallengeFrame {
     /// leaking build's extra member may make the server refuse the answer).
     func waitForAnswerHandled(note: String) async throws {
         let quoted = JSONValue.string(note).serialized
-        for _ in 0..<60 {
+        // Until it is handled; five minutes is a backstop for a run that hangs, never what the test waits for.
+        let deadline = ContinuousClock.now.advanced(by: .seconds(300))
+        while ContinuousClock.now < deadline {
             try await browser.switchToTop()
             let ended = try await browser.execute(
                 "return (window.threedsEvents || []).some((e) => e.event === 'finished' || e.event === 'failed')")

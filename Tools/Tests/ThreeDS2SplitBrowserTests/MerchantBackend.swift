@@ -55,7 +55,7 @@ struct MerchantBackend: Sendable {
         defer { Task { try? await transport.shutdown() } }
         let response = try await transport.post(
             url: lab.baseURL.appendingPathComponent("3ds/authenticate"), body: request.serializedBytes,
-            contentType: "application/json; charset=UTF-8", timeout: .seconds(30))
+            contentType: "application/json; charset=UTF-8", timeout: .seconds(120))
         guard case .object(let ares) = try JSONParser().parse(response.body) else {
             throw BrowserTestError("the 3DS Server's answer is not a JSON object")
         }
@@ -87,7 +87,7 @@ struct MerchantBackend: Sendable {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(bytes: body.serializedBytes))
         }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
         let bytes = try await response.body.collect(upTo: 1 << 20)
         let object = (try? JSONParser().parse(Array(buffer: bytes)))?.objectValue ?? [:]
         return (Int(response.status.code), object)

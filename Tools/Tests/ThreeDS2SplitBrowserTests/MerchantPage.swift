@@ -59,7 +59,7 @@ struct ChallengeBrowser {
     /// Waits on the merchant page for an event of the frame (`started`, `challengeShown`, `finished`, `failed`) and
     /// returns it.
     @discardableResult
-    func event(_ name: String, limit: Duration = .seconds(30)) async throws -> JSONObject {
+    func event(_ name: String, limit: Duration = .seconds(300)) async throws -> JSONObject {
         try await browser.switchToTop()
         let value = try await browser.waitUntil(
             "(window.threedsEvents || []).find((e) => e.event === '\(name)' || e.event === 'failed')", limit: limit)
