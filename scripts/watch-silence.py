@@ -11,7 +11,8 @@ tree with its states and kernel wait channels) and the threads' stacks of each S
 toolchain, else gdb), then kills the tree and exits 124. Otherwise it exits with the command's status.
 
 `--report` prints the same report for every Swift test binary on the machine, and kills nothing: `.ci/run` calls it
-when its tmux rerun passes its time limit.
+when its tmux rerun passes its time limit. `--self-test` checks the watch itself on three small commands (a planted
+hang, a failing command, a slow but talkative one); `.ci/run` runs it before the tests.
 
 A build prints a line per compiled module and Swift Testing a line per test started and ended, so the usual silence is
 seconds; the longest seen in a healthy run (one large module compiled on a loaded 2-core machine) is a few minutes.
@@ -97,7 +98,33 @@ def report(tree):
             print(stacks(process[0]), flush=True)
 
 
+def self_test():
+    """The watch on three commands, each in a child process: its exit status and what it printed."""
+    def watch(limit, script):
+        result = subprocess.run([sys.executable, __file__, str(limit), sys.executable, "-c", script],
+                                capture_output=True, text=True, timeout=120)
+        return result.returncode, result.stdout
+
+    failures = []
+    status, printed = watch(2, "import time; print('started', flush=True); time.sleep(60)")
+    if status != 124 or "nothing printed for 2 s" not in printed or "time.sleep(60)" not in printed:
+        failures.append(f"a planted hang: exit {status}, printed {printed!r}")
+    status, printed = watch(5, "import sys; print('failing', flush=True); sys.exit(3)")
+    if status != 3 or printed.strip() != "failing":
+        failures.append(f"a failing command: exit {status}, printed {printed!r}")
+    status, printed = watch(2, "import time\nfor i in range(4): print(i, flush=True); time.sleep(1)")
+    if status != 0 or printed.split() != ["0", "1", "2", "3"]:
+        failures.append(f"a slow, talkative command: exit {status}, printed {printed!r}")
+    for failure in failures:
+        print(f"watch-silence self-test: {failure}", file=sys.stderr)
+    if not failures:
+        print("watch-silence self-test: a hang is stopped and reported, a status is passed on, talk keeps a run alive")
+    return 1 if failures else 0
+
+
 def main(arguments):
+    if arguments == ["--self-test"]:
+        return self_test()
     if arguments == ["--report"]:
         report([p for p in processes() if is_test_binary(p)])
         return 0
