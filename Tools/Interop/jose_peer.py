@@ -14,6 +14,8 @@ no code with the Swift one. It runs both directions:
 3. Challenge flows (flow_peer.py): the peer plays the ACS, encrypting 2.3.1 and 2.2.0 CRes for every new flow; the
    Swift tool answers them as the SDK does, and the peer decrypts and checks every CReq field against the tables,
    and every CReq's message extension against the Bridging rules (2.2.0).
+4. The Split-SDK Server's signed content (split_peer.py): jwcrypto tokens verified by Swift, a Swift token verified
+   by jwcrypto.
 
 Usage: jose_peer.py PATH-TO-jose-interop
 Prints "N passed, N failed" and exits non-zero on any failure.
@@ -41,6 +43,7 @@ from jwcrypto import jwe, jwk, jws
 from jwcrypto.common import json_encode
 
 import flow_peer
+import split_peer
 from peer_common import b64u, unb64u
 
 DS_ID = "A000000004"
@@ -456,6 +459,7 @@ def main():
         print(f"swift -> python: {len(swift_cases)} tokens checked")
 
         flow_peer.run(tool, material_path, material, work, tally)
+        split_peer.run(tool, material_path, material, work, tally)
 
     print(f"interop: {tally.passed} passed, {tally.failed} failed")
     return 0 if tally.failed == 0 else 1

@@ -7,7 +7,9 @@
 //   jose-interop flows MATERIAL.json FLOWS.json OUT.json
 //       answers the peer's encrypted CRes as the SDK does and encrypts the CReqs (ChallengeFlows.swift);
 //   jose-interop web-channel
-//       the ACS end of a channel with the web client's JavaScript, over stdin and stdout (WebChannel.swift).
+//       the ACS end of a channel with the web client's JavaScript, over stdin and stdout (WebChannel.swift);
+//   jose-interop split-signed-content MATERIAL.json CASES.json OUT.json
+//       the Split-SDK Server's signed content, verified and signed (SplitSignedContent.swift).
 //
 // MATERIAL.json holds the keys and certificates the peer generated (PEM and hex), so that neither side trusts
 // anything the other side computed.
@@ -205,11 +207,13 @@ do {
     case (4, "produce"): try produce(materialPath: arguments[2], outPath: arguments[3])
     case (5, "flows"): try await flows(materialPath: arguments[2], flowsPath: arguments[3], outPath: arguments[4])
     case (2, "web-channel"): try webChannel()
+    case (5, "split-signed-content"):
+        try splitSignedContent(materialPath: arguments[2], casesPath: arguments[3], outPath: arguments[4])
     default:
         FileHandle.standardError.write(
             Data(
                 ("usage: jose-interop consume MATERIAL CASES RESULTS | produce MATERIAL OUT | flows MATERIAL FLOWS OUT"
-                    + " | web-channel\n").utf8))
+                    + " | web-channel | split-signed-content MATERIAL CASES OUT\n").utf8))
         exit(2)
     }
 } catch {
