@@ -15,8 +15,10 @@ import ThreeDS2TestLab
 @Suite("Split-SDK challenges", .serialized)
 struct SplitChallengeTests {
     /// Creates a session, starts the client, authenticates through the lab and hands over the ARes.
-    static func challenge(_ scenario: Scenario = .text) async throws -> (SplitFixture, SwiftSplitClient, String) {
-        let fixture = try await SplitFixture.start()
+    static func challenge(_ scenario: Scenario = .text, host: String = "127.0.0.1") async throws
+        -> (SplitFixture, SwiftSplitClient, String)
+    {
+        let fixture = try await SplitFixture.start(lab: TestLabOptions(host: host), host: host)
         let created = try await fixture.createSession()
         #expect(created.status == 201)
         let session = try #require(created.json["sessionID"]?.stringValue)
@@ -54,6 +56,17 @@ struct SplitChallengeTests {
         #expect(encrypts.count == 2)
         for step in encrypts { #expect(!step.serialized.contains("challengeDataEntry\":")) }
         #expect(!(await fixture.server.storedState()).contains("123456"))
+    }
+
+    @Test("on another local address (127.0.0.2): the server and the lab there, the right code completes with Y")
+    func anotherAddress() async throws {
+        let (fixture, client, session) = try await Self.challenge(host: "127.0.0.2")
+        defer { Task { await fixture.stop() } }
+        #expect(fixture.running.baseURL.host == "127.0.0.2" && fixture.lab.baseURL.host == "127.0.0.2")
+        #expect(try await client.run()["step"]?.stringValue == "present")
+        await client.type("123456")
+        #expect(Self.outcome(try await client.answer("submit"))?["transStatus"]?.stringValue == "Y")
+        #expect(try await fixture.status(session)["state"]?.stringValue == "finished")
     }
 
     @Test(

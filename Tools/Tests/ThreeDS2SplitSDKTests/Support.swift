@@ -58,8 +58,10 @@ struct SplitFixture: Sendable {
     let transport: HTTPClientTransport
     let logs: LogCapture
 
-    /// Starts a server for the lab's RSA directory server.
-    static func start(lab options: TestLabOptions = TestLabOptions()) async throws -> SplitFixture {
+    /// Starts a server for the lab's RSA directory server, listening on `host`.
+    static func start(lab options: TestLabOptions = TestLabOptions(), host: String = "127.0.0.1") async throws
+        -> SplitFixture
+    {
         let lab = try await LabPool.shared.lab(options)
         let clock = TestClock()
         let transport = try lab.makeTransport()
@@ -68,7 +70,7 @@ struct SplitFixture: Sendable {
         let server = try SplitServer(
             configuration: configuration, transport: transport, clock: clock,
             logger: Logger(label: "threeds2.split", factory: { logs.handler(label: $0) }))
-        let running = try await server.start()
+        let running = try await server.start(host: host)
         return SplitFixture(
             lab: lab, configuration: configuration, server: server, running: running, clock: clock,
             transport: transport, logs: logs)
@@ -168,15 +170,16 @@ struct SplitTestError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Labs shared by the tests (a lab makes four RSA keys at start).
+/// Labs shared by the tests (a lab makes four RSA keys at start): one per address and scheme.
 actor LabPool {
     static let shared = LabPool()
-    private var labs: [Bool: TestLab] = [:]
+    private var labs: [String: TestLab] = [:]
 
     func lab(_ options: TestLabOptions) async throws -> TestLab {
-        if let lab = labs[options.useTLS] { return lab }
+        let key = "\(options.useTLS ? "https" : "http")://\(options.host)"
+        if let lab = labs[key] { return lab }
         let lab = try await TestLab.start(options: options)
-        labs[options.useTLS] = lab
+        labs[key] = lab
         return lab
     }
 }
