@@ -163,6 +163,14 @@ let package = Package(
             dependencies: [sdk, sdkTesting, logging],
             path: "Tests/ThreeDS2TestSupport"
         ),
+        // The Split-SDK Server's configuration for a TestLab, shared by the two split test targets.
+        .target(
+            name: "ThreeDS2SplitTestSupport",
+            dependencies: [
+                "ThreeDS2TestLab", sdk, messages, .product(name: "ThreeDS2SplitServer", package: "ThreeDS2SplitSDK"),
+            ],
+            path: "Tests/ThreeDS2SplitTestSupport"
+        ),
         // Runs one transport exchange against a hostile server in a process of its own, so the transport tests can
         // hold its peak memory to a bound without the noise of tests running beside them.
         .executableTarget(
@@ -203,7 +211,8 @@ let package = Package(
         .testTarget(
             name: "ThreeDS2SplitSDKTests",
             dependencies: [
-                "ThreeDS2TestSupport", "ThreeDS2TestLab", nioTransport, sdk, sdkTesting, jose, messages, acsKit, clocks,
+                "ThreeDS2TestSupport", "ThreeDS2SplitTestSupport", "ThreeDS2TestLab", nioTransport, sdk, sdkTesting, jose,
+                messages, acsKit, clocks,
                 logging,
                 .product(name: "ThreeDS2SplitServer", package: "ThreeDS2SplitSDK"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -230,7 +239,8 @@ let package = Package(
         .testTarget(
             name: "ThreeDS2SplitBrowserTests",
             dependencies: [
-                "ThreeDS2BrowserSupport", "ThreeDS2TestLab", nioTransport, sdk, sdkTesting, jose, messages, clocks,
+                "ThreeDS2BrowserSupport", "ThreeDS2SplitTestSupport", "ThreeDS2TestLab", nioTransport, sdk, sdkTesting,
+                jose, messages, clocks,
                 logging,
                 .product(name: "ThreeDS2SplitServer", package: "ThreeDS2SplitSDK"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

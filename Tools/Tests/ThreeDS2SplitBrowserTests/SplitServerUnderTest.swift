@@ -7,6 +7,7 @@ import ThreeDS2NIOTransport
 import ThreeDS2SDK
 import ThreeDS2SDKTesting
 import ThreeDS2SplitServer
+import ThreeDS2SplitTestSupport
 import ThreeDS2TestLab
 import X509
 
@@ -30,24 +31,7 @@ struct SplitServerUnderTest: Sendable {
     static func start(lab: TestLab, publicURL: String, merchantOrigin: String, webClient: URL) async throws
         -> SplitServerUnderTest
     {
-        // The Split-SDK Server identity the lab's DS registers (TestLab.splitSDKServerID): the lab checks the split
-        // AReq's signed content against it.
-        let signer = lab.pki.splitSDKServer
-        guard case .p256(let key) = signer.privateKey else { throw BrowserTestError("the signer's key is not P-256") }
-        let directoryServer = DirectoryServer(
-            scheme: TestLab.rsaDirectoryServer,
-            encryptionKeys: [.init(key: try lab.pki.dsEncryptionRSA.certificatePEM)],
-            rootCertificates: try lab.pki.dsRoot.certificatePEM)
-        var configuration = SplitServerConfiguration(
-            merchantAPIKey: apiKey, merchantOrigin: merchantOrigin,
-            directoryServers: [
-                .init(
-                    directoryServer: directoryServer, splitSDKServerID: TestLab.splitSDKServerID.rawValue,
-                    signingKey: key,
-                    certificateChain: [signer.certificate])
-            ],
-            // A code of no public meaning (the Browser variant's is not public): configuration, never a claim.
-            variant: SDKVariant(rawValue: "80"), sdkReferenceNumber: TestLab.exampleSDKReferenceNumber)
+        var configuration = try labSplitConfiguration(lab, apiKey: apiKey, merchantOrigin: merchantOrigin)
         configuration.publicBaseURL = URL(string: publicURL)
         configuration.allowsPlainHTTPLoopback = true
         configuration.webClientFolder = webClient

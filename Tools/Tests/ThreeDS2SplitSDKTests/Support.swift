@@ -12,6 +12,7 @@ import ThreeDS2NIOTransport
 import ThreeDS2SDK
 import ThreeDS2SDKTesting
 import ThreeDS2SplitServer
+import ThreeDS2SplitTestSupport
 import ThreeDS2TestLab
 import X509
 
@@ -77,22 +78,7 @@ struct SplitFixture: Sendable {
     }
 
     static func configuration(_ lab: TestLab) throws -> SplitServerConfiguration {
-        // The Split-SDK Server identity the lab's DS registers (TestLab.splitSDKServerID).
-        let signer = lab.pki.splitSDKServer
-        guard case .p256(let key) = signer.privateKey else { throw SplitTestError("the signer's key is not P-256") }
-        let directoryServer = DirectoryServer(
-            scheme: TestLab.rsaDirectoryServer,
-            encryptionKeys: [.init(key: try lab.pki.dsEncryptionRSA.certificatePEM)],
-            rootCertificates: try lab.pki.dsRoot.certificatePEM)
-        var configuration = SplitServerConfiguration(
-            merchantAPIKey: apiKey, merchantOrigin: merchantOrigin,
-            directoryServers: [
-                .init(
-                    directoryServer: directoryServer, splitSDKServerID: TestLab.splitSDKServerID.rawValue,
-                    signingKey: key,
-                    certificateChain: [signer.certificate])
-            ],
-            variant: SDKVariant(rawValue: "80"), sdkReferenceNumber: TestLab.exampleSDKReferenceNumber)
+        var configuration = try labSplitConfiguration(lab, apiKey: apiKey, merchantOrigin: merchantOrigin)
         configuration.allowsPlainHTTPLoopback = !lab.options.useTLS
         configuration.webClientFolder = webClientFolder()
         return configuration
