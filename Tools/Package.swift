@@ -96,6 +96,8 @@ let package = Package(
             name: "ThreeDS2TestLab",
             dependencies: [
                 jose, sdk, sdkTesting, messages, acsKit, html, nioTransport,
+                // A Split-SDK Server's configuration for the lab (TestLab+Split.swift).
+                .product(name: "ThreeDS2SplitServer", package: "ThreeDS2SplitSDK"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -112,6 +114,13 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 sdk, jose, messages, acsKit, nioTransport, "ThreeDS2TerminalUI", "ThreeDS2TestLab", "CZlib",
+                // `threeds demo --split`: the Split-SDK Server and the demo shop's listener and backend calls.
+                .product(name: "ThreeDS2SplitServer", package: "ThreeDS2SplitSDK"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 logging,
@@ -163,14 +172,6 @@ let package = Package(
             dependencies: [sdk, sdkTesting, logging],
             path: "Tests/ThreeDS2TestSupport"
         ),
-        // The Split-SDK Server's configuration for a TestLab, shared by the two split test targets.
-        .target(
-            name: "ThreeDS2SplitTestSupport",
-            dependencies: [
-                "ThreeDS2TestLab", sdk, messages, .product(name: "ThreeDS2SplitServer", package: "ThreeDS2SplitSDK"),
-            ],
-            path: "Tests/ThreeDS2SplitTestSupport"
-        ),
         // Runs one transport exchange against a hostile server in a process of its own, so the transport tests can
         // hold its peak memory to a bound without the noise of tests running beside them.
         .executableTarget(
@@ -211,7 +212,7 @@ let package = Package(
         .testTarget(
             name: "ThreeDS2SplitSDKTests",
             dependencies: [
-                "ThreeDS2TestSupport", "ThreeDS2SplitTestSupport", "ThreeDS2TestLab", nioTransport, sdk, sdkTesting, jose,
+                "ThreeDS2TestSupport", "ThreeDS2TestLab", nioTransport, sdk, sdkTesting, jose,
                 messages, acsKit, clocks,
                 logging,
                 .product(name: "ThreeDS2SplitServer", package: "ThreeDS2SplitSDK"),
@@ -239,7 +240,7 @@ let package = Package(
         .testTarget(
             name: "ThreeDS2SplitBrowserTests",
             dependencies: [
-                "ThreeDS2BrowserSupport", "ThreeDS2SplitTestSupport", "ThreeDS2TestLab", nioTransport, sdk, sdkTesting,
+                "ThreeDS2BrowserSupport", "ThreeDS2TestLab", nioTransport, sdk, sdkTesting,
                 jose, messages, clocks,
                 logging,
                 .product(name: "ThreeDS2SplitServer", package: "ThreeDS2SplitSDK"),

@@ -7,7 +7,6 @@ import ThreeDS2NIOTransport
 import ThreeDS2SDK
 import ThreeDS2SDKTesting
 import ThreeDS2SplitServer
-import ThreeDS2SplitTestSupport
 import ThreeDS2TestLab
 import X509
 
@@ -31,7 +30,7 @@ struct SplitServerUnderTest: Sendable {
     static func start(lab: TestLab, publicURL: String, merchantOrigin: String, webClient: URL) async throws
         -> SplitServerUnderTest
     {
-        var configuration = try labSplitConfiguration(lab, apiKey: apiKey, merchantOrigin: merchantOrigin)
+        var configuration = try lab.splitServerConfiguration(apiKey: apiKey, merchantOrigin: merchantOrigin)
         configuration.publicBaseURL = URL(string: publicURL)
         configuration.allowsPlainHTTPLoopback = true
         configuration.webClientFolder = webClient

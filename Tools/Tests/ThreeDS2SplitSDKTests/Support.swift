@@ -12,7 +12,6 @@ import ThreeDS2NIOTransport
 import ThreeDS2SDK
 import ThreeDS2SDKTesting
 import ThreeDS2SplitServer
-import ThreeDS2SplitTestSupport
 import ThreeDS2TestLab
 import X509
 
@@ -78,7 +77,7 @@ struct SplitFixture: Sendable {
     }
 
     static func configuration(_ lab: TestLab) throws -> SplitServerConfiguration {
-        var configuration = try labSplitConfiguration(lab, apiKey: apiKey, merchantOrigin: merchantOrigin)
+        var configuration = try lab.splitServerConfiguration(apiKey: apiKey, merchantOrigin: merchantOrigin)
         configuration.allowsPlainHTTPLoopback = !lab.options.useTLS
         configuration.webClientFolder = webClientFolder()
         return configuration

@@ -17,6 +17,7 @@ struct Demo: AsyncParsableCommand {
               threeds demo                the text-code challenge (the code is 123456)
               threeds demo --card html    another scenario, by name or card number
               threeds demo --auto --all   every scenario, answered from a script
+              threeds demo --split        the Split-SDK: pay in a browser
 
             \(ExitStatus.help(
             success: "frictionless, completed or cancelled",
@@ -37,6 +38,13 @@ struct Demo: AsyncParsableCommand {
     var messageVersion: String?
     @OptionGroup var screen: ScreenOptions
     @Flag(help: "Log what the SDK and the TestLab do.") var verbose = false
+    @Flag(
+        help: ArgumentHelp(
+            "The Split-SDK in a browser: run the Split-SDK Server and a shop page beside the TestLab, print the shop's address.",
+            discussion:
+                "Open the address in a browser and press Pay; the web client draws the text-code challenge (2.3.1)."))
+    var split = false
+    @Flag(help: "With --split: stop after the first payment, with its outcome.") var once = false
 
     func validate() throws {
         if Scenario(cardNumber: card) == nil, Scenario(rawValue: card) == nil {
@@ -48,6 +56,12 @@ struct Demo: AsyncParsableCommand {
             }
         }
         if all, !auto { throw ValidationError("--all runs every scenario from a script: add --auto") }
+        if once, !split { throw ValidationError("--once goes with --split") }
+        if split, auto { throw ValidationError("--split is answered in a browser, not from a script: drop --auto") }
+        if split, let messageVersion, messageVersion != "2.3.1" {
+            throw ValidationError(
+                "--split runs 2.3.1 (the Split-SDK's fields exist in 2.3.1 only), not \(messageVersion)")
+        }
         if let messageVersion, MessageVersion(messageVersion)?.isSupported != true {
             throw ValidationError("--message-version must be 2.1.0, 2.2.0 or 2.3.1, got \(messageVersion)")
         }
@@ -63,7 +77,10 @@ struct Demo: AsyncParsableCommand {
         }
         let exit: Int32
         do {
-            if all {
+            if split {
+                let chosen = Scenario(cardNumber: card) ?? Scenario(rawValue: card)
+                exit = try await SplitDemo(lab: lab, card: chosen?.cardNumber ?? card, once: once).run()
+            } else if all {
                 exit = try await payEveryScenario(lab: lab)
             } else if let chosen = Scenario(cardNumber: card) ?? Scenario(rawValue: card) {
                 // A scenario that waits for the SDK's timer says so, rather than staying silent for 10 s.

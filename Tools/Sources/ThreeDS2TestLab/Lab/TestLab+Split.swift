@@ -1,0 +1,36 @@
+import Foundation
+import ThreeDS2Messages
+import ThreeDS2SDK
+public import ThreeDS2SplitServer
+
+extension TestLab {
+    /// A Split-SDK Server's configuration for this lab (the split tests' and `threeds demo --split`'s): the lab's RSA
+    /// directory server (its encryption certificate and roots), and the Split-SDK Server identity the lab's DS
+    /// registers (``splitSDKServerID`` with ``LabPKI/splitSDKServer``), so the lab checks each split AReq's signed
+    /// content.
+    ///
+    /// - Parameters:
+    ///   - apiKey: The merchant API key.
+    ///   - merchantOrigin: The merchant page's origin.
+    /// - Returns: The configuration; the variant is `80`, a code of no public meaning (the Browser variant's is not
+    ///   public): configuration, never a claim.
+    /// - Throws: When the lab's signer is not a P-256 key, or a PEM cannot be read.
+    public func splitServerConfiguration(apiKey: String, merchantOrigin: String) throws -> SplitServerConfiguration {
+        let signer = pki.splitSDKServer
+        guard case .p256(let key) = signer.privateKey else {
+            throw TestLabError(.failed, "the lab's Split-SDK Server key is not P-256")
+        }
+        let directoryServer = DirectoryServer(
+            scheme: Self.rsaDirectoryServer,
+            encryptionKeys: [.init(key: try pki.dsEncryptionRSA.certificatePEM)],
+            rootCertificates: try pki.dsRoot.certificatePEM)
+        return SplitServerConfiguration(
+            merchantAPIKey: apiKey, merchantOrigin: merchantOrigin,
+            directoryServers: [
+                .init(
+                    directoryServer: directoryServer, splitSDKServerID: Self.splitSDKServerID.rawValue,
+                    signingKey: key, certificateChain: [signer.certificate])
+            ],
+            variant: SDKVariant(rawValue: "80"), sdkReferenceNumber: Self.exampleSDKReferenceNumber)
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+import ThreeDS2BrowserSupport
+import ThreeDS2JOSE
+@_spi(ThreeDS2Tools) import ThreeDS2SDK
+
+/// `threeds demo --split --once` as the README says to use it: a person opens the printed address in a browser and
+/// pays. The command runs as a process of its own (its output to a pipe, as from a script); the person is headless
+/// Chromium.
+@Suite("threeds demo --split: the shop's address, opened in a browser, pays through the Split-SDK")
+struct SplitDemoTests {
+    /// The `threeds` built beside the tests.
+    static var binary: String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("threeds")
+            .path
+    }
+
+    /// Reads the process's output on a thread of its own until it ends.
+    final class Output: Sendable {
+        private let text = Locked("")
+
+        init(_ pipe: Pipe) {
+            let handle = pipe.fileHandleForReading
+            let text = self.text
+            Thread {
+                while case let data = handle.availableData, !data.isEmpty {
+                    text.withLock { $0 += String(decoding: data, as: UTF8.self) }
+                }
+            }.start()
+        }
+
+        var printed: String { text.withLock { $0 } }
+
+        /// Waits (a backstop of five minutes) until the output holds a match of `pattern`; returns the match.
+        func wait(for pattern: String) async throws -> String {
+            let regex = try NSRegularExpression(pattern: pattern)
+            let deadline = ContinuousClock.now.advanced(by: .seconds(300))
+            while ContinuousClock.now < deadline {
+                let current = printed
+                if let match = regex.firstMatch(in: current, range: NSRange(current.startIndex..., in: current)),
+                    let range = Range(match.range, in: current)
+                {
+                    return String(current[range])
+                }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            throw BrowserTestError("threeds demo --split never printed /\(pattern)/; it printed: \(printed)")
+        }
+    }
+
+    @Test("--once without --split, --split with --auto, --split in 2.2.0: usage errors (exit 2) that say why")
+    func usageErrors() async throws {
+        for (arguments, said) in [
+            (["--once"], "--once goes with --split"),
+            (["--split", "--auto"], "--split is answered in a browser"),
+            (["--split", "--message-version", "2.2.0"], "--split runs 2.3.1"),
+        ] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Self.binary)
+            process.arguments = ["demo"] + arguments
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = pipe
+            process.standardInput = FileHandle.nullDevice
+            let output = Output(pipe)
+            try process.run()
+            let ended = ContinuousClock.now.advanced(by: .seconds(120))
+            while process.isRunning, ContinuousClock.now < ended { try await Task.sleep(for: .milliseconds(20)) }
+            _ = try await output.wait(for: NSRegularExpression.escapedPattern(for: said))
+            #expect(process.terminationStatus == 2, "\(arguments): \(output.printed)")
+        }
+    }
+
+    @Test("the printed address, Pay, the code 123456: the challenge completes with Y and the command says so, exit 0")
+    func paysInABrowser() async throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = ["demo", "--split", "--once"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        process.standardInput = FileHandle.nullDevice
+        let output = Output(pipe)
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        let address = try await output.wait(for: "http://127\\.0\\.0\\.1:[0-9]+/(?= in a browser)")
+        try await Browser.run(windowSize: (480, 900)) { browser in
+            try await browser.navigate(to: address)
+            try await browser.waitUntil("document.getElementById('pay')")
+            try await browser.click(browser.element("#pay"))
+            let frame = ChallengeFrame(browser: browser, page: ChallengeBrowser(browser: browser))
+            try await frame.waitForScreen()
+            try await frame.enter("123456")
+            try await frame.submit()
+            try await ChallengeBrowser(browser: browser).event("finished")
+        }
+        _ = try await output.wait(for: "Split-SDK challenge completed: transStatus Y")
+        let ended = ContinuousClock.now.advanced(by: .seconds(120))
+        while process.isRunning, ContinuousClock.now < ended { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(!process.isRunning && process.terminationStatus == 0, "\(output.printed)")
+    }
+}
