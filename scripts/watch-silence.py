@@ -106,14 +106,16 @@ def self_test():
         return result.returncode, result.stdout
 
     failures = []
-    status, printed = watch(2, "import time; print('started', flush=True); time.sleep(60)")
-    if status != 124 or "nothing printed for 2 s" not in printed or "time.sleep(60)" not in printed:
+    status, printed = watch(3, "import time; print('started', flush=True); time.sleep(60)")
+    if status != 124 or "nothing printed for 3 s" not in printed or "time.sleep(60)" not in printed:
         failures.append(f"a planted hang: exit {status}, printed {printed!r}")
-    status, printed = watch(5, "import sys; print('failing', flush=True); sys.exit(3)")
+    status, printed = watch(10, "import sys; print('failing', flush=True); sys.exit(3)")
     if status != 3 or printed.strip() != "failing":
         failures.append(f"a failing command: exit {status}, printed {printed!r}")
-    status, printed = watch(2, "import time\nfor i in range(4): print(i, flush=True); time.sleep(1)")
-    if status != 0 or printed.split() != ["0", "1", "2", "3"]:
+    # A line a second for 12 seconds against a 10-second limit: alive although it runs past the limit (a loaded
+    # machine may delay a line, never by 9 seconds).
+    status, printed = watch(10, "import time\nfor i in range(12): print(i, flush=True); time.sleep(1)")
+    if status != 0 or printed.split() != [str(i) for i in range(12)]:
         failures.append(f"a slow, talkative command: exit {status}, printed {printed!r}")
     for failure in failures:
         print(f"watch-silence self-test: {failure}", file=sys.stderr)

@@ -175,12 +175,20 @@ extension AccessControlServer {
         guard var challenge = challenges[id] else { return }
         challenge.timer?.cancel()
         challenge.isDecoupled = true
-        let (clock, delay) = (options.clock, options.decoupledApproval)
+        // The approval's time is fixed now, not when the task first runs: the bank's app decides a set time after
+        // the ARes, however late the task starts.
+        let approval = Self.sleeper(options.clock, until: options.decoupledApproval)
         challenge.timer = Task { [weak self] in
-            do { try await clock.sleep(for: delay) } catch { return }
+            do { try await approval() } catch { return }
             _ = await self?.decide(acsTransID: id, approved: true)
         }
         challenges[id] = challenge
+    }
+
+    /// A sleep until `delay` after now on `clock`, its deadline taken at once.
+    static func sleeper<C: Clock<Duration>>(_ clock: C, until delay: Duration) -> @Sendable () async throws -> Void {
+        let deadline = clock.now.advanced(by: delay)
+        return { try await clock.sleep(until: deadline, tolerance: nil) }
     }
 
     /// Starts (or restarts) the ACS's wait for the next CReq, on the options' clock.

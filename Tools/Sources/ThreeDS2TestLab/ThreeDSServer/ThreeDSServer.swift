@@ -152,8 +152,7 @@ extension TestLab {
             ares = AuthenticationResponseBuilder(
                 messageVersion: checked.version, identifiers: identifiers, transStatus: status)
         } else if scenario.isDecoupled(in: checked.version) {
-            ares = try await decoupledResponse(
-                checked, identifiers: identifiers, faultProfile: faultProfile, dsTransID: dsTransID)
+            ares = Self.decoupledResponse(checked, identifiers: identifiers)
         } else {
             ares = try await challengeResponse(
                 checked, identifiers: identifiers, scenario: scenario, faultProfile: faultProfile, dsTransID: dsTransID)
@@ -162,6 +161,12 @@ extension TestLab {
             ResultsRequestValidator.Transaction(
                 messageVersion: checked.version, identifiers: identifiers, dsTransID: dsTransID,
                 authenticationStatus: ares.transStatus))
+        if ares.transStatus == .decoupled {
+            // After the 3DS Server knows the transaction as decoupled: the RReq may come at once (a decision).
+            try await acs.registerDecoupled(
+                identifiers: identifiers, messageVersion: checked.version, sdkEphemeralKey: checked.sdkKey,
+                sdkReferenceNumber: checked.sdkReferenceNumber, faultProfile: faultProfile, dsTransID: dsTransID)
+        }
         let response = ares.json
         return (
             AuthenticationRecord(request: request, directoryServerID: dsID, deviceData: deviceData, response: response),
@@ -215,18 +220,15 @@ extension TestLab {
     }
 
     /// A decoupled ARes (2.2.0 and later): `transStatus` `D`, `acsDecConInd` `Y` and where to approve; the ACS keeps
-    /// the authentication until the bank's app decides, then sends its RReq.
+    /// the authentication (registered once the 3DS Server knows the transaction) until the bank's app decides, then
+    /// sends its RReq.
     ///
     /// The lab answers `D` for its decoupled card whether or not the AReq asked for decoupled authentication
     /// (`threeDSRequestorDecReqInd`): an SDK's AReq does not carry the requestor's preference, which a 3DS Server
     /// adds, and the card stands for an ACS that authenticates this cardholder only so.
-    func decoupledResponse(
-        _ request: CheckedRequest, identifiers: TransactionIdentifiers, faultProfile: ACSFaultProfile?,
-        dsTransID: String
-    ) async throws -> AuthenticationResponseBuilder {
-        try await acs.registerDecoupled(
-            identifiers: identifiers, messageVersion: request.version, sdkEphemeralKey: request.sdkKey,
-            sdkReferenceNumber: request.sdkReferenceNumber, faultProfile: faultProfile, dsTransID: dsTransID)
+    static func decoupledResponse(_ request: CheckedRequest, identifiers: TransactionIdentifiers)
+        -> AuthenticationResponseBuilder
+    {
         var ares = AuthenticationResponseBuilder(
             messageVersion: request.version, identifiers: identifiers, transStatus: .decoupled)
         ares.confirmsDecoupled = true

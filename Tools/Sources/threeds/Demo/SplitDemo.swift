@@ -37,6 +37,7 @@ struct SplitDemo {
         let shop = ShopState(card: card, apiKey: apiKey, lab: lab)
         let shopListener = try await DemoListener.start(router: shop.router(), name: "ThreeDS2 demo shop")
         let origin = shopListener.baseURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        shop.origin = origin
         var configuration = try lab.splitServerConfiguration(apiKey: apiKey, merchantOrigin: origin)
         configuration.webClientFolder = try Self.webClientFolder()
         configuration.allowsPlainHTTPLoopback = !lab.options.useTLS
@@ -90,7 +91,7 @@ final class ShopState: Sendable {
     let card: String
     let apiKey: String
     let lab: TestLab
-    private let state = NIOLockedValueBox<(serverURL: String, ending: SplitDemo.Ending?)>(("", nil))
+    private let state = NIOLockedValueBox<(serverURL: String, origin: String)>(("", ""))
     private let endings = AsyncStream<SplitDemo.Ending>.makeStream()
 
     init(card: String, apiKey: String, lab: TestLab) {
@@ -103,6 +104,20 @@ final class ShopState: Sendable {
     var serverURL: String {
         get { state.withLockedValue { $0.serverURL } }
         set { state.withLockedValue { $0.serverURL = newValue } }
+    }
+
+    /// The shop's own origin (set once it listens): the only one its backend answers.
+    var origin: String {
+        get { state.withLockedValue { $0.origin } }
+        set { state.withLockedValue { $0.origin = newValue } }
+    }
+
+    /// Whether a call comes from the shop's page: its `Origin` and `Host` name the shop (another page open in the
+    /// browser, or a name rebound to loopback, is refused).
+    func fromShop(_ request: Request) -> Bool {
+        let origin = self.origin
+        return !origin.isEmpty && request.headers[.origin] == origin
+            && "http://" + (request.head.authority ?? "") == origin
     }
 
     /// The first payment's end; never returns when `waitingForever` (the demo runs until interrupted).
@@ -120,8 +135,12 @@ final class ShopState: Sendable {
         let router = Router()
         router.get("/") { _, _ in self.page() }
         router.get("shop.js") { _, _ in self.script() }
-        router.post("shop/session") { _, _ in await self.respond { try await self.createSession() } }
+        router.post("shop/session") { request, _ in
+            guard self.fromShop(request) else { return Self.refusal() }
+            return await self.respond { try await self.createSession() }
+        }
         router.post("shop/authenticate") { request, _ in
+            guard self.fromShop(request) else { return Self.refusal() }
             let session = request.uri.queryParameters.get("session") ?? ""
             return await self.respond { try await self.authenticate(session: session) }
         }
@@ -141,7 +160,7 @@ final class ShopState: Sendable {
         return Self.response(
             html, type: "text/html; charset=utf-8",
             policy: "default-src 'none'; script-src 'self' \(server); frame-src \(server); connect-src 'self'; "
-                + "style-src 'unsafe-inline'")
+                + "style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'")
     }
 
     private func script() -> Response {
@@ -167,6 +186,12 @@ final class ShopState: Sendable {
                     window.threedsEvents.push(event);
                     if (event.event === 'started') {
                       post(`/shop/authenticate?session=${encodeURIComponent(session.sessionID)}`)
+                        .then((answer) => {
+                          if (answer.transStatus !== 'C') {
+                            status.textContent = `No challenge: transStatus ${answer.transStatus}`;
+                            challenge.close();
+                          }
+                        })
                         .catch((error) => { status.textContent = error.message; });
                     }
                     if (event.event === 'finished') { status.textContent = 'Payment finished.'; challenge.close(); }
@@ -195,7 +220,9 @@ final class ShopState: Sendable {
     /// `POST /shop/authenticate?session=…`: the Split-SDK's AReq to the lab's 3DS Server, the ARes to the Split-SDK
     /// Server; then the session is watched to its end.
     private func authenticate(session: String) async throws -> JSONObject {
-        guard !session.isEmpty, session.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
+        guard (1...64).contains(session.count),
+            session.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
+        else {
             throw ValidationErrorText("no session")
         }
         var request = try await merchant(
@@ -213,7 +240,8 @@ final class ShopState: Sendable {
         }
         let authentication = try ThreeDSServerClient.response(from: ares, messageVersion: .v2_3_1, requestorAppURL: nil)
         guard let challenge = authentication.challengeParameters else {
-            end("Frictionless: transStatus \(authentication.transStatus)", succeeded: true)
+            // No challenge for this card (the demo's is the text-code card): the page closes the frame.
+            end("No challenge: the ARes says transStatus \(authentication.transStatus)", succeeded: false)
             return ["transStatus": .string(authentication.transStatus.rawValue)]
         }
         let body: JSONObject = [
@@ -279,6 +307,13 @@ final class ShopState: Sendable {
             response.status = .badGateway
             return response
         }
+    }
+
+    private static func refusal() -> Response {
+        var response = response(
+            #"{"error":"only the shop's page may call the shop"}"#, type: "application/json", policy: nil)
+        response.status = .forbidden
+        return response
     }
 
     private static func response(_ text: String, type: String, policy: String?) -> Response {

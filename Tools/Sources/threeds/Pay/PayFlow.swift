@@ -253,6 +253,9 @@ struct PayFlow {
     var resultExec: String?
     /// How long to wait for the 3DS Server's result after a challenge.
     var resultWait: Duration = .seconds(5)
+    /// How long to wait for it after a decoupled ARes (`D`): the cardholder decides in the bank's app, away from the
+    /// payment (the TestLab's bank's app in 2 s); a backstop, never what the wait is for.
+    var decoupledResultWait: Duration = .seconds(120)
     /// The findings already shown by this process: `load` and `demo --auto --all` make many payments, and say each
     /// finding once.
     private static let shownFindings = Locked<Set<String>>([])
@@ -337,7 +340,7 @@ struct PayFlow {
                 flow: .frictionless, outcome: .frictionless, transStatus: response.transStatus,
                 sdkTransID: parameters.sdkTransactionID)
             // Decoupled: no challenge, and the outcome comes through the results leg once the bank's app decides.
-            if result.hasResultsLeg { await askResult(into: &result) }
+            if result.hasResultsLeg { await askResult(into: &result, wait: decoupledResultWait) }
             return result
         }
         let challenged = clock.now
@@ -349,13 +352,13 @@ struct PayFlow {
             challenge, presenter: presenter, timeout: timeout, transport: channel, clock: challengeClock)
         observer?.observe(.challenge, challenged.duration(to: clock.now))
         var result = result(of: outcome, sdkTransID: parameters.sdkTransactionID)
-        await askResult(into: &result)
+        await askResult(into: &result, wait: resultWait)
         return result
     }
 
-    /// Asks the 3DS Server (or `--result-exec`'s command) for the challenge's result, waiting up to ``resultWait``
-    /// for it to be final; `threeds load` times it as the results leg.
-    private func askResult(into result: inout PaymentResult) async {
+    /// Asks the 3DS Server (or `--result-exec`'s command) for the challenge's (or the decoupled authentication's)
+    /// result, waiting up to `wait` for it to be final; `threeds load` times it as the results leg.
+    private func askResult(into result: inout PaymentResult, wait: Duration) async {
         let query: ResultQuery
         switch requestor {
         case .server(let url): query = ResultQuery(target: .server(url))
@@ -370,7 +373,7 @@ struct PayFlow {
         let start = clock.now
         do {
             result.authoritative = try await query.awaitFinal(
-                .sdkTransID(result.sdkTransID), transport: transport, wait: resultWait)
+                .sdkTransID(result.sdkTransID), transport: transport, wait: wait)
             if result.authoritative?.isFinal == true { observer?.observe(.results, start.duration(to: clock.now)) }
         } catch {
             result.resultProblem = ReportText.line(readable(error))
