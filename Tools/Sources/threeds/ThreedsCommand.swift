@@ -65,6 +65,9 @@ struct Threeds: AsyncParsableCommand {
                 complain(
                     "threeds: unknown command \(command.given)"
                         + (command.meant.map { "; did you mean \($0)?" } ?? "; the commands are \(commands)"))
+                // Named above: ArgumentParser's own line for the same word would say it twice.
+                message = message.split(separator: "\n", omittingEmptySubsequences: false)
+                    .filter { !$0.hasPrefix("Error: Unexpected argument '\(command.given)'") }.joined(separator: "\n")
             }
             // The line above named each unknown option already: ArgumentParser's own line for it would say it twice.
             if !typos.isEmpty {

@@ -93,6 +93,18 @@ struct CLIFirstRunTests {
         #expect(unknown.status == 1 && unknown.output.contains("fails the Luhn check"), "\(unknown.output)")
         let demo = try await runThreeds(["demo", "--auto", "--card", "1234"])
         #expect(demo.status == 2 && demo.output.contains("12–19 digits"), "\(demo.output)")
+        // An empty or overlong SDK reference number is a usage error, before anything is sent.
+        for reference in ["", String(repeating: "R", count: 33)] {
+            let refused = try await runThreeds(pay(lab, pki, ["--sdk-reference-number", reference]))
+            #expect(
+                refused.status == 2 && refused.output.contains("--sdk-reference-number must be the 1 to 32"),
+                "\(refused.output)")
+        }
+        // The demo takes a card as people write it, as pay does: spaces and dashes between the digits.
+        for written in ["4000 0000 0000 1000", "4000-0000-0000-1000"] {
+            let spaced = try await runThreeds(["demo", "--auto", "--json", "--card", written])
+            #expect(spaced.status == 0 && spaced.output.contains(#""transStatus":"Y""#), "\(written): \(spaced.output)")
+        }
     }
 
     @Test(

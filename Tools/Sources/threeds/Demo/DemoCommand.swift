@@ -32,6 +32,10 @@ struct Demo: AsyncParsableCommand {
             discussion: "Scenarios (name, card number):\n"
                 + Scenario.allCases.map { "  \($0.rawValue) \($0.cardNumber)" }.joined(separator: "\n")))
     var card: String = Scenario.text.cardNumber
+
+    /// `--card` as given: a scenario's name, or a card number as people write it (spaces and dashes between the digits
+    /// are fine, as for `pay`), reduced to its digits.
+    private var typedCard: String { Scenario(rawValue: card) != nil ? card : InputCheck.normalizedCard(card) }
     @Option(
         name: .customLong("message-version"),
         help: "2.1.0, 2.2.0 or 2.3.1 (default: 2.3.1; scenarios that need 2.3.1 show their older screens otherwise).")
@@ -47,9 +51,9 @@ struct Demo: AsyncParsableCommand {
     @Flag(help: "With --split: stop after the first payment, with its outcome.") var once = false
 
     func validate() throws {
-        if Scenario(cardNumber: card) == nil, Scenario(rawValue: card) == nil {
+        if Scenario(cardNumber: typedCard) == nil, Scenario(rawValue: card) == nil {
             // A card number is held to the rule `pay` holds it to: 12–19 digits.
-            guard card.allSatisfy(\.isNumber), (try? InputCheck.card(card)) != nil else {
+            guard typedCard.allSatisfy(\.isNumber), (try? InputCheck.card(typedCard)) != nil else {
                 throw ValidationError(
                     "--card must be a card number of 12–19 digits or a scenario name: "
                         + Scenario.allCases.map(\.rawValue).joined(separator: ", "))
@@ -78,11 +82,11 @@ struct Demo: AsyncParsableCommand {
         let exit: Int32
         do {
             if split {
-                let chosen = Scenario(cardNumber: card) ?? Scenario(rawValue: card)
-                exit = try await SplitDemo(lab: lab, card: chosen?.cardNumber ?? card, once: once).run()
+                let chosen = Scenario(cardNumber: typedCard) ?? Scenario(rawValue: card)
+                exit = try await SplitDemo(lab: lab, card: chosen?.cardNumber ?? typedCard, once: once).run()
             } else if all {
                 exit = try await payEveryScenario(lab: lab)
-            } else if let chosen = Scenario(cardNumber: card) ?? Scenario(rawValue: card) {
+            } else if let chosen = Scenario(cardNumber: typedCard) ?? Scenario(rawValue: card) {
                 // A scenario that waits for the SDK's timer says so, rather than staying silent for 10 s.
                 if chosen.expectedOutcome == .timedOut, !screen.json { print(Self.waitingNote) }
                 exit = try await pay(
@@ -90,7 +94,7 @@ struct Demo: AsyncParsableCommand {
                     answers: Self.happyPath(chosen, messageVersion: messageVersion), scenario: chosen
                 ).code
             } else {
-                exit = try await pay(lab: lab, card: card, answers: []).code
+                exit = try await pay(lab: lab, card: typedCard, answers: []).code
             }
         } catch {
             await lab.stop()
