@@ -134,7 +134,10 @@ def main(arguments):
         print(__doc__, file=sys.stderr)
         return 2
     limit = int(arguments[0])
-    child = subprocess.Popen(arguments[1:], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    # restore_signals=False: the command inherits Python's SIGPIPE ignored, so a test's write to a pipe or socket the
+    # other end closed fails with EPIPE instead of killing the whole test binary with signal 13 (seen once in CI: the
+    # tools' test binary died so, every test with it).
+    child = subprocess.Popen(arguments[1:], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, restore_signals=False)
     last = [time.monotonic()]
 
     def relay():

@@ -59,6 +59,7 @@ public final class HostileServer: Sendable {
     public static func start(useTLS: Bool, ipAddresses: [String] = ["127.0.0.1"], dnsNames: [String] = [])
         async throws -> HostileServer
     {
+        ignoreBrokenPipes()
         let router = routes()
         let (server, rootPEM) = try httpServer(useTLS: useTLS, ipAddresses: ipAddresses, dnsNames: dnsNames)
         var logger = Logger(label: "threeds2.hostile")

@@ -13,6 +13,12 @@ import ThreeDS2Messages
 import X509
 import _CryptoExtras
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A reference 3DS Server, directory server and ACS on loopback, with its own PKI. Start it in a test or with
 /// `threeds testlab`; point the SDK at ``baseURL`` with ``configure(_:)``.
 public final class TestLab: Sendable {
@@ -68,6 +74,7 @@ public final class TestLab: Sendable {
     public static func start(
         options: TestLabOptions = TestLabOptions(), logger: Logger = Logger(label: "threeds2.testlab")
     ) async throws -> TestLab {
+        ignoreBrokenPipes()
         let pki = try LabPKI.make(host: options.host)
         let box = ACSBox()
         let router = Router()
@@ -140,4 +147,16 @@ final class ACSBox: Sendable {
     private let value = Locked<TestLab?>(nil)
     var lab: TestLab? { value.withLock { $0 } }
     func set(_ lab: TestLab) { value.withLock { $0 = lab } }
+}
+
+/// A server in a process (the lab, the hostile servers, in the tests' process or in `threeds`) must not be killed by
+/// SIGPIPE when a write meets a pipe or socket whose other end closed: the write fails with EPIPE instead. Every
+/// process that starts one ignores the signal (a test binary starts with it at its default, as `swift test` launches
+/// it; once it killed the tools' test binary, every test with it).
+func ignoreBrokenPipes() {
+    #if canImport(Glibc)
+        _ = Glibc.signal(SIGPIPE, SIG_IGN)
+    #elseif canImport(Darwin)
+        _ = Darwin.signal(SIGPIPE, SIG_IGN)
+    #endif
 }
