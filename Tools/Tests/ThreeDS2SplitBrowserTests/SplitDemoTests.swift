@@ -51,6 +51,29 @@ struct SplitDemoTests {
         }
     }
 
+    /// Starts `threeds` with these arguments, standard input empty, its output and errors read together.
+    static func launch(_ arguments: [String], columns: Int? = nil) throws -> (Process, Output) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        if let columns {
+            process.environment = ProcessInfo.processInfo.environment.merging(["COLUMNS": "\(columns)"]) { $1 }
+        }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        process.standardInput = FileHandle.nullDevice
+        let output = Output(pipe)
+        try process.run()
+        return (process, output)
+    }
+
+    /// Waits until the process has exited, at most two minutes (a backstop: the caller checks `isRunning`).
+    static func awaitExit(_ process: Process) async throws {
+        let ended = ContinuousClock.now.advanced(by: .seconds(120))
+        while process.isRunning, ContinuousClock.now < ended { try await Task.sleep(for: .milliseconds(20)) }
+    }
+
     @Test("--once without --split, --split with --auto, --split in 2.2.0: usage errors (exit 2) that say why")
     func usageErrors() async throws {
         for (arguments, said) in [
@@ -58,17 +81,8 @@ struct SplitDemoTests {
             (["--split", "--auto"], "--split is answered in a browser"),
             (["--split", "--message-version", "2.2.0"], "--split runs 2.3.1"),
         ] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: Self.binary)
-            process.arguments = ["demo"] + arguments
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            process.standardInput = FileHandle.nullDevice
-            let output = Output(pipe)
-            try process.run()
-            let ended = ContinuousClock.now.advanced(by: .seconds(120))
-            while process.isRunning, ContinuousClock.now < ended { try await Task.sleep(for: .milliseconds(20)) }
+            let (process, output) = try Self.launch(["demo"] + arguments)
+            try await Self.awaitExit(process)
             if process.isRunning {
                 // It started instead of refusing: stop it (a demo without --once runs until interrupted).
                 process.terminate()
@@ -83,17 +97,8 @@ struct SplitDemoTests {
 
     @Test("the printed address, Pay, the code 123456: the challenge completes with Y and the command says so, exit 0")
     func paysInABrowser() async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = ["demo", "--split", "--once"]
         // Wide lines: the address and "in a browser" stay on one line whatever COLUMNS the test run has.
-        process.environment = ProcessInfo.processInfo.environment.merging(["COLUMNS": "200"]) { $1 }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        let output = Output(pipe)
-        try process.run()
+        let (process, output) = try Self.launch(["demo", "--split", "--once"], columns: 200)
         defer { if process.isRunning { process.terminate() } }
         let address = try await output.wait(for: "http://127\\.0\\.0\\.1:[0-9]+/(?=\\s+in a browser)")
         // The shop's backend answers its own page only: no Origin, another origin, or another Host name is refused.
@@ -116,8 +121,7 @@ struct SplitDemoTests {
             try await ChallengeBrowser(browser: browser).event("finished")
         }
         _ = try await output.wait(for: "Split-SDK challenge completed: transStatus Y")
-        let ended = ContinuousClock.now.advanced(by: .seconds(120))
-        while process.isRunning, ContinuousClock.now < ended { try await Task.sleep(for: .milliseconds(50)) }
+        try await Self.awaitExit(process)
         #expect(!process.isRunning, "\(output.printed)")
         if !process.isRunning { #expect(process.terminationStatus == 0, "\(output.printed)") }
     }
