@@ -73,17 +73,12 @@ struct SplitDemo {
         ]
         guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path + "/frame.html") })
         else {
-            throw ValidationErrorText(
-                "the Split-SDK web client's folder was found neither beside threeds nor in its source tree")
+            throw CLIError(
+                "the Split-SDK web client's folder was found neither beside threeds nor in its source tree",
+                exitStatus: 1)
         }
         return found
     }
-}
-
-/// A usage problem found while starting, said as such.
-struct ValidationErrorText: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }
 
 /// The demo shop: its page, its script and its backend's two calls.
@@ -223,7 +218,7 @@ final class ShopState: Sendable {
         guard (1...64).contains(session.count),
             session.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
         else {
-            throw ValidationErrorText("no session")
+            throw CLIError("no session", exitStatus: 1)
         }
         var request = try await merchant(
             "GET", "/merchant/v1/sessions/\(session)/authentication-request-parameters", nil, expecting: 200)
@@ -236,7 +231,7 @@ final class ShopState: Sendable {
             url: lab.baseURL.appendingPathComponent("3ds/authenticate"), body: request.serializedBytes,
             contentType: "application/json; charset=UTF-8", timeout: .seconds(60))
         guard case .object(let ares) = try JSONParser().parse(response.body) else {
-            throw ValidationErrorText("the 3DS Server's answer is not a JSON object")
+            throw CLIError("the 3DS Server's answer is not a JSON object", exitStatus: 1)
         }
         let authentication = try ThreeDSServerClient.response(from: ares, messageVersion: .v2_3_1, requestorAppURL: nil)
         guard let challenge = authentication.challengeParameters else {
@@ -290,9 +285,9 @@ final class ShopState: Sendable {
         let bytes = try await response.body.collect(upTo: 1 << 20)
         let object = (try? JSONParser().parse(Array(buffer: bytes)))?.objectValue ?? [:]
         guard Int(response.status.code) == expecting else {
-            throw ValidationErrorText(
+            throw CLIError(
                 "the Split-SDK Server answered \(method) \(path) with HTTP \(response.status.code): "
-                    + (object["error"]?.stringValue ?? ""))
+                    + (object["error"]?.stringValue ?? ""), exitStatus: 1)
         }
         return object
     }
@@ -345,7 +340,7 @@ struct DemoListener {
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next(), port > 0, let url = URL(string: "http://127.0.0.1:\(port)") else {
             task.cancel()
-            throw ValidationErrorText("the demo shop could not listen on 127.0.0.1")
+            throw CLIError("the demo shop could not listen on 127.0.0.1", exitStatus: 1)
         }
         return DemoListener(baseURL: url, task: task)
     }
