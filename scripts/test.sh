@@ -17,6 +17,9 @@ if command -v dpkg >/dev/null 2>&1; then
         dpkg -s "$package" >/dev/null 2>&1 || need+=("$package")
     done
     command -v tmux >/dev/null 2>&1 || need+=(tmux)
+    command -v node >/dev/null 2>&1 || need+=(nodejs)
+    # A CJK font for the Japanese screenshot: installed when it can be, never required (the test passes without it).
+    if [ "$(id -u)" -eq 0 ] && ! dpkg -s fonts-noto-cjk >/dev/null 2>&1; then need+=(fonts-noto-cjk); fi
 fi
 if [ ${#need[@]} -gt 0 ]; then
     if [ "$(id -u)" -eq 0 ]; then

@@ -67,8 +67,41 @@ struct RemoteChannelTests {
             return
         }
         #expect(sent.request["challengeDataEntry"] == nil)
-        #expect(sent.fill == [RemoteFill(member: "challengeDataEntry", box: 0)])
+        #expect(sent.fill == [RemoteFill(member: "challengeDataEntry", source: .entryBox(0))])
         #expect(sent.body.isEmpty)
+    }
+
+    @Test("a chosen option and the consent answers never enter the CReq either: each member is named for the client")
+    func choicesAndConsentsAreFilledByTheClient() throws {
+        var machine = remoteMachine()
+        _ = machine.handle(.start)
+        var cres = textScreenCRes()
+        cres["challengeEntryBox"] = nil
+        cres["acsUiType"] = .string("02")
+        cres["challengeInfoLabel"] = .string("Where shall we send the code?")
+        cres["challengeSelectInfo"] = .array([.object(["sms": .string("By SMS")]), .object(["mail": .string("Mail")])])
+        cres["trustListInfoText"] = .string("Trust this shop?")
+        cres["deviceBindingInfoText"] = .string("Bind this device?")
+        let shown = machine.handle(.messageReceived(cres))
+        guard case .present(let screen)? = shown.first else {
+            Issue.record("no screen: \(shown)")
+            return
+        }
+        #expect(screen.uiType == .singleSelect)
+        let answer = ChallengeAnswer(.submitSelection(["sms"]), whitelisting: true, deviceBinding: false)
+        guard case .send(let sent)? = machine.handle(.answered(answer)).first else {
+            Issue.record("no CReq")
+            return
+        }
+        for member in ["challengeDataEntry", "trustListDataEntry", "deviceBindingDataEntry"] {
+            #expect(sent.request[member] == nil, "\(member) left in the CReq")
+        }
+        #expect(
+            sent.fill == [
+                RemoteFill(member: "challengeDataEntry", source: .chosenOptions),
+                RemoteFill(member: "trustListDataEntry", source: .consent(.trust)),
+                RemoteFill(member: "deviceBindingDataEntry", source: .consent(.deviceBinding)),
+            ])
     }
 
     @Test("a CRes the client could not decrypt is the ACS's 302, with the Erro to the ACS, as in process")

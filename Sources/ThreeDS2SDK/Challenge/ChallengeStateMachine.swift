@@ -349,7 +349,7 @@ struct ChallengeStateMachine: Sendable {
             }
         case .remote:
             // The client fills the entries and encrypts: the CReq leaves here without them.
-            fill = RemoteFill.strip(&request)
+            fill = RemoteFill.strip(&request, answering: answer == nil ? nil : screen?.uiType)
             body = []
         }
         let isCancel = answer?.action == .cancel

@@ -3,26 +3,59 @@ public import Logging
 public import ThreeDS2JOSE
 public import ThreeDS2Messages
 
-/// A member of a CReq the Split-SDK's client fills in: an entry never leaves the client, so the remote channel's
-/// CReqs go out without them and name each one here (docs/split-sdk.md, the `encrypt` step's `fill`).
+/// A member of a CReq the Split-SDK's client fills in: what the cardholder entered, chose or consented to never leaves
+/// the client, so the remote channel's CReqs go out without it and name each member here (docs/split-sdk.md, the
+/// `encrypt` step's `fill`).
 @_spi(ThreeDS2SplitServer) public struct RemoteFill: Sendable, Hashable {
-    /// The CReq member (`challengeDataEntry`, `challengeDataEntryTwo`, `challengeHTMLDataEntry`).
+    /// Where the client takes a member's value from.
+    public enum Source: Sendable, Hashable {
+        /// The text of an entry box of the screen answered (0, or 1 for the second box of 2.3.1).
+        case entryBox(Int)
+        /// The keys of the options the cardholder chose, comma-separated in the screen's order (UI 02, 03).
+        case chosenOptions
+        /// The form data of the HTML page (UI 05, 06), as a form submission encodes it.
+        case htmlForm
+        /// The answer to a consent question, `Y` or `N`.
+        case consent(ConsentKind)
+    }
+
+    /// The CReq member (`challengeDataEntry`, `challengeDataEntryTwo`, `challengeHTMLDataEntry`, and the consent
+    /// answers `trustListDataEntry` / `whitelistingDataEntry` and `deviceBindingDataEntry`).
     public let member: String
-    /// The entry box of the screen answered whose value it takes (0 or 1).
-    public let box: Int
+    /// Where its value comes from.
+    public let source: Source
 
-    /// The entry members and their boxes, in the order a CReq carries them.
-    static let members: [(member: String, box: Int)] = [
-        ("challengeDataEntry", 0), ("challengeDataEntryTwo", 1), ("challengeHTMLDataEntry", 0),
-    ]
+    /// Names a member and its source.
+    ///
+    /// - Parameters:
+    ///   - member: The CReq member.
+    ///   - source: Where its value comes from.
+    public init(member: String, source: Source) {
+        self.member = member
+        self.source = source
+    }
 
-    /// Removes every entry member from a CReq the builder made (``ChallengeRequestBuilder/entryFields``) and names
-    /// what was removed: the client puts the cardholder's own values there.
-    static func strip(_ request: inout JSONObject) -> [RemoteFill] {
+    /// Removes every entry and consent member from a CReq the builder made (``ChallengeRequestBuilder/entryFields``
+    /// and the consent answers) and names what was removed and where the client takes its value: the client puts the
+    /// cardholder's own values there. The members are named in the order a CReq carries them.
+    ///
+    /// - Parameters:
+    ///   - request: The CReq, complete; returned without the members.
+    ///   - uiType: The UI type of the screen answered (`challengeDataEntry` is an entry box's text on a text screen
+    ///     and the chosen options on a select screen).
+    /// - Returns: The members removed.
+    static func strip(_ request: inout JSONObject, answering uiType: UIType?) -> [RemoteFill] {
+        let selects = uiType == .singleSelect || uiType == .multiSelect
+        let members: [(String, Source)] = [
+            ("challengeDataEntry", selects ? .chosenOptions : .entryBox(0)), ("challengeDataEntryTwo", .entryBox(1)),
+            ("challengeHTMLDataEntry", .htmlForm), (TrustQuestion.trustList.entryField, .consent(.trust)),
+            (TrustQuestion.whitelisting.entryField, .consent(.trust)),
+            ("deviceBindingDataEntry", .consent(.deviceBinding)),
+        ]
         var fill: [RemoteFill] = []
-        for (member, box) in members where request[member] != nil {
+        for (member, source) in members where request[member] != nil {
             request[member] = nil
-            fill.append(RemoteFill(member: member, box: box))
+            fill.append(RemoteFill(member: member, source: source))
         }
         return fill
     }

@@ -17,7 +17,7 @@ public enum FormJSON {
     /// - Returns: The `form` member of a `present` step.
     public static func form(_ form: ChallengeFormState) -> JSONObject {
         let layout = form.layout
-        return [
+        var object: JSONObject = [
             "formVersion": .number("\(version)"),
             "uiType": .string(form.screen.uiType.rawValue),
             "messageVersion": .string(form.screen.messageVersion.rawValue),
@@ -28,6 +28,43 @@ public enum FormJSON {
             // Why the client's last action was not sent (the core's note, in the session's language), if it was not.
             "note": form.note.map(JSONValue.string) ?? .null,
             "style": .object(style(layout.style)),
+        ]
+        if form.screen.uiType == .html || form.screen.uiType == .htmlOutOfBand {
+            // The page as the SDK's web view loads it (scripts off, no network, forms to the reserved URL), drawn by the
+            // client in a sandboxed frame; its form data never comes back here.
+            object["html"] = .object([
+                "id": .string(htmlID),
+                "document": .string(WebViewPolicy.lockedDownDocument(form.screen.html ?? "")),
+                "title": .string(form.screen.header ?? layout.strings[.secureCheckout]),
+            ])
+        }
+        return object
+    }
+
+    /// The name `fill.from` gives the chosen options of a select screen (the keys, comma-separated in the form's
+    /// order).
+    public static let optionsID = "options"
+    /// The name `fill.from` gives the HTML page's form data.
+    public static let htmlID = "html"
+
+    /// The rules of the chosen options: one key exactly (single select) or at least one (multi select), each a key of
+    /// the screen's, none twice, in the screen's order, at most the entry's bytes joined; the note when none is chosen.
+    static func choiceRules(_ screen: ChallengeScreen, strings: SDKStrings) -> JSONObject {
+        [
+            "choose": .string(screen.uiType == .singleSelect ? "one" : "some"),
+            "keys": .array(screen.options.map { .string($0.key) }),
+            "maxBytes": .number("\(ChallengeFormState.maxEntryLength)"),
+            "chooseNote": .string(strings[.chooseOption]),
+        ]
+    }
+
+    /// The rules of an HTML page's form data: at most `challengeHTMLDataEntry`'s bytes, empty allowed (a page may
+    /// submit no field).
+    static func htmlRules(strings: SDKStrings) -> JSONObject {
+        [
+            "maxBytes": .number("\(ChallengeFormState.maxHTMLDataLength)"), "allowEmpty": .bool(true),
+            "htmlForm": .bool(true),
+            "tooLongNote": .string(strings.format(.noteTooLong, ChallengeFormState.maxHTMLDataLength)),
         ]
     }
 

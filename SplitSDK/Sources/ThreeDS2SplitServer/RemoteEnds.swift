@@ -24,13 +24,20 @@ struct RemotePresenter: ChallengePresenter {
         }
     }
 
-    /// The client's action on the form state. `submit` fills each entry box with a stand-in the core's checks
-    /// accept: the CReq leaves the core without it (``RemoteFill``) and the client writes the cardholder's value.
+    /// The client's action on the form state. `submit` first gives the form state stand-ins its checks accept for
+    /// what the cardholder entered or chose (``standIns(on:)``): the CReq leaves the core without them (``RemoteFill``)
+    /// and the client writes the cardholder's own values.
     static func perform(_ action: String, on form: inout ChallengeFormState) -> FormEffect? {
         switch action {
         case "submit":
-            for box in 0..<max(1, form.screen.entryBoxes.count) { _ = form.perform(.setEntry("0", box: box)) }
-            return form.perform(.submit())
+            switch form.screen.uiType {
+            case .html, .htmlOutOfBand:
+                // The page's form data stays in the frame; the form state sees that a form was submitted.
+                return form.perform(.submitWebForm(""))
+            default:
+                standIns(on: &form)
+                return form.perform(.submit())
+            }
         case "submitEmpty": return form.perform(.submit())
         case "resend": return form.perform(.resend)
         case "cancel": return form.perform(.cancel)
@@ -40,9 +47,22 @@ struct RemotePresenter: ChallengePresenter {
         }
     }
 
-    /// What the web client draws: native screens, text (UI 01) in this first part.
+    /// A submitted screen as the core's form state sees it: each entry box holds a character, a select screen has its
+    /// first option chosen. None of it reaches the CReq: the client fills those members with the cardholder's values.
+    /// The consent questions stay unanswered here; their members are filled by the client too.
+    static func standIns(on form: inout ChallengeFormState) {
+        switch form.screen.uiType {
+        case .singleSelect, .multiSelect:
+            if let first = form.screen.options.first { _ = form.perform(.select([first.key])) }
+        default:
+            for box in 0..<max(1, form.screen.entryBoxes.count) { _ = form.perform(.setEntry("0", box: box)) }
+        }
+    }
+
+    /// What the web client draws: native screens of every UI type its message version defines, and the HTML ones in a
+    /// sandboxed frame (`sdkInterface` 03).
     func renderOptions(for version: MessageVersion) -> DeviceRenderOptions {
-        DeviceRenderOptions(interface: .native, uiTypes: [.text])
+        DeviceRenderOptions(interface: .both, uiTypes: version.uiTypes)
     }
 }
 
@@ -74,17 +94,39 @@ struct RemoteClient: RemoteChallengeChannel {
         return opening
     }
 
-    /// The `fill` list: each member with the form element it takes its value from and that element's rules.
+    /// The `fill` list: each member with the form element it takes its value from and that element's rules
+    /// (docs/split-sdk.md, the `encrypt` step).
     static func fill(_ fill: [RemoteFill], form: ChallengeFormState?) -> [JSONValue] {
         fill.map { item in
-            var object: JSONObject = ["member": .string(item.member), "box": .number("\(item.box)")]
-            let elements = form?.layout.elements ?? []
-            for (index, element) in elements.enumerated() {
-                guard case .textField(let box, let entry) = element, box == item.box else { continue }
-                object["from"] = .string(FormJSON.elementID(index))
-                object["rules"] = .object(EntryRules(entry).json(strings: form?.layout.strings ?? .english))
+            var object: JSONObject = ["member": .string(item.member)]
+            if case .entryBox(let box) = item.source { object["box"] = .number("\(box)") }
+            if let form, let (from, rules) = source(item.source, in: form) {
+                object["from"] = .string(from)
+                object["rules"] = .object(rules)
             }
             return .object(object)
         }
+    }
+
+    /// The id of the form element (or group) a member's value comes from, and its rules.
+    static func source(_ source: RemoteFill.Source, in form: ChallengeFormState) -> (String, JSONObject)? {
+        let strings = form.layout.strings
+        switch source {
+        case .chosenOptions:
+            return (FormJSON.optionsID, FormJSON.choiceRules(form.screen, strings: strings))
+        case .htmlForm:
+            return (FormJSON.htmlID, FormJSON.htmlRules(strings: strings))
+        case .entryBox(let wanted):
+            for (index, element) in form.layout.elements.enumerated() {
+                guard case .textField(let box, let entry) = element, box == wanted else { continue }
+                return (FormJSON.elementID(index), EntryRules(entry).json(strings: strings))
+            }
+        case .consent(let kind):
+            for (index, element) in form.layout.elements.enumerated() {
+                guard case .consent(let asked, _) = element, asked == kind else { continue }
+                return (FormJSON.elementID(index), ["yesNo": .bool(true)])
+            }
+        }
+        return nil
     }
 }

@@ -1,3 +1,4 @@
+import Testing
 import ThreeDS2BrowserSupport
 import ThreeDS2JOSE
 
@@ -32,6 +33,44 @@ struct ChallengeFrame {
         try await page.enterFrame()
         return try await browser.property("value", of: browser.element(Self.entry)).stringValue ?? ""
     }
+
+    /// Waits until the frame draws a screen of this UI type (`01`…`07`).
+    func waitForScreen(uiType: String) async throws {
+        try await page.enterFrame()
+        try await browser.waitUntil("document.querySelector('form.screen[data-ui-type=\"\(uiType)\"]')")
+    }
+
+    /// Chooses an option by its key (a radio button or a checkbox).
+    func choose(_ key: String) async throws {
+        try await page.enterFrame()
+        try await browser.click(browser.element("form.screen .options input[value=\"\(key)\"]"))
+    }
+
+    /// Ticks the consent question at `index` (in the screen's order).
+    func tickConsent(_ index: Int) async throws {
+        try await page.enterFrame()
+        let boxes = try await browser.elements("form.screen .consent input")
+        try #require(boxes.count > index, "the screen has \(boxes.count) consent questions")
+        try await browser.click(boxes[index])
+    }
+
+    /// Types into the entry box `box` (0 or 1).
+    func enter(_ code: String, box: Int) async throws {
+        try await page.enterFrame()
+        let entries = try await browser.elements(Self.entry)
+        try #require(entries.count > box, "the screen has \(entries.count) entry boxes")
+        try await browser.type(code, into: entries[box])
+    }
+
+    /// Moves into the HTML page's own frame, once the client is listening to it.
+    func enterPage() async throws {
+        try await page.enterFrame()
+        try await browser.waitUntil("document.querySelector('.html iframe[data-ready]')")
+        try await browser.switchToFrame(browser.element(".html iframe"))
+    }
+
+    /// Presses a button of the screen by its type in lower case (`continue`, `additional`, `submit`, `resend`).
+    func press(button type: String) async throws { try await press(type) }
 
     /// Presses the submit button.
     func submit() async throws { try await press("submit") }

@@ -71,6 +71,33 @@ struct NoInputOnServerTests {
         #expect(evidence.findings.isEmpty, "\(evidence.findings.map(\.description).joined(separator: "\n"))")
     }
 
+    @Test("an HTML page (UI 05): a code typed into the page's own form is nowhere on the server's side either")
+    func htmlFormDataLeaksNothing() async throws {
+        let code = Self.uniqueCode()
+        let (findings, recorded) = try await SplitRig.run { rig, frame in
+            let challenge = try await rig.startChallenge(frame, scenario: .html)
+            try await frame.page.event("challengeShown")
+            try await frame.enterPage()
+            try await frame.browser.type(code, into: frame.browser.element("#otp"))
+            try await frame.browser.click(frame.browser.element("button[value='verify']"))
+            try await frame.page.enterFrame()
+            try await frame.browser.waitUntil(
+                "document.querySelector('.html iframe[data-ready]')?.contentDocument?.body?.innerText"
+                    + ".includes('The code was not correct')")
+            let record = try #require(await rig.lab.acsRecord(acsTransID: challenge.acsTransactionID))
+            #expect(
+                record.requests.contains { $0["challengeHTMLDataEntry"]?.stringValue?.contains("otp=\(code)") == true })
+            let key = try #require(await rig.lab.channelKeyForTests(acsTransID: challenge.acsTransactionID))
+            let secrets: [LeakSearch.Secret] = [
+                .init("the unique code \(code)", Array(code.utf8), wordBounded: true), .init("the channel key", key),
+            ]
+            let haystacks = try await rig.everythingTheServerSaw()
+            return (LeakSearch.search(secrets, in: haystacks), haystacks.map(\.bytes.count).reduce(0, +))
+        }
+        #expect(recorded > 10_000, "too little was recorded to search: \(recorded) bytes")
+        #expect(findings.isEmpty, "\(findings.map(\.description).joined(separator: "\n"))")
+    }
+
     @Test("the test-only leaking client build is caught: the same search finds the code")
     func leakingClientIsCaught() async throws {
         let evidence = try await Self.challenge(leakingClient: true)

@@ -83,6 +83,29 @@ struct SplitBrowserTests {
         }
     }
 
+    @Test("the keyboard: Enter in the code box submits, Escape cancels; the box is labelled for screen readers")
+    func keyboard() async throws {
+        try await SplitRig.run { rig, frame in
+            let challenge = try await rig.startChallenge(frame)
+            try await frame.waitForScreen()
+            let labelled = try await frame.browser.execute(
+                "const i = document.querySelector('\(ChallengeFrame.entry)'); const l = i && i.labels[0];"
+                    + " return l ? l.textContent : null")
+            #expect(labelled.stringValue?.isEmpty == false, "the code box has no label")
+            let focused = try await frame.browser.execute(
+                "return document.activeElement === document.querySelector('\(ChallengeFrame.entry)')")
+            #expect(focused == .bool(true), "the focus does not start in the code box")
+            try await frame.enter("000000\u{E007}")  // WebDriver's Enter key
+            try await frame.waitForText("The code was not correct. 2 attempts left.")
+            try await frame.browser.type("\u{E00C}", into: frame.browser.element(ChallengeFrame.entry))  // Escape
+            let finished = try await frame.page.event("finished")
+            #expect(finished["outcome"]?.objectValue?["kind"]?.stringValue == "cancelled")
+            let record = try #require(await rig.lab.acsRecord(acsTransID: challenge.acsTransactionID))
+            #expect(record.requests.compactMap { $0["challengeDataEntry"]?.stringValue } == ["000000"])
+            #expect(record.requests.last?["challengeCancel"]?.stringValue == "01")
+        }
+    }
+
     @Test("timeout: the server's test clock passes the challenge timeout; Erro 402 to the ACS, timedOut to the page")
     func timeout() async throws {
         try await SplitRig.run { rig, frame in

@@ -17,6 +17,8 @@ actor SwiftSplitClient {
     private var acsTransID = ""
     /// The values the cardholder typed, by entry box.
     var entries: [Int: String] = [:]
+    /// The other values the cardholder gave, by the name `fill.from` uses (`options`, `html`, a consent's id).
+    var values: [String: String] = [:]
     /// Every step received, in order.
     private(set) var steps: [JSONObject] = []
 
@@ -26,6 +28,9 @@ actor SwiftSplitClient {
     var publicKey: P256PublicJWK { P256PublicJWK(key.publicKey) }
 
     func type(_ value: String, box: Int = 0) { entries[box] = value }
+
+    /// Chooses options, answers a consent question or submits an HTML page's data: the value `fill` takes from `id`.
+    func give(_ value: String, for id: String) { values[id] = value }
 
     /// `start` with the merchant's one-time token; returns the HTTP answer.
     func start(merchantToken: String) async throws -> HTTPAnswer {
@@ -97,9 +102,9 @@ actor SwiftSplitClient {
             let counter = Int(counterText), case .array(let fill)? = step["fill"]
         else { throw SplitTestError("an encrypt step without its members") }
         for case .object(let item) in fill {
-            guard let member = item["member"]?.stringValue, case .number(let boxText)? = item["box"],
-                let box = Int(boxText), let value = entries[box], !value.isEmpty
-            else { throw SplitTestError("nothing to fill") }
+            guard let member = item["member"]?.stringValue, let value = value(for: item) else {
+                throw SplitTestError("nothing to fill for \(item.serialized)")
+            }
             if case .object(let rules)? = item["rules"], case .number(let max)? = rules["maxLength"],
                 value.count > Int(max) ?? 0
             {
@@ -112,6 +117,16 @@ actor SwiftSplitClient {
         let jwe = try encrypter.encrypt(
             creq.serializedBytes, iv: ChannelKeys.counterIV(counter, encryption: .a128cbcHS256, fromSDK: true))
         return ["exchange": step["exchange"] ?? .null, "jwe": .string(jwe)]
+    }
+
+    /// The value a `fill` item takes: what was given for its `from`, `N` for a consent question left unanswered (as a
+    /// checkbox left unticked), else the text of its entry box.
+    private func value(for item: JSONObject) -> String? {
+        if let from = item["from"]?.stringValue, let value = values[from] { return value }
+        if case .object(let rules)? = item["rules"], rules["yesNo"] == .bool(true) { return "N" }
+        guard case .number(let boxText)? = item["box"], let box = Int(boxText), let value = entries[box], !value.isEmpty
+        else { return nil }
+        return value
     }
 
     /// Decrypts the ACS's answer with the ACS→SDK key (kid held to acsTransID) and forwards the JSON object.

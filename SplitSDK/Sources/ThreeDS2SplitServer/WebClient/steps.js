@@ -142,8 +142,9 @@ export class SplitSession {
   }
 
   /**
-   * Draws a screen and posts the cardholder's action (never an entry). A submit whose entries break their box's
-   * rules is not posted: the screen is drawn again with the note.
+   * Draws a screen and posts the cardholder's action (never an entry, a choice or a consent answer: those are held
+   * for the CReq's `fill`). A submit whose entries break their box's rules is not posted: the screen is drawn again
+   * with the note.
    */
   async present(step) {
     this.lastPresent = step;
@@ -226,7 +227,7 @@ export class SplitSession {
       if (typeof member !== 'string' || typeof from !== 'string') throw new SessionError('protocol', 'a fill entry without member or from');
       const broken = checkEntry(this.held.get(from) ?? '', rules ?? {});
       if (broken?.rule === 'unknownRule') throw new SessionError('protocol', `unknown answer rule "${broken.name}"`);
-      if (broken) return { ...broken, element: from, text: rules?.tooLongNote };
+      if (broken) return { ...broken, element: from, text: broken.rule === 'choose' ? rules?.chooseNote : rules?.tooLongNote };
     }
     return null;
   }

@@ -1,9 +1,11 @@
-// The frame's view: draws the text screen (UI 01) from the `present` step's form (docs/split-sdk.md, "The form"),
-// the processing view, the outcome and error views, with the UI customization the server resolved and the texts of
-// the session's language (right to left through `dir`). Text only through textContent, style only through the CSSOM
-// (the frame's CSP allows no inline style or script). Keyboard: Enter submits (a real form), Escape cancels, the focus
-// follows the form's order and starts where the form says. Every control has a label for screen readers; notes and
-// status changes are announced (aria-live).
+// The frame's view: draws every screen from the `present` step's form (docs/split-sdk.md, "The form"): entry boxes,
+// options, consent questions, buttons, sections, and an HTML page (UI 05, 06) in a sandboxed frame of its own (no
+// script, no form submission, no network) whose form data the view reads when the cardholder submits; the processing
+// view, the outcome and error views, with the UI customization the server resolved and the texts of the session's
+// language (right to left through `dir`; the ACS's texts with `dir="auto"`, each in its own direction). Text only
+// through textContent, style only through the CSSOM (the frame's script writes no markup). Keyboard: Enter submits (a
+// real form), Escape cancels, the focus follows the form's order and starts where the form says. Every control has a
+// label for screen readers; notes and status changes are announced (aria-live).
 
 /** The texts shown before the server has sent the session's (a refusal to start), in English. */
 export const FALLBACK_TEXTS = Object.freeze({
@@ -46,13 +48,45 @@ export function cssColor(value) {
 }
 
 /**
- * The action a press of the submit button answers: `submitEmpty` when every entry box is empty (the core's form
- * state then decides whether the screen allows it), else `submit`.
- * @param {Object<string, string>} values The entries by element id.
+ * The action a press of the submit button answers: `submitEmpty` when every entry box is empty and no option is
+ * chosen (the core's form state then decides whether the screen allows it), else `submit`. An HTML page's form data
+ * is always a `submit`, even when empty.
+ * @param {Object<string, string>} values The values by element id (`options` for the chosen keys, `html` for a page's
+ *   form data).
+ * @param {string[]} [answering] The ids whose values answer the screen (entry boxes, `options`, `html`); every id of
+ *   `values` when not given.
  * @returns {'submit' | 'submitEmpty'}
  */
-export function submitAction(values) {
-  return Object.values(values).some((value) => value.length > 0) ? 'submit' : 'submitEmpty';
+export function submitAction(values, answering = Object.keys(values)) {
+  if (answering.includes('html') && typeof values.html === 'string') return 'submit';
+  return answering.some((id) => typeof values[id] === 'string' && values[id].length > 0) ? 'submit' : 'submitEmpty';
+}
+
+/**
+ * The form data a link of an HTML page submits: the query of the SDK's reserved URL `https://emv3ds/challenge`, as
+ * the SDK's web-view policy reads it; null for any other link (nothing else may load; opening the bank's app through
+ * `https://emv3ds/openoobApp` is not offered by a browser).
+ * @param {string | null} href
+ * @returns {string | null}
+ */
+export function reservedLinkData(href) {
+  const url = reservedURL(href);
+  return url && url.pathname.toLowerCase() === '/challenge' ? url.search.slice(1) : null;
+}
+
+/**
+ * The SDK's reserved URL (`https://emv3ds/…`, any case), or null.
+ * @param {string | null} text
+ * @returns {URL | null}
+ */
+export function reservedURL(text) {
+  if (typeof text !== 'string') return null;
+  try {
+    const url = new URL(text.trim());
+    return url.protocol === 'https:' && url.hostname === 'emv3ds' && url.port === '' && url.username === '' ? url : null;
+  } catch {
+    return null;
+  }
 }
 
 const number = (value) => (Number.isFinite(value) && value >= 0 && value < 1000 ? value : undefined);
@@ -182,8 +216,8 @@ export class ChallengeView {
   }
 
   /**
-   * Draws a screen and resolves with the cardholder's action and the entries by element id; the inputs are
-   * emptied as soon as they are read.
+   * Draws a screen and resolves with the cardholder's action and the values by element id (`options` for the chosen
+   * keys, `html` for an HTML page's form data); the inputs are emptied as soon as they are read.
    * @param {number} screen
    * @param {object} form The `present` step's form.
    * @param {{rule: string, element?: string, text?: string} | null} [note] Why the last answer was not sent.
@@ -191,64 +225,157 @@ export class ChallengeView {
    */
   present(screen, form, note) {
     this.answer(null);
-    const { node, inputs, focusTarget } = this.drawForm(form, note);
+    const { node, fields, focusTarget } = this.drawForm(form, note);
     this.frame(form.language ?? this.language, form.direction ?? this.direction, form.style, node);
-    const noted = note ? inputs.find((input) => input.dataset.element === note.element) : undefined;
+    const noted = note ? [...fields.entries, ...fields.options].find((input) => input.dataset.element === note.element) : undefined;
     (noted ?? focusTarget)?.focus();
     return new Promise((resolve) => {
       this.pending = resolve;
-      this.collect = () => {
-        const values = Object.fromEntries(inputs.map((input) => [input.dataset.element, input.value]));
-        for (const input of inputs) input.value = '';
+      this.answering = [...fields.entries.map((input) => input.dataset.element), ...(fields.options.length ? ['options'] : [])];
+      this.collect = (action) => {
+        const values = {};
+        if (action === 'submit') {
+          for (const input of fields.entries) values[input.dataset.element] = input.value;
+          if (fields.options.length) values.options = fields.options.filter((input) => input.checked).map((input) => input.value).join(',');
+        }
+        // Every answer but a cancel carries the consent answers (the CReq says N for a question left unticked).
+        if (action !== 'cancel') for (const box of fields.consents) values[box.dataset.element] = box.checked ? 'Y' : 'N';
+        for (const input of fields.entries) input.value = '';
         return values;
       };
     });
   }
 
-  act(action) {
+  /**
+   * The cardholder's action: the values read from the screen, plus `extra` (an HTML page's form data).
+   * @param {string} action
+   * @param {Object<string, string>} [extra]
+   */
+  act(action, extra) {
     if (!this.pending) return;
-    const values = this.collect();
-    this.answer(action === 'submit' ? submitAction(values) : action, action === 'submit' ? values : {});
+    const values = { ...this.collect(action), ...(extra ?? {}) };
+    const answering = [...this.answering, ...Object.keys(extra ?? {})];
+    this.answer(action === 'submit' ? submitAction(values, answering) : action, values);
   }
 
   drawForm(form, note) {
     const style = form.style ?? {};
-    const node = this.el('form', { class: 'screen', novalidate: '' });
+    const node = this.el('form', { class: 'screen', novalidate: '', 'data-ui-type': typeof form.uiType === 'string' ? form.uiType : undefined });
     node.addEventListener('submit', (event) => {
       event.preventDefault();
       this.act('submit');
     });
-    const inputs = [];
+    const fields = { entries: [], options: [], consents: [] };
     let focusTarget;
     if (typeof form.note === 'string' && form.note.length > 0) {
       // The core's note on this screen (why the last action was not taken), announced.
       node.append(this.el('p', { class: 'note screen-note', role: 'alert', text: form.note }));
     }
+    let group;
     const elements = Array.isArray(form.elements) ? form.elements : [];
     elements.forEach((element, index) => {
-      const drawn = this.drawElement(element, style, inputs, note);
+      const drawn = this.drawElement(element, style, fields, note);
       if (!drawn) return;
-      node.append(drawn.node);
+      if (element.kind === 'option') {
+        // The options are one group, announced as such, with the note about the choice at its end.
+        if (!group) group = this.drawOptionGroup(element, form, note, node);
+        group.insertBefore(drawn.node, group.lastChild);
+      } else {
+        node.append(drawn.node);
+      }
       if (index === form.focus || (!focusTarget && drawn.focusable)) focusTarget = drawn.focusable ?? focusTarget;
     });
-    return { node, inputs, focusTarget };
+    if (form.html && typeof form.html === 'object' && typeof form.html.document === 'string') {
+      const page = this.drawHTML(form.html, note);
+      node.append(page.node);
+      focusTarget = page.focusable;
+    }
+    return { node, fields, focusTarget };
   }
 
-  drawElement(element, style, inputs, note) {
+  drawElement(element, style, fields, note) {
     switch (element?.kind) {
       case 'toolbar': return this.drawToolbar(element, style);
       case 'images': return this.drawImages(element);
       case 'heading': {
-        const heading = this.el('h2', { text: element.text });
+        const heading = this.el('h2', { text: element.text, dir: 'auto' });
         applyText(heading, style.labels?.INFO_HEADER);
         return { node: heading };
       }
       case 'text': return { node: this.drawText(element, style.labels?.INFO_TEXT) };
-      case 'entry': return this.drawEntry(element, style, inputs, note);
+      case 'entry': return this.drawEntry(element, style, fields.entries, note);
+      case 'option': return this.drawOption(element, style, fields.options);
+      case 'consent': return this.drawConsent(element, style, fields.consents);
       case 'button': return this.drawButton(element, style);
       case 'section': return this.drawSection(element, style);
-      default: return null; // the other UI types' elements come with the second part
+      default: return null; // htmlText, htmlControl, htmlLink: the page itself is drawn instead (form.html)
     }
+  }
+
+  drawOptionGroup(first, form, note, node) {
+    const noteNode = this.el('p', { id: 'note-options', class: 'note', 'aria-live': 'assertive' });
+    const group = this.el('div', { class: 'options', role: first.multiple ? 'group' : 'radiogroup', 'aria-describedby': 'note-options' }, noteNode);
+    const label = [...(form.elements ?? [])].reverse().find((element) => element.kind === 'text');
+    if (label) group.setAttribute('aria-label', (label.runs ?? []).map((run) => run.text).join(''));
+    if (note && note.element === 'options') noteNode.textContent = note.text ?? this.texts.noteCannotSend;
+    node.append(group);
+    return group;
+  }
+
+  drawOption(element, style, options) {
+    const id = `input-${element.id}`;
+    const input = this.el('input', { id, name: 'options', type: element.multiple ? 'checkbox' : 'radio', value: String(element.key ?? '') });
+    input.dataset.element = 'options';
+    options.push(input);
+    const label = this.el('label', { for: id, text: element.label, dir: 'auto' });
+    applyText(label, style.labels?.SELECTION_LIST);
+    return { node: this.el('div', { class: 'option' }, input, label), focusable: options.length === 1 ? input : undefined };
+  }
+
+  drawConsent(element, style, consents) {
+    const id = `input-${element.id}`;
+    const box = this.el('input', { id, type: 'checkbox' });
+    box.dataset.element = element.id;
+    consents.push(box);
+    const label = this.el('label', { for: id, text: element.question, dir: 'auto' });
+    applyText(label, style.labels?.WHITELIST);
+    return { node: this.el('div', { class: 'consent' }, box, label) };
+  }
+
+  /**
+   * An HTML page (UI 05, 06) in a frame of its own: sandboxed without scripts, form submission, popups or
+   * navigation, its document the SDK's locked-down one (no script, no network). The view reads the page's form data
+   * when the cardholder presses a submit button or a link to the reserved URL, and answers `submit` with it; the
+   * data never leaves this frame but inside the CReq's JWE.
+   */
+  drawHTML(html, note) {
+    const page = this.el('iframe', { class: 'html-page', sandbox: 'allow-same-origin', title: html.title ?? this.texts.secureCheckout, referrerpolicy: 'no-referrer' });
+    page.srcdoc = html.document;
+    page.addEventListener('load', () => this.captureHTML(page));
+    const noteNode = this.el('p', { id: 'note-html', class: 'note', 'aria-live': 'assertive' });
+    if (note && note.element === 'html') noteNode.textContent = note.text ?? this.texts.noteCannotSend;
+    return { node: this.el('div', { class: 'html' }, page, noteNode), focusable: page };
+  }
+
+  captureHTML(page) {
+    const doc = page.contentDocument;
+    if (!doc) return;
+    doc.addEventListener('click', (event) => {
+      const control = typeof event.target?.closest === 'function' ? event.target.closest('a[href], button, input') : null;
+      if (!control) return;
+      if (control.tagName === 'A') {
+        event.preventDefault();
+        const data = reservedLinkData(control.getAttribute('href'));
+        if (data !== null) this.act('submit', { html: data });
+        return;
+      }
+      const submits = control.tagName === 'BUTTON' ? control.type === 'submit' : ['submit', 'image'].includes(control.type);
+      if (!submits || !control.form) return;
+      event.preventDefault();
+      if (reservedURL(control.form.getAttribute('action'))?.pathname.toLowerCase() !== '/challenge') return;
+      this.act('submit', { html: new URLSearchParams(new FormData(control.form, control)).toString() });
+    }, true);
+    page.dataset.ready = 'true';
   }
 
   drawToolbar(element, style) {
@@ -276,7 +403,7 @@ export class ChallengeView {
   }
 
   drawText(element, textStyle) {
-    const paragraph = this.el('p', { class: 'info' });
+    const paragraph = this.el('p', { class: 'info', dir: 'auto' });
     if (element.warning) {
       paragraph.append(this.el('span', { class: 'warning', role: 'img', 'aria-label': element.warningLabel ?? this.texts.warning, text: '⚠' }), ' ');
     }
@@ -291,10 +418,10 @@ export class ChallengeView {
     return paragraph;
   }
 
-  drawEntry(element, style, inputs, note) {
+  drawEntry(element, style, entries, note) {
     const second = element.box === 1;
     const id = `input-${element.id}`;
-    const label = this.el('label', { for: id, text: element.label ?? this.texts.codeField });
+    const label = this.el('label', { for: id, text: element.label ?? this.texts.codeField, dir: 'auto' });
     applyText(label, style.labels?.[second ? 'DATA_ENTRY_LABEL_2' : 'DATA_ENTRY_LABEL']);
     const noteID = `note-${element.id}`;
     const input = this.el('input', {
@@ -304,7 +431,7 @@ export class ChallengeView {
     });
     input.dataset.element = element.id;
     applyBox(input, second ? style.textBoxTwo : style.textBox);
-    inputs.push(input);
+    entries.push(input);
     const noteNode = this.el('p', { id: noteID, class: 'note', 'aria-live': 'assertive' });
     if (note && note.element === element.id) {
       noteNode.textContent = note.text ?? this.texts.noteCannotSend;
@@ -339,7 +466,7 @@ export class ChallengeView {
   }
 
   drawSection(element, style) {
-    const summary = this.el('summary', { text: element.label });
+    const summary = this.el('summary', { text: element.label, dir: 'auto' });
     applyText(summary, style.labels?.EXPANDABLE_INFO);
     const body = this.drawText(element, style.labels?.EXPANDABLE_INFO_TEXT);
     return { node: this.el('details', { class: 'section' }, summary, body), focusable: summary };
