@@ -111,7 +111,7 @@ public import ThreeDS2Messages
         public let acsEphemeralPublicKey: P256PublicJWK
     }
 
-    let setup: ChallengeSetup
+    var setup: ChallengeSetup
 
     /// A challenge of one transaction.
     ///
@@ -121,14 +121,17 @@ public import ThreeDS2Messages
     ///   - sdkTransactionID: The transaction's `sdkTransID`.
     ///   - messageVersion: The transaction's version.
     ///   - allowsPlainHTTPLoopback: Whether an ACS on loopback may be plain http (tests and the TestLab).
+    ///   - opensApps: Whether the client's host can open the bank's app (the Shell variant, in an app's web view): the
+    ///     CReqs then say `oobAppURLInd` `01`; a browser cannot (`02`, the default).
     public init(
         directoryServer: SplitDirectoryServer, sdkReferenceNumber: String, sdkTransactionID: String,
-        messageVersion: MessageVersion, allowsPlainHTTPLoopback: Bool
+        messageVersion: MessageVersion, allowsPlainHTTPLoopback: Bool, opensApps: Bool = false
     ) {
         setup = ChallengeSetup(
             directoryServerRoots: directoryServer.resolved.roots, sdkReferenceNumber: sdkReferenceNumber,
             sdkTransactionID: sdkTransactionID, messageVersion: messageVersion,
             allowsPlainHTTPLoopback: allowsPlainHTTPLoopback)
+        setup.oobAppURLIndicator = opensApps ? .supported : .notSupportedByDevice
     }
 
     /// The core's checks: the ACS signed content against the directory server's roots, the ACS URL, and that the

@@ -44,10 +44,16 @@ actor ClientLink {
     private var keysAcknowledged = false
     private var pending: (expected: Expected, continuation: CheckedContinuation<Input?, Never>)?
     private var watchers: [UUID: CheckedContinuation<Void, Never>] = [:]
+    /// Whether the client's host opens the bank's app (the Shell variant): its forms then offer the open-app button.
+    let opensApps: Bool
     /// The form on show, for the `fill` of the next CReq.
     private(set) var form: ChallengeFormState?
     private(set) var screen = 0
     private(set) var exchange = 0
+
+    init(opensApps: Bool = false) {
+        self.opensApps = opensApps
+    }
 
     // MARK: The session's side
 
@@ -64,8 +70,17 @@ actor ClientLink {
     func present(_ form: ChallengeFormState) -> Int {
         screen += 1
         self.form = form
-        publish(["step": .string("present"), "screen": .number("\(screen)"), "form": .object(FormJSON.form(form))])
+        publish([
+            "step": .string("present"), "screen": .number("\(screen)"),
+            "form": .object(FormJSON.form(form, opensApps: opensApps)),
+        ])
         return screen
+    }
+
+    /// Publishes the `openApp` step of the screen on show: the client's host opens the link, and the client answers the
+    /// same screen with what became of it.
+    func openApp(_ url: URL) {
+        publish(["step": .string("openApp"), "screen": .number("\(screen)"), "url": .string(url.absoluteString)])
     }
 
     /// Starts the next CReq/CRes exchange and returns its number.

@@ -13,9 +13,12 @@ public enum FormJSON {
 
     /// A screen's form.
     ///
-    /// - Parameter form: The form state the core built for the screen.
+    /// - Parameters:
+    ///   - form: The form state the core built for the screen.
+    ///   - opensApps: Whether the client's host opens the bank's app (the Shell variant): the open-app button then
+    ///     sends `openApp`; in a browser it sends nothing and is not drawn.
     /// - Returns: The `form` member of a `present` step.
-    public static func form(_ form: ChallengeFormState) -> JSONObject {
+    public static func form(_ form: ChallengeFormState, opensApps: Bool = false) -> JSONObject {
         let layout = form.layout
         var object: JSONObject = [
             "formVersion": .number("\(version)"),
@@ -23,7 +26,8 @@ public enum FormJSON {
             "messageVersion": .string(form.screen.messageVersion.rawValue),
             "language": .string(layout.strings.language),
             "direction": .string(layout.strings.isRightToLeft ? "rtl" : "ltr"),
-            "elements": .array(layout.elements.enumerated().map { element($1, index: $0, in: form) }),
+            "elements": .array(
+                layout.elements.enumerated().map { element($1, index: $0, in: form, opensApps: opensApps) }),
             "focus": .number("\(form.focus)"),
             // Why the client's last action was not sent (the core's note, in the session's language), if it was not.
             "note": form.note.map(JSONValue.string) ?? .null,
@@ -69,7 +73,9 @@ public enum FormJSON {
     }
 
     /// One element, named by `kind`, with its index as its `id` where it takes focus.
-    static func element(_ element: LayoutElement, index: Int, in form: ChallengeFormState) -> JSONValue {
+    static func element(_ element: LayoutElement, index: Int, in form: ChallengeFormState, opensApps: Bool)
+        -> JSONValue
+    {
         var object: JSONObject
         switch element {
         case .toolbar(let title, let cancelLabel):
@@ -89,7 +95,7 @@ public enum FormJSON {
             ]
         case .button(let type, let label):
             object = ["kind": .string("button"), "type": .string(type.rawValue), "label": .string(label)]
-            object["action"] = action(for: type).map(JSONValue.string) ?? .null
+            object["action"] = action(for: type, opensApps: opensApps).map(JSONValue.string) ?? .null
         case .consent(let kind, let question):
             object = ["kind": .string("consent"), "consent": .string(kind == .trust ? "trust" : "deviceBinding")]
             object["question"] = .string(question)
@@ -110,14 +116,14 @@ public enum FormJSON {
     public static func elementID(_ index: Int) -> String { "e\(index)" }
 
     /// The action a button sends in an `answer` (`nil`: not offered by this client).
-    static func action(for type: ButtonType) -> String? {
+    static func action(for type: ButtonType, opensApps: Bool) -> String? {
         switch type {
         case .submit: "submit"
         case .resend: "resend"
         case .cancel: "cancel"
         case .continue, .next: "continue"
         case .additional: "additionalCode"
-        case .openOOBApp: nil
+        case .openOOBApp: opensApps ? "openApp" : nil
         }
     }
 

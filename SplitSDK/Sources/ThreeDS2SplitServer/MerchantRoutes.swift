@@ -71,9 +71,12 @@ struct MerchantRoutes: Sendable {
         guard let version = MessageVersion(body["messageVersion"]?.stringValue ?? ""), version == .v2_3_1
         else { throw .refused("messageVersion must be 2.3.1 (the split fields exist in 2.3.1 only)") }
         let presentation = try Self.presentation(body)
+        guard let host = ClientHost(rawValue: body["host"]?.stringValue ?? ClientHost.browser.rawValue) else {
+            throw .refused("host must be browser or shell")
+        }
         let session = SplitSession(
             id: UUID().uuidString.lowercased(), served: served, messageVersion: version, presentation: presentation,
-            requestorAppURL: body["threeDSRequestorAppURL"]?.stringValue)
+            requestorAppURL: body["threeDSRequestorAppURL"]?.stringValue, host: host)
         let token = Secrets.token(prefix: "mct_")
         guard await store.add(session, merchantToken: token) else {
             throw SplitHTTPError(.serviceUnavailable, "full", "the server holds as many sessions as it may")

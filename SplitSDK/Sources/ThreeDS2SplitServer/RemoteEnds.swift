@@ -7,9 +7,14 @@ import ThreeDS2Messages
 /// (``ChallengeFormState/perform(_:)``), and a refused action comes back as the same screen with the core's note.
 struct RemotePresenter: ChallengePresenter {
     let link: ClientLink
+    /// Whether the client's host opens the bank's app (the Shell variant).
+    let opensApps: Bool
 
-    /// The actions a client may send.
-    static let actions: Set<String> = ["submit", "submitEmpty", "resend", "cancel", "continue", "additionalCode"]
+    /// The actions a client may send; the last four only from a host that opens apps.
+    static let actions: Set<String> = [
+        "submit", "submitEmpty", "resend", "cancel", "continue", "additionalCode", "openApp", "appReturned",
+        "appOpened", "appOpenFailed",
+    ]
 
     func present(_ form: ChallengeFormState) async -> ChallengeAnswer {
         var form = form
@@ -19,15 +24,23 @@ struct RemotePresenter: ChallengePresenter {
                 // The timers ended the screen; the core ignores this answer.
                 return ChallengeAnswer(.cancel)
             }
-            if case .send(let answer)? = Self.perform(action, on: &form) { return answer }
-            screen = await link.present(form)
+            switch Self.perform(action, on: &form, opensApps: opensApps) {
+            case .send(let answer)?: return answer
+            case .openApp(let url)?:
+                // The host opens the bank's app; the client answers this same screen with what became of it.
+                await link.openApp(url)
+            case .showNote?, nil: screen = await link.present(form)
+            }
         }
     }
 
     /// The client's action on the form state. `submit` first gives the form state stand-ins its checks accept for
     /// what the cardholder entered or chose (``standIns(on:)``): the CReq leaves the core without them (``RemoteFill``)
     /// and the client writes the cardholder's own values.
-    static func perform(_ action: String, on form: inout ChallengeFormState) -> FormEffect? {
+    static func perform(_ action: String, on form: inout ChallengeFormState, opensApps: Bool) -> FormEffect? {
+        if let result = appResult(action) {
+            return opensApps ? form.perform(.appOpenResult(result)) : nil
+        }
         switch action {
         case "submit":
             switch form.screen.uiType {
@@ -43,7 +56,18 @@ struct RemotePresenter: ChallengePresenter {
         case "cancel": return form.perform(.cancel)
         case "continue": return form.perform(.continueChallenge)
         case "additionalCode": return form.perform(.additionalCode)
+        case "openApp" where opensApps: return form.perform(.openApp)
         default: return nil
+        }
+    }
+
+    /// What became of opening the bank's app, as the client reports it.
+    static func appResult(_ action: String) -> OOBAppOpenResult? {
+        switch action {
+        case "appReturned": .returned
+        case "appOpened": .opened
+        case "appOpenFailed": .failed
+        default: nil
         }
     }
 

@@ -18,7 +18,9 @@ actor SplitSession {
     let messageVersion: MessageVersion
     let presentation: PresentationSettings
     let requestorAppURL: String?
-    let link = ClientLink()
+    /// Where the client runs: a browser, or an app's web view that can open the bank's app (the Shell variant).
+    let host: ClientHost
+    let link: ClientLink
     private(set) var state = State.created
     private(set) var clientKey: P256PublicJWK?
     private(set) var authenticationRequest: JSONObject?
@@ -28,8 +30,10 @@ actor SplitSession {
 
     init(
         id: String, served: ServedDirectoryServer, messageVersion: MessageVersion, presentation: PresentationSettings,
-        requestorAppURL: String?
+        requestorAppURL: String?, host: ClientHost = .browser
     ) {
+        self.host = host
+        link = ClientLink(opensApps: host.opensApps)
         self.id = id
         self.served = served
         self.messageVersion = messageVersion
@@ -57,7 +61,7 @@ actor SplitSession {
                 messageVersion: messageVersion)
             let request = parameters.authenticationRequest(
                 challengeTimeout: configuration.challengeTimeout,
-                renderOptions: RemotePresenter(link: link).renderOptions(for: messageVersion)
+                renderOptions: RemotePresenter(link: link, opensApps: host.opensApps).renderOptions(for: messageVersion)
             )
             let timestamp = SDKSignatureTimestamp(Date())
             let signedContent: String
@@ -97,7 +101,7 @@ actor SplitSession {
         let challenge = RemoteChallenge(
             directoryServer: served.directoryServer, sdkReferenceNumber: context.configuration.sdkReferenceNumber,
             sdkTransactionID: sdkTransID, messageVersion: messageVersion,
-            allowsPlainHTTPLoopback: context.configuration.allowsPlainHTTPLoopback)
+            allowsPlainHTTPLoopback: context.configuration.allowsPlainHTTPLoopback, opensApps: host.opensApps)
         let verified: RemoteChallenge.Verified
         do {
             verified = try await challenge.verify(parameters, clientEphemeralPublicKey: clientKey)
@@ -130,8 +134,8 @@ actor SplitSession {
         if parameters.threeDSRequestorAppURL == nil { parameters.threeDSRequestorAppURL = requestorAppURL }
         let outcome = await challenge.run(
             verified, parameters: parameters, client: RemoteClient(link: link),
-            presenter: RemotePresenter(link: link), presentation: presentation,
-            renderOptions: RemotePresenter(link: link).renderOptions(for: messageVersion),
+            presenter: RemotePresenter(link: link, opensApps: host.opensApps), presentation: presentation,
+            renderOptions: RemotePresenter(link: link, opensApps: host.opensApps).renderOptions(for: messageVersion),
             transport: context.transport, timeout: context.configuration.challengeTimeout, clock: context.clock.base,
             logger: context.logger)
         await finish(outcome)

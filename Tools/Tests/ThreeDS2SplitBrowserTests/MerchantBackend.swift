@@ -25,12 +25,13 @@ struct MerchantBackend: Sendable {
         let clientURL: String
     }
 
-    /// `POST /merchant/v1/sessions`.
-    func createSession(locale: String? = nil) async throws -> Session {
+    /// `POST /merchant/v1/sessions`; `host` `shell` for a client in an app's web view (the Shell variant).
+    func createSession(locale: String? = nil, host: String? = nil) async throws -> Session {
         var body: JSONObject = [
             "messageVersion": .string("2.3.1"), "directoryServerID": .string(TestLab.rsaDirectoryServerID.rawValue),
         ]
         if let locale { body["locale"] = .string(locale) }
+        if let host { body["host"] = .string(host) }
         let (status, answer) = try await call("POST", "/merchant/v1/sessions", body)
         try #require(status == 201, "create session: HTTP \(status) \(answer.serialized)")
         return Session(

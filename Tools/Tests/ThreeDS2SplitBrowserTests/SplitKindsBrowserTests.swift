@@ -136,6 +136,43 @@ struct SplitKindsBrowserTests {
         #expect(requests.last?["deviceBindingDataEntry"]?.stringValue == "N")
     }
 
+    @Test(
+        "the Shell variant: the open-app button asks the page's host, which opens the bank's app; back from it → Y"
+    )
+    func shellOpensTheBankApp() async throws {
+        try await SplitRig.run { rig, frame in
+            let challenge = try await rig.startChallenge(frame, scenario: .outOfBand, host: "shell")
+            try await frame.page.event("challengeShown")
+            try await frame.waitForScreen(uiType: "04")
+            try await Browser.screenshot(frame.browser, name: "split-shell-out-of-band-2.3.1")
+            try await frame.press(button: "open_oob_app")
+            // The test plays the app hosting the page: it takes the link, "opens" the bank's app, and reports the
+            // cardholder's return through the page, as a web-view host does.
+            let open = try await frame.page.event("openApp")
+            #expect(open["url"]?.stringValue?.hasPrefix("https://") == true)
+            try await frame.browser.execute("window.challenge.appResult('returned'); return true")
+            let finished = try await frame.page.event("finished")
+            #expect(finished["outcome"]?.objectValue?["transStatus"]?.stringValue == "Y")
+            let record = try #require(await rig.lab.acsRecord(acsTransID: challenge.acsTransactionID))
+            #expect(record.requests.first?["oobAppURLInd"]?.stringValue == "01")
+            #expect(record.requests.last?["oobContinue"]?.stringValue == "02")
+        }
+    }
+
+    @Test("a CRes with a flipped tag bit: the client cannot decrypt it; Erro 302 to the ACS, the bank's error shown")
+    func badTag() async throws {
+        try await SplitRig.run { rig, frame in
+            let challenge = try await rig.startChallenge(frame, scenario: .faultBadTag)
+            let finished = try await frame.page.event("finished")
+            #expect(finished["outcome"]?.objectValue?["kind"]?.stringValue == "protocolError")
+            #expect(finished["outcome"]?.objectValue?["errorCode"]?.stringValue == "302")
+            try await frame.page.enterFrame()
+            try await frame.browser.waitUntil("document.querySelector('.message.ended')")
+            let record = try #require(await rig.lab.acsRecord(acsTransID: challenge.acsTransactionID))
+            #expect(record.errors.compactMap { $0["errorCode"]?.stringValue } == ["302"])
+        }
+    }
+
     @Test("Japanese and Arabic sessions: the SDK's texts in the language, right to left for Arabic; screenshots")
     func languages() async throws {
         for (locale, direction) in [("ja-JP", "ltr"), ("ar", "rtl")] {

@@ -77,10 +77,10 @@ final class SplitRig {
 
     /// The merchant's side of a challenge up to the first screen: a session, the page opening the frame with its
     /// token, the AReq (once the client has started) and the ARes's challenge parameters posted to the server.
-    func startChallenge(_ frame: ChallengeFrame, scenario: Scenario = .text, locale: String? = nil) async throws
-        -> ChallengeParameters
-    {
-        session = try await merchant.createSession(locale: locale)
+    func startChallenge(
+        _ frame: ChallengeFrame, scenario: Scenario = .text, locale: String? = nil, host: String? = nil
+    ) async throws -> ChallengeParameters {
+        session = try await merchant.createSession(locale: locale, host: host)
         #expect(!session.clientURL.contains(session.clientToken), "the client URL carries the token")
         try await frame.page.open(
             checkoutURL: site.baseURL + "/checkout.html", clientURL: session.clientURL,

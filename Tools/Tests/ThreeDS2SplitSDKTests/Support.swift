@@ -104,9 +104,8 @@ struct SplitFixture: Sendable {
             ])
     }
 
-    /// The lab's 3DS Server answers the server's AReq parameters with the purchase of a scenario; the server then
-    /// gets the challenge parameters.
-    func authenticateAndChallenge(session: String, scenario: Scenario) async throws -> HTTPAnswer {
+    /// The lab's 3DS Server's ARes to the server's AReq parameters with the purchase of a scenario.
+    func authenticate(session: String, scenario: Scenario) async throws -> JSONObject {
         let parameters = try await HTTP.send(
             .GET, url("merchant/v1/sessions/\(session)/authentication-request-parameters"), token: Self.apiKey)
         #expect(parameters.status == 200)
@@ -119,6 +118,13 @@ struct SplitFixture: Sendable {
         guard case .object(let ares) = try JSONParser().parse(answer.body) else {
             throw SplitTestError("the 3DS Server's answer is not JSON")
         }
+        return ares
+    }
+
+    /// The lab's 3DS Server answers the server's AReq parameters with the purchase of a scenario; the server then
+    /// gets the challenge parameters.
+    func authenticateAndChallenge(session: String, scenario: Scenario) async throws -> HTTPAnswer {
+        let ares = try await authenticate(session: session, scenario: scenario)
         var challenge: JSONObject = [:]
         for name in ["threeDSServerTransID", "acsTransID", "acsReferenceNumber", "acsSignedContent"] {
             challenge[name] = ares[name]

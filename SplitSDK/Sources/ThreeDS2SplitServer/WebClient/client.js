@@ -9,9 +9,12 @@ import { browserDeviceData } from './device.js';
 import { SplitSession } from './steps.js';
 import { ChallengeView } from './ui.js';
 
-/** The message types of the handshake (merchant.js sends START_TYPE, receives EVENT_TYPE). */
+/** The message types of the handshake (merchant.js sends START_TYPE and APP_TYPE, receives EVENT_TYPE). */
 export const START_TYPE = 'threeds-split-start';
 export const EVENT_TYPE = 'threeds-split-event';
+/** What the merchant's page posts when its host (an app's web view) has tried to open the bank's app. */
+export const APP_TYPE = 'threeds-split-app';
+const APP_RESULTS = new Set(['returned', 'opened', 'failed']);
 
 /**
  * The merchant's origin this frame talks to, or null when none is known or it is not a bare HTTP(S) origin.
@@ -45,14 +48,26 @@ export function startFrame(win, { view = new ChallengeView(win.document.getEleme
   }
   const emit = (event) => parent.postMessage({ type: EVENT_TYPE, ...event }, origin);
   let started = false;
+  // The host's answer to an `openApp` event: one result per request, from the merchant's page only.
+  let appResult = null;
+  const host = {
+    open: () => new Promise((resolve) => { appResult = resolve; }),
+  };
   win.addEventListener('message', (message) => {
     const data = message.data;
-    if (started || message.origin !== origin || message.source !== parent) return;
-    if (data === null || typeof data !== 'object' || data.type !== START_TYPE) return;
+    if (message.origin !== origin || message.source !== parent) return;
+    if (data === null || typeof data !== 'object') return;
+    if (data.type === APP_TYPE && appResult && APP_RESULTS.has(data.result)) {
+      const resolve = appResult;
+      appResult = null;
+      resolve(data.result);
+      return;
+    }
+    if (started || data.type !== START_TYPE) return;
     if (typeof data.clientToken !== 'string' || data.clientToken.length === 0 || data.clientToken.length > 512) return;
     started = true;
     view.showProgress();
-    new SplitSession({ view, emit, env: win }).run(data.clientToken, browserDeviceData(win));
+    new SplitSession({ view, emit, env: win, host }).run(data.clientToken, browserDeviceData(win));
   });
   emit({ event: 'ready' });
 }

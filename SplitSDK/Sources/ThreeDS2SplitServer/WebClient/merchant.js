@@ -7,11 +7,18 @@
 //     clientURL, clientToken,            // from the merchant backend's POST /merchant/v1/sessions
 //     onEvent: (event) => { if (event.event === 'finished') challenge.close(); },
 //   });
+//
+// In an app's web view (the Shell variant: a session created with `"host": "shell"`), the `openApp` event carries the
+// bank's app link (`url`): the page hands it to the app (WebKit's script message handler, Android's JavaScript
+// interface), which opens it and, once the cardholder is back, calls `challenge.appResult('returned')` (or `'opened'`,
+// `'failed'`) through the page (docs/split-sdk.md, "Web-view hosts").
 
 /** What the frame posts (`type`), and the events it names. */
 export const EVENT_TYPE = 'threeds-split-event';
 /** What the page posts to start the frame. */
 export const START_TYPE = 'threeds-split-start';
+/** What the page posts when its host has tried to open the bank's app (the Shell variant). */
+export const APP_TYPE = 'threeds-split-app';
 
 /**
  * Opens the challenge frame in `container` and starts it with the session's client token once it says `ready`.
@@ -21,11 +28,12 @@ export const START_TYPE = 'threeds-split-start';
  * @param {string} options.clientURL The frame page (`clientURL` of the session; HTTPS, no token in it).
  * @param {string} options.clientToken The session's client token (sent by postMessage, never in a URL).
  * @param {string} [options.locale] The cardholder's language (BCP 47), when the page knows it.
- * @param {(event: {event: string, outcome?: object, reason?: string}) => void} [options.onEvent] Called for each
- *   event of the frame: `ready`, `started`, `challengeShown`, `finished` (with `outcome`), `failed` (with `reason`).
+ * @param {(event: {event: string, outcome?: object, reason?: string, url?: string}) => void} [options.onEvent] Called
+ *   for each event of the frame: `ready`, `started`, `challengeShown`, `finished` (with `outcome`), `failed` (with
+ *   `reason`), `openApp` (with `url`, the Shell variant).
  * @param {string} [options.title] The frame's accessible title.
  * @param {Window} [options.window] The page's window (tests).
- * @returns {{frame: HTMLIFrameElement, close: () => void}}
+ * @returns {{frame: HTMLIFrameElement, appResult: (result: string) => void, close: () => void}}
  */
 export function openChallengeFrame({ container, clientURL, clientToken, locale, onEvent = () => {}, title = 'Payment authentication',
   window: page = globalThis }) {
@@ -53,12 +61,20 @@ export function openChallengeFrame({ container, clientURL, clientToken, locale, 
     const event = { event: data.event };
     if (data.outcome !== undefined) event.outcome = data.outcome;
     if (typeof data.reason === 'string') event.reason = data.reason;
+    if (data.event === 'openApp' && typeof data.url === 'string' && data.url.startsWith('https://')) event.url = data.url;
     onEvent(event);
   };
   page.addEventListener('message', listener);
   container.appendChild(frame);
   return {
     frame,
+    /**
+     * Tells the frame what became of opening the bank's app after an `openApp` event (the Shell variant's host).
+     * @param {'returned' | 'opened' | 'failed'} result
+     */
+    appResult(result) {
+      if (['returned', 'opened', 'failed'].includes(result)) frame.contentWindow?.postMessage({ type: APP_TYPE, result }, frameOrigin);
+    },
     close() {
       page.removeEventListener('message', listener);
       frame.remove();

@@ -13,6 +13,12 @@ export const MAX_ANSWER_BYTES = 1 << 20;
 /** The most steps one challenge may take (a server that answers `wait` at once forever is stopped). */
 export const MAX_STEPS = 2_000;
 
+/** A browser's host: it opens no app. */
+export const BROWSER_HOST = Object.freeze({ open: async () => 'failed' });
+
+/** The answer action of each result of opening the bank's app. */
+const APP_RESULT_ACTIONS = Object.freeze({ returned: 'appReturned', opened: 'appOpened', failed: 'appOpenFailed' });
+
 /** The counter of an `encrypt` step (`"001"`, or 1) as a number 0…255, or null. */
 function counterValue(counter) {
   if (typeof counter === 'string' && /^[0-9]{3}$/.test(counter)) return Number(counter) <= 255 ? Number(counter) : null;
@@ -48,9 +54,13 @@ export class SplitSession {
    * @param {typeof fetch} [options.fetch]
    * @param {{setTimeout: Function, clearTimeout: Function}} [options.clock] Timers (a test clock in tests).
    * @param {object} [options.env] The frame's window, for the secure context and WebCrypto check.
+   * @param {{open: (url: string) => Promise<string>}} [options.host] What hosts the frame: in an app's web view (the
+   *   Shell variant) it opens the bank's app and resolves with `returned`, `opened` or `failed`; a browser opens
+   *   none (`failed`, and the server never offers it one).
    */
-  constructor({ view, emit, baseURL = '/client/v1/', fetch = globalThis.fetch.bind(globalThis), clock = globalThis, env = globalThis }) {
-    Object.assign(this, { view, emit, baseURL, fetch, clock, env });
+  constructor({ view, emit, baseURL = '/client/v1/', fetch = globalThis.fetch.bind(globalThis), clock = globalThis, env = globalThis,
+    host = BROWSER_HOST }) {
+    Object.assign(this, { view, emit, baseURL, fetch, clock, env, host });
     this.token = undefined;
     this.channel = undefined;
     this.held = new Map();
@@ -125,6 +135,8 @@ export class SplitSession {
         return this.encrypt(step);
       case 'decrypt':
         return this.decrypt(step);
+      case 'openApp':
+        return this.openApp(step);
       default:
         throw new SessionError('protocol', `unknown step "${step.step}"`);
     }
@@ -269,6 +281,33 @@ export class SplitSession {
       plaintext?.fill(0);
       for (const { member } of fill) delete creq[member];
       this.clearEntries();
+    }
+  }
+
+  /**
+   * Asks the host to open the bank's app (an https link from the ACS's validated CRes) and answers the screen with
+   * what became of it; an end on the server meanwhile (its overall timer) is taken at once.
+   */
+  async openApp(step) {
+    let url;
+    try {
+      url = new URL(step.url);
+    } catch {
+      throw new SessionError('protocol', 'openApp without a link');
+    }
+    if (url.protocol !== 'https:') throw new SessionError('protocol', 'openApp with a link that is not https');
+    this.emit({ event: 'openApp', url: url.href });
+    const watcher = this.watchEnd();
+    try {
+      const raced = await Promise.race([
+        Promise.resolve(this.host.open(url.href)).then((result) => ({ result }), () => ({ result: 'failed' })),
+        watcher.ended.then(() => ({ ended: true })),
+      ]);
+      if (raced.ended) return this.post('next', {});
+      const action = APP_RESULT_ACTIONS[raced.result] ?? APP_RESULT_ACTIONS.failed;
+      return this.post('answer', { screen: step.screen, action });
+    } finally {
+      watcher.stop();
     }
   }
 
