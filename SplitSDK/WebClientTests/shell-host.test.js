@@ -2,7 +2,7 @@
 // the page's host (an app's web view) opens the bank's app, and its result comes back as the screen's answer.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openChallengeFrame } from '../Sources/ThreeDS2SplitServer/WebClient/merchant.js';
+import { openChallengeFrame, postToAppHost } from '../Sources/ThreeDS2SplitServer/WebClient/merchant.js';
 import { SplitSession } from '../Sources/ThreeDS2SplitServer/WebClient/steps.js';
 import { TestClock, fakeServer, scriptedView, secureEnv } from './support.js';
 
@@ -71,4 +71,25 @@ test('merchant.js: the openApp event carries its https link; appResult posts the
   challenge.appResult('returned');
   challenge.appResult('something else');
   assert.deepEqual(contentWindow.posted, [[{ type: 'threeds-split-app', result: 'returned' }, 'https://sdk-server.example']]);
+});
+
+test('merchant.js with appHost: every event goes to the app as JSON text, and window.threedsHost answers an openApp', () => {
+  const contentWindow = { posted: [], postMessage(message, origin) { this.posted.push([message, origin]); } };
+  const frame = { style: {}, contentWindow, setAttribute() {}, remove() {} };
+  const listeners = [];
+  const toApp = [];
+  const page = { location: { href: 'https://shop.example/host' }, document: { createElement: () => frame },
+    addEventListener: (type, listener) => listeners.push(listener), removeEventListener() {},
+    webkit: { messageHandlers: { threedsHost: { postMessage: (text) => toApp.push(text) } } } };
+  openChallengeFrame({ container: { appendChild() {} }, clientURL: 'https://sdk-server.example/client/v1/frame.html',
+    clientToken: 't', appHost: true, window: page });
+  listeners.forEach((listener) => listener({ origin: 'https://sdk-server.example', source: contentWindow,
+    data: { type: 'threeds-split-event', event: 'openApp', url: BANK_APP } }));
+  assert.deepEqual(toApp.map((text) => JSON.parse(text)), [{ event: 'openApp', url: BANK_APP }]);
+  page.threedsHost.appResult('returned');
+  assert.deepEqual(contentWindow.posted.at(-1), [{ type: 'threeds-split-app', result: 'returned' }, 'https://sdk-server.example']);
+  const android = [];
+  assert.equal(postToAppHost({ event: 'ready' }, { ThreeDSHost: { postMessage: (text) => android.push(text) } }), true);
+  assert.deepEqual(android, ['{"event":"ready"}']);
+  assert.equal(postToAppHost({ event: 'ready' }, {}), false);
 });

@@ -41,6 +41,36 @@ open class WKWebViewConfiguration: NSObject {
     open var defaultWebpagePreferences = WKWebpagePreferences()
     /// Read: …/websitedatastore (iOS 9).
     open var websiteDataStore = WKWebsiteDataStore()
+    /// Read: …/usercontentcontroller (iOS 8).
+    open var userContentController = WKUserContentController()
+}
+
+/// Read: developer.apple.com/documentation/webkit/wkusercontentcontroller (iOS 8); `@MainActor` (unverified).
+@MainActor @preconcurrency
+open class WKUserContentController: NSObject {
+    /// Read: …/add(_:name:) (iOS 8): the handler is kept (strongly) until removed.
+    open func add(_ scriptMessageHandler: any WKScriptMessageHandler, name: String) {}
+    /// Read: …/removescriptmessagehandler(forname:) (iOS 8).
+    open func removeScriptMessageHandler(forName name: String) {}
+}
+
+/// Read: developer.apple.com/documentation/webkit/wkscriptmessage (iOS 8); `@MainActor` (unverified).
+@MainActor @preconcurrency
+open class WKScriptMessage: NSObject {
+    /// Read: …/body: an NSNumber, NSString, NSDate, NSArray, NSDictionary or NSNull.
+    open var body: Any { "" }
+    /// Read: …/frameinfo (iOS 9).
+    open var frameInfo: WKFrameInfo { WKFrameInfo() }
+    /// Read: …/name.
+    open var name: String { "" }
+}
+
+/// Read: developer.apple.com/documentation/webkit/wkscriptmessagehandler (iOS 8); `WKScriptMessageHandler.h`:
+/// `NS_SWIFT_UI_ACTOR`, its one method required.
+@MainActor @preconcurrency
+public protocol WKScriptMessageHandler: NSObjectProtocol {
+    /// Read: …/usercontentcontroller(_:didreceive:).
+    func userContentController(_ userContentController: WKUserContentController, didReceive message: WKScriptMessage)
 }
 
 /// Read: developer.apple.com/documentation/webkit/wknavigationtype (iOS 8).
@@ -76,6 +106,8 @@ open class WKNavigationAction: NSObject {
     open var request: URLRequest { URLRequest(url: URL(fileURLWithPath: "/")) }
     /// The navigation's type.
     open var navigationType: WKNavigationType { .other }
+    /// Read: …/targetframe: `nil` for a new window.
+    open var targetFrame: WKFrameInfo? { nil }
 }
 
 /// Read: developer.apple.com/documentation/webkit/wknavigation (iOS 8).
@@ -103,6 +135,11 @@ open class WKWebView: WKPlatformView {
     open var allowsLinkPreview = true
     /// Read: …/navigationdelegate (weak).
     open weak var navigationDelegate: (any WKNavigationDelegate)?
+    /// Read: …/configuration: a copy of the configuration; its user content controller is the view's.
+    open var configuration: WKWebViewConfiguration { WKWebViewConfiguration() }
+    /// Read: …/load(_:) (iOS 8).
+    @discardableResult
+    open func load(_ request: URLRequest) -> WKNavigation? { nil }
     /// Read: …/loadhtmlstring(_:baseurl:) (iOS 8).
     @discardableResult
     open func loadHTMLString(_ string: String, baseURL: URL?) -> WKNavigation? { nil }
@@ -117,11 +154,16 @@ open class WKWebView: WKPlatformView {
 
 /// Read: developer.apple.com/documentation/webkit/wkframeinfo (iOS 8); `@MainActor`.
 @MainActor @preconcurrency
-open class WKFrameInfo: NSObject {}
+open class WKFrameInfo: NSObject {
+    /// Read: …/ismainframe (iOS 8).
+    open var isMainFrame: Bool { true }
+}
 
 /// Read: developer.apple.com/documentation/webkit/wkcontentworld (iOS 14); `@MainActor`.
 @MainActor @preconcurrency
 open class WKContentWorld: NSObject {
     /// Read: …/wkcontentworld/defaultclient (a class property).
     open class var defaultClient: WKContentWorld { WKContentWorld() }
+    /// Read: …/wkcontentworld/page: the page's own scripts' world.
+    open class var page: WKContentWorld { WKContentWorld() }
 }

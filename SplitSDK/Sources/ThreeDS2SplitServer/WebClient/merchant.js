@@ -32,11 +32,14 @@ export const APP_TYPE = 'threeds-split-app';
  *   for each event of the frame: `ready`, `started`, `challengeShown`, `finished` (with `outcome`), `failed` (with
  *   `reason`), `openApp` (with `url`, the Shell variant).
  * @param {string} [options.title] The frame's accessible title.
+ * @param {boolean} [options.appHost] Whether the page runs in an app's web view (the Shell variant): every event is
+ *   also posted to the app, as JSON text (WebKit's `window.webkit.messageHandlers.threedsHost`, Android's
+ *   `window.ThreeDSHost`), and the app answers an `openApp` event by calling `window.threedsHost.appResult(result)`.
  * @param {Window} [options.window] The page's window (tests).
  * @returns {{frame: HTMLIFrameElement, appResult: (result: string) => void, close: () => void}}
  */
 export function openChallengeFrame({ container, clientURL, clientToken, locale, onEvent = () => {}, title = 'Payment authentication',
-  window: page = globalThis }) {
+  appHost = false, window: page = globalThis }) {
   const url = new URL(clientURL, page.location?.href);
   const frameOrigin = url.origin;
   const frame = page.document.createElement('iframe');
@@ -63,21 +66,46 @@ export function openChallengeFrame({ container, clientURL, clientToken, locale, 
     if (typeof data.reason === 'string') event.reason = data.reason;
     if (data.event === 'openApp' && typeof data.url === 'string' && data.url.startsWith('https://')) event.url = data.url;
     onEvent(event);
+    if (appHost) postToAppHost(event, page);
   };
   page.addEventListener('message', listener);
   container.appendChild(frame);
+  const appResult = (result) => {
+    if (['returned', 'opened', 'failed'].includes(result)) frame.contentWindow?.postMessage({ type: APP_TYPE, result }, frameOrigin);
+  };
+  if (appHost) page.threedsHost = Object.freeze({ appResult });
   return {
     frame,
     /**
      * Tells the frame what became of opening the bank's app after an `openApp` event (the Shell variant's host).
      * @param {'returned' | 'opened' | 'failed'} result
      */
-    appResult(result) {
-      if (['returned', 'opened', 'failed'].includes(result)) frame.contentWindow?.postMessage({ type: APP_TYPE, result }, frameOrigin);
-    },
+    appResult,
     close() {
       page.removeEventListener('message', listener);
       frame.remove();
     },
   };
+}
+
+/**
+ * Posts a frame event to the app whose web view shows this page, as JSON text: WebKit's script message handler
+ * `threedsHost`, or Android's JavaScript interface `ThreeDSHost`.
+ * @param {object} event The event as `onEvent` got it.
+ * @param {Window} [page]
+ * @returns {boolean} Whether an app took it.
+ */
+export function postToAppHost(event, page = globalThis) {
+  const text = JSON.stringify(event);
+  const webkit = page.webkit?.messageHandlers?.threedsHost;
+  if (webkit && typeof webkit.postMessage === 'function') {
+    webkit.postMessage(text);
+    return true;
+  }
+  const android = page.ThreeDSHost;
+  if (android && typeof android.postMessage === 'function') {
+    android.postMessage(text);
+    return true;
+  }
+  return false;
 }
