@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         .target(
@@ -36,6 +37,8 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                // A graceful stop of the listener (its service group), as the TestLab's.
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             // The web client (plain JavaScript modules, CSS and the frame page), served as static files. Found
             // without `Bundle.module` (a missing folder is a startup error, never a crash); the server can also be

@@ -2,6 +2,7 @@ public import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 extension SplitServer {
     /// A running listener.
@@ -9,13 +10,15 @@ extension SplitServer {
         /// `http://host:port`, the address it listens on.
         public let baseURL: URL
         let task: Task<Void, any Error>
+        let group: ServiceGroup
         /// Ends the sessions' waits before the listener stops (its graceful shutdown waits for every open call).
         let closeSessions: @Sendable () async -> Void
 
-        /// Stops the listener and waits for it: the sessions' waiting calls (long-polls) answer first.
+        /// Stops the listener and waits for it: the sessions' waiting calls (long-polls) answer first, then the
+        /// listener shuts down gracefully (calls in flight finish).
         public func stop() async {
             await closeSessions()
-            task.cancel()
+            await group.triggerGracefulShutdown()
             _ = await task.result
         }
     }
@@ -36,17 +39,20 @@ extension SplitServer {
                 continuation.yield(channel.localAddress?.port ?? 0)
                 continuation.finish()
             }, logger: context.logger)
+        let group = ServiceGroup(
+            configuration: .init(services: [app], gracefulShutdownSignals: [], logger: context.logger))
         let task = Task {
             defer { continuation.finish() }
-            try await app.runService(gracefulShutdownSignals: [])
+            try await group.run()
         }
         var iterator = ports.makeAsyncIterator()
         guard let bound = await iterator.next(), bound > 0, let url = URL(string: "http://\(host):\(bound)") else {
+            await group.triggerGracefulShutdown()
             task.cancel()
             throw SplitServerError("the Split-SDK Server could not listen on \(host):\(port)")
         }
         listening(at: url)
         let store = self.store
-        return Running(baseURL: url, task: task, closeSessions: { await store.closeAll() })
+        return Running(baseURL: url, task: task, group: group, closeSessions: { await store.closeAll() })
     }
 }

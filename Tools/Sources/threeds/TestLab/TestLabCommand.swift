@@ -5,6 +5,7 @@ import ThreeDS2JOSE
 import ThreeDS2Messages
 import ThreeDS2NIOTransport
 import ThreeDS2SDK
+import ThreeDS2SplitServer
 import ThreeDS2TerminalUI
 import ThreeDS2TestLab
 
@@ -12,13 +13,19 @@ struct TestLabCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "testlab", abstract: "Run the TestLab (DS, 3DS Server, ACS) on loopback.",
         usage:
-            "threeds testlab [--port <port>] [--pki-dir <dir>] [--http] [--verbose] [--results-timing <timing>] [--acs-timeout <seconds>]",
+            "threeds testlab [--port <port>] [--pki-dir <dir>] [--http] [--verbose] [--results-timing <timing>] [--acs-timeout <seconds>] [--split-port <port> --merchant-origin <origin>]",
         discussion: """
             Example:
               threeds testlab --port 8443 --pki-dir testlab-pki
 
             The PEM files a client needs are written once the port is bound.
             Directory server IDs: F055545342 (RSA key), F155545342 (EC key).
+
+            With --split-port, a Split-SDK Server registered with the lab's
+            directory server runs beside it (docs/split-sdk.md); its merchant
+            API key is written to split-merchant-api-key in the PKI folder:
+              threeds testlab --split-port 9443 \
+                --merchant-origin https://shop.example
 
             Ctrl-C (SIGINT) or SIGTERM stops the TestLab: requests in flight get
             5 seconds to finish, then the listener closes, also when the signal
@@ -49,6 +56,14 @@ struct TestLabCommand: AsyncParsableCommand {
         name: .customLong("acs-timeout"), parsing: .unconditional,
         help: "Seconds the ACS waits for the next CReq before it sends a timeout RReq (1 to 3600).")
     var acsTimeout: Int = 600
+    @Option(
+        name: .customLong("split-port"), parsing: .unconditional,
+        help: "Also run a Split-SDK Server on this port (0 picks a free one), registered with the lab's DS.")
+    var splitPort: Int?
+    @Option(
+        name: .customLong("merchant-origin"),
+        help: "With --split-port: the origin of the merchant's page that opens the challenge frame.")
+    var merchantOrigin: String?
 
     func validate() throws {
         guard TestLabOptions.ResultsTiming(rawValue: resultsTiming) != nil else {
@@ -58,6 +73,7 @@ struct TestLabCommand: AsyncParsableCommand {
             throw ValidationError("--acs-timeout must be 1 to 3600 seconds, got \(acsTimeout)")
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535, got \(port)") }
+        try validateSplit()
         let parts = host.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 4, parts.allSatisfy({ UInt8($0) != nil && !$0.hasPrefix("+") }) else {
             throw ValidationError("--host takes an IPv4 address such as 127.0.0.1, got \(host)")
@@ -84,10 +100,26 @@ struct TestLabCommand: AsyncParsableCommand {
         } catch let error as TestLabError {
             throw CLIError(error.message, exitStatus: 1)
         }
+        let split: TestLabSplitServer?
+        if let splitPort, let merchantOrigin {
+            do {
+                split = try await TestLabSplitServer.start(
+                    lab: lab, host: host, port: splitPort, merchantOrigin: merchantOrigin, pkiDirectory: directory)
+            } catch {
+                await lab.stop()
+                throw error
+            }
+        } else {
+            split = nil
+        }
         // Taken before the banner says Ctrl-C stops the lab.
         let interruption = Interruption()
         let handlers = interruption.install()
         printBanner(lab: lab, directory: directory)
+        if let split {
+            print(TerminalWidth.wrap("Split-SDK Server on \(split.running.baseURL) for \(merchantOrigin ?? "")"))
+            print(TerminalWidth.wrap("  its merchant API key: \(split.apiKeyFile.path)"))
+        }
         print("Press Ctrl-C to stop.")
         // Seen at once even when standard output is a pipe or a file.
         fflush(nil)
@@ -97,7 +129,27 @@ struct TestLabCommand: AsyncParsableCommand {
         guard let number = await signals.next() else { return }
         print("\(Interruption.name(number)): stopping the TestLab")
         fflush(nil)
+        await split?.stop()
         try await stop(lab)
+    }
+
+    /// `--split-port` and `--merchant-origin` go together; the port is a port, the origin an origin.
+    private func validateSplit() throws {
+        switch (splitPort, merchantOrigin) {
+        case (nil, nil): return
+        case (nil, _): throw ValidationError("--merchant-origin goes with --split-port")
+        case (_, nil): throw ValidationError("--split-port needs --merchant-origin (the merchant page's origin)")
+        case (let port?, let origin?):
+            guard (0...65535).contains(port) else {
+                throw ValidationError("--split-port must be 0 to 65535, got \(port)")
+            }
+            guard let url = URL(string: origin), let scheme = url.scheme, ["http", "https"].contains(scheme),
+                url.host?.isEmpty == false, url.path.isEmpty || url.path == "/", url.query == nil
+            else {
+                throw ValidationError(
+                    "--merchant-origin takes an origin such as https://shop.example, got \(origin)")
+            }
+        }
     }
 
     /// Prints where the lab listens, where the PEM files a client needs are, a `threeds pay` command that pays
