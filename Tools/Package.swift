@@ -98,6 +98,9 @@ let package = Package(
                 jose, sdk, sdkTesting, messages, acsKit, html, nioTransport,
                 // A Split-SDK Server's configuration for the lab (TestLab+Split.swift).
                 .product(name: "ThreeDS2SplitServer", package: "ThreeDS2SplitSDK"),
+                // The Split-SDK client in Swift (Split/SplitClient.swift), for the tests and the benchmarks.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -163,6 +166,11 @@ let package = Package(
             dependencies: [
                 "BenchmarkFixtures", jose, messages, acsKit, sdk, "ThreeDS2TestLab", nioTransport, logging,
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                // The Split-SDK Server under load (SplitUnderLoad.swift): the server, the merchant's calls.
+                .product(name: "ThreeDS2SplitServer", package: "ThreeDS2SplitSDK"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ] + cryptography,
             path: "Benchmarks/ThreeDS2Benchmarks"
         ),

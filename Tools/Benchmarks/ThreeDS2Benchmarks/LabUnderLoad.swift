@@ -35,6 +35,13 @@ enum LabUnderLoad {
             + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
+    /// The resident memory of this process now (Linux; 0 elsewhere).
+    static func resident() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+    }
+
     static func residentHighWater() -> Int {
         let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
         let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
@@ -42,7 +49,7 @@ enum LabUnderLoad {
     }
 
     /// Runs `concurrent` whole payments at once against an in-process TestLab and describes the result.
-    static func measure(concurrent: Int) async throws -> String {
+    static func measure(concurrent: Int) async throws -> (line: String, perCore: Double) {
         var labLogger = Logger(label: "bench.lab")
         labLogger.logLevel = .critical
         let lab = try await TestLab.start(options: TestLabOptions(maxTransactions: 2 * concurrent), logger: labLogger)
@@ -86,10 +93,11 @@ enum LabUnderLoad {
         precondition(completed == concurrent, "only \(completed) of \(concurrent) challenges completed")
         let times = exchanges.times.withLockedValue { $0 }.sorted()
         let p99 = times[min(times.count - 1, Int((Double(times.count) * 0.99).rounded(.up)) - 1)]
-        return
+        let line =
             "TestLab under load: \(concurrent) concurrent challenges (2 exchanges each) in \(String(format: "%.2f", seconds(wall))) s; "
             + String(format: "%.1f challenges/s per core (CPU %.2f s, both sides)", Double(concurrent) / cpu, cpu)
             + "; exchange p50 \(format(times[times.count / 2])), p99 \(format(p99)); peak RSS "
             + String(format: "%.0f MB", Double(peak) / 1_048_576)
+        return (line, Double(concurrent) / cpu)
     }
 }

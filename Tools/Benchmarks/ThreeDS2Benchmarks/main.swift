@@ -47,10 +47,16 @@ if let python = options.peerPython {
     Report.peer(rows).forEach { print($0) }
 }
 
+var defaultSDKPerCore: Double?
 if options.includes("under load") {
-    let line = try await LabUnderLoad.measure(concurrent: options.quick ? 200 : 1000)
+    let measured = try await LabUnderLoad.measure(concurrent: options.quick ? 200 : 1000)
+    defaultSDKPerCore = measured.perCore
     print("")
-    print(line)
+    print(measured.line)
+}
+if options.includes("split under load") {
+    print("")
+    print(try await SplitUnderLoad.measure(concurrent: options.quick ? 100 : 500, defaultSDKPerCore: defaultSDKPerCore))
 }
 
 print("")

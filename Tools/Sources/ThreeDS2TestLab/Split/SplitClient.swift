@@ -1,0 +1,183 @@
+import AsyncHTTPClient
+import Crypto
+public import Foundation
+import NIOCore
+import NIOHTTP1
+public import ThreeDS2JOSE
+import ThreeDS2Messages
+
+/// A failure of ``SplitClient``: a step it cannot carry out, or a call the server refused.
+public struct SplitClientError: Error, CustomStringConvertible {
+    /// What went wrong.
+    public let description: String
+    /// A failure that says what went wrong.
+    public init(_ description: String) { self.description = description }
+}
+
+/// The Split-SDK client's role in Swift, for the tools (the tests, the benchmarks): a second, real implementation of
+/// the client protocol of docs/split-sdk.md beside the web client (not a mock). It makes the ephemeral P-256 key,
+/// derives the channel keys with `ChannelKeys` when told the ACS's key, fills the values it holds into each CReq,
+/// encrypts each CReq and decrypts each CRes with ThreeDS2JOSE, and posts what the steps ask. The values never leave
+/// it but inside a JWE.
+public actor SplitClient {
+    /// The Split-SDK Server's address.
+    public let serverURL: URL
+    private let key = P256.KeyAgreement.PrivateKey()
+    /// The token the calls carry (the merchant's until `start`, then the client's).
+    public private(set) var token = ""
+    /// The session's texts, from `start`.
+    public private(set) var texts: JSONObject = [:]
+    private var keys: ChannelKeys?
+    private var acsTransID = ""
+    /// The values the cardholder typed, by entry box.
+    private var entries: [Int: String] = [:]
+    /// The other values the cardholder gave, by the name `fill.from` uses (`options`, `html`, a consent's id).
+    private var values: [String: String] = [:]
+    /// Every step received, in order.
+    public private(set) var steps: [JSONObject] = []
+
+    /// A client of the Split-SDK Server at `serverURL`.
+    public init(serverURL: URL) { self.serverURL = serverURL }
+
+    /// The client's ephemeral public key, as the AReq should carry it.
+    public var publicKey: P256PublicJWK { P256PublicJWK(key.publicKey) }
+
+    /// Types into an entry box (0, or 1 for the second box).
+    public func type(_ value: String, box: Int = 0) { entries[box] = value }
+
+    /// Chooses options, answers a consent question or submits an HTML page's data: the value `fill` takes from `id`.
+    public func give(_ value: String, for id: String) { values[id] = value }
+
+    /// An answer of the server: its status and its body as a JSON object (empty when it is not one).
+    public struct Answer: Sendable {
+        /// The HTTP status.
+        public let status: Int
+        /// The body.
+        public let json: JSONObject
+    }
+
+    /// `start` with the merchant's one-time token; returns the HTTP answer.
+    public func start(merchantToken: String) async throws -> Answer {
+        let answer = try await Self.send(
+            serverURL.appendingPathComponent("client/v1/start"), token: merchantToken,
+            body: [
+                "sdkEphemPubKey": .object(P256PublicJWK(key.publicKey).jsonObject),
+                "deviceInfo": .object(["C001": .string("Browser"), "C017": .string("en-GB")]),
+            ])
+        if answer.status == 200 {
+            token = answer.json["clientToken"]?.stringValue ?? ""
+            if case .object(let texts)? = answer.json["texts"] { self.texts = texts }
+        }
+        return answer
+    }
+
+    /// Polls `next` and follows the steps until one needs the cardholder (`present`) or ends (`finished`).
+    public func run() async throws -> JSONObject {
+        try await follow(try await post("client/v1/next", [:]))
+    }
+
+    /// Answers the screen on show with an action (never an entry), then follows the steps.
+    public func answer(_ action: String) async throws -> JSONObject {
+        guard let screen = steps.last?["screen"] else { throw SplitClientError("no screen on show") }
+        return try await follow(try await post("client/v1/answer", ["screen": screen, "action": .string(action)]))
+    }
+
+    /// A call with the client token; the step it answered.
+    public func post(_ path: String, _ body: JSONObject) async throws -> JSONObject {
+        let answer = try await Self.send(serverURL.appendingPathComponent(path), token: token, body: body)
+        guard answer.status == 200 else { throw SplitClientError("\(path) answered \(answer.status): \(answer.json)") }
+        return answer.json
+    }
+
+    /// One POST with a bearer token and a JSON body.
+    static func send(_ url: URL, token: String, body: JSONObject) async throws -> Answer {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = .POST
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.body = .bytes(ByteBuffer(bytes: body.serializedBytes))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        let bytes = Array(buffer: try await response.body.collect(upTo: 4 << 20))
+        var json = JSONObject()
+        if case .object(let object)? = try? JSONParser().parse(bytes) { json = object }
+        return Answer(status: Int(response.status.code), json: json)
+    }
+
+    /// Carries out the steps the client does alone (keys, encrypt, decrypt, wait).
+    public func follow(_ first: JSONObject) async throws -> JSONObject {
+        var step = first
+        while true {
+            steps.append(step)
+            switch step["step"]?.stringValue {
+            case "keys":
+                try derive(step)
+                step = try await post("client/v1/next", [:])
+            case "encrypt": step = try await post("client/v1/creq", try encrypt(step))
+            case "decrypt": step = try await post("client/v1/cres", try decrypt(step))
+            case "wait", "progress": step = try await post("client/v1/next", [:])
+            default: return step
+            }
+        }
+    }
+
+    /// ECDH with the ACS's key and the Concat KDF (PartyVInfo the SDK reference number), as `ChannelKeys`.
+    private func derive(_ step: JSONObject) throws {
+        guard case .object(let jwk)? = step["acsEphemPubKey"],
+            let reference = step["sdkReferenceNumber"]?.stringValue, let acs = step["acsTransID"]?.stringValue
+        else { throw SplitClientError("a keys step without its members") }
+        let acsKey = try P256PublicJWK(jsonObject: jwk)
+        var secret = try key.sharedSecretFromKeyAgreement(with: acsKey.keyAgreementKey).withUnsafeBytes { Array($0) }
+        keys = ChannelKeys(sharedSecret: secret, sdkReferenceNumber: reference)
+        secret = Array(repeating: 0, count: secret.count)
+        acsTransID = acs
+    }
+
+    /// Fills the CReq with the entries it holds (checked against the rules) and encrypts it with the counter's IV.
+    private func encrypt(_ step: JSONObject) throws -> JSONObject {
+        guard let keys, case .object(var creq)? = step["creq"], let counterText = step["counter"]?.stringValue,
+            let counter = Int(counterText), case .array(let fill)? = step["fill"]
+        else { throw SplitClientError("an encrypt step without its members") }
+        for case .object(let item) in fill {
+            guard let member = item["member"]?.stringValue, let value = value(for: item) else {
+                throw SplitClientError("nothing to fill for \(item.serialized)")
+            }
+            if case .object(let rules)? = item["rules"], case .number(let max)? = rules["maxLength"],
+                value.count > Int(max) ?? 0
+            {
+                throw SplitClientError("the entry breaks the rules")
+            }
+            creq[member] = .string(value)
+        }
+        let encrypter = try JWE.DirectEncrypter(
+            key: keys.sdkToACS(.a128cbcHS256), encryption: .a128cbcHS256, keyID: acsTransID)
+        let jwe = try encrypter.encrypt(
+            creq.serializedBytes, iv: ChannelKeys.counterIV(counter, encryption: .a128cbcHS256, fromSDK: true))
+        return ["exchange": step["exchange"] ?? .null, "jwe": .string(jwe)]
+    }
+
+    /// The value a `fill` item takes: what was given for its `from`, `N` for a consent question left unanswered (as a
+    /// checkbox left unticked), else the text of its entry box.
+    private func value(for item: JSONObject) -> String? {
+        if let from = item["from"]?.stringValue, let value = values[from] { return value }
+        if case .object(let rules)? = item["rules"], rules["yesNo"] == .bool(true) { return "N" }
+        guard case .number(let boxText)? = item["box"], let box = Int(boxText), let value = entries[box], !value.isEmpty
+        else { return nil }
+        return value
+    }
+
+    /// Decrypts the ACS's answer with the ACS→SDK key (kid held to acsTransID) and forwards the JSON object.
+    private func decrypt(_ step: JSONObject) throws -> JSONObject {
+        guard let keys, let jwe = step["jwe"]?.stringValue else { throw SplitClientError("a decrypt step without jwe") }
+        let exchange = step["exchange"] ?? .null
+        let plaintext: [UInt8]
+        do {
+            plaintext = try keys.decrypt(jwe, fromSDK: false, acsTransID: acsTransID).plaintext
+        } catch {
+            return ["exchange": exchange, "error": .object(["kind": .string("decryption"), "detail": .string("")])]
+        }
+        guard case .object(let cres)? = try? JSONParser().parse(plaintext) else {
+            return ["exchange": exchange, "error": .object(["kind": .string("json"), "detail": .string("")])]
+        }
+        return ["exchange": exchange, "cres": .object(cres)]
+    }
+}
