@@ -54,6 +54,9 @@
         weak var webView: WKWebView?
         private var appSwitch = SplitShellHost.AppSwitch()
 
+        /// Whether the bank's app is open and the cardholder not back yet: another `openApp` is ignored then.
+        var awaitingReturn: Bool { appSwitch.awaitingReturn }
+
         /// The opener's report on the page's `openApp`.
         func opened(_ result: OOBAppOpenResult) { tell(appSwitch.opened(result)) }
 
@@ -127,7 +130,7 @@
                     let parsed = SplitShellHost.message(fromJSON: text)
                 else { return }
                 onMessage(parsed)
-                guard case .openApp(let url) = parsed else { return }
+                guard case .openApp(let url) = parsed, !model.awaitingReturn else { return }
                 let opener = opener
                 let model = model
                 Task {

@@ -122,3 +122,32 @@ test('a single select with two options chosen is not encrypted: the screen comes
   assert.deepEqual(view.calls.filter((c) => c[0] === 'present').map((c) => c[2]), [null, { rule: 'choose', element: 'options', text: 'Choose an option' }]);
   assert.deepEqual(seen.creqs.map((c) => [c.challengeDataEntry, c.deviceBindingDataEntry]), [['q2', 'Y']]);
 });
+
+test('two entry boxes, the second left empty: the CReq carries the first only, as the Default-SDK writes it', async () => {
+  const acs = await acsEnd(SDK_REF, ACS_TRANS_ID);
+  let acsChannel;
+  const creqs = [];
+  const rules = { maxLength: 8, maxBytes: 45, tooLongNote: 'n', omitIfEmpty: true };
+  const form = { formVersion: 1, uiType: '01', elements: [{ kind: 'entry', id: 'e3', box: 0, rules }, { kind: 'entry', id: 'e4', box: 1, rules }] };
+  const server = fakeServer(async (path, body) => {
+    switch (path) {
+      case '/client/v1/start':
+        acsChannel = await acs.channel(body.sdkEphemPubKey);
+        return { clientToken: 't2', step: { step: 'keys', acsEphemPubKey: acs.publicJwk, sdkReferenceNumber: SDK_REF, acsTransID: ACS_TRANS_ID } };
+      case '/client/v1/next': return { step: 'present', screen: 1, form };
+      case '/client/v1/answer':
+        return { step: 'encrypt', exchange: 1, counter: '001', creq: { messageType: 'CReq', sdkCounterStoA: '001' }, encryption: 'A128CBC-HS256',
+          fill: [{ member: 'challengeDataEntry', from: 'e3', box: 0, rules }, { member: 'challengeDataEntryTwo', from: 'e4', box: 1, rules }] };
+      case '/client/v1/creq': {
+        const { plaintext } = await acsChannel.decrypt(body.jwe);
+        creqs.push(JSON.parse(new TextDecoder().decode(plaintext)));
+        return { step: 'finished', outcome: { kind: 'completed', transStatus: 'Y' } };
+      }
+      default: return { status: 404 };
+    }
+  });
+  const view = scriptedView([{ action: 'submit', values: { e3: '123456', e4: '' } }]);
+  const session = new SplitSession({ view, emit: () => {}, baseURL: BASE, fetch: server.fetch, clock: new TestClock(), env: secureEnv });
+  await session.run('merchant-token', {});
+  assert.deepEqual(creqs, [{ messageType: 'CReq', sdkCounterStoA: '001', challengeDataEntry: '123456' }]);
+});

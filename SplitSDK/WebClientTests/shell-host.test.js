@@ -93,3 +93,12 @@ test('merchant.js with appHost: every event goes to the app as JSON text, and wi
   assert.deepEqual(android, ['{"event":"ready"}']);
   assert.equal(postToAppHost({ event: 'ready' }, {}), false);
 });
+
+test('the screen stays live while the host opens the app: a cancel then answers the screen, the host never did', async () => {
+  const { server, answers } = shellServer();
+  const view = scriptedView([{ action: 'openApp', values: {} }, { action: 'cancel', values: {} }]);
+  const host = { open: () => new Promise(() => {}) }; // a host that never answers
+  const session = new SplitSession({ view, emit: () => {}, baseURL: BASE, fetch: server.fetch, clock: new TestClock(), env: secureEnv, host });
+  await session.run('merchant-token', {});
+  assert.deepEqual(answers, [{ screen: 1, action: 'openApp' }, { screen: 1, action: 'cancel' }]);
+});

@@ -43,7 +43,8 @@ export function scriptedView(answers) {
   return {
     calls,
     showProgress: () => calls.push(['progress']),
-    present: async (screen, form, note) => { calls.push(['present', screen, note ?? null]); return answers.shift(); },
+    // Once the script is spent, the screen waits as a real one does: for a cardholder who never acts.
+    present: (screen, form, note) => { calls.push(['present', screen, note ?? null]); return answers.length ? Promise.resolve(answers.shift()) : new Promise(() => {}); },
     showFinished: (outcome) => calls.push(['finished', outcome]),
     showError: (reason) => calls.push(['error', reason]),
   };

@@ -143,7 +143,10 @@ struct RemoteClient: RemoteChallengeChannel {
         case .entryBox(let wanted):
             for (index, element) in form.layout.elements.enumerated() {
                 guard case .textField(let box, let entry) = element, box == wanted else { continue }
-                return (FormJSON.elementID(index), EntryRules(entry).json(strings: strings))
+                var rules = EntryRules(entry).json(strings: strings)
+                // With two boxes the CReq leaves an empty one out, as the Default-SDK's does; a submit has one filled.
+                if form.screen.entryBoxes.count > 1 { rules["omitIfEmpty"] = .bool(true) }
+                return (FormJSON.elementID(index), rules)
             }
         case .consent(let kind):
             for (index, element) in form.layout.elements.enumerated() {

@@ -124,7 +124,10 @@ extension SplitServer {
     /// Whether `text` is a web origin the server may name in its content security policy, the frame page and its
     /// CORS answers: `https://host[:port]`, or `http://` on a loopback host (tests, local development), exactly as a
     /// browser serializes it (lower case, no path, no trailing slash), nothing a header or a policy could split on.
-    static func isOrigin(_ text: String) -> Bool {
+    ///
+    /// - Parameter text: The merchant's origin, as configured.
+    /// - Returns: Whether the server accepts it (``SplitServerConfiguration/merchantOrigin``).
+    public static func isOrigin(_ text: String) -> Bool {
         guard text.utf8.count <= 253 + 16, text == text.lowercased(),
             text.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ";") && $0 != UInt8(ascii: ",") }),
             let components = URLComponents(string: text), let scheme = components.scheme, let host = components.host,

@@ -19,19 +19,47 @@ import ThreeDS2TestLab
 enum SplitUnderLoad {
     static let apiKey = "benchmark-merchant-key-0123456789"
 
-    /// Runs `concurrent` sessions to their first screen, measures what they hold, then completes them.
+    /// Runs `concurrent` sessions to their first screen, measures what they hold, then completes them; the lab and the
+    /// server stop whatever happens.
     static func measure(concurrent: Int, defaultSDKPerCore: Double?) async throws -> String {
         var quiet = Logger(label: "bench.split")
         quiet.logLevel = .critical
         let lab = try await TestLab.start(options: TestLabOptions(maxTransactions: 2 * concurrent), logger: quiet)
-        var configuration = try lab.splitServerConfiguration(apiKey: apiKey, merchantOrigin: "https://shop.example")
-        configuration.maxSessions = concurrent + 16
-        let transport = try HTTPClientTransport(
-            additionalTrustRootsPEM: [try lab.pki.tlsRoot.certificatePEM], maxConnectionsPerHost: 64)
-        let server = try SplitServer(
-            configuration: configuration, transport: transport, clock: ContinuousClock(), logger: quiet)
-        let running = try await server.start()
-        let merchant = Merchant(server: running.baseURL, lab: lab, transport: transport)
+        let transport: HTTPClientTransport
+        do {
+            transport = try HTTPClientTransport(
+                additionalTrustRootsPEM: [try lab.pki.tlsRoot.certificatePEM], maxConnectionsPerHost: 64)
+        } catch {
+            await lab.stop()
+            throw error
+        }
+        var running: SplitServer.Running?
+        do {
+            var configuration = try lab.splitServerConfiguration(apiKey: apiKey, merchantOrigin: "https://shop.example")
+            configuration.maxSessions = concurrent + 16
+            let server = try SplitServer(
+                configuration: configuration, transport: transport, clock: ContinuousClock(), logger: quiet)
+            let started = try await server.start()
+            running = started
+            let line = try await run(
+                concurrent: concurrent, defaultSDKPerCore: defaultSDKPerCore, server: server,
+                merchant: Merchant(server: started.baseURL, lab: lab, transport: transport))
+            await started.stop()
+            try await transport.shutdown()
+            await lab.stop()
+            return line
+        } catch {
+            await running?.stop()
+            try? await transport.shutdown()
+            await lab.stop()
+            throw error
+        }
+    }
+
+    /// The measured run on a started lab and server.
+    private static func run(concurrent: Int, defaultSDKPerCore: Double?, server: SplitServer, merchant: Merchant)
+        async throws -> String
+    {
         // One session first: what is made once (connections, caches) is not counted per session.
         _ = try await merchant.complete(try await merchant.toFirstScreen())
         let residentBefore = LabUnderLoad.resident()
@@ -50,10 +78,9 @@ enum SplitUnderLoad {
         }
         let wall = ContinuousClock.now - wallStart
         let cpu = LabUnderLoad.cpuSeconds() - cpuBefore
-        await running.stop()
-        try await transport.shutdown()
-        await lab.stop()
-        precondition(completed == concurrent, "only \(completed) of \(concurrent) Split-SDK challenges completed")
+        guard completed == concurrent else {
+            throw SplitClientError.benchmark("only \(completed) of \(concurrent) Split-SDK challenges completed")
+        }
         let perCore = Double(concurrent) / cpu
         let ratio =
             defaultSDKPerCore.map {

@@ -154,6 +154,21 @@ struct SplitChallengeKindsTests {
         #expect(Set(fill.compactMap { $0["from"]?.stringValue }).count == 3)
     }
 
+    @Test("two entry boxes, the second left empty: the CReq carries the first box only, as the Default-SDK's does")
+    func twoEntryBoxesOneEmpty() async throws {
+        let started = try await Self.firstScreen(.twoEntryBoxes)
+        defer { Task { await started.fixture.stop() } }
+        await started.client.type("123456")
+        let next = try await started.client.answer("submit")
+        // The lab asks for both: the same screen again.
+        #expect(next["step"]?.stringValue == "present", "\(next.serialized)")
+        let fill = objects(try await Self.lastEncrypt(started.client)["fill"])
+        #expect(fill.filter { object($0["rules"])?["omitIfEmpty"] == .bool(true) }.count == 2)
+        let last = try #require(try await Self.received(started).last)
+        #expect(last["challengeDataEntry"]?.stringValue == "123456")
+        #expect(last["challengeDataEntryTwo"] == nil)
+    }
+
     @Test("additional code: the button's CReq, the out-of-band screen, continue → Y")
     func additionalCode() async throws {
         let started = try await Self.firstScreen(.additionalCode)

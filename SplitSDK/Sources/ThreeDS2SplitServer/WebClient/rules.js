@@ -10,7 +10,7 @@ export const MAX_ENTRY_BYTES = 45;
 /** The longest HTML form data the SDK sends, in UTF-8 bytes (`challengeHTMLDataEntry`, 256). */
 export const MAX_HTML_BYTES = 256;
 
-const KNOWN_RULES = new Set(['maxLength', 'maxBytes', 'tooLongNote', 'choose', 'keys', 'chooseNote', 'yesNo', 'allowEmpty', 'htmlForm']);
+const KNOWN_RULES = new Set(['maxLength', 'maxBytes', 'tooLongNote', 'choose', 'keys', 'chooseNote', 'yesNo', 'allowEmpty', 'htmlForm', 'omitIfEmpty']);
 const segmenter = typeof Intl.Segmenter === 'function' ? new Intl.Segmenter(undefined, { granularity: 'grapheme' }) : null;
 
 /**
@@ -43,7 +43,7 @@ export function checkEntry(value, rules, { allowEmpty = false } = {}) {
   if (unknown !== undefined) return { rule: 'unknownRule', name: unknown };
   if (rules.yesNo === true) return value === 'Y' || value === 'N' ? null : { rule: 'yesNo' };
   if (rules.choose !== undefined) return checkChoice(value, rules);
-  if (value.length === 0) return allowEmpty || rules.allowEmpty === true ? null : { rule: 'empty' };
+  if (value.length === 0) return allowEmpty || rules.allowEmpty === true || rules.omitIfEmpty === true ? null : { rule: 'empty' };
   const cap = rules.htmlForm === true ? MAX_HTML_BYTES : MAX_ENTRY_BYTES;
   const maxBytes = Math.min(Number.isInteger(rules.maxBytes) ? rules.maxBytes : cap, cap);
   if (new TextEncoder().encode(value).length > maxBytes) return { rule: 'maxBytes', limit: maxBytes };

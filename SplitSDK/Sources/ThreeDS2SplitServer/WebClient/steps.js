@@ -267,9 +267,12 @@ export class SplitSession {
     }
     let plaintext;
     try {
-      for (const { member, from } of fill) {
+      for (const { member, from, rules } of fill) {
         if (member in creq) throw new SessionError('protocol', `cannot fill "${member}": the CReq has it`);
-        creq[member] = this.held.get(from);
+        const value = this.held.get(from) ?? '';
+        // One of two boxes left empty: the CReq leaves it out, as the Default-SDK's does.
+        if (value.length === 0 && rules?.omitIfEmpty === true) continue;
+        creq[member] = value;
       }
       plaintext = utf8(JSON.stringify(creq));
       const jwe = await this.channel.encrypt(plaintext, counter, step.encryption);
@@ -286,7 +289,8 @@ export class SplitSession {
 
   /**
    * Asks the host to open the bank's app (an https link from the ACS's validated CRes) and answers the screen with
-   * what became of it; an end on the server meanwhile (its overall timer) is taken at once.
+   * what became of it. The screen stays live meanwhile (the cardholder may cancel or continue instead), and an end on
+   * the server (its overall timer) is taken at once; a host that never answers leaves the screen to the cardholder.
    */
   async openApp(step) {
     let url;
@@ -298,12 +302,20 @@ export class SplitSession {
     if (url.protocol !== 'https:') throw new SessionError('protocol', 'openApp with a link that is not https');
     this.emit({ event: 'openApp', url: url.href });
     const watcher = this.watchEnd();
+    const shown = this.lastPresent
+      ? this.view.present(this.lastPresent.screen, this.lastPresent.form, null).then((answer) => ({ answer }))
+      : new Promise(() => {});
     try {
       const raced = await Promise.race([
         Promise.resolve(this.host.open(url.href)).then((result) => ({ result }), () => ({ result: 'failed' })),
         watcher.ended.then(() => ({ ended: true })),
+        shown,
       ]);
       if (raced.ended) return this.post('next', {});
+      if (raced.answer) {
+        this.hold(raced.answer.values);
+        return this.post('answer', { screen: step.screen, action: raced.answer.action });
+      }
       const action = APP_RESULT_ACTIONS[raced.result] ?? APP_RESULT_ACTIONS.failed;
       return this.post('answer', { screen: step.screen, action });
     } finally {

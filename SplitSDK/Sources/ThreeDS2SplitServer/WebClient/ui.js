@@ -19,6 +19,36 @@ export const FALLBACK_TEXTS = Object.freeze({
 });
 
 /**
+ * A form's data as its submission with `submitter` encodes it (`application/x-www-form-urlencoded`): the entries in
+ * tree order, the submitter's own name and value among them, line breaks as CRLF. The submitter goes in as a hidden
+ * field beside it for the moment the entries are read, so engines without `new FormData(form, submitter)` (WebKit
+ * before 16.4) give the same data.
+ * @param {HTMLFormElement} form
+ * @param {HTMLElement} [submitter]
+ * @returns {string}
+ */
+export function htmlFormData(form, submitter) {
+  let stand;
+  if (submitter?.name && submitter.type !== 'image') {
+    stand = form.ownerDocument.createElement('input');
+    stand.type = 'hidden';
+    stand.name = submitter.name;
+    stand.value = submitter.value;
+    submitter.after(stand);
+  }
+  try {
+    const pairs = [];
+    for (const [name, value] of new FormData(form)) {
+      if (typeof value !== 'string') continue; // a file input: nothing a challenge sends
+      pairs.push([name, value.replace(/\r\n|\r|\n/g, '\r\n')]);
+    }
+    return new URLSearchParams(pairs).toString();
+  } finally {
+    stand?.remove();
+  }
+}
+
+/**
  * Which text an outcome of `finished` is drawn with.
  * @param {{kind: string, transStatus?: string}} outcome
  * @returns {string} A key of the texts.
@@ -226,6 +256,7 @@ export class ChallengeView {
   present(screen, form, note) {
     this.answer(null);
     const { node, fields, focusTarget } = this.drawForm(form, note);
+    this.offersOpenApp = (form.elements ?? []).some((element) => element?.kind === 'button' && element.action === 'openApp');
     this.frame(form.language ?? this.language, form.direction ?? this.direction, form.style, node);
     const noted = note ? [...fields.entries, ...fields.options].find((input) => input.dataset.element === note.element) : undefined;
     (noted ?? focusTarget)?.focus();
@@ -305,7 +336,7 @@ export class ChallengeView {
       case 'text': return { node: this.drawText(element, style.labels?.INFO_TEXT) };
       case 'entry': return this.drawEntry(element, style, fields.entries, note);
       case 'option': return this.drawOption(element, style, fields.options);
-      case 'consent': return this.drawConsent(element, style, fields.consents);
+      case 'consent': return this.drawConsent(element, style, fields.consents, note);
       case 'button': return this.drawButton(element, style);
       case 'section': return this.drawSection(element, style);
       default: return null; // htmlText, htmlControl, htmlLink: the page itself is drawn instead (form.html)
@@ -332,14 +363,17 @@ export class ChallengeView {
     return { node: this.el('div', { class: 'option' }, input, label), focusable: options.length === 1 ? input : undefined };
   }
 
-  drawConsent(element, style, consents) {
+  drawConsent(element, style, consents, note) {
     const id = `input-${element.id}`;
     const box = this.el('input', { id, type: 'checkbox' });
     box.dataset.element = element.id;
     consents.push(box);
     const label = this.el('label', { for: id, text: element.question, dir: 'auto' });
     applyText(label, style.labels?.WHITELIST);
-    return { node: this.el('div', { class: 'consent' }, box, label) };
+    const noteNode = this.el('p', { id: `note-${element.id}`, class: 'note', 'aria-live': 'assertive' });
+    if (note && note.element === element.id) noteNode.textContent = note.text ?? this.texts.noteCannotSend;
+    box.setAttribute('aria-describedby', noteNode.id);
+    return { node: this.el('div', { class: 'consent' }, box, label, noteNode) };
   }
 
   /**
@@ -361,20 +395,30 @@ export class ChallengeView {
     const doc = page.contentDocument;
     if (!doc) return;
     doc.addEventListener('click', (event) => {
-      const control = typeof event.target?.closest === 'function' ? event.target.closest('a[href], button, input') : null;
+      const control = typeof event.target?.closest === 'function' ? event.target.closest('a[href], area[href], button, input') : null;
       if (!control) return;
-      if (control.tagName === 'A') {
+      if (control.tagName === 'A' || control.tagName === 'AREA') {
         event.preventDefault();
-        const data = reservedLinkData(control.getAttribute('href'));
+        const href = control.getAttribute('href');
+        const data = reservedLinkData(href);
         if (data !== null) this.act('submit', { html: data });
+        // The Shell variant's host opens the bank's app; a browser cannot (the link then does nothing).
+        else if (this.offersOpenApp && reservedURL(href)?.pathname.toLowerCase() === '/openoobapp') this.act('openApp');
         return;
       }
       const submits = control.tagName === 'BUTTON' ? control.type === 'submit' : ['submit', 'image'].includes(control.type);
       if (!submits || !control.form) return;
       event.preventDefault();
-      if (reservedURL(control.form.getAttribute('action'))?.pathname.toLowerCase() !== '/challenge') return;
-      this.act('submit', { html: new URLSearchParams(new FormData(control.form, control)).toString() });
+      const action = control.getAttribute('formaction') ?? control.form.getAttribute('action');
+      if (reservedURL(action)?.pathname.toLowerCase() !== '/challenge') return;
+      this.act('submit', { html: htmlFormData(control.form, control) });
     }, true);
+    doc.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape' && this.pending) {
+        event.preventDefault();
+        this.act('cancel');
+      }
+    });
     page.dataset.ready = 'true';
   }
 

@@ -138,7 +138,10 @@ public actor SplitClient {
             let counter = Int(counterText), case .array(let fill)? = step["fill"]
         else { throw SplitClientError("an encrypt step without its members") }
         for case .object(let item) in fill {
-            guard let member = item["member"]?.stringValue, let value = value(for: item) else {
+            guard let member = item["member"]?.stringValue else { throw SplitClientError("a fill without member") }
+            guard let value = value(for: item) else {
+                // One of two boxes left empty: the CReq leaves it out.
+                if case .object(let rules)? = item["rules"], rules["omitIfEmpty"] == .bool(true) { continue }
                 throw SplitClientError("nothing to fill for \(item.serialized)")
             }
             if case .object(let rules)? = item["rules"], case .number(let max)? = rules["maxLength"],

@@ -129,8 +129,7 @@ struct TestLabCommand: AsyncParsableCommand {
         guard let number = await signals.next() else { return }
         print("\(Interruption.name(number)): stopping the TestLab")
         fflush(nil)
-        await split?.stop()
-        try await stop(lab)
+        try await stop(lab, split: split)
     }
 
     /// `--split-port` and `--merchant-origin` go together; the port is a port, the origin an origin.
@@ -143,11 +142,11 @@ struct TestLabCommand: AsyncParsableCommand {
             guard (0...65535).contains(port) else {
                 throw ValidationError("--split-port must be 0 to 65535, got \(port)")
             }
-            guard let url = URL(string: origin), let scheme = url.scheme, ["http", "https"].contains(scheme),
-                url.host?.isEmpty == false, url.path.isEmpty || url.path == "/", url.query == nil
-            else {
+            // The server's own rule, checked before anything starts.
+            guard SplitServer.isOrigin(origin) else {
                 throw ValidationError(
-                    "--merchant-origin takes an origin such as https://shop.example, got \(origin)")
+                    "--merchant-origin takes an origin as a browser writes it, such as https://shop.example (http only "
+                        + "on loopback, no path, lower case), got \(origin)")
             }
         }
     }
@@ -179,13 +178,15 @@ struct TestLabCommand: AsyncParsableCommand {
         }
     }
 
-    /// Stops the lab after a signal: requests in flight get ``stopGrace`` to finish; a lab that cannot close by then
-    /// exits anyway (not a task group: that would wait for a stop that does not end).
+    /// Stops the lab (and the Split-SDK Server beside it, its key file first) after a signal: requests in flight get
+    /// ``stopGrace`` to finish; a lab that cannot close by then exits anyway (not a task group: that would wait for a
+    /// stop that does not end).
     ///
     /// - Throws: ``CLIError`` (exit status 1) when the lab did not stop within ``stopGrace``.
-    private func stop(_ lab: TestLab) async throws {
+    private func stop(_ lab: TestLab, split: TestLabSplitServer?) async throws {
         let (ends, end) = AsyncStream.makeStream(of: Bool.self)
         Task {
+            await split?.stop()
             await lab.stop()
             end.yield(true)
         }

@@ -4,6 +4,12 @@ import ThreeDS2NIOTransport
 import ThreeDS2SplitServer
 import ThreeDS2TestLab
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The Split-SDK Server `threeds testlab --split-port` runs beside the lab: registered with the lab's directory
 /// server (its Split-SDK Server ID and signing identity, `TestLab.splitServerConfiguration`), the web client served
 /// from it, the merchant's API key in the PKI folder (`split-merchant-api-key`, readable by its owner only), for the
@@ -38,7 +44,12 @@ struct TestLabSplitServer {
             let server = try SplitServer(
                 configuration: configuration, transport: transport, clock: ContinuousClock(), logger: logger)
             let running = try await server.start(host: host, port: port)
-            try writeKey(apiKey, to: apiKeyFile)
+            do {
+                try writeKey(apiKey, to: apiKeyFile)
+            } catch {
+                await running.stop()
+                throw error
+            }
             return TestLabSplitServer(running: running, apiKeyFile: apiKeyFile, transport: transport)
         } catch {
             try? await transport.shutdown()
@@ -46,19 +57,26 @@ struct TestLabSplitServer {
         }
     }
 
-    /// Writes the key with permissions 0600 (created that way: never readable by others, even for a moment).
+    /// Writes the key into a file created with permissions 0600 (`O_CREAT | O_EXCL`: never readable by others, even
+    /// for a moment, and never through a link planted at its name).
     private static func writeKey(_ key: String, to file: URL) throws {
         try? FileManager.default.removeItem(at: file)
-        guard
-            FileManager.default.createFile(
-                atPath: file.path, contents: Data((key + "\n").utf8), attributes: [.posixPermissions: 0o600])
-        else { throw CLIError("could not write the merchant API key to \(file.path)", exitStatus: 1) }
+        let descriptor = open(file.path, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw CLIError("could not create \(file.path) for the merchant API key", exitStatus: 1)
+        }
+        defer { close(descriptor) }
+        let bytes = Array((key + "\n").utf8)
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard written == bytes.count else {
+            throw CLIError("could not write the merchant API key to \(file.path)", exitStatus: 1)
+        }
     }
 
-    /// Stops the server and removes the key file.
+    /// Removes the key file first (a stop that does not finish leaves no key behind), then stops the server.
     func stop() async {
+        try? FileManager.default.removeItem(at: apiKeyFile)
         await running.stop()
         try? await transport.shutdown()
-        try? FileManager.default.removeItem(at: apiKeyFile)
     }
 }
