@@ -52,12 +52,7 @@
             // Back from the background only: a system sheet (Control Center, Face ID) makes the app inactive, not
             // backgrounded, and is not a return from the bank's app.
             .onNewValue(of: scenePhase) { phase in
-                switch phase {
-                case .active: model.appPhaseChanged(.active)
-                case .background: model.appPhaseChanged(.background)
-                case .inactive: model.appPhaseChanged(.inactive)
-                @unknown default: break
-                }
+                if let phase = ChallengeScreenModel.AppPhase(phase) { model.appPhaseChanged(phase) }
             }
             // The system's dark mode picks the DARK customization and dark images unless the app pinned one.
             .onAppear { model.systemColorSchemeChanged(dark: colorScheme == .dark) }
@@ -299,6 +294,18 @@
             self.init(
                 .sRGB, red: Double(hex.red) / 255, green: Double(hex.green) / 255, blue: Double(hex.blue) / 255,
                 opacity: Double(hex.alpha) / 255)
+        }
+    }
+
+    extension ChallengeScreenModel.AppPhase {
+        /// The core's phase of SwiftUI's scene phase (`nil` for a phase a later system adds).
+        init?(_ phase: ScenePhase) {
+            switch phase {
+            case .active: self = .active
+            case .background: self = .background
+            case .inactive: self = .inactive
+            @unknown default: return nil
+            }
         }
     }
 

@@ -37,12 +37,7 @@
         public var body: some View {
             SplitShellWebView(host: host, model: model, opener: opener, onMessage: onMessage)
                 .onNewValue(of: scenePhase) { phase in
-                    switch phase {
-                    case .active: model.phaseChanged(.active)
-                    case .background: model.phaseChanged(.background)
-                    case .inactive: model.phaseChanged(.inactive)
-                    @unknown default: break
-                    }
+                    if let phase = ChallengeScreenModel.AppPhase(phase) { model.phaseChanged(phase) }
                 }
         }
     }

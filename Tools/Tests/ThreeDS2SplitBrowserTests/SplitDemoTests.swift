@@ -81,18 +81,23 @@ struct SplitDemoTests {
             (["--split", "--auto"], "--split is answered in a browser"),
             (["--split", "--message-version", "2.2.0"], "--split runs 2.3.1"),
         ] {
-            let (process, output) = try Self.launch(["demo"] + arguments)
-            try await Self.awaitExit(process)
-            if process.isRunning {
-                // It started instead of refusing: stop it (a demo without --once runs until interrupted).
-                process.terminate()
-                process.waitUntilExit()
-                Issue.record("threeds demo \(arguments) did not refuse its options: \(output.printed)")
-                continue
-            }
-            _ = try await output.wait(for: NSRegularExpression.escapedPattern(for: said))
-            #expect(process.terminationStatus == 2, "\(arguments): \(output.printed)")
+            try await Self.expectRefused(["demo"] + arguments, saying: said)
         }
+    }
+
+    /// Runs `threeds` with options it must refuse: exit 2, saying `said`; a run that starts instead is stopped.
+    static func expectRefused(_ arguments: [String], saying said: String) async throws {
+        let (process, output) = try launch(arguments)
+        try await awaitExit(process)
+        if process.isRunning {
+            // It started instead of refusing: stop it (it would run until interrupted).
+            process.terminate()
+            process.waitUntilExit()
+            Issue.record("threeds \(arguments) did not refuse its options: \(output.printed)")
+            return
+        }
+        _ = try await output.wait(for: NSRegularExpression.escapedPattern(for: said))
+        #expect(process.terminationStatus == 2, "\(arguments): \(output.printed)")
     }
 
     @Test("the printed address, Pay, the code 123456: the challenge completes with Y and the command says so, exit 0")
