@@ -173,6 +173,30 @@ struct SplitKindsBrowserTests {
         }
     }
 
+    @Test(
+        "the other fault cards end in the frame as the Default-SDK's challenge ends, with its Erro to the ACS",
+        arguments: [
+            (Scenario.faultWrongCounter, "302", "302"), (.faultWrongTransactionID, "301", "301"),
+            (.faultMissingField, "201", "201"), (.faultCriticalExtension, "202", "202"), (.faultErro, nil, "305"),
+        ] as [(Scenario, String?, String)])
+    func faults(_ fault: (Scenario, String?, String)) async throws {
+        try await SplitRig.run { rig, frame in
+            let challenge = try await rig.startChallenge(frame, scenario: fault.0)
+            let finished = try await frame.page.event("finished")
+            #expect(finished["outcome"]?.objectValue?["kind"]?.stringValue == "protocolError")
+            #expect(finished["outcome"]?.objectValue?["errorCode"]?.stringValue == fault.2)
+            let record = try #require(await rig.lab.acsRecord(acsTransID: challenge.acsTransactionID))
+            #expect(record.errors.compactMap { $0["errorCode"]?.stringValue } == (fault.1.map { [$0] } ?? []))
+        }
+    }
+
+    @Test("the Bridging card in 2.3.1 is an out-of-band screen: a browser opens no app, continue → Y")
+    func bridgingCard() async throws {
+        try await Self.pay(.bridging, uiType: "04", screenshot: "split-bridging-card-2.3.1") { frame, _ in
+            try await frame.press(button: "continue")
+        }
+    }
+
     @Test("Japanese and Arabic sessions: the SDK's texts in the language, right to left for Arabic; screenshots")
     func languages() async throws {
         for (locale, direction) in [("ja-JP", "ltr"), ("ar", "rtl")] {

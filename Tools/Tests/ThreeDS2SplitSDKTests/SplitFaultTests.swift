@@ -30,6 +30,40 @@ struct SplitFaultTests {
         #expect(try await fixture.status(session)["state"]?.stringValue == "finished")
     }
 
+    @Test("the slow ACS: no answer within the response timer (10 s, the server's test clock), Erro 402, timed out")
+    func slowACS() async throws {
+        let (fixture, client, session) = try await SplitChallengeTests.challenge(.faultSlow)
+        defer { Task { await fixture.stop() } }
+        // The client follows the steps (it waits for the answer the ACS holds back) while the test moves the clock.
+        let following = Task { try await client.run() }
+        let keys = try await Self.keysStep(client)
+        let acsTransID = try #require(keys["acsTransID"]?.stringValue)
+        // Once the first CReq is at the ACS, 10 s on the server's clock end the exchange.
+        let deadline = ContinuousClock.now.advanced(by: .seconds(120))
+        while (await fixture.lab.acsRecord(acsTransID: acsTransID))?.requests.isEmpty ?? true,
+            ContinuousClock.now < deadline
+        {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let status = try await SplitTimeoutAndAccessTests.advanceUntilFinished(
+            fixture, session: session, step: .seconds(2), times: 30)
+        #expect(SplitTimeoutAndAccessTests.outcomeKind(status) == "timedOut")
+        #expect(SplitChallengeTests.outcome(try await following.value)?["kind"]?.stringValue == "timedOut")
+        let record = try #require(await fixture.lab.acsRecord(acsTransID: acsTransID))
+        #expect(record.errors.compactMap { $0["errorCode"]?.stringValue } == ["402"])
+        #expect(record.requests.count == 1, "the CReq was sent again")
+    }
+
+    /// The client's `keys` step, once it has had it.
+    static func keysStep(_ client: SwiftSplitClient) async throws -> JSONObject {
+        let deadline = ContinuousClock.now.advanced(by: .seconds(120))
+        while ContinuousClock.now < deadline {
+            if let keys = await client.steps.first(where: { $0["step"]?.stringValue == "keys" }) { return keys }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw SplitTestError("the client never had the keys step")
+    }
+
     @Test("frictionless and decoupled cards: the ARes needs no challenge, and the session is never asked for one")
     func noChallenge() async throws {
         let fixture = try await SplitFixture.start()
