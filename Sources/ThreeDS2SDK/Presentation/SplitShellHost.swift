@@ -25,7 +25,7 @@ public struct SplitShellHost: Sendable, Hashable {
     /// - Parameters:
     ///   - pageURL: The merchant's host page: https (plain http on a loopback address only, for tests).
     ///   - serverURL: The Split-SDK Server's address, under the same rule.
-    /// - Throws: ``ThreeDS2Error`` of kind ``ThreeDS2Error/Kind/invalidInput`` for any other address.
+    /// - Throws: ``ThreeDS2Error`` with the code `invalidInput` for any other address.
     public init(pageURL: URL, serverURL: URL) throws(ThreeDS2Error) {
         for (name, url) in [("pageURL", pageURL), ("serverURL", serverURL)] where Self.origin(of: url) == nil {
             throw ThreeDS2Error(
@@ -44,7 +44,8 @@ public struct SplitShellHost: Sendable, Hashable {
     }
 
     /// Decides one load: the top document may only be a page of the host page's origin; a frame may be of that origin
-    /// or the Split-SDK Server's, or the `about:srcdoc` / `about:blank` documents the client draws HTML pages in.
+    /// or the Split-SDK Server's (the challenge frame, and the HTML pages it loads from its own origin), or the
+    /// `about:blank` / `about:srcdoc` documents a frame starts with.
     /// Everything else (another site, a download, a scheme that opens another app) is refused: the bank's app is
     /// opened by ``Message/openApp(_:)`` only.
     ///

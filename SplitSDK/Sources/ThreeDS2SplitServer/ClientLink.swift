@@ -66,13 +66,24 @@ actor ClientLink {
         for continuation in waiting.values { continuation.resume() }
     }
 
-    /// Publishes a screen's `present` step and returns its number.
+    /// The HTML page of the screen on show, by its one-time ID, until the client loads it.
+    private var page: (id: String, document: String)?
+
+    /// Publishes a screen's `present` step and returns its number; an HTML screen's page waits at a one-time address.
     func present(_ form: ChallengeFormState) -> Int {
         screen += 1
         self.form = form
+        var htmlPage: String?
+        if FormJSON.isHTML(form.screen) {
+            let id = Secrets.token(prefix: "pg_")
+            page = (id, FormJSON.htmlDocument(form.screen))
+            htmlPage = "pages/\(id)"
+        } else {
+            page = nil
+        }
         publish([
             "step": .string("present"), "screen": .number("\(screen)"),
-            "form": .object(FormJSON.form(form, opensApps: opensApps)),
+            "form": .object(FormJSON.form(form, opensApps: opensApps, htmlPage: htmlPage)),
         ])
         return screen
     }
@@ -81,6 +92,13 @@ actor ClientLink {
     /// same screen with what became of it.
     func openApp(_ url: URL) {
         publish(["step": .string("openApp"), "screen": .number("\(screen)"), "url": .string(url.absoluteString)])
+    }
+
+    /// The HTML page with this one-time ID, once: the client's frame loads it, nothing loads it again.
+    func takePage(_ id: String) -> String? {
+        guard let page, Secrets.equal(page.id, id) else { return nil }
+        self.page = nil
+        return page.document
     }
 
     /// Starts the next CReq/CRes exchange and returns its number.
@@ -169,6 +187,7 @@ actor ClientLink {
     func close() {
         pending?.continuation.resume(returning: nil)
         pending = nil
+        page = nil
         for continuation in watchers.values { continuation.resume() }
         watchers = [:]
     }

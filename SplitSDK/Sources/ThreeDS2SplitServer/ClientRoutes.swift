@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import ThreeDS2JOSE
 import ThreeDS2Messages
 @_spi(ThreeDS2SplitServer) import ThreeDS2SDK
@@ -22,6 +23,21 @@ struct ClientRoutes: Sendable {
     func add(to router: Router<BasicRequestContext>) {
         for call in ["start", "next", "status", "answer", "creq", "cres"] {
             router.on("client/v1/\(call)", method: .options) { request, _ in preflight(request) }
+        }
+        // An HTML screen's page, at the one-time address its form names; the frame's sandboxed frame loads it.
+        router.get("client/v1/pages/:id") { _, route -> Response in
+            guard let id = route.parameters.get("id"), id.count <= 64, let document = await store.page(id) else {
+                return Response(status: .notFound, headers: [.init("X-Content-Type-Options")!: "nosniff"])
+            }
+            return Response(
+                status: .ok,
+                headers: [
+                    .contentType: "text/html; charset=utf-8", .init("X-Content-Type-Options")!: "nosniff",
+                    .init("Content-Security-Policy")!:
+                        FormJSON.htmlPagePolicy(merchantOrigin: context.configuration.merchantOrigin),
+                    .cacheControl: "no-store",
+                    .init("Referrer-Policy")!: "no-referrer",
+                ], body: .init(byteBuffer: ByteBuffer(bytes: Array(document.utf8))))
         }
         router.post("client/v1/start") { request, _ in
             await answer(request) { () async throws(SplitHTTPError) -> Response in try await start(request) }

@@ -17,8 +17,12 @@ public enum FormJSON {
     ///   - form: The form state the core built for the screen.
     ///   - opensApps: Whether the client's host opens the bank's app (the Shell variant): the open-app button then
     ///     sends `openApp`; in a browser it sends nothing and is not drawn.
+    ///   - htmlPage: Where the client loads the screen's HTML page (UI 05, 06), relative to the client interface
+    ///     (`pages/<id>`, ``htmlDocument(_:)``); `nil` on other screens.
     /// - Returns: The `form` member of a `present` step.
-    public static func form(_ form: ChallengeFormState, opensApps: Bool = false) -> JSONObject {
+    public static func form(_ form: ChallengeFormState, opensApps: Bool = false, htmlPage: String? = nil)
+        -> JSONObject
+    {
         let layout = form.layout
         var object: JSONObject = [
             "formVersion": .number("\(version)"),
@@ -33,16 +37,41 @@ public enum FormJSON {
             "note": form.note.map(JSONValue.string) ?? .null,
             "style": .object(style(layout.style)),
         ]
-        if form.screen.uiType == .html || form.screen.uiType == .htmlOutOfBand {
-            // The page as the SDK's web view loads it (scripts off, no network, forms to the reserved URL), drawn by the
-            // client in a sandboxed frame; its form data never comes back here.
+        if let htmlPage, isHTML(form.screen) {
+            // The page, served once at its own address with its own policy (``htmlDocument(_:)``), drawn by the client
+            // in a sandboxed frame; its form data never comes back here.
             object["html"] = .object([
-                "id": .string(htmlID),
-                "document": .string(WebViewPolicy.lockedDownDocument(form.screen.html ?? "")),
+                "id": .string(htmlID), "url": .string(htmlPage),
                 "title": .string(form.screen.header ?? layout.strings[.secureCheckout]),
             ])
         }
         return object
+    }
+
+    /// Whether a screen is an HTML page (UI 05, 06).
+    public static func isHTML(_ screen: ChallengeScreen) -> Bool {
+        screen.uiType == .html || screen.uiType == .htmlOutOfBand
+    }
+
+    /// The HTML page of a screen as the server serves it: the SDK's locked-down document (no script, no network,
+    /// forms to the reserved URL: ``WebViewPolicy/lockedDownDocument(_:)``), served with ``htmlPagePolicy(merchantOrigin:)``.
+    ///
+    /// - Parameter screen: The HTML screen.
+    /// - Returns: The document.
+    public static func htmlDocument(_ screen: ChallengeScreen) -> String {
+        WebViewPolicy.lockedDownDocument(screen.html ?? "")
+    }
+
+    /// The content security policy of a served HTML page: nothing loads but `data:` images, no script runs (`sandbox`
+    /// without scripts, as the frame's `<iframe sandbox>` says too), no form submits, no frame; only the client's frame
+    /// may embed it (`frame-ancestors` names every ancestor: the frame's origin and the merchant's page around it);
+    /// inline styles allowed, for the ACS's page only.
+    ///
+    /// - Parameter merchantOrigin: The merchant page's origin (checked by the configuration).
+    /// - Returns: The policy.
+    public static func htmlPagePolicy(merchantOrigin: String) -> String {
+        "default-src 'none'; img-src data:; style-src 'unsafe-inline'; form-action 'none'; frame-src 'none'; "
+            + "base-uri 'none'; frame-ancestors 'self' \(merchantOrigin); sandbox allow-same-origin"
     }
 
     /// The name `fill.from` gives the chosen options of a select screen (the keys, comma-separated in the form's

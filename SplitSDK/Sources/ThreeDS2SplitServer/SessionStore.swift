@@ -82,6 +82,14 @@ actor SessionStore {
 
     /// Ends every session's task and wakes every call waiting on one (the server is stopping: a long-poll on the
     /// server's clock must not hold the listener's shutdown, least of all on a test clock nobody advances).
+    /// The HTML page with this one-time ID, from whichever session holds it (served once).
+    func page(_ id: String) async -> String? {
+        for entry in sessions.values {
+            if let document = await entry.session.link.takePage(id) { return document }
+        }
+        return nil
+    }
+
     func closeAll() async {
         for entry in sessions.values { await entry.session.cancel() }
     }

@@ -50,14 +50,11 @@ struct StaticFiles: Sendable {
             }
     }
 
-    /// The frame's content security policy. Styles may be inline for one reason: an HTML challenge page (UI 05, 06) is
-    /// drawn in a sandboxed `srcdoc` frame, which inherits this policy, and the ACS's page styles itself inline. The
-    /// frame's own script writes text only through `textContent` and styles through the CSSOM, so no markup of anyone
-    /// else's reaches this document; the page's document adds the SDK's own policy (no script, images only as
-    /// `data:`, no network), and the sandbox runs no script and submits no form there.
+    /// The frame's content security policy: its own scripts and styles only; frames only of its own origin (an HTML
+    /// challenge page, served at its one-time address with a policy of its own: ``FormJSON/htmlPagePolicy(merchantOrigin:)``).
     static func policy(merchantOrigin: String) -> String {
-        "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; "
-            + "img-src 'self' data:; "
+        "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; "
+            + "frame-src 'self'; "
             + "frame-ancestors \(merchantOrigin)"
     }
 

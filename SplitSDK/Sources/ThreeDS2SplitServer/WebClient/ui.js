@@ -316,7 +316,7 @@ export class ChallengeView {
       }
       if (index === form.focus || (!focusTarget && drawn.focusable)) focusTarget = drawn.focusable ?? focusTarget;
     });
-    if (form.html && typeof form.html === 'object' && typeof form.html.document === 'string') {
+    if (form.html && typeof form.html === 'object' && typeof form.html.url === 'string') {
       const page = this.drawHTML(form.html, note);
       node.append(page.node);
       focusTarget = page.focusable;
@@ -378,13 +378,17 @@ export class ChallengeView {
 
   /**
    * An HTML page (UI 05, 06) in a frame of its own: sandboxed without scripts, form submission, popups or
-   * navigation, its document the SDK's locked-down one (no script, no network). The view reads the page's form data
-   * when the cardholder presses a submit button or a link to the reserved URL, and answers `submit` with it; the
-   * data never leaves this frame but inside the CReq's JWE.
+   * navigation, loaded once from the page's one-time address on this origin, where the server serves the SDK's
+   * locked-down document with a policy of its own (no script, no network). The view reads the page's form data when
+   * the cardholder presses a submit button or a link to the reserved URL, and answers `submit` with it; the data
+   * never leaves this frame but inside the CReq's JWE.
    */
   drawHTML(html, note) {
     const page = this.el('iframe', { class: 'html-page', sandbox: 'allow-same-origin', title: html.title ?? this.texts.secureCheckout, referrerpolicy: 'no-referrer' });
-    page.srcdoc = html.document;
+    const url = new URL(html.url, new URL('/client/v1/', this.doc.baseURI));
+    // Only a page of this origin: the view reads its form, which another origin's page would not allow.
+    if (url.origin !== new URL(this.doc.baseURI).origin) return { node: this.el('p', { class: 'note', text: this.texts.genericError }) };
+    page.src = url.href;
     page.addEventListener('load', () => this.captureHTML(page));
     const noteNode = this.el('p', { id: 'note-html', class: 'note', 'aria-live': 'assertive' });
     if (note && note.element === 'html') noteNode.textContent = note.text ?? this.texts.noteCannotSend;
