@@ -13,6 +13,21 @@ struct ClientRoutes: Sendable {
     let store: SessionStore
     let ownOrigin: @Sendable () -> String
 
+    /// An HTML screen's page by its one-time ID, once, with the page's own policy; 404 for any other ID.
+    func page(_ id: String?) async -> Response {
+        guard let id, id.count <= 64, let document = await store.page(id) else {
+            return Response(status: .notFound, headers: [.init("X-Content-Type-Options")!: "nosniff"])
+        }
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: "text/html; charset=utf-8", .init("X-Content-Type-Options")!: "nosniff",
+                .init("Content-Security-Policy")!:
+                    FormJSON.htmlPagePolicy(merchantOrigin: context.configuration.merchantOrigin),
+                .cacheControl: "no-store", .init("Referrer-Policy")!: "no-referrer",
+            ], body: .init(byteBuffer: ByteBuffer(bytes: Array(document.utf8))))
+    }
+
     /// The bound of the bodies of `start`, `next` and `answer`.
     static let smallBody = 16 * 1024
     /// The bound of a `creq` body (a JWE of a CReq).
@@ -25,20 +40,7 @@ struct ClientRoutes: Sendable {
             router.on("client/v1/\(call)", method: .options) { request, _ in preflight(request) }
         }
         // An HTML screen's page, at the one-time address its form names; the frame's sandboxed frame loads it.
-        router.get("client/v1/pages/:id") { _, route -> Response in
-            guard let id = route.parameters.get("id"), id.count <= 64, let document = await store.page(id) else {
-                return Response(status: .notFound, headers: [.init("X-Content-Type-Options")!: "nosniff"])
-            }
-            return Response(
-                status: .ok,
-                headers: [
-                    .contentType: "text/html; charset=utf-8", .init("X-Content-Type-Options")!: "nosniff",
-                    .init("Content-Security-Policy")!:
-                        FormJSON.htmlPagePolicy(merchantOrigin: context.configuration.merchantOrigin),
-                    .cacheControl: "no-store",
-                    .init("Referrer-Policy")!: "no-referrer",
-                ], body: .init(byteBuffer: ByteBuffer(bytes: Array(document.utf8))))
-        }
+        router.get("client/v1/pages/:id") { _, route -> Response in await page(route.parameters.get("id")) }
         router.post("client/v1/start") { request, _ in
             await answer(request) { () async throws(SplitHTTPError) -> Response in try await start(request) }
         }
