@@ -74,7 +74,7 @@ actor ClientLink {
         screen += 1
         self.form = form
         var htmlPage: String?
-        if FormJSON.isHTML(form.screen) {
+        if form.screen.uiType.isHTML {
             let id = Secrets.token(prefix: "pg_")
             page = (id, FormJSON.htmlDocument(form.screen))
             htmlPage = "pages/\(id)"

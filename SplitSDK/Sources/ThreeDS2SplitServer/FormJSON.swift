@@ -37,7 +37,7 @@ public enum FormJSON {
             "note": form.note.map(JSONValue.string) ?? .null,
             "style": .object(style(layout.style)),
         ]
-        if let htmlPage, isHTML(form.screen) {
+        if let htmlPage, form.screen.uiType.isHTML {
             // The page, served once at its own address with its own policy (``htmlDocument(_:)``), drawn by the client
             // in a sandboxed frame; its form data never comes back here.
             object["html"] = .object([
@@ -46,11 +46,6 @@ public enum FormJSON {
             ])
         }
         return object
-    }
-
-    /// Whether a screen is an HTML page (UI 05, 06).
-    public static func isHTML(_ screen: ChallengeScreen) -> Bool {
-        screen.uiType == .html || screen.uiType == .htmlOutOfBand
     }
 
     /// The HTML page of a screen as the server serves it: the SDK's locked-down document (no script, no network,

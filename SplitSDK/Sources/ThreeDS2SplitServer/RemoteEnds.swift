@@ -43,14 +43,10 @@ struct RemotePresenter: ChallengePresenter {
         }
         switch action {
         case "submit":
-            switch form.screen.uiType {
-            case .html, .htmlOutOfBand:
-                // The page's form data stays in the frame; the form state sees that a form was submitted.
-                return form.perform(.submitWebForm(""))
-            default:
-                standIns(on: &form)
-                return form.perform(.submit())
-            }
+            // An HTML page's form data stays in the frame; the form state sees that a form was submitted.
+            if form.screen.uiType.isHTML { return form.perform(.submitWebForm("")) }
+            standIns(on: &form)
+            return form.perform(.submit())
         case "submitEmpty": return form.perform(.submit())
         case "resend": return form.perform(.resend)
         case "cancel": return form.perform(.cancel)
