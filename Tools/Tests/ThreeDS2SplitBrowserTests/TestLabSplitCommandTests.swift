@@ -78,6 +78,76 @@ struct TestLabSplitCommandTests {
         #expect(!output.printed.contains(key), "the key was printed")
     }
 
+    @Test(
+        "threeds load --split-server: 12 payments through the lab's Split-SDK Server, every phase timed; a wrong key fails"
+    )
+    func loadRun() async throws {
+        let folder = scratchDirectory("testlab-split-load")
+        let pki = folder + "/pki"
+        let (lab, output) = try SplitDemoTests.launch(
+            [
+                "testlab", "--port", "0", "--http", "--pki-dir", pki, "--split-port", "0", "--merchant-origin",
+                "https://shop.example",
+            ], columns: 200)
+        defer { if lab.isRunning { lab.terminate() } }
+        let labLine = try await output.wait(for: "TestLab listening on http://127\\.0\\.0\\.1:[0-9]+")
+        let labURL = String(labLine.dropFirst("TestLab listening on ".count))
+        let splitLine = try await output.wait(for: "Split-SDK Server on http://127\\.0\\.0\\.1:[0-9]+")
+        let server = String(splitLine.dropFirst("Split-SDK Server on ".count))
+        _ = try await output.wait(for: "Press Ctrl-C to stop")
+        let answers = folder + "/answers.json"
+        try #"[{"action":"submit","text":"123456"}]"#.write(toFile: answers, atomically: true, encoding: .utf8)
+        let histograms = folder + "/split.hlog"
+        func load(keyFile: String, count: Int, extra: [String] = []) async throws -> (Int32, String) {
+            let (run, printed) = try SplitDemoTests.launch(
+                [
+                    "load", "--server", labURL, "--allow-http", "--ds-id", "F055545342", "--card",
+                    "4000000000002000", "--amount", "1999", "--currency", "978", "--answers", answers,
+                    "--split-server", server, "--split-api-key-file", keyFile, "--count", "\(count)",
+                    "--concurrency", "4", "--json",
+                ] + extra)
+            try await SplitDemoTests.awaitExit(run)
+            if run.isRunning {
+                run.terminate()
+                run.waitUntilExit()
+            }
+            return (run.terminationStatus, printed.printed)
+        }
+        let (status, printed) = try await load(
+            keyFile: pki + "/split-merchant-api-key", count: 12, extra: ["--histogram-log", histograms])
+        #expect(status == 0, "\(printed)")
+        let json = printed.split(separator: "\n").first { $0.hasPrefix("{") } ?? ""
+        let report = try JSONParser().parse(Array(json.utf8)).objectValue
+        #expect(report?["outcomes"]?.objectValue?["completed Y"] == .number("12"), "\(printed)")
+        // The 3DS Server's result, asked after each challenge as for the Default-SDK.
+        #expect(report?["results"]?.objectValue?["RReq Y"] == .number("12"), "\(printed)")
+        let log = try String(contentsOfFile: histograms, encoding: .utf8)
+        for phase in ["payment", "server", "exchange", "challenge", "results"] {
+            #expect(log.contains("Tag=\(phase),"), "no \(phase) histogram in the log")
+        }
+        let wrongKey = folder + "/wrong-key"
+        try "not-the-merchant-key-0000\n".write(toFile: wrongKey, atomically: true, encoding: .utf8)
+        let (refused, said) = try await load(keyFile: wrongKey, count: 2)
+        #expect(refused == 1, "\(said)")
+        #expect(said.contains("HTTP 401"), "\(said)")
+        kill(lab.processIdentifier, SIGINT)
+        try await SplitDemoTests.awaitExit(lab)
+    }
+
+    @Test("threeds load: --split-server without its key file, or not an address, is a usage error (exit 2)")
+    func loadUsageErrors() async throws {
+        let common = [
+            "load", "--server", "http://127.0.0.1:9", "--allow-http", "--ds-id", "F055545342", "--card",
+            "4000000000002000", "--amount", "1999", "--currency", "978",
+        ]
+        try await SplitDemoTests.expectRefused(
+            common + ["--split-server", "http://127.0.0.1:9"],
+            saying: "--split-server and --split-api-key-file go together")
+        try await SplitDemoTests.expectRefused(
+            common + ["--split-server", "ftp://x", "--split-api-key-file", "/nonexistent"],
+            saying: "--split-server must be an http or https address")
+    }
+
     static func post(_ url: String, key: String, _ body: JSONObject) async throws -> (
         status: HTTPResponseStatus, body: [UInt8]
     ) {

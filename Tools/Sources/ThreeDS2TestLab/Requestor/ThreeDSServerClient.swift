@@ -83,6 +83,22 @@ public struct ThreeDSServerClient: Sendable {
         -> AuthenticationResponse
     {
         let body = try Self.requestBody(parameters: parameters, purchase: purchase, challengeTimeout: challengeTimeout)
+        return try await authenticate(
+            body: body, messageVersion: parameters.messageVersion, requestorAppURL: requestorAppURL)
+    }
+
+    /// Sends an authentication request body already made (a Split-SDK Server's AReq parameters with the purchase
+    /// added) and reads the answer as ``authenticate(parameters:purchase:requestorAppURL:challengeTimeout:)`` does.
+    ///
+    /// - Parameters:
+    ///   - body: The request body.
+    ///   - messageVersion: The transaction's version.
+    ///   - requestorAppURL: The app URL to pass to the challenge.
+    /// - Returns: The response.
+    /// - Throws: ``ThreeDS2Error`` with code `runtime` naming what failed (transport, status, or a malformed answer).
+    public func authenticate(body: JSONObject, messageVersion: MessageVersion, requestorAppURL: String? = nil)
+        async throws(ThreeDS2Error) -> AuthenticationResponse
+    {
         let response: TransportResponse
         do {
             response = try await transport.post(
@@ -113,8 +129,7 @@ public struct ThreeDSServerClient: Sendable {
                 "the 3DS Server answered HTTP \(response.status): \(object["error"]?.stringValue ?? object.serialized.prefix(200).description)"
             )
         }
-        return try Self.response(
-            from: object, messageVersion: parameters.messageVersion, requestorAppURL: requestorAppURL)
+        return try Self.response(from: object, messageVersion: messageVersion, requestorAppURL: requestorAppURL)
     }
 
     /// Reads an answer in ARes field names, held to the rules a strict SDK client applies

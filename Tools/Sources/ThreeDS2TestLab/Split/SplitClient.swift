@@ -1,10 +1,9 @@
-import AsyncHTTPClient
 import Crypto
 public import Foundation
-import NIOCore
-import NIOHTTP1
 public import ThreeDS2JOSE
 import ThreeDS2Messages
+import ThreeDS2SDK
+public import ThreeDS2SDKTesting
 
 /// A failure of ``SplitClient``: a step it cannot carry out, or a call the server refused.
 public struct SplitClientError: Error, CustomStringConvertible {
@@ -49,12 +48,7 @@ public actor SplitClient {
     public func give(_ value: String, for id: String) { values[id] = value }
 
     /// An answer of the server: its status and its body as a JSON object (empty when it is not one).
-    public struct Answer: Sendable {
-        /// The HTTP status.
-        public let status: Int
-        /// The body.
-        public let json: JSONObject
-    }
+    public typealias Answer = SplitHTTP.Answer
 
     /// `start` with the merchant's one-time token; returns the HTTP answer.
     public func start(merchantToken: String) async throws -> Answer {
@@ -91,16 +85,7 @@ public actor SplitClient {
 
     /// One POST with a bearer token and a JSON body.
     static func send(_ url: URL, token: String, body: JSONObject) async throws -> Answer {
-        var request = HTTPClientRequest(url: url.absoluteString)
-        request.method = .POST
-        request.headers.add(name: "Authorization", value: "Bearer \(token)")
-        request.headers.add(name: "Content-Type", value: "application/json")
-        request.body = .bytes(ByteBuffer(bytes: body.serializedBytes))
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
-        let bytes = Array(buffer: try await response.body.collect(upTo: 4 << 20))
-        var json = JSONObject()
-        if case .object(let object)? = try? JSONParser().parse(bytes) { json = object }
-        return Answer(status: Int(response.status.code), json: json)
+        try await SplitHTTP.send("POST", url, token: token, body: body)
     }
 
     /// Carries out the steps the client does alone (keys, encrypt, decrypt, wait).
@@ -182,5 +167,80 @@ public actor SplitClient {
             return ["exchange": exchange, "error": .object(["kind": .string("json"), "detail": .string("")])]
         }
         return ["exchange": exchange, "cres": .object(cres)]
+    }
+}
+
+extension SplitClient {
+    /// What a scripted answer (the `--answers` file's, ``ScriptedAnswer``) does on the screen on show: the values it
+    /// gives the client (entries, chosen options, an HTML page's form data, consents), then the action the client
+    /// answers the screen with (never a value).
+    ///
+    /// - Parameter scripted: The answer.
+    /// - Returns: The step the answer led to (the next screen, or `finished`).
+    /// - Throws: ``SplitClientError`` when no screen is on show or a call fails.
+    public func answer(scripted: ScriptedAnswer) async throws -> JSONObject {
+        switch scripted {
+        case .text(let text, let second, let whitelist, let binding):
+            type(text)
+            if let second { type(second, box: 1) }
+            consent(whitelist: whitelist, deviceBinding: binding)
+            return try await answer(text.isEmpty && (second ?? "").isEmpty ? "submitEmpty" : "submit")
+        case .select(let keys, let whitelist, let binding):
+            give(keys.joined(separator: ","), for: "options")
+            consent(whitelist: whitelist, deviceBinding: binding)
+            return try await answer("submit")
+        case .html(let fields, let button, let whitelist, let binding):
+            give(Self.formData(fields, button: button), for: "html")
+            consent(whitelist: whitelist, deviceBinding: binding)
+            return try await answer("submit")
+        case .continue(let whitelist, let binding):
+            consent(whitelist: whitelist, deviceBinding: binding)
+            return try await answer("continue")
+        case .additional(let whitelist, let binding):
+            consent(whitelist: whitelist, deviceBinding: binding)
+            return try await answer("additionalCode")
+        case .openApp(let result):
+            let opened = try await answer("openApp")
+            guard opened["step"]?.stringValue == "openApp" else { return opened }
+            let reported =
+                switch result {
+                case .returned: "appReturned"
+                case .opened: "appOpened"
+                case .failed: "appOpenFailed"
+                }
+            return try await answer(reported)
+        case .resend: return try await answer("resend")
+        case .cancel: return try await answer("cancel")
+        }
+    }
+
+    /// Answers the consent questions of the screen on show (`Y` or `N`, by the question's element ID); a question
+    /// the answer leaves out stays unanswered (`N`, as an unticked box).
+    private func consent(whitelist: Bool?, deviceBinding: Bool?) {
+        guard case .object(let form)? = steps.last?["form"], case .array(let elements)? = form["elements"] else {
+            return
+        }
+        for case .object(let element) in elements where element["kind"]?.stringValue == "consent" {
+            guard let id = element["id"]?.stringValue else { continue }
+            let answer = element["consent"]?.stringValue == "trust" ? whitelist : deviceBinding
+            if let answer { give(answer ? "Y" : "N", for: id) }
+        }
+    }
+
+    /// An HTML page's form data as a form submission encodes it (`application/x-www-form-urlencoded`): the fields in
+    /// the order of their names, then the button pressed when it is named `name=value`.
+    static func formData(_ fields: [String: String], button: String?) -> String {
+        // ASCII letters and digits and `-._*` stay; everything else is percent-encoded as UTF-8 (a space as `+`).
+        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._*")
+        func encode(_ text: String) -> String {
+            (text.addingPercentEncoding(withAllowedCharacters: allowed) ?? "").replacingOccurrences(
+                of: "%20", with: "+")
+        }
+        var pairs = fields.sorted { $0.key < $1.key }.map { "\(encode($0.key))=\(encode($0.value))" }
+        if let button, let equals = button.firstIndex(of: "=") {
+            pairs.append(
+                "\(encode(String(button[..<equals])))=\(encode(String(button[button.index(after: equals)...])))")
+        }
+        return pairs.joined(separator: "&")
     }
 }

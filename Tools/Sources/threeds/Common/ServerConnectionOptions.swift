@@ -81,6 +81,12 @@ struct ServerConnectionOptions: ParsableArguments {
         guard (1...600).contains(requestorTimeout) else {
             throw ValidationError("--requestor-timeout must be 1 to 600 seconds, got \(requestorTimeout)")
         }
+    }
+
+    /// The directory server's options: a trust bundle, or a certificate with its roots. Checked by each command whose
+    /// SDK encrypts to the directory server (not by `load --split-server`: the Split-SDK Server is registered with the
+    /// directory server and encrypts the device data itself).
+    func validateDirectoryServer() throws {
         if trustBundle != nil {
             guard dsCert == nil, dsRoot.isEmpty, dsKeyID == nil else {
                 throw ValidationError(

@@ -69,6 +69,7 @@ struct Conform: AsyncParsableCommand {
     var noAppOpener = false
 
     func validate() throws {
+        try connection.validateDirectoryServer()
         if let host = saveChannelKeysFor, host.isEmpty || host.contains(where: { "/@ ".contains($0) }) {
             throw ValidationError("--save-channel-keys-for takes a host name or address, got \(host)")
         }

@@ -36,6 +36,10 @@ struct LoadRun: AsyncParsableCommand {
                 --card 4000000000002000 --amount 1999 --currency 978 \\
                 --answers answers.json --count 200 --concurrency 20
 
+            With --split-server, each payment goes through a Split-SDK Server
+            (`threeds testlab --split-port 8444` runs one): the tool plays the
+            merchant's backend and the client, and times the same phases.
+
             Latencies are in milliseconds. With --rate, a payment's latency counts
             from when it should have started, so queueing in a slow server shows.
 
@@ -74,7 +78,23 @@ struct LoadRun: AsyncParsableCommand {
         help: "Seconds the payments in flight get to end after Ctrl-C or SIGTERM before they are cancelled (0 to 600).")
     var stopGrace: Int = 10
 
+    @Option(
+        name: .customLong("split-server"),
+        help: "Run each payment through this Split-SDK Server (as `threeds testlab --split-port` prints it).")
+    var splitServer: String?
+    @Option(
+        name: .customLong("split-api-key-file"),
+        help: "The merchant's API key for --split-server (the lab writes split-merchant-api-key).")
+    var splitAPIKeyFile: String?
+
     func validate() throws {
+        if (splitServer == nil) != (splitAPIKeyFile == nil) {
+            throw ValidationError("--split-server and --split-api-key-file go together")
+        }
+        if let splitServer, URL(string: splitServer)?.scheme.map({ ["http", "https"].contains($0) }) != true {
+            throw ValidationError("--split-server must be an http or https address, got \(splitServer)")
+        }
+        if splitServer == nil { try payment.connection.validateDirectoryServer() }
         guard (0...600).contains(stopGrace) else { throw ValidationError("--stop-grace must be 0 to 600 seconds") }
         guard (1...1_000_000).contains(count) else { throw ValidationError("--count must be 1 to 1000000") }
         guard (1...5000).contains(concurrency) else { throw ValidationError("--concurrency must be 1 to 5000") }
@@ -88,7 +108,6 @@ struct LoadRun: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let config = try payment.configuration(opensOOBApps: true)
         let tlsRoots = try payment.tlsRoots()
         let script = try answers.map(PaymentOptions.script) ?? []
         let number = try payment.cardNumber()
@@ -100,7 +119,16 @@ struct LoadRun: AsyncParsableCommand {
             count: count, concurrency: concurrency, rate: rate, maxDuration: .seconds(maxDuration))
         let recorder = LoadRecorder()
         let purchase = Purchase(cardNumber: number, amount: payment.amount, currency: payment.currency)
-        let startTime = Date().timeIntervalSince1970
+        if let split = try splitPayment(
+            purchase: purchase, script: script, requestor: requestor, transport: transport, recorder: recorder)
+        {
+            let progress = isatty(STDERR_FILENO) == 1 ? ProgressLine(total: count, recorder: recorder) : nil
+            try await measure(plan, recorder: recorder, transport: transport, progress: progress) { _ in
+                await split.run()
+            }
+            return
+        }
+        let config = try payment.configuration(opensOOBApps: true)
         // One service for the run, initialized once as at an app's launch (security checks, configuration); each
         // payment is a transaction of it, the whole flow from the AReq parameters on. Its findings are said once,
         // before the run, on standard error.
@@ -108,15 +136,25 @@ struct LoadRun: AsyncParsableCommand {
         defer { try? service.cleanup() }
         try PayFlow.showFindings(of: service, verbose: false) { warn(TerminalWidth.wrap($0)) }
         let progress = isatty(STDERR_FILENO) == 1 ? ProgressLine(total: count, recorder: recorder) : nil
+        try await measure(
+            plan, recorder: recorder, transport: transport, progress: progress,
+            payment: onePayment(
+                service: service, configuration: config, requestor: requestor, purchase: purchase, script: script,
+                transport: transport, recorder: recorder))
+    }
+
+    /// Runs the plan with `payment`, then reports: the summary (or JSON), the histogram log, the exit status.
+    private func measure(
+        _ plan: LoadPlan, recorder: LoadRecorder, transport: HTTPClientTransport, progress: ProgressLine?,
+        payment: @escaping @Sendable (Int) async -> PaymentResult
+    ) async throws {
+        let startTime = Date().timeIntervalSince1970
         progress?.start()
         let cpuBefore = processCPUSeconds()
         let interruption = Interruption()
         let handlers = interruption.install()
         let (started, elapsed) = await runLoad(
-            plan, recorder: recorder, interruption: interruption, stopGrace: .seconds(stopGrace),
-            payment: onePayment(
-                service: service, configuration: config, requestor: requestor, purchase: purchase, script: script,
-                transport: transport, recorder: recorder))
+            plan, recorder: recorder, interruption: interruption, stopGrace: .seconds(stopGrace), payment: payment)
         let cpuSeconds = processCPUSeconds() - cpuBefore
         await progress?.stop()
         try? await transport.shutdown()
@@ -131,6 +169,24 @@ struct LoadRun: AsyncParsableCommand {
         withExtendedLifetime(handlers) {}
         if let signal = report.interruptedBy { throw ExitCode(128 + signal) }
         throw ExitCode(report.allSucceeded ? 0 : 1)
+    }
+
+    /// The payment of a run through `--split-server`, or `nil` without it.
+    private func splitPayment(
+        purchase: Purchase, script: [ScriptedAnswer], requestor: Requestor, transport: HTTPClientTransport,
+        recorder: LoadRecorder
+    ) throws -> SplitLoadPayment? {
+        guard let splitServer, let splitAPIKeyFile, let serverURL = URL(string: splitServer) else { return nil }
+        let key = try readInputFile(splitAPIKeyFile, option: "--split-api-key-file", maxBytes: 4096)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !key.isEmpty, key.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
+            throw CLIError("--split-api-key-file \(splitAPIKeyFile): not one API key on one line")
+        }
+        return SplitLoadPayment(
+            merchant: SplitMerchant(serverURL: serverURL, apiKey: key), directoryServerID: payment.dsID,
+            messageVersion: payment.messageVersion.flatMap { MessageVersion($0) } ?? .v2_3_1, purchase: purchase,
+            script: script, requestor: requestor, resultExec: payment.connection.resultExec, transport: transport,
+            recorder: recorder)
     }
 
     /// One payment of the run, as ``runLoad(_:recorder:interruption:stopGrace:payment:)`` starts it: a transaction of

@@ -21,7 +21,7 @@ extension PaymentResult {
     var kind: String {
         switch outcome {
         case .frictionless, .completed: "\(outcome.rawValue) \(transStatus?.rawValue ?? "?")"
-        case .protocolError: "protocolError \(error?.errorCode.rawValue ?? "?")"
+        case .protocolError: "protocolError \((error?.errorCode ?? reportedErrorCode)?.rawValue ?? "?")"
         case .cancelled, .timedOut, .runtimeError: outcome.rawValue
         }
     }

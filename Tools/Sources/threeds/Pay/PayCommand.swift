@@ -161,6 +161,7 @@ struct Pay: AsyncParsableCommand {
     @OptionGroup var screen: ScreenOptions
 
     func validate() throws {
+        try payment.connection.validateDirectoryServer()
         if ui == .auto, answers == nil { throw ValidationError("--ui auto needs --answers FILE") }
         if ui != .auto, answers != nil { throw ValidationError("--answers is read only with --ui auto") }
         if noOOBApp, oobAppCommand != nil {

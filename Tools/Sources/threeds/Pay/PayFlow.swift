@@ -51,6 +51,8 @@ struct PaymentResult {
     var transStatus: TransactionStatus?
     var sdkTransID: String
     var error: ErrorMessage?
+    /// The Erro's code when only the code is known: a Split-SDK Server reports an outcome's code, not the Erro.
+    var reportedErrorCode: ProtocolErrorCode?
     var runtimeError: (code: String, message: String)?
     /// The transport's failure, when a CReq could not be sent (for a hint naming the cause and what to check).
     var transportFailure: TransportError?
@@ -146,6 +148,8 @@ struct PaymentResult {
         case .completed: "Challenge completed: transStatus \(transStatus?.rawValue ?? "?")"
         case .cancelled: cancelReason.map { "Challenge cancelled: \($0)" } ?? "Challenge cancelled by the cardholder"
         case .timedOut: "Challenge timed out"
+        case .protocolError where error == nil && reportedErrorCode != nil:
+            "Protocol error \(reportedErrorCode?.rawValue ?? "")"
         case .protocolError: Self.protocolErrorText(error)
         case .runtimeError: "Runtime error: \(runtimeError?.message ?? "unknown")"
         }
@@ -359,6 +363,17 @@ struct PayFlow {
     /// Asks the 3DS Server (or `--result-exec`'s command) for the challenge's (or the decoupled authentication's)
     /// result, waiting up to `wait` for it to be final; `threeds load` times it as the results leg.
     private func askResult(into result: inout PaymentResult, wait: Duration) async {
+        await Self.askResult(
+            into: &result, requestor: requestor, resultExec: resultExec, transport: transport, observer: observer,
+            wait: wait)
+    }
+
+    /// The results leg of ``askResult(into:wait:)`` for any flow that knows the 3DS Server and the transaction (a
+    /// Split-SDK load run's too).
+    static func askResult(
+        into result: inout PaymentResult, requestor: Requestor, resultExec: String?, transport: HTTPClientTransport,
+        observer: (any PhaseObserver)?, wait: Duration
+    ) async {
         let query: ResultQuery
         switch requestor {
         case .server(let url): query = ResultQuery(target: .server(url))
