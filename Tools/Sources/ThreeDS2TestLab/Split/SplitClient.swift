@@ -2,6 +2,7 @@ import Crypto
 public import Foundation
 public import ThreeDS2JOSE
 import ThreeDS2Messages
+import ThreeDS2HTML
 import ThreeDS2SDK
 public import ThreeDS2SDKTesting
 
@@ -190,7 +191,7 @@ extension SplitClient {
             consent(whitelist: whitelist, deviceBinding: binding)
             return try await answer("submit")
         case .html(let fields, let button, let whitelist, let binding):
-            give(Self.formData(fields, button: button), for: "html")
+            give(try await htmlFormData(fields: fields, button: button), for: "html")
             consent(whitelist: whitelist, deviceBinding: binding)
             return try await answer("submit")
         case .continue(let whitelist, let binding):
@@ -227,20 +228,19 @@ extension SplitClient {
         }
     }
 
-    /// An HTML page's form data as a form submission encodes it (`application/x-www-form-urlencoded`): the fields in
-    /// the order of their names, then the button pressed when it is named `name=value`.
-    static func formData(_ fields: [String: String], button: String?) -> String {
-        // ASCII letters and digits and `-._*` stay; everything else is percent-encoded as UTF-8 (a space as `+`).
-        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._*")
-        func encode(_ text: String) -> String {
-            (text.addingPercentEncoding(withAllowedCharacters: allowed) ?? "").replacingOccurrences(
-                of: "%20", with: "+")
+    /// The form data of the HTML page on show as the page's form submits it, read as the Default-SDK reads it
+    /// (`LibXML2FormReader`, ``HTMLForm/submission(fields:button:)``): the page loaded once from the server, as the web
+    /// client's frame loads it.
+    private func htmlFormData(fields: [String: String], button: String?) async throws -> String {
+        guard case .object(let form)? = steps.last?["form"], case .object(let html)? = form["html"],
+            let path = html["url"]?.stringValue
+        else { throw SplitClientError("the screen on show has no HTML page") }
+        let page = try await SplitHTTP.text(serverURL.appendingPathComponent("client/v1/" + path))
+        guard page.status == 200 else { throw SplitClientError("the HTML page answered HTTP \(page.status)") }
+        do {
+            return try LibXML2FormReader().form(fromHTML: page.text).submission(fields: fields, button: button)
+        } catch {
+            throw SplitClientError("the answer does not fit the HTML page: \(error.message)")
         }
-        var pairs = fields.sorted { $0.key < $1.key }.map { "\(encode($0.key))=\(encode($0.value))" }
-        if let button, let equals = button.firstIndex(of: "=") {
-            pairs.append(
-                "\(encode(String(button[..<equals])))=\(encode(String(button[button.index(after: equals)...])))")
-        }
-        return pairs.joined(separator: "&")
     }
 }

@@ -54,6 +54,18 @@ public enum SplitHTTP {
     }
 }
 
+extension SplitHTTP {
+    /// A GET without a token (an HTML page at its one-time address): the status and the body as text.
+    public static func text(_ url: URL, timeout: Duration = .seconds(60)) async throws -> (status: Int, text: String) {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = .GET
+        let response = try await HTTPClient.shared.execute(
+            request, timeout: .milliseconds(timeout.components.seconds * 1000))
+        let bytes = Array(buffer: try await response.body.collect(upTo: maxAnswerBytes))
+        return (Int(response.status.code), String(decoding: bytes, as: UTF8.self))
+    }
+}
+
 /// A merchant backend's calls to a Split-SDK Server (the merchant interface of docs/split-sdk.md), with its API key:
 /// a session, the AReq parameters once its client started, the ARes's challenge handed over, the session's state.
 /// What `threeds load --split-server` and the tools' tests play the merchant with.

@@ -191,24 +191,8 @@ struct Demo: AsyncParsableCommand {
         }
     }
 
-    /// The scripted answers that walk each scenario's happy path.
+    /// The scripted answers that walk each scenario's happy path (``Scenario/happyPathAnswers(in:)``).
     static func happyPath(_ scenario: Scenario, messageVersion: String?) -> [ScriptedAnswer] {
-        // Older versions show these 2.3.1 scenarios as their plain text-code or HTML screens.
-        let v231 = (messageVersion.flatMap { MessageVersion($0) } ?? .v2_3_1) == .v2_3_1
-        let answers: [ScriptedAnswer] =
-            switch scenario {
-            case .singleSelect: [.select(["sms"])]
-            case .multiSelect: [.select(["q1", "q3"])]
-            case .outOfBand, .bridging: [.continue()]
-            case .html: [.html(fields: ["otp": "123456"], button: "Verify")]
-            case .information where v231: [.continue(), .text("123456")]
-            case .twoEntryBoxes where v231: [.text("123456", second: "1990")]
-            case .additionalCode where v231: [.additional(), .continue()]
-            case .consents: [.text("123456", whitelist: true, deviceBinding: true)]
-            case .htmlOutOfBand where v231: [.openApp()]
-            case .htmlOutOfBand: [.html(fields: ["otp": "123456"], button: "Verify")]
-            default: [.text("123456", whitelist: false)]
-            }
-        return answers
+        scenario.happyPathAnswers(in: messageVersion.flatMap { MessageVersion($0) } ?? .v2_3_1)
     }
 }
