@@ -1,8 +1,8 @@
 import Crypto
 public import Foundation
+import ThreeDS2HTML
 public import ThreeDS2JOSE
 import ThreeDS2Messages
-import ThreeDS2HTML
 import ThreeDS2SDK
 public import ThreeDS2SDKTesting
 
