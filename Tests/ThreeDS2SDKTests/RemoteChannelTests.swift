@@ -116,4 +116,66 @@ struct RemoteChannelTests {
         }
         #expect(post.message.errorCode.rawValue == "302")
     }
+
+    @Test("a machine restored from a screen's checkpoint shows the same screen; its next CReq has the next counter")
+    func restoredAtAScreen() throws {
+        var original = remoteMachine()
+        _ = original.handle(.start)
+        guard case .present(let shown)? = original.handle(.messageReceived(textScreenCRes())).first else {
+            Issue.record("no screen")
+            return
+        }
+        let response = try #require(original.screenResponse)
+        #expect(original.sdkCounter == 1 && original.acsCounter == 1)
+        var restored = remoteMachine()
+        restored.restore(sdkCounter: original.sdkCounter, acsCounter: original.acsCounter - 1, bridging: nil)
+        guard case .present(let again)? = restored.handle(.messageReceived(response)).first else {
+            Issue.record("the checkpoint made no screen")
+            return
+        }
+        #expect(again == shown)
+        guard case .send(let sent)? = restored.handle(.answered(ChallengeAnswer(.submitText("0")))).first else {
+            Issue.record("no CReq")
+            return
+        }
+        #expect(sent.counter == 1)
+        #expect(sent.request["sdkCounterStoA"] == .string("001"))
+        #expect(sent.fill == [RemoteFill(member: "challengeDataEntry", source: .entryBox(0))])
+    }
+
+    @Test("a checkpoint whose counters do not fit its CRes is refused as the CRes would be (Erro, protocol error)")
+    func restoredWithWrongCounters() throws {
+        var restored = remoteMachine()
+        restored.restore(sdkCounter: 1, acsCounter: 1, bridging: nil)
+        let actions = restored.handle(.messageReceived(textScreenCRes()))
+        guard case .sendError(let post)? = actions.first, case .finish(.protocolError)? = actions.last else {
+            Issue.record("the mismatched checkpoint was accepted: \(actions)")
+            return
+        }
+        #expect(post.message.errorCode.rawValue == "302")
+    }
+
+    @Test("a machine restored at a lost answer sends no CReq: Erro 402 about the CReq, then timedOut")
+    func restoredAtALostAnswer() throws {
+        var restored = remoteMachine()
+        restored.restore(sdkCounter: 2, acsCounter: 1, bridging: nil)
+        let actions = restored.handle(.responseTimedOut)
+        #expect(actions.count == 2)
+        guard case .sendError(let post)? = actions.first else {
+            Issue.record("no Erro: \(actions)")
+            return
+        }
+        #expect(post.message.errorCode.rawValue == "402")
+        #expect(post.message.errorMessageType == .challengeRequest)
+        #expect(actions.last == .finish(.timedOut))
+        #expect(!actions.contains { if case .send = $0 { true } else { false } })
+    }
+
+    @Test("restore only applies to a machine that has not started")
+    func restoreAfterStartIsIgnored() throws {
+        var machine = remoteMachine()
+        _ = machine.handle(.start)
+        machine.restore(sdkCounter: 9, acsCounter: 9, bridging: nil)
+        #expect(machine.sdkCounter == 1 && machine.acsCounter == 0)
+    }
 }

@@ -42,15 +42,27 @@ struct ChallengeSession<C: Clock> where C.Duration == Duration {
     static var requestContentType: String { "application/jose; charset=UTF-8" }
     static var errorContentType: String { "application/json; charset=UTF-8" }
 
-    mutating func run(timeout: Duration) async -> ChallengeOutcome {
+    /// Runs the dialogue to its outcome.
+    ///
+    /// - Parameters:
+    ///   - timeout: The overall timer.
+    ///   - resuming: The first event for a machine restored from a remote checkpoint (``ChallengeStateMachine/restore(sdkCounter:acsCounter:bridging:)``);
+    ///     `nil` starts the dialogue.
+    mutating func run(timeout: Duration, resuming: ChallengeStateMachine.Event? = nil) async -> ChallengeOutcome {
         let deadline = clock.now.advanced(by: timeout)
         // Cancelled before anything was sent (during setup): the challenge ends as cancelled with no network at all.
-        var pending = machine.handle(Task.isCancelled ? .appCancelled : .start)
+        var pending = machine.handle(Task.isCancelled ? .appCancelled : resuming ?? .start)
         while !pending.isEmpty {
             switch pending.removeFirst() {
             case .send(let sent):
                 pending += machine.handle(await send(sent, overallDeadline: deadline))
             case .present(let screen):
+                if let remote, let response = machine.screenResponse {
+                    await remote.checkpoint(
+                        RemoteChallenge.Checkpoint(
+                            sdkCounter: machine.sdkCounter, acsCounter: machine.acsCounter, response: response,
+                            bridging: machine.builder.bridgingVersion, deadline: clock.now.duration(to: deadline)))
+                }
                 pending += machine.handle(await present(screen, until: deadline))
             case .sendError(let post):
                 await postError(post)

@@ -101,6 +101,9 @@ struct ChallengeStateMachine: Sendable {
     private(set) var acsCounter = 0
     /// The screen on show (or last shown): the next CReq answers it.
     private var screen: ChallengeScreen?
+    /// Remote channel only: the CRes (as validated) the screen on show was built from, for a Split-SDK Server's
+    /// checkpoint (``RemoteChallenge/Checkpoint``).
+    private(set) var screenResponse: JSONObject?
     private(set) var builder: ChallengeRequestBuilder
     private let channel: ChannelEnd
     /// What the AReq's `deviceRenderOptions` announced (every UI type of the version until the session sets them): a
@@ -124,6 +127,19 @@ struct ChallengeStateMachine: Sendable {
     }
 
     var identifiers: TransactionIdentifiers { builder.identifiers }
+
+    /// Puts a new machine where a remote challenge's checkpoint left another one: a CReq with `sdkCounter - 1` sent
+    /// and its answer awaited, `acsCounter` answers read before it, the Bridging version adopted. The next event is
+    /// that answer (the checkpoint's CRes, validated again) or its loss (``Event/responseTimedOut``).
+    mutating func restore(sdkCounter: Int, acsCounter: Int, bridging: Bridging.Version?) {
+        guard phase == .notStarted else { return }
+        self.sdkCounter = sdkCounter
+        self.acsCounter = acsCounter
+        if builder.announcesBridging {
+            builder.adoptBridging(Bridging.Received(version: bridging, appURL: nil, appLabel: nil))
+        }
+        phase = .awaitingResponse
+    }
 
     mutating func handle(_ event: Event) -> [Action] {
         switch phase {
@@ -317,6 +333,7 @@ struct ChallengeStateMachine: Sendable {
             // The pairing rule: the transaction's later CReqs use the Bridging version the ACS answered with.
             if let bridging = screen.bridging { builder.adoptBridging(bridging) }
             self.screen = screen
+            if case .remote = channel { screenResponse = object }
             phase = .presenting
             return [.present(screen)]
         }

@@ -98,6 +98,17 @@ public import ThreeDS2Messages
     /// - Parameter body: The compact JWE as the ACS sent it.
     /// - Returns: The message, or why it could not be read.
     func decrypt(_ body: [UInt8]) async -> RemoteOpening
+
+    /// Where the challenge stands as a screen goes up: what another instance needs to take the challenge over while
+    /// the cardholder looks at it (a shared store keeps it). Called before the screen is presented.
+    ///
+    /// - Parameter checkpoint: The counters, the CRes on show and the time left.
+    func checkpoint(_ checkpoint: RemoteChallenge.Checkpoint) async
+}
+
+extension RemoteChallengeChannel {
+    /// Keeps no checkpoint (a server with one instance).
+    public func checkpoint(_ checkpoint: RemoteChallenge.Checkpoint) async {}
 }
 
 /// The challenge of a Split-SDK Server: the core's checks before the first CReq, then the core's session and state
@@ -176,6 +187,101 @@ public import ThreeDS2Messages
         session.presentation = presentation
         session.remote = client
         let outcome = await session.run(timeout: max(timeout, Transaction.minimumChallengeTimeout))
+        await presenter.dismiss(outcome: outcome)
+        return outcome
+    }
+}
+
+extension RemoteChallenge {
+    /// Where a remote challenge stands while a screen is up: enough for another Split-SDK Server instance to take it
+    /// over (``resume(_:from:parameters:client:presenter:presentation:renderOptions:transport:clock:logger:)``). It
+    /// holds the CRes on show (challenge data: a store keeps it only while the session lives) and never a key or an
+    /// entry, which only the client has.
+    public struct Checkpoint: Sendable, Hashable {
+        /// `sdkCounterStoA` of the next CReq.
+        public let sdkCounter: Int
+        /// The CRes read so far.
+        public let acsCounter: Int
+        /// The CRes the screen on show was built from, as the client decrypted it.
+        public let response: JSONObject
+        /// The Bridging version the CReqs carry, when they carry one.
+        public let bridging: Bridging.Version?
+        /// The time the overall timer had left when the screen went up.
+        public let deadline: Duration
+
+        /// A checkpoint, as kept or read back from a store.
+        ///
+        /// - Parameters:
+        ///   - sdkCounter: `sdkCounterStoA` of the next CReq.
+        ///   - acsCounter: The CRes read so far.
+        ///   - response: The CRes on show.
+        ///   - bridging: The Bridging version.
+        ///   - deadline: The time the overall timer had left.
+        public init(
+            sdkCounter: Int, acsCounter: Int, response: JSONObject, bridging: Bridging.Version?, deadline: Duration
+        ) {
+            self.sdkCounter = sdkCounter
+            self.acsCounter = acsCounter
+            self.response = response
+            self.bridging = bridging
+            self.deadline = deadline
+        }
+    }
+
+    /// Where a taken-over challenge goes on from.
+    public enum ResumePoint: Sendable, Hashable {
+        /// The screen of the checkpoint, shown again (its CRes validated again, as when it arrived).
+        case screen(Checkpoint)
+        /// A CReq with `sdkCounter - 1` may have reached the ACS and its answer is lost with the instance that sent
+        /// it: the exchange ends as the SDK ends any lost answer (Erro 402 to the ACS, the outcome `timedOut`), and
+        /// that CReq is never sent again.
+        case lostAnswer(sdkCounter: Int, acsCounter: Int)
+    }
+
+    /// Goes on with a challenge another instance started, from `point`: the same session and state machine as
+    /// ``run(_:parameters:client:presenter:presentation:renderOptions:transport:timeout:clock:logger:)``, restored.
+    ///
+    /// - Parameters:
+    ///   - verified: What ``verify(_:clientEphemeralPublicKey:)`` returned on this instance.
+    ///   - point: Where to go on from.
+    ///   - parameters: From the ARes.
+    ///   - client: The remote channel end.
+    ///   - presenter: Shows the screens.
+    ///   - presentation: What the forms are built from.
+    ///   - renderOptions: What the AReq announced.
+    ///   - transport: How the ACS is reached.
+    ///   - remaining: What is left of the overall timer (at least one second is given).
+    ///   - clock: The timers' clock.
+    ///   - logger: The server's logger.
+    /// - Returns: The outcome; a runtime error when the checkpoint's CRes does not make a screen again.
+    public func resume<C: Clock>(
+        _ verified: Verified, from point: ResumePoint, parameters: ChallengeParameters,
+        client: any RemoteChallengeChannel, presenter: any ChallengePresenter, presentation: PresentationSettings,
+        renderOptions: DeviceRenderOptions, transport: any ChallengeTransport, remaining: Duration, clock: C,
+        logger: Logger
+    ) async -> ChallengeOutcome where C.Duration == Duration {
+        var machine = ChallengeStateMachine(builder: setup.builder(parameters), end: .remote)
+        machine.renderOptions = renderOptions
+        let first: ChallengeStateMachine.Event
+        switch point {
+        case .screen(let checkpoint):
+            guard checkpoint.acsCounter > 0, checkpoint.sdkCounter > 0 else {
+                return .runtimeError(ChallengeFailure(.internalError, "the checkpoint holds no screen"))
+            }
+            machine.restore(
+                sdkCounter: checkpoint.sdkCounter, acsCounter: checkpoint.acsCounter - 1, bridging: checkpoint.bridging
+            )
+            first = .messageReceived(checkpoint.response)
+        case .lostAnswer(let sdkCounter, let acsCounter):
+            machine.restore(sdkCounter: sdkCounter, acsCounter: acsCounter, bridging: nil)
+            first = .responseTimedOut
+        }
+        var session = ChallengeSession(
+            acsURL: verified.acsURL, machine: machine, presenter: presenter, transport: transport, clock: clock,
+            logger: logger, emit: { _ in })
+        session.presentation = presentation
+        session.remote = client
+        let outcome = await session.run(timeout: max(remaining, .seconds(1)), resuming: first)
         await presenter.dismiss(outcome: outcome)
         return outcome
     }
