@@ -21,6 +21,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        // The shared store of several instances (PostgreSQL); the Split-SDK Server only, never an app.
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         .target(
@@ -39,6 +43,10 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 // A graceful stop of the listener (its service group), as the TestLab's.
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                // Sessions shared by several instances, and calls forwarded to a session's owner.
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             // The web client (plain JavaScript modules, CSS and the frame page), served as static files. Found
             // without `Bundle.module` (a missing folder is a startup error, never a crash); the server can also be

@@ -6,8 +6,9 @@
 #
 # Linux needs libxml2-dev, zlib1g-dev and pkg-config to build, tmux for the terminal tests, and Debian's chromium and
 # chromium-driver for the Split-SDK's browser tests (headless Chromium driven over WebDriver; nothing downloads a
-# browser or a driver); when one is missing and this runs as root, it is installed first (as `.ci/run` does). When it
-# is missing and this does not run as root, this stops and names it: the browser tests never skip.
+# browser or a driver), and PostgreSQL for the Split-SDK's shared-store tests (scripts/postgres.sh); when one is
+# missing and this runs as root, it is installed first (as `.ci/run` does). When it is missing and this does not run
+# as root, this stops and names it: the browser and database tests never skip.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,6 +31,10 @@ if [ ${#need[@]} -gt 0 ]; then
         exit 1
     fi
 fi
+
+# PostgreSQL for the Split-SDK's shared-store tests: installed, started and given its test role when this runs as
+# root; otherwise it must answer already (scripts/postgres.sh says how).
+bash scripts/postgres.sh
 
 echo "== the SDK package (swift test)"
 swift test "$@"

@@ -90,6 +90,8 @@ struct ChallengeSession<C: Clock> where C.Duration == Duration {
         let timerEnd = overallFirst ? deadline : responseDeadline
         let body: [UInt8]
         switch await sealed(sent, until: timerEnd) {
+        // The remote client gave no CReq (its instance no longer runs the session): nothing is posted.
+        case .finished(let sealed) where sealed.isEmpty && remote != nil: return .appCancelled
         case .finished(let sealed): body = sealed
         case .timedOut: return overallFirst ? .overallTimedOut : .responseTimedOut
         case .cancelled: return .appCancelled

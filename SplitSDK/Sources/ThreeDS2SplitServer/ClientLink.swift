@@ -51,8 +51,28 @@ actor ClientLink {
     private(set) var screen = 0
     private(set) var exchange = 0
 
-    init(opensApps: Bool = false) {
+    /// The session's ID: an HTML page's address names it, so that any instance forwards the page's call to the one
+    /// that holds the page.
+    let session: String
+    /// Whether the next screen is one the client already has (a session taken over at a screen shows it again under
+    /// the same number): its `present` step is then not handed out again.
+    private var resumedScreen = false
+    /// Whether the link was closed: no input is awaited any more.
+    private var closed = false
+    /// Calls waiting for the session to wait for the client (``awaitSettled()``).
+    private var settleWaiters: [CheckedContinuation<Void, Never>] = []
+
+    /// A link; `resumingAt` numbers the screen shown again and the exchanges after a takeover.
+    init(opensApps: Bool = false, session: String = "", resumingAt numbers: (screen: Int, exchange: Int)? = nil) {
         self.opensApps = opensApps
+        self.session = session
+        if let numbers {
+            screen = numbers.screen - 1
+            exchange = numbers.exchange
+            resumedScreen = true
+            keysHandedOut = true
+            keysAcknowledged = true
+        }
     }
 
     // MARK: The session's side
@@ -61,6 +81,7 @@ actor ClientLink {
     func publish(_ step: JSONObject) {
         sequence += 1
         self.step = step
+        if step["step"] == .string("finished") { wakeSettled() }
         let waiting = watchers
         watchers = [:]
         for continuation in waiting.values { continuation.resume() }
@@ -77,7 +98,7 @@ actor ClientLink {
         if form.screen.uiType.isHTML {
             let id = Secrets.token(prefix: "pg_")
             page = (id, FormJSON.htmlDocument(form.screen))
-            htmlPage = "pages/\(id)"
+            htmlPage = "pages/\(session)/\(id)"
         } else {
             page = nil
         }
@@ -85,6 +106,11 @@ actor ClientLink {
             "step": .string("present"), "screen": .number("\(screen)"),
             "form": .object(FormJSON.form(form, opensApps: opensApps, htmlPage: htmlPage)),
         ])
+        if resumedScreen {
+            // The client has this screen from the instance that showed it first: its answer comes next.
+            resumedScreen = false
+            delivered = sequence
+        }
         return screen
     }
 
@@ -109,6 +135,7 @@ actor ClientLink {
 
     /// Waits for the client's input answering `expected`; `nil` when the waiting task is cancelled (a timer won).
     func input(_ expected: Expected) async -> Input? {
+        if closed { return nil }
         if expected == .keysDerived, keysAcknowledged { return .next }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
@@ -118,6 +145,7 @@ actor ClientLink {
                 }
                 pending?.continuation.resume(returning: nil)
                 pending = (expected, continuation)
+                wakeSettled()
             }
         } onCancel: {
             Task { await self.dropPending(expected) }
@@ -184,7 +212,22 @@ actor ClientLink {
     func dump() -> String { step.serialized }
 
     /// Ends the link: every waiting call returns.
+    /// Returns once the session waits for the client's input, has ended, or the link closed: a session taken over
+    /// answers the call that took it over only then (its input must find the wait it answers).
+    func awaitSettled() async {
+        if pending != nil || closed || step["step"] == .string("finished") { return }
+        await withCheckedContinuation { settleWaiters.append($0) }
+    }
+
+    private func wakeSettled() {
+        let waiting = settleWaiters
+        settleWaiters = []
+        for continuation in waiting { continuation.resume() }
+    }
+
     func close() {
+        closed = true
+        wakeSettled()
         pending?.continuation.resume(returning: nil)
         pending = nil
         page = nil

@@ -13,11 +13,23 @@ struct ClientRoutes: Sendable {
     let store: SessionStore
     let ownOrigin: @Sendable () -> String
 
-    /// An HTML screen's page by its one-time ID, once, with the page's own policy; 404 for any other ID.
-    func page(_ id: String?) async -> Response {
-        guard let id, id.count <= 64, let document = await store.page(id) else {
-            return Response(status: .notFound, headers: [.init("X-Content-Type-Options")!: "nosniff"])
+    /// An HTML screen's page by its one-time ID, once, with the page's own policy; 404 for any other ID. The page's
+    /// address names its session, so that the call reaches the instance that holds the page.
+    func page(_ request: Request, session id: String?, page: String?) async -> Response {
+        let missing = Response(status: .notFound, headers: [.init("X-Content-Type-Options")!: "nosniff"])
+        guard let id, id.count <= 64, let page, page.count <= 64 else { return missing }
+        let session: SplitSession
+        do {
+            switch try await store.route(id: id, forwarded: Forwarding.isForwarded(request)) {
+            case .local(let local): session = local
+            case .forward(let owner, _):
+                if let answer = await Forwarding.forward(request, body: ByteBuffer(), to: owner) { return answer }
+                session = try await store.takeOver(id)
+            }
+        } catch {
+            return error.status == .misdirectedRequest ? HTTPIO.error(error) : missing
         }
+        guard let document = await store.page(page, session: session) else { return missing }
         return Response(
             status: .ok,
             headers: [
@@ -28,7 +40,6 @@ struct ClientRoutes: Sendable {
             ], body: .init(byteBuffer: ByteBuffer(bytes: Array(document.utf8))))
     }
 
-    /// The bound of the bodies of `start`, `next` and `answer`.
     static let smallBody = 16 * 1024
     /// The bound of a `creq` body (a JWE of a CReq).
     static let creqBody = 64 * 1024
@@ -40,23 +51,21 @@ struct ClientRoutes: Sendable {
             router.on("client/v1/\(call)", method: .options) { request, _ in preflight(request) }
         }
         // An HTML screen's page, at the one-time address its form names; the frame's sandboxed frame loads it.
-        router.get("client/v1/pages/:id") { _, route -> Response in await page(route.parameters.get("id")) }
+        router.get("client/v1/pages/:session/:id") { request, route -> Response in
+            await page(request, session: route.parameters.get("session"), page: route.parameters.get("id"))
+        }
         router.post("client/v1/start") { request, _ in
-            await answer(request) { () async throws(SplitHTTPError) -> Response in try await start(request) }
+            await call(request, limit: Self.smallBody, token: .merchant) { body, session, token in
+                try await start(body, session: session, merchantToken: token)
+            }
         }
         router.post("client/v1/next") { request, _ in
-            await answer(request) { () async throws(SplitHTTPError) -> Response in
-                let session = try await clientSession(request)
-                _ = try await HTTPIO.object(request, limit: Self.smallBody)
-                return try await step(after: .next, in: session)
-            }
+            await call(request, limit: Self.smallBody) { _, session, _ in try await step(after: .next, in: session) }
         }
         // While a screen is up: whether the challenge ended on the server (its overall timer), as a long-poll that
         // hands out no step.
         router.post("client/v1/status") { request, _ in
-            await answer(request) { () async throws(SplitHTTPError) -> Response in
-                let session = try await clientSession(request)
-                _ = try await HTTPIO.object(request, limit: Self.smallBody)
+            await call(request, limit: Self.smallBody) { _, session, _ in
                 if await session.state != .finished {
                     await session.link.awaitUndelivered(within: ServerContext.longPoll, sleep: context.clock.sleep)
                 }
@@ -64,36 +73,65 @@ struct ClientRoutes: Sendable {
             }
         }
         router.post("client/v1/answer") { request, _ in
-            await answer(request) { () async throws(SplitHTTPError) -> Response in
-                let session = try await clientSession(request)
-                let body = try await HTTPIO.object(request, limit: Self.smallBody)
+            await call(request, limit: Self.smallBody) { body, session, _ in
                 let action = body["action"]?.stringValue ?? ""
-                guard RemotePresenter.actions.contains(action) else { throw .badRequest("unknown action") }
+                guard RemotePresenter.actions.contains(action) else {
+                    throw SplitHTTPError.badRequest("unknown action")
+                }
                 return try await step(
                     after: .answer(screen: try Self.number(body, "screen"), action: action), in: session)
             }
         }
         router.post("client/v1/creq") { request, _ in
-            await answer(request) { () async throws(SplitHTTPError) -> Response in
-                let session = try await clientSession(request)
-                let body = try await HTTPIO.object(request, limit: Self.creqBody)
-                guard let jwe = body["jwe"]?.stringValue, !jwe.isEmpty else { throw .badRequest("jwe is missing") }
+            await call(request, limit: Self.creqBody) { body, session, _ in
+                guard let jwe = body["jwe"]?.stringValue, !jwe.isEmpty else {
+                    throw SplitHTTPError.badRequest("jwe is missing")
+                }
                 let input = ClientLink.Input.creq(exchange: try Self.number(body, "exchange"), jwe: Array(jwe.utf8))
                 return try await step(after: input, in: session)
             }
         }
         router.post("client/v1/cres") { request, _ in
-            await answer(request) { () async throws(SplitHTTPError) -> Response in
-                let session = try await clientSession(request)
-                let body = try await HTTPIO.object(request, limit: Self.cresBody)
+            await call(request, limit: Self.cresBody) { body, session, _ in
                 let input = ClientLink.Input.cres(exchange: try Self.number(body, "exchange"), try Self.opening(body))
                 return try await step(after: input, in: session)
             }
         }
     }
 
-    /// Runs a call: the origin checked first, errors as answers, the CORS headers for the merchant's origin.
-    private func answer(_ request: Request, _ body: () async throws(SplitHTTPError) -> Response) async -> Response {
+    /// One call of the client interface: the origin checked, the body read (at most `limit` bytes), the session the
+    /// token opens found, and the call answered here when this instance runs the session, else by the instance that
+    /// does (forwarded; taken over when that instance cannot be reached). `token` is the kind the call needs.
+    private func call(
+        _ request: Request, limit: Int, token kind: SessionStore.TokenKind = .client,
+        _ handler: @escaping (JSONObject, SplitSession, String) async throws -> Response
+    ) async -> Response {
+        await answer(request) { () async throws -> Response in
+            let bytes = try await HTTPIO.bytes(request, limit: limit)
+            let token = try HTTPIO.bearer(request)
+            let (route, found) = try await store.route(token: token, forwarded: Forwarding.isForwarded(request))
+            guard found == kind else {
+                throw kind == .client
+                    ? SplitHTTPError.unauthorized("a client token is required")
+                    : SplitHTTPError.conflict("the session has started already")
+            }
+            let session: SplitSession
+            switch route {
+            case .local(let local): session = local
+            case .forward(let owner, let id):
+                if let answer = await Forwarding.forward(request, body: bytes, to: owner) {
+                    throw ForwardedAnswer(response: answer)
+                }
+                session = try await store.takeOver(id)
+            }
+            if kind == .client, await session.state == .finished, await !session.link.hasUndelivered {
+                throw SplitHTTPError.gone("the session has ended")
+            }
+            return try await handler(try HTTPIO.object(bytes, limit: limit), session, token)
+        }
+    }
+
+    private func answer(_ request: Request, _ body: () async throws -> Response) async -> Response {
         let cors: HTTPFields
         do {
             cors = try corsHeaders(request)
@@ -104,8 +142,13 @@ struct ClientRoutes: Sendable {
             var response = try await body()
             for field in cors { response.headers.append(field) }
             return response
-        } catch {
+        } catch let error as ForwardedAnswer {
+            // The owner's answer, with its own headers.
+            return error.response
+        } catch let error as SplitHTTPError {
             return HTTPIO.error(error, headers: cors)
+        } catch {
+            return HTTPIO.error(.internalError("the call failed"), headers: cors)
         }
     }
 
@@ -131,11 +174,9 @@ struct ClientRoutes: Sendable {
     }
 
     /// `start`: the merchant's one-time token for a client token, the client's key and device data.
-    private func start(_ request: Request) async throws(SplitHTTPError) -> Response {
-        let token = try HTTPIO.bearer(request)
-        let (session, kind) = try await store.session(token: token)
-        guard kind == .merchant else { throw .conflict("the session has started already") }
-        let body = try await HTTPIO.object(request, limit: Self.smallBody)
+    private func start(_ body: JSONObject, session: SplitSession, merchantToken token: String)
+        async throws(SplitHTTPError) -> Response
+    {
         let key: P256PublicJWK
         do {
             guard case .object(let jwk)? = body["sdkEphemPubKey"] else { throw JOSEError(.invalidKey, "missing") }
@@ -145,7 +186,7 @@ struct ClientRoutes: Sendable {
         }
         try await session.start(clientKey: key, deviceData: try Self.deviceData(body), context: context)
         let clientToken = Secrets.token(prefix: "sct_")
-        await store.exchange(merchantToken: token, for: clientToken, session: session.id)
+        try await store.exchange(merchantToken: token, for: clientToken, session: session.id)
         context.logger.info("session started", metadata: ["session": "\(session.id)"])
         let presentation = session.presentation
         return HTTPIO.json([
@@ -155,17 +196,6 @@ struct ClientRoutes: Sendable {
         ])
     }
 
-    /// The session of a client token; 410 once it has ended and its `finished` step was handed out.
-    private func clientSession(_ request: Request) async throws(SplitHTTPError) -> SplitSession {
-        let (session, kind) = try await store.session(token: try HTTPIO.bearer(request))
-        guard kind == .client else { throw .unauthorized("a client token is required") }
-        if await session.state == .finished, await !session.link.hasUndelivered {
-            throw .gone("the session has ended")
-        }
-        return session
-    }
-
-    /// Hands the input over, then answers the next step (at most the long-poll's wait).
     private func step(after input: ClientLink.Input, in session: SplitSession) async throws(SplitHTTPError)
         -> Response
     {

@@ -30,12 +30,20 @@ struct SplitHTTPError: Error, Sendable {
 enum HTTPIO {
     /// A bounded body read as one strict JSON object (a member named twice is refused); 413 past the bound.
     static func object(_ request: Request, limit: Int) async throws(SplitHTTPError) -> JSONObject {
-        let buffer: ByteBuffer
+        try object(try await bytes(request, limit: limit), limit: limit)
+    }
+
+    /// The body's bytes, at most `limit` (413 beyond).
+    static func bytes(_ request: Request, limit: Int) async throws(SplitHTTPError) -> ByteBuffer {
         do {
-            buffer = try await request.body.collect(upTo: limit)
+            return try await request.body.collect(upTo: limit)
         } catch {
             throw SplitHTTPError(.contentTooLarge, "tooLarge", "the body is larger than \(limit) bytes")
         }
+    }
+
+    /// A body read already, as one strict JSON object.
+    static func object(_ buffer: ByteBuffer, limit: Int) throws(SplitHTTPError) -> JSONObject {
         let parsed: JSONValue
         do {
             parsed = try JSONParser(limits: .init(maxBytes: limit, maxDepth: 32)).parse(Array(buffer: buffer))

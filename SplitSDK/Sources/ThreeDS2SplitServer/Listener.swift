@@ -13,6 +13,10 @@ extension SplitServer {
         let group: ServiceGroup
         /// Ends the sessions' waits before the listener stops (its graceful shutdown waits for every open call).
         let closeSessions: @Sendable () async -> Void
+        /// Ends the sessions here as a killed process would: nothing more written or sent.
+        let abandonSessions: @Sendable () async -> Void
+        /// Lets the store go.
+        let closeStore: @Sendable () -> Void
 
         /// Stops the listener and waits for it: the sessions' waiting calls (long-polls) answer first, then the
         /// listener shuts down gracefully (calls in flight finish).
@@ -20,6 +24,17 @@ extension SplitServer {
             await closeSessions()
             await group.triggerGracefulShutdown()
             _ = await task.result
+            closeStore()
+        }
+
+        /// Stops as a killed instance stops, for the tests of a shared store: every session's task here ends without
+        /// writing, publishing or sending anything more, and the listener stops. The store keeps the sessions' records
+        /// as they were, for another instance to take over.
+        public func abandon() async {
+            await abandonSessions()
+            await group.triggerGracefulShutdown()
+            _ = await task.result
+            closeStore()
         }
     }
 
@@ -53,6 +68,17 @@ extension SplitServer {
         }
         listening(at: url)
         let store = self.store
-        return Running(baseURL: url, task: task, group: group, closeSessions: { await store.closeAll() })
+        let records = store.records
+        do {
+            try await records.prepare()
+        } catch {
+            await group.triggerGracefulShutdown()
+            _ = await task.result
+            records.close()
+            throw SplitServerError("the session store could not be prepared: \(error)")
+        }
+        return Running(
+            baseURL: url, task: task, group: group, closeSessions: { await store.closeAll() },
+            abandonSessions: { await store.abandonAll() }, closeStore: { records.close() })
     }
 }

@@ -16,43 +16,60 @@ struct MerchantRoutes: Sendable {
 
     func add(to router: Router<BasicRequestContext>) {
         router.post("merchant/v1/sessions") { request, _ in
-            await answer { () async throws(SplitHTTPError) -> Response in try await create(request) }
+            await answer { () async throws -> Response in try await create(request) }
         }
         router.get("merchant/v1/sessions/:id/authentication-request-parameters") { request, routing in
-            await answer { () async throws(SplitHTTPError) -> Response in
-                let session = try await authorized(request, id: routing.parameters.get("id"))
-                return HTTPIO.json(try await session.parameters())
+            await call(request, id: routing.parameters.get("id")) { _, session in
+                HTTPIO.json(try await session.parameters())
             }
         }
         router.post("merchant/v1/sessions/:id/challenge") { request, routing in
-            await answer { () async throws(SplitHTTPError) -> Response in
-                let session = try await authorized(request, id: routing.parameters.get("id"))
-                let parameters = try Self.challengeParameters(try await HTTPIO.object(request, limit: Self.bodyLimit))
-                try await session.challenge(parameters, context: context)
+            await call(request, id: routing.parameters.get("id")) { body, session in
+                try await session.challenge(try Self.challengeParameters(body), context: context)
                 return HTTPIO.json([:], status: .accepted)
             }
         }
         router.get("merchant/v1/sessions/:id") { request, routing in
-            await answer { () async throws(SplitHTTPError) -> Response in
-                let session = try await authorized(request, id: routing.parameters.get("id"))
-                return HTTPIO.json(await session.status())
+            await call(request, id: routing.parameters.get("id")) { _, session in
+                HTTPIO.json(await session.status())
             }
         }
     }
 
-    private func answer(_ body: () async throws(SplitHTTPError) -> Response) async -> Response {
+    private func answer(_ body: () async throws -> Response) async -> Response {
         do {
             return try await body()
-        } catch {
+        } catch let error as ForwardedAnswer {
+            return error.response
+        } catch let error as SplitHTTPError {
             return HTTPIO.error(error)
+        } catch {
+            return HTTPIO.error(.internalError("the call failed"))
         }
     }
 
-    /// The merchant's key checked (constant time), then the session.
-    private func authorized(_ request: Request, id: String?) async throws(SplitHTTPError) -> SplitSession {
-        try checkKey(request)
-        guard let id, let session = await store.session(id: id) else { throw .notFound("no such session") }
-        return session
+    /// One call about a session: the API key checked, the body read, and the call answered here when this instance
+    /// runs the session, else by the instance that does (forwarded; taken over when it cannot be reached).
+    private func call(
+        _ request: Request, id: String?,
+        _ handler: @escaping (JSONObject, SplitSession) async throws -> Response
+    ) async -> Response {
+        await answer { () async throws -> Response in
+            try checkKey(request)
+            let bytes = try await HTTPIO.bytes(request, limit: Self.bodyLimit)
+            guard let id, id.count <= 64 else { throw SplitHTTPError.notFound("no such session") }
+            let session: SplitSession
+            switch try await store.route(id: id, forwarded: Forwarding.isForwarded(request)) {
+            case .local(let local): session = local
+            case .forward(let owner, _):
+                if let answer = await Forwarding.forward(request, body: bytes, to: owner) {
+                    throw ForwardedAnswer(response: answer)
+                }
+                session = try await store.takeOver(id)
+            }
+            let body = bytes.readableBytes == 0 ? [:] : try HTTPIO.object(bytes, limit: Self.bodyLimit)
+            return try await handler(body, session)
+        }
     }
 
     private func checkKey(_ request: Request) throws(SplitHTTPError) {
@@ -74,11 +91,15 @@ struct MerchantRoutes: Sendable {
         guard let host = ClientHost(rawValue: body["host"]?.stringValue ?? ClientHost.browser.rawValue) else {
             throw .refused("host must be browser or shell")
         }
+        var presentationRequest: JSONObject = [:]
+        for name in ["locale", "uiCustomization"] { presentationRequest[name] = body[name] }
+        let id = UUID().uuidString.lowercased()
         let session = SplitSession(
-            id: UUID().uuidString.lowercased(), served: served, messageVersion: version, presentation: presentation,
-            requestorAppURL: body["threeDSRequestorAppURL"]?.stringValue, host: host)
+            id: id, served: served, messageVersion: version, presentation: presentation,
+            presentationRequest: presentationRequest, requestorAppURL: body["threeDSRequestorAppURL"]?.stringValue,
+            host: host, write: store.writer(for: id))
         let token = Secrets.token(prefix: "mct_")
-        guard await store.add(session, merchantToken: token) else {
+        guard try await store.add(session, merchantToken: token) else {
             throw SplitHTTPError(.serviceUnavailable, "full", "the server holds as many sessions as it may")
         }
         context.logger.info("session created", metadata: ["session": "\(session.id)"])
@@ -105,6 +126,17 @@ struct MerchantRoutes: Sendable {
     }
 
     /// The ARes's challenge parameters from the body.
+    /// Challenge parameters in the names the merchant sends them with (what ``challengeParameters(_:)`` reads).
+    static func json(_ parameters: ChallengeParameters) -> JSONObject {
+        var object: JSONObject = [
+            "threeDSServerTransID": .string(parameters.threeDSServerTransactionID),
+            "acsTransID": .string(parameters.acsTransactionID), "acsReferenceNumber": .string(parameters.acsRefNumber),
+            "acsSignedContent": .string(parameters.acsSignedContent),
+        ]
+        if let url = parameters.threeDSRequestorAppURL { object["threeDSRequestorAppURL"] = .string(url) }
+        return object
+    }
+
     static func challengeParameters(_ body: JSONObject) throws(SplitHTTPError) -> ChallengeParameters {
         func field(_ name: String) throws(SplitHTTPError) -> String {
             guard let value = body[name]?.stringValue, !value.isEmpty else { throw .badRequest("\(name) is missing") }

@@ -89,6 +89,9 @@ struct RemotePresenter: ChallengePresenter {
 /// The client as the core's remote channel end: it fills and encrypts each CReq and decrypts each answer.
 struct RemoteClient: RemoteChallengeChannel {
     let link: ClientLink
+    /// The session, which claims each CReq's counter in the store before the CReq is posted and keeps each screen's
+    /// checkpoint.
+    var session: SplitSession?
 
     func encrypt(_ request: RemoteChallengeRequest) async -> [UInt8] {
         let exchange = await link.nextExchange()
@@ -99,7 +102,14 @@ struct RemoteClient: RemoteChallengeChannel {
             "fill": .array(fill), "encryption": .string("A128CBC-HS256"),
         ])
         guard case .creq(_, let jwe)? = await link.input(.creq(exchange: exchange)) else { return [] }
+        // Never a CReq twice with one counter: the counter is claimed first, and an instance that no longer runs the
+        // session posts nothing (the core posts no empty body).
+        if let session, await !session.claim(request.counter) { return [] }
         return jwe
+    }
+
+    func checkpoint(_ checkpoint: RemoteChallenge.Checkpoint) async {
+        await session?.keep(checkpoint)
     }
 
     func decrypt(_ body: [UInt8]) async -> RemoteOpening {

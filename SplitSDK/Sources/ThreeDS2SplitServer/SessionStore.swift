@@ -1,110 +1,198 @@
 import Foundation
+import HTTPTypes
+import Logging
 import ThreeDS2JOSE
 
-/// The sessions in memory: bounded in number, each expiring a while after its last use (on the server's clock),
-/// found by id (merchant) or by the digest of a token (client). Tokens themselves are never kept.
+/// The sessions: their records in the store (this process's memory, or PostgreSQL shared by several instances), and
+/// the sessions this instance runs. A session is run by one instance at a time, its owner: a call that reaches
+/// another instance is forwarded to the owner (``Route/forward(_:)``), and when the owner cannot be reached the
+/// instance takes the session over (``takeOver(_:)``, a compare-and-swap on the record's version) and goes on from
+/// the record. Tokens are kept as digests only.
 actor SessionStore {
     /// What a token is.
-    enum TokenKind: Sendable {
+    enum TokenKind: Sendable, Hashable {
         /// The merchant's one-time token, spent at `start`.
         case merchant
         /// The client token `start` gave.
         case client
     }
 
-    private struct Entry {
-        let session: SplitSession
-        var lastUse: Duration
+    /// Where a call for a session is answered.
+    enum Route: Sendable {
+        /// Here: this instance runs the session.
+        case local(SplitSession)
+        /// By the instance at this address, which runs the session with this ID.
+        case forward(URL, session: String)
     }
 
-    private var sessions: [String: Entry] = [:]
-    private var tokens: [String: (session: String, kind: TokenKind)] = [:]
-    private var spent: [String: String] = [:]
+    /// This instance's ID in the records (new at every start: a restarted process owns nothing).
+    let instance = Secrets.token(prefix: "in_")
+    /// Where the other instances reach this one.
+    private let reachedAt: LockedURL
+    private var address: String { reachedAt.value?.absoluteString ?? "" }
+    private var live: [String: SplitSession] = [:]
+    let records: any SessionRecords
     let capacity: Int
     let lifetime: Duration
-    let clock: ServerClock
+    private let context: ServerContext
 
-    init(capacity: Int, lifetime: Duration, clock: ServerClock) {
-        self.capacity = capacity
-        self.lifetime = lifetime
-        self.clock = clock
+    init(records: any SessionRecords, context: ServerContext, address: LockedURL) {
+        self.records = records
+        reachedAt = address
+        capacity = context.configuration.maxSessions
+        lifetime = context.configuration.sessionLifetime
+        self.context = context
     }
 
-    /// Adds a session with its merchant token; `nil` when the store is full.
-    func add(_ session: SplitSession, merchantToken: String) async -> Bool {
+    /// How a session of this instance writes its state: a compare-and-swap on its version.
+    nonisolated func writer(for id: String) -> @Sendable (JSONObject, Int) async -> Bool {
+        { [weak self] data, version in await self?.write(id, data, version: version) ?? false }
+    }
+
+    private func write(_ id: String, _ data: JSONObject, version: Int) async -> Bool {
+        let record = SessionRecord(id: id, owner: instance, ownerAddress: address, version: version, data: data)
+        do {
+            if try await records.update(record) { return true }
+        } catch {
+            context.logger.error("the session store refused a write", metadata: ["session": "\(id)"])
+        }
+        // Another instance runs the session now.
+        live[id] = nil
+        return false
+    }
+
+    /// Adds a new session run here, with its merchant token; `false` when the store is full.
+    func add(_ session: SplitSession, merchantToken: String) async throws(SplitHTTPError) -> Bool {
         await expire()
-        guard sessions.count < capacity else { return false }
-        sessions[session.id] = Entry(session: session, lastUse: clock.elapsed())
-        tokens[Secrets.digest(merchantToken)] = (session.id, .merchant)
+        let record = SessionRecord(
+            id: session.id, owner: instance, ownerAddress: address, version: 0, data: await session.snapshot())
+        guard
+            try await call({
+                try await records.insert(record, merchantToken: Secrets.digest(merchantToken), capacity: capacity)
+            })
+        else { return false }
+        live[session.id] = session
         return true
     }
 
-    /// The session of an id.
-    func session(id: String) async -> SplitSession? {
+    /// Where the session with this ID is answered; `forwarded` when the call came from another instance (it is then
+    /// never forwarded again: a session this instance does not run is misdirected here).
+    func route(id: String, forwarded: Bool) async throws(SplitHTTPError) -> Route {
         await expire()
-        guard var entry = sessions[id] else { return nil }
-        entry.lastUse = clock.elapsed()
-        sessions[id] = entry
-        return entry.session
+        guard let record = try await call({ try await records.record(id: id) }) else {
+            live[id] = nil
+            throw .notFound("no such session")
+        }
+        if record.owner == instance {
+            if let session = live[id] { return .local(session) }
+            return .local(try await run(record))
+        }
+        await live.removeValue(forKey: id)?.abandon()
+        guard !forwarded else { throw SplitHTTPError(.misdirectedRequest, "owner", "another instance runs it") }
+        guard let url = URL(string: record.ownerAddress), !record.ownerAddress.isEmpty else {
+            return .local(try await takeOver(id))
+        }
+        return .forward(url, session: id)
     }
 
-    /// The session a token opens, and what kind of token it is; throws 409 for a spent merchant token, 401 for any
+    /// The session a token opens and what kind of token it is; throws 409 for a spent merchant token, 401 for any
     /// other unknown token.
-    func session(token: String) async throws(SplitHTTPError) -> (SplitSession, TokenKind) {
-        await expire()
-        let digest = Secrets.digest(token)
-        if spent[digest] != nil { throw .conflict("this client token was exchanged already") }
-        guard let entry = tokens[digest], let session = await session(id: entry.session) else {
-            throw .unauthorized("unknown token")
+    func route(token: String, forwarded: Bool) async throws(SplitHTTPError) -> (Route, TokenKind) {
+        switch try await call({ try await records.token(Secrets.digest(token)) }) {
+        case .spent?: throw .conflict("this client token was exchanged already")
+        case .valid(let session, let kind)?:
+            do {
+                return (try await route(id: session, forwarded: forwarded), kind)
+            } catch let error where error.status == .notFound {
+                throw .unauthorized("unknown token")
+            }
+        case nil: throw .unauthorized("unknown token")
         }
-        return (session, entry.kind)
+    }
+
+    /// Takes over a session whose owner cannot be reached (or says it does not run it): this instance becomes its
+    /// owner if no other write came first, and goes on from its record.
+    func takeOver(_ id: String) async throws(SplitHTTPError) -> SplitSession {
+        guard var record = try await call({ try await records.record(id: id) }) else {
+            throw .notFound("no such session")
+        }
+        if record.owner == instance, let session = live[id] { return session }
+        record.owner = instance
+        record.ownerAddress = address
+        record.version += 1
+        guard try await call({ try await records.update(record) }) else {
+            throw .conflict("another instance took the session over first")
+        }
+        context.logger.notice("session taken over", metadata: ["session": "\(id)"])
+        return try await run(record)
+    }
+
+    /// Runs a recorded session here (its challenge goes on from the record).
+    private func run(_ record: SessionRecord) async throws(SplitHTTPError) -> SplitSession {
+        let session = try await SplitSession.restore(record, context: context, write: writer(for: record.id))
+        live[record.id] = session
+        await session.resumeChallenge(context: context)
+        if await session.state == .challenging {
+            // The call that took the session over is answered once the challenge waits for the client again.
+            let link = session.link
+            _ = await context.clock.first(within: ServerContext.longPoll) { () -> Bool? in
+                await link.awaitSettled()
+                return true
+            }
+        }
+        return session
     }
 
     /// Spends a merchant token and registers the client token given for it.
-    func exchange(merchantToken: String, for clientToken: String, session id: String) {
-        let digest = Secrets.digest(merchantToken)
-        tokens[digest] = nil
-        spent[digest] = id
-        tokens[Secrets.digest(clientToken)] = (id, .client)
+    func exchange(merchantToken: String, for clientToken: String, session id: String) async throws(SplitHTTPError) {
+        try await call({
+            try await records.exchange(
+                merchantToken: Secrets.digest(merchantToken), clientToken: Secrets.digest(clientToken), session: id)
+        })
     }
 
-    /// Removes the sessions unused for longer than the lifetime, ending their challenges.
+    /// Removes the sessions unused for longer than the lifetime, ending their challenges here.
     private func expire() async {
-        let now = clock.elapsed()
-        let old = sessions.filter { now - $0.value.lastUse > lifetime }
-        for (id, entry) in old {
-            sessions[id] = nil
-            tokens = tokens.filter { $0.value.session != id }
-            spent = spent.filter { $0.value != id }
-            await entry.session.cancel()
+        guard let old = try? await records.expire(lifetime: lifetime) else { return }
+        for id in old {
+            await live.removeValue(forKey: id)?.cancel()
         }
+    }
+
+    /// The HTML page with this one-time ID, from the session that holds it (served once).
+    func page(_ id: String, session: SplitSession) async -> String? {
+        await session.link.takePage(id)
     }
 
     /// Ends every session's task and wakes every call waiting on one (the server is stopping: a long-poll on the
     /// server's clock must not hold the listener's shutdown, least of all on a test clock nobody advances).
-    /// The HTML page with this one-time ID, from whichever session holds it (served once).
-    func page(_ id: String) async -> String? {
-        for entry in sessions.values {
-            if let document = await entry.session.link.takePage(id) { return document }
-        }
-        return nil
+    func closeAll() async {
+        for session in live.values { await session.cancel() }
     }
 
-    func closeAll() async {
-        for entry in sessions.values { await entry.session.cancel() }
+    /// Stops as a killed process stops: every session's task ends here and nothing more is written or sent (the
+    /// records stay as they were, for another instance to take over). For the tests of a lost instance.
+    func abandonAll() async {
+        for session in live.values { await session.abandon() }
+        live = [:]
     }
 
     /// Everything the store holds, as text: what a test searches for data that must never be here.
     func dump() async -> String {
-        var lines: [String] = []
-        for (id, entry) in sessions {
-            let session = entry.session
-            let status = await session.status()
-            let parameters = (try? await session.parameters())?.serialized ?? ""
-            let step = await session.link.dump()
-            lines.append("\(id) \(status.serialized) \(parameters) \(step)")
-        }
-        lines += tokens.keys.sorted() + spent.keys.sorted()
+        var lines = (try? await records.dump()) ?? []
+        for session in live.values { lines.append(await session.link.dump()) }
         return lines.joined(separator: "\n")
+    }
+
+    /// A store call; its failure is the server's (503), never a crash.
+    private func call<T>(_ body: () async throws -> T) async throws(SplitHTTPError) -> T {
+        do {
+            return try await body()
+        } catch {
+            context.logger.error("the session store failed: \(String(describing: type(of: error)))")
+            // The database's own words (its message and the statement, never a bound value), for whoever runs it.
+            context.logger.debug("the session store's error: \(String(reflecting: error))")
+            throw SplitHTTPError(.serviceUnavailable, "store", "the session store is not available")
+        }
     }
 }

@@ -24,6 +24,8 @@ public final class SplitServer: Sendable {
     let store: SessionStore
     let files: StaticFiles
     private let boundURL = LockedURL()
+    /// Where the other instances reach this one: the configured internal address, else the bound address.
+    let instanceAddress = LockedURL()
 
     /// Checks the configuration and reads the web client's files.
     ///
@@ -68,8 +70,14 @@ public final class SplitServer: Sendable {
         context = ServerContext(
             configuration: configuration, directoryServers: served, clock: serverClock, transport: transport,
             logger: logger)
-        store = SessionStore(
-            capacity: configuration.maxSessions, lifetime: configuration.sessionLifetime, clock: serverClock)
+        let records: any SessionRecords
+        switch configuration.sessionStore {
+        case .memory: records = MemoryRecords(now: serverClock.elapsed)
+        case .postgres(let postgres):
+            records = PostgresRecords(postgres, logger: logger)
+            if let address = postgres.instanceAddress { instanceAddress.value = address }
+        }
+        store = SessionStore(records: records, context: context, address: instanceAddress)
         files = try StaticFiles.load(configuration.webClientFolder)
     }
 
@@ -88,7 +96,10 @@ public final class SplitServer: Sendable {
     /// Tells the server the address it listens on (when no public base URL is configured).
     ///
     /// - Parameter url: `http(s)://host:port`.
-    public func listening(at url: URL) { boundURL.value = url }
+    public func listening(at url: URL) {
+        boundURL.value = url
+        if instanceAddress.value == nil { instanceAddress.value = url }
+    }
 
     /// Everything the server's stores hold, as text: for tests that search it for data that must never be there.
     public func storedState() async -> String { await store.dump() }

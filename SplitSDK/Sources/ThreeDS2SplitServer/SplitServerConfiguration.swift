@@ -63,6 +63,10 @@ public struct SplitServerConfiguration: Sendable {
     public var sessionLifetime: Duration = .seconds(10 * 60)
     /// Whether an ACS on loopback may be plain http (tests and the TestLab).
     public var allowsPlainHTTPLoopback = false
+    /// Where the sessions are kept: this process's memory (one instance, the default), or PostgreSQL shared by
+    /// several instances (each call reaches the instance that runs its session; another takes a session over when
+    /// that instance is gone).
+    public var sessionStore: SplitSessionStore = .memory
 
     /// Creates a configuration; the variant has no default.
     ///

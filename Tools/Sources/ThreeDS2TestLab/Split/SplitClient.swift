@@ -20,8 +20,12 @@ public struct SplitClientError: Error, CustomStringConvertible {
 /// encrypts each CReq and decrypts each CRes with ThreeDS2JOSE, and posts what the steps ask. The values never leave
 /// it but inside a JWE.
 public actor SplitClient {
-    /// The Split-SDK Server's address.
-    public let serverURL: URL
+    /// The Split-SDK Server's addresses: one, or several instances each call goes to in turn, as a round-robin load
+    /// balancer sends them.
+    public private(set) var serverURLs: [URL]
+    private var turn = 0
+    /// The first address.
+    public nonisolated let serverURL: URL
     private let key = P256.KeyAgreement.PrivateKey()
     /// The token the calls carry (the merchant's until `start`, then the client's).
     public private(set) var token = ""
@@ -37,7 +41,31 @@ public actor SplitClient {
     public private(set) var steps: [JSONObject] = []
 
     /// A client of the Split-SDK Server at `serverURL`.
-    public init(serverURL: URL) { self.serverURL = serverURL }
+    public init(serverURL: URL) {
+        self.serverURL = serverURL
+        serverURLs = [serverURL]
+    }
+
+    /// A client whose calls go to each of `servers` in turn (instances of one server sharing a store).
+    ///
+    /// - Parameter servers: At least one address.
+    public init(rotatingOver servers: [URL]) {
+        serverURL = servers[0]
+        serverURLs = servers
+    }
+
+    /// From now on the calls go to `servers` in turn (a load balancer that stopped sending calls to an instance).
+    public func route(to servers: [URL]) {
+        guard !servers.isEmpty else { return }
+        serverURLs = servers
+        turn = 0
+    }
+
+    /// The address of the next call.
+    private func nextServer() -> URL {
+        defer { turn += 1 }
+        return serverURLs[turn % serverURLs.count]
+    }
 
     /// The client's ephemeral public key, as the AReq should carry it.
     public var publicKey: P256PublicJWK { P256PublicJWK(key.publicKey) }
@@ -54,7 +82,7 @@ public actor SplitClient {
     /// `start` with the merchant's one-time token; returns the HTTP answer.
     public func start(merchantToken: String) async throws -> Answer {
         let answer = try await Self.send(
-            serverURL.appendingPathComponent("client/v1/start"), token: merchantToken,
+            nextServer().appendingPathComponent("client/v1/start"), token: merchantToken,
             body: [
                 "sdkEphemPubKey": .object(P256PublicJWK(key.publicKey).jsonObject),
                 "deviceInfo": .object(["C001": .string("Browser"), "C017": .string("en-GB")]),
@@ -79,7 +107,7 @@ public actor SplitClient {
 
     /// A call with the client token; the step it answered.
     public func post(_ path: String, _ body: JSONObject) async throws -> JSONObject {
-        let answer = try await Self.send(serverURL.appendingPathComponent(path), token: token, body: body)
+        let answer = try await Self.send(nextServer().appendingPathComponent(path), token: token, body: body)
         guard answer.status == 200 else { throw SplitClientError("\(path) answered \(answer.status): \(answer.json)") }
         return answer.json
     }
@@ -235,7 +263,7 @@ extension SplitClient {
         guard case .object(let form)? = steps.last?["form"], case .object(let html)? = form["html"],
             let path = html["url"]?.stringValue
         else { throw SplitClientError("the screen on show has no HTML page") }
-        let page = try await SplitHTTP.text(serverURL.appendingPathComponent("client/v1/" + path))
+        let page = try await SplitHTTP.text(nextServer().appendingPathComponent("client/v1/" + path))
         guard page.status == 200 else { throw SplitClientError("the HTML page answered HTTP \(page.status)") }
         do {
             return try LibXML2FormReader().form(fromHTML: page.text).submission(fields: fields, button: button)

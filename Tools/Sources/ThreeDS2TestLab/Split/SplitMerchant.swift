@@ -142,7 +142,8 @@ public struct SplitMerchant: Sendable {
         let answer = try await SplitHTTP.send(
             method, serverURL.appendingPathComponent(path), token: apiKey, body: body, timeout: .seconds(120))
         guard answer.status == expecting else {
-            let reason = answer.json["error"]?.stringValue ?? "no error text"
+            let error = answer.json["error"]?.objectValue
+            let reason = error?["detail"]?.stringValue ?? error?["code"]?.stringValue ?? "no error text"
             throw SplitClientError("\(method) /\(path): HTTP \(answer.status) (\(reason))")
         }
         return answer.json
