@@ -140,11 +140,15 @@ final class PostgresRecords: SessionRecords {
         return lines
     }
 
-    /// The bytes of sealed state per session the table holds on average (the benchmark's figure).
-    func averageStateBytes() async throws -> Double {
+    func storedBytes() async throws -> Int {
         let rows = try await client.query(
-            "SELECT coalesce(avg(octet_length(state)), 0)::float8 FROM threeds_split_sessions", logger: logger)
-        for try await average in rows.decode(Double.self) { return average }
+            """
+            SELECT (SELECT coalesce(sum(octet_length(state) + octet_length(id) + octet_length(owner)
+                        + octet_length(owner_address) + 16), 0) FROM threeds_split_sessions)
+                 + (SELECT coalesce(sum(octet_length(digest) + octet_length(session) + octet_length(kind)), 0)
+                        FROM threeds_split_tokens)
+            """, logger: logger)
+        for try await total in rows.decode(Int.self) { return total }
         return 0
     }
 }

@@ -93,6 +93,8 @@ protocol SessionRecords: Sendable {
     func expire(lifetime: Duration) async throws -> [String]
     /// The bytes the store holds for every session (what a test searches, and the benchmark's figure).
     func dump() async throws -> [String]
+    /// The bytes the store holds: every session's state as stored, its row's other columns and its tokens' digests.
+    func storedBytes() async throws -> Int
     /// Readies the store (the database's tables).
     func prepare() async throws
     /// Lets the store go (the database's connections).
@@ -152,6 +154,14 @@ actor MemoryRecords: SessionRecords {
 
     func dump() -> [String] {
         records.values.map { $0.record.data.serialized } + tokens.keys.sorted()
+    }
+
+    func storedBytes() -> Int {
+        records.values.reduce(0) { total, entry in
+            let record = entry.record
+            return total + record.data.serializedBytes.count + record.id.utf8.count + record.owner.utf8.count
+                + record.ownerAddress.utf8.count + 8
+        } + tokens.keys.reduce(0) { $0 + $1.utf8.count + 8 }
     }
 }
 

@@ -104,6 +104,16 @@ public final class SplitServer: Sendable {
     /// Everything the server's stores hold, as text: for tests that search it for data that must never be there.
     public func storedState() async -> String { await store.dump() }
 
+    /// The bytes the session store holds (every session's state as stored, its tokens' digests): with a shared store,
+    /// what the database keeps; the benchmark's figure per session in flight.
+    public func storedBytes() async -> Int { (try? await store.records.storedBytes()) ?? 0 }
+
+    /// Whether the sessions are in a store shared with other instances (PostgreSQL).
+    public var sharesSessions: Bool {
+        if case .postgres = context.configuration.sessionStore { return true }
+        return false
+    }
+
     /// `scheme://host[:port]` of a URL.
     static func origin(of url: URL) -> String {
         var text = "\(url.scheme ?? "http")://\(url.host ?? "")"

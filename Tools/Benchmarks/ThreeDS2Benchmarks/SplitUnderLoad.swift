@@ -21,7 +21,9 @@ enum SplitUnderLoad {
 
     /// Runs `concurrent` sessions to their first screen, measures what they hold, then completes them; the lab and the
     /// server stop whatever happens.
-    static func measure(concurrent: Int, defaultSDKPerCore: Double?) async throws -> String {
+    static func measure(concurrent: Int, defaultSDKPerCore: Double?, store: SplitSessionStore = .memory) async throws
+        -> String
+    {
         var quiet = Logger(label: "bench.split")
         quiet.logLevel = .critical
         let lab = try await TestLab.start(options: TestLabOptions(maxTransactions: 2 * concurrent), logger: quiet)
@@ -37,6 +39,7 @@ enum SplitUnderLoad {
         do {
             var configuration = try lab.splitServerConfiguration(apiKey: apiKey, merchantOrigin: "https://shop.example")
             configuration.maxSessions = concurrent + 16
+            configuration.sessionStore = store
             let server = try SplitServer(
                 configuration: configuration, transport: transport, clock: ContinuousClock(), logger: quiet)
             let started = try await server.start()
@@ -63,7 +66,7 @@ enum SplitUnderLoad {
         // One session first: what is made once (connections, caches) is not counted per session.
         _ = try await merchant.complete(try await merchant.toFirstScreen())
         let residentBefore = LabUnderLoad.resident()
-        let storedBefore = await server.storedState().utf8.count
+        let storedBefore = await server.storedBytes()
         let cpuBefore = LabUnderLoad.cpuSeconds()
         let wallStart = ContinuousClock.now
         let clients = try await withThrowingTaskGroup(of: SplitClient.self) { group in
@@ -71,7 +74,7 @@ enum SplitUnderLoad {
             return try await group.reduce(into: []) { $0.append($1) }
         }
         let residentAtScreens = LabUnderLoad.resident()
-        let storedAtScreens = await server.storedState().utf8.count
+        let storedAtScreens = await server.storedBytes()
         let completed = try await withThrowingTaskGroup(of: Bool.self) { group in
             for client in clients { group.addTask { try await merchant.complete(client) } }
             return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
@@ -87,12 +90,15 @@ enum SplitUnderLoad {
                 String(format: " (%.2f× the Default-SDK's challenges per core above)", perCore / $0)
             }
             ?? ""
+        let where_ = server.sharesSessions ? "PostgreSQL (sealed)" : "the server's store"
         return
-            "Split-SDK Server under load: \(concurrent) concurrent sessions, each a whole text challenge (merchant calls, "
+            "Split-SDK Server under load"
+            + (server.sharesSessions ? " with its sessions in PostgreSQL" : "")
+            + ": \(concurrent) concurrent sessions, each a whole text challenge (merchant calls, "
             + "the Swift client, the server, the TestLab, all in this process) in "
             + String(format: "%.2f s; %.1f sessions/s per core (CPU %.2f s)", seconds(wall), perCore, cpu) + ratio
             + "; state per session in flight: "
-            + "\((storedAtScreens - storedBefore) / concurrent) bytes in the server's store, "
+            + "\((storedAtScreens - storedBefore) / concurrent) bytes in \(where_), "
             + String(format: "%.1f KiB", Double(residentAtScreens - residentBefore) / Double(concurrent) / 1024)
             + " of resident memory (every side)"
     }

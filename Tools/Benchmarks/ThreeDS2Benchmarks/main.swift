@@ -11,7 +11,9 @@
 // WholeChallenges, PeerComparison, LabUnderLoad, BinarySizes.
 
 import BenchmarkFixtures
+import Crypto
 import Foundation
+import ThreeDS2SplitServer
 
 let options = Options(arguments: CommandLine.arguments)
 let fixtures = try Fixtures()
@@ -57,6 +59,17 @@ if options.includes("under load") {
 if options.includes("split under load") {
     print("")
     print(try await SplitUnderLoad.measure(concurrent: options.quick ? 100 : 500, defaultSDKPerCore: defaultSDKPerCore))
+}
+// The same with the sessions in PostgreSQL (scripts/postgres.sh starts the database the tests use).
+if options.includes("split shared store") {
+    print("")
+    print(
+        try await SplitUnderLoad.measure(
+            concurrent: options.quick ? 100 : 500, defaultSDKPerCore: defaultSDKPerCore,
+            store: .postgres(
+                SplitPostgresStore(
+                    host: "127.0.0.1", username: "threeds_split", password: "threeds-split-test",
+                    database: "threeds_split", sealingKey: SymmetricKey(size: .bits256)))))
 }
 
 print("")
