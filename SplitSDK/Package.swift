@@ -41,6 +41,7 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 // A graceful stop of the listener (its service group), as the TestLab's.
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 // Sessions shared by several instances, and calls forwarded to a session's owner.

@@ -207,3 +207,51 @@ test('an end on the server while the screen is up (its overall timer) is shown a
   assert.deepEqual(calls.at(-1), ['finished', { kind: 'timedOut' }]);
   assert.ok(!server.requests.some((r) => r.path === '/client/v1/answer'), 'no answer was posted');
 });
+
+test('a session taken over by another instance: a 409 to creq, or a lost call, asks next once and goes on from the screen', async () => {
+  const { server: inner, seen } = await textChallenge();
+  let refusedCreq = false;
+  let lostAnswer = false;
+  let presents = 0;
+  const server = fakeServer(async (path, body, init) => {
+    // The first CReq reaches an instance that took the session over at the screen: that step is no longer pending.
+    if (path === '/client/v1/creq' && !refusedCreq) {
+      refusedCreq = true;
+      return { status: 409, body: { error: { code: 'conflict', detail: 'this input answers no pending step' } } };
+    }
+    // The second answer's instance is lost during the call.
+    if (path === '/client/v1/answer' && refusedCreq && !lostAnswer) {
+      lostAnswer = true;
+      throw new TypeError('network error');
+    }
+    if (path === '/client/v1/next' && seen.keyed) presents += 1;
+    const answer = await inner.fetch(`https://sdk-server.example${path}`, init);
+    return JSON.parse(await answer.text());
+  });
+  const view = scriptedView([
+    { action: 'submit', values: { e4: CODE } }, { action: 'submit', values: { e4: CODE } },
+    { action: 'submit', values: { e4: CODE } },
+  ]);
+  const session = new SplitSession({ view, emit: () => {}, baseURL: BASE, fetch: server.fetch, clock: new TestClock(), env: secureEnv });
+  const outcome = await session.run('merchant-token-1', { C005: 'en-GB' });
+  assert.deepEqual(outcome, { kind: 'completed', transStatus: 'Y' });
+  // The screen was drawn three times: first, after the 409, after the lost call; one CReq reached the ACS.
+  assert.equal(view.calls.filter((call) => call[0] === 'present').length, 3);
+  assert.equal(presents, 3);
+  assert.equal(seen.creqs.length, 1);
+  assert.equal(seen.creqs[0].challengeDataEntry, CODE);
+});
+
+test('a lost next, asked once more, then ends the session with the server error', async () => {
+  const server = fakeServer(async (path) => {
+    if (path === '/client/v1/start') return { clientToken: 't', step: { step: 'progress' } };
+    throw new TypeError('network error');
+  });
+  const view = scriptedView([]);
+  const events = [];
+  const session = new SplitSession({ view, emit: (e) => events.push(e), baseURL: BASE, fetch: server.fetch, clock: new TestClock(), env: secureEnv });
+  assert.equal(await session.run('merchant-token-1', {}), null);
+  assert.deepEqual(view.calls.at(-1), ['error', 'server']);
+  assert.match(events.at(-1).reason, /^server: next failed: network error/);
+  assert.deepEqual(server.requests.map((request) => request.path), ['/client/v1/start', '/client/v1/next', '/client/v1/next']);
+});

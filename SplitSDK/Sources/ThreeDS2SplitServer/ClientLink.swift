@@ -21,7 +21,7 @@ actor ClientLink {
     /// What the client sent.
     enum Input: Sendable {
         case next
-        case answer(screen: Int, action: String)
+        case answer(screen: Int, action: ClientAction)
         case creq(exchange: Int, jwe: [UInt8])
         case cres(exchange: Int, RemoteOpening)
 
@@ -54,13 +54,19 @@ actor ClientLink {
     /// The session's ID: an HTML page's address names it, so that any instance forwards the page's call to the one
     /// that holds the page.
     let session: String
-    /// Whether the next screen is one the client already has (a session taken over at a screen shows it again under
-    /// the same number): its `present` step is then not handed out again.
+    /// Whether the next screen is one the client may have already (a session taken over at a screen shows it again
+    /// under the same number).
     private var resumedScreen = false
+    /// Told each screen's number as it goes up (the session keeps it in its checkpoint: a screen shown again with a
+    /// note has the next number).
+    private var onPresent: (@Sendable (Int) async -> Void)?
+
+    /// Sets what is told each screen's number.
+    func onPresent(_ body: @escaping @Sendable (Int) async -> Void) { onPresent = body }
     /// Whether the link was closed: no input is awaited any more.
     private var closed = false
     /// Calls waiting for the session to wait for the client (``awaitSettled()``).
-    private var settleWaiters: [CheckedContinuation<Void, Never>] = []
+    private var settleWaiters: [UUID: CheckedContinuation<Void, Never>] = [:]
 
     /// A link; `resumingAt` numbers the screen shown again and the exchanges after a takeover.
     init(opensApps: Bool = false, session: String = "", resumingAt numbers: (screen: Int, exchange: Int)? = nil) {
@@ -106,11 +112,8 @@ actor ClientLink {
             "step": .string("present"), "screen": .number("\(screen)"),
             "form": .object(FormJSON.form(form, opensApps: opensApps, htmlPage: htmlPage)),
         ])
-        if resumedScreen {
-            // The client has this screen from the instance that showed it first: its answer comes next.
-            resumedScreen = false
-            delivered = sequence
-        }
+        resumedScreen = false
+        if let onPresent { Task { await onPresent(screen) } }
         return screen
     }
 
@@ -169,6 +172,13 @@ actor ClientLink {
             throw .conflict("this input answers no pending step")
         }
         pending = nil
+        // An answer to the screen on show: the client has that screen, whether or not this link handed its step out
+        // (a session taken over shows its screen again; the client answers the one it had).
+        if case .answer(let answered, _) = input, step["step"] == .string("present"),
+            step["screen"] == .number("\(answered)")
+        {
+            delivered = sequence
+        }
         waiting.continuation.resume(returning: input)
     }
 
@@ -216,13 +226,26 @@ actor ClientLink {
     /// answers the call that took it over only then (its input must find the wait it answers).
     func awaitSettled() async {
         if pending != nil || closed || step["step"] == .string("finished") { return }
-        await withCheckedContinuation { settleWaiters.append($0) }
+        let id = UUID()
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                if Task.isCancelled {
+                    continuation.resume()
+                } else {
+                    settleWaiters[id] = continuation
+                }
+            }
+        } onCancel: {
+            Task { await self.wakeSettled(id) }
+        }
     }
+
+    private func wakeSettled(_ id: UUID) { settleWaiters.removeValue(forKey: id)?.resume() }
 
     private func wakeSettled() {
         let waiting = settleWaiters
-        settleWaiters = []
-        for continuation in waiting { continuation.resume() }
+        settleWaiters = [:]
+        for continuation in waiting.values { continuation.resume() }
     }
 
     func close() {

@@ -11,6 +11,7 @@ import ThreeDS2Messages
 struct ClientRoutes: Sendable {
     let context: ServerContext
     let store: SessionStore
+    let routing: SessionRouting
     let ownOrigin: @Sendable () -> String
 
     /// An HTML screen's page by its one-time ID, once, with the page's own policy; 404 for any other ID. The page's
@@ -20,14 +21,16 @@ struct ClientRoutes: Sendable {
         guard let id, id.count <= 64, let page, page.count <= 64 else { return missing }
         let session: SplitSession
         do {
-            switch try await store.route(id: id, forwarded: Forwarding.isForwarded(request)) {
-            case .local(let local): session = local
-            case .forward(let owner, _):
-                if let answer = await Forwarding.forward(request, body: ByteBuffer(), to: owner) { return answer }
-                session = try await store.takeOver(id)
+            session = try await routing.session(for: request, body: ByteBuffer()) {
+                (forwarded) async throws(SplitHTTPError) -> SessionStore.Route in
+                try await store.route(id: id, forwarded: forwarded)
             }
+        } catch let error as ForwardedAnswer {
+            return error.response
+        } catch let error as SplitHTTPError {
+            return error.status == .notFound ? missing : HTTPIO.error(error)
         } catch {
-            return error.status == .misdirectedRequest ? HTTPIO.error(error) : missing
+            return missing
         }
         guard let document = await store.page(page, session: session) else { return missing }
         return Response(
@@ -74,8 +77,7 @@ struct ClientRoutes: Sendable {
         }
         router.post("client/v1/answer") { request, _ in
             await call(request, limit: Self.smallBody) { body, session, _ in
-                let action = body["action"]?.stringValue ?? ""
-                guard RemotePresenter.actions.contains(action) else {
+                guard let action = ClientAction(rawValue: body["action"]?.stringValue ?? "") else {
                     throw SplitHTTPError.badRequest("unknown action")
                 }
                 return try await step(
@@ -109,20 +111,17 @@ struct ClientRoutes: Sendable {
         await answer(request) { () async throws -> Response in
             let bytes = try await HTTPIO.bytes(request, limit: limit)
             let token = try HTTPIO.bearer(request)
-            let (route, found) = try await store.route(token: token, forwarded: Forwarding.isForwarded(request))
+            var found = SessionStore.TokenKind.client
+            let session = try await routing.session(for: request, body: bytes) {
+                (forwarded) async throws(SplitHTTPError) -> SessionStore.Route in
+                let (route, tokenKind) = try await store.route(token: token, forwarded: forwarded)
+                found = tokenKind
+                return route
+            }
             guard found == kind else {
                 throw kind == .client
                     ? SplitHTTPError.unauthorized("a client token is required")
                     : SplitHTTPError.conflict("the session has started already")
-            }
-            let session: SplitSession
-            switch route {
-            case .local(let local): session = local
-            case .forward(let owner, let id):
-                if let answer = await Forwarding.forward(request, body: bytes, to: owner) {
-                    throw ForwardedAnswer(response: answer)
-                }
-                session = try await store.takeOver(id)
             }
             if kind == .client, await session.state == .finished, await !session.link.hasUndelivered {
                 throw SplitHTTPError.gone("the session has ended")

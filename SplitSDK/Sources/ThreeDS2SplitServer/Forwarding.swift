@@ -1,9 +1,11 @@
 import AsyncHTTPClient
+import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 
 /// Calls for a session another instance runs, passed on to that instance as they came (method, path, token, origin,
 /// body) and its answer passed back as it is. A forwarded call carries ``header``: the instance that receives it
@@ -25,12 +27,21 @@ enum Forwarding {
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }()
 
-    /// Whether the call was forwarded by another instance.
-    static func isForwarded(_ request: Request) -> Bool { request.headers[header] != nil }
+    /// What became of a forwarded call.
+    enum Outcome {
+        /// The owner answered: its answer, passed back as it is.
+        case answered(Response)
+        /// The owner could not be reached (no connection): it is gone, the session may be taken over.
+        case unreachable
+        /// The owner answered `421`: it does not run the session (any more).
+        case notOwner
+        /// The call failed after it was sent (a reset, a timeout): the owner may have acted on it; nothing is taken
+        /// over, and the caller answers `502`.
+        case failed
+    }
 
-    /// The owner's answer, or `nil` when it could not be reached or does not run the session (`421`): the caller then
-    /// takes the session over.
-    static func forward(_ request: Request, body: ByteBuffer, to owner: URL) async -> Response? {
+    /// Passes the call on to the owner, signed with ``signature(_:body:key:)``.
+    static func forward(_ request: Request, body: ByteBuffer, to owner: URL, key: SymmetricKey?) async -> Outcome {
         var target = owner.absoluteString
         if target.hasSuffix("/") { target.removeLast() }
         var outgoing = HTTPClientRequest(url: target + request.uri.path)
@@ -38,23 +49,58 @@ enum Forwarding {
         for name in [HTTPField.Name.authorization, .contentType, .origin] {
             if let value = request.headers[name] { outgoing.headers.add(name: name.rawName, value: value) }
         }
-        outgoing.headers.add(name: header.rawName, value: "1")
+        outgoing.headers.add(name: header.rawName, value: signature(request, body: body, key: key))
         if body.readableBytes > 0 { outgoing.body = .bytes(body) }
+        let answer: HTTPClientResponse
         do {
-            let answer = try await client.execute(outgoing, timeout: timeout)
-            guard answer.status.code != 421 else { return nil }
-            let bytes = try await answer.body.collect(upTo: 8 << 20)
-            var fields = HTTPFields()
-            for (name, value) in answer.headers {
-                guard let field = HTTPField.Name(name), !Self.hopByHop.contains(name.lowercased()) else { continue }
-                fields.append(HTTPField(name: field, value: value))
-            }
-            return Response(
-                status: HTTPResponse.Status(code: Int(answer.status.code)), headers: fields,
-                body: .init(byteBuffer: bytes))
+            answer = try await client.execute(outgoing, timeout: timeout)
         } catch {
-            return nil
+            return isConnectFailure(error) ? .unreachable : .failed
         }
+        guard answer.status.code != 421 else { return .notOwner }
+        guard let bytes = try? await answer.body.collect(upTo: 8 << 20) else { return .failed }
+        var fields = HTTPFields()
+        for (name, value) in answer.headers {
+            guard let field = HTTPField.Name(name), !Self.hopByHop.contains(name.lowercased()) else { continue }
+            fields.append(HTTPField(name: field, value: value))
+        }
+        return .answered(
+            Response(
+                status: HTTPResponse.Status(code: Int(answer.status.code)), headers: fields,
+                body: .init(byteBuffer: bytes)))
+    }
+
+    /// Whether a call failed before a connection carried it (refused, unreachable, the connection's bound).
+    static func isConnectFailure(_ error: any Error) -> Bool {
+        if let error = error as? HTTPClientError, error == .connectTimeout { return true }
+        if error is NIOConnectionError { return true }
+        if let error = error as? IOError, [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH].contains(error.errnoCode) {
+            return true
+        }
+        if let error = error as? ChannelError, case .connectTimeout = error { return true }
+        return false
+    }
+
+    /// The forwarding header's value: an HMAC-SHA256, under a key derived from the instances' sealing key, of the
+    /// method, the path and the body, so that only an instance forwards (a caller that sets the header is refused).
+    /// `-` without a shared store.
+    static func signature(_ request: Request, body: ByteBuffer, key: SymmetricKey?) -> String {
+        guard let key else { return "-" }
+        var message = Array("\(request.method.rawValue) \(request.uri.path)\n".utf8)
+        message += body.readableBytesView
+        let mac = HMAC<SHA256>.authenticationCode(for: message, using: forwardingKey(key))
+        return Data(mac).base64EncodedString()
+    }
+
+    /// Whether the call carries a forwarding header an instance made.
+    static func isSigned(_ request: Request, body: ByteBuffer, key: SymmetricKey?) -> Bool {
+        guard let key, let given = request.headers[header] else { return false }
+        return Secrets.equal(given, signature(request, body: body, key: key))
+    }
+
+    private static func forwardingKey(_ key: SymmetricKey) -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: key, info: Array("threeds-split forwarded calls".utf8), outputByteCount: 32)
     }
 
     /// Headers that belong to one connection, never passed on.
@@ -67,4 +113,43 @@ enum Forwarding {
 /// The owner's answer to a forwarded call, passed back as it is (thrown past the handler that would have answered).
 struct ForwardedAnswer: Error, @unchecked Sendable {
     let response: Response
+}
+
+/// Finds the session a call is answered for: here, or by forwarding the call to the instance that runs it (its answer
+/// thrown as ``ForwardedAnswer``), taking the session over when that instance is gone.
+struct SessionRouting: Sendable {
+    let store: SessionStore
+    /// The instances' shared key (a shared store); `nil` with the memory store, where nothing is forwarded.
+    let key: SymmetricKey?
+
+    /// The session this instance answers the call for.
+    ///
+    /// - Parameters:
+    ///   - request: The call.
+    ///   - body: Its body, read already.
+    ///   - resolve: Where the store says the call is answered (given whether another instance forwarded it).
+    func session(
+        for request: Request, body: ByteBuffer,
+        resolve: (Bool) async throws(SplitHTTPError) -> SessionStore.Route
+    ) async throws -> SplitSession {
+        let forwarded = Forwarding.isSigned(request, body: body, key: key)
+        if request.headers[Forwarding.header] != nil, !forwarded {
+            throw SplitHTTPError(.forbidden, "forwarded", "only an instance of this server forwards calls")
+        }
+        // Twice at most: a takeover another instance's write came before routes the call again.
+        for _ in 0..<2 {
+            switch try await resolve(forwarded) {
+            case .local(let session): return session
+            case .forward(let owner, let id, let seen):
+                switch await Forwarding.forward(request, body: body, to: owner, key: key) {
+                case .answered(let response): throw ForwardedAnswer(response: response)
+                case .failed:
+                    throw SplitHTTPError(.badGateway, "owner", "the instance that runs the session did not answer")
+                case .unreachable, .notOwner:
+                    if let session = try await store.takeOver(id, seen: seen) { return session }
+                }
+            }
+        }
+        throw SplitHTTPError(.serviceUnavailable, "owner", "the session changed hands while the call was routed")
+    }
 }

@@ -47,6 +47,13 @@ extension SplitServer {
     /// - Returns: The running listener.
     /// - Throws: ``SplitServerError`` when it cannot listen.
     public func start(host: String = "127.0.0.1", port: Int = 0) async throws(SplitServerError) -> Running {
+        // Another instance reaches this one at the address it listens on, unless one is configured: an unspecified
+        // address names no host another instance could call.
+        if sharesSessions, instanceAddress.value == nil, ["0.0.0.0", "::", "[::]"].contains(host) {
+            throw SplitServerError(
+                "listening on \(host) with a shared session store: give the instance's internal address "
+                    + "(SplitPostgresStore.instanceAddress), where the other instances reach it")
+        }
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let app = Application(
             router: router(), configuration: .init(address: .hostname(host, port: port), serverName: "ThreeDS2Split"),

@@ -9,6 +9,7 @@ import ThreeDS2Messages
 struct MerchantRoutes: Sendable {
     let context: ServerContext
     let store: SessionStore
+    let routing: SessionRouting
     let baseURL: @Sendable () -> URL
 
     /// The bound of every merchant body.
@@ -58,14 +59,9 @@ struct MerchantRoutes: Sendable {
             try checkKey(request)
             let bytes = try await HTTPIO.bytes(request, limit: Self.bodyLimit)
             guard let id, id.count <= 64 else { throw SplitHTTPError.notFound("no such session") }
-            let session: SplitSession
-            switch try await store.route(id: id, forwarded: Forwarding.isForwarded(request)) {
-            case .local(let local): session = local
-            case .forward(let owner, _):
-                if let answer = await Forwarding.forward(request, body: bytes, to: owner) {
-                    throw ForwardedAnswer(response: answer)
-                }
-                session = try await store.takeOver(id)
+            let session = try await routing.session(for: request, body: bytes) {
+                (forwarded) async throws(SplitHTTPError) -> SessionStore.Route in
+                try await store.route(id: id, forwarded: forwarded)
             }
             let body = bytes.readableBytes == 0 ? [:] : try HTTPIO.object(bytes, limit: Self.bodyLimit)
             return try await handler(body, session)

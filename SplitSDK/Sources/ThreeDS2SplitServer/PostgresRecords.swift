@@ -50,7 +50,7 @@ final class PostgresRecords: SessionRecords {
     func close() { running.cancel() }
 
     func insert(_ record: SessionRecord, merchantToken digest: String, capacity: Int) async throws -> Bool {
-        let state = ByteBuffer(bytes: try seal.seal(record.data, id: record.id))
+        let state = ByteBuffer(bytes: try seal.seal(record))
         let inserted = try await client.query(
             """
             INSERT INTO threeds_split_sessions (id, owner, owner_address, version, state)
@@ -73,9 +73,9 @@ final class PostgresRecords: SessionRecords {
             RETURNING owner, owner_address, version, state
             """, logger: logger)
         for try await (owner, address, version, state) in rows.decode((String, String, Int, ByteBuffer).self) {
-            return SessionRecord(
-                id: id, owner: owner, ownerAddress: address, version: version,
-                data: try seal.open(Array(buffer: state), id: id))
+            var record = SessionRecord(id: id, owner: owner, ownerAddress: address, version: version, data: [:])
+            record.data = try seal.open(Array(buffer: state), of: record)
+            return record
         }
         return nil
     }
@@ -102,7 +102,7 @@ final class PostgresRecords: SessionRecords {
     }
 
     func update(_ record: SessionRecord) async throws -> Bool {
-        let state = ByteBuffer(bytes: try seal.seal(record.data, id: record.id))
+        let state = ByteBuffer(bytes: try seal.seal(record))
         let rows = try await client.query(
             """
             UPDATE threeds_split_sessions

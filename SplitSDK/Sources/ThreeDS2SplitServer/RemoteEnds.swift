@@ -10,12 +10,6 @@ struct RemotePresenter: ChallengePresenter {
     /// Whether the client's host opens the bank's app (the Shell variant).
     let opensApps: Bool
 
-    /// The actions a client may send; the last four only from a host that opens apps.
-    static let actions: Set<String> = [
-        "submit", "submitEmpty", "resend", "cancel", "continue", "additionalCode", "openApp", "appReturned",
-        "appOpened", "appOpenFailed",
-    ]
-
     func present(_ form: ChallengeFormState) async -> ChallengeAnswer {
         var form = form
         var screen = await link.present(form)
@@ -37,33 +31,23 @@ struct RemotePresenter: ChallengePresenter {
     /// The client's action on the form state. `submit` first gives the form state stand-ins its checks accept for
     /// what the cardholder entered or chose (``standIns(on:)``): the CReq leaves the core without them (``RemoteFill``)
     /// and the client writes the cardholder's own values.
-    static func perform(_ action: String, on form: inout ChallengeFormState, opensApps: Bool) -> FormEffect? {
-        if let result = appResult(action) {
+    static func perform(_ action: ClientAction, on form: inout ChallengeFormState, opensApps: Bool) -> FormEffect? {
+        if let result = action.appResult {
             return opensApps ? form.perform(.appOpenResult(result)) : nil
         }
         switch action {
-        case "submit":
+        case .submit:
             // An HTML page's form data stays in the frame; the form state sees that a form was submitted.
             if form.screen.uiType.isHTML { return form.perform(.submitWebForm("")) }
             standIns(on: &form)
             return form.perform(.submit())
-        case "submitEmpty": return form.perform(.submit())
-        case "resend": return form.perform(.resend)
-        case "cancel": return form.perform(.cancel)
-        case "continue": return form.perform(.continueChallenge)
-        case "additionalCode": return form.perform(.additionalCode)
-        case "openApp" where opensApps: return form.perform(.openApp)
-        default: return nil
-        }
-    }
-
-    /// What became of opening the bank's app, as the client reports it.
-    static func appResult(_ action: String) -> OOBAppOpenResult? {
-        switch action {
-        case "appReturned": .returned
-        case "appOpened": .opened
-        case "appOpenFailed": .failed
-        default: nil
+        case .submitEmpty: return form.perform(.submit())
+        case .resend: return form.perform(.resend)
+        case .cancel: return form.perform(.cancel)
+        case .continue: return form.perform(.continueChallenge)
+        case .additionalCode: return form.perform(.additionalCode)
+        case .openApp where opensApps: return form.perform(.openApp)
+        case .openApp, .appReturned, .appOpened, .appOpenFailed: return nil
         }
     }
 

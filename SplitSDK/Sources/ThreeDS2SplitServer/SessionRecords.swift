@@ -110,6 +110,8 @@ extension SessionRecords {
 actor MemoryRecords: SessionRecords {
     private var records: [String: (record: SessionRecord, lastUse: Duration)] = [:]
     private var tokens: [String: TokenRecord] = [:]
+    /// The session of each spent token (the token goes with its session).
+    private var spentFor: [String: String] = [:]
     /// The server's clock (a test clock in tests): what a session's last use is measured on.
     private let now: @Sendable () -> Duration
 
@@ -132,6 +134,7 @@ actor MemoryRecords: SessionRecords {
 
     func exchange(merchantToken: String, clientToken: String, session: String) {
         tokens[merchantToken] = .spent
+        spentFor[merchantToken] = session
         tokens[clientToken] = .valid(session: session, kind: .client)
     }
 
@@ -145,10 +148,13 @@ actor MemoryRecords: SessionRecords {
         let now = self.now()
         let old = records.filter { now - $0.value.lastUse > lifetime }.map(\.key)
         for id in old { records[id] = nil }
-        tokens = tokens.filter { _, token in
-            guard case .valid(let session, _) = token else { return true }
-            return records[session] != nil
+        tokens = tokens.filter { digest, token in
+            switch token {
+            case .valid(let session, _): records[session] != nil
+            case .spent: spentFor[digest].map { records[$0] != nil } ?? false
+            }
         }
+        spentFor = spentFor.filter { records[$0.value] != nil }
         return old
     }
 
@@ -165,24 +171,30 @@ actor MemoryRecords: SessionRecords {
     }
 }
 
-/// Seals a session's state for a shared store: AES-GCM under the instances' key, the session's ID as the
-/// authenticated data (a sealed state copied to another session's row does not open).
+/// Seals a session's state for a shared store: AES-GCM under the instances' key, with the row's other columns (the
+/// session's ID, its owner, the owner's address and the version) as the authenticated data: a state copied to another
+/// row, an old state written back, or an owner's address changed by whoever can write to the database does not open.
 struct StateSeal: Sendable {
     let key: SymmetricKey
 
-    func seal(_ data: JSONObject, id: String) throws -> [UInt8] {
-        let box = try AES.GCM.seal(data.serializedBytes, using: key, authenticating: Array(id.utf8))
+    func seal(_ record: SessionRecord) throws -> [UInt8] {
+        let box = try AES.GCM.seal(record.data.serializedBytes, using: key, authenticating: Self.context(record))
         guard let combined = box.combined else { throw SplitServerError("the state could not be sealed") }
         return Array(combined)
     }
 
-    func open(_ bytes: [UInt8], id: String) throws -> JSONObject {
+    /// The state of `record` (whose `data` is ignored) from its sealed bytes.
+    func open(_ bytes: [UInt8], of record: SessionRecord) throws -> JSONObject {
         let box = try AES.GCM.SealedBox(combined: bytes)
-        let plain = try AES.GCM.open(box, using: key, authenticating: Array(id.utf8))
+        let plain = try AES.GCM.open(box, using: key, authenticating: Self.context(record))
         guard case .object(let object) = try JSONParser().parse(Array(plain)) else {
             throw SplitServerError("a stored state is not a JSON object")
         }
         return object
+    }
+
+    private static func context(_ record: SessionRecord) -> [UInt8] {
+        Array("\(record.id)\n\(record.owner)\n\(record.ownerAddress)\n\(record.version)".utf8)
     }
 }
 

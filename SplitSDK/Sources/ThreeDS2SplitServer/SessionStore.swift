@@ -21,8 +21,15 @@ actor SessionStore {
     enum Route: Sendable {
         /// Here: this instance runs the session.
         case local(SplitSession)
-        /// By the instance at this address, which runs the session with this ID.
-        case forward(URL, session: String)
+        /// By the instance at this address, which runs the session with this ID (as the record said: its owner and
+        /// version, what a takeover must still find).
+        case forward(URL, session: String, seen: Seen)
+    }
+
+    /// The owner and version of a record as a call saw it.
+    struct Seen: Sendable, Hashable {
+        let owner: String
+        let version: Int
     }
 
     /// This instance's ID in the records (new at every start: a restarted process owns nothing).
@@ -31,6 +38,8 @@ actor SessionStore {
     private let reachedAt: LockedURL
     private var address: String { reachedAt.value?.absoluteString ?? "" }
     private var live: [String: SplitSession] = [:]
+    /// Sessions being restored here, by ID.
+    private var restoring: [String: Task<SplitSession, any Error>] = [:]
     let records: any SessionRecords
     let capacity: Int
     let lifetime: Duration
@@ -51,13 +60,15 @@ actor SessionStore {
 
     private func write(_ id: String, _ data: JSONObject, version: Int) async -> Bool {
         let record = SessionRecord(id: id, owner: instance, ownerAddress: address, version: version, data: data)
-        do {
-            if try await records.update(record) { return true }
-        } catch {
-            context.logger.error("the session store refused a write", metadata: ["session": "\(id)"])
+        // A store that fails is asked again, twice; a write another instance's came before is refused at once.
+        for attempt in 0..<3 {
+            do {
+                return try await records.update(record)
+            } catch {
+                context.logger.error("the session store refused a write", metadata: ["session": "\(id)"])
+                if attempt < 2 { try? await Task.sleep(for: .milliseconds(100 << attempt)) }
+            }
         }
-        // Another instance runs the session now.
-        live[id] = nil
         return false
     }
 
@@ -76,23 +87,24 @@ actor SessionStore {
     }
 
     /// Where the session with this ID is answered; `forwarded` when the call came from another instance (it is then
-    /// never forwarded again: a session this instance does not run is misdirected here).
+    /// never forwarded again: a session this instance does not run is misdirected here, `421`).
     func route(id: String, forwarded: Bool) async throws(SplitHTTPError) -> Route {
         await expire()
         guard let record = try await call({ try await records.record(id: id) }) else {
-            live[id] = nil
+            await live.removeValue(forKey: id)?.abandon()
             throw .notFound("no such session")
         }
         if record.owner == instance {
-            if let session = live[id] { return .local(session) }
+            if let session = live[id], await !session.isLost { return .local(session) }
             return .local(try await run(record))
         }
         await live.removeValue(forKey: id)?.abandon()
         guard !forwarded else { throw SplitHTTPError(.misdirectedRequest, "owner", "another instance runs it") }
+        let seen = Seen(owner: record.owner, version: record.version)
         guard let url = URL(string: record.ownerAddress), !record.ownerAddress.isEmpty else {
-            return .local(try await takeOver(id))
+            throw .internalError("the session's owner has no address")
         }
-        return .forward(url, session: id)
+        return .forward(url, session: id, seen: seen)
     }
 
     /// The session a token opens and what kind of token it is; throws 409 for a spent merchant token, 401 for any
@@ -110,37 +122,56 @@ actor SessionStore {
         }
     }
 
-    /// Takes over a session whose owner cannot be reached (or says it does not run it): this instance becomes its
-    /// owner if no other write came first, and goes on from its record.
-    func takeOver(_ id: String) async throws(SplitHTTPError) -> SplitSession {
+    /// Takes over a session whose owner cannot be reached (or says it does not run it), if its record is still as
+    /// the call saw it: this instance becomes its owner and goes on from the record. `nil` when the record changed
+    /// (another instance wrote first: the call is routed again).
+    func takeOver(_ id: String, seen: Seen) async throws(SplitHTTPError) -> SplitSession? {
         guard var record = try await call({ try await records.record(id: id) }) else {
             throw .notFound("no such session")
         }
-        if record.owner == instance, let session = live[id] { return session }
+        guard record.owner == seen.owner, record.version == seen.version else { return nil }
         record.owner = instance
         record.ownerAddress = address
         record.version += 1
-        guard try await call({ try await records.update(record) }) else {
-            throw .conflict("another instance took the session over first")
-        }
+        guard try await call({ try await records.update(record) }) else { return nil }
         context.logger.notice("session taken over", metadata: ["session": "\(id)"])
         return try await run(record)
     }
 
-    /// Runs a recorded session here (its challenge goes on from the record).
+    /// Runs a recorded session here (its challenge goes on from the record); a second call for the same session
+    /// meanwhile waits for the first one's.
     private func run(_ record: SessionRecord) async throws(SplitHTTPError) -> SplitSession {
-        let session = try await SplitSession.restore(record, context: context, write: writer(for: record.id))
-        live[record.id] = session
-        await session.resumeChallenge(context: context)
-        if await session.state == .challenging {
-            // The call that took the session over is answered once the challenge waits for the client again.
-            let link = session.link
-            _ = await context.clock.first(within: ServerContext.longPoll) { () -> Bool? in
-                await link.awaitSettled()
-                return true
+        if let restoring = restoring[record.id] { return try await Self.value(of: restoring) }
+        let context = self.context
+        let writer = self.writer(for: record.id)
+        let task = Task { () throws -> SplitSession in
+            let session = try await SplitSession.restore(record, context: context, write: writer)
+            await session.resumeChallenge(context: context)
+            if await session.state == .challenging {
+                // The call that took the session over is answered once the challenge waits for the client again.
+                let link = session.link
+                _ = await context.clock.first(within: ServerContext.longPoll) { () -> Bool? in
+                    await link.awaitSettled()
+                    return true
+                }
             }
+            return session
         }
+        restoring[record.id] = task
+        defer { restoring[record.id] = nil }
+        let session = try await Self.value(of: task)
+        live[record.id] = session
         return session
+    }
+
+    private static func value(of task: Task<SplitSession, any Error>) async throws(SplitHTTPError) -> SplitSession {
+        do {
+            return try await task.value
+        } catch let error as SplitHTTPError {
+            throw error
+        } catch {
+            throw .internalError("a stored session could not be run")
+        }
     }
 
     /// Spends a merchant token and registers the client token given for it.

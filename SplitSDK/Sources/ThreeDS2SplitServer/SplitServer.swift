@@ -1,3 +1,4 @@
+import Crypto
 public import Foundation
 public import Hummingbird
 public import Logging
@@ -87,8 +88,12 @@ public final class SplitServer: Sendable {
         let boundURL = self.boundURL
         let configured = context.configuration.publicBaseURL
         let base: @Sendable () -> URL = { configured ?? boundURL.value ?? URL(string: "http://127.0.0.1")! }
-        MerchantRoutes(context: context, store: store, baseURL: base).add(to: router)
-        ClientRoutes(context: context, store: store, ownOrigin: { Self.origin(of: base()) }).add(to: router)
+        var key: SymmetricKey?
+        if case .postgres(let postgres) = context.configuration.sessionStore { key = postgres.sealingKey }
+        let routing = SessionRouting(store: store, key: key)
+        MerchantRoutes(context: context, store: store, routing: routing, baseURL: base).add(to: router)
+        ClientRoutes(context: context, store: store, routing: routing, ownOrigin: { Self.origin(of: base()) }).add(
+            to: router)
         files.add(to: router, merchantOrigin: context.configuration.merchantOrigin)
         return router
     }

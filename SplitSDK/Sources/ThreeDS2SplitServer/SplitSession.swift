@@ -166,6 +166,7 @@ actor SplitSession {
             throw .refused("the challenge parameters were refused: \(error.message)")
         }
         guard await save() else { throw .conflict("another instance runs this session now") }
+        await link.onPresent { [weak self] number in await self?.presented(number) }
         await link.publish(Self.keysStep(verified, parameters: parameters, context: context))
         task = Task { await self.run(challenge, verified: verified, parameters: parameters, context: context) }
     }
@@ -228,6 +229,13 @@ actor SplitSession {
     /// Keeps the checkpoint of a screen going up (the next present step's number, the exchange's).
     func keep(_ core: RemoteChallenge.Checkpoint) async {
         checkpoint = (core, await link.screen + 1, await link.exchange)
+        await save()
+    }
+
+    /// Keeps a screen's number in the checkpoint when it changed (a screen shown again with a note).
+    func presented(_ number: Int) async {
+        guard let kept = checkpoint, kept.screen != number else { return }
+        checkpoint = (kept.core, number, kept.exchange)
         await save()
     }
 
@@ -362,7 +370,12 @@ extension SplitSession {
     /// screen may have reached the ACS, as the SDK ends a lost answer (never posting that counter again); or from the
     /// start when no CReq was claimed yet.
     func resumeChallenge(context: ServerContext) async {
-        guard state == .challenging, let parameters = challengeParameters, let clientKey else { return }
+        await link.onPresent { [weak self] number in await self?.presented(number) }
+        guard state == .challenging else { return }
+        guard let parameters = challengeParameters, let clientKey else {
+            await finish(.runtimeError(ChallengeFailure(.internalError, "the stored session lacks its challenge")))
+            return
+        }
         let challenge = remoteChallenge(context)
         let verified: RemoteChallenge.Verified
         do {

@@ -356,11 +356,17 @@ export class SplitSession {
   /**
    * POSTs JSON to the client interface with the token in the Authorization header, within SERVER_TIMEOUT_MS.
    * `start` answers {clientToken, step}; every other call answers the step itself ({step: kind, …}).
+   *
+   * Behind a load balancer the server is several instances sharing the session (docs/split-sdk.md, "More than one
+   * server"): when the instance a call reached is lost during it (a network error), or the session was taken over so
+   * that the step this call answers is no longer pending (409 to `answer`, `creq` or `cres`), the client asks `next`
+   * once for the step the session is at now.
    * @param {string} name `start`, `next`, `answer`, `creq` or `cres`.
    * @param {object} body
+   * @param {boolean} [retried] Whether this is that one `next`.
    * @returns {Promise<object>}
    */
-  async post(name, body) {
+  async post(name, body, retried = false) {
     const abort = new AbortController();
     let timedOut = false;
     const timer = this.clock.setTimeout(() => { timedOut = true; abort.abort(); }, SERVER_TIMEOUT_MS);
@@ -376,10 +382,15 @@ export class SplitSession {
       text = await response.text();
     } catch (error) {
       if (timedOut) throw new SessionError('timeout', `the server did not answer ${name} within ${SERVER_TIMEOUT_MS / 1000} s`);
+      if (!retried && name !== 'start') {
+        this.clock.clearTimeout(timer);
+        return this.post('next', {}, true);
+      }
       throw new SessionError('server', `${name} failed: ${error.message}`);
     } finally {
       this.clock.clearTimeout(timer);
     }
+    if (status === 409 && !retried && ['answer', 'creq', 'cres'].includes(name)) return this.post('next', {}, true);
     if (status < 200 || status > 299) throw new SessionError('server', `${name} answered HTTP ${status}`);
     let answer;
     try {

@@ -105,9 +105,24 @@ public actor SplitClient {
         return try await follow(try await post("client/v1/answer", ["screen": screen, "action": .string(action)]))
     }
 
-    /// A call with the client token; the step it answered.
+    /// A call with the client token; the step it answered. As the web client does, a call whose instance was lost
+    /// during it, or a `409` to `answer`, `creq` or `cres` (the session was taken over: that step is no longer
+    /// pending), asks `next` once for the step the session is at now.
     public func post(_ path: String, _ body: JSONObject) async throws -> JSONObject {
-        let answer = try await Self.send(nextServer().appendingPathComponent(path), token: token, body: body)
+        try await post(path, body, retried: false)
+    }
+
+    private func post(_ path: String, _ body: JSONObject, retried: Bool) async throws -> JSONObject {
+        let answer: Answer
+        do {
+            answer = try await Self.send(nextServer().appendingPathComponent(path), token: token, body: body)
+        } catch {
+            guard !retried, !Task.isCancelled else { throw error }
+            return try await post("client/v1/next", [:], retried: true)
+        }
+        if answer.status == 409, !retried, ["client/v1/answer", "client/v1/creq", "client/v1/cres"].contains(path) {
+            return try await post("client/v1/next", [:], retried: true)
+        }
         guard answer.status == 200 else { throw SplitClientError("\(path) answered \(answer.status): \(answer.json)") }
         return answer.json
     }
