@@ -1,6 +1,9 @@
+import AsyncHTTPClient
 import Crypto
 import Foundation
 import Logging
+import NIOCore
+import NIOHTTP1
 import Testing
 import ThreeDS2JOSE
 import ThreeDS2Messages
@@ -182,13 +185,116 @@ struct SplitSharedStoreTests {
         }
     }
 
-    /// The sessions' rows as PostgreSQL holds them, through psql (another client than the server's).
-    static func rows() async throws -> String {
+    @Test("the owner lost at the screen: a status watch and an answer reach the other instance at once; one takes over")
+    func concurrentCallsDuringATakeover() async throws {
+        let lab = try await LabPool.shared.lab(TestLabOptions())
+        let instances = try await TwoInstances.start(lab: lab)
+        defer { Task { await instances.stop() } }
+        let (a, b) = instances.merchants
+        let client = SplitClient(serverURL: instances.first.baseURL)
+        let session = try await instances.challenge(.text, client: client, create: a, handOver: a)
+        _ = try await client.run()
+        await instances.first.abandon()
+        await client.route(to: [instances.second.baseURL])
+        // The web client watches `status` while a screen is up; the answer comes beside it.
+        let watch = Task {
+            try await SplitHTTP.send(
+                "POST", instances.second.baseURL.appendingPathComponent("client/v1/status"), token: await client.token,
+                body: [:])
+        }
+        await client.type("123456")
+        let finished = try await client.answer("submit")
+        #expect(SplitChallengeTests.outcome(finished)?["transStatus"]?.stringValue == "Y", "\(finished.serialized)")
+        let watched = try await watch.value
+        #expect(watched.status == 200, "\(watched.json.serialized)")
+        #expect(instances.logs.text.components(separatedBy: "session taken over").count == 2, "taken over twice")
+        #expect(try await b.status(of: session.id)["state"]?.stringValue == "finished")
+    }
+
+    @Test("the owner lost before its first CReq: the other instance starts the challenge again (keys again) to Y")
+    func ownerLostBeforeTheFirstCReq() async throws {
+        let lab = try await LabPool.shared.lab(TestLabOptions())
+        let instances = try await TwoInstances.start(lab: lab)
+        defer { Task { await instances.stop() } }
+        let (a, _) = instances.merchants
+        let client = SplitClient(serverURL: instances.first.baseURL)
+        _ = try await instances.challenge(.text, client: client, create: a, handOver: a)
+        // The client has not asked for its first step: the session waits for the keys to be derived.
+        await instances.first.abandon()
+        await client.route(to: [instances.second.baseURL])
+        let present = try await client.run()
+        #expect(present["step"]?.stringValue == "present", "\(present.serialized)")
+        await client.type("123456")
+        let finished = try await client.answer("submit")
+        #expect(SplitChallengeTests.outcome(finished)?["transStatus"]?.stringValue == "Y")
+        let acs = try #require(await lab.acsRecord(acsTransID: try await Self.acsTransID(client)))
+        #expect(acs.requests.map { $0["sdkCounterStoA"]?.stringValue } == ["000", "001"])
+    }
+
+    @Test("a screen shown again with a note keeps its number after a takeover: the answer to it is taken")
+    func noteThenTakeover() async throws {
+        let lab = try await LabPool.shared.lab(TestLabOptions())
+        let instances = try await TwoInstances.start(lab: lab)
+        defer { Task { await instances.stop() } }
+        let (a, _) = instances.merchants
+        let client = SplitClient(serverURL: instances.first.baseURL)
+        _ = try await instances.challenge(.text, client: client, create: a, handOver: a)
+        let first = try await client.run()
+        // An action the screen does not take (a browser opens no app) shows the same screen again, numbered anew.
+        let again = try await client.answer("openApp")
+        #expect(again["step"]?.stringValue == "present")
+        #expect(again["screen"] != first["screen"], "\(again.serialized)")
+        await instances.first.abandon()
+        await client.route(to: [instances.second.baseURL])
+        await client.type("123456")
+        let finished = try await client.answer("submit")
+        #expect(SplitChallengeTests.outcome(finished)?["transStatus"]?.stringValue == "Y", "\(finished.serialized)")
+    }
+
+    @Test("a call that says it was forwarded, without an instance's signature, is refused (403)")
+    func forgedForwardingHeader() async throws {
+        let lab = try await LabPool.shared.lab(TestLabOptions())
+        let instances = try await TwoInstances.start(lab: lab)
+        defer { Task { await instances.stop() } }
+        let (a, _) = instances.merchants
+        let session = try await a.createSession(
+            messageVersion: .v2_3_1, directoryServerID: TestLab.rsaDirectoryServerID.rawValue)
+        var request = HTTPClientRequest(
+            url: instances.second.baseURL.appendingPathComponent("merchant/v1/sessions/\(session.id)").absoluteString)
+        request.headers.add(name: "Authorization", value: "Bearer \(SplitFixture.apiKey)")
+        request.headers.add(name: "X-ThreeDS-Split-Forwarded", value: "1")
+        let answer = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        #expect(answer.status.code == 403)
+        // Without the header the call is forwarded to the owner and answered.
+        #expect(try await instances.merchants.1.status(of: session.id)["state"]?.stringValue == "created")
+    }
+
+    @Test("an owner's address changed in the database (to send the tokens elsewhere) makes the state not open (503)")
+    func tamperedOwnerAddress() async throws {
+        let lab = try await LabPool.shared.lab(TestLabOptions())
+        let instances = try await TwoInstances.start(lab: lab)
+        defer { Task { await instances.stop() } }
+        let (a, b) = instances.merchants
+        let session = try await a.createSession(
+            messageVersion: .v2_3_1, directoryServerID: TestLab.rsaDirectoryServerID.rawValue)
+        try Self.psql(
+            "UPDATE threeds_split_sessions SET owner_address = 'http://198.51.100.7:9' WHERE id = '\(session.id)'")
+        do {
+            _ = try await b.status(of: session.id)
+            Issue.record("a tampered row was used")
+        } catch let error as SplitClientError {
+            #expect(error.description.contains("HTTP 503"), "\(error)")
+        }
+    }
+
+    /// Runs one statement as the tests' role.
+    @discardableResult
+    static func psql(_ statement: String) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
         process.arguments = [
-            "-h", "127.0.0.1", "-U", "threeds_split", "-d", "threeds_split", "-tA", "-c",
-            "SELECT id, encode(state, 'escape') FROM threeds_split_sessions",
+            "-h", "127.0.0.1", "-U", "threeds_split", "-d", "threeds_split", "-tA", "-v", "ON_ERROR_STOP=1", "-c",
+            statement,
         ]
         process.environment = ["PGPASSWORD": "threeds-split-test", "PATH": "/usr/bin:/bin"]
         let pipe = Pipe()
@@ -196,7 +302,13 @@ struct SplitSharedStoreTests {
         try process.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw SplitTestError("psql failed: \(statement)") }
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The sessions' rows as PostgreSQL holds them, through psql (another client than the server's).
+    static func rows() async throws -> String {
+        try psql("SELECT id, encode(state, 'escape') FROM threeds_split_sessions")
     }
 
     /// The ACS's transaction ID, from the client's `keys` step.
