@@ -18,7 +18,7 @@ public enum FormJSON {
     ///   - opensApps: Whether the client's host opens the bank's app (the Shell variant): the open-app button then
     ///     sends `openApp`; in a browser it sends nothing and is not drawn.
     ///   - htmlPage: Where the client loads the screen's HTML page (UI 05, 06), relative to the client interface
-    ///     (`pages/<id>`, ``htmlDocument(_:)``); `nil` on other screens.
+    ///     (`pages/<session>/<id>`, ``htmlDocument(_:)``); `nil` on other screens.
     /// - Returns: The `form` member of a `present` step.
     public static func form(_ form: ChallengeFormState, opensApps: Bool = false, htmlPage: String? = nil)
         -> JSONObject
