@@ -187,6 +187,15 @@ let package = Package(
             dependencies: [sdk, sdkTesting, nioTransport, "ThreeDS2TestLab", "ThreeDS2TestSupport"],
             path: "Tests/HostileTransportProbe"
         ),
+        // A Split-SDK Server instance in a process of its own, which the shared-store tests kill with SIGKILL.
+        .executableTarget(
+            name: "split-instance",
+            dependencies: [
+                "ThreeDS2TestLab", nioTransport, logging,
+                .product(name: "ThreeDS2SplitServer", package: "ThreeDS2SplitSDK"),
+            ] + cryptography,
+            path: "Tests/SplitInstanceProbe"
+        ),
         .testTarget(
             name: "ThreeDS2NIOTransportTests",
             dependencies: [

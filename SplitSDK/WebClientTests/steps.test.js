@@ -255,3 +255,23 @@ test('a lost next, asked once more, then ends the session with the server error'
   assert.match(events.at(-1).reason, /^server: next failed: network error/);
   assert.deepEqual(server.requests.map((request) => request.path), ['/client/v1/start', '/client/v1/next', '/client/v1/next']);
 });
+
+test('a 502 (the owner could not be reached this once) asks next once; a 502 to start ends the session', async () => {
+  let failed = false;
+  const server = fakeServer(async (path) => {
+    if (path === '/client/v1/start') return { clientToken: 't', step: { step: 'progress' } };
+    if (!failed) {
+      failed = true;
+      return { status: 502, body: { error: { code: 'owner' } } };
+    }
+    return { step: 'finished', outcome: { kind: 'cancelled' } };
+  });
+  const session = new SplitSession({ view: scriptedView([]), emit: () => {}, baseURL: BASE, fetch: server.fetch, clock: new TestClock(), env: secureEnv });
+  assert.deepEqual(await session.run('merchant-token-1', {}), { kind: 'cancelled' });
+  assert.deepEqual(server.requests.map((request) => request.path), ['/client/v1/start', '/client/v1/next', '/client/v1/next']);
+  const refusing = fakeServer(async () => ({ status: 502, body: {} }));
+  const view = scriptedView([]);
+  const refused = new SplitSession({ view, emit: () => {}, baseURL: BASE, fetch: refusing.fetch, clock: new TestClock(), env: secureEnv });
+  assert.equal(await refused.run('merchant-token-1', {}), null);
+  assert.deepEqual(refusing.requests.map((request) => request.path), ['/client/v1/start']);
+});

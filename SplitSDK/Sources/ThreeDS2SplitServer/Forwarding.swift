@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -17,12 +18,12 @@ enum Forwarding {
     /// The bound of a forwarded call: a long-poll's 25 seconds and the owner's work.
     static let timeout: TimeAmount = .seconds(60)
 
-    /// The client forwarded calls go through: an owner that cannot be reached is known within two seconds (the
-    /// connection's bound; the shared client would retry until the call's own bound, a long-poll's), and the
-    /// session is then taken over. It lives as long as the process, as `HTTPClient.shared` does.
+    /// The client forwarded calls go through: a connection within five seconds (the shared client would retry until
+    /// the call's own bound, a long-poll's); whether the owner is gone is then asked of the kernel
+    /// (``acceptsConnections(_:)``). It lives as long as the process, as `HTTPClient.shared` does.
     static let client: HTTPClient = {
         var configuration = HTTPClient.Configuration()
-        configuration.timeout.connect = .seconds(2)
+        configuration.timeout.connect = .seconds(5)
         configuration.connectionPool.idleTimeout = .seconds(30)
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }()
@@ -41,7 +42,9 @@ enum Forwarding {
     }
 
     /// Passes the call on to the owner, signed with ``signature(_:body:key:)``.
-    static func forward(_ request: Request, body: ByteBuffer, to owner: URL, key: SymmetricKey?) async -> Outcome {
+    static func forward(
+        _ request: Request, body: ByteBuffer, to owner: URL, key: SymmetricKey?, logger: Logger
+    ) async -> Outcome {
         var target = owner.absoluteString
         if target.hasSuffix("/") { target.removeLast() }
         var outgoing = HTTPClientRequest(url: target + request.uri.path)
@@ -51,12 +54,22 @@ enum Forwarding {
         }
         outgoing.headers.add(name: header.rawName, value: signature(request, body: body, key: key))
         if body.readableBytes > 0 { outgoing.body = .bytes(body) }
-        let answer: HTTPClientResponse
-        do {
-            answer = try await client.execute(outgoing, timeout: timeout)
-        } catch {
-            return isConnectFailure(error) ? .unreachable : .failed
+        var outcome: HTTPClientResponse?
+        for attempt in 0..<2 where outcome == nil {
+            do {
+                outcome = try await client.execute(outgoing, timeout: timeout)
+            } catch {
+                // Only a kernel that refuses the connection says the owner is gone: a slow event loop, or a pooled
+                // connection the owner closed, is not a takeover (a busy machine must not lose a healthy owner).
+                let alive = await acceptsConnections(owner)
+                logger.notice(
+                    "a forwarded call failed",
+                    metadata: ["owner": "\(owner)", "alive": "\(alive)", "error": "\(String(reflecting: error))"])
+                guard alive else { return .unreachable }
+                if attempt == 1 { return .failed }
+            }
         }
+        guard let answer = outcome else { return .failed }
         guard answer.status.code != 421 else { return .notOwner }
         guard let bytes = try? await answer.body.collect(upTo: 8 << 20) else { return .failed }
         var fields = HTTPFields()
@@ -70,15 +83,19 @@ enum Forwarding {
                 body: .init(byteBuffer: bytes)))
     }
 
-    /// Whether a call failed before a connection carried it (refused, unreachable, the connection's bound).
-    static func isConnectFailure(_ error: any Error) -> Bool {
-        if let error = error as? HTTPClientError, error == .connectTimeout { return true }
-        if error is NIOConnectionError { return true }
-        if let error = error as? IOError, [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH].contains(error.errnoCode) {
+    /// Whether the owner's address takes a TCP connection within five seconds (a listening socket is answered by the
+    /// kernel however busy its process is; a killed process's port refuses at once).
+    static func acceptsConnections(_ owner: URL) async -> Bool {
+        guard let host = owner.host else { return false }
+        let port = owner.port ?? (owner.scheme == "https" ? 443 : 80)
+        do {
+            let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connectTimeout(.seconds(5)).connect(host: host, port: port).get()
+            try? await channel.close()
             return true
+        } catch {
+            return false
         }
-        if let error = error as? ChannelError, case .connectTimeout = error { return true }
-        return false
     }
 
     /// The forwarding header's value: an HMAC-SHA256, under a key derived from the instances' sealing key, of the
@@ -119,6 +136,7 @@ struct ForwardedAnswer: Error, @unchecked Sendable {
 /// thrown as ``ForwardedAnswer``), taking the session over when that instance is gone.
 struct SessionRouting: Sendable {
     let store: SessionStore
+    let logger: Logger
     /// The instances' shared key (a shared store); `nil` with the memory store, where nothing is forwarded.
     let key: SymmetricKey?
 
@@ -141,7 +159,7 @@ struct SessionRouting: Sendable {
             switch try await resolve(forwarded) {
             case .local(let session): return session
             case .forward(let owner, let id, let seen):
-                switch await Forwarding.forward(request, body: body, to: owner, key: key) {
+                switch await Forwarding.forward(request, body: body, to: owner, key: key, logger: logger) {
                 case .answered(let response): throw ForwardedAnswer(response: response)
                 case .failed:
                     throw SplitHTTPError(.badGateway, "owner", "the instance that runs the session did not answer")

@@ -90,7 +90,7 @@ public final class SplitServer: Sendable {
         let base: @Sendable () -> URL = { configured ?? boundURL.value ?? URL(string: "http://127.0.0.1")! }
         var key: SymmetricKey?
         if case .postgres(let postgres) = context.configuration.sessionStore { key = postgres.sealingKey }
-        let routing = SessionRouting(store: store, key: key)
+        let routing = SessionRouting(store: store, logger: context.logger, key: key)
         MerchantRoutes(context: context, store: store, routing: routing, baseURL: base).add(to: router)
         ClientRoutes(context: context, store: store, routing: routing, ownOrigin: { Self.origin(of: base()) }).add(
             to: router)

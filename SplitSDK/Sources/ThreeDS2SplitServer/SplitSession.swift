@@ -159,16 +159,27 @@ actor SplitSession {
         deadline = Self.wallMilliseconds() + Int64(context.configuration.challengeTimeout.components.seconds) * 1000
         let challenge = remoteChallenge(context)
         let verified: RemoteChallenge.Verified
-        do {
-            verified = try await challenge.verify(parameters, clientEphemeralPublicKey: clientKey)
-        } catch {
-            await finish(.runtimeError(error))
-            throw .refused("the challenge parameters were refused: \(error.message)")
+        switch await verify(challenge, parameters, clientKey: clientKey) {
+        case .success(let checked): verified = checked
+        case .failure(let error): throw .refused("the challenge parameters were refused: \(error.message)")
         }
         guard await save() else { throw .conflict("another instance runs this session now") }
         await link.onPresent { [weak self] number in await self?.presented(number) }
         await link.publish(Self.keysStep(verified, parameters: parameters, context: context))
         task = Task { await self.run(challenge, verified: verified, parameters: parameters, context: context) }
+    }
+
+    /// The core's checks of the challenge parameters (on every instance that runs the challenge); a refusal ends the
+    /// session with it.
+    private func verify(_ challenge: RemoteChallenge, _ parameters: ChallengeParameters, clientKey: P256PublicJWK)
+        async -> Result<RemoteChallenge.Verified, ChallengeFailure>
+    {
+        do {
+            return .success(try await challenge.verify(parameters, clientEphemeralPublicKey: clientKey))
+        } catch {
+            await finish(.runtimeError(error))
+            return .failure(error)
+        }
     }
 
     /// The core's challenge of this session.
@@ -377,13 +388,7 @@ extension SplitSession {
             return
         }
         let challenge = remoteChallenge(context)
-        let verified: RemoteChallenge.Verified
-        do {
-            verified = try await challenge.verify(parameters, clientEphemeralPublicKey: clientKey)
-        } catch {
-            await finish(.runtimeError(error))
-            return
-        }
+        guard case .success(let verified) = await verify(challenge, parameters, clientKey: clientKey) else { return }
         let point: RemoteChallenge.ResumePoint
         if claimed >= (checkpoint?.core.sdkCounter ?? 0) {
             point = .lostAnswer(sdkCounter: claimed + 1, acsCounter: checkpoint?.core.acsCounter ?? 0)

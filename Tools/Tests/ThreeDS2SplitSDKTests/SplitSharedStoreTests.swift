@@ -77,6 +77,31 @@ struct TwoInstances: Sendable {
         return session
     }
 
+    /// Two instances in front of `lab`; a text challenge created and handed over on the first, its client (calling
+    /// the first) at its first screen.
+    static func atFirstScreen(lab: TestLab) async throws -> (
+        instances: TwoInstances, client: SplitClient, session: SplitMerchant.Session, screen: JSONObject
+    ) {
+        let instances = try await start(lab: lab)
+        do {
+            let client = SplitClient(serverURL: instances.first.baseURL)
+            let (a, _) = instances.merchants
+            let session = try await instances.challenge(.text, client: client, create: a, handOver: a)
+            let screen = try await client.run()
+            #expect(screen["step"]?.stringValue == "present", "\(screen.serialized)")
+            return (instances, client, session, screen)
+        } catch {
+            await instances.stop()
+            throw error
+        }
+    }
+
+    /// Loses the first instance (as a killed one) and sends the client's calls to the second.
+    func loseTheFirst(_ client: SplitClient) async {
+        await first.abandon()
+        await client.route(to: [second.baseURL])
+    }
+
     func stop() async {
         await first.stop()
         await second.stop()
@@ -113,21 +138,14 @@ struct SplitSharedStoreTests {
     @Test("the owner lost while the screen is up: the other instance shows it again and finishes the challenge")
     func ownerLostAtTheScreen() async throws {
         let lab = try await LabPool.shared.lab(TestLabOptions())
-        let instances = try await TwoInstances.start(lab: lab)
+        let (instances, client, session, _) = try await TwoInstances.atFirstScreen(lab: lab)
         defer { Task { await instances.stop() } }
-        let (a, b) = instances.merchants
-        let client = SplitClient(serverURL: instances.first.baseURL)
-        let session = try await instances.challenge(.text, client: client, create: a, handOver: a)
-        let present = try await client.run()
-        #expect(present["step"]?.stringValue == "present")
-        await instances.first.abandon()
-        // The load balancer sends every call to the instance left.
-        await client.route(to: [instances.second.baseURL])
+        await instances.loseTheFirst(client)
         await client.type("123456")
         let finished = try await client.answer("submit")
         #expect(SplitChallengeTests.outcome(finished)?["transStatus"]?.stringValue == "Y", "\(finished.serialized)")
         #expect(instances.logs.text.contains("session taken over"))
-        #expect(try await b.status(of: session.id)["state"]?.stringValue == "finished")
+        #expect(try await instances.merchants.1.status(of: session.id)["state"]?.stringValue == "finished")
         let acs = try #require(await lab.acsRecord(acsTransID: try await Self.acsTransID(client)))
         #expect(acs.requests.map { $0["sdkCounterStoA"]?.stringValue } == ["000", "001"], "a counter twice")
         #expect(acs.errors.isEmpty)
@@ -170,12 +188,8 @@ struct SplitSharedStoreTests {
     @Test("the database holds the state sealed: no challenge text, no transaction ID in the clear")
     func sealedState() async throws {
         let lab = try await LabPool.shared.lab(TestLabOptions())
-        let instances = try await TwoInstances.start(lab: lab)
+        let (instances, client, _, present) = try await TwoInstances.atFirstScreen(lab: lab)
         defer { Task { await instances.stop() } }
-        let (a, _) = instances.merchants
-        let client = SplitClient(serverURL: instances.first.baseURL)
-        _ = try await instances.challenge(.text, client: client, create: a, handOver: a)
-        let present = try await client.run()
         let acsTransID = try await Self.acsTransID(client)
         let stored = try await Self.rows()
         #expect(!stored.isEmpty)
@@ -188,19 +202,14 @@ struct SplitSharedStoreTests {
     @Test("the owner lost at the screen: a status watch and an answer reach the other instance at once; one takes over")
     func concurrentCallsDuringATakeover() async throws {
         let lab = try await LabPool.shared.lab(TestLabOptions())
-        let instances = try await TwoInstances.start(lab: lab)
+        let (instances, client, session, _) = try await TwoInstances.atFirstScreen(lab: lab)
         defer { Task { await instances.stop() } }
-        let (a, b) = instances.merchants
-        let client = SplitClient(serverURL: instances.first.baseURL)
-        let session = try await instances.challenge(.text, client: client, create: a, handOver: a)
-        _ = try await client.run()
-        await instances.first.abandon()
-        await client.route(to: [instances.second.baseURL])
+        await instances.loseTheFirst(client)
         // The web client watches `status` while a screen is up; the answer comes beside it.
+        let token = await client.token
         let watch = Task {
             try await SplitHTTP.send(
-                "POST", instances.second.baseURL.appendingPathComponent("client/v1/status"), token: await client.token,
-                body: [:])
+                "POST", instances.second.baseURL.appendingPathComponent("client/v1/status"), token: token, body: [:])
         }
         await client.type("123456")
         let finished = try await client.answer("submit")
@@ -208,7 +217,7 @@ struct SplitSharedStoreTests {
         let watched = try await watch.value
         #expect(watched.status == 200, "\(watched.json.serialized)")
         #expect(instances.logs.text.components(separatedBy: "session taken over").count == 2, "taken over twice")
-        #expect(try await b.status(of: session.id)["state"]?.stringValue == "finished")
+        #expect(try await instances.merchants.1.status(of: session.id)["state"]?.stringValue == "finished")
     }
 
     @Test("the owner lost before its first CReq: the other instance starts the challenge again (keys again) to Y")
@@ -234,18 +243,13 @@ struct SplitSharedStoreTests {
     @Test("a screen shown again with a note keeps its number after a takeover: the answer to it is taken")
     func noteThenTakeover() async throws {
         let lab = try await LabPool.shared.lab(TestLabOptions())
-        let instances = try await TwoInstances.start(lab: lab)
+        let (instances, client, _, first) = try await TwoInstances.atFirstScreen(lab: lab)
         defer { Task { await instances.stop() } }
-        let (a, _) = instances.merchants
-        let client = SplitClient(serverURL: instances.first.baseURL)
-        _ = try await instances.challenge(.text, client: client, create: a, handOver: a)
-        let first = try await client.run()
         // An action the screen does not take (a browser opens no app) shows the same screen again, numbered anew.
         let again = try await client.answer("openApp")
         #expect(again["step"]?.stringValue == "present")
         #expect(again["screen"] != first["screen"], "\(again.serialized)")
-        await instances.first.abandon()
-        await client.route(to: [instances.second.baseURL])
+        await instances.loseTheFirst(client)
         await client.type("123456")
         let finished = try await client.answer("submit")
         #expect(SplitChallengeTests.outcome(finished)?["transStatus"]?.stringValue == "Y", "\(finished.serialized)")

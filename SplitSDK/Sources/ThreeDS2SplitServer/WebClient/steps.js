@@ -358,9 +358,9 @@ export class SplitSession {
    * `start` answers {clientToken, step}; every other call answers the step itself ({step: kind, …}).
    *
    * Behind a load balancer the server is several instances sharing the session (docs/split-sdk.md, "More than one
-   * server"): when the instance a call reached is lost during it (a network error), or the session was taken over so
-   * that the step this call answers is no longer pending (409 to `answer`, `creq` or `cres`), the client asks `next`
-   * once for the step the session is at now.
+   * server"): when the instance a call reached is lost during it (a network error), the session was taken over so
+   * that the step this call answers is no longer pending (409 to `answer`, `creq` or `cres`), or the instance could
+   * not reach the one that runs the session (502, 503), the client asks `next` once for the step the session is at.
    * @param {string} name `start`, `next`, `answer`, `creq` or `cres`.
    * @param {object} body
    * @param {boolean} [retried] Whether this is that one `next`.
@@ -390,7 +390,9 @@ export class SplitSession {
     } finally {
       this.clock.clearTimeout(timer);
     }
-    if (status === 409 && !retried && ['answer', 'creq', 'cres'].includes(name)) return this.post('next', {}, true);
+    const superseded = status === 409 && ['answer', 'creq', 'cres'].includes(name);
+    // 502, 503: the instance could not reach the one that runs the session, or its store, this once.
+    if ((superseded || status === 502 || status === 503) && !retried && name !== 'start') return this.post('next', {}, true);
     if (status < 200 || status > 299) throw new SessionError('server', `${name} answered HTTP ${status}`);
     let answer;
     try {

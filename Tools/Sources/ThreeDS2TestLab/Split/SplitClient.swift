@@ -106,8 +106,8 @@ public actor SplitClient {
     }
 
     /// A call with the client token; the step it answered. As the web client does, a call whose instance was lost
-    /// during it, or a `409` to `answer`, `creq` or `cres` (the session was taken over: that step is no longer
-    /// pending), asks `next` once for the step the session is at now.
+    /// during it, a `409` to `answer`, `creq` or `cres` (the session was taken over: that step is no longer
+    /// pending), or a `502` or `503`, asks `next` once for the step the session is at now.
     public func post(_ path: String, _ body: JSONObject) async throws -> JSONObject {
         try await post(path, body, retried: false)
     }
@@ -120,7 +120,9 @@ public actor SplitClient {
             guard !retried, !Task.isCancelled else { throw error }
             return try await post("client/v1/next", [:], retried: true)
         }
-        if answer.status == 409, !retried, ["client/v1/answer", "client/v1/creq", "client/v1/cres"].contains(path) {
+        let superseded =
+            answer.status == 409 && ["client/v1/answer", "client/v1/creq", "client/v1/cres"].contains(path)
+        if superseded || [502, 503].contains(answer.status), !retried, path != "client/v1/start" {
             return try await post("client/v1/next", [:], retried: true)
         }
         guard answer.status == 200 else { throw SplitClientError("\(path) answered \(answer.status): \(answer.json)") }
