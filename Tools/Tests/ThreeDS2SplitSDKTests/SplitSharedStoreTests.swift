@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Clocks
 import Crypto
 import Foundation
 import Logging
@@ -28,7 +29,8 @@ enum TestPostgres {
 }
 
 /// Two instances of the Split-SDK Server sharing one PostgreSQL store, in front of one TestLab: what a merchant runs
-/// behind a load balancer. Their clocks are real (no timer runs out during a test: the challenge's is five minutes).
+/// behind a load balancer. Their timers run on a test clock nobody moves: a loaded machine never times a challenge
+/// out under them (no test here waits for a timer; a lost answer ends without one).
 struct TwoInstances: Sendable {
     let lab: TestLab
     let first: SplitServer.Running
@@ -43,7 +45,7 @@ struct TwoInstances: Sendable {
         configuration.sessionStore = .postgres(TestPostgres.store())
         func instance(_ name: String) async throws -> SplitServer.Running {
             let server = try SplitServer(
-                configuration: configuration, transport: transport, clock: ContinuousClock(),
+                configuration: configuration, transport: transport, clock: TestClock(),
                 logger: Logger(label: "threeds2.split.\(name)", factory: { logs.handler(label: $0) }))
             return try await server.start()
         }
