@@ -194,7 +194,7 @@ extension RemoteChallengeChannel {
 
 extension RemoteChallenge {
     /// Where a remote challenge stands while a screen is up: enough for another Split-SDK Server instance to take it
-    /// over (``resume(_:from:parameters:client:presenter:presentation:renderOptions:transport:clock:logger:)``). It
+    /// over (``resume(_:from:parameters:client:presenter:presentation:renderOptions:transport:remaining:clock:logger:)``). It
     /// holds the CRes on show (challenge data: a store keeps it only while the session lives) and never a key or an
     /// entry, which only the client has.
     public struct Checkpoint: Sendable, Hashable {
