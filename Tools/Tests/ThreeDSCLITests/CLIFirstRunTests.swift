@@ -4,6 +4,10 @@ import ThreeDS2SDK
 import ThreeDS2SDKTesting
 import ThreeDS2TestLab
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Starts `threeds` with its standard output in a pipe and returns once `text` appeared (or the bound passed, or the
 /// output ended) with what it printed so far; the process is then terminated.
 func firstOutput(
@@ -151,10 +155,20 @@ struct CLIFirstRunTests {
             let (status, output) = try await runThreeds(["testlab", "--port", port])
             #expect(status == 2 && output.contains("--port must be 0 to 65535"), "\(port): \(output)")
         }
-        let (lab, _) = try await SharedLab.cli.get()
-        let busy = lab.baseURL.port ?? 0
+        // The busy port is held by this test itself, on the address the lab binds (127.0.0.1): no other test's lab
+        // can free it meanwhile (a shared lab's port once came free and the command ran on, a lab of its own).
+        let holder = try PortHolder()
+        defer { holder.close() }
+        let busy = holder.port
         let directory = scratchDirectory("busy") + "/pki"
-        let (status, output) = try await runThreeds(["testlab", "--port", "\(busy)", "--pki-dir", directory])
+        let run = try ThreedsRun(["testlab", "--port", "\(busy)", "--pki-dir", directory])
+        // A backstop: a command that bound the port after all runs until stopped, and must fail the test, not hold it.
+        guard await run.exited(within: .seconds(120)) else {
+            run.signal(SIGKILL)
+            Issue.record("threeds testlab ran on port \(busy), which this test holds")
+            return
+        }
+        let (status, output) = await run.exit()
         #expect(status == 1 && output.contains("port \(busy) is in use"), "\(output)")
         #expect(!FileManager.default.fileExists(atPath: directory), "nothing written before the port was bound")
     }
@@ -197,4 +211,36 @@ struct CLIErrorMessageTests {
                 !output.contains("connectionFailed") && !output.contains("tlsFailure") && !output.contains("runtime:"))
         }
     }
+}
+
+/// A TCP port this process listens on (127.0.0.1, the lab's address), for as long as the holder is not closed.
+final class PortHolder: Sendable {
+    let descriptor: Int32
+    let port: Int
+
+    init() throws {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw TestLabError(.failed, "no socket") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, listen(socket, 1) == 0 else {
+            Glibc.close(socket)
+            throw TestLabError(.failed, "no port could be bound")
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
+        }
+        descriptor = socket
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func close() { Glibc.close(descriptor) }
 }
